@@ -1,0 +1,116 @@
+# pairbench: one non-recursive Makefile. Objects under build/, binaries in bin/.
+#   make            build bin/driver and bin/compare
+#   make test       unit + integration tests (real servers on loopback)
+#   make check      clang-format check, cppcheck, clang-tidy
+#   make demo       install what is missing, build, run a short real comparison
+#   make deps       run ci/install-deps.sh
+#   make fuzz       libFuzzer targets (clang), FUZZ_SECONDS each
+#   make SANITIZE=address,undefined ...   sanitizer build (separate build dir)
+
+CC ?= cc
+DEPS := $(CURDIR)/.deps
+export PKG_CONFIG_PATH := $(DEPS)/lib/pkgconfig:$(PKG_CONFIG_PATH)
+
+PKGS := openssl libcurl jansson
+HIREDIS_CFLAGS := $(shell pkg-config --cflags hiredis 2>/dev/null)
+HIREDIS_LIBS := $(DEPS)/lib/libhiredis.a
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
+        -Wvla -Wundef -Werror
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -pthread -Icommon -Idriver -Icompare \
+          $(HIREDIS_CFLAGS) $(shell pkg-config --cflags $(PKGS))
+LDLIBS += $(HIREDIS_LIBS) $(shell pkg-config --libs $(PKGS)) -lm -pthread
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+CFLAGS += -DPAIRBENCH_VERSION='"$(VERSION)"'
+
+BUILD := build
+ifneq ($(SANITIZE),)
+CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=$(SANITIZE)
+BUILD := build/san
+endif
+CFLAGS += -DPAIRBENCH_CFLAGS='"$(strip $(filter -O% -g -fsanitize=%,$(CFLAGS)))"'
+
+COMMON_SRC := $(wildcard common/*.c)
+DRIVER_SRC := $(filter-out driver/main.c,$(wildcard driver/*.c))
+COMPARE_SRC := $(filter-out compare/main.c,$(wildcard compare/*.c))
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+
+COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o)
+DRIVER_OBJ := $(DRIVER_SRC:%.c=$(BUILD)/%.o)
+COMPARE_OBJ := $(COMPARE_SRC:%.c=$(BUILD)/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+BIN_DRIVER := bin/driver
+BIN_COMPARE := bin/compare
+ifneq ($(SANITIZE),)
+BIN_DRIVER := $(BUILD)/bin/driver
+BIN_COMPARE := $(BUILD)/bin/compare
+endif
+
+.PHONY: all test unit check format clean deps demo fuzz fuzz-smoke bench
+all: $(BIN_DRIVER) $(BIN_COMPARE) $(UNIT_BIN)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BIN_DRIVER): $(BUILD)/driver/main.o $(DRIVER_OBJ) $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BIN_COMPARE): $(BUILD)/compare/main.o $(COMPARE_OBJ) $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Each unit test links the library objects of both programs (everything but the mains).
+$(BUILD)/tests/%: tests/unit/%.c $(DRIVER_OBJ) $(COMPARE_OBJ) $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Tests run against the binaries of this build (sanitized ones with SANITIZE=...).
+test: all
+	PAIRBENCH_BUILD=$(BUILD) BIN_DRIVER=$(CURDIR)/$(BIN_DRIVER) BIN_COMPARE=$(CURDIR)/$(BIN_COMPARE) \
+	    sh tests/run.sh
+
+unit: all
+	PAIRBENCH_BUILD=$(BUILD) BIN_DRIVER=$(CURDIR)/$(BIN_DRIVER) BIN_COMPARE=$(CURDIR)/$(BIN_COMPARE) \
+	    sh tests/run.sh unit
+
+C_FILES = $(wildcard common/*.[ch] driver/*.[ch] compare/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c)
+check:
+	clang-format --dry-run --Werror $(C_FILES)
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
+	    --suppress=missingIncludeSystem -Icommon -Idriver -Icompare common driver compare
+	clang-tidy --quiet $(filter %.c,$(C_FILES)) -- $(CFLAGS) -Itests/unit
+
+format:
+	clang-format -i $(C_FILES)
+
+# Fuzz targets: tests/fuzz/fuzz_*.c, each links the library objects (built by clang).
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_SECONDS ?= 60
+fuzz:
+	$(MAKE) BUILD=build/fuzz CC=clang CFLAGS='-O1 -g -fsanitize=fuzzer-no-link,address,undefined' fuzz-bins
+	sh tests/fuzz/run.sh build/fuzz $(FUZZ_SECONDS)
+fuzz-smoke:
+	$(MAKE) BUILD=build/fuzz CC=clang CFLAGS='-O1 -g -fsanitize=fuzzer-no-link,address,undefined' fuzz-bins
+	sh tests/fuzz/run.sh build/fuzz 5
+fuzz-bins: $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz-bin/%)
+$(BUILD)/fuzz-bin/%: tests/fuzz/%.c $(DRIVER_OBJ) $(COMPARE_OBJ) $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
+
+deps:
+	sh ci/install-deps.sh
+
+demo:
+	sh ci/install-deps.sh
+	$(MAKE) all
+	$(BIN_COMPARE) demo
+
+clean:
+	rm -rf build bin
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

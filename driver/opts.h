@@ -1,0 +1,77 @@
+/* The driver's effective configuration: parsed from flags and from --config FILE.json
+ * (same keys as the flags, '-' written '_'), validated, and rendered back to JSON for the
+ * result's "config" object. Pure: no I/O except reading the config file. */
+#ifndef PAIRBENCH_OPTS_H
+#define PAIRBENCH_OPTS_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+enum drv_proto { PROTO_REDIS, PROTO_TCP, PROTO_HTTP, PROTO_WS };
+enum drv_transport { TRANSPORT_TCP, TRANSPORT_TLS };
+enum drv_mode { MODE_CLIENT, MODE_SERVE }; /* "driver redis ..." vs "driver serve tcp ..." */
+
+struct drv_opts {
+    enum drv_mode mode;
+    enum drv_proto protocol;
+    enum drv_transport transport;
+    char host[256];     /* default 127.0.0.1 */
+    int port;           /* default per protocol: redis 6379, others 8080 (0 = any, serve) */
+    unsigned connections; /* default 1 */
+    unsigned workers;     /* threads; default 1; never more than connections (client) */
+    unsigned pipeline;    /* ops per batch, default 1 */
+    unsigned window;      /* batches in flight per connection, default 1 */
+    size_t payload;       /* bytes, default 64 */
+    double warmup_s;      /* default 1 */
+    double duration_s;    /* default 5 */
+    uint64_t requests;    /* exact measured op count; 0 = use duration */
+    /* redis */
+    char command[32];     /* default ECHO (upper case) */
+    uint64_t keyspace;    /* random keys 0..keyspace-1; 0 = one fixed key */
+    int auth;             /* send AUTH / HELLO AUTH with credentials from env or file */
+    int resp;             /* 2 or 3, default 2 */
+    char password_file[PATH_MAX];
+    /* http, ws */
+    char path[1024];      /* default "/" */
+    char http_version[8]; /* "1.1" (default) or "2" */
+    char method[8];       /* http: "GET" (default) or "POST" (body of payload bytes) */
+    /* tls */
+    char cacert[PATH_MAX];
+    char cert[PATH_MAX];
+    char key[PATH_MAX];
+    char sni[256];
+    int insecure;         /* skip chain and identity verification; recorded in the result */
+    /* colocated reference server */
+    int serve;            /* client mode: host the reference server in this process */
+    unsigned serve_workers; /* default 1 */
+    /* reference server (serve mode, or --serve) */
+    unsigned delay_us;    /* delay before each reply */
+    double timeout_s;     /* connect/handshake and drain bound; default 5 */
+};
+
+/* Sets every field to its default for the protocol. */
+void opts_defaults(struct drv_opts *o, enum drv_mode mode, enum drv_proto proto);
+
+/* Parses argv after the protocol word (and after "serve <proto>" in serve mode). Applies
+ * --config FILE first wherever it appears, then the other flags in order. Returns 0, or -1
+ * with a message in err naming the flag or key, the bad value and what was expected. */
+int opts_parse(struct drv_opts *o, int argc, char **argv, char *err, size_t errlen);
+
+/* Applies one JSON object of configuration keys (the --config file's content). src names the
+ * file for error messages. Unknown keys are errors. Returns 0 or -1 with err set. */
+int opts_apply_json(struct drv_opts *o, const json_t *obj, const char *src, char *err,
+                    size_t errlen);
+
+/* Cross-field checks (window/pipeline/payload bounds, TLS files, http_version). 0 or -1. */
+int opts_validate(const struct drv_opts *o, char *err, size_t errlen);
+
+/* The effective configuration as a new JSON object (no secrets). Caller json_decref()s. */
+json_t *opts_to_json(const struct drv_opts *o);
+
+const char *opts_proto_name(enum drv_proto p);
+int opts_proto_parse(const char *s, enum drv_proto *p);
+
+#endif

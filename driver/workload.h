@@ -1,0 +1,76 @@
+/* The client side of one protocol, as the engine (client.c) drives it. One file per
+ * protocol implements this table: wl_redis.c, wl_tcp.c, wl_http.c, wl_ws.c. Everything here
+ * is byte-level logic with no I/O, so it can be unit-tested and fuzzed without sockets.
+ *
+ * The engine owns sockets, epoll, timing and counting. Per connection it:
+ *   1. connects (and completes TLS),
+ *   2. writes hello() bytes if any and feeds replies to hello_feed() until done,
+ *   3. repeatedly asks batch() for the bytes of a batch of n ops (n = pipeline, or fewer for
+ *      the last batch under --requests), keeps up to `window` batches in flight,
+ *   4. feeds every byte read to feed(), which reports each complete reply in order.
+ * A batch is complete when `n` replies for it have been reported; its latency is from the
+ * write of its first byte to the read that completed it. */
+#ifndef PAIRBENCH_WORKLOAD_H
+#define PAIRBENCH_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "buf.h"
+#include "opts.h"
+
+/* What feed() saw, added to by each call. replies = complete replies (ok + failed ones). */
+struct wl_tally {
+    uint64_t replies;   /* complete replies, in order; each completes one op */
+    uint64_t ok;        /* of those, verified correct */
+    uint64_t verify;    /* of those, well-formed but wrong (bad payload, wrong type...) */
+    uint64_t protocol;  /* server error replies (-ERR), bad status; counted per reply */
+};
+
+struct workload {
+    const char *name; /* "redis" */
+    const char *unit; /* "commands/s" or "round trips/s" */
+
+    /* Once per process, before any connection: pre-build payloads and batches, load
+     * secrets. *shared is passed to conn_new. 0, or -1 with err set (exit 2 for bad
+     * options, the engine decides). May be NULL. */
+    int (*setup)(const struct drv_opts *o, void **shared, char *err, size_t errlen);
+    void (*teardown)(void *shared);
+
+    /* Per connection; allocates everything this connection's hot path needs. index is the
+     * global connection number, seed a per-connection random seed. NULL on out of memory. */
+    void *(*conn_new)(void *shared, unsigned index, uint64_t seed);
+    void (*conn_free)(void *st);
+
+    /* Bytes to send once the transport is up (AUTH/HELLO, prefill, WebSocket upgrade).
+     * Appends to out; 0 means nothing to send (then hello_feed is not called). -1 error. */
+    int (*hello)(void *st, struct buf *out);
+    /* Consumes handshake reply bytes. Returns bytes consumed (>= 0) and sets *done when the
+     * handshake is complete; -1 on failure with a message in err (wrong password, bad
+     * Sec-WebSocket-Accept): the engine counts a connect error and reports err. */
+    ssize_t (*hello_feed)(void *st, const char *p, size_t n, int *done, char *err,
+                          size_t errlen);
+
+    /* The bytes of one batch of n ops. Sets *data/*len to memory owned by the workload,
+     * valid until the next batch() call on this connection (pre-built when constant).
+     * 0 or -1 (n too large: a bug). */
+    int (*batch)(void *st, unsigned n, const char **data, size_t *len);
+
+    /* Consumes reply bytes p[0..n). Returns bytes consumed (a partial reply may be left
+     * unconsumed: the engine keeps it and calls again with more), or -1 when the stream is
+     * malformed (the engine counts a protocol error and drops the connection). Adds each
+     * complete reply to t. Control frames the protocol must answer (WebSocket ping) are
+     * appended to ctl, which the engine writes before the next batch. */
+    ssize_t (*feed)(void *st, const char *p, size_t n, struct wl_tally *t, struct buf *ctl);
+};
+
+extern const struct workload wl_redis;
+extern const struct workload wl_tcp;
+extern const struct workload wl_http;
+extern const struct workload wl_ws;
+
+/* The workload for a protocol, or NULL when it is not built in. */
+const struct workload *workload_for(enum drv_proto p);
+
+#endif

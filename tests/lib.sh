@@ -1,0 +1,77 @@
+# Shared helpers for integration tests (POSIX sh). Source it; it sets up a temp dir that is
+# removed on exit together with every process started through start_bg.
+set -eu
+TOP=${PAIRBENCH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+DRIVER=${BIN_DRIVER:-$TOP/bin/driver}
+COMPARE=${BIN_COMPARE:-$TOP/bin/compare}
+T=$(mktemp -d "${TMPDIR:-/tmp}/pairbench-it.XXXXXX")
+PIDS=""
+
+cleanup() {
+    for p in $PIDS; do kill "$p" 2>/dev/null || true; done
+    for p in $PIDS; do
+        i=0
+        while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+        kill -9 "$p" 2>/dev/null || true
+    done
+    [ -n "${KEEP_TMP:-}" ] || rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+skip() { printf 'skipped: %s\n' "$*"; exit 77; }
+need() { # a required peer: missing fails (in CI too), never silently skips
+    command -v "$1" >/dev/null 2>&1 || fail "required program '$1' not found (run ci/install-deps.sh)"
+}
+
+# A free TCP port on loopback (bound then released by the kernel's choice).
+free_port() {
+    python3 - <<'PY' 2>/dev/null || node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()
+PY
+}
+
+# start_bg LOGNAME cmd...: start a process in the background, remember it for cleanup.
+start_bg() {
+    name=$1; shift
+    "$@" > "$T/$name.out" 2> "$T/$name.err" &
+    LAST_PID=$!
+    PIDS="$PIDS $LAST_PID"
+}
+
+# wait_port PORT [SECONDS]: until something accepts on 127.0.0.1:PORT.
+wait_port() {
+    i=0; limit=$(( ${2:-10} * 10 ))
+    while [ $i -lt $limit ]; do
+        if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
+        if command -v socat >/dev/null 2>&1 && socat -T1 /dev/null "TCP:127.0.0.1:$1" 2>/dev/null; then return 0; fi
+        sleep 0.1; i=$((i + 1))
+    done
+    fail "nothing listening on 127.0.0.1:$1 after ${2:-10}s"
+}
+
+# start_redis NAME [server-binary] [extra args...]: real redis/valkey on a free port, in $T/NAME.
+# Sets REDIS_PORT.
+start_redis() {
+    name=$1; bin=${2:-redis-server}; shift; [ $# -gt 0 ] && shift
+    need "$bin"
+    REDIS_PORT=$(free_port)
+    mkdir -p "$T/$name"
+    start_bg "$name" "$bin" --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no \
+        --dir "$T/$name" "$@"
+    wait_port "$REDIS_PORT"
+}
+
+# json_get FILE-or--  EXPR: evaluate a jq-like JS expression on a JSON document with node.
+json_get() {
+    node -e 'const fs=require("fs");const d=JSON.parse(fs.readFileSync(process.argv[1]==="-"?0:process.argv[1],"utf8"));const v=(function(){return eval(process.argv[2]);}).call(d);console.log(typeof v==="object"?JSON.stringify(v):String(v));' "$1" "$2"
+}
+
+assert_eq() { [ "$1" = "$2" ] || fail "${3:-values differ}: got '$1', expected '$2'"; }
+assert_exit() { # expected-code cmd...
+    want=$1; shift
+    set +e; "$@"; got=$?; set -e
+    [ "$got" = "$want" ] || fail "exit $got, expected $want: $*"
+}
