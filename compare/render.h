@@ -1,0 +1,27 @@
+/* Re-rendering a run directory from its dataset alone: reads DIR/runs.jsonl and
+ * DIR/meta.json, checks the dataset's SHA-256 against meta.json, and writes summary.json,
+ * summary.csv, report.md and report.html (each via a temporary file and rename). Called after
+ * every `compare run` and by `compare report DIR`. */
+#ifndef PAIRBENCH_RENDER_H
+#define PAIRBENCH_RENDER_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+struct verdict_rules; /* stats.h */
+
+struct render_opts {
+    const char *lang;                  /* "en" or "zh"; NULL = meta.json's "lang", else "en" */
+    const struct verdict_rules *rules; /* NULL = verdict_rules_default() */
+};
+
+/* ro NULL = defaults. On success returns 0 and, when summary_out is non-NULL, stores a new
+ * reference to the summary object there (caller json_decref()s). On failure returns -1 with
+ * err naming the file and the problem; nothing half-written is left behind. A dataset whose
+ * SHA-256 no longer matches meta.json is still rendered: a warning goes to stderr and into
+ * the reports. */
+int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_out, char *err,
+               size_t errlen);
+
+#endif

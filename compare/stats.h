@@ -1,0 +1,103 @@
+/* Statistics of design §6, free of I/O: median [min–max] of a sample, the exact two-sided
+ * Mann–Whitney U p-value, paired per-round ratios, and the verdict rules (per-metric
+ * thresholds, noise limit) that turn them into regressed / improved / ~ / unstable / failed. */
+#ifndef PAIRBENCH_STATS_H
+#define PAIRBENCH_STATS_H
+
+#include <stddef.h>
+
+/* The metrics of a row, in table order; metric_name() gives the summary.json key. */
+enum metric {
+    METRIC_THROUGHPUT,     /* "throughput": ops/s, higher is better */
+    METRIC_CPU_PERCENT,    /* "cpu_percent": client process, 100 = one core; informational */
+    METRIC_CPU_EFFICIENCY, /* "cpu_efficiency": ops/s per core, per run; higher is better */
+    METRIC_P50_US,         /* "p50_us": batch round trip P50, lower is better */
+    METRIC_P99_US,         /* "p99_us": batch round trip P99, lower is better */
+    METRIC_RSS_MIB,        /* "rss_mib": client peak RSS, lower is better */
+    METRIC_COUNT
+};
+
+/* Verdict words, exactly as they appear in summary.json and the reports. */
+#define VERDICT_REGRESSED "regressed"
+#define VERDICT_IMPROVED "improved"
+#define VERDICT_SAME "~"
+#define VERDICT_UNSTABLE "unstable"
+#define VERDICT_FAILED "failed"
+
+struct verdict_rules {
+    /* Minimum |change| in percent for regressed/improved; 0 = metric not gated (its verdict
+     * is "~" or "failed", never regressed/improved/unstable). */
+    double threshold_pct[METRIC_COUNT];
+    /* A side whose (max−min)/median exceeds this (percent) makes the metric "unstable". */
+    double noise_limit_pct;
+};
+
+/* throughput 5, cpu_percent 0 (informational), cpu_efficiency 5, p50 5, p99 10, rss 10;
+ * noise limit 20. */
+void verdict_rules_default(struct verdict_rules *r);
+
+/* "throughput", "cpu_percent", ... */
+const char *metric_name(enum metric m);
+/* Accepts the summary keys and the aliases p50, p99, rss, efficiency, cpu. Returns the
+ * metric, or -1 when the name is unknown. */
+int metric_lookup(const char *name);
+/* 1 when a larger value is better (throughput, cpu_efficiency), else 0. */
+int metric_higher_is_better(enum metric m);
+
+/* median [min–max] of a sample. */
+struct stats_range {
+    double median, min, max;
+    size_t n;
+};
+
+/* Fills r from v[0..n) (v is not modified; even n: mean of the two middle values).
+ * Returns 0, or -1 when n is 0 (r zeroed). */
+int stats_range(const double *v, size_t n, struct stats_range *r);
+
+/* Exact two-sided Mann–Whitney U (Wilcoxon rank-sum) p-value of samples a and b: the share
+ * of all C(na+nb, na) assignments of the pooled mid-ranks to group a whose rank sum is at
+ * least as far from its mean as the observed one. Ties get mid-ranks and the distribution is
+ * the exact permutation distribution of those mid-ranks, so ties are handled exactly. Above
+ * STATS_MWU_EXACT_MAX pooled values it falls back to the normal approximation with tie
+ * correction. Returns 1 when either sample is empty. 5 vs 5 disjoint: 2/252. */
+#define STATS_MWU_EXACT_MAX 60
+double stats_mwu_p(const double *a, size_t na, const double *b, size_t nb);
+
+/* Whether the [min, max] ranges of a and b share at least one value. */
+int stats_ranges_overlap(const struct stats_range *a, const struct stats_range *b);
+
+/* Paired per-round ratios cand[i]/base[i] for the rounds where both are present (have[i]
+ * nonzero) and the base is nonzero; written to out (capacity n). Returns how many. */
+size_t stats_paired_ratios(const double *base, const double *cand, const unsigned char *have,
+                           size_t n, double *out);
+
+/* Everything the verdict needs about one metric of one candidate against the baseline. */
+struct verdict_input {
+    enum metric metric;
+    int failed;                   /* any run of the row failed, or a side has no values */
+    struct stats_range base, cand;
+    const double *ratios;         /* paired per-round ratios (may be NULL when n_ratios 0) */
+    size_t n_ratios;
+};
+
+/* change = cand median / base median − 1 (0 when the base median is 0). */
+double stats_change(const struct stats_range *base, const struct stats_range *cand);
+
+/* The verdict (one of the VERDICT_* strings) under rules r, in this order:
+ *   failed    — in->failed;
+ *   ~         — metric not gated (threshold 0);
+ *   regressed / improved — |change| ≥ threshold in the bad / good direction AND the ranges
+ *               are disjoint (strong evidence that noise did not hide: wins over unstable);
+ *   unstable  — either side's (max−min)/median > noise limit;
+ *   regressed / improved — |change| ≥ threshold AND every paired ratio on the same side of 1
+ *               as the change (at least 2 pairs);
+ *   ~         — otherwise. */
+const char *stats_verdict(const struct verdict_input *in, const struct verdict_rules *r);
+
+/* The chance of the "strong evidence" condition under the null hypothesis (no difference,
+ * exchangeable runs): with k complete pairs, every ratio on one side has two-sided sign-test
+ * probability 2/2^k, and disjoint ranges (which imply it) 2/C(na+nb, na). Returns the first;
+ * *p_disjoint (optional) gets the second. */
+double stats_evidence_alpha(size_t n_pairs, size_t na, size_t nb, double *p_disjoint);
+
+#endif
