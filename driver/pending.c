@@ -4,7 +4,6 @@
 #include <stdio.h>
 
 #include "srvproto.h"
-#include "tls.h"
 #include "workload.h"
 
 const struct workload wl_http = {.name = "http", .unit = "round trips/s"};
@@ -12,39 +11,3 @@ const struct workload wl_ws = {.name = "ws", .unit = "round trips/s"};
 const struct srv_proto srv_http = {.name = "http"};
 const struct srv_proto srv_ws = {.name = "ws"};
 
-static int tls_missing(char *err, size_t errlen)
-{
-    snprintf(err, errlen, "TLS is not built into this driver yet");
-    return -1;
-}
-struct tls_ctx *tls_client_ctx_new(const struct drv_opts *o, char *err, size_t errlen)
-{
-    (void)o;
-    tls_missing(err, errlen);
-    return NULL;
-}
-struct tls_ctx *tls_server_ctx_new(const struct drv_opts *o, char *err, size_t errlen)
-{
-    (void)o;
-    tls_missing(err, errlen);
-    return NULL;
-}
-void tls_ctx_free(struct tls_ctx *t)
-{
-    (void)t;
-}
-int conn_init_tls_client(struct conn *c, int fd, struct tls_ctx *t, const char *name)
-{
-    (void)fd, (void)t, (void)name;
-    return tls_missing(c->err, sizeof(c->err));
-}
-int conn_init_tls_server(struct conn *c, int fd, struct tls_ctx *t)
-{
-    (void)fd, (void)t;
-    return tls_missing(c->err, sizeof(c->err));
-}
-const struct conn_ops conn_tls_ops = {0};
-const char *tls_library_version(void)
-{
-    return "none";
-}
