@@ -1,0 +1,48 @@
+/* summary: the statistics of a run directory as one JSON object (design §7, schema
+ * "pairbench.summary/1") built from the runs.jsonl lines and meta.json, and its flat CSV
+ * form. Pure: no file or network I/O (the caller reads and writes the files). */
+#ifndef PAIRBENCH_SUMMARY_H
+#define PAIRBENCH_SUMMARY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+struct verdict_rules; /* stats.h */
+
+/* Extra metric beyond enum metric: server CPU % (server cpu_s / result.elapsed_s × 100),
+ * present in a row only when some run knows it. Informational (verdict "~" or "failed"). */
+#define SUMMARY_SERVER_CPU "server_cpu_percent"
+
+/* Parses runs.jsonl text (one JSON object per line; blank lines ignored; a last line
+ * without its newline that does not parse is ignored as a run cut short). New reference:
+ * the array of line objects. NULL on a bad line, with err naming `name`, the line and the
+ * problem. */
+json_t *summary_parse_runs(const char *text, size_t len, const char *name, char *err,
+                           size_t errlen);
+
+/* Builds the summary. runs: the array of runs.jsonl objects; meta: meta.json (may be NULL;
+ * missing keys tolerated); rules NULL = defaults. Versions are meta.versions in order (the
+ * first is the baseline), then any other version seen in runs; rows are meta.configs in
+ * order, then any other config seen. A later line for the same (config, version, round)
+ * replaces an earlier one: `--resume` re-runs what failed, and the newest attempt is the
+ * measurement. New reference, or NULL with err set. */
+json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdict_rules *rules,
+                      char *err, size_t errlen);
+
+/* One CSV line per (row, metric, version) with every figure: config, label, status, metric,
+ * version, median, min, max, n, change, overlap, p, paired ratio median/min/max, verdict
+ * (baseline lines leave the comparison columns empty). Returns 0, or -1 on a write error. */
+int summary_write_csv(FILE *f, const json_t *summary);
+
+/* Small accessors shared by the report writers (NULL / default when absent). */
+const json_t *summary_metric(const json_t *row, const char *metric);
+const json_t *summary_values(const json_t *row, const char *metric, const char *version);
+const json_t *summary_vs(const json_t *row, const char *metric, const char *version);
+/* json number (integer or real) at obj[key], or def. */
+double summary_num(const json_t *obj, const char *key, double def);
+/* string at obj[key], or def. */
+const char *summary_str(const json_t *obj, const char *key, const char *def);
+
+#endif

@@ -1,0 +1,187 @@
+/* Known answers for compare/stats: ranges, the exact Mann–Whitney U p-value (counts checked
+ * against a brute-force enumeration of every assignment), paired ratios and the verdict
+ * table. */
+#include <math.h>
+
+#include "stats.h"
+#include "t.h"
+
+#define NEAR(a, b) (fabs((a) - (b)) < 1e-12)
+#define N(arr) (sizeof(arr) / sizeof((arr)[0]))
+
+static void test_range(void)
+{
+    static const double odd[] = {5, 1, 4, 2, 3}, even[] = {10, 40, 20, 30}, one[] = {7};
+    struct stats_range r;
+
+    CHECK(stats_range(odd, N(odd), &r) == 0);
+    CHECK(r.median == 3 && r.min == 1 && r.max == 5 && r.n == 5);
+    CHECK(odd[0] == 5); /* input untouched */
+    CHECK(stats_range(even, N(even), &r) == 0);
+    CHECK(r.median == 25 && r.min == 10 && r.max == 40 && r.n == 4);
+    CHECK(stats_range(one, 1, &r) == 0 && r.median == 7 && r.min == 7 && r.max == 7);
+    CHECK(stats_range(one, 0, &r) == -1 && r.n == 0);
+}
+
+static void test_mwu(void)
+{
+    static const struct {
+        double a[8], b[8];
+        size_t na, nb;
+        double p;
+    } cases[] = {
+        /* disjoint 5 vs 5: the most extreme outcome, 2 of 252 assignments */
+        {{1, 2, 3, 4, 5}, {6, 7, 8, 9, 10}, 5, 5, 2.0 / 252},
+        {{96, 97, 98, 99, 100}, {90, 91, 92, 93, 94}, 5, 5, 2.0 / 252},
+        /* one swap from the extreme: rank sum 16, P(W ≤ 16) = 2/252, two-sided 4/252 */
+        {{1, 2, 3, 4, 6}, {5, 7, 8, 9, 10}, 5, 5, 4.0 / 252},
+        /* identical samples: the rank sum sits on its mean */
+        {{5, 5, 5}, {5, 5, 5}, 3, 3, 1},
+        {{1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}, 5, 5, 1},
+        /* ties across the groups (mid-ranks), by enumeration: 6 of 20 */
+        {{1, 2, 2}, {2, 3, 4}, 3, 3, 6.0 / 20},
+        /* ties, 5 vs 5: 44 of 252 */
+        {{10, 20, 20, 30, 40}, {20, 30, 35, 50, 60}, 5, 5, 44.0 / 252},
+        /* unequal sizes with a tie: 14 of 210 */
+        {{1, 2, 3, 4, 5, 6}, {3.5, 7, 8, 9}, 6, 4, 14.0 / 210},
+    };
+    size_t i;
+
+    for (i = 0; i < N(cases); i++) {
+        double p = stats_mwu_p(cases[i].a, cases[i].na, cases[i].b, cases[i].nb);
+        double q = stats_mwu_p(cases[i].b, cases[i].nb, cases[i].a, cases[i].na);
+
+        CHECK_MSG(NEAR(p, cases[i].p), "case %zu: p %.15g, expected %.15g", i, p, cases[i].p);
+        CHECK_MSG(NEAR(q, cases[i].p), "case %zu swapped: p %.15g", i, q);
+    }
+    CHECK(NEAR(2.0 / 252, 0.0079365079365079));
+    CHECK(stats_mwu_p(cases[0].a, 0, cases[0].b, 5) == 1);
+    {
+        /* above the exact limit: the normal approximation, still tiny for disjoint data */
+        double a[40], b[40];
+        for (i = 0; i < 40; i++) {
+            a[i] = (double)i;
+            b[i] = 100 + (double)i;
+        }
+        CHECK(stats_mwu_p(a, 40, b, 40) < 1e-10);
+        CHECK(stats_mwu_p(a, 40, a, 40) > 0.99);
+    }
+}
+
+static void test_paired(void)
+{
+    static const double base[] = {100, 100, 0, 200, 50}, cand[] = {110, 90, 5, 100, 50};
+    static const unsigned char have[] = {1, 1, 1, 1, 0};
+    double out[5], pd;
+    size_t n = stats_paired_ratios(base, cand, have, 5, out);
+
+    CHECK(n == 3); /* round 3 has a zero base, round 5 is missing */
+    CHECK(NEAR(out[0], 1.1) && NEAR(out[1], 0.9) && NEAR(out[2], 0.5));
+    CHECK(NEAR(stats_evidence_alpha(5, 5, 5, &pd), 2.0 / 32));
+    CHECK(NEAR(pd, 2.0 / 252));
+    CHECK(stats_evidence_alpha(0, 0, 0, &pd) == 1 && pd == 1);
+}
+
+static void test_rules(void)
+{
+    struct verdict_rules r;
+
+    verdict_rules_default(&r);
+    CHECK(r.threshold_pct[METRIC_THROUGHPUT] == 5 && r.threshold_pct[METRIC_P99_US] == 10);
+    CHECK(r.threshold_pct[METRIC_CPU_PERCENT] == 0 && r.noise_limit_pct == 20);
+    CHECK(metric_lookup("throughput") == METRIC_THROUGHPUT);
+    CHECK(metric_lookup("p99") == METRIC_P99_US && metric_lookup("p99_us") == METRIC_P99_US);
+    CHECK(metric_lookup("p50") == METRIC_P50_US && metric_lookup("rss") == METRIC_RSS_MIB);
+    CHECK(metric_lookup("efficiency") == METRIC_CPU_EFFICIENCY);
+    CHECK(metric_lookup("cpu_efficiency") == METRIC_CPU_EFFICIENCY);
+    CHECK(metric_lookup("latency") == -1 && metric_lookup(NULL) == -1);
+    CHECK_STR(metric_name(METRIC_RSS_MIB), "rss_mib");
+    CHECK(metric_higher_is_better(METRIC_THROUGHPUT) && !metric_higher_is_better(METRIC_P99_US));
+}
+
+static void test_verdicts(void)
+{
+    static const struct {
+        enum metric m;
+        int failed;
+        double b[3], c[3]; /* median, min, max */
+        double ratios[5];
+        size_t nr;
+        const char *want;
+    } cases[] = {
+        /* beyond the threshold but the ranges overlap and the pairs disagree */
+        {METRIC_THROUGHPUT, 0, {100, 95, 105}, {93, 90, 99}, {0.93, 1.01, 0.9, 0.95, 0.92}, 5,
+         "~"},
+        /* disjoint and beyond the threshold, bad direction */
+        {METRIC_THROUGHPUT, 0, {100, 98, 102}, {90, 88, 92}, {0.9, 0.9, 0.9, 0.9, 0.9}, 5,
+         "regressed"},
+        /* good direction */
+        {METRIC_THROUGHPUT, 0, {100, 98, 102}, {110, 108, 112}, {1.1, 1.1, 1.1, 1.1, 1.1}, 5,
+         "improved"},
+        /* disjoint but below the threshold */
+        {METRIC_THROUGHPUT, 0, {100, 99, 101}, {97, 96, 98}, {0.97, 0.97, 0.97, 0.97, 0.97}, 5,
+         "~"},
+        /* overlapping ranges, every pair on one side, beyond the threshold */
+        {METRIC_THROUGHPUT, 0, {100, 90, 110}, {93, 88, 104}, {0.93, 0.95, 0.9, 0.94, 0.96}, 5,
+         "regressed"},
+        /* a side spreads more than 20% and the ranges overlap */
+        {METRIC_THROUGHPUT, 0, {100, 80, 115}, {94, 85, 100}, {0.94, 0.9, 0.99, 0.95, 0.9}, 5,
+         "unstable"},
+        /* noisy, but disjoint and far beyond: the noise did not hide it */
+        {METRIC_THROUGHPUT, 0, {100, 85, 110}, {50, 45, 60}, {0.5, 0.5, 0.5, 0.5, 0.5}, 5,
+         "regressed"},
+        /* a failed run */
+        {METRIC_THROUGHPUT, 1, {100, 98, 102}, {90, 88, 92}, {0.9}, 1, "failed"},
+        /* p99: lower is better, +12% is a regression (threshold 10) */
+        {METRIC_P99_US, 0, {100, 98, 102}, {112, 110, 115}, {1.12, 1.12, 1.12, 1.12, 1.12}, 5,
+         "regressed"},
+        /* p99 +8%: below its 10% threshold */
+        {METRIC_P99_US, 0, {100, 98, 102}, {108, 106, 109}, {1.08, 1.08, 1.08, 1.08, 1.08}, 5,
+         "~"},
+        /* p99 falls 20%: improved */
+        {METRIC_P99_US, 0, {100, 98, 102}, {80, 78, 82}, {0.8, 0.8, 0.8, 0.8, 0.8}, 5,
+         "improved"},
+        /* cpu_percent is informational: never flagged */
+        {METRIC_CPU_PERCENT, 0, {100, 98, 102}, {150, 148, 152}, {1.5, 1.5, 1.5, 1.5, 1.5}, 5,
+         "~"},
+    };
+    struct verdict_rules r;
+    size_t i;
+
+    verdict_rules_default(&r);
+    for (i = 0; i < N(cases); i++) {
+        struct verdict_input in = {
+            .metric = cases[i].m,
+            .failed = cases[i].failed,
+            .base = {cases[i].b[0], cases[i].b[1], cases[i].b[2], 5},
+            .cand = {cases[i].c[0], cases[i].c[1], cases[i].c[2], 5},
+            .ratios = cases[i].ratios,
+            .n_ratios = cases[i].nr,
+        };
+        const char *got = stats_verdict(&in, &r);
+
+        CHECK_MSG(strcmp(got, cases[i].want) == 0, "case %zu: '%s', expected '%s'", i, got,
+                  cases[i].want);
+    }
+    {
+        /* a custom threshold: p99 at 15% turns the +12% case into ~ */
+        struct verdict_input in = {.metric = METRIC_P99_US,
+                                   .base = {100, 98, 102, 5},
+                                   .cand = {112, 110, 115, 5},
+                                   .ratios = cases[8].ratios,
+                                   .n_ratios = 5};
+        r.threshold_pct[METRIC_P99_US] = 15;
+        CHECK_STR(stats_verdict(&in, &r), "~");
+        CHECK_STR(stats_verdict(&in, NULL), "regressed");
+    }
+}
+
+int main(void)
+{
+    test_range();
+    test_mwu();
+    test_paired();
+    test_rules();
+    test_verdicts();
+    return T_DONE();
+}
