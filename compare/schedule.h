@@ -1,0 +1,38 @@
+/* schedule (sched_*): the order of runs (design §5). For each configuration, `runs` rounds;
+ * in each round every version runs once, adjacently; the order rotates by one version per round (A
+ * B, B A, A B, ... with two versions; A B C, B C A, C A B with three). Sharding keeps the
+ * configurations whose stable index mod N is K-1; resuming skips runs already recorded. Pure
+ * logic, no I/O. (Not named sched.h: with -Icompare it would shadow <sched.h>.) */
+#ifndef PAIRBENCH_SCHEDULE_H
+#define PAIRBENCH_SCHEDULE_H
+
+#include <stddef.h>
+
+struct sched_run {
+    size_t config;     /* index into the spec's configuration list (stable across shards) */
+    size_t version;    /* index into the spec's versions */
+    unsigned round;    /* 1-based */
+    unsigned position; /* 1-based position within the round */
+};
+
+/* The version index that runs at 1-based `position` of 1-based `round`. */
+size_t sched_version_at(size_t n_versions, unsigned round, unsigned position);
+
+/* Parses "K/N" (1 <= K <= N <= 10000). Returns 0, or -1. */
+int sched_parse_shard(const char *s, unsigned *k, unsigned *n);
+
+/* Whether configuration `index` belongs to shard k of n (0/0: no sharding, every one does). */
+int sched_in_shard(size_t index, unsigned k, unsigned n);
+
+/* Callback: whether (config, version, round) is already recorded and must not run again. */
+typedef int (*sched_done_fn)(void *ctx, size_t config, size_t version, unsigned round);
+
+/* The runs to perform, in order: configurations in index order (those of the shard), rounds
+ * 1..runs, versions in the round's rotated order, minus those done() reports (done may be
+ * NULL). *out is malloc'd (free()); returns the count, or (size_t)-1 when out of memory.
+ * *n_total gets the size of the full plan of the shard (what a complete dataset holds). */
+size_t sched_plan(size_t n_configs, size_t n_versions, unsigned runs, unsigned shard_k,
+                  unsigned shard_n, sched_done_fn done, void *ctx, struct sched_run **out,
+                  size_t *n_total);
+
+#endif
