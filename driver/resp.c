@@ -1,0 +1,322 @@
+/* Redis reply verification: hiredis's redisReader parses, our callbacks check each value in
+ * place and return a sentinel instead of building a reply object. The per-reply state lives
+ * in the verifier, which the reader passes to every callback as task->privdata. */
+#include "resp.h"
+
+#include <string.h>
+
+#include <hiredis/read.h>
+
+/* Returned for every value: the reader only needs a non-NULL pointer (NULL means OOM). */
+static char resp_sentinel;
+
+static void verdict_verify(struct resp_verifier *v)
+{
+    if (v->verdict == RESP_OK)
+        v->verdict = RESP_VERIFY;
+}
+
+static void verdict_error(struct resp_verifier *v, const char *s, size_t len)
+{
+    if (v->verdict != RESP_PROTOCOL) {
+        size_t n = len < sizeof(v->errtext) - 1 ? len : sizeof(v->errtext) - 1;
+        memcpy(v->errtext, s, n);
+        v->errtext[n] = '\0';
+    }
+    v->verdict = RESP_PROTOCOL;
+}
+
+/* Inside a push message nothing is checked; a push is recognised at its top level. */
+static int in_push(const struct resp_verifier *v, const redisReadTask *task)
+{
+    return task->parent != NULL && v->push;
+}
+
+/* A nested value (depth >= 1) of the current reply: does it fit the expectation? */
+static void check_nested(struct resp_verifier *v, const redisReadTask *task, const char *s,
+                         size_t len)
+{
+    const struct resp_expect *e = &v->expect;
+
+    switch (e->check) {
+    case RESP_CHECK_ANY:
+    case RESP_CHECK_POP_PAIR:
+        return;
+    case RESP_CHECK_ARRAY_N:
+        if (task->parent->parent != NULL || task->type != REDIS_REPLY_STRING || s == NULL ||
+            len != e->value_len || memcmp(s, e->value, len) != 0)
+            verdict_verify(v);
+        return;
+    default:
+        /* The top level was already found to be of the wrong type. */
+        verdict_verify(v);
+        return;
+    }
+}
+
+static void *cb_string(const redisReadTask *task, char *s, size_t len)
+{
+    struct resp_verifier *v = task->privdata;
+    const struct resp_expect *e = &v->expect;
+
+    if (in_push(v, task))
+        return &resp_sentinel;
+    if (task->type == REDIS_REPLY_ERROR) {
+        verdict_error(v, s, len);
+        return &resp_sentinel;
+    }
+    if (task->parent != NULL) {
+        check_nested(v, task, s, len);
+        return &resp_sentinel;
+    }
+    v->top_type = task->type;
+    switch (e->check) {
+    case RESP_CHECK_ANY:
+        break;
+    case RESP_CHECK_PONG:
+        if (task->type != REDIS_REPLY_STATUS || len != 4 || memcmp(s, "PONG", 4) != 0)
+            verdict_verify(v);
+        break;
+    case RESP_CHECK_OK:
+        if (task->type != REDIS_REPLY_STATUS || len != 2 || memcmp(s, "OK", 2) != 0)
+            verdict_verify(v);
+        break;
+    case RESP_CHECK_BULK_EQ:
+    case RESP_CHECK_BULK_EQ_OR_NIL:
+        if (task->type != REDIS_REPLY_STRING || len != e->value_len ||
+            (len && memcmp(s, e->value, len) != 0))
+            verdict_verify(v);
+        break;
+    case RESP_CHECK_BULK_OR_NIL:
+        if (task->type != REDIS_REPLY_STRING)
+            verdict_verify(v);
+        break;
+    default:
+        verdict_verify(v);
+        break;
+    }
+    return &resp_sentinel;
+}
+
+static void *cb_array(const redisReadTask *task, size_t elements)
+{
+    struct resp_verifier *v = task->privdata;
+    const struct resp_expect *e = &v->expect;
+
+    if (in_push(v, task))
+        return &resp_sentinel;
+    if (task->parent != NULL) {
+        check_nested(v, task, NULL, 0);
+        return &resp_sentinel;
+    }
+    v->top_type = task->type;
+    if (task->type == REDIS_REPLY_PUSH) {
+        v->push = 1;
+        return &resp_sentinel;
+    }
+    switch (e->check) {
+    case RESP_CHECK_ANY:
+        break;
+    case RESP_CHECK_POP_PAIR:
+        if (task->type != REDIS_REPLY_ARRAY || (elements != 0 && elements != 2))
+            verdict_verify(v);
+        break;
+    case RESP_CHECK_ARRAY_N:
+        if (task->type != REDIS_REPLY_ARRAY || e->count < 0 || elements != (size_t)e->count)
+            verdict_verify(v);
+        break;
+    default:
+        verdict_verify(v);
+        break;
+    }
+    return &resp_sentinel;
+}
+
+static void *cb_integer(const redisReadTask *task, long long value)
+{
+    struct resp_verifier *v = task->privdata;
+
+    (void)value;
+    if (in_push(v, task))
+        return &resp_sentinel;
+    if (task->parent != NULL) {
+        check_nested(v, task, NULL, 0);
+        return &resp_sentinel;
+    }
+    v->top_type = task->type;
+    if (v->expect.check != RESP_CHECK_ANY && v->expect.check != RESP_CHECK_INTEGER)
+        verdict_verify(v);
+    return &resp_sentinel;
+}
+
+static void *cb_double(const redisReadTask *task, double value, char *s, size_t len)
+{
+    struct resp_verifier *v = task->privdata;
+
+    (void)value, (void)s, (void)len;
+    if (in_push(v, task))
+        return &resp_sentinel;
+    if (task->parent != NULL) {
+        check_nested(v, task, NULL, 0);
+        return &resp_sentinel;
+    }
+    v->top_type = task->type;
+    if (v->expect.check != RESP_CHECK_ANY)
+        verdict_verify(v);
+    return &resp_sentinel;
+}
+
+static void *cb_nil(const redisReadTask *task)
+{
+    struct resp_verifier *v = task->privdata;
+    enum resp_check c = v->expect.check;
+
+    if (in_push(v, task))
+        return &resp_sentinel;
+    if (task->parent != NULL) {
+        check_nested(v, task, NULL, 0);
+        return &resp_sentinel;
+    }
+    v->top_type = REDIS_REPLY_NIL;
+    if (c != RESP_CHECK_ANY && c != RESP_CHECK_BULK_EQ_OR_NIL && c != RESP_CHECK_BULK_OR_NIL &&
+        c != RESP_CHECK_POP_PAIR)
+        verdict_verify(v);
+    return &resp_sentinel;
+}
+
+static void *cb_bool(const redisReadTask *task, int value)
+{
+    struct resp_verifier *v = task->privdata;
+
+    (void)value;
+    if (in_push(v, task))
+        return &resp_sentinel;
+    if (task->parent != NULL) {
+        check_nested(v, task, NULL, 0);
+        return &resp_sentinel;
+    }
+    v->top_type = task->type;
+    if (v->expect.check != RESP_CHECK_ANY)
+        verdict_verify(v);
+    return &resp_sentinel;
+}
+
+/* Nothing to free: every value is the sentinel. */
+static redisReplyObjectFunctions resp_fns = {
+    .createString = cb_string,
+    .createArray = cb_array,
+    .createInteger = cb_integer,
+    .createDouble = cb_double,
+    .createNil = cb_nil,
+    .createBool = cb_bool,
+    .freeObject = NULL,
+};
+
+static void reply_reset(struct resp_verifier *v)
+{
+    v->verdict = RESP_OK;
+    v->push = 0;
+    v->top_type = 0;
+}
+
+int resp_verifier_init(struct resp_verifier *v, const struct resp_expect *e)
+{
+    redisReader *r;
+
+    memset(v, 0, sizeof(*v));
+    r = redisReaderCreateWithFunctions(&resp_fns);
+    if (r == NULL)
+        return -1;
+    /* Keep the input buffer however large it grew: freeing and re-growing it after every
+     * large reply would allocate on the hot path. */
+    r->maxbuf = 0;
+    r->privdata = v;
+    v->reader = r;
+    v->expect = *e;
+    reply_reset(v);
+    return 0;
+}
+
+void resp_verifier_release(struct resp_verifier *v)
+{
+    if (v->reader != NULL)
+        redisReaderFree(v->reader);
+    v->reader = NULL;
+}
+
+int resp_verifier_reset(struct resp_verifier *v)
+{
+    redisReader *r = v->reader;
+
+    reply_reset(v);
+    v->errtext[0] = '\0';
+    if (r != NULL && r->err == 0 && r->ridx == -1 && r->len == r->pos)
+        return 0;
+    if (r != NULL)
+        redisReaderFree(r);
+    v->reader = NULL;
+    r = redisReaderCreateWithFunctions(&resp_fns);
+    if (r == NULL)
+        return -1;
+    r->maxbuf = 0;
+    r->privdata = v;
+    v->reader = r;
+    return 0;
+}
+
+void resp_verifier_expect(struct resp_verifier *v, const struct resp_expect *e)
+{
+    v->expect = *e;
+}
+
+int resp_push_bytes(struct resp_verifier *v, const char *p, size_t n)
+{
+    if (n == 0)
+        return ((redisReader *)v->reader)->err ? -1 : 0;
+    return redisReaderFeed(v->reader, p, n) == REDIS_OK ? 0 : -1;
+}
+
+int resp_next(struct resp_verifier *v, enum resp_verdict *verdict)
+{
+    void *reply;
+
+    for (;;) {
+        if (redisReaderGetReply(v->reader, &reply) != REDIS_OK)
+            return -1;
+        if (reply == NULL)
+            return 0;
+        if (v->push) {
+            reply_reset(v);
+            continue;
+        }
+        *verdict = v->verdict;
+        reply_reset(v);
+        return 1;
+    }
+}
+
+const char *resp_error(const struct resp_verifier *v)
+{
+    const redisReader *r = v->reader;
+
+    return r->err ? r->errstr : "no error";
+}
+
+ssize_t resp_feed(struct resp_verifier *v, const char *p, size_t n, struct wl_tally *t)
+{
+    enum resp_verdict verdict;
+    int rc;
+
+    if (resp_push_bytes(v, p, n) < 0)
+        return -1;
+    while ((rc = resp_next(v, &verdict)) == 1) {
+        t->replies++;
+        if (verdict == RESP_OK)
+            t->ok++;
+        else if (verdict == RESP_VERIFY)
+            t->verify++;
+        else
+            t->protocol++;
+    }
+    return rc < 0 ? -1 : (ssize_t)n;
+}

@@ -1,0 +1,579 @@
+/* The Redis workload: the redis-benchmark command suite (PING, ECHO, SET, GET, INCR, LPUSH,
+ * RPUSH, LPOP, RPOP, SADD, HSET, SPOP, ZADD, ZPOPMIN, MSET, LRANGE_100..600) with key names
+ * and values as redis-benchmark forms them, AUTH / HELLO 3 handshakes, and every reply
+ * verified through resp.c.
+ *
+ * No formatting and no allocation on the hot path: every batch is formatted with hiredis at
+ * setup. A command without random parts has one batch shared by all connections. With
+ * --keyspace, keys vary per command, so each connection pre-builds a ring of up to
+ * RING_SLOTS batches with different random keys at conn_new and batch() cycles through it. */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hiredis/hiredis.h>
+
+#include "resp.h"
+#include "secret.h"
+#include "workload.h"
+
+#define RING_SLOTS 64
+#define KEY_DIGITS 12 /* redis-benchmark writes __rand_int__ as 12 zero-padded digits */
+#define KEYSPACE_MAX 1000000000000ULL
+#define MSET_KEYS 10
+#define MAX_ARGS (1 + 2 * MSET_KEYS)
+
+struct redis_cmd {
+    const char *name;
+    enum resp_check check;
+    long long count; /* LRANGE_N: N */
+    int keyed;       /* has __rand_int__ placeholders (vary with --keyspace) */
+};
+
+static const struct redis_cmd redis_cmds[] = {
+    {"PING", RESP_CHECK_PONG, 0, 0},
+    {"ECHO", RESP_CHECK_BULK_EQ, 0, 0},
+    {"SET", RESP_CHECK_OK, 0, 1},
+    {"GET", RESP_CHECK_BULK_EQ_OR_NIL, 0, 1},
+    {"INCR", RESP_CHECK_INTEGER, 0, 1},
+    {"LPUSH", RESP_CHECK_INTEGER, 0, 0},
+    {"RPUSH", RESP_CHECK_INTEGER, 0, 0},
+    {"LPOP", RESP_CHECK_BULK_OR_NIL, 0, 0},
+    {"RPOP", RESP_CHECK_BULK_OR_NIL, 0, 0},
+    {"SADD", RESP_CHECK_INTEGER, 0, 1},
+    {"HSET", RESP_CHECK_INTEGER, 0, 1},
+    {"SPOP", RESP_CHECK_BULK_OR_NIL, 0, 0},
+    {"ZADD", RESP_CHECK_INTEGER, 0, 1},
+    {"ZPOPMIN", RESP_CHECK_POP_PAIR, 0, 0},
+    {"MSET", RESP_CHECK_OK, 0, 1},
+    {"LRANGE_100", RESP_CHECK_ARRAY_N, 100, 0},
+    {"LRANGE_300", RESP_CHECK_ARRAY_N, 300, 0},
+    {"LRANGE_500", RESP_CHECK_ARRAY_N, 500, 0},
+    {"LRANGE_600", RESP_CHECK_ARRAY_N, 600, 0},
+};
+
+/* Pre-formatted batches: slot s holds `pipeline` commands; off[s * (pipeline + 1) + i] is
+ * where command i of slot s starts, off[s * (pipeline + 1) + pipeline] where the slot ends. */
+struct ring {
+    char *data;
+    size_t *off;
+    unsigned slots;
+};
+
+enum hello_step { STEP_HELLO, STEP_AUTH, STEP_PREFILL, STEP_TRIM };
+
+struct redis_shared {
+    const struct redis_cmd *cmd;
+    unsigned pipeline;
+    unsigned connections;
+    uint64_t keyspace;
+    int auth;
+    char *value; /* the payload: ECHO argument and every value written */
+    size_t value_len;
+    struct resp_expect expect;
+    struct ring fixed; /* the batch for commands without random parts; slots 0 when keyed */
+    unsigned ring_slots; /* slots of each connection's ring when keyed */
+    /* handshake: the bytes, and what each reply answers */
+    char *hello;
+    size_t hello_len;
+    unsigned hello_replies;
+    enum hello_step steps[4];
+};
+
+struct redis_conn {
+    struct redis_shared *sh;
+    struct resp_verifier v;
+    struct ring own; /* keyed commands: this connection's ring */
+    const struct ring *ring;
+    unsigned next;
+    unsigned hello_seen;
+    uint64_t rng;
+};
+
+/* splitmix64: a small, good, seedable generator (setup only). */
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* "prefix:__rand_int__" as redis-benchmark writes it: literal without --keyspace, else the
+ * placeholder replaced by a random number in [0, keyspace) as 12 zero-padded digits. */
+static size_t key_format(char *out, size_t cap, const char *prefix, uint64_t keyspace,
+                         uint64_t *rng)
+{
+    int n;
+
+    if (keyspace == 0)
+        n = snprintf(out, cap, "%s:__rand_int__", prefix);
+    else
+        n = snprintf(out, cap, "%s:%0*" PRIu64, prefix, KEY_DIGITS, rng_next(rng) % keyspace);
+    return n < 0 ? 0 : (size_t)n;
+}
+
+/* One command, formatted by hiredis. Returns its length and sets *out (free with
+ * redisFreeCommand), or -1 when out of memory. */
+static long long cmd_format(const struct redis_shared *sh, uint64_t *rng, char **out)
+{
+    const char *argv[MAX_ARGS];
+    size_t argvlen[MAX_ARGS];
+    char keys[MSET_KEYS][48], score[24], range_end[24];
+    const char *name = sh->cmd->name;
+    int argc = 0;
+
+#define ARG(p, n) (argv[argc] = (p), argvlen[argc] = (n), argc++)
+#define ARGS(s) ARG((s), strlen(s))
+    if (strncmp(name, "LRANGE_", 7) == 0) {
+        snprintf(range_end, sizeof(range_end), "%lld", sh->cmd->count - 1);
+        ARGS("LRANGE"), ARGS("mylist"), ARGS("0"), ARGS(range_end);
+    } else if (strcmp(name, "PING") == 0) {
+        ARGS("PING");
+    } else if (strcmp(name, "ECHO") == 0) {
+        ARGS("ECHO"), ARG(sh->value, sh->value_len);
+    } else if (strcmp(name, "SET") == 0) {
+        ARGS("SET");
+        ARG(keys[0], key_format(keys[0], sizeof(keys[0]), "key", sh->keyspace, rng));
+        ARG(sh->value, sh->value_len);
+    } else if (strcmp(name, "GET") == 0) {
+        ARGS("GET");
+        ARG(keys[0], key_format(keys[0], sizeof(keys[0]), "key", sh->keyspace, rng));
+    } else if (strcmp(name, "INCR") == 0) {
+        ARGS("INCR");
+        ARG(keys[0], key_format(keys[0], sizeof(keys[0]), "counter", sh->keyspace, rng));
+    } else if (strcmp(name, "LPUSH") == 0 || strcmp(name, "RPUSH") == 0) {
+        ARGS(name), ARGS("mylist"), ARG(sh->value, sh->value_len);
+    } else if (strcmp(name, "LPOP") == 0 || strcmp(name, "RPOP") == 0) {
+        ARGS(name), ARGS("mylist");
+    } else if (strcmp(name, "SADD") == 0) {
+        ARGS("SADD"), ARGS("myset");
+        ARG(keys[0], key_format(keys[0], sizeof(keys[0]), "element", sh->keyspace, rng));
+    } else if (strcmp(name, "HSET") == 0) {
+        ARGS("HSET"), ARGS("myhash");
+        ARG(keys[0], key_format(keys[0], sizeof(keys[0]), "element", sh->keyspace, rng));
+        ARG(sh->value, sh->value_len);
+    } else if (strcmp(name, "SPOP") == 0) {
+        ARGS("SPOP"), ARGS("myset");
+    } else if (strcmp(name, "ZADD") == 0) {
+        snprintf(score, sizeof(score), "%u", (unsigned)(rng_next(rng) % 100));
+        ARGS("ZADD"), ARGS("myzset"), ARGS(score);
+        ARG(keys[0], key_format(keys[0], sizeof(keys[0]), "element", sh->keyspace, rng));
+    } else if (strcmp(name, "ZPOPMIN") == 0) {
+        ARGS("ZPOPMIN"), ARGS("myzset");
+    } else if (strcmp(name, "MSET") == 0) {
+        ARGS("MSET");
+        for (int k = 0; k < MSET_KEYS; k++) {
+            ARG(keys[k], key_format(keys[k], sizeof(keys[k]), "key", sh->keyspace, rng));
+            ARG(sh->value, sh->value_len);
+        }
+    } else {
+        return -1;
+    }
+#undef ARG
+#undef ARGS
+    return redisFormatCommandArgv(out, argc, argv, argvlen);
+}
+
+static void ring_release(struct ring *r)
+{
+    free(r->data);
+    free(r->off);
+    memset(r, 0, sizeof(*r));
+}
+
+/* Formats `slots` batches of sh->pipeline commands into r. 0, or -1 out of memory. */
+static int ring_build(struct ring *r, const struct redis_shared *sh, unsigned slots,
+                      uint64_t *rng)
+{
+    size_t per = (size_t)sh->pipeline + 1, len = 0, cap = 0;
+    char *cmd = NULL;
+    int rc = -1;
+
+    memset(r, 0, sizeof(*r));
+    r->off = calloc((size_t)slots * per, sizeof(*r->off));
+    if (r->off == NULL)
+        goto out;
+    r->slots = slots;
+    for (unsigned s = 0; s < slots; s++) {
+        for (unsigned i = 0; i < sh->pipeline; i++) {
+            long long n = cmd_format(sh, rng, &cmd);
+
+            if (n < 0)
+                goto out;
+            if (len + (size_t)n > cap) {
+                size_t ncap = cap ? cap * 2 : 4096;
+                char *p;
+
+                while (ncap < len + (size_t)n)
+                    ncap *= 2;
+                p = realloc(r->data, ncap);
+                if (p == NULL)
+                    goto out;
+                r->data = p;
+                cap = ncap;
+            }
+            r->off[s * per + i] = len;
+            memcpy(r->data + len, cmd, (size_t)n);
+            len += (size_t)n;
+            redisFreeCommand(cmd);
+            cmd = NULL;
+        }
+        r->off[s * per + sh->pipeline] = len;
+    }
+    rc = 0;
+out:
+    if (cmd != NULL)
+        redisFreeCommand(cmd);
+    if (rc < 0)
+        ring_release(r);
+    return rc;
+}
+
+/* Appends one formatted command to the handshake bytes. 0 or -1. */
+static int hello_add(struct redis_shared *sh, enum hello_step step, int argc, const char **argv,
+                     const size_t *argvlen)
+{
+    char *cmd = NULL;
+    long long n = redisFormatCommandArgv(&cmd, argc, argv, argvlen);
+    char *p;
+
+    if (n < 0)
+        return -1;
+    p = realloc(sh->hello, sh->hello_len + (size_t)n);
+    if (p == NULL) {
+        redisFreeCommand(cmd);
+        return -1;
+    }
+    memcpy(p + sh->hello_len, cmd, (size_t)n);
+    /* The bytes may hold the password: wipe the temporary copy. */
+    explicit_bzero(cmd, (size_t)n);
+    redisFreeCommand(cmd);
+    sh->hello = p;
+    sh->hello_len += (size_t)n;
+    sh->steps[sh->hello_replies++] = step;
+    return 0;
+}
+
+/* HELLO 3 [AUTH user pass] or AUTH [user] pass, then the LRANGE prefill: LPUSH N values and
+ * LTRIM to N, so the list holds at least N elements once any connection's handshake is done
+ * and never grows past 2N however many connections prefill. */
+static int hello_build(struct redis_shared *sh, const struct drv_opts *o, const struct secret *s)
+{
+    const char *argv[8];
+    size_t argvlen[8];
+    int argc = 0;
+
+    if (o->resp == 3) {
+        argv[argc] = "HELLO", argvlen[argc++] = 5;
+        argv[argc] = "3", argvlen[argc++] = 1;
+        if (sh->auth) {
+            const char *user = s->user[0] ? s->user : "default";
+
+            argv[argc] = "AUTH", argvlen[argc++] = 4;
+            argv[argc] = user, argvlen[argc++] = strlen(user);
+            argv[argc] = s->password, argvlen[argc++] = s->password_len;
+        }
+        if (hello_add(sh, STEP_HELLO, argc, argv, argvlen) < 0)
+            return -1;
+    } else if (sh->auth) {
+        argv[argc] = "AUTH", argvlen[argc++] = 4;
+        if (s->user[0])
+            argv[argc] = s->user, argvlen[argc++] = strlen(s->user);
+        argv[argc] = s->password, argvlen[argc++] = s->password_len;
+        if (hello_add(sh, STEP_AUTH, argc, argv, argvlen) < 0)
+            return -1;
+    }
+    if (sh->cmd->check == RESP_CHECK_ARRAY_N) {
+        long long n = sh->cmd->count;
+        const char **pv = calloc((size_t)n + 2, sizeof(*pv));
+        size_t *pl = calloc((size_t)n + 2, sizeof(*pl));
+        char end[24];
+        int rc;
+
+        if (pv == NULL || pl == NULL) {
+            free(pv), free(pl);
+            return -1;
+        }
+        pv[0] = "LPUSH", pl[0] = 5;
+        pv[1] = "mylist", pl[1] = 6;
+        for (long long i = 0; i < n; i++)
+            pv[i + 2] = sh->value, pl[i + 2] = sh->value_len;
+        rc = hello_add(sh, STEP_PREFILL, (int)n + 2, pv, pl);
+        free(pv), free(pl);
+        if (rc < 0)
+            return -1;
+        snprintf(end, sizeof(end), "%lld", n - 1);
+        argv[0] = "LTRIM", argvlen[0] = 5;
+        argv[1] = "mylist", argvlen[1] = 6;
+        argv[2] = "0", argvlen[2] = 1;
+        argv[3] = end, argvlen[3] = strlen(end);
+        if (hello_add(sh, STEP_TRIM, 4, argv, argvlen) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void redis_teardown(void *shared)
+{
+    struct redis_shared *sh = shared;
+
+    if (sh == NULL)
+        return;
+    ring_release(&sh->fixed);
+    free(sh->value);
+    if (sh->hello != NULL)
+        explicit_bzero(sh->hello, sh->hello_len);
+    free(sh->hello);
+    free(sh);
+}
+
+static const struct redis_cmd *cmd_lookup(const char *name)
+{
+    for (size_t i = 0; i < sizeof(redis_cmds) / sizeof(redis_cmds[0]); i++)
+        if (strcasecmp(redis_cmds[i].name, name) == 0)
+            return &redis_cmds[i];
+    return NULL;
+}
+
+static int redis_setup(const struct drv_opts *o, void **shared, char *err, size_t errlen)
+{
+    struct redis_shared *sh = NULL;
+    struct secret secret;
+    uint64_t rng = 0x70616972626e6368ULL;
+    int rc = -1;
+
+    memset(&secret, 0, sizeof(secret));
+    *shared = NULL;
+    sh = calloc(1, sizeof(*sh));
+    if (sh == NULL)
+        goto oom;
+    sh->cmd = cmd_lookup(o->command);
+    if (sh->cmd == NULL) {
+        snprintf(err, errlen,
+                 "redis: --command '%s': expected one of PING, ECHO, SET, GET, INCR, LPUSH, "
+                 "RPUSH, LPOP, RPOP, SADD, HSET, SPOP, ZADD, ZPOPMIN, MSET, LRANGE_100, "
+                 "LRANGE_300, LRANGE_500, LRANGE_600",
+                 o->command);
+        goto out;
+    }
+    if (o->keyspace > KEYSPACE_MAX) {
+        snprintf(err, errlen, "redis: --keyspace '%" PRIu64 "': expected at most %llu",
+                 o->keyspace, (unsigned long long)KEYSPACE_MAX);
+        goto out;
+    }
+    if (o->resp != 2 && o->resp != 3) {
+        snprintf(err, errlen, "redis: --resp '%d': expected 2 or 3", o->resp);
+        goto out;
+    }
+    if (o->pipeline == 0) {
+        snprintf(err, errlen, "redis: --pipeline '0': expected at least 1");
+        goto out;
+    }
+    sh->pipeline = o->pipeline;
+    sh->connections = o->connections ? o->connections : 1;
+    sh->keyspace = o->keyspace;
+    sh->auth = o->auth;
+    /* redis-benchmark's values are 'x' * size; ours vary by position so that a reply shifted
+     * by a byte fails verification. Deterministic: the same size writes the same value. */
+    sh->value_len = o->payload;
+    sh->value = malloc(sh->value_len ? sh->value_len : 1);
+    if (sh->value == NULL)
+        goto oom;
+    for (size_t i = 0; i < sh->value_len; i++)
+        sh->value[i] = "abcdefghijklmnopqrstuvwxyz0123456789"[i % 36];
+    sh->expect.check = sh->cmd->check;
+    sh->expect.value = sh->value;
+    sh->expect.value_len = sh->value_len;
+    sh->expect.count = sh->cmd->count;
+
+    if (sh->auth && secret_load(&secret, o->password_file, err, errlen) < 0)
+        goto out;
+    if (hello_build(sh, o, &secret) < 0)
+        goto oom;
+
+    if (sh->cmd->keyed && sh->keyspace > 0) {
+        /* Each connection's ring: up to RING_SLOTS batches within a memory budget. */
+        long long one = 0;
+        char *cmd = NULL;
+        size_t budget = (64u << 20) / sh->connections, slot_bytes;
+
+        one = cmd_format(sh, &rng, &cmd);
+        if (one < 0)
+            goto oom;
+        redisFreeCommand(cmd);
+        if (budget < (256u << 10))
+            budget = 256u << 10;
+        slot_bytes = (size_t)one * sh->pipeline;
+        sh->ring_slots = slot_bytes ? (unsigned)(budget / slot_bytes) : RING_SLOTS;
+        if (sh->ring_slots > RING_SLOTS)
+            sh->ring_slots = RING_SLOTS;
+        if (sh->ring_slots < 1)
+            sh->ring_slots = 1;
+    } else if (ring_build(&sh->fixed, sh, 1, &rng) < 0) {
+        goto oom;
+    }
+    *shared = sh;
+    sh = NULL;
+    rc = 0;
+    goto out;
+oom:
+    snprintf(err, errlen, "redis: out of memory preparing commands");
+out:
+    secret_wipe(&secret);
+    redis_teardown(sh);
+    return rc;
+}
+
+static void redis_conn_free(void *st)
+{
+    struct redis_conn *c = st;
+
+    if (c == NULL)
+        return;
+    resp_verifier_release(&c->v);
+    ring_release(&c->own);
+    free(c);
+}
+
+static void *redis_conn_new(void *shared, unsigned index, uint64_t seed)
+{
+    struct redis_shared *sh = shared;
+    struct redis_conn *c = calloc(1, sizeof(*c));
+    struct resp_expect any = {.check = RESP_CHECK_ANY};
+
+    if (c == NULL)
+        return NULL;
+    c->sh = sh;
+    c->rng = seed ^ ((uint64_t)index << 32) ^ 0x5851f42d4c957f2dULL;
+    if (resp_verifier_init(&c->v, sh->hello_replies ? &any : &sh->expect) < 0)
+        goto fail;
+    if (sh->fixed.slots) {
+        c->ring = &sh->fixed;
+    } else {
+        if (ring_build(&c->own, sh, sh->ring_slots, &c->rng) < 0)
+            goto fail;
+        c->ring = &c->own;
+    }
+    return c;
+fail:
+    redis_conn_free(c);
+    return NULL;
+}
+
+static int redis_hello(void *st, struct buf *out)
+{
+    struct redis_conn *c = st;
+    struct redis_shared *sh = c->sh;
+    struct resp_expect any = {.check = RESP_CHECK_ANY};
+
+    /* A new transport: forget what the previous one left half-read. */
+    if (resp_verifier_reset(&c->v) < 0)
+        return -1;
+    c->hello_seen = 0;
+    c->next = 0;
+    if (sh->hello_replies == 0) {
+        resp_verifier_expect(&c->v, &sh->expect);
+        return 0;
+    }
+    resp_verifier_expect(&c->v, &any);
+    if (buf_append(out, sh->hello, sh->hello_len) < 0)
+        return -1;
+    return sh->hello_len > INT_MAX ? INT_MAX : (int)sh->hello_len;
+}
+
+static void hello_error(const struct redis_conn *c, enum hello_step step, char *err,
+                        size_t errlen)
+{
+    const char *text = c->v.errtext;
+
+    switch (step) {
+    case STEP_HELLO:
+        if (c->sh->auth && (strncmp(text, "WRONGPASS", 9) == 0 || strstr(text, "password")))
+            snprintf(err, errlen, "redis: AUTH failed: %s", text);
+        else
+            snprintf(err, errlen, "redis: HELLO 3 failed: %s", text);
+        break;
+    case STEP_AUTH:
+        snprintf(err, errlen, "redis: AUTH failed: %s", text);
+        break;
+    case STEP_PREFILL:
+        snprintf(err, errlen, "redis: prefill 'LPUSH mylist' failed: %s", text);
+        break;
+    case STEP_TRIM:
+        snprintf(err, errlen, "redis: prefill 'LTRIM mylist' failed: %s", text);
+        break;
+    }
+}
+
+static ssize_t redis_hello_feed(void *st, const char *p, size_t n, int *done, char *err,
+                                size_t errlen)
+{
+    struct redis_conn *c = st;
+    struct redis_shared *sh = c->sh;
+    enum resp_verdict verdict;
+    int rc;
+
+    *done = 0;
+    if (resp_push_bytes(&c->v, p, n) < 0)
+        goto malformed;
+    while (c->hello_seen < sh->hello_replies && (rc = resp_next(&c->v, &verdict)) != 0) {
+        if (rc < 0)
+            goto malformed;
+        if (verdict != RESP_OK) {
+            hello_error(c, sh->steps[c->hello_seen], err, errlen);
+            return -1;
+        }
+        c->hello_seen++;
+    }
+    if (c->hello_seen == sh->hello_replies) {
+        resp_verifier_expect(&c->v, &sh->expect);
+        *done = 1;
+    }
+    return (ssize_t)n;
+malformed:
+    snprintf(err, errlen, "redis: malformed handshake reply: %s", resp_error(&c->v));
+    return -1;
+}
+
+static int redis_batch(void *st, unsigned n, const char **data, size_t *len)
+{
+    struct redis_conn *c = st;
+    const struct ring *r = c->ring;
+    size_t per = (size_t)c->sh->pipeline + 1;
+    size_t base;
+    unsigned s = c->next;
+
+    if (n == 0 || n > c->sh->pipeline)
+        return -1;
+    c->next = s + 1 == r->slots ? 0 : s + 1;
+    base = r->off[s * per];
+    *data = r->data + base;
+    *len = r->off[s * per + n] - base;
+    return 0;
+}
+
+static ssize_t redis_feed(void *st, const char *p, size_t n, struct wl_tally *t,
+                          struct buf *ctl)
+{
+    struct redis_conn *c = st;
+
+    (void)ctl;
+    return resp_feed(&c->v, p, n, t);
+}
+
+const struct workload wl_redis = {
+    .name = "redis",
+    .unit = "commands/s",
+    .setup = redis_setup,
+    .teardown = redis_teardown,
+    .conn_new = redis_conn_new,
+    .conn_free = redis_conn_free,
+    .hello = redis_hello,
+    .hello_feed = redis_hello_feed,
+    .batch = redis_batch,
+    .feed = redis_feed,
+};
