@@ -30,7 +30,8 @@ CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=a
 LDFLAGS += -fsanitize=$(SANITIZE)
 BUILD := build/san
 endif
-CFLAGS += -DPAIRBENCH_CFLAGS='"$(strip $(filter -O% -g -fsanitize=%,$(CFLAGS)))"'
+PAIRBENCH_OPT_FLAGS := $(strip $(filter -O% -g -fsanitize=%,$(CFLAGS)))
+CFLAGS += -DPAIRBENCH_CFLAGS='"$(PAIRBENCH_OPT_FLAGS)"'
 
 COMMON_SRC := $(wildcard common/*.c)
 DRIVER_SRC := $(filter-out driver/main.c,$(wildcard driver/*.c))
