@@ -44,7 +44,9 @@ struct workload {
     void (*conn_free)(void *st);
 
     /* Bytes to send once the transport is up (AUTH/HELLO, prefill, WebSocket upgrade).
-     * Appends to out; 0 means nothing to send (then hello_feed is not called). -1 error. */
+     * Appends to out; 0 means nothing to send (then hello_feed is not called). -1 error.
+     * out has room for 64 KiB + 2 x payload; when hello() returns -1 the engine retries
+     * once on a fresh conn_new() state with 64 KiB + 1024 x (payload + 64) (<= 256 MiB). */
     int (*hello)(void *st, struct buf *out);
     /* Consumes handshake reply bytes. Returns bytes consumed (>= 0) and sets *done when the
      * handshake is complete; -1 on failure with a message in err (wrong password, bad
@@ -52,7 +54,7 @@ struct workload {
     ssize_t (*hello_feed)(void *st, const char *p, size_t n, int *done, char *err,
                           size_t errlen);
 
-    /* The bytes of one batch of n ops. Sets *data/*len to memory owned by the workload,
+    /* The bytes of one batch of n ops. Sets *data and *len to memory owned by the workload,
      * valid until the next batch() call on this connection (pre-built when constant).
      * 0 or -1 (n too large: a bug). */
     int (*batch)(void *st, unsigned n, const char **data, size_t *len);
