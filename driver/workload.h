@@ -45,8 +45,10 @@ struct workload {
 
     /* Bytes to send once the transport is up (AUTH/HELLO, prefill, WebSocket upgrade).
      * Appends to out; 0 means nothing to send (then hello_feed is not called). -1 error.
-     * out has room for 64 KiB + 2 x payload; when hello() returns -1 the engine retries
-     * once on a fresh conn_new() state with 64 KiB + 1024 x (payload + 64) (<= 256 MiB). */
+     * Called again on the same state for every new transport (reconnect after a drop):
+     * reset per-transport parsing state here. out has room for 64 KiB + 2 x payload; when
+     * hello() returns -1 the engine retries once with 64 KiB + 1024 x (payload + 64) bytes
+     * (at most 256 MiB) before counting a connect error. */
     int (*hello)(void *st, struct buf *out);
     /* Consumes handshake reply bytes. Returns bytes consumed (>= 0) and sets *done when the
      * handshake is complete; -1 on failure with a message in err (wrong password, bad
