@@ -1,0 +1,383 @@
+/* proc: fork/exec without a shell, capture, timeouts, resource usage (see proc.h). */
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "num.h"
+
+#define OUT_CAP (16u << 20)
+
+int proc_parse_cpus(const char *list, cpu_set_t *set)
+{
+    char tok[32];
+    const char *s = list;
+    unsigned lo, hi, c;
+
+    if (!list || !*list)
+        return -1;
+    CPU_ZERO(set);
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        char *dash;
+        if (n == 0 || n >= sizeof(tok))
+            return -1;
+        memcpy(tok, s, n);
+        tok[n] = '\0';
+        s += n;
+        if (*s == ',' && !*++s)
+            return -1;
+        dash = strchr(tok, '-');
+        if (dash) {
+            *dash = '\0';
+            if (num_parse_uint(tok, 0, CPU_SETSIZE - 1, &lo) < 0 ||
+                num_parse_uint(dash + 1, 0, CPU_SETSIZE - 1, &hi) < 0 || hi < lo)
+                return -1;
+        } else {
+            if (num_parse_uint(tok, 0, CPU_SETSIZE - 1, &lo) < 0)
+                return -1;
+            hi = lo;
+        }
+        for (c = lo; c <= hi; c++)
+            CPU_SET(c, set);
+    }
+    return CPU_COUNT(set) > 0 ? 0 : -1;
+}
+
+/* In the child: report errno through the pipe and leave. Only async-signal-safe calls. */
+static void child_fail(int fd, int code)
+{
+    ssize_t w = write(fd, &code, sizeof(code));
+    (void)w;
+    _exit(127);
+}
+
+int proc_start(struct proc *p, const struct proc_spec *ps, char *err, size_t errlen)
+{
+    int outp[2] = {-1, -1}, errp[2] = {-1, -1}, errfd = -1, code = 0;
+    cpu_set_t cpus;
+    pid_t pid;
+    ssize_t r;
+
+    memset(p, 0, sizeof(*p));
+    p->pid = -1;
+    p->out_fd = -1;
+    if (ps->cpus && proc_parse_cpus(ps->cpus, &cpus) < 0) {
+        snprintf(err, errlen, "bad CPU list '%s' (expected e.g. 0,2-3)", ps->cpus);
+        return -1;
+    }
+    errfd = open(ps->stderr_path ? ps->stderr_path : "/dev/null",
+                 O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (errfd < 0) {
+        snprintf(err, errlen, "cannot open '%s': %s",
+                 ps->stderr_path ? ps->stderr_path : "/dev/null", strerror(errno));
+        goto fail;
+    }
+    if ((ps->capture_stdout && pipe2(outp, O_CLOEXEC) < 0) || pipe2(errp, O_CLOEXEC) < 0) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        goto fail;
+    }
+    fflush(NULL);
+    pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "fork: %s", strerror(errno));
+        goto fail;
+    }
+    if (pid == 0) {
+        sigset_t none;
+        int nul = open("/dev/null", O_RDONLY);
+        const char *k;
+        json_t *v;
+
+        (void)setpgid(0, 0);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGPIPE, SIG_DFL);
+        signal(SIGCHLD, SIG_DFL);
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        if (nul < 0 || dup2(nul, 0) < 0)
+            child_fail(errp[1], errno);
+        if (dup2(ps->capture_stdout ? outp[1] : errfd, 1) < 0 || dup2(errfd, 2) < 0)
+            child_fail(errp[1], errno);
+        if (ps->env)
+            json_object_foreach((json_t *)ps->env, k, v) if (setenv(k, json_string_value(v), 1) < 0)
+                child_fail(errp[1], errno);
+        if (ps->cpus && sched_setaffinity(0, sizeof(cpus), &cpus) < 0)
+            child_fail(errp[1], errno);
+        execvp(ps->argv[0], ps->argv);
+        child_fail(errp[1], errno);
+    }
+    /* both sides set the group, so that a kill right after fork reaches it */
+    (void)setpgid(pid, pid);
+    p->pid = pid;
+    close(errp[1]);
+    errp[1] = -1;
+    if (outp[1] >= 0) {
+        close(outp[1]);
+        outp[1] = -1;
+    }
+    do
+        r = read(errp[0], &code, sizeof(code));
+    while (r < 0 && errno == EINTR);
+    close(errp[0]);
+    errp[0] = -1;
+    close(errfd);
+    errfd = -1;
+    if (r == (ssize_t)sizeof(code)) {
+        int st;
+        while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+            ;
+        p->pid = -1;
+        snprintf(err, errlen, "cannot execute '%s': %s", ps->argv[0], strerror(code));
+        goto fail;
+    }
+    p->out_fd = outp[0];
+    return 0;
+fail:
+    if (outp[0] >= 0)
+        close(outp[0]);
+    if (outp[1] >= 0)
+        close(outp[1]);
+    if (errp[0] >= 0)
+        close(errp[0]);
+    if (errp[1] >= 0)
+        close(errp[1]);
+    if (errfd >= 0)
+        close(errfd);
+    return -1;
+}
+
+int proc_wait(struct proc *p, double timeout_s, double kill_after_s, volatile sig_atomic_t *stop,
+              struct proc_result *res, char *err, size_t errlen)
+{
+    uint64_t start = clock_now_ns(), deadline, kill_at = 0;
+    size_t cap = 4096;
+    int exited = 0, termed = 0, killed = 0;
+
+    memset(res, 0, sizeof(*res));
+    res->out = malloc(cap);
+    if (!res->out) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    res->out[0] = '\0';
+    deadline = start + (uint64_t)(timeout_s * 1e9);
+    while (!exited || p->out_fd >= 0) {
+        uint64_t now = clock_now_ns();
+        int wait_ms = 50;
+
+        if (!termed && (now >= deadline || (stop && *stop))) {
+            if (stop && *stop)
+                res->interrupted = 1;
+            else
+                res->timed_out = 1;
+            kill(-p->pid, SIGTERM);
+            termed = 1;
+            kill_at = now + (uint64_t)(kill_after_s * 1e9);
+        }
+        if (termed && !killed && now >= kill_at) {
+            kill(-p->pid, SIGKILL);
+            killed = 1;
+        }
+        if (exited && p->out_fd >= 0 && now >= deadline + (uint64_t)(kill_after_s * 1e9)) {
+            /* a grandchild keeps stdout open: stop reading */
+            close(p->out_fd);
+            p->out_fd = -1;
+            break;
+        }
+        if (p->out_fd >= 0) {
+            struct pollfd pfd = {.fd = p->out_fd, .events = POLLIN};
+            int n = poll(&pfd, 1, wait_ms);
+            if (n < 0 && errno != EINTR) {
+                snprintf(err, errlen, "poll: %s", strerror(errno));
+                return -1;
+            }
+            if (n > 0) {
+                ssize_t r;
+                if (res->out_len + 4096 + 1 > cap && cap < OUT_CAP) {
+                    char *no = realloc(res->out, cap * 2);
+                    if (!no) {
+                        snprintf(err, errlen, "out of memory");
+                        return -1;
+                    }
+                    res->out = no;
+                    cap *= 2;
+                }
+                if (res->out_len + 1 >= cap) {
+                    char sink[4096];
+                    r = read(p->out_fd, sink, sizeof(sink)); /* over the cap: discard */
+                } else {
+                    r = read(p->out_fd, res->out + res->out_len, cap - res->out_len - 1);
+                    if (r > 0) {
+                        res->out_len += (size_t)r;
+                        res->out[res->out_len] = '\0';
+                    }
+                }
+                if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN)) {
+                    close(p->out_fd);
+                    p->out_fd = -1;
+                }
+            }
+        } else if (!exited) {
+            struct timespec ts = {0, 20 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+        if (!exited) {
+            pid_t w = wait4(p->pid, &res->status, WNOHANG, &res->ru);
+            if (w == p->pid) {
+                exited = 1;
+                p->reaped = 1;
+                p->status = res->status;
+            } else if (w < 0 && errno != EINTR) {
+                snprintf(err, errlen, "wait4: %s", strerror(errno));
+                return -1;
+            }
+        }
+    }
+    /* the group may hold more than the leader: make sure nothing of it survives */
+    kill(-p->pid, SIGKILL);
+    res->elapsed_s = (double)(clock_now_ns() - start) / 1e9;
+    return 0;
+}
+
+void proc_result_release(struct proc_result *res)
+{
+    free(res->out);
+    res->out = NULL;
+}
+
+int proc_running(struct proc *p)
+{
+    pid_t w;
+
+    if (p->pid <= 0 || p->reaped)
+        return 0;
+    do
+        w = waitpid(p->pid, &p->status, WNOHANG);
+    while (w < 0 && errno == EINTR);
+    if (w == p->pid || w < 0) {
+        p->reaped = 1;
+        return 0;
+    }
+    return 1;
+}
+
+void proc_stop(struct proc *p, double grace_s)
+{
+    uint64_t until;
+
+    if (p->out_fd >= 0) {
+        close(p->out_fd);
+        p->out_fd = -1;
+    }
+    if (p->pid <= 0)
+        return;
+    if (!p->reaped) {
+        kill(-p->pid, SIGTERM);
+        until = clock_now_ns() + (uint64_t)(grace_s * 1e9);
+        while (proc_running(p) && clock_now_ns() < until) {
+            struct timespec ts = {0, 10 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+        if (!p->reaped) {
+            kill(-p->pid, SIGKILL);
+            while (waitpid(p->pid, &p->status, 0) < 0 && errno == EINTR)
+                ;
+            p->reaped = 1;
+        }
+    }
+    kill(-p->pid, SIGKILL); /* anything left in its group */
+    p->pid = -1;
+}
+
+double proc_cpu_s(pid_t pid)
+{
+    char path[64], buf[1024], *s;
+    unsigned long long ut, st;
+    long hz = sysconf(_SC_CLK_TCK);
+    FILE *f;
+    size_t n;
+    int field;
+
+    snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+    f = fopen(path, "re");
+    if (!f)
+        return -1;
+    n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    s = strrchr(buf, ')'); /* the command name may hold spaces */
+    if (!s || hz <= 0)
+        return -1;
+    s++;
+    /* after ')': field 3 (state) ... field 14 utime, 15 stime */
+    for (field = 2; field < 13 && s; field++)
+        s = strchr(s + 1, ' ');
+    if (!s || sscanf(s, " %llu %llu", &ut, &st) != 2)
+        return -1;
+    return (double)(ut + st) / (double)hz;
+}
+
+void proc_describe_status(int status, char *out, size_t outlen)
+{
+    if (WIFEXITED(status))
+        snprintf(out, outlen, "exit %d", WEXITSTATUS(status));
+    else if (WIFSIGNALED(status))
+        snprintf(out, outlen, "signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else
+        snprintf(out, outlen, "status %d", status);
+}
+
+void proc_file_tail(const char *path, size_t max_bytes, char *out, size_t outlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    char *buf = NULL;
+    off_t size;
+    ssize_t n;
+    size_t i, o = 0;
+    int space = 0;
+
+    if (outlen)
+        out[0] = '\0';
+    if (fd < 0)
+        return;
+    size = lseek(fd, 0, SEEK_END);
+    if (size <= 0 || !(buf = malloc(max_bytes + 1)))
+        goto out;
+    if ((size_t)size > max_bytes)
+        lseek(fd, size - (off_t)max_bytes, SEEK_SET);
+    else
+        lseek(fd, 0, SEEK_SET);
+    n = read(fd, buf, max_bytes);
+    if (n <= 0)
+        goto out;
+    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\r'))
+        n--;
+    for (i = 0; i < (size_t)n && o + 4 < outlen; i++) {
+        unsigned char c = (unsigned char)buf[i];
+        if (c == '\n') {
+            if (o > 0 && !space) {
+                memcpy(out + o, " | ", 3);
+                o += 3;
+            }
+            space = 1;
+            continue;
+        }
+        space = 0;
+        out[o++] = (c < 0x20 && c != '\t') ? '?' : (char)c;
+    }
+    out[o] = '\0';
+out:
+    free(buf);
+    close(fd);
+}

@@ -1,0 +1,72 @@
+/* proc: the processes pairbench starts and measures — servers and drivers — exec'd directly
+ * (no shell) in their own process group, with extra environment variables, optional CPU
+ * pinning (sched_setaffinity before exec), stdout captured, stderr kept in a file for the
+ * error messages; waiting with a timeout (SIGTERM, then SIGKILL), wait4() resource usage, and
+ * the CPU time of a running process from /proc/<pid>/stat. */
+#ifndef PAIRBENCH_PROC_H
+#define PAIRBENCH_PROC_H
+
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+
+struct proc_spec {
+    char *const *argv;       /* argv[0] is searched in PATH when it has no '/' */
+    const json_t *env;       /* extra environment {name: value}, or NULL */
+    const char *cpus;        /* CPU list like "0,2-3" to pin to, or NULL */
+    const char *stderr_path; /* file for stderr (truncated), or NULL = /dev/null */
+    int capture_stdout;      /* 1: stdout through a pipe (proc_wait); 0: stdout to stderr_path */
+};
+
+struct proc {
+    pid_t pid;  /* also the process group id */
+    int out_fd; /* read end of the stdout pipe, or -1 */
+    int reaped;
+    int status; /* wait status once reaped */
+};
+
+struct proc_result {
+    char *out; /* captured stdout, NUL-terminated (free()); capped at 16 MiB */
+    size_t out_len;
+    int status;       /* wait status */
+    struct rusage ru; /* from wait4() */
+    int timed_out;    /* the deadline passed: it got SIGTERM (then SIGKILL) */
+    int interrupted;  /* *stop became non-zero: it got SIGTERM (then SIGKILL) */
+    double elapsed_s;
+};
+
+/* Starts the process. Returns 0, or -1 with err (e.g. "cannot execute 'redis-srv': No such
+ * file or directory"). */
+int proc_start(struct proc *p, const struct proc_spec *ps, char *err, size_t errlen);
+
+/* Waits for p to exit, reading its stdout, for at most timeout_s; then SIGTERM to its group,
+ * kill_after_s later SIGKILL. Stops the same way early when *stop becomes non-zero (may be
+ * NULL). Fills res (release with proc_result_release()). Returns 0, or -1 with err. */
+int proc_wait(struct proc *p, double timeout_s, double kill_after_s, volatile sig_atomic_t *stop,
+              struct proc_result *res, char *err, size_t errlen);
+void proc_result_release(struct proc_result *res);
+
+/* Whether p is still running (reaps it when it has exited; p->status then holds why). */
+int proc_running(struct proc *p);
+
+/* SIGTERM to p's process group, SIGKILL after grace_s, reap. Safe to call twice. */
+void proc_stop(struct proc *p, double grace_s);
+
+/* User + system CPU seconds of a live process so far (/proc/<pid>/stat), or -1. */
+double proc_cpu_s(pid_t pid);
+
+/* "exit 1", "signal 9 (Killed)" for a wait status. */
+void proc_describe_status(int status, char *out, size_t outlen);
+
+/* The last max_bytes of a file as one line: newlines become " | ", trimmed; "" when empty or
+ * unreadable. */
+void proc_file_tail(const char *path, size_t max_bytes, char *out, size_t outlen);
+
+/* Parses a CPU list ("0", "0,2", "1-3,6") into set. Returns 0, or -1. */
+int proc_parse_cpus(const char *list, cpu_set_t *set);
+
+#endif
