@@ -1,0 +1,496 @@
+/* The gate's thresholds, decision and comment Markdown (see gate.h). Pure: the command that
+ * runs, writes and posts is in gate_cmd.c. */
+#include "gate.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "num.h"
+
+#define GATE_EXPECTED "expected throughput, cpu_efficiency, p50, p99, rss"
+
+void gate_config_init(struct gate_config *gc)
+{
+    memset(gc, 0, sizeof(*gc));
+    verdict_rules_default(&gc->rules);
+    gc->gated[METRIC_THROUGHPUT] = 1;
+    gc->gated[METRIC_CPU_EFFICIENCY] = 1;
+    gc->gated[METRIC_P99_US] = 1;
+}
+
+void gate_config_release(struct gate_config *gc)
+{
+    size_t i;
+
+    for (i = 0; i < gc->n_rows; i++)
+        json_decref(gc->rows[i].match);
+    gc->n_rows = 0;
+}
+
+/* A gateable metric by name (cpu_percent is informational: it has no good direction). */
+static int gate_metric(const char *name)
+{
+    int m = metric_lookup(name);
+
+    return m == METRIC_CPU_PERCENT ? -1 : m;
+}
+
+static void name_gated(struct gate_config *gc, int m, double pct)
+{
+    if (!gc->explicit_set) {
+        memset(gc->gated, 0, sizeof(gc->gated));
+        gc->explicit_set = 1;
+    }
+    gc->rules.threshold_pct[m] = pct;
+    gc->gated[m] = pct > 0;
+}
+
+int gate_parse_threshold(struct gate_config *gc, const char *arg, char *err, size_t errlen)
+{
+    const char *eq = strchr(arg, '=');
+    char name[64];
+    double pct;
+    int m;
+
+    if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(name)) {
+        snprintf(err, errlen, "--threshold '%s': expected METRIC=PERCENT (e.g. throughput=5)",
+                 arg);
+        return -1;
+    }
+    memcpy(name, arg, (size_t)(eq - arg));
+    name[eq - arg] = '\0';
+    m = gate_metric(name);
+    if (m < 0) {
+        snprintf(err, errlen, "--threshold '%s': unknown metric '%s' (" GATE_EXPECTED ")", arg,
+                 name);
+        return -1;
+    }
+    if (num_parse_double(eq + 1, 0, 1000, &pct) < 0 || !(pct > 0)) {
+        snprintf(err, errlen,
+                 "--threshold '%s': bad percent '%s' (expected a number in (0, 1000])", arg,
+                 eq + 1);
+        return -1;
+    }
+    name_gated(gc, m, pct);
+    return 0;
+}
+
+/* {METRIC: PCT} at path into pct[] (global when row < 0). */
+static int parse_thresholds(struct gate_config *gc, const json_t *obj, const char *file,
+                            const char *path, double *pct, int global, char *err,
+                            size_t errlen)
+{
+    const char *key;
+    json_t *v;
+
+    if (!json_is_object(obj)) {
+        snprintf(err, errlen, "%s: %s: expected an object {metric: percent}", file, path);
+        return -1;
+    }
+    json_object_foreach((json_t *)obj, key, v)
+    {
+        int m = gate_metric(key);
+        double d;
+
+        if (m < 0) {
+            snprintf(err, errlen, "%s: %s.%s: unknown metric '%s' (" GATE_EXPECTED ")", file,
+                     path, key, key);
+            return -1;
+        }
+        d = json_number_value(v);
+        if (!json_is_number(v) || d < 0 || d > 1000) {
+            snprintf(err, errlen, "%s: %s.%s: expected a percent in [0, 1000] (0 = not gated)",
+                     file, path, key);
+            return -1;
+        }
+        if (global)
+            name_gated(gc, m, d);
+        else
+            pct[m] = d;
+    }
+    return 0;
+}
+
+int gate_parse_spec(struct gate_config *gc, const json_t *gate, const char *file, char *err,
+                    size_t errlen)
+{
+    const char *key;
+    json_t *v;
+
+    if (!gate)
+        return 0;
+    if (!json_is_object(gate)) {
+        snprintf(err, errlen, "%s: $.gate: expected an object with thresholds, noise_limit, rows",
+                 file);
+        return -1;
+    }
+    json_object_foreach((json_t *)gate, key, v)
+    {
+        if (strcmp(key, "thresholds") == 0) {
+            if (parse_thresholds(gc, v, file, "$.gate.thresholds", NULL, 1, err, errlen) < 0)
+                return -1;
+        } else if (strcmp(key, "noise_limit") == 0) {
+            double d = json_number_value(v);
+
+            if (!json_is_number(v) || !(d > 0) || d > 1000) {
+                snprintf(err, errlen, "%s: $.gate.noise_limit: expected a percent in (0, 1000]",
+                         file);
+                return -1;
+            }
+            gc->rules.noise_limit_pct = d;
+        } else if (strcmp(key, "rows") == 0) {
+            size_t i;
+            json_t *r;
+
+            if (!json_is_array(v)) {
+                snprintf(err, errlen, "%s: $.gate.rows: expected an array of {match, thresholds}",
+                         file);
+                return -1;
+            }
+            json_array_foreach(v, i, r)
+            {
+                struct gate_row_rule *rr;
+                json_t *match = json_object_get(r, "match"), *th = json_object_get(r, "thresholds");
+                char path[64];
+                size_t m;
+
+                if (gc->n_rows >= GATE_MAX_ROWS) {
+                    snprintf(err, errlen, "%s: $.gate.rows: more than %d rules", file,
+                             GATE_MAX_ROWS);
+                    return -1;
+                }
+                if (!json_is_object(r) || !json_is_object(match) || json_object_size(r) != 2 ||
+                    !th) {
+                    snprintf(err, errlen,
+                             "%s: $.gate.rows[%zu]: expected {\"match\": {key: value}, "
+                             "\"thresholds\": {metric: percent}}",
+                             file, i);
+                    return -1;
+                }
+                rr = &gc->rows[gc->n_rows];
+                for (m = 0; m < METRIC_COUNT; m++)
+                    rr->threshold_pct[m] = -1;
+                snprintf(path, sizeof(path), "$.gate.rows[%zu].thresholds", i);
+                if (parse_thresholds(gc, th, file, path, rr->threshold_pct, 0, err, errlen) < 0)
+                    return -1;
+                rr->match = json_incref(match);
+                gc->n_rows++;
+            }
+        } else {
+            snprintf(err, errlen,
+                     "%s: $.gate.%s: unknown key (expected thresholds, noise_limit, rows)", file,
+                     key);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int gate_row_match(const struct gate_config *gc, const json_t *params)
+{
+    size_t i;
+
+    for (i = 0; i < gc->n_rows; i++) {
+        const char *key;
+        json_t *v;
+        int all = 1;
+
+        json_object_foreach(gc->rows[i].match, key, v)
+        {
+            if (!json_equal(json_object_get(params, key), v)) {
+                all = 0;
+                break;
+            }
+        }
+        if (all)
+            return (int)i;
+    }
+    return -1;
+}
+
+void gate_row_rules(const struct gate_config *gc, const json_t *params, struct verdict_rules *out,
+                    unsigned char gated[METRIC_COUNT])
+{
+    int r = gate_row_match(gc, params);
+    size_t m;
+
+    *out = gc->rules;
+    memcpy(gated, gc->gated, METRIC_COUNT);
+    if (r < 0)
+        return;
+    for (m = 0; m < METRIC_COUNT; m++) {
+        double pct = gc->rows[r].threshold_pct[m];
+
+        if (pct < 0)
+            continue;
+        out->threshold_pct[m] = pct;
+        gated[m] = pct > 0;
+    }
+}
+
+/* Appends "sep'label' what" (label quoted when given) to a reason line, keeping it bounded. */
+static void reason_add(char *buf, size_t len, const char *label, const char *what)
+{
+    size_t used = strlen(buf);
+
+    if (used + 8 >= len)
+        return;
+    if (label)
+        snprintf(buf + used, len - used, "%s'%s'%s%s", used ? ", " : "", label, *what ? " " : "",
+                 what);
+    else
+        snprintf(buf + used, len - used, "%s%s", used ? "; " : "", what);
+    if (strlen(buf) + 8 >= len)
+        snprintf(buf + len - 8, 8, "...");
+}
+
+static void fmt_change(char *out, size_t len, const json_t *vs)
+{
+    json_t *c = json_object_get(vs, "change");
+    double d;
+
+    if (!json_is_number(c)) {
+        snprintf(out, len, "n/a");
+        return;
+    }
+    d = json_number_value(c) * 100;
+    if (fabs(d) < 0.005)
+        d = 0;
+    snprintf(out, len, "%s%.2f%%", d < 0 ? "\xe2\x88\x92" : "+", fabs(d));
+}
+
+static const char *metric_title(int m)
+{
+    static const char *const t[METRIC_COUNT] = {"throughput", "CPU %", "CPU efficiency",
+                                                "P50", "P99", "RSS"};
+
+    return m >= 0 && m < METRIC_COUNT ? t[m] : "?";
+}
+
+int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate_result *gr)
+{
+    char regs[1024] = "", incs[1024] = "", fails[1024] = "";
+    json_t *rows = json_object_get(summary, "rows"), *row;
+    size_t i;
+
+    memset(gr, 0, sizeof(*gr));
+    json_array_foreach(rows, i, row)
+    {
+        const char *label = json_string_value(json_object_get(row, "label"));
+        const char *status = json_string_value(json_object_get(row, "status"));
+        struct verdict_rules rules;
+        unsigned char gated[METRIC_COUNT];
+        int m, any = 0;
+
+        if (!label)
+            label = json_string_value(json_object_get(row, "config"));
+        if (!label)
+            label = "?";
+        gate_row_rules(gc, json_object_get(row, "params"), &rules, gated);
+        for (m = 0; m < METRIC_COUNT; m++)
+            any |= gated[m];
+        if (!any)
+            continue;
+        gr->rows++;
+        if (status && strcmp(status, "failed") == 0) {
+            gr->failed++;
+            reason_add(fails, sizeof(fails), label, "");
+            continue;
+        }
+        if (status && strcmp(status, "incomplete") == 0) {
+            gr->incomplete++;
+            reason_add(incs, sizeof(incs), label, "incomplete");
+        }
+        for (m = 0; m < METRIC_COUNT; m++) {
+            json_t *vs, *cand;
+            const char *ver;
+
+            if (!gated[m])
+                continue;
+            vs = json_object_get(json_object_get(json_object_get(row, "metrics"),
+                                                 metric_name((enum metric)m)),
+                                 "vs_baseline");
+            json_object_foreach(vs, ver, cand)
+            {
+                const char *v = json_string_value(json_object_get(cand, "verdict"));
+                char what[160], ch[32];
+
+                if (!v)
+                    continue;
+                fmt_change(ch, sizeof(ch), cand);
+                snprintf(what, sizeof(what), "%s %s (%s)", metric_title(m), ch, ver);
+                if (strcmp(v, VERDICT_REGRESSED) == 0) {
+                    gr->regressed++;
+                    reason_add(regs, sizeof(regs), label, what);
+                } else if (strcmp(v, VERDICT_IMPROVED) == 0) {
+                    gr->improved++;
+                } else if (strcmp(v, VERDICT_UNSTABLE) == 0) {
+                    gr->unstable++;
+                    snprintf(what, sizeof(what), "%s unstable (%s)", metric_title(m), ver);
+                    reason_add(incs, sizeof(incs), label, what);
+                } else if (strcmp(v, VERDICT_FAILED) == 0 && !(status && !strcmp(status, "ok"))) {
+                    /* counted through the row status */
+                } else if (strcmp(v, VERDICT_FAILED) == 0) {
+                    gr->incomplete++;
+                    snprintf(what, sizeof(what), "%s has no values (%s)", metric_title(m), ver);
+                    reason_add(incs, sizeof(incs), label, what);
+                }
+            }
+        }
+    }
+    if (gr->regressed)
+        gr->code = EXIT_REGRESSION;
+    else if (gr->failed)
+        gr->code = EXIT_HARNESS;
+    else if (gr->unstable || gr->incomplete)
+        gr->code = EXIT_INCONCLUSIVE;
+    else if (gr->rows == 0 && json_array_size(rows) > 0)
+        gr->code = EXIT_OK; /* nothing gated: every metric switched off */
+    else if (json_array_size(rows) == 0)
+        gr->code = EXIT_HARNESS;
+    else
+        gr->code = EXIT_OK;
+    {
+        char part[1100];
+
+        if (gr->regressed) {
+            snprintf(part, sizeof(part), "regression in %s", regs);
+            reason_add(gr->reason, sizeof(gr->reason), NULL, part);
+        }
+        if (gr->failed) {
+            snprintf(part, sizeof(part), "rows with failed runs: %s", fails);
+            reason_add(gr->reason, sizeof(gr->reason), NULL, part);
+        }
+        if (gr->unstable || gr->incomplete) {
+            snprintf(part, sizeof(part), "inconclusive: %s", incs);
+            reason_add(gr->reason, sizeof(gr->reason), NULL, part);
+        }
+        if (json_array_size(rows) == 0)
+            reason_add(gr->reason, sizeof(gr->reason), NULL, "no configuration was measured");
+    }
+    return gr->code;
+}
+
+static const char *outcome_words(int code)
+{
+    switch (code) {
+    case EXIT_OK:
+        return "pass";
+    case EXIT_REGRESSION:
+        return "regression";
+    case EXIT_HARNESS:
+        return "harness failure";
+    default:
+        return "inconclusive";
+    }
+}
+
+char *gate_markdown(const json_t *summary, const struct gate_config *gc,
+                    const struct gate_result *gr, const char *report_md, const char *run_dir,
+                    size_t max_bytes)
+{
+    char *out = NULL;
+    size_t len = 0, i;
+    FILE *f = open_memstream(&out, &len);
+    json_t *rows = json_object_get(summary, "rows"), *row, *versions;
+    const char *base = json_string_value(json_object_get(summary, "baseline"));
+    int m, first = 1;
+
+    if (!f)
+        return NULL;
+    versions = json_object_get(summary, "versions");
+    fprintf(f, "%s\n## pairbench gate: %s\n\n", GATE_MARKER, outcome_words(gr->code));
+    fprintf(f, "Candidate against baseline `%s` over %zu configurations: %u regressed, "
+               "%u improved, %u unstable, %u with failed runs, %u incomplete.",
+            base ? base : "?", json_array_size(rows), gr->regressed, gr->improved, gr->unstable,
+            gr->failed, gr->incomplete);
+    if (*gr->reason)
+        fprintf(f, " Reason: %s.", gr->reason);
+    fprintf(f, "\n\nGated metrics and thresholds: ");
+    for (m = 0; m < METRIC_COUNT; m++)
+        if (gc->gated[m]) {
+            fprintf(f, "%s%s %g%%", first ? "" : ", ", metric_title(m), gc->rules.threshold_pct[m]);
+            first = 0;
+        }
+    if (first)
+        fprintf(f, "none globally");
+    if (gc->n_rows)
+        fprintf(f, " (%zu per-row rule%s in the spec)", gc->n_rows, gc->n_rows == 1 ? "" : "s");
+    fprintf(f, ". A metric counts as regressed only when the change passes its threshold and "
+               "the evidence is strong (min–max ranges disjoint, or every paired per-round "
+               "ratio on the same side); a side whose spread exceeds %g%% makes it unstable.\n\n",
+            gc->rules.noise_limit_pct);
+    fprintf(f, "| Configuration | Version | Gated metrics (change, verdict) | Gate |\n"
+               "|---|---|---|---|\n");
+    json_array_foreach(rows, i, row)
+    {
+        struct verdict_rules rules;
+        unsigned char gated[METRIC_COUNT];
+        const char *label = json_string_value(json_object_get(row, "label"));
+        const char *status = json_string_value(json_object_get(row, "status"));
+        size_t vi;
+
+        gate_row_rules(gc, json_object_get(row, "params"), &rules, gated);
+        for (vi = 1; vi < json_array_size(versions); vi++) {
+            const char *ver = json_string_value(json_array_get(versions, vi));
+            const char *gate = "ok";
+            int sep = 0;
+
+            fprintf(f, "| %s | %s | ", label ? label : "?", ver ? ver : "?");
+            for (m = 0; m < METRIC_COUNT; m++) {
+                json_t *vs;
+                const char *v;
+                char ch[32];
+
+                if (!gated[m])
+                    continue;
+                vs = json_object_get(
+                    json_object_get(
+                        json_object_get(json_object_get(row, "metrics"), metric_name(m)),
+                        "vs_baseline"),
+                    ver);
+                v = json_string_value(json_object_get(vs, "verdict"));
+                fmt_change(ch, sizeof(ch), vs);
+                fprintf(f, "%s%s %s %s (%g%%)", sep ? "; " : "", metric_title(m), ch,
+                        v ? v : "n/a", rules.threshold_pct[m]);
+                sep = 1;
+                if (v && strcmp(v, VERDICT_REGRESSED) == 0)
+                    gate = "**regressed**";
+                else if (v && strcmp(gate, "ok") == 0 &&
+                         (strcmp(v, VERDICT_UNSTABLE) == 0 || strcmp(v, VERDICT_FAILED) == 0))
+                    gate = v;
+            }
+            if (!sep)
+                fprintf(f, "not gated");
+            if (status && strcmp(status, "ok") != 0 && strcmp(gate, "ok") == 0)
+                gate = status;
+            fprintf(f, " | %s |\n", gate);
+        }
+    }
+    if (run_dir)
+        fprintf(f, "\nRun directory: `%s`\n", run_dir);
+    if (report_md) {
+        long used = ftell(f);
+        size_t room = max_bytes > (size_t)used + 200 ? max_bytes - (size_t)used - 200 : 0;
+        size_t n = strlen(report_md);
+
+        fprintf(f, "\n<details><summary>Full report</summary>\n\n");
+        if (n > room) {
+            /* cut at a line end so a table row is never half shown */
+            while (room > 0 && report_md[room - 1] != '\n')
+                room--;
+            fwrite(report_md, 1, room, f);
+            fprintf(f, "\n(report cut to fit a comment; see the run directory)\n");
+        } else {
+            fwrite(report_md, 1, n, f);
+        }
+        fprintf(f, "\n</details>\n");
+    }
+    if (fclose(f) != 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}

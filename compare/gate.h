@@ -1,0 +1,79 @@
+/* gate: the pre-merge performance gate. Thresholds per metric (from `--threshold METRIC=PCT`
+ * flags and the spec's "gate" section, optionally per grid row), the decision over a summary
+ * (design §7) and its exit code (design §8), and the Markdown a pull-request comment carries.
+ * The parsing and the decision are pure; cmd_gate (gate_cmd.c) runs and posts. */
+#ifndef PAIRBENCH_GATE_H
+#define PAIRBENCH_GATE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "stats.h"
+
+#define GATE_MAX_ROWS 32
+#define GATE_MARKER "<!-- pairbench-gate -->"
+
+/* A per-row override from the spec: rows whose params contain every key of match (equal
+ * JSON values) use these thresholds; < 0 = inherit, 0 = not gated for those rows. */
+struct gate_row_rule {
+    json_t *match; /* owned */
+    double threshold_pct[METRIC_COUNT];
+};
+
+struct gate_config {
+    struct verdict_rules rules;         /* global: defaults, then spec thresholds, then flags */
+    unsigned char gated[METRIC_COUNT];  /* metrics that decide the exit code */
+    int explicit_set;                   /* some threshold was named: gated = the named ones */
+    struct gate_row_rule rows[GATE_MAX_ROWS];
+    size_t n_rows;
+};
+
+/* Default rules (stats.h); gated until a threshold is named: throughput, cpu_efficiency and
+ * p99 (design: throughput, CPU efficiency or tail latency). Release with gate_config_release. */
+void gate_config_init(struct gate_config *gc);
+void gate_config_release(struct gate_config *gc);
+
+/* One `--threshold METRIC=PERCENT` value (PERCENT in (0, 1000]). Returns 0, or -1 with err
+ * like "--threshold 'latency=5': unknown metric 'latency' (expected throughput,
+ * cpu_efficiency, p50, p99, rss)". */
+int gate_parse_threshold(struct gate_config *gc, const char *arg, char *err, size_t errlen);
+
+/* The spec's "gate" object: {"thresholds": {METRIC: PCT}, "noise_limit": PCT,
+ * "rows": [{"match": {KEY: VALUE}, "thresholds": {...}}]}. Apply it before the flags (flags
+ * win for the global thresholds). file names the spec in messages. Returns 0, or -1 with err
+ * naming the JSON path. */
+int gate_parse_spec(struct gate_config *gc, const json_t *gate, const char *file, char *err,
+                    size_t errlen);
+
+/* Effective rules and gated set for a row with these params (first matching row rule). */
+void gate_row_rules(const struct gate_config *gc, const json_t *params, struct verdict_rules *out,
+                    unsigned char gated[METRIC_COUNT]);
+/* Index of the row rule params match, or -1. */
+int gate_row_match(const struct gate_config *gc, const json_t *params);
+
+struct gate_result {
+    int code;              /* EXIT_OK, EXIT_REGRESSION, EXIT_HARNESS or EXIT_INCONCLUSIVE */
+    unsigned regressed;    /* (row, candidate, metric) findings per kind */
+    unsigned improved;
+    unsigned unstable;
+    unsigned failed;       /* gated rows with failed runs */
+    unsigned incomplete;   /* gated rows with missing runs (interrupted, resumed short) */
+    unsigned rows;         /* rows looked at */
+    char reason[2048];     /* one line for a non-zero exit (empty for 0) */
+};
+
+/* Decides over a summary whose verdicts were computed with each row's gate rules. The exit
+ * code's order: regression (1) before harness failure (3) before inconclusive (4): a clear
+ * regression is reported even when another row could not run. Returns gr->code. */
+int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate_result *gr);
+
+/* The Markdown of the gate (a PR comment): marker, outcome line, thresholds, the gated
+ * findings table, then report_md (the full report, may be NULL) folded in <details>, cut to
+ * keep the whole under max_bytes. Returns a malloc'd string (free()), or NULL. */
+char *gate_markdown(const json_t *summary, const struct gate_config *gc,
+                    const struct gate_result *gr, const char *report_md, const char *run_dir,
+                    size_t max_bytes);
+
+#endif

@@ -1,0 +1,309 @@
+/* The gate's pure parts: --threshold and spec "gate" parsing (messages exact), per-row rules,
+ * the decision and exit code over hand-made summaries, the comment Markdown, and the post
+ * body / own-comment lookup. */
+#include <stdlib.h>
+
+#include <jansson.h>
+
+#include "cmds.h"
+#include "gate.h"
+#include "post.h"
+#include "t.h"
+
+static void test_threshold_flags(void)
+{
+    static const struct {
+        const char *arg;
+        int ok;
+        const char *err;
+    } cases[] = {
+        {"throughput=5", 1, ""},
+        {"p99=10", 1, ""},
+        {"p50_us=2.5", 1, ""},
+        {"rss=10", 1, ""},
+        {"efficiency=7", 1, ""},
+        {"latency=5", 0,
+         "--threshold 'latency=5': unknown metric 'latency' (expected throughput, "
+         "cpu_efficiency, p50, p99, rss)"},
+        {"cpu=5", 0,
+         "--threshold 'cpu=5': unknown metric 'cpu' (expected throughput, cpu_efficiency, p50, "
+         "p99, rss)"},
+        {"throughput", 0, "--threshold 'throughput': expected METRIC=PERCENT (e.g. throughput=5)"},
+        {"=5", 0, "--threshold '=5': expected METRIC=PERCENT (e.g. throughput=5)"},
+        {"throughput=abc", 0,
+         "--threshold 'throughput=abc': bad percent 'abc' (expected a number in (0, 1000])"},
+        {"throughput=0", 0,
+         "--threshold 'throughput=0': bad percent '0' (expected a number in (0, 1000])"},
+        {"throughput=-3", 0,
+         "--threshold 'throughput=-3': bad percent '-3' (expected a number in (0, 1000])"},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct gate_config gc;
+        char err[256] = "";
+        int rc;
+
+        gate_config_init(&gc);
+        rc = gate_parse_threshold(&gc, cases[i].arg, err, sizeof(err));
+        CHECK_MSG((rc == 0) == cases[i].ok, "%s", cases[i].arg);
+        if (!cases[i].ok)
+            CHECK_STR(err, cases[i].err);
+        gate_config_release(&gc);
+    }
+}
+
+static void test_gated_set(void)
+{
+    struct gate_config gc;
+    char err[256];
+
+    gate_config_init(&gc);
+    CHECK(gc.gated[METRIC_THROUGHPUT] && gc.gated[METRIC_CPU_EFFICIENCY] && gc.gated[METRIC_P99_US]);
+    CHECK(!gc.gated[METRIC_P50_US] && !gc.gated[METRIC_RSS_MIB] && !gc.gated[METRIC_CPU_PERCENT]);
+    /* naming a threshold gates exactly the named metrics */
+    CHECK(gate_parse_threshold(&gc, "p99=12", err, sizeof(err)) == 0);
+    CHECK(gc.gated[METRIC_P99_US] && !gc.gated[METRIC_THROUGHPUT]);
+    CHECK(gc.rules.threshold_pct[METRIC_P99_US] == 12);
+    CHECK(gate_parse_threshold(&gc, "throughput=3", err, sizeof(err)) == 0);
+    CHECK(gc.gated[METRIC_THROUGHPUT] && gc.rules.threshold_pct[METRIC_THROUGHPUT] == 3);
+    gate_config_release(&gc);
+}
+
+static void test_spec_section(void)
+{
+    static const struct {
+        const char *json;
+        const char *err; /* NULL = accepted */
+    } cases[] = {
+        {"{\"thresholds\": {\"throughput\": 5, \"p99\": 10}}", NULL},
+        {"{\"thresholds\": {\"throughput\": 5}, \"noise_limit\": 15, \"rows\": [{\"match\": "
+         "{\"protocol\": \"redis\"}, \"thresholds\": {\"p99\": 20}}]}",
+         NULL},
+        {"{\"thresholds\": {\"latency\": 5}}",
+         "spec.json: $.gate.thresholds.latency: unknown metric 'latency' (expected throughput, "
+         "cpu_efficiency, p50, p99, rss)"},
+        {"{\"thresholds\": {\"p99\": \"10\"}}",
+         "spec.json: $.gate.thresholds.p99: expected a percent in [0, 1000] (0 = not gated)"},
+        {"{\"treshold\": {}}",
+         "spec.json: $.gate.treshold: unknown key (expected thresholds, noise_limit, rows)"},
+        {"{\"rows\": [{\"match\": 3, \"thresholds\": {}}]}",
+         "spec.json: $.gate.rows[0]: expected {\"match\": {key: value}, \"thresholds\": "
+         "{metric: percent}}"},
+        {"{\"rows\": [{\"match\": {}, \"thresholds\": {\"rss\": 2000}}]}",
+         "spec.json: $.gate.rows[0].thresholds.rss: expected a percent in [0, 1000] (0 = not "
+         "gated)"},
+        {"[]", "spec.json: $.gate: expected an object with thresholds, noise_limit, rows"},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct gate_config gc;
+        char err[256] = "";
+        json_t *g = json_loads(cases[i].json, 0, NULL);
+        int rc;
+
+        CHECK(g != NULL);
+        gate_config_init(&gc);
+        rc = gate_parse_spec(&gc, g, "spec.json", err, sizeof(err));
+        if (cases[i].err) {
+            CHECK_MSG(rc == -1, "case %zu accepted", i);
+            CHECK_STR(err, cases[i].err);
+        } else {
+            CHECK_MSG(rc == 0, "case %zu: %s", i, err);
+        }
+        gate_config_release(&gc);
+        json_decref(g);
+    }
+}
+
+static void test_row_rules(void)
+{
+    struct gate_config gc;
+    struct verdict_rules r;
+    unsigned char gated[METRIC_COUNT];
+    char err[256];
+    json_t *g = json_loads("{\"thresholds\": {\"throughput\": 5, \"p99\": 10}, \"rows\": ["
+                           "{\"match\": {\"protocol\": \"redis\", \"pipeline\": 16}, "
+                           "\"thresholds\": {\"p99\": 0, \"p50\": 7}}]}",
+                           0, NULL);
+    json_t *redis16 = json_loads("{\"protocol\": \"redis\", \"pipeline\": 16, \"payload\": 64}", 0,
+                                 NULL);
+    json_t *redis1 = json_loads("{\"protocol\": \"redis\", \"pipeline\": 1}", 0, NULL);
+
+    gate_config_init(&gc);
+    CHECK(gate_parse_spec(&gc, g, "s.json", err, sizeof(err)) == 0);
+    CHECK(gate_parse_threshold(&gc, "throughput=8", err, sizeof(err)) == 0); /* flag wins */
+    CHECK(gate_row_match(&gc, redis16) == 0);
+    CHECK(gate_row_match(&gc, redis1) == -1);
+    gate_row_rules(&gc, redis16, &r, gated);
+    CHECK(gated[METRIC_THROUGHPUT] && r.threshold_pct[METRIC_THROUGHPUT] == 8);
+    CHECK(!gated[METRIC_P99_US]);
+    CHECK(gated[METRIC_P50_US] && r.threshold_pct[METRIC_P50_US] == 7);
+    gate_row_rules(&gc, redis1, &r, gated);
+    CHECK(gated[METRIC_P99_US] && !gated[METRIC_P50_US]);
+    gate_config_release(&gc);
+    json_decref(g);
+    json_decref(redis16);
+    json_decref(redis1);
+}
+
+/* A summary row: label, status, and throughput/p99 verdicts for "candidate". */
+static json_t *row(const char *label, const char *status, const char *tput, double tchange,
+                   const char *p99)
+{
+    return json_pack("{s:s, s:s, s:s, s:{s:s}, s:{s:{s:{s:{s:f, s:s}}}, s:{s:{s:{s:f, s:s}}}}}",
+                     "config", "c0ffee00", "label", label, "status", status, "params",
+                     "protocol", "tcp", "metrics", "throughput", "vs_baseline", "candidate",
+                     "change", tchange, "verdict", tput, "p99_us", "vs_baseline", "candidate",
+                     "change", 0.01, "verdict", p99);
+}
+
+static json_t *summary_of(json_t *rows)
+{
+    return json_pack("{s:s, s:s, s:[s,s], s:o}", "schema", "pairbench.summary/1", "baseline",
+                     "baseline", "versions", "baseline", "candidate", "rows", rows);
+}
+
+static void test_decide(void)
+{
+    static const struct {
+        const char *status, *tput, *p99;
+        int code;
+    } cases[] = {
+        {"ok", "~", "~", EXIT_OK},
+        {"ok", "improved", "~", EXIT_OK},
+        {"ok", "regressed", "~", EXIT_REGRESSION},
+        {"ok", "~", "regressed", EXIT_REGRESSION},
+        {"ok", "unstable", "~", EXIT_INCONCLUSIVE},
+        {"incomplete", "~", "~", EXIT_INCONCLUSIVE},
+        {"failed", "failed", "failed", EXIT_HARNESS},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct gate_config gc;
+        struct gate_result gr;
+        json_t *s = summary_of(json_pack("[o, o]", row("tcp · 64 B", "ok", "~", 0.001, "~"),
+                                         row("redis · 4 KiB", cases[i].status, cases[i].tput,
+                                             -0.123, cases[i].p99)));
+
+        gate_config_init(&gc);
+        CHECK_MSG(gate_decide(s, &gc, &gr) == cases[i].code, "case %zu: code %d", i, gr.code);
+        CHECK_MSG((gr.code == 0) == (gr.reason[0] == '\0'), "case %zu: reason '%s'", i,
+                  gr.reason);
+        if (cases[i].code)
+            CHECK_MSG(strstr(gr.reason, "'redis · 4 KiB'") != NULL, "reason '%s'", gr.reason);
+        if (cases[i].code == EXIT_REGRESSION && strcmp(cases[i].tput, "regressed") == 0)
+            CHECK_STR(gr.reason, "regression in 'redis · 4 KiB' throughput \xe2\x88\x92"
+                                 "12.30% (candidate)");
+        gate_config_release(&gc);
+        json_decref(s);
+    }
+}
+
+/* A regression beats a failure elsewhere; an ungated metric never fails the gate. */
+static void test_precedence(void)
+{
+    struct gate_config gc;
+    struct gate_result gr;
+    char err[128];
+    json_t *s = summary_of(json_pack("[o, o]", row("a", "ok", "regressed", -0.2, "~"),
+                                     row("b", "failed", "failed", 0, "failed")));
+
+    gate_config_init(&gc);
+    CHECK(gate_decide(s, &gc, &gr) == EXIT_REGRESSION);
+    CHECK(gr.regressed == 1 && gr.failed == 1);
+    CHECK(strstr(gr.reason, "rows with failed runs: 'b'") != NULL);
+    gate_config_release(&gc);
+    json_decref(s);
+
+    s = summary_of(json_pack("[o]", row("a", "ok", "regressed", -0.2, "~")));
+    gate_config_init(&gc);
+    CHECK(gate_parse_threshold(&gc, "p99=10", err, sizeof(err)) == 0);
+    CHECK(gate_decide(s, &gc, &gr) == EXIT_OK);
+    gate_config_release(&gc);
+    json_decref(s);
+
+    s = summary_of(json_array());
+    gate_config_init(&gc);
+    CHECK(gate_decide(s, &gc, &gr) == EXIT_HARNESS);
+    gate_config_release(&gc);
+    json_decref(s);
+}
+
+static void test_markdown(void)
+{
+    struct gate_config gc;
+    struct gate_result gr;
+    json_t *s = summary_of(json_pack("[o]", row("redis · 4 KiB", "ok", "regressed", -0.123, "~")));
+    char *md, big[3000];
+
+    memset(big, 'x', sizeof(big));
+    for (size_t i = 79; i < sizeof(big); i += 80)
+        big[i] = '\n';
+    big[sizeof(big) - 1] = '\0';
+    gate_config_init(&gc);
+    gate_decide(s, &gc, &gr);
+    md = gate_markdown(s, &gc, &gr, "# report\n", "reports/x", 65536);
+    CHECK(md != NULL);
+    CHECK(strncmp(md, GATE_MARKER "\n## pairbench gate: regression", strlen(GATE_MARKER) + 30) ==
+          0);
+    CHECK(strstr(md, "| redis · 4 KiB | candidate | throughput \xe2\x88\x92"
+                     "12.30% regressed (5%)") != NULL);
+    CHECK(strstr(md, "<details><summary>Full report</summary>\n\n# report\n") != NULL);
+    free(md);
+    md = gate_markdown(s, &gc, &gr, big, NULL, 2000);
+    CHECK(md && strlen(md) <= 2000);
+    CHECK(md && strstr(md, "(report cut to fit a comment") != NULL);
+    free(md);
+    gate_config_release(&gc);
+    json_decref(s);
+}
+
+static void test_post_logic(void)
+{
+    static const char *url = "http://127.0.0.1:8080/repos/o/r/issues/1/comments";
+    char *b = post_body_json("hello \"world\"\n", GATE_MARKER), out[256];
+    json_t *j = json_loads(b, 0, NULL);
+
+    CHECK_STR(json_string_value(json_object_get(j, "body")), GATE_MARKER "\nhello \"world\"\n");
+    json_decref(j);
+    free(b);
+    b = post_body_json(GATE_MARKER "\nx", GATE_MARKER); /* not doubled */
+    CHECK_STR(b, "{\"body\":\"<!-- pairbench-gate -->\\nx\"}");
+    free(b);
+
+    CHECK(post_find_comment("[]", url, GATE_MARKER, out, sizeof(out)) == 0);
+    CHECK(post_find_comment("{}", url, GATE_MARKER, out, sizeof(out)) == -1);
+    CHECK(post_find_comment("not json", url, GATE_MARKER, out, sizeof(out)) == -1);
+    CHECK(post_find_comment("[{\"id\": 5, \"body\": \"other\"}]", url, GATE_MARKER, out,
+                            sizeof(out)) == 0);
+    /* its url on the same origin is used */
+    CHECK(post_find_comment("[{\"id\": 5, \"body\": \"other\"}, {\"id\": 7, \"url\": "
+                            "\"http://127.0.0.1:8080/repos/o/r/issues/comments/7\", \"body\": "
+                            "\"x <!-- pairbench-gate --> y\"}]",
+                            url, GATE_MARKER, out, sizeof(out)) == 1);
+    CHECK_STR(out, "http://127.0.0.1:8080/repos/o/r/issues/comments/7");
+    /* no url, or one on another host: derived from the list URL (the token stays home) */
+    CHECK(post_find_comment("[{\"id\": 9, \"body\": \"<!-- pairbench-gate -->\"}]", url,
+                            GATE_MARKER, out, sizeof(out)) == 1);
+    CHECK_STR(out, "http://127.0.0.1:8080/repos/o/r/issues/comments/9");
+    CHECK(post_find_comment("[{\"id\": 9, \"url\": \"http://127.0.0.1:9999/x\", \"body\": "
+                            "\"<!-- pairbench-gate -->\"}]",
+                            url, GATE_MARKER, out, sizeof(out)) == 1);
+    CHECK_STR(out, "http://127.0.0.1:8080/repos/o/r/issues/comments/9");
+}
+
+int main(void)
+{
+    test_threshold_flags();
+    test_gated_set();
+    test_spec_section();
+    test_row_rules();
+    test_decide();
+    test_precedence();
+    test_markdown();
+    test_post_logic();
+    return T_DONE();
+}
