@@ -12,7 +12,8 @@ DEPS := $(CURDIR)/.deps
 export PKG_CONFIG_PATH := $(DEPS)/lib/pkgconfig:$(PKG_CONFIG_PATH)
 
 PKGS := openssl libcurl jansson
-HIREDIS_CFLAGS := $(shell pkg-config --cflags hiredis 2>/dev/null)
+# GNU make 4.3 does not pass exported variables to $(shell): name the path here.
+HIREDIS_CFLAGS := $(shell PKG_CONFIG_PATH=$(DEPS)/lib/pkgconfig pkg-config --cflags hiredis 2>/dev/null)
 HIREDIS_LIBS := $(DEPS)/lib/libhiredis.a
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
