@@ -205,8 +205,7 @@ static struct tls_ctx *ctx_new(const SSL_METHOD *method, char *err, size_t errle
      * closes without close_notify reads as EOF: load tools do not defend against
      * truncation, they count it. */
     SSL_CTX_set_min_proto_version(t->ctx, TLS1_2_VERSION);
-    SSL_CTX_set_mode(t->ctx, SSL_MODE_ENABLE_PARTIAL_WRITE |
-                                 SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+    SSL_CTX_set_mode(t->ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
     SSL_CTX_clear_mode(t->ctx, SSL_MODE_RELEASE_BUFFERS);
     SSL_CTX_set_options(t->ctx, SSL_OP_IGNORE_UNEXPECTED_EOF);
     pthread_once(&nosig_once, nosig_init);
@@ -285,18 +284,19 @@ struct tls_ctx *tls_server_ctx_new(const struct drv_opts *o, char *err, size_t e
     if (load_cert_key(t, o->cert, o->key, err, errlen) != 0)
         goto fail;
     SSL_CTX_set_session_id_context(t->ctx, sid_ctx, sizeof(sid_ctx) - 1);
+    /* Load clients connect once and never resume: no session tickets to make or to leave
+     * unread in a client's socket. */
+    SSL_CTX_set_num_tickets(t->ctx, 0);
     if (o->cacert[0] != '\0') {
-        STACK_OF(X509_NAME) *names;
         if (SSL_CTX_load_verify_file(t->ctx, o->cacert) != 1) {
             ctx_err(err, errlen, "load cacert", o->cacert);
             goto fail;
         }
-        names = SSL_load_client_CA_file(o->cacert);
-        if (!names) {
+        SSL_CTX_set_client_CA_list(t->ctx, SSL_load_client_CA_file(o->cacert));
+        if (!SSL_CTX_get_client_CA_list(t->ctx)) {
             ctx_err(err, errlen, "load client ca names", o->cacert);
             goto fail;
         }
-        SSL_CTX_set_client_CA_list(t->ctx, names);
         SSL_CTX_set_verify(t->ctx, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, NULL);
     }
     return t;
@@ -322,8 +322,7 @@ static int is_ip_literal(const char *name)
 }
 
 /* SSL object over fd with our BIO and peer record; c->tls set. 0 or -1 with c->err. */
-static int conn_init_common(struct conn *c, int fd, struct tls_ctx *t, const char *name,
-                            int server)
+static int conn_init_common(struct conn *c, int fd, struct tls_ctx *t, const char *name, int server)
 {
     struct tls_peer *p = NULL;
     SSL *ssl = NULL;
