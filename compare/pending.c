@@ -40,11 +40,6 @@ int cmd_drift(int argc, char **argv)
     (void)argc;
     return pending(argv[0]);
 }
-int cmd_merge(int argc, char **argv)
-{
-    (void)argc;
-    return pending(argv[0]);
-}
 int cmd_calibrate(int argc, char **argv)
 {
     (void)argc;

@@ -1,0 +1,185 @@
+/* File helpers for the job commands (see jobs_util.h). */
+#include "jobs_util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+char *ju_read_file(const char *path, size_t max_bytes, size_t *len, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+
+    if (!f) {
+        snprintf(err, errlen, "'%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    for (;;) {
+        size_t got;
+
+        if (cap - n < 4096) {
+            char *nb;
+
+            cap = cap ? cap * 2 : 65536;
+            if (cap > max_bytes + 4096)
+                cap = max_bytes + 4096;
+            nb = realloc(buf, cap + 1);
+            if (!nb) {
+                snprintf(err, errlen, "'%s': out of memory", path);
+                goto fail;
+            }
+            buf = nb;
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n > max_bytes) {
+            snprintf(err, errlen, "'%s': larger than %zu bytes", path, max_bytes);
+            goto fail;
+        }
+        if (got == 0) {
+            if (ferror(f)) {
+                snprintf(err, errlen, "'%s': read error", path);
+                goto fail;
+            }
+            break;
+        }
+    }
+    fclose(f);
+    if (!buf) {
+        buf = malloc(1);
+        if (!buf) {
+            snprintf(err, errlen, "'%s': out of memory", path);
+            return NULL;
+        }
+    }
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+fail:
+    fclose(f);
+    free(buf);
+    return NULL;
+}
+
+json_t *ju_load_json(const char *path, char *err, size_t errlen)
+{
+    json_error_t je;
+    json_t *j = json_load_file(path, 0, &je);
+
+    if (!j) {
+        if (je.line > 0)
+            snprintf(err, errlen, "%s:%d:%d: malformed JSON: %s", path, je.line, je.column,
+                     je.text);
+        else
+            snprintf(err, errlen, "'%s': %s", path, je.text);
+    }
+    return j;
+}
+
+int ju_mkdir_p(const char *path, char *err, size_t errlen)
+{
+    char tmp[4096];
+    size_t i, n = strlen(path);
+
+    if (n == 0 || n >= sizeof(tmp)) {
+        snprintf(err, errlen, "bad directory path '%s'", path);
+        return -1;
+    }
+    memcpy(tmp, path, n + 1);
+    for (i = 1; i <= n; i++) {
+        if (tmp[i] != '/' && tmp[i] != '\0')
+            continue;
+        tmp[i] = '\0';
+        if (mkdir(tmp, 0755) < 0 && errno != EEXIST) {
+            snprintf(err, errlen, "mkdir '%s': %s", tmp, strerror(errno));
+            return -1;
+        }
+        tmp[i] = i < n ? '/' : '\0';
+    }
+    {
+        struct stat st;
+
+        if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode)) {
+            snprintf(err, errlen, "'%s': not a directory", path);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int ju_copy_file(const char *from, const char *to, char *err, size_t errlen)
+{
+    char buf[65536];
+    int in = -1, out = -1, rc = -1;
+
+    in = open(from, O_RDONLY | O_CLOEXEC);
+    if (in < 0) {
+        snprintf(err, errlen, "open '%s': %s", from, strerror(errno));
+        goto out;
+    }
+    out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (out < 0) {
+        snprintf(err, errlen, "open '%s': %s", to, strerror(errno));
+        goto out;
+    }
+    for (;;) {
+        ssize_t n = read(in, buf, sizeof(buf)), off = 0;
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            snprintf(err, errlen, "read '%s': %s", from, strerror(errno));
+            goto out;
+        }
+        if (n == 0)
+            break;
+        while (off < n) {
+            ssize_t w = write(out, buf + off, (size_t)(n - off));
+
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w < 0) {
+                snprintf(err, errlen, "write '%s': %s", to, strerror(errno));
+                goto out;
+            }
+            off += w;
+        }
+    }
+    if (fsync(out) < 0) {
+        snprintf(err, errlen, "fsync '%s': %s", to, strerror(errno));
+        goto out;
+    }
+    rc = 0;
+out:
+    if (in >= 0)
+        close(in);
+    if (out >= 0 && close(out) < 0 && rc == 0) {
+        snprintf(err, errlen, "close '%s': %s", to, strerror(errno));
+        rc = -1;
+    }
+    return rc;
+}
+
+int ju_dir_empty(const char *path)
+{
+    DIR *d = opendir(path);
+    struct dirent *e;
+    int empty = 1;
+
+    if (!d)
+        return errno == ENOENT ? 1 : -1;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            empty = 0;
+            break;
+        }
+    closedir(d);
+    return empty;
+}

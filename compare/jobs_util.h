@@ -1,0 +1,27 @@
+/* jobs_util: small file helpers shared by gate, commits, drift and merge: read a whole file,
+ * load a JSON file with a message naming it, create a directory path, copy a file. */
+#ifndef PAIRBENCH_JOBS_UTIL_H
+#define PAIRBENCH_JOBS_UTIL_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+/* Reads path into a NUL-terminated malloc'd buffer (free()); *len (optional) gets its size.
+ * Returns NULL with err naming the file. Files over max_bytes are refused. */
+char *ju_read_file(const char *path, size_t max_bytes, size_t *len, char *err, size_t errlen);
+
+/* Loads a JSON document; errors name the file, line and column. New reference or NULL. */
+json_t *ju_load_json(const char *path, char *err, size_t errlen);
+
+/* mkdir -p with mode 0755. Returns 0, or -1 with err. */
+int ju_mkdir_p(const char *path, char *err, size_t errlen);
+
+/* Copies a regular file (contents only, mode 0644), fsync'd. Returns 0, or -1 with err. */
+int ju_copy_file(const char *from, const char *to, char *err, size_t errlen);
+
+/* 1 when path is a directory that exists and holds no entry but . and .., or does not exist;
+ * 0 when it holds something; -1 when it is not a directory or cannot be read. */
+int ju_dir_empty(const char *path);
+
+#endif

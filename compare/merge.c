@@ -1,0 +1,412 @@
+/* compare merge --out DIR SHARD_DIR...: joins the run directories of `run --shard K/N` into
+ * one. The shards must come from the same spec, versions, grids and settings (each shard ran
+ * every version on its own machine, so every comparison inside a shard stays paired), hold
+ * disjoint configurations and together all N shards. runs.jsonl files are concatenated in
+ * shard order, meta.json lists the union of the configurations (stable index order) and the
+ * shards, and the reports are rendered from the merged dataset. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "atomic.h"
+#include "cmds.h"
+#include "jobs_util.h"
+#include "num.h"
+#include "render.h"
+#include "sha256.h"
+
+#define MERGE_MAX_SHARDS 256
+#define MERGE_MAX_DATASET (1u << 30)
+
+struct shard {
+    const char *dir;
+    json_t *meta;
+    char *runs;
+    size_t runs_len;
+    unsigned k, n;
+};
+
+static int parse_shard(const json_t *settings, unsigned *k, unsigned *n)
+{
+    const char *s = json_string_value(json_object_get(settings, "shard"));
+    const char *slash;
+    char kb[16];
+
+    if (!s || !(slash = strchr(s, '/')) || (size_t)(slash - s) >= sizeof(kb))
+        return -1;
+    memcpy(kb, s, (size_t)(slash - s));
+    kb[slash - s] = '\0';
+    if (num_parse_uint(kb, 1, MERGE_MAX_SHARDS, k) < 0 ||
+        num_parse_uint(slash + 1, 1, MERGE_MAX_SHARDS, n) < 0 || *k > *n)
+        return -1;
+    return 0;
+}
+
+/* settings without the keys that may differ between shards. */
+static json_t *comparable_settings(const json_t *settings)
+{
+    json_t *c = json_deep_copy(settings);
+
+    if (c) {
+        json_object_del(c, "shard");
+        json_object_del(c, "pin_driver");
+        json_object_del(c, "pin_server");
+    }
+    return c;
+}
+
+/* versions projected on what defines them (the driver path may differ between machines). */
+static json_t *comparable_versions(const json_t *versions)
+{
+    json_t *out = json_array(), *v;
+    size_t i;
+
+    json_array_foreach(versions, i, v)
+    {
+        json_t *p = json_object();
+        static const char *const keys[] = {"name", "ref", "commit", "server", "env"};
+        size_t k;
+
+        for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+            if (json_object_get(v, keys[k]))
+                json_object_set(p, keys[k], json_object_get(v, keys[k]));
+        json_array_append_new(out, p);
+    }
+    return out;
+}
+
+static json_t *comparable_grids(const json_t *grids)
+{
+    json_t *out = json_array(), *g;
+    size_t i;
+
+    json_array_foreach(grids, i, g)
+    {
+        json_array_append_new(out, json_pack("{s:O?, s:O?}", "name", json_object_get(g, "name"),
+                                             "sha256", json_object_get(g, "sha256")));
+    }
+    return out;
+}
+
+static int same(const char *what, const json_t *a, const json_t *b, const struct shard *sa,
+                const struct shard *sb, char *err, size_t errlen)
+{
+    if (json_equal(a, b))
+        return 0;
+    snprintf(err, errlen, "shards '%s' and '%s' differ in their %s: they are not parts of one run",
+             sa->dir, sb->dir, what);
+    return -1;
+}
+
+static int check_shards(struct shard *sh, size_t n, char *err, size_t errlen)
+{
+    unsigned char seen[MERGE_MAX_SHARDS + 1] = {0};
+    json_t *ids = json_object();
+    size_t i;
+    int rc = -1;
+
+    for (i = 0; i < n; i++) {
+        json_t *cfg;
+        size_t c;
+
+        if (parse_shard(json_object_get(sh[i].meta, "settings"), &sh[i].k, &sh[i].n) < 0) {
+            snprintf(err, errlen,
+                     "'%s/meta.json': $.settings.shard: expected \"K/N\" (a `run --shard K/N` "
+                     "directory)",
+                     sh[i].dir);
+            goto out;
+        }
+        if (sh[i].n != sh[0].n) {
+            snprintf(err, errlen, "'%s' is shard %u/%u but '%s' is shard %u/%u: different splits",
+                     sh[i].dir, sh[i].k, sh[i].n, sh[0].dir, sh[0].k, sh[0].n);
+            goto out;
+        }
+        if (seen[sh[i].k]) {
+            snprintf(err, errlen, "shard %u/%u given twice ('%s')", sh[i].k, sh[i].n, sh[i].dir);
+            goto out;
+        }
+        seen[sh[i].k] = 1;
+        if (i > 0) {
+            json_t *a, *b;
+            int bad;
+
+            if (same("spec", json_object_get(sh[0].meta, "spec"),
+                     json_object_get(sh[i].meta, "spec"), &sh[0], &sh[i], err, errlen) < 0)
+                goto out;
+            a = comparable_versions(json_object_get(sh[0].meta, "versions"));
+            b = comparable_versions(json_object_get(sh[i].meta, "versions"));
+            bad = same("versions", a, b, &sh[0], &sh[i], err, errlen);
+            json_decref(a);
+            json_decref(b);
+            if (bad)
+                goto out;
+            a = comparable_grids(json_object_get(sh[0].meta, "grids"));
+            b = comparable_grids(json_object_get(sh[i].meta, "grids"));
+            bad = same("grids", a, b, &sh[0], &sh[i], err, errlen);
+            json_decref(a);
+            json_decref(b);
+            if (bad)
+                goto out;
+            a = comparable_settings(json_object_get(sh[0].meta, "settings"));
+            b = comparable_settings(json_object_get(sh[i].meta, "settings"));
+            bad = same("settings (runs, warm-up, duration, grace)", a, b, &sh[0], &sh[i], err,
+                       errlen);
+            json_decref(a);
+            json_decref(b);
+            if (bad)
+                goto out;
+        }
+        json_array_foreach(json_object_get(sh[i].meta, "configs"), c, cfg)
+        {
+            const char *id = json_string_value(json_object_get(cfg, "id"));
+            json_t *prev;
+
+            if (!id) {
+                snprintf(err, errlen, "'%s/meta.json': $.configs[%zu].id: expected a string",
+                         sh[i].dir, c);
+                goto out;
+            }
+            prev = json_object_get(ids, id);
+            if (prev) {
+                snprintf(err, errlen,
+                         "configuration '%s' is in both '%s' and '%s': shard sets must be "
+                         "disjoint",
+                         id, json_string_value(prev), sh[i].dir);
+                goto out;
+            }
+            json_object_set_new(ids, id, json_string(sh[i].dir));
+        }
+    }
+    for (i = 1; i <= sh[0].n; i++)
+        if (!seen[i]) {
+            snprintf(err, errlen, "shard %zu/%u is missing: merge needs all %u shards", i,
+                     sh[0].n, sh[0].n);
+            goto out;
+        }
+    rc = 0;
+out:
+    json_decref(ids);
+    return rc;
+}
+
+static int cmp_index(const void *a, const void *b)
+{
+    json_int_t x = json_integer_value(json_object_get(*(json_t *const *)a, "index"));
+    json_int_t y = json_integer_value(json_object_get(*(json_t *const *)b, "index"));
+
+    return (x > y) - (x < y);
+}
+
+/* The unsharded command: the first shard's command line without --shard K/N. */
+static json_t *unsharded_command(const json_t *cmd)
+{
+    json_t *out = json_array(), *w;
+    size_t i;
+
+    json_array_foreach(cmd, i, w)
+    {
+        const char *s = json_string_value(w);
+
+        if (s && strcmp(s, "--shard") == 0) {
+            i++;
+            continue;
+        }
+        if (s && strncmp(s, "--shard=", 8) == 0)
+            continue;
+        json_array_append(out, w);
+    }
+    return out;
+}
+
+static json_t *merged_meta(struct shard *sh, size_t n, const char *out_dir, int argc, char **argv,
+                           const char *sha)
+{
+    json_t *meta = json_deep_copy(sh[0].meta), *configs = json_array(), *shards = json_array();
+    json_t *warnings = json_object_get(meta, "warnings"), *merged_by = json_array();
+    json_t **list = NULL, *cfg, *settings;
+    const char *started = NULL, *ended = NULL;
+    size_t i, c, total = 0;
+
+    if (!json_is_array(warnings)) {
+        warnings = json_array();
+        json_object_set_new(meta, "warnings", warnings);
+    }
+    for (i = 0; i < n; i++) {
+        const char *s = json_string_value(json_object_get(sh[i].meta, "started"));
+        const char *e = json_string_value(json_object_get(sh[i].meta, "ended"));
+        json_t *env = json_object_get(sh[i].meta, "environment");
+
+        total += json_array_size(json_object_get(sh[i].meta, "configs"));
+        if (s && (!started || strcmp(s, started) < 0))
+            started = s;
+        if (e && (!ended || strcmp(e, ended) > 0))
+            ended = e;
+        json_array_append_new(
+            shards, json_pack("{s:i, s:i, s:s, s:O?, s:O?, s:O?, s:O?, s:O?}", "k", (int)sh[i].k,
+                              "n", (int)sh[i].n, "dir", sh[i].dir, "started",
+                              json_object_get(sh[i].meta, "started"), "ended",
+                              json_object_get(sh[i].meta, "ended"), "command_line",
+                              json_object_get(sh[i].meta, "command_line"), "environment", env,
+                              "dataset", json_object_get(sh[i].meta, "dataset")));
+        if (i > 0 && !json_equal(json_object_get(env, "machine"),
+                                 json_object_get(json_object_get(sh[0].meta, "environment"),
+                                                 "machine"))) {
+            char w[512];
+
+            snprintf(w, sizeof(w),
+                     "shards ran on different machines ('%s' and '%s'): each comparison is "
+                     "paired within its shard, but rows from different shards are not "
+                     "comparable with each other",
+                     sh[0].dir, sh[i].dir);
+            json_array_append_new(warnings, json_string(w));
+        }
+    }
+    list = calloc(total ? total : 1, sizeof(*list));
+    if (!list) {
+        json_decref(meta);
+        json_decref(configs);
+        json_decref(shards);
+        json_decref(merged_by);
+        return NULL;
+    }
+    total = 0;
+    for (i = 0; i < n; i++)
+        json_array_foreach(json_object_get(sh[i].meta, "configs"), c, cfg) list[total++] = cfg;
+    qsort(list, total, sizeof(*list), cmp_index);
+    for (c = 0; c < total; c++)
+        json_array_append(configs, list[c]);
+    free(list);
+    json_object_set_new(meta, "configs", configs);
+    json_object_set_new(meta, "shards", shards);
+    settings = json_object_get(meta, "settings");
+    if (json_is_object(settings))
+        json_object_set_new(settings, "shard", json_null());
+    if (started)
+        json_object_set_new(meta, "started", json_string(started));
+    if (ended)
+        json_object_set_new(meta, "ended", json_string(ended));
+    json_object_set_new(meta, "command_line",
+                        unsharded_command(json_object_get(sh[0].meta, "command_line")));
+    for (i = 0; i < (size_t)argc; i++)
+        json_array_append_new(merged_by, json_string(argv[i]));
+    json_object_set_new(meta, "merged_by", merged_by);
+    json_object_set_new(meta, "dataset", json_pack("{s:s, s:s}", "file", "runs.jsonl", "sha256", sha));
+    (void)out_dir;
+    return meta;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: compare merge --out DIR SHARD_DIR...\n"
+               "  joins the run directories of `compare run --shard K/N` (all N of them) into one\n"
+               "  run directory and renders its reports\n");
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    struct shard sh[MERGE_MAX_SHARDS];
+    const char *out_dir = NULL;
+    char err[1024] = "", path[4096], sha[65];
+    size_t n = 0, i, total = 0;
+    char *all = NULL;
+    json_t *meta = NULL, *summary = NULL;
+    int a, rc = EXIT_USAGE, e;
+
+    memset(sh, 0, sizeof(sh));
+    for (a = 1; a < argc; a++) {
+        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
+            usage(stdout);
+            return EXIT_OK;
+        } else if (strcmp(argv[a], "--out") == 0) {
+            if (++a >= argc) {
+                fprintf(stderr, "compare: merge: --out needs a directory\n");
+                return EXIT_USAGE;
+            }
+            out_dir = argv[a];
+        } else if (argv[a][0] == '-') {
+            fprintf(stderr, "compare: merge: unknown option '%s' (expected --out DIR)\n",
+                    argv[a]);
+            return EXIT_USAGE;
+        } else if (n >= MERGE_MAX_SHARDS) {
+            fprintf(stderr, "compare: merge: more than %d shard directories\n",
+                    MERGE_MAX_SHARDS);
+            return EXIT_USAGE;
+        } else {
+            sh[n++].dir = argv[a];
+        }
+    }
+    if (!out_dir || n == 0) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    for (i = 0; i < n; i++) {
+        snprintf(path, sizeof(path), "%s/meta.json", sh[i].dir);
+        sh[i].meta = ju_load_json(path, err, sizeof(err));
+        if (!sh[i].meta)
+            goto out;
+        snprintf(path, sizeof(path), "%s/runs.jsonl", sh[i].dir);
+        sh[i].runs = ju_read_file(path, MERGE_MAX_DATASET, &sh[i].runs_len, err, sizeof(err));
+        if (!sh[i].runs)
+            goto out;
+        total += sh[i].runs_len + 1;
+    }
+    if (check_shards(sh, n, err, sizeof(err)) < 0)
+        goto out;
+    e = ju_dir_empty(out_dir);
+    if (e != 1) {
+        snprintf(err, sizeof(err), "--out '%s': %s", out_dir,
+                 e == 0 ? "not empty (merge writes a new run directory)" : "not a directory");
+        goto out;
+    }
+    rc = EXIT_HARNESS;
+    if (ju_mkdir_p(out_dir, err, sizeof(err)) < 0)
+        goto out;
+    all = malloc(total + 1);
+    if (!all) {
+        snprintf(err, sizeof(err), "out of memory");
+        goto out;
+    }
+    total = 0;
+    for (i = 0; i < n; i++) {
+        memcpy(all + total, sh[i].runs, sh[i].runs_len);
+        total += sh[i].runs_len;
+        if (sh[i].runs_len && sh[i].runs[sh[i].runs_len - 1] != '\n') {
+            /* a run cut short while being written: drop the torn line, as readers do */
+            char *nl = memrchr(sh[i].runs, '\n', sh[i].runs_len);
+
+            total -= sh[i].runs_len - (nl ? (size_t)(nl - sh[i].runs) + 1 : 0);
+            fprintf(stderr, "compare: merge: '%s/runs.jsonl': dropping a truncated last line\n",
+                    sh[i].dir);
+        }
+    }
+    snprintf(path, sizeof(path), "%s/runs.jsonl", out_dir);
+    if (atomic_write(path, all, total, err, sizeof(err)) < 0 || sha256_mem(all, total, sha) < 0)
+        goto out;
+    meta = merged_meta(sh, n, out_dir, argc, argv, sha);
+    snprintf(path, sizeof(path), "%s/meta.json", out_dir);
+    if (!meta) {
+        snprintf(err, sizeof(err), "out of memory");
+        goto out;
+    }
+    if (atomic_write_json(path, meta, err, sizeof(err)) < 0)
+        goto out;
+    if (render_dir(out_dir, NULL, &summary, err, sizeof(err)) < 0)
+        goto out;
+    printf("merged %zu shards (%zu configurations) into %s\n", n,
+           json_array_size(json_object_get(meta, "configs")), out_dir);
+    rc = EXIT_OK;
+out:
+    if (rc != EXIT_OK)
+        fprintf(stderr, "compare: merge: %s\n", err);
+    for (i = 0; i < n; i++) {
+        json_decref(sh[i].meta);
+        free(sh[i].runs);
+    }
+    free(all);
+    json_decref(meta);
+    json_decref(summary);
+    return rc;
+}
