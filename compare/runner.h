@@ -1,0 +1,52 @@
+/* runner: one run of the schedule (design §5): a fresh server for the version when it has one
+ * (free loopback port, placeholders expanded, readiness probe bounded by probe_timeout), a
+ * fresh driver with the effective configuration in a file, a timeout of warm-up + duration +
+ * grace (SIGTERM, then SIGKILL 2 s later), client CPU and peak RSS from wait4(), server CPU
+ * from /proc over the driver's lifetime; the server stopped and reaped. The result is the
+ * runs.jsonl line, status "ok" or "failed" with the reason. */
+#ifndef PAIRBENCH_RUNNER_H
+#define PAIRBENCH_RUNNER_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "schedule.h"
+#include "spec.h"
+
+struct runner {
+    const struct spec *sp;
+    const char *work_dir;        /* scratch directory: config files, logs, server dirs */
+    const char *default_driver;  /* this install's bin/driver */
+    double warmup_s, duration_s; /* command-line overrides, or < 0 */
+    const char *pin_driver, *pin_server;
+    const char *const *tree_dirs; /* {tree} per version index, or NULL */
+    size_t n_tree_dirs;
+    volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM */
+    unsigned seq;                /* runs done so far (names scratch files) */
+    json_t *server_versions;     /* {version name: "redis 7.0.15"}, filled on first start */
+};
+
+/* The configuration a run uses: the grid's, with warm-up and duration settled (command line,
+ * then the configuration, then the spec, then 1 s / 5 s). New reference. */
+json_t *runner_effective_config(const struct runner *r, size_t config);
+
+/* The driver command's words for a version (its "driver", else the default). Free with
+ * words_free(). Returns 0, or -1 with err. */
+int runner_driver_argv(const struct runner *r, size_t version, char ***argv, size_t *argc,
+                       char *err, size_t errlen);
+
+/* Checks, before anything runs, that every version's driver and server programs exist.
+ * Returns 0, or -1 with err naming the spec path, the command and what is missing. */
+int runner_check_programs(const struct runner *r, char *err, size_t errlen);
+
+/* Performs one run. Returns the runs.jsonl line (new reference), or NULL when the run was
+ * interrupted by *stop (nothing to record; children are stopped and reaped) or on an
+ * internal error (err set). */
+json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size_t errlen);
+
+/* UTC time "2026-11-29T20:07:57.123Z". */
+void runner_utc_now(char *out, size_t outlen);
+
+#endif
