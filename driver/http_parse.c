@@ -201,8 +201,12 @@ ssize_t http_parse_response(const char *p, size_t n, size_t max_head, struct htt
 {
     size_t len, next;
     int te;
-    if (line_at(p, n, &len, &next) < 0)
+    if (line_at(p, n, &len, &next) < 0) {
+        /* garbage is refused as soon as it cannot be the start of a status line */
+        if (memcmp(p, "HTTP/1.", n < 7 ? n : 7) != 0)
+            return HTTP_MALFORMED;
         goto more;
+    }
     /* "HTTP/1.1 200 OK": version, status, optional reason */
     if (len < 12 || parse_version(p, 8, &r->minor_version) < 0 || p[8] != ' ')
         return HTTP_MALFORMED;
@@ -246,8 +250,15 @@ ssize_t http_parse_request(const char *p, size_t n, size_t max_head, struct http
 {
     size_t len, next;
     int te;
-    if (line_at(p, n, &len, &next) < 0)
+    if (line_at(p, n, &len, &next) < 0) {
+        /* garbage is refused as soon as it cannot be the start of a method */
+        size_t k = 0;
+        while (k < n && is_tchar((unsigned char)p[k]))
+            k++;
+        if (k < n && (k == 0 || p[k] != ' '))
+            return HTTP_MALFORMED;
         goto more;
+    }
     /* "GET /path HTTP/1.1" */
     size_t i = 0;
     while (i < len && is_tchar((unsigned char)p[i]))
@@ -381,5 +392,14 @@ ssize_t http_body_feed(struct http_body *b, const char *p, size_t n, const char 
     }
     default:
         return HTTP_MALFORMED;
+    }
+}
+
+void http_pattern(char *out, size_t len, uint64_t offset)
+{
+    static const char abc[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    for (size_t i = 0; i < len; i++) {
+        uint64_t k = offset + i;
+        out[i] = abc[(k + k / 62) % 62];
     }
 }

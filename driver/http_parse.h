@@ -97,4 +97,9 @@ void http_body_init(struct http_body *b, const struct http_framing *f);
 ssize_t http_body_feed(struct http_body *b, const char *p, size_t n, const char **data,
                        size_t *data_len);
 
+/* The deterministic payload shared by the reference servers and the clients (HTTP bodies,
+ * WebSocket messages): byte i is a printable character that depends on i, so shifted,
+ * truncated or mixed-up data fails verification. Fills out[0..len) with bytes offset.. */
+void http_pattern(char *out, size_t len, uint64_t offset);
+
 #endif

@@ -5,9 +5,3 @@
 
 #include "srvproto.h"
 #include "workload.h"
-
-const struct workload wl_http = {.name = "http", .unit = "round trips/s"};
-const struct workload wl_ws = {.name = "ws", .unit = "round trips/s"};
-const struct srv_proto srv_http = {.name = "http"};
-const struct srv_proto srv_ws = {.name = "ws"};
-

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 
 #include "http_parse.h"
+#include "srvproto.h"
 #include "t.h"
+#include "workload.h"
 
 struct resp_case {
     const char *in;
@@ -59,6 +61,8 @@ static const struct resp_case resp_cases[] = {
     {"HTTP/1.1 200 OK\r\nNoColon\r\n\r\n", HTTP_MALFORMED, 0, 0, 0, 0},
     {"HTTP/1.1 200 OK\r\nX: a\001b\r\n\r\n", HTTP_MALFORMED, 0, 0, 0, 0},
     {"garbage\r\n\r\n", HTTP_MALFORMED, 0, 0, 0, 0},
+    {"SSH-2.0", HTTP_MALFORMED, 0, 0, 0, 0}, /* refused before a line end */
+    {"HTTP/2", HTTP_MALFORMED, 0, 0, 0, 0},
 };
 
 static void test_responses(void)
@@ -148,6 +152,8 @@ static const struct req_case req_cases[] = {
      0},
     {"POST / HTTP/1.1\r\nContent-Length: 1, 2\r\n\r\n", HTTP_MALFORMED, NULL, NULL, 0, 0, 0},
     {"\r\n\r\n", HTTP_MALFORMED, NULL, NULL, 0, 0, 0},
+    {"\x16\x03\x01", HTTP_MALFORMED, NULL, NULL, 0, 0, 0}, /* TLS hello, no line end */
+    {"GET/", HTTP_MALFORMED, NULL, NULL, 0, 0, 0},
 };
 
 static void test_requests(void)
@@ -271,8 +277,230 @@ static void test_bodies(void)
     CHECK(http_body_feed(&b, "abc", 3, &d, &dl) == 3 && dl == 3 && !b.done);
 }
 
+/* Feeds in[0..n) to a workload `step` bytes at a time the way the engine does: unconsumed
+ * bytes are kept and presented again with the next ones. 0, or -1 when feed() said
+ * malformed. */
+static int client_feed(const struct workload *w, void *st, const char *in, size_t n, size_t step,
+                       struct wl_tally *t, struct buf *ctl)
+{
+    struct buf pend;
+    int rc = 0;
+    buf_init(&pend, n + 1);
+    for (size_t at = 0; at < n;) {
+        size_t k = n - at < step ? n - at : step;
+        buf_append(&pend, in + at, k);
+        at += k;
+        for (;;) {
+            ssize_t r = w->feed(st, pend.data + pend.off, buf_used(&pend), t, ctl);
+            if (r < 0) {
+                rc = -1;
+                goto out;
+            }
+            if (r == 0)
+                break;
+            buf_consume(&pend, (size_t)r);
+            if (!buf_used(&pend))
+                break;
+        }
+    }
+    if (buf_used(&pend))
+        rc = -2; /* bytes left over */
+out:
+    buf_release(&pend);
+    return rc;
+}
+
+/* Feeds requests to a server table one request per call, the way serve.c does; returns the
+ * number of replies, or -1 on SRV_CLOSE. */
+static int server_feed(const struct srv_proto *sp, void *st, const char *in, size_t n,
+                       struct buf *out, int *close_after)
+{
+    int replies = 0;
+    size_t off = 0;
+    while (off < n) {
+        int replied = 0;
+        ssize_t r = sp->feed(st, in + off, n - off, out, &replied, close_after);
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            break;
+        off += (size_t)r;
+        replies += replied;
+    }
+    return replies;
+}
+
+static void http_opts(struct drv_opts *o, const char *method, size_t payload, unsigned pipeline)
+{
+    memset(o, 0, sizeof(*o));
+    o->protocol = PROTO_HTTP;
+    snprintf(o->host, sizeof(o->host), "127.0.0.1");
+    o->port = 8080;
+    o->pipeline = pipeline;
+    o->window = 1;
+    o->payload = payload;
+    snprintf(o->path, sizeof(o->path), "/bench");
+    snprintf(o->method, sizeof(o->method), "%s", method);
+    snprintf(o->http_version, sizeof(o->http_version), "1.1");
+}
+
+/* wl_http against srv_http with direct calls: GET and POST, pipelined, every split. */
+static void test_http_tables(void)
+{
+    static const char *methods[] = {"GET", "POST"};
+    static const size_t payloads[] = {0, 1, 100, 5000};
+    for (size_t m = 0; m < 2; m++) {
+        for (size_t pi = 0; pi < sizeof(payloads) / sizeof(payloads[0]); pi++) {
+            struct drv_opts o;
+            char err[256] = "";
+            void *sh = NULL;
+            http_opts(&o, methods[m], payloads[pi], 3);
+            CHECK_MSG(wl_http.setup(&o, &sh, err, sizeof(err)) == 0, "setup: %s", err);
+            void *cst = wl_http.conn_new(sh, 0, 1);
+            void *sst = srv_http.conn_new(&o);
+            const char *req;
+            size_t req_len;
+            CHECK(wl_http.batch(cst, 3, &req, &req_len) == 0);
+            CHECK(wl_http.batch(cst, 4, &req, &req_len) == -1);
+            CHECK(wl_http.batch(cst, 3, &req, &req_len) == 0);
+            struct buf out, ctl;
+            buf_init(&out, 3 * (payloads[pi] + 200));
+            buf_init(&ctl, 256);
+            int close_after = 0;
+            CHECK(server_feed(&srv_http, sst, req, req_len, &out, &close_after) == 3);
+            CHECK(!close_after);
+            static const size_t steps[] = {1, 7, 100000};
+            for (size_t s = 0; s < 3; s++) {
+                struct wl_tally t = {0};
+                CHECK(client_feed(&wl_http, cst, out.data, out.len, steps[s], &t, &ctl) == 0);
+                CHECK_MSG(t.replies == 3 && t.ok == 3, "%s %zu step %zu: %llu/%llu",
+                          methods[m], payloads[pi], steps[s], (unsigned long long)t.ok,
+                          (unsigned long long)t.replies);
+            }
+            /* a flipped body byte is a verify error (the reference server's bytes are known) */
+            if (payloads[pi] > 0) {
+                struct wl_tally t = {0};
+                out.data[out.len - 1] ^= 1;
+                CHECK(client_feed(&wl_http, cst, out.data, out.len, 1000, &t, &ctl) == 0);
+                CHECK(t.replies == 3 && t.ok == 2 && t.verify == 1);
+            }
+            buf_release(&out);
+            buf_release(&ctl);
+            srv_http.conn_free(sst);
+            wl_http.conn_free(cst);
+            wl_http.teardown(sh);
+        }
+    }
+}
+
+struct client_case {
+    const char *in;
+    int rc; /* client_feed result */
+    uint64_t replies, ok, verify, protocol;
+};
+
+static const struct client_case client_cases[] = {
+    /* other servers: status and framing checked, bytes not */
+    {"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabcHTTP/1.1 200 OK\r\nTransfer-Encoding: "
+     "chunked\r\n\r\n2\r\nab\r\n0\r\n\r\n",
+     0, 2, 2, 0, 0},
+    {"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", 0, 1, 1, 0,
+     0},
+    {"HTTP/1.1 404 Not Found\r\nContent-Length: 2\r\n\r\nno", 0, 1, 0, 0, 1},
+    {"HTTP/1.1 200 OK\r\nServer: pairbench\r\nContent-Length: 3\r\n\r\n012", 0, 1, 0, 1, 0},
+    {"HTTP/1.1 200 OK\r\nServer: pairbench\r\nContent-Length: 4\r\n\r\n0123", 0, 1, 1, 0, 0},
+    {"HTTP/1.1 200 OK\r\nServer: pairbench\r\nContent-Length: 4\r\n\r\n0124", 0, 1, 0, 1, 0},
+    {"HTTP/1.1 200 OK\r\n\r\nabc", -1, 0, 0, 0, 0},
+    {"HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n", -1, 0, 0, 0, 0},
+    {"SSH-2.0-OpenSSH\r\n\r\n", -1, 0, 0, 0, 0},
+    {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", -1, 0, 0, 0, 0},
+};
+
+static void test_http_client_cases(void)
+{
+    for (size_t i = 0; i < sizeof(client_cases) / sizeof(client_cases[0]); i++) {
+        const struct client_case *c = &client_cases[i];
+        struct drv_opts o;
+        char err[256];
+        void *sh = NULL;
+        http_opts(&o, "GET", 4, 1);
+        CHECK(wl_http.setup(&o, &sh, err, sizeof(err)) == 0);
+        struct buf ctl;
+        buf_init(&ctl, 64);
+        for (size_t step = 1; step <= 4096; step *= 64) {
+            void *st = wl_http.conn_new(sh, 0, 1);
+            struct wl_tally t = {0};
+            int rc = client_feed(&wl_http, st, c->in, strlen(c->in), step, &t, &ctl);
+            CHECK_MSG(rc == c->rc, "client case %zu step %zu: rc %d", i, step, rc);
+            if (rc == 0)
+                CHECK_MSG(t.replies == c->replies && t.ok == c->ok && t.verify == c->verify &&
+                              t.protocol == c->protocol,
+                          "client case %zu step %zu", i, step);
+            wl_http.conn_free(st);
+        }
+        buf_release(&ctl);
+        wl_http.teardown(sh);
+    }
+}
+
+static void test_http_server_cases(void)
+{
+    struct drv_opts o;
+    http_opts(&o, "GET", 10, 1);
+    struct {
+        const char *in;
+        int replies; /* -1 = connection closed */
+        int close_after;
+        const char *starts;
+    } cases[] = {
+        {"GET / HTTP/1.1\r\n\r\n", 1, 0, "HTTP/1.1 200 OK\r\nServer: pairbench\r\n"},
+        {"GET / HTTP/1.1\r\nConnection: close\r\n\r\n", 1, 1,
+         "HTTP/1.1 200 OK\r\nServer: pairbench\r\nConnection: close\r\n"},
+        {"GET / HTTP/1.0\r\n\r\n", 1, 1, "HTTP/1.1 200 OK"},
+        {"GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", 1, 0,
+         "HTTP/1.1 200 OK\r\nServer: pairbench\r\nConnection: keep-alive\r\n"},
+        {"DELETE / HTTP/1.1\r\n\r\n", 1, 0, "HTTP/1.1 405"},
+        {"HEAD / HTTP/1.1\r\n\r\n", 1, 0, "HTTP/1.1 200 OK"},
+        {"GET / HTTP/1.1\r\n", 0, 0, ""},
+        {"POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\nab", 0, 0, ""},
+        {"garbage\r\n\r\n", -1, 0, ""},
+        {"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", -1, 0, ""},
+        {"POST / HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n", -1, 0, ""},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        void *st = srv_http.conn_new(&o);
+        struct buf out;
+        int close_after = 0;
+        buf_init(&out, 4096);
+        int n = server_feed(&srv_http, st, cases[i].in, strlen(cases[i].in), &out, &close_after);
+        CHECK_MSG(n == cases[i].replies, "server case %zu: %d replies", i, n);
+        CHECK_MSG(close_after == cases[i].close_after, "server case %zu: close_after", i);
+        size_t sl = strlen(cases[i].starts);
+        CHECK_MSG(out.len >= sl && memcmp(out.data, cases[i].starts, sl) == 0,
+                  "server case %zu: reply '%.*s'", i, (int)out.len, out.data);
+        buf_release(&out);
+        srv_http.conn_free(st);
+    }
+    /* an unterminated head larger than the limit closes instead of waiting forever */
+    size_t big = srv_http.max_request(&o) + 10;
+    char *junk = malloc(big);
+    memcpy(junk, "GET / HTTP/1.1\r\nX: ", 20);
+    memset(junk + 20, 'a', big - 20);
+    void *st = srv_http.conn_new(&o);
+    struct buf out;
+    int replied = 0, close_after = 0;
+    buf_init(&out, 4096);
+    CHECK(srv_http.feed(st, junk, big, &out, &replied, &close_after) == SRV_CLOSE);
+    buf_release(&out);
+    srv_http.conn_free(st);
+    free(junk);
+}
+
 int main(void)
 {
+    test_http_tables();
+    test_http_client_cases();
+    test_http_server_cases();
     test_responses();
     test_response_fields();
     test_limits();

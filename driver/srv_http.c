@@ -1,0 +1,165 @@
+/* The reference HTTP/1.1 server's protocol logic: keep-alive and pipelined requests, one per
+ * feed() call. GET (and HEAD) answer a body of `payload` bytes of the shared pattern, POST
+ * and PUT echo the request body, other methods get 405; every answer has Content-Length and
+ * "Server: pairbench" (which tells pairbench's client it may check the body's bytes).
+ * Garbage, chunked requests, oversized heads or bodies close that connection. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "http_parse.h"
+#include "srvproto.h"
+
+#define SRV_HTTP_MAX_HEAD (16 * 1024)
+#define SRV_HTTP_MIN_BODY (64 * 1024) /* POST bodies up to max(payload, this) */
+
+/* The complete GET response for one payload size, built once per process and shared by every
+ * connection and worker (read-only after publication; kept for the process lifetime). */
+struct get_resp {
+    struct get_resp *next;
+    size_t payload;
+    size_t head_len;
+    size_t len;
+    char data[];
+};
+
+static pthread_mutex_t get_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct get_resp *get_cache;
+
+static const struct get_resp *get_resp_for(size_t payload)
+{
+    struct get_resp *g;
+    char head[128];
+    pthread_mutex_lock(&get_lock);
+    for (g = get_cache; g; g = g->next)
+        if (g->payload == payload)
+            goto out;
+    int hl = snprintf(head, sizeof(head),
+                      "HTTP/1.1 200 OK\r\nServer: pairbench\r\nContent-Length: %zu\r\n\r\n",
+                      payload);
+    g = malloc(sizeof(*g) + (size_t)hl + payload);
+    if (!g)
+        goto out;
+    g->payload = payload;
+    g->head_len = (size_t)hl;
+    g->len = (size_t)hl + payload;
+    memcpy(g->data, head, (size_t)hl);
+    http_pattern(g->data + hl, payload, 0);
+    g->next = get_cache;
+    get_cache = g;
+out:
+    pthread_mutex_unlock(&get_lock);
+    return g;
+}
+
+struct srv_http_conn {
+    const struct get_resp *get;
+    size_t max_body;
+};
+
+static size_t srv_http_max_body(const struct drv_opts *o)
+{
+    return o->payload > SRV_HTTP_MIN_BODY ? o->payload : SRV_HTTP_MIN_BODY;
+}
+
+static void *srv_http_conn_new(const struct drv_opts *o)
+{
+    struct srv_http_conn *c = calloc(1, sizeof(*c));
+    if (!c)
+        return NULL;
+    c->get = get_resp_for(o->payload);
+    c->max_body = srv_http_max_body(o);
+    if (!c->get) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void srv_http_conn_free(void *st)
+{
+    free(st);
+}
+
+static int method_is(const struct http_request *r, const char *m)
+{
+    return r->method_len == strlen(m) && memcmp(r->method, m, r->method_len) == 0;
+}
+
+static ssize_t srv_http_feed(void *st, const char *p, size_t n, struct buf *out, int *replied,
+                             int *close_after)
+{
+    struct srv_http_conn *c = st;
+    struct http_request r;
+    char head[160];
+    ssize_t hl = http_parse_request(p, n, SRV_HTTP_MAX_HEAD, &r);
+    *replied = 0;
+    if (hl == HTTP_NEED_MORE)
+        return 0;
+    if (hl < 0)
+        return SRV_CLOSE;
+    uint64_t body = r.framing.body == HTTP_BODY_LENGTH ? r.framing.content_length : 0;
+    if (body > c->max_body)
+        return SRV_CLOSE;
+    if (n - (size_t)hl < body)
+        return 0;
+    const char *conn_hdr = !r.framing.keep_alive     ? "Connection: close\r\n"
+                           : r.minor_version == 0 ? "Connection: keep-alive\r\n"
+                                                  : "";
+    int head_only = method_is(&r, "HEAD");
+    const char *data;
+    size_t data_len, head_len;
+    if (method_is(&r, "GET") || head_only) {
+        if (!*conn_hdr) {
+            /* the hot path: one pre-built response */
+            size_t len = head_only ? c->get->head_len : c->get->len;
+            if (buf_append(out, c->get->data, len) < 0)
+                return SRV_CLOSE;
+            goto done;
+        }
+        head_len = (size_t)snprintf(head, sizeof(head),
+                                    "HTTP/1.1 200 OK\r\nServer: pairbench\r\n%s"
+                                    "Content-Length: %zu\r\n\r\n",
+                                    conn_hdr, c->get->payload);
+        data = c->get->data + c->get->head_len;
+        data_len = head_only ? 0 : c->get->payload;
+    } else if (method_is(&r, "POST") || method_is(&r, "PUT")) {
+        head_len = (size_t)snprintf(head, sizeof(head),
+                                    "HTTP/1.1 200 OK\r\nServer: pairbench\r\n%s"
+                                    "Content-Length: %llu\r\n\r\n",
+                                    conn_hdr, (unsigned long long)body);
+        data = p + hl;
+        data_len = (size_t)body;
+    } else {
+        head_len = (size_t)snprintf(head, sizeof(head),
+                                    "HTTP/1.1 405 Method Not Allowed\r\nServer: pairbench\r\n%s"
+                                    "Allow: GET, HEAD, POST, PUT\r\nContent-Length: 0\r\n\r\n",
+                                    conn_hdr);
+        data = NULL;
+        data_len = 0;
+    }
+    if (buf_space(out) + out->off < head_len + data_len)
+        return SRV_CLOSE;
+    buf_append(out, head, head_len);
+    if (data_len)
+        buf_append(out, data, data_len);
+done:
+    *replied = 1;
+    if (!r.framing.keep_alive)
+        *close_after = 1;
+    return hl + (ssize_t)body;
+}
+
+static size_t srv_http_max_request(const struct drv_opts *o)
+{
+    return SRV_HTTP_MAX_HEAD + srv_http_max_body(o);
+}
+
+const struct srv_proto srv_http = {
+    .name = "http",
+    .conn_new = srv_http_conn_new,
+    .conn_free = srv_http_conn_free,
+    .feed = srv_http_feed,
+    .max_request = srv_http_max_request,
+};

@@ -1,0 +1,222 @@
+/* The HTTP/1.1 client workload: keep-alive GET of --path (or POST of a --payload-byte body),
+ * a batch = `pipeline` requests written back to back, so window or pipeline > 1 is HTTP/1.1
+ * pipelining on the wire. The requests are built once at setup and shared read-only by every
+ * connection. Each response is scanned incrementally (a body is never buffered whole) and
+ * checked: status 200, a complete body by Content-Length or chunked encoding, and, when the
+ * server is pairbench's reference server ("Server: pairbench"), the body's length and bytes
+ * (payload bytes of the shared pattern for GET, the echo of what was posted for POST). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "http_parse.h"
+#include "workload.h"
+
+#define WL_HTTP_MAX_HEAD (64 * 1024)
+#define WL_HTTP_MAX_BATCH ((size_t)256 << 20)
+
+struct http_shared {
+    char *batch;      /* `pipeline` copies of one request */
+    size_t req_len;   /* bytes of one request */
+    unsigned pipeline;
+    char *expect;     /* the body the reference server answers with */
+    size_t payload;
+};
+
+struct http_conn {
+    const struct http_shared *sh;
+    int in_body;       /* head scanned, body being decoded */
+    int status;
+    int check_bytes;   /* reference server: check body length and bytes */
+    int mismatch;      /* body bytes differ from the expected ones */
+    struct http_body body;
+};
+
+static void http_teardown(void *shared)
+{
+    struct http_shared *sh = shared;
+    if (!sh)
+        return;
+    free(sh->batch);
+    free(sh->expect);
+    free(sh);
+}
+
+static int http_setup(const struct drv_opts *o, void **shared, char *err, size_t errlen)
+{
+    struct http_shared *sh = calloc(1, sizeof(*sh));
+    char head[2048], host[300];
+    int post = strcmp(o->method, "POST") == 0;
+    if (!sh)
+        goto oom;
+    sh->payload = o->payload;
+    sh->pipeline = o->pipeline ? o->pipeline : 1;
+    sh->expect = malloc(o->payload ? o->payload : 1);
+    if (!sh->expect)
+        goto oom;
+    http_pattern(sh->expect, o->payload, 0);
+    if (strchr(o->host, ':'))
+        snprintf(host, sizeof(host), "[%s]:%d", o->host, o->port);
+    else
+        snprintf(host, sizeof(host), "%s:%d", o->host, o->port);
+    int hl;
+    if (post)
+        hl = snprintf(head, sizeof(head),
+                      "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/octet-stream\r\n"
+                      "Content-Length: %zu\r\n\r\n",
+                      o->path, host, o->payload);
+    else
+        hl = snprintf(head, sizeof(head), "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", o->path, host);
+    if (hl < 0 || (size_t)hl >= sizeof(head)) {
+        snprintf(err, errlen, "http: request line for path '%.64s...' is too long", o->path);
+        goto fail;
+    }
+    sh->req_len = (size_t)hl + (post ? o->payload : 0);
+    if (sh->req_len > WL_HTTP_MAX_BATCH / sh->pipeline) {
+        snprintf(err, errlen,
+                 "http: a batch of %u requests of %zu bytes exceeds %zu MiB: lower --pipeline "
+                 "or --payload",
+                 sh->pipeline, sh->req_len, WL_HTTP_MAX_BATCH >> 20);
+        goto fail;
+    }
+    sh->batch = malloc(sh->req_len * sh->pipeline);
+    if (!sh->batch)
+        goto oom;
+    memcpy(sh->batch, head, (size_t)hl);
+    if (post)
+        memcpy(sh->batch + hl, sh->expect, o->payload);
+    for (unsigned i = 1; i < sh->pipeline; i++)
+        memcpy(sh->batch + i * sh->req_len, sh->batch, sh->req_len);
+    *shared = sh;
+    return 0;
+oom:
+    snprintf(err, errlen, "http: out of memory");
+fail:
+    http_teardown(sh);
+    return -1;
+}
+
+static void *http_conn_new(void *shared, unsigned index, uint64_t seed)
+{
+    (void)index, (void)seed;
+    struct http_conn *c = calloc(1, sizeof(*c));
+    if (c)
+        c->sh = shared;
+    return c;
+}
+
+static void http_conn_free(void *st)
+{
+    free(st);
+}
+
+static int http_hello(void *st, struct buf *out)
+{
+    (void)st, (void)out;
+    return 0;
+}
+
+static ssize_t http_hello_feed(void *st, const char *p, size_t n, int *done, char *err,
+                               size_t errlen)
+{
+    (void)st, (void)p, (void)n, (void)err, (void)errlen;
+    *done = 1;
+    return 0;
+}
+
+static int http_batch(void *st, unsigned n, const char **data, size_t *len)
+{
+    const struct http_shared *sh = ((struct http_conn *)st)->sh;
+    if (n == 0 || n > sh->pipeline)
+        return -1;
+    *data = sh->batch;
+    *len = (size_t)n * sh->req_len;
+    return 0;
+}
+
+/* Starts a response from its head. 1 = body follows, 0 = interim (1xx) response skipped. */
+static int http_begin(struct http_conn *c, const struct http_response *r)
+{
+    if (r->status >= 100 && r->status < 200 && r->status != 101)
+        return 0;
+    c->status = r->status;
+    c->mismatch = 0;
+    const struct http_header *srv = http_header_find(r->headers, r->num_headers, "server");
+    c->check_bytes = srv && srv->value_len == 9 && memcmp(srv->value, "pairbench", 9) == 0;
+    http_body_init(&c->body, &r->framing);
+    c->in_body = 1;
+    return 1;
+}
+
+static void http_body_data(struct http_conn *c, const char *d, size_t dl)
+{
+    uint64_t at = c->body.total - dl; /* offset of d in the body */
+    if (!c->check_bytes || c->mismatch)
+        return;
+    if (at + dl > c->sh->payload || memcmp(c->sh->expect + at, d, dl) != 0)
+        c->mismatch = 1;
+}
+
+static void http_finish(struct http_conn *c, struct wl_tally *t)
+{
+    t->replies++;
+    if (c->status != 200)
+        t->protocol++;
+    else if (c->mismatch || (c->check_bytes && c->body.total != c->sh->payload))
+        t->verify++;
+    else
+        t->ok++;
+    c->in_body = 0;
+}
+
+static ssize_t http_feed(void *st, const char *p, size_t n, struct wl_tally *t, struct buf *ctl)
+{
+    struct http_conn *c = st;
+    size_t off = 0;
+    (void)ctl;
+    while (off < n) {
+        if (!c->in_body) {
+            struct http_response r;
+            ssize_t hl = http_parse_response(p + off, n - off, WL_HTTP_MAX_HEAD, &r);
+            if (hl == HTTP_NEED_MORE)
+                break;
+            if (hl < 0)
+                return -1;
+            /* a body delimited by the connection closing cannot complete a pipelined reply */
+            if (r.framing.body == HTTP_BODY_EOF)
+                return -1;
+            off += (size_t)hl;
+            if (!http_begin(c, &r))
+                continue;
+            if (c->body.done) {
+                http_finish(c, t);
+                continue;
+            }
+        }
+        const char *d;
+        size_t dl;
+        ssize_t k = http_body_feed(&c->body, p + off, n - off, &d, &dl);
+        if (k == HTTP_NEED_MORE)
+            break;
+        if (k < 0)
+            return -1;
+        off += (size_t)k;
+        if (dl)
+            http_body_data(c, d, dl);
+        if (c->body.done)
+            http_finish(c, t);
+    }
+    return (ssize_t)off;
+}
+
+const struct workload wl_http = {
+    .name = "http",
+    .unit = "round trips/s",
+    .setup = http_setup,
+    .teardown = http_teardown,
+    .conn_new = http_conn_new,
+    .conn_free = http_conn_free,
+    .hello = http_hello,
+    .hello_feed = http_hello_feed,
+    .batch = http_batch,
+    .feed = http_feed,
+};
