@@ -5,3 +5,12 @@
 
 #include "srvproto.h"
 #include "workload.h"
+
+#include "client.h"
+
+int h2_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t n)
+{
+    (void)o, (void)r;
+    snprintf(err, n, "HTTP/2 is not built in yet");
+    return -1;
+}

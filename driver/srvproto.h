@@ -48,6 +48,8 @@ struct server *server_start(const struct drv_opts *o, unsigned workers, int *bou
                             char *err, size_t errlen);
 /* Requests served so far (complete requests, all workers). */
 unsigned long long server_requests(const struct server *s);
+/* Connections accepted so far (all workers). */
+unsigned long long server_connections(const struct server *s);
 /* Stops the threads, closes every connection, frees. */
 void server_stop(struct server *s);
 

@@ -1,0 +1,105 @@
+/* epoll wrapper (see loop.h). Deadlines use epoll_pwait2 for microsecond timeouts (the
+ * --delay-us knob needs them); kernels without it fall back to epoll_wait in whole ms. */
+#include "loop.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+
+static int have_pwait2 = 1;
+
+int loop_init(struct loop *l, char *err, size_t errlen)
+{
+    l->epfd = epoll_create1(EPOLL_CLOEXEC);
+    l->wakefd = -1;
+    if (l->epfd < 0) {
+        snprintf(err, errlen, "epoll_create1: %s", strerror(errno));
+        return -1;
+    }
+    l->wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (l->wakefd < 0 || loop_add(l, l->wakefd, EPOLLIN, NULL) < 0) {
+        snprintf(err, errlen, "eventfd: %s", strerror(errno));
+        loop_release(l);
+        return -1;
+    }
+    return 0;
+}
+
+void loop_release(struct loop *l)
+{
+    if (l->wakefd >= 0)
+        close(l->wakefd);
+    if (l->epfd >= 0)
+        close(l->epfd);
+    l->wakefd = l->epfd = -1;
+}
+
+static int ctl(struct loop *l, int op, int fd, uint32_t events, void *ptr)
+{
+    struct epoll_event ev;
+
+    memset(&ev, 0, sizeof(ev));
+    ev.events = events;
+    ev.data.ptr = ptr;
+    return epoll_ctl(l->epfd, op, fd, &ev);
+}
+
+int loop_add(struct loop *l, int fd, uint32_t events, void *ptr)
+{
+    return ctl(l, EPOLL_CTL_ADD, fd, events, ptr);
+}
+
+int loop_mod(struct loop *l, int fd, uint32_t events, void *ptr)
+{
+    return ctl(l, EPOLL_CTL_MOD, fd, events, ptr);
+}
+
+int loop_del(struct loop *l, int fd)
+{
+    return ctl(l, EPOLL_CTL_DEL, fd, 0, NULL);
+}
+
+int loop_wait(struct loop *l, struct epoll_event *ev, int max, uint64_t deadline_ns)
+{
+    uint64_t now, left = 0;
+    int n, i, ms;
+
+    if (deadline_ns) {
+        now = clock_now_ns();
+        left = deadline_ns > now ? deadline_ns - now : 0;
+    }
+    if (have_pwait2) {
+        struct timespec ts = {(time_t)(left / 1000000000u), (long)(left % 1000000000u)};
+        n = epoll_pwait2(l->epfd, ev, max, deadline_ns ? &ts : NULL, NULL);
+        if (n < 0 && errno == ENOSYS)
+            have_pwait2 = 0;
+    }
+    if (!have_pwait2) {
+        ms = deadline_ns ? (int)((left + 999999u) / 1000000u) : -1;
+        n = epoll_wait(l->epfd, ev, max, ms);
+    }
+    if (n < 0)
+        return errno == EINTR ? 0 : -1;
+    for (i = 0; i < n; i++)
+        if (ev[i].data.ptr == NULL) {
+            uint64_t v;
+            while (read(l->wakefd, &v, sizeof(v)) > 0)
+                ;
+        }
+    return n;
+}
+
+void loop_wake(struct loop *l)
+{
+    uint64_t one = 1;
+    ssize_t rc;
+
+    do
+        rc = write(l->wakefd, &one, sizeof(one));
+    while (rc < 0 && errno == EINTR);
+}

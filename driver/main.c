@@ -1,0 +1,193 @@
+/* bin/driver: one process = one measurement (design §4). "driver <protocol> [flags]" runs
+ * the client engine and prints one JSON result; "driver serve <protocol> [flags]" runs the
+ * reference server until SIGINT/SIGTERM and prints what it served. Exit codes: 0 result
+ * printed, 2 bad flags or configuration, 3 could not connect or the run failed. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "client.h"
+#include "opts.h"
+#include "result.h"
+#include "srvproto.h"
+
+enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_FAIL = 3 };
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: driver redis|tcp|http|ws [flags]      run one measurement, print JSON\n"
+            "       driver serve tcp|http|ws [flags]      run the reference server\n"
+            "       driver --version | --help\n"
+            "\n"
+            "client flags (defaults in brackets):\n"
+            "  --host H [127.0.0.1]  --port P [redis 6379, else 8080]  --transport tcp|tls\n"
+            "  --connections N [1]   --workers N [1] (threads, <= connections)\n"
+            "  --pipeline N [1] (ops per batch)   --window N [1] (batches in flight per conn)\n"
+            "  --payload BYTES [64] (k/M suffix)  --warmup S [1]  --duration S [5]\n"
+            "  --requests N (exactly N measured ops instead of a duration)  --timeout S [5]\n"
+            "  redis:   --command ECHO|PING|SET|GET|INCR|LPUSH|RPOP|SADD|HSET|SPOP|ZADD|MSET|\n"
+            "                     LRANGE_100|LRANGE_300|LRANGE_500|LRANGE_600 [ECHO]\n"
+            "           --keyspace N  --resp 2|3  --auth  --password-file F\n"
+            "           (credentials: PAIRBENCH_REDIS_USER / PAIRBENCH_REDIS_PASSWORD)\n"
+            "  http/ws: --path PATH [/]  --http-version 1.1|2  --method GET|POST\n"
+            "  tls:     --cacert F  --cert F  --key F  --sni NAME  --insecure\n"
+            "  --serve [--serve-workers N] [--delay-us N]   host the reference server in-process\n"
+            "  --config FILE.json   the same keys as the flags, '-' written '_'\n"
+            "\n"
+            "serve flags: --host H  --port P  --workers N  --payload BYTES (tcp: message size\n"
+            "  for request counting and --delay-us; 0 = each chunk)  --delay-us N\n"
+            "  --transport tls --cert F --key F [--cacert F]\n"
+            "  on SIGINT/SIGTERM prints {\"requests\": N, \"connections\": M} and exits 0\n"
+            "\n"
+            "exit codes: 0 result printed, 2 bad flags or configuration, 3 could not connect\n"
+            "            or the run failed\n");
+}
+
+static int has_help(int argc, char **argv)
+{
+    int i;
+
+    for (i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    return 0;
+}
+
+static int run_serve(const struct drv_opts *o)
+{
+    struct server *s;
+    sigset_t set;
+    char err[512];
+    int port = 0, sig = 0;
+
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, NULL); /* the server threads inherit the mask */
+    s = server_start(o, o->workers, &port, err, sizeof(err));
+    if (!s) {
+        fprintf(stderr, "driver: serve: %s\n", err);
+        return EXIT_FAIL;
+    }
+    fprintf(stderr, "driver: serving %s on %s:%d (%u workers, delay %u us)\n",
+            opts_proto_name(o->protocol), o->host, port, o->workers, o->delay_us);
+    while (sigwait(&set, &sig) != 0)
+        ;
+    fflush(stderr);
+    {
+        unsigned long long reqs = server_requests(s), conns = server_connections(s);
+        server_stop(s);
+        printf("{\"requests\": %llu, \"connections\": %llu}\n", reqs, conns);
+    }
+    return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
+}
+
+static int run_client(struct drv_opts *o)
+{
+    struct drv_result r;
+    struct server *s = NULL;
+    struct drv_opts so;
+    char err[768] = "";
+    int rc, port = 0, code = EXIT_FAIL;
+
+    if (result_init(&r, "ops/s") < 0) {
+        fprintf(stderr, "driver: out of memory\n");
+        return EXIT_FAIL;
+    }
+    if (o->serve) {
+        so = *o;
+        so.mode = MODE_SERVE;
+        so.port = 0;
+        so.workers = o->serve_workers;
+        s = server_start(&so, o->serve_workers, &port, err, sizeof(err));
+        if (!s) {
+            fprintf(stderr, "driver: serve: %s\n", err);
+            goto out;
+        }
+        o->port = port;
+    }
+    if (o->protocol == PROTO_HTTP && strcmp(o->http_version, "2") == 0)
+        rc = h2_run(o, &r, err, sizeof(err));
+    else
+        rc = client_run(o, &r, err, sizeof(err));
+    if (s) {
+        server_stop(s);
+        s = NULL;
+    }
+    if (rc == CLIENT_EUSAGE) {
+        fprintf(stderr, "driver: %s\n", err);
+        code = EXIT_USAGE;
+        goto out;
+    }
+    if (rc != CLIENT_OK) {
+        fprintf(stderr, "driver: %s\n", err[0] ? err : "the run failed");
+        goto out;
+    }
+    if (result_print(stdout, o, &r) < 0) {
+        fprintf(stderr, "driver: writing the result: failed\n");
+        goto out;
+    }
+    code = EXIT_OK;
+out:
+    if (s)
+        server_stop(s);
+    result_release(&r);
+    return code;
+}
+
+int main(int argc, char **argv)
+{
+    struct drv_opts o;
+    enum drv_proto proto;
+    enum drv_mode mode = MODE_CLIENT;
+    char err[1024];
+    int first = 2;
+
+    signal(SIGPIPE, SIG_IGN);
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("pairbench driver %s\n", PAIRBENCH_VERSION);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "serve") == 0) {
+        mode = MODE_SERVE;
+        if (argc < 3 || has_help(1, argv + 2)) {
+            usage(argc < 3 ? stderr : stdout);
+            return argc < 3 ? EXIT_USAGE : EXIT_OK;
+        }
+        if (opts_proto_parse(argv[2], &proto) < 0 || proto == PROTO_REDIS) {
+            fprintf(stderr, "driver: serve: unknown protocol '%s' (expected tcp, http or ws)\n",
+                    argv[2]);
+            return EXIT_USAGE;
+        }
+        first = 3;
+    } else if (opts_proto_parse(argv[1], &proto) < 0) {
+        fprintf(stderr,
+                "driver: unknown protocol '%s' (expected redis, tcp, http, ws or serve)\n",
+                argv[1]);
+        return EXIT_USAGE;
+    }
+    if (has_help(argc - first, argv + first)) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    opts_defaults(&o, mode, proto);
+    if (opts_parse(&o, argc - first, argv + first, err, sizeof(err)) < 0 ||
+        opts_validate(&o, err, sizeof(err)) < 0) {
+        fprintf(stderr, "driver: %s\n", err);
+        return EXIT_USAGE;
+    }
+    if (mode == MODE_SERVE)
+        return run_serve(&o);
+    return run_client(&o);
+}

@@ -1,0 +1,546 @@
+/* The driver's configuration (see opts.h): one table of keys drives both the flag parser and
+ * the --config JSON loader, so a key means the same thing in both places and error messages
+ * name the flag (`--window`) or the file and key (`'run.json': key 'window'`). */
+#include "opts.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "num.h"
+
+#define M_CLIENT 1u
+#define M_SERVE 2u
+#define M_ALL (M_CLIENT | M_SERVE)
+
+enum key_type {
+    T_UNS,       /* unsigned */
+    T_INT,       /* int */
+    T_U64,       /* uint64_t */
+    T_SIZE,      /* size_t, with k/M suffixes */
+    T_DBL,       /* double seconds */
+    T_STR,       /* char array */
+    T_BOOL,      /* int 0/1; a flag without value */
+    T_CHOICE,    /* char array, one of a list (case-insensitive, stored as listed) */
+    T_TRANSPORT, /* enum drv_transport */
+    T_PROTO,     /* config files only: must match the protocol word */
+};
+
+struct key {
+    const char *name; /* JSON key; the flag is "--" + name with '_' written '-' */
+    enum key_type type;
+    unsigned modes;
+    size_t off, size;
+    double min, max;
+    const char *const *choices;
+    const char *expect; /* what a good value looks like, for messages */
+};
+
+static const char *const redis_commands[] = {
+    "ECHO", "PING", "SET", "GET", "INCR", "LPUSH", "RPOP", "SADD", "HSET", "SPOP", "ZADD",
+    "MSET", "LRANGE_100", "LRANGE_300", "LRANGE_500", "LRANGE_600", NULL};
+static const char *const http_versions[] = {"1.1", "2", NULL};
+static const char *const http_methods[] = {"GET", "POST", NULL};
+
+#define F(field) offsetof(struct drv_opts, field), sizeof(((struct drv_opts *)0)->field)
+
+static const struct key keys[] = {
+    {"protocol", T_PROTO, M_ALL, 0, 0, 0, 0, NULL, "the protocol named on the command line"},
+    {"transport", T_TRANSPORT, M_ALL, F(transport), 0, 0, NULL, "tcp or tls"},
+    {"host", T_STR, M_ALL, F(host), 0, 0, NULL, "a host name or address"},
+    {"port", T_INT, M_ALL, F(port), 0, 65535, NULL, "a port number 0..65535"},
+    {"connections", T_UNS, M_CLIENT, F(connections), 1, 10000, NULL, "an integer in 1..10000"},
+    {"workers", T_UNS, M_ALL, F(workers), 1, 10000, NULL, "an integer in 1..10000"},
+    {"pipeline", T_UNS, M_CLIENT, F(pipeline), 1, 100000, NULL, "an integer in 1..100000"},
+    {"window", T_UNS, M_CLIENT, F(window), 1, 4096, NULL, "an integer in 1..4096"},
+    {"payload", T_SIZE, M_ALL, F(payload), 0, 64 * 1024 * 1024, NULL,
+     "a size in bytes 0..64MiB (suffix k or M allowed)"},
+    {"warmup", T_DBL, M_CLIENT, F(warmup_s), 0, 86400, NULL, "seconds in 0..86400"},
+    {"duration", T_DBL, M_CLIENT, F(duration_s), 1e-3, 86400, NULL,
+     "seconds in 0.001..86400"},
+    {"requests", T_U64, M_CLIENT, F(requests), 0, 1e15, NULL,
+     "an operation count in 1..10^15 (0 = use the duration)"},
+    {"command", T_CHOICE, M_CLIENT, F(command), 0, 0, redis_commands,
+     "one of ECHO PING SET GET INCR LPUSH RPOP SADD HSET SPOP ZADD MSET LRANGE_100 LRANGE_300 "
+     "LRANGE_500 LRANGE_600"},
+    {"keyspace", T_U64, M_CLIENT, F(keyspace), 0, 1e12, NULL, "a key count in 0..10^12"},
+    {"auth", T_BOOL, M_CLIENT, F(auth), 0, 0, NULL, "true or false"},
+    {"resp", T_INT, M_CLIENT, F(resp), 2, 3, NULL, "2 or 3"},
+    {"password_file", T_STR, M_CLIENT, F(password_file), 0, 0, NULL, "a file path"},
+    {"path", T_STR, M_ALL, F(path), 0, 0, NULL, "a request path starting with '/'"},
+    {"http_version", T_CHOICE, M_CLIENT, F(http_version), 0, 0, http_versions, "1.1 or 2"},
+    {"method", T_CHOICE, M_CLIENT, F(method), 0, 0, http_methods, "GET or POST"},
+    {"cacert", T_STR, M_ALL, F(cacert), 0, 0, NULL, "a file path"},
+    {"cert", T_STR, M_ALL, F(cert), 0, 0, NULL, "a file path"},
+    {"key", T_STR, M_ALL, F(key), 0, 0, NULL, "a file path"},
+    {"sni", T_STR, M_CLIENT, F(sni), 0, 0, NULL, "a host name"},
+    {"insecure", T_BOOL, M_CLIENT, F(insecure), 0, 0, NULL, "true or false"},
+    {"serve", T_BOOL, M_CLIENT, F(serve), 0, 0, NULL, "true or false"},
+    {"serve_workers", T_UNS, M_CLIENT, F(serve_workers), 1, 256, NULL, "an integer in 1..256"},
+    {"delay_us", T_UNS, M_ALL, F(delay_us), 0, 10000000, NULL,
+     "microseconds in 0..10000000"},
+    {"timeout", T_DBL, M_ALL, F(timeout_s), 1e-3, 3600, NULL, "seconds in 0.001..3600"},
+};
+
+#define NKEYS (sizeof(keys) / sizeof(keys[0]))
+
+static const char *const proto_names[] = {"redis", "tcp", "http", "ws"};
+
+const char *opts_proto_name(enum drv_proto p)
+{
+    return (unsigned)p < 4 ? proto_names[p] : "?";
+}
+
+int opts_proto_parse(const char *s, enum drv_proto *p)
+{
+    unsigned i;
+
+    for (i = 0; i < 4; i++)
+        if (strcmp(s, proto_names[i]) == 0) {
+            *p = (enum drv_proto)i;
+            return 0;
+        }
+    return -1;
+}
+
+void opts_defaults(struct drv_opts *o, enum drv_mode mode, enum drv_proto proto)
+{
+    memset(o, 0, sizeof(*o));
+    o->mode = mode;
+    o->protocol = proto;
+    o->transport = TRANSPORT_TCP;
+    snprintf(o->host, sizeof(o->host), "127.0.0.1");
+    o->port = proto == PROTO_REDIS ? 6379 : 8080;
+    o->connections = 1;
+    o->workers = 1;
+    o->pipeline = 1;
+    o->window = 1;
+    /* the echo server frames messages only when told their size (0 = echo what arrives) */
+    o->payload = mode == MODE_SERVE && proto == PROTO_TCP ? 0 : 64;
+    o->warmup_s = 1;
+    o->duration_s = 5;
+    snprintf(o->command, sizeof(o->command), "ECHO");
+    o->resp = 2;
+    snprintf(o->path, sizeof(o->path), "/");
+    snprintf(o->http_version, sizeof(o->http_version), "1.1");
+    snprintf(o->method, sizeof(o->method), "GET");
+    o->serve_workers = 1;
+    o->timeout_s = 5;
+}
+
+static const struct key *key_find(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < NKEYS; i++)
+        if (strcmp(keys[i].name, name) == 0)
+            return &keys[i];
+    return NULL;
+}
+
+/* "--pipeline" for messages about flags. */
+static void flag_name(const struct key *k, char *out, size_t n)
+{
+    size_t i;
+
+    snprintf(out, n, "--%s", k->name);
+    for (i = 0; out[i]; i++)
+        if (out[i] == '_')
+            out[i] = '-';
+}
+
+/* Sets key k from the text s. where names the source for messages: "flag '--window'" or
+ * "'run.json': key 'window'". shown is the value as the user wrote it. */
+static int key_set(struct drv_opts *o, const struct key *k, const char *s, const char *where,
+                   const char *shown, char *err, size_t errlen)
+{
+    char *field = (char *)o + k->off;
+    uint64_t u;
+    double d;
+    size_t i;
+
+    switch (k->type) {
+    case T_UNS:
+    case T_INT:
+    case T_U64:
+        if (num_parse_u64(s, (uint64_t)k->min, (uint64_t)k->max, &u) < 0)
+            goto bad;
+        if (k->type == T_UNS)
+            *(unsigned *)(void *)field = (unsigned)u;
+        else if (k->type == T_INT)
+            *(int *)(void *)field = (int)u;
+        else
+            *(uint64_t *)(void *)field = u;
+        return 0;
+    case T_SIZE:
+        if (num_parse_size(s, (uint64_t)k->min, (uint64_t)k->max, &u) < 0)
+            goto bad;
+        *(size_t *)(void *)field = (size_t)u;
+        return 0;
+    case T_DBL:
+        if (num_parse_double(s, k->min, k->max, &d) < 0)
+            goto bad;
+        *(double *)(void *)field = d;
+        return 0;
+    case T_STR:
+        if (strlen(s) >= k->size)
+            goto bad;
+        if (strcmp(k->name, "path") == 0 && s[0] != '/')
+            goto bad;
+        if (strcmp(k->name, "host") == 0 && s[0] == '\0')
+            goto bad;
+        snprintf(field, k->size, "%s", s);
+        return 0;
+    case T_BOOL:
+        if (strcmp(s, "true") == 0 || strcmp(s, "1") == 0)
+            *(int *)(void *)field = 1;
+        else if (strcmp(s, "false") == 0 || strcmp(s, "0") == 0)
+            *(int *)(void *)field = 0;
+        else
+            goto bad;
+        return 0;
+    case T_CHOICE:
+        for (i = 0; k->choices[i]; i++)
+            if (strcasecmp(s, k->choices[i]) == 0) {
+                snprintf(field, k->size, "%s", k->choices[i]);
+                return 0;
+            }
+        goto bad;
+    case T_TRANSPORT:
+        if (strcmp(s, "tcp") == 0)
+            o->transport = TRANSPORT_TCP;
+        else if (strcmp(s, "tls") == 0)
+            o->transport = TRANSPORT_TLS;
+        else
+            goto bad;
+        return 0;
+    case T_PROTO:
+        if (strcmp(s, opts_proto_name(o->protocol)) != 0)
+            goto bad;
+        return 0;
+    }
+bad:
+    snprintf(err, errlen, "%s value '%s': expected %s", where, shown, k->expect);
+    return -1;
+}
+
+static int key_allowed(const struct drv_opts *o, const struct key *k, const char *where,
+                       char *err, size_t errlen)
+{
+    unsigned m = o->mode == MODE_SERVE ? M_SERVE : M_CLIENT;
+
+    if (k->modes & m)
+        return 0;
+    snprintf(err, errlen, "%s is not used by 'driver %s'", where,
+             o->mode == MODE_SERVE ? "serve" : opts_proto_name(o->protocol));
+    return -1;
+}
+
+int opts_apply_json(struct drv_opts *o, const json_t *obj, const char *src, char *err,
+                    size_t errlen)
+{
+    const char *name;
+    json_t *v;
+    char where[PATH_MAX + 64], text[64], *shown = NULL;
+    const char *s;
+    const struct key *k;
+    int rc = -1;
+
+    if (!json_is_object(obj)) {
+        snprintf(err, errlen, "'%s': expected a JSON object of configuration keys", src);
+        return -1;
+    }
+    json_object_foreach((json_t *)obj, name, v)
+    {
+        k = key_find(name);
+        snprintf(where, sizeof(where), "'%s': key '%s'", src, name);
+        if (!k) {
+            snprintf(err, errlen, "'%s': unknown key '%s'", src, name);
+            goto out;
+        }
+        if (key_allowed(o, k, where, err, errlen) < 0)
+            goto out;
+        free(shown);
+        shown = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+        s = NULL;
+        switch (k->type) {
+        case T_UNS:
+        case T_INT:
+        case T_U64:
+            if (json_is_integer(v) && json_integer_value(v) >= 0) {
+                snprintf(text, sizeof(text), "%lld", (long long)json_integer_value(v));
+                s = text;
+            }
+            break;
+        case T_SIZE:
+            if (json_is_integer(v) && json_integer_value(v) >= 0) {
+                snprintf(text, sizeof(text), "%lld", (long long)json_integer_value(v));
+                s = text;
+            } else if (json_is_string(v)) {
+                s = json_string_value(v);
+            }
+            break;
+        case T_DBL:
+            if (json_is_number(v)) {
+                snprintf(text, sizeof(text), "%.17g", json_number_value(v));
+                s = text;
+            }
+            break;
+        case T_BOOL:
+            if (json_is_boolean(v))
+                s = json_is_true(v) ? "true" : "false";
+            break;
+        case T_CHOICE:
+            if (json_is_string(v))
+                s = json_string_value(v);
+            else if (strcmp(k->name, "http_version") == 0 && json_is_number(v)) {
+                snprintf(text, sizeof(text), "%g", json_number_value(v));
+                s = text;
+            }
+            break;
+        case T_STR:
+        case T_TRANSPORT:
+        case T_PROTO:
+            if (json_is_string(v))
+                s = json_string_value(v);
+            break;
+        }
+        if (!s) {
+            snprintf(err, errlen, "%s value '%s': expected %s", where, shown ? shown : "?",
+                     k->expect);
+            goto out;
+        }
+        if (key_set(o, k, s, where, shown ? shown : s, err, errlen) < 0)
+            goto out;
+    }
+    rc = 0;
+out:
+    free(shown);
+    return rc;
+}
+
+static int apply_config_file(struct drv_opts *o, const char *path, char *err, size_t errlen)
+{
+    json_error_t je;
+    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    int rc;
+
+    if (!root) {
+        if (je.line <= 0)
+            snprintf(err, errlen, "--config '%s': %s", path, je.text);
+        else
+            snprintf(err, errlen, "--config '%s': line %d: %s", path, je.line, je.text);
+        return -1;
+    }
+    rc = opts_apply_json(o, root, path, err, errlen);
+    json_decref(root);
+    return rc;
+}
+
+/* Splits "--name[=value]" into the key and an optional inline value. */
+static const struct key *flag_lookup(const char *arg, char *name, size_t n, const char **inl)
+{
+    size_t i, len;
+    const char *eq;
+
+    *inl = NULL;
+    if (strncmp(arg, "--", 2) != 0)
+        return NULL;
+    arg += 2;
+    eq = strchr(arg, '=');
+    len = eq ? (size_t)(eq - arg) : strlen(arg);
+    if (len == 0 || len >= n)
+        return NULL;
+    for (i = 0; i < len; i++)
+        name[i] = arg[i] == '-' ? '_' : arg[i];
+    name[len] = '\0';
+    if (eq)
+        *inl = eq + 1;
+    return key_find(name);
+}
+
+int opts_parse(struct drv_opts *o, int argc, char **argv, char *err, size_t errlen)
+{
+    char name[64], where[96];
+    const char *inl, *val;
+    const struct key *k;
+    int i;
+
+    /* --config first, wherever it appears: flags given next to it override the file */
+    for (i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--config") == 0) {
+            if (i + 1 >= argc) {
+                snprintf(err, errlen, "flag '--config' needs a value: a JSON file");
+                return -1;
+            }
+            if (apply_config_file(o, argv[++i], err, errlen) < 0)
+                return -1;
+        } else if (strncmp(argv[i], "--config=", 9) == 0) {
+            if (apply_config_file(o, argv[i] + 9, err, errlen) < 0)
+                return -1;
+        }
+    }
+    for (i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--config") == 0) {
+            i++;
+            continue;
+        }
+        if (strncmp(argv[i], "--config=", 9) == 0)
+            continue;
+        k = flag_lookup(argv[i], name, sizeof(name), &inl);
+        if (!k || k->type == T_PROTO) {
+            snprintf(err, errlen, "unknown flag '%s' (see driver --help)", argv[i]);
+            return -1;
+        }
+        snprintf(where, sizeof(where), "flag '%s'", argv[i]);
+        if (inl) {
+            char *eq = strchr(where, '=');
+            if (eq) {
+                eq[0] = '\'';
+                eq[1] = '\0';
+            }
+        }
+        if (key_allowed(o, k, where, err, errlen) < 0)
+            return -1;
+        if (inl) {
+            val = inl;
+        } else if (k->type == T_BOOL) {
+            val = "true";
+        } else if (i + 1 < argc) {
+            val = argv[++i];
+        } else {
+            char fl[64];
+            flag_name(k, fl, sizeof(fl));
+            snprintf(err, errlen, "flag '%s' needs a value: %s", fl, k->expect);
+            return -1;
+        }
+        if (key_set(o, k, val, where, val, err, errlen) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int opts_validate(const struct drv_opts *o, char *err, size_t errlen)
+{
+    if (o->mode == MODE_CLIENT) {
+        if (o->port < 1) {
+            snprintf(err, errlen, "--port '%d': expected a port number 1..65535", o->port);
+            return -1;
+        }
+        if (o->workers > o->connections) {
+            snprintf(err, errlen,
+                     "--workers '%u': expected at most --connections (%u): a worker needs "
+                     "at least one connection",
+                     o->workers, o->connections);
+            return -1;
+        }
+        if (o->protocol == PROTO_TCP && o->payload < 1) {
+            snprintf(err, errlen, "--payload '0': expected at least 1 byte for tcp echo");
+            return -1;
+        }
+        if (strcmp(o->http_version, "2") == 0 && o->protocol != PROTO_HTTP) {
+            snprintf(err, errlen, "--http-version '2': only meaningful for 'driver http'");
+            return -1;
+        }
+        if ((o->cert[0] != '\0') != (o->key[0] != '\0')) {
+            snprintf(err, errlen, "--cert '%s' --key '%s': a client certificate needs both",
+                     o->cert, o->key);
+            return -1;
+        }
+    } else {
+        if (o->protocol == PROTO_REDIS) {
+            snprintf(err, errlen, "serve 'redis': expected tcp, http or ws (run a real "
+                                  "redis-server for redis)");
+            return -1;
+        }
+        if (o->transport == TRANSPORT_TLS && (o->cert[0] == '\0' || o->key[0] == '\0')) {
+            snprintf(err, errlen, "--transport 'tls': the server needs --cert and --key");
+            return -1;
+        }
+    }
+    if (o->serve && o->protocol == PROTO_REDIS) {
+        snprintf(err, errlen, "--serve: there is no reference redis server (use tcp, http "
+                              "or ws, or a real redis-server)");
+        return -1;
+    }
+    if (o->serve && o->transport == TRANSPORT_TLS && (o->cert[0] == '\0' || o->key[0] == '\0')) {
+        snprintf(err, errlen, "--serve with --transport 'tls': the in-process server needs "
+                              "--cert and --key");
+        return -1;
+    }
+    return 0;
+}
+
+static void set_str(json_t *j, const char *k, const char *v)
+{
+    json_object_set_new(j, k, json_string(v));
+}
+
+static void set_int(json_t *j, const char *k, long long v)
+{
+    json_object_set_new(j, k, json_integer(v));
+}
+
+json_t *opts_to_json(const struct drv_opts *o)
+{
+    json_t *j = json_object();
+    int tls = o->transport == TRANSPORT_TLS;
+
+    if (!j)
+        return NULL;
+    set_str(j, "protocol", opts_proto_name(o->protocol));
+    set_str(j, "transport", tls ? "tls" : "tcp");
+    set_str(j, "host", o->host);
+    set_int(j, "port", o->port);
+    if (o->mode == MODE_CLIENT) {
+        set_int(j, "connections", o->connections);
+        set_int(j, "workers", o->workers);
+        set_int(j, "pipeline", o->pipeline);
+        set_int(j, "window", o->window);
+        set_int(j, "payload", (long long)o->payload);
+        json_object_set_new(j, "warmup", json_real(o->warmup_s));
+        json_object_set_new(j, "duration", json_real(o->duration_s));
+        set_int(j, "requests", (long long)o->requests);
+        if (o->protocol == PROTO_REDIS) {
+            set_str(j, "command", o->command);
+            set_int(j, "keyspace", (long long)o->keyspace);
+            json_object_set_new(j, "auth", json_boolean(o->auth));
+            set_int(j, "resp", o->resp);
+        }
+        if (o->protocol == PROTO_HTTP || o->protocol == PROTO_WS)
+            set_str(j, "path", o->path);
+        if (o->protocol == PROTO_HTTP) {
+            set_str(j, "http_version", o->http_version);
+            set_str(j, "method", o->method);
+        }
+        if (tls) {
+            if (o->sni[0])
+                set_str(j, "sni", o->sni);
+            json_object_set_new(j, "insecure", json_boolean(o->insecure));
+        }
+        json_object_set_new(j, "serve", json_boolean(o->serve));
+        if (o->serve) {
+            set_int(j, "serve_workers", o->serve_workers);
+            set_int(j, "delay_us", o->delay_us);
+        }
+    } else {
+        set_int(j, "workers", o->workers);
+        set_int(j, "payload", (long long)o->payload);
+        set_int(j, "delay_us", o->delay_us);
+        if (o->protocol != PROTO_TCP)
+            set_str(j, "path", o->path);
+    }
+    if (tls) {
+        if (o->cacert[0])
+            set_str(j, "cacert", o->cacert);
+        if (o->cert[0])
+            set_str(j, "cert", o->cert);
+        if (o->key[0])
+            set_str(j, "key", o->key);
+    }
+    json_object_set_new(j, "timeout", json_real(o->timeout_s));
+    return j;
+}

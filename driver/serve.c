@@ -1,0 +1,495 @@
+/* The reference server (see srvproto.h): one listening socket shared by `workers` threads,
+ * each with its own epoll loop (EPOLLEXCLUSIVE accept), per-connection fixed buffers, and
+ * the --delay-us knob: every reply is held back until delay_us after the read that
+ * completed its request (per-reply release marks; the loop sleeps until the earliest).
+ * A misbehaving client only loses its own connection. */
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "clock.h"
+#include "conn.h"
+#include "loop.h"
+#include "srvproto.h"
+#include "tls.h"
+
+#define MAX_EVENTS 256
+#define MARKS_MAX 4096u
+#define IN_MIN (16u * 1024)
+#define OUT_MIN (64u * 1024)
+#define ACCEPT_BURST 64
+
+struct mark {
+    uint64_t release_ns;
+    uint64_t end; /* absolute output position the reply ends at */
+};
+
+struct sworker;
+
+struct sconn {
+    struct conn c;
+    struct sworker *w;
+    void *st;
+    struct buf in, out;
+    uint64_t out_appended, out_sent, out_released; /* absolute positions */
+    struct mark *marks;
+    unsigned mhead, mcount;
+    uint32_t events;
+    int handshaking;
+    int close_after;
+    int blocked;          /* input not fed: output or marks full */
+    struct sconn *prev, *next;   /* all connections of the worker */
+    struct sconn *dprev, *dnext; /* connections with pending release marks */
+    int in_dlist;
+};
+
+struct sworker {
+    struct server *s;
+    pthread_t th;
+    int started;
+    struct loop loop;
+    struct sconn *all, *delayed;
+    _Atomic unsigned long long requests;
+    _Atomic unsigned long long accepted;
+    char pad[64];
+};
+
+struct server {
+    struct drv_opts o;
+    const struct srv_proto *proto;
+    struct tls_ctx *tls;
+    int lfd;
+    char listen_tag; /* its address marks the listener's epoll events */
+    unsigned nworkers;
+    struct sworker *w;
+    atomic_int stop;
+    size_t in_cap, out_cap, need; /* need: output room to feed one more request */
+    uint64_t delay_ns;
+};
+
+static void dlist_add(struct sconn *sc)
+{
+    struct sworker *w = sc->w;
+
+    if (sc->in_dlist)
+        return;
+    sc->dprev = NULL;
+    sc->dnext = w->delayed;
+    if (w->delayed)
+        w->delayed->dprev = sc;
+    w->delayed = sc;
+    sc->in_dlist = 1;
+}
+
+static void dlist_del(struct sconn *sc)
+{
+    if (!sc->in_dlist)
+        return;
+    if (sc->dprev)
+        sc->dprev->dnext = sc->dnext;
+    else
+        sc->w->delayed = sc->dnext;
+    if (sc->dnext)
+        sc->dnext->dprev = sc->dprev;
+    sc->in_dlist = 0;
+}
+
+static void sconn_free(struct sconn *sc)
+{
+    struct sworker *w = sc->w;
+
+    dlist_del(sc);
+    if (sc->prev)
+        sc->prev->next = sc->next;
+    else
+        w->all = sc->next;
+    if (sc->next)
+        sc->next->prev = sc->prev;
+    if (sc->c.fd >= 0) {
+        loop_del(&w->loop, sc->c.fd);
+        sc->c.ops->close(&sc->c);
+    }
+    if (sc->st)
+        w->s->proto->conn_free(sc->st);
+    buf_release(&sc->in);
+    buf_release(&sc->out);
+    free(sc->marks);
+    free(sc);
+}
+
+static void set_events(struct sconn *sc, uint32_t ev)
+{
+    if (sc->events == ev)
+        return;
+    if (loop_mod(&sc->w->loop, sc->c.fd, ev, sc) == 0)
+        sc->events = ev;
+}
+
+/* Moves due marks' replies into the releasable range. */
+static void release_due(struct sconn *sc, uint64_t now)
+{
+    if (sc->w->s->delay_ns == 0) {
+        sc->out_released = sc->out_appended;
+        return;
+    }
+    while (sc->mcount && sc->marks[sc->mhead].release_ns <= now) {
+        sc->out_released = sc->marks[sc->mhead].end;
+        sc->mhead = (sc->mhead + 1) % MARKS_MAX;
+        sc->mcount--;
+    }
+    if (sc->mcount)
+        dlist_add(sc);
+    else
+        dlist_del(sc);
+}
+
+/* Feeds buffered input to the protocol, one request at a time. -1: close the connection. */
+static int feed_all(struct sconn *sc, uint64_t read_ns)
+{
+    struct server *s = sc->w->s;
+    size_t before;
+    ssize_t rc;
+    int replied;
+
+    sc->blocked = 0;
+    while (buf_used(&sc->in) > 0 && !sc->close_after) {
+        if (buf_space(&sc->out) < s->need) {
+            buf_compact(&sc->out);
+            if (buf_space(&sc->out) < s->need) {
+                sc->blocked = 1;
+                break;
+            }
+        }
+        if (s->delay_ns && sc->mcount == MARKS_MAX) {
+            sc->blocked = 1;
+            break;
+        }
+        replied = 0;
+        before = buf_used(&sc->out);
+        rc = s->proto->feed(sc->st, sc->in.data + sc->in.off, buf_used(&sc->in), &sc->out,
+                            &replied, &sc->close_after);
+        if (rc == SRV_CLOSE || rc < 0)
+            return -1;
+        if (rc == 0) {
+            /* a request that cannot fit the input buffer is a misbehaving client */
+            if (sc->in.off == 0 && buf_space(&sc->in) == 0)
+                return -1;
+            break;
+        }
+        buf_consume(&sc->in, (size_t)rc);
+        sc->out_appended += buf_used(&sc->out) - before;
+        if (replied) {
+            atomic_fetch_add_explicit(&sc->w->requests, 1, memory_order_relaxed);
+            if (s->delay_ns) {
+                unsigned slot = (sc->mhead + sc->mcount) % MARKS_MAX;
+                sc->marks[slot].release_ns = read_ns + s->delay_ns;
+                sc->marks[slot].end = sc->out_appended;
+                sc->mcount++;
+                dlist_add(sc);
+            }
+        }
+    }
+    return 0;
+}
+
+/* Writes released output and, when input was held back for lack of room, feeds it again;
+ * updates the epoll mask. -1: close the connection. */
+static int flush(struct sconn *sc, uint64_t now)
+{
+    uint64_t appended;
+    ssize_t n;
+
+    for (;;) {
+        release_due(sc, now);
+        while (sc->out_sent < sc->out_released) {
+            n = sc->c.ops->write(&sc->c, sc->out.data + sc->out.off,
+                                 (size_t)(sc->out_released - sc->out_sent));
+            if (n == CONN_RETRY)
+                break;
+            if (n < 0)
+                return -1;
+            buf_consume(&sc->out, (size_t)n);
+            sc->out_sent += (uint64_t)n;
+        }
+        if (!sc->blocked || sc->out_sent < sc->out_released)
+            break;
+        appended = sc->out_appended;
+        if (feed_all(sc, now) < 0)
+            return -1;
+        if (sc->out_appended == appended)
+            break; /* no room yet: a release time or EPOLLOUT will bring us back */
+    }
+    if (sc->close_after && sc->out_sent == sc->out_appended)
+        return -1;
+    set_events(sc, (sc->blocked ? 0 : EPOLLIN) |
+                       (sc->out_sent < sc->out_released ? EPOLLOUT : 0));
+    return 0;
+}
+
+static void on_readable(struct sconn *sc)
+{
+    uint64_t now;
+    ssize_t n;
+
+    for (;;) {
+        if (buf_space(&sc->in) == 0)
+            buf_compact(&sc->in);
+        if (buf_space(&sc->in) == 0)
+            break; /* full: blocked until output drains */
+        n = sc->c.ops->read(&sc->c, sc->in.data + sc->in.len, buf_space(&sc->in));
+        if (n == CONN_RETRY)
+            break;
+        if (n <= 0)
+            goto close;
+        sc->in.len += (size_t)n;
+        if (sc->c.ops->pending(&sc->c) == 0)
+            break;
+    }
+    now = clock_now_ns();
+    if (feed_all(sc, now) < 0 || flush(sc, now) < 0)
+        goto close;
+    return;
+close:
+    sconn_free(sc);
+}
+
+static void on_event(struct sconn *sc, uint32_t ev)
+{
+    int rc;
+
+    if (sc->handshaking) {
+        rc = sc->c.ops->handshake(&sc->c);
+        if (rc == CONN_RETRY) {
+            set_events(sc, sc->c.want_write ? EPOLLOUT : EPOLLIN);
+            return;
+        }
+        if (rc != CONN_OK) {
+            sconn_free(sc);
+            return;
+        }
+        sc->handshaking = 0;
+        set_events(sc, EPOLLIN);
+    }
+    if (ev & (EPOLLIN | EPOLLERR | EPOLLHUP)) {
+        on_readable(sc);
+        return;
+    }
+    if ((ev & EPOLLOUT) && flush(sc, clock_now_ns()) < 0)
+        sconn_free(sc);
+}
+
+static void accept_some(struct sworker *w)
+{
+    struct server *s = w->s;
+    struct sconn *sc;
+    int fd, i, one = 1;
+
+    for (i = 0; i < ACCEPT_BURST; i++) {
+        fd = accept4(s->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (errno == EINTR || errno == ECONNABORTED)
+                continue;
+            return; /* EAGAIN, or EMFILE and the like: try again on the next event */
+        }
+        (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+        sc = calloc(1, sizeof(*sc));
+        if (!sc || buf_init(&sc->in, s->in_cap) < 0 || buf_init(&sc->out, s->out_cap) < 0 ||
+            (s->delay_ns && !(sc->marks = calloc(MARKS_MAX, sizeof(*sc->marks)))) ||
+            !(sc->st = s->proto->conn_new(&s->o))) {
+            if (sc) {
+                buf_release(&sc->in);
+                buf_release(&sc->out);
+                free(sc->marks);
+                free(sc);
+            }
+            close(fd);
+            continue;
+        }
+        sc->w = w;
+        conn_init_plain(&sc->c, fd);
+        if (s->tls) {
+            if (conn_init_tls_server(&sc->c, fd, s->tls) < 0) {
+                sc->c.fd = fd;
+                sc->c.ops = &conn_plain_ops;
+                sc->st = (s->proto->conn_free(sc->st), NULL);
+                sc->c.ops->close(&sc->c);
+                buf_release(&sc->in);
+                buf_release(&sc->out);
+                free(sc->marks);
+                free(sc);
+                continue;
+            }
+            sc->handshaking = 1;
+        }
+        sc->next = w->all;
+        if (w->all)
+            w->all->prev = sc;
+        w->all = sc;
+        sc->events = EPOLLIN;
+        if (loop_add(&w->loop, fd, EPOLLIN, sc) < 0) {
+            sc->events = 0;
+            sconn_free(sc);
+            continue;
+        }
+        atomic_fetch_add_explicit(&w->accepted, 1, memory_order_relaxed);
+    }
+}
+
+static void *sworker_main(void *arg)
+{
+    struct sworker *w = arg;
+    struct server *s = w->s;
+    struct epoll_event ev[MAX_EVENTS];
+    struct sconn *sc, *next;
+    uint64_t deadline, now;
+    int n, i;
+
+    while (!atomic_load(&s->stop)) {
+        deadline = 0;
+        for (sc = w->delayed; sc; sc = sc->dnext) {
+            uint64_t t = sc->marks[sc->mhead].release_ns;
+            if (!deadline || t < deadline)
+                deadline = t;
+        }
+        n = loop_wait(&w->loop, ev, MAX_EVENTS, deadline);
+        if (n < 0)
+            break;
+        for (i = 0; i < n; i++) {
+            if (ev[i].data.ptr == NULL)
+                continue;
+            if (ev[i].data.ptr == &s->listen_tag)
+                accept_some(w);
+            else
+                on_event(ev[i].data.ptr, ev[i].events);
+        }
+        if (w->delayed) {
+            now = clock_now_ns();
+            for (sc = w->delayed; sc; sc = next) {
+                next = sc->dnext;
+                if (sc->marks[sc->mhead].release_ns <= now && flush(sc, now) < 0) {
+                    next = sc->dnext;
+                    sconn_free(sc);
+                }
+            }
+        }
+    }
+    while (w->all)
+        sconn_free(w->all);
+    return NULL;
+}
+
+unsigned long long server_requests(const struct server *s)
+{
+    unsigned long long n = 0;
+    unsigned i;
+
+    for (i = 0; i < s->nworkers; i++)
+        n += atomic_load_explicit(&s->w[i].requests, memory_order_relaxed);
+    return n;
+}
+
+unsigned long long server_connections(const struct server *s)
+{
+    unsigned long long n = 0;
+    unsigned i;
+
+    for (i = 0; i < s->nworkers; i++)
+        n += atomic_load_explicit(&s->w[i].accepted, memory_order_relaxed);
+    return n;
+}
+
+void server_stop(struct server *s)
+{
+    unsigned i;
+
+    if (!s)
+        return;
+    atomic_store(&s->stop, 1);
+    for (i = 0; i < s->nworkers; i++)
+        if (s->w[i].started)
+            loop_wake(&s->w[i].loop);
+    for (i = 0; i < s->nworkers; i++) {
+        if (s->w[i].started)
+            pthread_join(s->w[i].th, NULL);
+        if (s->w[i].loop.epfd >= 0)
+            loop_release(&s->w[i].loop);
+    }
+    if (s->lfd >= 0)
+        close(s->lfd);
+    if (s->tls)
+        tls_ctx_free(s->tls);
+    free(s->w);
+    free(s);
+}
+
+struct server *server_start(const struct drv_opts *o, unsigned workers, int *bound_port,
+                            char *err, size_t errlen)
+{
+    struct server *s = calloc(1, sizeof(*s));
+    size_t maxreq;
+    unsigned i;
+
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    s->o = *o;
+    s->lfd = -1;
+    atomic_init(&s->stop, 0);
+    s->proto = srv_proto_for(o->protocol);
+    if (!s->proto) {
+        snprintf(err, errlen, "serve '%s': not built into this driver",
+                 opts_proto_name(o->protocol));
+        goto fail;
+    }
+    if (workers < 1)
+        workers = 1;
+    s->delay_ns = (uint64_t)o->delay_us * 1000u;
+    maxreq = s->proto->max_request ? s->proto->max_request(o) : IN_MIN;
+    s->in_cap = maxreq + 1 > IN_MIN ? maxreq + 1 : IN_MIN;
+    s->need = maxreq + o->payload + 4096;
+    s->out_cap = 2 * s->need > OUT_MIN ? 2 * s->need : OUT_MIN;
+    if (o->transport == TRANSPORT_TLS) {
+        s->tls = tls_server_ctx_new(o, err, errlen);
+        if (!s->tls)
+            goto fail;
+    }
+    s->lfd = conn_listen(o->host, o->port, 4096, bound_port, err, errlen);
+    if (s->lfd < 0)
+        goto fail;
+    s->w = calloc(workers, sizeof(*s->w));
+    if (!s->w) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    s->nworkers = workers;
+    for (i = 0; i < workers; i++)
+        s->w[i].loop.epfd = s->w[i].loop.wakefd = -1;
+    for (i = 0; i < workers; i++) {
+        struct sworker *w = &s->w[i];
+        w->s = s;
+        if (loop_init(&w->loop, err, errlen) < 0)
+            goto fail;
+        if (loop_add(&w->loop, s->lfd, EPOLLIN | EPOLLEXCLUSIVE, &s->listen_tag) < 0) {
+            snprintf(err, errlen, "epoll_ctl: %s", strerror(errno));
+            goto fail;
+        }
+        if (pthread_create(&w->th, NULL, sworker_main, w) != 0) {
+            snprintf(err, errlen, "pthread_create failed");
+            goto fail;
+        }
+        w->started = 1;
+    }
+    return s;
+fail:
+    server_stop(s);
+    return NULL;
+}
