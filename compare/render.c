@@ -1,14 +1,236 @@
-/* render_dir(): skeleton until the summary and report writers land. */
+/* render_dir(): a run directory's dataset → summary.json, summary.csv, report.md, report.html.
+ * The only I/O of the report path: everything it calls (summary, report_md, report_html) is
+ * pure. Each output goes to a temporary file in DIR, is fsync'd and renamed over the old one,
+ * so a reader never sees a torn report. The outputs depend on the dataset alone (no render
+ * time), so rendering twice gives the same bytes. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "render.h"
+#include "report_html.h"
+#include "report_md.h"
+#include "sha256.h"
+#include "stats.h"
+#include "summary.h"
+
+#define JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(10))
+
+/* Whole file into memory (NUL-terminated). Returns 0, -1 with err (ENOENT: *missing = 1). */
+static int read_all(const char *path, char **out, size_t *len, int *missing, char *err,
+                    size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    char *p = NULL, *np;
+    size_t cap = 0, n = 0, got;
+
+    *out = NULL;
+    *len = 0;
+    if (missing)
+        *missing = 0;
+    if (!f) {
+        if (missing && errno == ENOENT)
+            *missing = 1;
+        snprintf(err, errlen, "open '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    for (;;) {
+        if (cap - n < 65536) {
+            cap = cap ? cap * 2 : 65536;
+            np = realloc(p, cap + 1);
+            if (!np) {
+                snprintf(err, errlen, "read '%s': out of memory", path);
+                goto fail;
+            }
+            p = np;
+        }
+        got = fread(p + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        snprintf(err, errlen, "read '%s': %s", path, strerror(errno));
+        goto fail;
+    }
+    fclose(f);
+    p[n] = '\0';
+    *out = p;
+    *len = n;
+    return 0;
+fail:
+    fclose(f);
+    free(p);
+    return -1;
+}
+
+enum out_kind { OUT_JSON, OUT_CSV, OUT_MD, OUT_HTML };
+
+struct out_ctx {
+    const json_t *summary, *meta;
+    const char *lang;
+};
+
+static int emit(FILE *f, enum out_kind kind, const struct out_ctx *c, char *err, size_t errlen)
+{
+    switch (kind) {
+    case OUT_JSON:
+        if (json_dumpf(c->summary, f, JSON_FLAGS) != 0 || fputc('\n', f) == EOF) {
+            snprintf(err, errlen, "write failed");
+            return -1;
+        }
+        return 0;
+    case OUT_CSV:
+        if (summary_write_csv(f, c->summary) != 0) {
+            snprintf(err, errlen, "write failed");
+            return -1;
+        }
+        return 0;
+    case OUT_MD:
+        return report_md_write(f, c->summary, c->meta, c->lang, err, errlen);
+    case OUT_HTML:
+        return report_html_write(f, c->summary, c->meta, c->lang, err, errlen);
+    }
+    return -1;
+}
+
+/* Writes DIR/name through DIR/.name.tmp.PID, fsync, rename. */
+static int write_output(const char *dir, const char *name, enum out_kind kind,
+                        const struct out_ctx *c, char *err, size_t errlen)
+{
+    char path[4096], tmp[4096], e[512] = "";
+    FILE *f = NULL;
+    int rc = -1;
+
+    if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path) ||
+        (size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.%ld", dir, name, (long)getpid()) >=
+            sizeof(tmp)) {
+        snprintf(err, errlen, "'%s': path too long", dir);
+        return -1;
+    }
+    f = fopen(tmp, "wb");
+    if (!f) {
+        snprintf(err, errlen, "create '%s': %s", tmp, strerror(errno));
+        return -1;
+    }
+    if (emit(f, kind, c, e, sizeof(e)) != 0) {
+        snprintf(err, errlen, "write '%s': %s", path, e);
+        goto out;
+    }
+    if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
+        snprintf(err, errlen, "write '%s': %s", tmp, strerror(errno));
+        goto out;
+    }
+    if (fclose(f) != 0) {
+        f = NULL;
+        snprintf(err, errlen, "close '%s': %s", tmp, strerror(errno));
+        goto out;
+    }
+    f = NULL;
+    if (rename(tmp, path) != 0) {
+        snprintf(err, errlen, "rename '%s' to '%s': %s", tmp, path, strerror(errno));
+        goto out;
+    }
+    rc = 0;
+out:
+    if (f)
+        fclose(f);
+    if (rc != 0)
+        unlink(tmp);
+    return rc;
+}
 
 int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_out, char *err,
                size_t errlen)
 {
-    (void)ro;
+    char path[4096], hex[65], e[512];
+    char *text = NULL;
+    size_t len = 0;
+    json_t *meta = NULL, *runs = NULL, *summary = NULL, *dataset, *warnings;
+    const char *recorded, *lang = ro ? ro->lang : NULL;
+    json_error_t je;
+    int missing = 0, rc = -1;
+    struct out_ctx c;
+
     if (summary_out)
         *summary_out = NULL;
-    snprintf(err, errlen, "render '%s': not implemented yet", dir);
-    return -1;
+    snprintf(path, sizeof(path), "%s/meta.json", dir);
+    meta = json_load_file(path, 0, &je);
+    if (!meta) {
+        if (access(path, F_OK) == 0) {
+            snprintf(err, errlen, "%s: line %d, column %d: %s", path, je.line, je.column,
+                     je.text);
+            goto out;
+        }
+        fprintf(stderr, "compare: warning: '%s' is missing: versions, settings and the "
+                        "environment are unknown\n", path);
+    } else if (!json_is_object(meta)) {
+        snprintf(err, errlen, "%s: expected a JSON object", path);
+        goto out;
+    }
+    snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
+    if (read_all(path, &text, &len, &missing, err, errlen) != 0)
+        goto out;
+    runs = summary_parse_runs(text, len, path, err, errlen);
+    if (!runs)
+        goto out;
+    if (sha256_mem(text, len, hex) != 0) {
+        snprintf(err, errlen, "%s: sha256 failed", path);
+        goto out;
+    }
+    summary = summary_build(runs, meta, ro ? ro->rules : NULL, e, sizeof(e));
+    if (!summary) {
+        snprintf(err, errlen, "%s: %s", dir, e);
+        goto out;
+    }
+
+    recorded = summary_str(json_object_get(meta, "dataset"), "sha256", NULL);
+    dataset = json_object();
+    json_object_set_new(dataset, "file", json_string("runs.jsonl"));
+    json_object_set_new(dataset, "sha256", json_string(hex));
+    json_object_set_new(dataset, "recorded_sha256", recorded ? json_string(recorded) : json_null());
+    json_object_set_new(dataset, "matches",
+                        recorded ? json_boolean(strcmp(recorded, hex) == 0) : json_null());
+    json_object_set_new(summary, "dataset", dataset);
+    if (recorded && strcmp(recorded, hex) != 0)
+        fprintf(stderr,
+                "compare: warning: '%s' no longer matches meta.json: sha256 %s, recorded %s\n",
+                path, hex, recorded);
+    warnings = json_array();
+    {
+        const json_t *w = json_object_get(meta, "warnings"), *x;
+        size_t i;
+
+        json_array_foreach(w, i, x) if (json_is_string(x))
+            json_array_append_new(warnings, json_string(json_string_value(x)));
+    }
+    json_object_set_new(summary, "warnings", warnings);
+
+    if (!lang)
+        lang = summary_str(meta, "lang", "en");
+    if (strcmp(lang, "en") != 0 && strcmp(lang, "zh") != 0) {
+        snprintf(err, errlen, "--lang '%s': expected en or zh", lang);
+        goto out;
+    }
+    c.summary = summary;
+    c.meta = meta;
+    c.lang = lang;
+    if (write_output(dir, "summary.json", OUT_JSON, &c, err, errlen) != 0 ||
+        write_output(dir, "summary.csv", OUT_CSV, &c, err, errlen) != 0 ||
+        write_output(dir, "report.md", OUT_MD, &c, err, errlen) != 0 ||
+        write_output(dir, "report.html", OUT_HTML, &c, err, errlen) != 0)
+        goto out;
+    if (summary_out) {
+        *summary_out = summary;
+        summary = NULL;
+    }
+    rc = 0;
+out:
+    free(text);
+    json_decref(meta);
+    json_decref(runs);
+    json_decref(summary);
+    return rc;
 }

@@ -1,0 +1,239 @@
+/* The report strings, English and Chinese, as X(id, en, zh) entries: included by i18n.h (the
+ * enum) and i18n.c (the tables). No include guard on purpose. {0}..{9} are placeholders
+ * filled by report_md's own substitution (never a printf format). Number formats are the
+ * same in both languages. */
+X(M_TITLE_AB, "{0} against {1}: performance comparison", "{0} 对比 {1}：性能比较")
+X(M_TITLE_NWAY, "{0}: performance comparison", "{0}：性能比较")
+X(M_TITLE_ONE, "{0}: benchmark results", "{0}：基准测试结果")
+X(M_AND, " and ", " 和 ")
+X(M_LIST_SEP, ", ", "、")
+X(M_METHOD,
+  "Method: every run is a fresh process; {0} runs per version and configuration, {1} s "
+  "warm-up, {2} s measurement; in each round the versions run back to back, and the order "
+  "alternates between rounds. Tables show median [min–max] over the runs: a range is {0} "
+  "observations, not a confidence interval.",
+  "方法：每次运行都是一个全新的进程；每个版本、每个配置运行 {0} 次，预热 {1} 秒，测量 {2} "
+  "秒；每一轮中各版本紧挨着运行，轮与轮之间交替顺序。表格给出各次运行的中位数 "
+  "[最小值–最大值]：一个区间是 {0} 次观测，不是置信区间。")
+X(M_METHOD_ONE,
+  "Method: every run is a fresh process; {0} rounds per configuration, {1} s warm-up, {2} s "
+  "measurement. Tables show the median over the rounds, with [min–max] where given.",
+  "方法：每次运行都是一个全新的进程；每个配置 {0} 轮，预热 {1} 秒，测量 {2} "
+  "秒。表格给出各轮的中位数，并在注明处给出 [最小值–最大值]。")
+X(M_ROLES, "Baseline: `{0}`. Candidate: `{1}`.", "基线：`{0}`。候选：`{1}`。")
+X(M_ROLES_NWAY, "Baseline: `{0}`. Compared against it: {1}.", "基线：`{0}`。与之比较：{1}。")
+X(M_H_SUMMARY, "Summary", "摘要")
+X(M_H_COMPLETENESS, "Completeness", "完整性")
+X(M_H_THROUGHPUT, "Throughput and CPU", "吞吐量与 CPU")
+X(M_H_LATENCY, "Latency (µs)", "延迟（µs）")
+X(M_H_MEMORY, "Memory (peak RSS, MiB)", "内存（峰值 RSS，MiB）")
+X(M_H_EVIDENCE, "Evidence", "证据")
+X(M_H_ENVIRONMENT, "Measurement environment", "测量环境")
+X(M_H_VERSIONS, "Versions", "版本")
+X(M_H_PROVENANCE, "Provenance", "数据来源")
+X(M_H_REPRODUCE, "Reproduce", "复现")
+X(M_H_DETAILED, "Detailed results", "详细结果")
+X(M_NOTABLE_INTRO, "{0} against {1}: {2} of {3} configurations stand out: ",
+  "{0} 对比 {1}：{3} 个配置中有 {2} 个明显不同：")
+X(M_NOTABLE_ITEM, "{0} ({1} throughput, {2} P99; {3})", "{0}（吞吐量 {1}，P99 {2}；{3}）")
+X(M_NONE_NOTABLE,
+  "{0} against {1}: no configuration passes a threshold with strong evidence. The largest "
+  "throughput changes: ",
+  "{0} 对比 {1}：没有任何配置以充分的证据超过阈值。吞吐量变化最大的是：")
+X(M_CHANGE_ITEM, "{0} ({1} throughput, {2} P99)", "{0}（吞吐量 {1}，P99 {2}）")
+X(M_NO_DATA, "no configuration has data for both versions.", "没有任何配置同时具有两个版本的数据。")
+X(M_OVERLAP_ALL,
+  "The throughput ranges of {0} and {1} overlap in every configuration.",
+  "{0} 与 {1} 的吞吐量区间在每个配置中都有重叠。")
+X(M_OVERLAP_SOME,
+  "The throughput ranges of {0} and {1} do not overlap in {2} of {3} configurations: {4}.",
+  "{0} 与 {1} 的吞吐量区间在 {3} 个配置中有 {2} 个不重叠：{4}。")
+X(M_MORE, "{0} more", "另外 {0} 个")
+X(M_CAUSE,
+  "These figures show what changed, not why: the cause of the differences is not confirmed "
+  "by this measurement.",
+  "这些数字说明了什么发生了变化，而不是为什么：差异的原因并未被本次测量证实。")
+X(M_V_REGRESSED, "regressed", "退步")
+X(M_V_IMPROVED, "improved", "改进")
+X(M_V_UNSTABLE, "unstable", "不稳定")
+X(M_V_FAILED, "failed", "失败")
+X(M_MN_THROUGHPUT, "throughput", "吞吐量")
+X(M_MN_CPU, "CPU %", "CPU %")
+X(M_MN_EFFICIENCY, "CPU efficiency", "CPU 效率")
+X(M_MN_P50, "P50", "P50")
+X(M_MN_P99, "P99", "P99")
+X(M_MN_RSS, "peak RSS", "峰值 RSS")
+X(M_COMPLETE_ROWS, "{0} of {1} configurations complete; {2} of {3} runs ok, {4} failed.",
+  "{1} 个配置中 {0} 个完整；{3} 次运行中 {2} 次成功，{4} 次失败。")
+X(M_DRIVER_ERRORS,
+  "Driver errors over the successful runs: connect {0}, I/O {1}, protocol {2}, verify {3}, "
+  "timeout {4}.",
+  "成功运行中的驱动错误：连接 {0}，I/O {1}，协议 {2}，校验 {3}，超时 {4}。")
+X(M_FAILED_RUN, "Failed run: {0}, `{1}`, round {2}: {3}", "失败的运行：{0}，`{1}`，第 {2} 轮：{3}")
+X(M_INCOMPLETE_ROW, "Incomplete: {0} ({1} of {2} runs recorded)",
+  "不完整：{0}（记录了 {2} 次中的 {1} 次）")
+X(M_WEAKNESSES, "What weakens this measurement:", "削弱本次测量的因素：")
+X(M_WEAK_NONE, "Nothing known weakens this measurement (no failed or unstable rows, TLS "
+               "verification on where used, no machine warning recorded).",
+  "未发现削弱本次测量的因素（没有失败或不稳定的行，使用 TLS 时证书校验开启，没有记录机器警告）。")
+X(M_WEAK_INSECURE,
+  "TLS certificate verification was off (`--insecure`) in: {0}.",
+  "以下配置关闭了 TLS 证书校验（`--insecure`）：{0}。")
+X(M_WEAK_UNSTABLE,
+  "Unstable (a side's spread (max−min)/median above {0}%): {1}.",
+  "不稳定（某一方的离散度 (最大−最小)/中位数 超过 {0}%）：{1}。")
+X(M_WEAK_FAILED, "{0} runs failed; their rows carry the verdict `failed`.",
+  "{0} 次运行失败；相应行的结论为 `failed`。")
+X(M_WEAK_MACHINE, "Machine: {0}", "机器：{0}")
+X(M_WEAK_HASH,
+  "`runs.jsonl` no longer matches the SHA-256 recorded in `meta.json` (recorded `{0}`, now "
+  "`{1}`): the figures come from a changed dataset.",
+  "`runs.jsonl` 与 `meta.json` 中记录的 SHA-256 不再一致（记录为 `{0}`，现为 "
+  "`{1}`）：这些数字来自被改动过的数据集。")
+X(M_WEAK_NOMETA, "`meta.json` is missing: versions, settings and environment are unknown.",
+  "缺少 `meta.json`：版本、设置和环境均未知。")
+X(M_COL_CONFIG, "Configuration", "配置")
+X(M_COL_BASE_KS, "Baseline k/s", "基线 k/s")
+X(M_COL_CAND_KS, "Candidate k/s", "候选 k/s")
+X(M_COL_CHANGE, "Change", "变化")
+X(M_COL_CPU_BC, "CPU % (baseline → candidate)", "CPU %（基线 → 候选）")
+X(M_COL_EFF_CHANGE, "CPU efficiency change", "CPU 效率变化")
+X(M_COL_SERVER_CPU, "Server CPU % (baseline → candidate)", "服务器 CPU %（基线 → 候选）")
+X(M_COL_VERDICT, "Verdict", "结论")
+X(M_COL_BASE_P50, "Baseline P50", "基线 P50")
+X(M_COL_CAND_P50, "Candidate P50", "候选 P50")
+X(M_COL_BASE_P99, "Baseline P99", "基线 P99")
+X(M_COL_CAND_P99, "Candidate P99", "候选 P99")
+X(M_COL_P99_CHANGE, "P99 change", "P99 变化")
+X(M_COL_BASE, "Baseline", "基线")
+X(M_COL_CAND, "Candidate", "候选")
+X(M_COL_KS, "{0} k/s", "{0} k/s")
+X(M_COL_VS, "{0} vs {1}", "{0} 对比 {1}")
+X(M_COL_P_TPUT, "Throughput p", "吞吐量 p")
+X(M_COL_PAIRED, "Paired ratio median [min–max]", "配对比值 中位数 [最小–最大]")
+X(M_COL_OVERLAP, "Ranges overlap", "区间重叠")
+X(M_COL_P_P99, "P99 p", "P99 p")
+X(M_YES, "yes", "是")
+X(M_NO, "no", "否")
+X(M_EFF_NOTE, "efficiency {0}", "效率{0}")
+X(M_DEF_THROUGHPUT,
+  "Throughput: Redis rows count successful commands per second; TCP, HTTP and WebSocket rows "
+  "count message round trips per second (k/s = thousands per second). Every configuration "
+  "stands alone: figures are never summed across configurations.",
+  "吞吐量：Redis 行统计每秒成功的命令数；TCP、HTTP 和 WebSocket 行统计每秒消息往返次数（k/s = "
+  "每秒千次）。每个配置独立成行：不同配置的数字从不相加。")
+X(M_DEF_CPU,
+  "CPU %: one full core is 100%. It is the driver (client) process over the measured window; "
+  "in `--serve` mode the one process that hosts both client and server. Server CPU is listed "
+  "separately when pairbench started the server.",
+  "CPU %：一个满载核心为 100%。统计的是测量窗口内的驱动（客户端）进程；在 `--serve` "
+  "模式下是同时承载客户端和服务器的那个进程。当服务器由 pairbench 启动时，服务器 CPU 单独列出。")
+X(M_DEF_EFFICIENCY,
+  "CPU efficiency = throughput per CPU core (throughput ÷ (CPU % ÷ 100)), computed for each "
+  "run before the median. Change = candidate median ÷ baseline median − 1.",
+  "CPU 效率 = 每个 CPU 核心的吞吐量（吞吐量 ÷ (CPU % ÷ 100)），先按每次运行计算，再取中位数。"
+  "变化 = 候选中位数 ÷ 基线中位数 − 1。")
+X(M_DEF_LATENCY,
+  "Latency is the closed-loop batch round trip: from writing a batch's first byte to reading "
+  "its last reply, including time the batch waited in the client. It is not single-command "
+  "latency. With one message per batch (pipeline 1, as the TCP, HTTP and WebSocket rows use) "
+  "it is one message round trip.",
+  "延迟是闭环的批次往返时间：从写出批次的第一个字节到读到其最后一个回复，包含批次在客户端排队的时间。"
+  "它不是单条命令的延迟。每批一条消息时（pipeline 1，TCP、HTTP 和 WebSocket 行即如此），"
+  "它就是一次消息往返。")
+X(M_DEF_RSS, "Peak RSS is the driver process's lifetime peak resident memory.",
+  "峰值 RSS 是驱动进程整个生命周期内的常驻内存峰值。")
+X(M_EVID_RULE,
+  "A metric is flagged `regressed` or `improved` only when its change passes the threshold "
+  "({0}) and the evidence is strong: the two ranges are disjoint, or every paired per-round "
+  "ratio (candidate ÷ baseline within one round, where the runs were adjacent) lies on the "
+  "same side of 1. `unstable` means a side's spread (max−min)/median exceeds {1}% and the "
+  "ranges overlap; `~` means no flag.",
+  "只有当变化超过阈值（{0}）且证据充分时，指标才会被标记为 `regressed`（退步）或 "
+  "`improved`（改进）：两个区间不相交，或者每一个逐轮配对比值（同一轮内相邻运行的 候选 ÷ "
+  "基线）都在 1 的同一侧。`unstable` 表示某一方的离散度 (最大−最小)/中位数 超过 {1}% "
+  "且区间重叠；`~` 表示未标记。")
+X(M_EVID_MWU,
+  "With {0} runs a side, disjoint ranges are the most extreme Mann–Whitney outcome: exact "
+  "two-sided p = 2/{1} ≈ {2}. Every paired ratio on one side of 1 happens with probability "
+  "2/2^{0} = {3} when nothing changed.",
+  "每方 {0} 次运行时，区间不相交是 Mann–Whitney 检验最极端的结果：精确双侧 p = 2/{1} ≈ "
+  "{2}。在没有任何变化时，所有配对比值都在 1 的同一侧的概率为 2/2^{0} = {3}。")
+X(M_EVID_CHANCE,
+  "With {0} comparisons per metric, about {1} would meet the evidence test by chance alone "
+  "({2} with disjoint ranges); the threshold makes a false flag rarer still.",
+  "每个指标有 {0} 次比较，仅凭偶然约有 {1} 次会满足证据条件（区间不相交的约 {2} "
+  "次）；阈值条件使误报更加罕见。")
+X(M_EVID_TABLE, "Exact two-sided Mann–Whitney p and paired ratios per configuration:",
+  "各配置的精确双侧 Mann–Whitney p 值与配对比值：")
+X(M_THRESHOLDS,
+  "throughput {0}%, CPU efficiency {1}%, P50 {2}%, P99 {3}%, peak RSS {4}%",
+  "吞吐量 {0}%，CPU 效率 {1}%，P50 {2}%，P99 {3}%，峰值 RSS {4}%")
+X(M_DETAILS_FULL, "Full table ({0} configurations)", "完整表格（{0} 个配置）")
+X(M_NOTABLE_ONLY,
+  "{0} configurations: the table shows the {1} that stand out; the full table follows.",
+  "共 {0} 个配置：此表只列出明显不同的 {1} 个；完整表格见下。")
+X(M_BEST_BOLD, "The best value of each row is in **bold**.", "每行最佳值以**粗体**标出。")
+X(M_COL_ITEM, "Item", "项目")
+X(M_COL_VALUE, "Value", "值")
+X(M_ENV_INTERVAL, "Measurement interval (UTC)", "测量时间段（UTC）")
+X(M_ENV_MACHINE, "Machine", "机器")
+X(M_ENV_CPU, "CPU", "CPU")
+X(M_ENV_CORES, "CPU cores (physical / logical)", "CPU 核心（物理 / 逻辑）")
+X(M_ENV_MEMORY, "Memory", "内存")
+X(M_ENV_OS, "Operating system", "操作系统")
+X(M_ENV_KERNEL, "Kernel", "内核")
+X(M_ENV_GOVERNOR, "CPU frequency governor", "CPU 频率调节器")
+X(M_ENV_LOAD, "Load average (1 min; start → end)", "平均负载（1 分钟；开始 → 结束）")
+X(M_ENV_PINNING, "CPU pinning (driver / server)", "CPU 绑定（驱动 / 服务器）")
+X(M_ENV_COMPILER, "Compiler and flags (driver build)", "编译器与编译选项（驱动构建）")
+X(M_ENV_LIBS, "Libraries", "依赖库")
+X(M_ENV_PAIRBENCH, "pairbench", "pairbench")
+X(M_ENV_SETTINGS, "Warm-up / duration / rounds / grace", "预热 / 时长 / 轮数 / 宽限")
+X(M_ENV_CONFIGS, "Configurations", "配置数")
+X(M_ENV_GRIDS, "Grids", "网格")
+X(M_ENV_SPEC, "Spec file", "规格文件")
+X(M_ENV_NETWORK, "Network", "网络")
+X(M_ENV_NETWORK_V, "client and server on one machine, loopback", "客户端与服务器在同一台机器上，经回环地址")
+X(M_ENV_SHARD, "Shard", "分片")
+X(M_UNKNOWN, "unknown", "未知")
+X(M_NONE, "none", "无")
+X(M_COL_VERSION, "Version", "版本")
+X(M_COL_REF, "Ref", "引用")
+X(M_COL_COMMIT, "Commit", "提交")
+X(M_COL_SERVER, "Server", "服务器")
+X(M_COL_SERVER_VERSION, "Server version", "服务器版本")
+X(M_COL_DRIVER, "Driver", "驱动")
+X(M_COL_SOURCE, "Measured source", "被测源文件")
+X(M_COL_SHA, "SHA-256", "SHA-256")
+X(M_PROV_DATASET, "Raw dataset `{0}`: SHA-256 `{1}`.", "原始数据集 `{0}`：SHA-256 `{1}`。")
+X(M_PROV_DATASET_OK, "It matches the hash recorded in `meta.json`.", "与 `meta.json` 中记录的哈希一致。")
+X(M_PROV_DATASET_BAD, "It does NOT match the hash recorded in `meta.json` (`{0}`).",
+  "与 `meta.json` 中记录的哈希（`{0}`）不一致。")
+X(M_PROV_GRID, "grid `{0}`", "网格 `{0}`")
+X(M_PROV_NONE, "No measured source files were named (`hash_sources` in the spec).",
+  "规格中没有指定被测源文件（`hash_sources`）。")
+X(M_REPRO_CMD, "The command that produced this dataset (run it from `{0}`):",
+  "生成本数据集的命令（在 `{0}` 下运行）：")
+X(M_REPRO_RENDER, "Re-render these reports from the dataset alone, without measuring again:",
+  "仅根据数据集重新生成这些报告，不重新测量：")
+X(M_REPRO_UNKNOWN, "The command line was not recorded.", "未记录命令行。")
+X(M_COL_VTM, "Version / transport / mode", "版本 / 传输 / 模式")
+X(M_COL_PAYLOAD, "Payload B", "负载 B")
+X(M_COL_CLIENTS, "Clients", "客户端数")
+X(M_COL_BATCH, "Commands per batch / batches in flight", "每批命令数 / 在途批次数")
+X(M_COL_OPS, "ops/s", "次/秒")
+X(M_COL_P50_US, "Batch P50 µs", "批次 P50 µs")
+X(M_COL_P99_US, "Batch P99 µs", "批次 P99 µs")
+X(M_COL_CPU, "CPU %", "CPU %")
+X(M_COL_RSS, "RSS MiB", "RSS MiB")
+X(M_COL_ROUNDS, "Rounds", "轮数")
+X(M_ONE_NOTE,
+  "ops/s is shown as median [min–max] over the rounds; the other columns are medians. Local "
+  "results on a shared machine are not production capacity.",
+  "次/秒 以各轮的 中位数 [最小–最大] 给出；其余列为中位数。共享机器上的本地结果不代表生产环境容量。")
+X(M_ONE_SUMMARY, "{0} configurations of `{1}`, {2} of {3} runs ok.",
+  "`{1}` 的 {0} 个配置，{3} 次运行中 {2} 次成功。")
+X(M_SERVE_MODE, "serve", "同进程服务")
+X(M_RUN_DIR, "<run directory>", "<运行目录>")
+X(M_PERIOD, ".", "。")

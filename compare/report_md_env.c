@@ -1,0 +1,340 @@
+/* report_md_env: the closing sections of the Markdown report, shared by every layout: the
+ * measurement environment (meta.environment, driver_build, settings), the versions, the
+ * provenance table (dataset and measured-source SHA-256) and the exact command to reproduce.
+ * Whatever meta.json lacks is printed as "unknown" so older datasets still render. */
+#include <string.h>
+
+#include "report_md_int.h"
+#include "summary.h"
+
+static const json_t *mget(const json_t *o, const char *k)
+{
+    return json_is_object(o) ? json_object_get(o, k) : NULL;
+}
+
+void md_json(const struct md *m, const json_t *v)
+{
+    size_t i;
+    const char *k;
+    const json_t *x;
+    int first = 1;
+
+    if (!v || json_is_null(v) || (json_is_string(v) && !*json_string_value(v))) {
+        md_put(m, md_t(m, M_UNKNOWN));
+    } else if (json_is_string(v)) {
+        md_cell(m, json_string_value(v));
+    } else if (json_is_integer(v)) {
+        fprintf(m->f, "%lld", (long long)json_integer_value(v));
+    } else if (json_is_real(v)) {
+        fprintf(m->f, "%g", json_real_value(v));
+    } else if (json_is_boolean(v)) {
+        md_put(m, md_t(m, json_is_true(v) ? M_YES : M_NO));
+    } else if (json_is_array(v)) {
+        if (json_array_size(v) == 0)
+            md_put(m, md_t(m, M_NONE));
+        json_array_foreach(v, i, x)
+        {
+            if (i)
+                md_put(m, " / ");
+            md_json(m, x);
+        }
+    } else if (json_is_object(v)) {
+        if (json_object_size(v) == 0)
+            md_put(m, md_t(m, M_NONE));
+        json_object_foreach((json_t *)v, k, x)
+        {
+            if (!first)
+                md_put(m, ", ");
+            first = 0;
+            md_cell(m, k);
+            md_put(m, " ");
+            md_json(m, x);
+        }
+    }
+}
+
+static void row_begin(const struct md *m, enum i18n_msg item)
+{
+    md_put(m, "| ");
+    md_put(m, md_t(m, item));
+    md_put(m, " | ");
+}
+
+static void env_row(const struct md *m, enum i18n_msg item, const json_t *v)
+{
+    row_begin(m, item);
+    md_json(m, v);
+    md_put(m, " |\n");
+}
+
+/* The first element of a load average (array [1, 5, 15] or a plain number). */
+static void load1(const struct md *m, const json_t *v)
+{
+    if (json_is_array(v))
+        v = json_array_get(v, 0);
+    if (json_is_number(v))
+        md_put(m, num_fixed(json_number_value(v), 2).s);
+    else
+        md_put(m, md_t(m, M_UNKNOWN));
+}
+
+static void environment(const struct md *m)
+{
+    const json_t *meta = m->meta, *env = mget(meta, "environment");
+    const json_t *build = mget(meta, "driver_build"), *settings = mget(meta, "settings"), *v;
+    const json_t *libs, *grids = mget(meta, "grids"), *g;
+    size_t i;
+
+    fprintf(m->f, "## %s\n\n| %s | %s |\n|---|---|\n", md_t(m, M_H_ENVIRONMENT),
+            md_t(m, M_COL_ITEM), md_t(m, M_COL_VALUE));
+    row_begin(m, M_ENV_INTERVAL);
+    md_json(m, mget(meta, "started"));
+    md_put(m, " – ");
+    md_json(m, mget(meta, "ended"));
+    md_put(m, " |\n");
+    env_row(m, M_ENV_MACHINE, mget(env, "machine"));
+    env_row(m, M_ENV_CPU, mget(env, "cpu_model"));
+    row_begin(m, M_ENV_CORES);
+    md_json(m, mget(env, "cores_physical"));
+    md_put(m, " / ");
+    md_json(m, mget(env, "cores_logical"));
+    md_put(m, " |\n");
+    row_begin(m, M_ENV_MEMORY);
+    v = mget(env, "memory_bytes");
+    if (json_is_number(v))
+        fprintf(m->f, "%s GiB", num_fixed(json_number_value(v) / (1024.0 * 1024 * 1024), 1).s);
+    else
+        md_put(m, md_t(m, M_UNKNOWN));
+    md_put(m, " |\n");
+    env_row(m, M_ENV_OS, mget(env, "os"));
+    env_row(m, M_ENV_KERNEL, mget(env, "kernel"));
+    env_row(m, M_ENV_GOVERNOR, mget(env, "governor"));
+    row_begin(m, M_ENV_LOAD);
+    load1(m, mget(env, "loadavg_start") ? mget(env, "loadavg_start") : mget(env, "loadavg"));
+    md_put(m, " → ");
+    load1(m, mget(env, "loadavg_end"));
+    md_put(m, " |\n");
+    row_begin(m, M_ENV_PINNING);
+    v = mget(settings, "pin_driver");
+    if (v && !json_is_null(v))
+        md_json(m, v);
+    else
+        md_put(m, md_t(m, M_NONE));
+    md_put(m, " / ");
+    v = mget(settings, "pin_server");
+    if (v && !json_is_null(v))
+        md_json(m, v);
+    else
+        md_put(m, md_t(m, M_NONE));
+    md_put(m, " |\n");
+    row_begin(m, M_ENV_COMPILER);
+    v = mget(build, "cc") ? mget(build, "cc") : mget(env, "compiler");
+    md_json(m, v);
+    v = mget(build, "cflags") ? mget(build, "cflags") : mget(env, "cflags");
+    if (json_is_string(v) && *json_string_value(v)) {
+        md_put(m, ", `");
+        md_cell(m, json_string_value(v));
+        md_put(m, "`");
+    }
+    md_put(m, " |\n");
+    row_begin(m, M_ENV_LIBS);
+    libs = mget(env, "libraries");
+    if (json_is_object(build)) {
+        /* the driver's own report of what it was built with wins over the harness's */
+        static const char *const keys[] = {"hiredis", "openssl", "libcurl", "jansson"};
+        int any = 0;
+
+        for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+            v = mget(build, keys[i]) ? mget(build, keys[i]) : mget(libs, keys[i]);
+            if (!v)
+                continue;
+            fprintf(m->f, "%s%s ", any ? ", " : "", keys[i]);
+            md_json(m, v);
+            any = 1;
+        }
+        if (!any)
+            md_put(m, md_t(m, M_UNKNOWN));
+    } else {
+        md_json(m, libs);
+    }
+    md_put(m, " |\n");
+    env_row(m, M_ENV_PAIRBENCH, mget(mget(meta, "pairbench"), "version"));
+    row_begin(m, M_ENV_SETTINGS);
+    md_json(m, mget(settings, "warmup"));
+    md_put(m, " s / ");
+    md_json(m, mget(settings, "duration"));
+    md_put(m, " s / ");
+    md_json(m, mget(settings, "runs"));
+    md_put(m, " / ");
+    md_json(m, mget(settings, "grace"));
+    md_put(m, " s |\n");
+    row_begin(m, M_ENV_CONFIGS);
+    fprintf(m->f, "%zu |\n", m->nrows);
+    row_begin(m, M_ENV_GRIDS);
+    if (json_array_size(grids) == 0)
+        md_put(m, md_t(m, M_UNKNOWN));
+    json_array_foreach(grids, i, g)
+    {
+        if (i)
+            md_put(m, ", ");
+        md_put(m, "`");
+        md_cell(m, summary_str(g, "file", summary_str(g, "name", "?")));
+        md_put(m, "`");
+    }
+    md_put(m, " |\n");
+    env_row(m, M_ENV_SPEC, mget(meta, "spec_file"));
+    v = mget(settings, "shard");
+    if (v && !json_is_null(v))
+        env_row(m, M_ENV_SHARD, v);
+    row_begin(m, M_ENV_NETWORK);
+    md_put(m, md_t(m, M_ENV_NETWORK_V));
+    md_put(m, " |\n\n");
+}
+
+static void versions(const struct md *m)
+{
+    const json_t *vs = mget(m->meta, "versions"), *v;
+    size_t i;
+
+    fprintf(m->f, "## %s\n\n| %s | %s | %s | %s | %s | %s |\n|---|---|---|---|---|---|\n",
+            md_t(m, M_H_VERSIONS), md_t(m, M_COL_VERSION), md_t(m, M_COL_REF),
+            md_t(m, M_COL_COMMIT), md_t(m, M_COL_DRIVER), md_t(m, M_COL_SERVER),
+            md_t(m, M_COL_SERVER_VERSION));
+    if (json_array_size(vs) == 0) {
+        /* no meta: at least the names from the summary */
+        json_array_foreach(m->versions, i, v)
+        {
+            md_put(m, "| `");
+            md_cell(m, json_string_value(v));
+            fprintf(m->f, "` | %s | %s | %s | %s | %s |\n", md_t(m, M_UNKNOWN),
+                    md_t(m, M_UNKNOWN), md_t(m, M_UNKNOWN), md_t(m, M_UNKNOWN),
+                    md_t(m, M_UNKNOWN));
+        }
+    }
+    json_array_foreach(vs, i, v)
+    {
+        const json_t *server = mget(v, "server");
+
+        md_put(m, "| `");
+        md_cell(m, summary_str(v, "name", "?"));
+        md_put(m, "` | ");
+        md_json(m, mget(v, "ref"));
+        md_put(m, " | ");
+        md_json(m, mget(v, "commit"));
+        md_put(m, " | ");
+        md_json(m, mget(v, "driver"));
+        md_put(m, " | ");
+        if (!server || json_is_null(server) ||
+            (json_is_object(server) && json_object_size(server) == 0))
+            md_put(m, md_t(m, M_NONE));
+        else
+            md_json(m, server);
+        md_put(m, " | ");
+        md_json(m, mget(v, "server_version"));
+        md_put(m, " |\n");
+    }
+    md_put(m, "\n");
+}
+
+static void provenance(const struct md *m)
+{
+    const json_t *ds = mget(m->summary, "dataset"), *g, *src;
+    const json_t *grids = mget(m->meta, "grids"), *sources = mget(m->meta, "sources");
+    size_t i;
+
+    fprintf(m->f, "## %s\n\n", md_t(m, M_H_PROVENANCE));
+    md_tmpl(m, md_t(m, M_PROV_DATASET), summary_str(ds, "file", "runs.jsonl"),
+            summary_str(ds, "sha256", md_t(m, M_UNKNOWN)), NULL);
+    if (json_is_true(mget(ds, "matches"))) {
+        md_put(m, " ");
+        md_put(m, md_t(m, M_PROV_DATASET_OK));
+    } else if (json_is_false(mget(ds, "matches"))) {
+        md_put(m, " **");
+        md_tmpl(m, md_t(m, M_PROV_DATASET_BAD), summary_str(ds, "recorded_sha256", "?"), NULL);
+        md_put(m, "**");
+    }
+    md_put(m, "\n\n");
+    if (json_array_size(sources) == 0) {
+        md_put(m, md_t(m, M_PROV_NONE));
+        md_put(m, "\n\n");
+    }
+    if (json_array_size(sources) == 0 && json_array_size(grids) == 0)
+        return;
+    fprintf(m->f, "| %s | %s |\n|---|---|\n", md_t(m, M_COL_SOURCE), md_t(m, M_COL_SHA));
+    json_array_foreach(sources, i, src)
+    {
+        md_put(m, "| `");
+        md_cell(m, summary_str(src, "path", "?"));
+        md_put(m, "` | `");
+        md_cell(m, summary_str(src, "sha256", md_t(m, M_UNKNOWN)));
+        md_put(m, "` |\n");
+    }
+    json_array_foreach(grids, i, g)
+    {
+        md_put(m, "| ");
+        md_tmpl(m, md_t(m, M_PROV_GRID), summary_str(g, "file", summary_str(g, "name", "?")),
+                NULL);
+        md_put(m, " | `");
+        md_cell(m, summary_str(g, "sha256", md_t(m, M_UNKNOWN)));
+        md_put(m, "` |\n");
+    }
+    md_put(m, "\n");
+}
+
+/* One word for a POSIX shell: as it is when it is plainly safe, else single-quoted. */
+static void shell_word(const struct md *m, const char *w)
+{
+    const char *p;
+    int safe = *w != '\0';
+
+    for (p = w; *p; p++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-",
+                    *p))
+            safe = 0;
+    if (safe) {
+        md_put(m, w);
+        return;
+    }
+    fputc('\'', m->f);
+    for (p = w; *p; p++) {
+        if (*p == '\'')
+            md_put(m, "'\\''");
+        else
+            fputc(*p, m->f);
+    }
+    fputc('\'', m->f);
+}
+
+static void reproduce(const struct md *m)
+{
+    const json_t *cl = mget(m->meta, "command_line"), *w;
+    size_t i;
+
+    fprintf(m->f, "## %s\n\n", md_t(m, M_H_REPRODUCE));
+    if (json_array_size(cl) == 0) {
+        md_put(m, md_t(m, M_REPRO_UNKNOWN));
+        md_put(m, "\n\n");
+    } else {
+        md_tmpl(m, md_t(m, M_REPRO_CMD), summary_str(m->meta, "cwd", md_t(m, M_UNKNOWN)), NULL);
+        md_put(m, "\n\n```sh\n");
+        json_array_foreach(cl, i, w)
+        {
+            if (i)
+                md_put(m, " ");
+            shell_word(m, json_is_string(w) ? json_string_value(w) : "?");
+        }
+        md_put(m, "\n```\n\n");
+    }
+    md_put(m, md_t(m, M_REPRO_RENDER));
+    md_put(m, "\n\n```sh\nbin/compare report ");
+    md_put(m, md_t(m, M_RUN_DIR));
+    md_put(m, "\n```\n");
+}
+
+void md_env_sections(const struct md *m)
+{
+    environment(m);
+    versions(m);
+    provenance(m);
+    reproduce(m);
+}
