@@ -40,7 +40,8 @@ struct key {
 };
 
 static const char *const redis_commands[] = {
-    "ECHO", "PING", "SET", "GET", "INCR", "LPUSH", "RPOP", "SADD", "HSET", "SPOP", "ZADD",
+    "ECHO", "PING",       "SET",        "GET",        "INCR",       "LPUSH", "RPUSH",
+    "LPOP", "RPOP",       "SADD",       "HSET",       "SPOP",       "ZADD",  "ZPOPMIN",
     "MSET", "LRANGE_100", "LRANGE_300", "LRANGE_500", "LRANGE_600", NULL};
 static const char *const http_versions[] = {"1.1", "2", NULL};
 static const char *const http_methods[] = {"GET", "POST", NULL};
@@ -64,8 +65,8 @@ static const struct key keys[] = {
     {"requests", T_U64, M_CLIENT, F(requests), 0, 1e15, NULL,
      "an operation count in 1..10^15 (0 = use the duration)"},
     {"command", T_CHOICE, M_CLIENT, F(command), 0, 0, redis_commands,
-     "one of ECHO PING SET GET INCR LPUSH RPOP SADD HSET SPOP ZADD MSET LRANGE_100 LRANGE_300 "
-     "LRANGE_500 LRANGE_600"},
+     "one of ECHO PING SET GET INCR LPUSH RPUSH LPOP RPOP SADD HSET SPOP ZADD ZPOPMIN MSET "
+     "LRANGE_100 LRANGE_300 LRANGE_500 LRANGE_600"},
     {"keyspace", T_U64, M_CLIENT, F(keyspace), 0, 1e12, NULL, "a key count in 0..10^12"},
     {"auth", T_BOOL, M_CLIENT, F(auth), 0, 0, NULL, "true or false"},
     {"resp", T_INT, M_CLIENT, F(resp), 2, 3, NULL, "2 or 3"},
