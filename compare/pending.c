@@ -10,32 +10,12 @@ static int pending(const char *name)
     return EXIT_USAGE;
 }
 
-int cmd_run(int argc, char **argv)
-{
-    (void)argc;
-    return pending(argv[0]);
-}
-int cmd_report(int argc, char **argv)
-{
-    (void)argc;
-    return pending(argv[0]);
-}
-int cmd_demo(int argc, char **argv)
-{
-    (void)argc;
-    return pending(argv[0]);
-}
 int cmd_gate(int argc, char **argv)
 {
     (void)argc;
     return pending(argv[0]);
 }
 int cmd_commits(int argc, char **argv)
-{
-    (void)argc;
-    return pending(argv[0]);
-}
-int cmd_drift(int argc, char **argv)
 {
     (void)argc;
     return pending(argv[0]);

@@ -422,13 +422,17 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
     }
     if (runner_driver_argv(r, sr->version, &dargv, &dargc, err, errlen) < 0)
         goto out;
-    full = calloc(dargc + 3, sizeof(*full));
+    full = calloc(dargc + 4, sizeof(*full));
     if (!full) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
     for (i = 0; i < dargc; i++)
         full[i] = dargv[i];
+    /* design §4: "<driver command> --config FILE.json". This install's bin/driver wants its
+     * protocol word first, so the default driver gets it (the file names it too). */
+    if (!ver->driver)
+        full[dargc++] = (char *)proto;
     full[dargc] = "--config";
     full[dargc + 1] = cfg_path;
     ps.argv = full;

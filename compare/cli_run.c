@@ -1,0 +1,727 @@
+/* cli_run: `compare run`, `compare report` and `compare demo`, and the run machinery of
+ * run.h that gate, commits and calibrate call: load and check the spec (nothing runs when it
+ * is bad), choose the run directory, run the schedule (runner.c per run, runs.jsonl appended
+ * and fsync'd per run), write meta.json, render the reports. SIGINT/SIGTERM stop the current
+ * run (its children are stopped and reaped, nothing half-written is recorded), write a
+ * partial report and return EXIT_HARNESS (3); `--resume` runs what is missing. */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "atomic.h"
+#include "clock.h"
+#include "cmds.h"
+#include "dataset.h"
+#include "num.h"
+#include "proc.h"
+#include "render.h"
+#include "run.h"
+#include "runmeta.h"
+#include "runner.h"
+#include "schedule.h"
+#include "spec.h"
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+void run_request_init(struct run_request *rq)
+{
+    memset(rq, 0, sizeof(*rq));
+    rq->warmup_s = -1;
+    rq->duration_s = -1;
+}
+
+/* "--flag value" or "--flag=value": the value, advancing *i; NULL when missing. */
+static const char *flag_value(const char *name, int argc, char **argv, int *i, int *matched)
+{
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+
+    *matched = 0;
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=') {
+        *matched = 1;
+        (*i)++;
+        return a + n + 1;
+    }
+    if (a[n] != '\0')
+        return NULL;
+    *matched = 1;
+    if (*i + 1 >= argc) {
+        (*i)++;
+        return NULL;
+    }
+    *i += 2;
+    return argv[*i - 1];
+}
+
+int run_flag_parse(struct run_request *rq, int argc, char **argv, int *i, char *err, size_t errlen)
+{
+    static const char *const names[] = {"--spec",       "--grid",      "--runs",  "--warmup",
+                                        "--duration",   "--out",       "--shard", "--lang",
+                                        "--pin-driver", "--pin-server"};
+    const char *a = argv[*i], *v = NULL;
+    size_t k;
+    int matched = 0;
+
+    if (strcmp(a, "--resume") == 0) {
+        rq->resume = 1;
+        (*i)++;
+        return 1;
+    }
+    for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+        v = flag_value(names[k], argc, argv, i, &matched);
+        if (matched)
+            break;
+    }
+    if (!matched)
+        return 0;
+    if (!v) {
+        snprintf(err, errlen, "%s: missing value", names[k]);
+        return -1;
+    }
+    switch (k) {
+    case 0:
+        rq->spec_path = v;
+        return 1;
+    case 1:
+        if (rq->n_grids == RUN_MAX_GRIDS) {
+            snprintf(err, errlen, "--grid: at most %d grids", RUN_MAX_GRIDS);
+            return -1;
+        }
+        rq->grid_paths[rq->n_grids++] = v;
+        return 1;
+    case 2: {
+        unsigned n;
+        if (num_parse_uint(v, 1, 1000, &n) < 0) {
+            snprintf(err, errlen, "--runs: expected an integer from 1 to 1000, got '%s'", v);
+            return -1;
+        }
+        rq->runs = (int)n;
+        return 1;
+    }
+    case 3:
+        if (num_parse_double(v, 0, 3600, &rq->warmup_s) < 0) {
+            snprintf(err, errlen, "--warmup: expected seconds from 0 to 3600, got '%s'", v);
+            return -1;
+        }
+        return 1;
+    case 4:
+        if (num_parse_double(v, 0.001, 86400, &rq->duration_s) < 0) {
+            snprintf(err, errlen, "--duration: expected seconds from 0.001 to 86400, got '%s'", v);
+            return -1;
+        }
+        return 1;
+    case 5:
+        if (!*v) {
+            snprintf(err, errlen, "--out: expected a directory, got ''");
+            return -1;
+        }
+        rq->out_dir = v;
+        return 1;
+    case 6:
+        if (sched_parse_shard(v, &rq->shard_k, &rq->shard_n) < 0) {
+            snprintf(err, errlen, "--shard: expected K/N with 1 <= K <= N, got '%s'", v);
+            return -1;
+        }
+        return 1;
+    case 7:
+        if (strcmp(v, "en") != 0 && strcmp(v, "zh") != 0) {
+            snprintf(err, errlen, "--lang: expected 'en' or 'zh', got '%s'", v);
+            return -1;
+        }
+        rq->lang = v;
+        return 1;
+    default: {
+        cpu_set_t set;
+        if (proc_parse_cpus(v, &set) < 0) {
+            snprintf(err, errlen, "%s: expected a CPU list like 0,2-3, got '%s'", names[k], v);
+            return -1;
+        }
+        if (k == 8)
+            rq->pin_driver = v;
+        else
+            rq->pin_server = v;
+        return 1;
+    }
+    }
+}
+
+/* ---- run directory ---- */
+
+static int mkdir_p(const char *path, char *err, size_t errlen)
+{
+    char buf[PATH_MAX];
+    size_t i, n;
+
+    n = (size_t)snprintf(buf, sizeof(buf), "%s", path);
+    if (n >= sizeof(buf)) {
+        snprintf(err, errlen, "path too long: '%s'", path);
+        return -1;
+    }
+    for (i = 1; i <= n; i++) {
+        if (buf[i] == '/' || buf[i] == '\0') {
+            char c = buf[i];
+            buf[i] = '\0';
+            if (mkdir(buf, 0755) < 0 && errno != EEXIST) {
+                snprintf(err, errlen, "cannot create directory '%s': %s", buf, strerror(errno));
+                return -1;
+            }
+            buf[i] = c;
+        }
+    }
+    return 0;
+}
+
+static void default_out_dir(char *out, size_t outlen)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    char ts[32];
+    unsigned rnd = (unsigned)(clock_now_ns() ^ ((uint64_t)getpid() << 16));
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+
+    if (fd >= 0) {
+        if (read(fd, &rnd, sizeof(rnd)) != (ssize_t)sizeof(rnd))
+            rnd ^= (unsigned)now;
+        close(fd);
+    }
+    gmtime_r(&now, &tm);
+    strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
+    snprintf(out, outlen, "reports/%s-%06x", ts, rnd & 0xffffffu);
+}
+
+static void default_driver(char *out, size_t outlen)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+    if (n <= 0) {
+        snprintf(out, outlen, "bin/driver");
+        return;
+    }
+    exe[n] = '\0';
+    snprintf(out, outlen, "%s/driver", dirname(exe));
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    (void)remove(path);
+    return 0;
+}
+
+/* ---- resume: what the dataset already holds ---- */
+
+struct done_set {
+    const struct spec *sp;
+    json_t *latest; /* {"<config>\t<version>\t<round>": status} */
+};
+
+static void done_key(char *out, size_t outlen, const char *config, const char *version,
+                     long long round)
+{
+    snprintf(out, outlen, "%s\t%s\t%lld", config, version, round);
+}
+
+static int done_fn(void *ctx, size_t config, size_t version, unsigned round)
+{
+    struct done_set *d = ctx;
+    char key[256];
+    const char *st;
+
+    done_key(key, sizeof(key), d->sp->configs[config].id, d->sp->versions[version].name, round);
+    st = json_string_value(json_object_get(d->latest, key));
+    return st && strcmp(st, "ok") == 0;
+}
+
+/* Latest status per (config, version, round); counts of lines and of failed keys. */
+static json_t *latest_status(const json_t *runs, unsigned *n_failed)
+{
+    json_t *latest = json_object(), *line, *v;
+    size_t i;
+    const char *k;
+
+    json_array_foreach(runs, i, line)
+    {
+        char key[256];
+        const char *c = json_string_value(json_object_get(line, "config"));
+        const char *ver = json_string_value(json_object_get(line, "version"));
+        const char *st = json_string_value(json_object_get(line, "status"));
+        if (!c || !ver || !st)
+            continue;
+        done_key(key, sizeof(key), c, ver, json_integer_value(json_object_get(line, "round")));
+        json_object_set_new(latest, key, json_string(st));
+    }
+    *n_failed = 0;
+    json_object_foreach(latest, k, v) if (strcmp(json_string_value(v), "ok") != 0)(*n_failed)++;
+    return latest;
+}
+
+/* ---- progress ---- */
+
+static void fmt_secs(double s, char *out, size_t outlen)
+{
+    if (s < 60)
+        snprintf(out, outlen, "%.0f s", s);
+    else if (s < 3600)
+        snprintf(out, outlen, "%dm%02ds", (int)s / 60, (int)s % 60);
+    else
+        snprintf(out, outlen, "%dh%02dm", (int)s / 3600, ((int)s % 3600) / 60);
+}
+
+static void progress_tty(size_t k, size_t n, const char *label, const char *version, double elapsed,
+                         double left)
+{
+    char e[32], l[32];
+
+    fmt_secs(elapsed, e, sizeof(e));
+    fmt_secs(left, l, sizeof(l));
+    fprintf(stderr, "\r\033[Krun %zu/%zu · %s · %s · %s · ~%s left", k, n, label, version, e, l);
+    fflush(stderr);
+}
+
+/* ---- the run ---- */
+
+static void install_signals(struct sigaction *old_int, struct sigaction *old_term,
+                            struct sigaction *old_pipe)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal; /* no SA_RESTART: poll and sleeps return early */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, old_int);
+    sigaction(SIGTERM, &sa, old_term);
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, old_pipe);
+}
+
+static void restore_signals(const struct sigaction *old_int, const struct sigaction *old_term,
+                            const struct sigaction *old_pipe)
+{
+    sigaction(SIGINT, old_int, NULL);
+    sigaction(SIGTERM, old_term, NULL);
+    sigaction(SIGPIPE, old_pipe, NULL);
+}
+
+int run_execute(const struct run_request *rq, struct run_outcome *out, char *err, size_t errlen)
+{
+    struct spec sp;
+    struct runner r;
+    struct done_set done = {0};
+    struct sched_run *plan = NULL;
+    struct sigaction old_int, old_term, old_pipe;
+    json_t *meta = NULL, *existing = NULL, *driver_build = NULL, *runs_now = NULL;
+    unsigned char *selected = NULL;
+    char dir[PATH_MAX], path[PATH_MAX + 32], work[PATH_MAX] = "", drv[PATH_MAX], why[2048];
+    size_t n_plan = 0, n_total = 0, i, cfg_done_runs = 0, cfg_failed = 0, n_sel = 0;
+    unsigned runs, n_failed = 0, truncated = 0;
+    int fd = -1, rc = EXIT_USAGE, signals_set = 0, is_tty = isatty(2);
+    uint64_t t0;
+    double per_run_s;
+
+    memset(out, 0, sizeof(*out));
+    memset(&r, 0, sizeof(r));
+    err[0] = '\0';
+    stop_flag = 0;
+    if (spec_load(&sp, rq->spec_path ? rq->spec_path : "", NULL, rq->grid_paths, rq->n_grids, err,
+                  errlen) < 0) {
+        if (!rq->spec_path)
+            snprintf(err, errlen, "--spec: missing (expected a spec file, see design §2)");
+        goto out;
+    }
+    if (rq->resume && !rq->out_dir) {
+        snprintf(err, errlen, "--resume: needs --out DIR (the run directory to continue)");
+        goto out;
+    }
+    runs = rq->runs > 0 ? (unsigned)rq->runs : sp.runs ? sp.runs : 5;
+    default_driver(drv, sizeof(drv));
+    r.sp = &sp;
+    r.default_driver = drv;
+    r.warmup_s = rq->warmup_s;
+    r.duration_s = rq->duration_s;
+    r.pin_driver = rq->pin_driver;
+    r.pin_server = rq->pin_server;
+    r.tree_dirs = rq->n_tree_dirs ? rq->tree_dirs : NULL;
+    r.n_tree_dirs = rq->n_tree_dirs;
+    r.stop = &stop_flag;
+    r.server_versions = json_object();
+    if (runner_check_programs(&r, err, errlen) < 0)
+        goto out;
+    selected = calloc(sp.n_configs + 1, 1);
+    if (!selected || !r.server_versions) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    for (i = 0; i < sp.n_configs; i++) {
+        selected[i] = (unsigned char)sched_in_shard(i, rq->shard_k, rq->shard_n);
+        n_sel += selected[i];
+    }
+    if (n_sel == 0) {
+        snprintf(err, errlen,
+                 "--shard %u/%u: no configuration falls in this shard (the grids "
+                 "have %zu)",
+                 rq->shard_k, rq->shard_n, sp.n_configs);
+        goto out;
+    }
+
+    /* the run directory */
+    if (rq->out_dir)
+        snprintf(dir, sizeof(dir), "%s", rq->out_dir);
+    else
+        default_out_dir(dir, sizeof(dir));
+    snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
+    if (rq->resume) {
+        if (access(path, F_OK) < 0) {
+            snprintf(err, errlen,
+                     "--resume: '%s' holds no runs.jsonl (expected the directory "
+                     "of an interrupted run)",
+                     dir);
+            goto out;
+        }
+        if (dataset_read(path, &existing, &truncated, err, errlen) < 0)
+            goto out;
+    } else {
+        struct stat st;
+        if (stat(path, &st) == 0 && st.st_size > 0) {
+            snprintf(err, errlen,
+                     "--out: '%s' already holds a dataset (use --resume to continue "
+                     "it, or choose another directory)",
+                     dir);
+            goto out;
+        }
+        if (mkdir_p(dir, err, errlen) < 0)
+            goto out;
+    }
+    snprintf(out->dir, sizeof(out->dir), "%s", dir);
+
+    /* what to run */
+    if (existing) {
+        done.sp = &sp;
+        done.latest = latest_status(existing, &n_failed);
+    }
+    n_plan = sched_plan(sp.n_configs, sp.n_versions, runs, rq->shard_k, rq->shard_n,
+                        existing ? done_fn : NULL, &done, &plan, &n_total);
+    if (n_plan == (size_t)-1) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    meta = runmeta_build(rq, &r, selected, runs, err, errlen);
+    if (!meta)
+        goto out;
+    if (rq->resume) {
+        /* keep the original start time and command line, note the resumption */
+        json_t *old = NULL;
+        json_error_t je;
+        snprintf(path, sizeof(path), "%s/meta.json", dir);
+        old = json_load_file(path, 0, &je);
+        if (old) {
+            json_t *resumed = json_array(), *prev = json_object_get(old, "resumed");
+            if (json_is_array(prev))
+                json_array_extend(resumed, prev);
+            json_array_append(resumed, json_object_get(meta, "started"));
+            if (json_object_get(old, "started"))
+                json_object_set(meta, "started", json_object_get(old, "started"));
+            if (json_object_get(old, "command_line"))
+                json_object_set(meta, "command_line", json_object_get(old, "command_line"));
+            json_object_set_new(meta, "resumed", resumed);
+            json_decref(old);
+        }
+        if (truncated)
+            json_array_append_new(json_object_get(meta, "warnings"),
+                                  json_string("runs.jsonl ended in a truncated line (a run cut "
+                                              "short while being written); it was dropped"));
+    }
+    {
+        json_t *w;
+        json_array_foreach(json_object_get(meta, "warnings"), i, w)
+            fprintf(stderr, "compare: warning: %s\n", json_string_value(w));
+    }
+    snprintf(path, sizeof(path), "%s/meta.json", dir);
+    if (atomic_write_json(path, meta, why, sizeof(why)) < 0) {
+        snprintf(err, errlen, "%s", why);
+        goto out;
+    }
+    snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
+    fd = dataset_open(path, err, errlen);
+    if (fd < 0)
+        goto out;
+    {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(work, sizeof(work), "%s/pairbench-run.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(work)) {
+            snprintf(err, errlen, "cannot create a directory like '%s': %s", work, strerror(errno));
+            work[0] = '\0';
+            rc = EXIT_HARNESS;
+            goto out;
+        }
+        r.work_dir = work;
+    }
+
+    /* the schedule */
+    install_signals(&old_int, &old_term, &old_pipe);
+    signals_set = 1;
+    rc = EXIT_OK;
+    t0 = clock_now_ns();
+    per_run_s = json_number_value(json_object_get(json_object_get(meta, "settings"), "warmup")) +
+                json_number_value(json_object_get(json_object_get(meta, "settings"), "duration")) +
+                0.3;
+    if (n_plan < n_total)
+        fprintf(stderr, "compare: resuming '%s': %zu of %zu runs to go\n", dir, n_plan, n_total);
+    for (i = 0; i < n_plan && !stop_flag; i++) {
+        const struct sched_run *sr = &plan[i];
+        const struct spec_config *cfg = &sp.configs[sr->config];
+        double elapsed = (double)(clock_now_ns() - t0) / 1e9;
+        double avg = i ? elapsed / (double)i : per_run_s;
+        json_t *line;
+
+        if (is_tty)
+            progress_tty(i + 1, n_plan, cfg->label, sp.versions[sr->version].name, elapsed,
+                         avg * (double)(n_plan - i));
+        line = runner_run(&r, sr, why, sizeof(why));
+        if (!line) {
+            if (stop_flag)
+                break;
+            snprintf(err, errlen, "%s", why);
+            rc = EXIT_HARNESS;
+            break;
+        }
+        if (dataset_append(fd, line, why, sizeof(why)) < 0) {
+            json_decref(line);
+            snprintf(err, errlen, "%s/%s", dir, why);
+            rc = EXIT_HARNESS;
+            break;
+        }
+        cfg_done_runs++;
+        if (strcmp(json_string_value(json_object_get(line, "status")), "ok") == 0) {
+            if (!driver_build && json_object_get(json_object_get(line, "result"), "build"))
+                driver_build =
+                    json_incref(json_object_get(json_object_get(line, "result"), "build"));
+        } else {
+            cfg_failed++;
+            if (is_tty)
+                fputc('\n', stderr);
+            fprintf(stderr, "compare: run failed: %s · %s · round %u: %s\n", cfg->label,
+                    sp.versions[sr->version].name, sr->round,
+                    json_string_value(json_object_get(line, "reason")));
+        }
+        json_decref(line);
+        if (i + 1 == n_plan || plan[i + 1].config != sr->config) {
+            if (!is_tty)
+                fprintf(stderr, "compare: [%.0f s] %s: %zu runs, %zu failed\n",
+                        (double)(clock_now_ns() - t0) / 1e9, cfg->label, cfg_done_runs, cfg_failed);
+            cfg_done_runs = cfg_failed = 0;
+        }
+    }
+    if (is_tty && n_plan)
+        fputc('\n', stderr);
+    if (stop_flag) {
+        out->interrupted = 1;
+        fprintf(stderr,
+                "compare: interrupted: the current run was stopped and not recorded; "
+                "writing a partial report (continue with --resume --out %s)\n",
+                dir);
+    }
+    close(fd);
+    fd = -1;
+
+    /* the record: meta.json, then the reports */
+    snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
+    if (dataset_read(path, &runs_now, NULL, why, sizeof(why)) == 0) {
+        json_t *latest = latest_status(runs_now, &n_failed);
+        out->runs_total = (unsigned)json_array_size(runs_now);
+        out->runs_failed = n_failed;
+        json_decref(latest);
+    }
+    if (!driver_build && runs_now) {
+        json_t *line;
+        json_array_foreach(runs_now, i, line) if ((driver_build = json_object_get(
+                                                       json_object_get(line, "result"), "build")))
+        {
+            json_incref(driver_build);
+            break;
+        }
+    }
+    if (runmeta_finish(meta, dir, driver_build, r.server_versions, why, sizeof(why)) < 0 ||
+        (snprintf(path, sizeof(path), "%s/meta.json", dir),
+         atomic_write_json(path, meta, why, sizeof(why)) < 0)) {
+        if (!err[0])
+            snprintf(err, errlen, "%s", why);
+        rc = EXIT_HARNESS;
+        goto out;
+    }
+    {
+        struct render_opts ro = {.lang = rq->lang, .rules = rq->rules};
+        if (render_dir(dir, &ro, &out->summary, why, sizeof(why)) < 0) {
+            if (!err[0])
+                snprintf(err, errlen, "reports: %s", why);
+            rc = EXIT_HARNESS;
+        }
+    }
+    if (rc == EXIT_OK && (out->runs_failed || out->interrupted)) {
+        rc = EXIT_HARNESS;
+        if (out->interrupted)
+            snprintf(err, errlen,
+                     "interrupted: %u runs recorded, %zu of this invocation's %zu "
+                     "not run",
+                     out->runs_total, n_plan - i, n_plan);
+        else
+            snprintf(err, errlen, "%u runs failed (see the reasons above and in %s/report.md)",
+                     out->runs_failed, dir);
+    }
+out:
+    if (signals_set)
+        restore_signals(&old_int, &old_term, &old_pipe);
+    if (fd >= 0)
+        close(fd);
+    if (work[0])
+        (void)nftw(work, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    json_decref(done.latest);
+    json_decref(existing);
+    json_decref(runs_now);
+    json_decref(driver_build);
+    json_decref(meta);
+    json_decref(r.server_versions);
+    free(plan);
+    free(selected);
+    spec_release(&sp);
+    return rc;
+}
+
+void run_outcome_release(struct run_outcome *out)
+{
+    json_decref(out->summary);
+    out->summary = NULL;
+}
+
+/* ---- compare run / compare report ---- */
+
+static void run_usage(FILE *f)
+{
+    fprintf(f, "usage: compare run --spec FILE [--grid FILE]... [--runs N] [--warmup S] "
+               "[--duration S]\n"
+               "                   [--out DIR] [--resume] [--shard K/N] [--lang en|zh]\n"
+               "                   [--pin-driver CPUS] [--pin-server CPUS]\n"
+               "Runs every configuration of the grids for every version of the spec, in fresh\n"
+               "processes, rounds in alternating order; writes DIR/runs.jsonl, meta.json,\n"
+               "summary.json, report.md and report.html, and prints DIR on stdout.\n"
+               "exit: 0 ok, 2 bad input, 3 runs failed or interrupted (SIGINT/SIGTERM: partial\n"
+               "report; continue with --resume --out DIR)\n");
+}
+
+/* Prints the outcome of run_execute(): the directory on stdout, the error on stderr. */
+static void print_outcome(int rc, const struct run_outcome *o, const char *err)
+{
+    if (err[0])
+        fprintf(stderr, "compare: %s\n", err);
+    if (rc != EXIT_USAGE && o->dir[0]) {
+        fprintf(stderr, "compare: %u runs recorded, %u failed; report: %s/report.md\n",
+                o->runs_total, o->runs_failed, o->dir);
+        printf("%s\n", o->dir);
+    }
+}
+
+int cmd_run(int argc, char **argv)
+{
+    struct run_request rq;
+    struct run_outcome o;
+    char err[4096] = "";
+    int i = 1, rc;
+
+    run_request_init(&rq);
+    rq.argc = argc;
+    rq.argv = argv;
+    while (i < argc) {
+        int r;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            run_usage(stdout);
+            return EXIT_OK;
+        }
+        r = run_flag_parse(&rq, argc, argv, &i, err, sizeof(err));
+        if (r < 0) {
+            fprintf(stderr, "compare run: %s\n", err);
+            return EXIT_USAGE;
+        }
+        if (r == 0) {
+            fprintf(stderr, "compare run: unknown option '%s' (see compare run --help)\n", argv[i]);
+            return EXIT_USAGE;
+        }
+    }
+    if (!rq.spec_path) {
+        fprintf(stderr, "compare run: --spec FILE is required\n");
+        run_usage(stderr);
+        return EXIT_USAGE;
+    }
+    rc = run_execute(&rq, &o, err, sizeof(err));
+    print_outcome(rc, &o, err);
+    run_outcome_release(&o);
+    return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    const char *dir = NULL, *lang = NULL;
+    char err[2048], path[PATH_MAX + 32];
+    struct render_opts ro = {0};
+    int i;
+
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: compare report DIR [--lang en|zh]\n"
+                   "Re-renders summary.json, summary.csv, report.md and report.html of a run\n"
+                   "directory from its runs.jsonl and meta.json (nothing is measured).\n");
+            return EXIT_OK;
+        }
+        if (strcmp(argv[i], "--lang") == 0 || strncmp(argv[i], "--lang=", 7) == 0) {
+            lang = argv[i][6] == '=' ? argv[i] + 7 : (i + 1 < argc ? argv[++i] : "");
+            if (strcmp(lang, "en") != 0 && strcmp(lang, "zh") != 0) {
+                fprintf(stderr, "compare report: --lang: expected 'en' or 'zh', got '%s'\n", lang);
+                return EXIT_USAGE;
+            }
+        } else if (argv[i][0] == '-' || dir) {
+            fprintf(stderr,
+                    "compare report: unexpected argument '%s' (usage: compare report "
+                    "DIR [--lang en|zh])\n",
+                    argv[i]);
+            return EXIT_USAGE;
+        } else {
+            dir = argv[i];
+        }
+    }
+    if (!dir) {
+        fprintf(stderr, "compare report: missing DIR (usage: compare report DIR [--lang "
+                        "en|zh])\n");
+        return EXIT_USAGE;
+    }
+    snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
+    if (access(path, R_OK) < 0) {
+        fprintf(stderr, "compare report: '%s' holds no readable runs.jsonl: %s\n", dir,
+                strerror(errno));
+        return EXIT_USAGE;
+    }
+    ro.lang = lang;
+    if (render_dir(dir, &ro, NULL, err, sizeof(err)) < 0) {
+        fprintf(stderr, "compare report: %s\n", err);
+        return EXIT_HARNESS;
+    }
+    printf("%s/report.md\n", dir);
+    return EXIT_OK;
+}

@@ -1,0 +1,194 @@
+/* runmeta: meta.json of a run directory (see runmeta.h). */
+#include "runmeta.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "envinfo.h"
+#include "sha256.h"
+#include "words.h"
+
+static int secret_name(const char *k)
+{
+    static const char *const words[] = {"PASS", "TOKEN", "SECRET", "KEY", "AUTH"};
+    char up[128];
+    size_t i;
+
+    for (i = 0; k[i] && i + 1 < sizeof(up); i++)
+        up[i] = (char)toupper((unsigned char)k[i]);
+    up[i] = '\0';
+    for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+        if (strstr(up, words[i]))
+            return 1;
+    return 0;
+}
+
+static void redact_env(json_t *env)
+{
+    const char *k;
+    json_t *v;
+
+    if (!json_is_object(env))
+        return;
+    json_object_foreach(env, k, v) if (secret_name(k))
+        json_object_set_new(env, k, json_string("***"));
+}
+
+json_t *runmeta_redact_spec(const json_t *spec_root)
+{
+    json_t *copy = json_deep_copy(spec_root), *v;
+    size_t i;
+
+    if (!copy)
+        return NULL;
+    json_array_foreach(json_object_get(copy, "versions"), i, v)
+        redact_env(json_object_get(v, "env"));
+    return copy;
+}
+
+static int is_sha(const char *s)
+{
+    size_t i;
+
+    if (!s || strlen(s) != 40)
+        return 0;
+    for (i = 0; i < 40; i++)
+        if (!isxdigit((unsigned char)s[i]))
+            return 0;
+    return 1;
+}
+
+static json_t *versions_json(const struct runner *r)
+{
+    json_t *arr = json_array();
+    size_t v;
+
+    for (v = 0; v < r->sp->n_versions; v++) {
+        const struct spec_version *ver = &r->sp->versions[v];
+        char **argv = NULL, err[256], shown[2048] = "", q[512];
+        size_t argc = 0, i, o = 0;
+        json_t *env = ver->env ? json_deep_copy(ver->env) : json_object();
+
+        if (runner_driver_argv(r, v, &argv, &argc, err, sizeof(err)) == 0) {
+            for (i = 0; i < argc && o < sizeof(shown); i++)
+                o += (size_t)snprintf(shown + o, sizeof(shown) - o, "%s%s", i ? " " : "",
+                                      words_quote(argv[i], q, sizeof(q)));
+            words_free(argv);
+        }
+        redact_env(env);
+        json_array_append_new(
+            arr, json_pack("{s:s,s:o,s:o,s:s,s:o,s:o,s:o,s:o}", "name", ver->name, "ref",
+                           ver->ref ? json_string(ver->ref) : json_null(), "commit",
+                           is_sha(ver->ref) ? json_string(ver->ref) : json_null(), "driver", shown,
+                           "server", ver->server ? json_deep_copy(ver->server) : json_object(),
+                           "env", env, "description",
+                           ver->description ? json_string(ver->description) : json_null(),
+                           "server_version", json_null()));
+    }
+    return arr;
+}
+
+json_t *runmeta_build(const struct run_request *rq, const struct runner *r,
+                      const unsigned char *selected, unsigned runs, char *err, size_t errlen)
+{
+    const struct spec *sp = r->sp;
+    json_t *meta = NULL, *argv = json_array(), *grids = json_array(), *configs = json_array();
+    json_t *warnings = json_array(), *env = NULL, *sources = NULL;
+    char cwd[PATH_MAX], hex[65], started[40], shard[32];
+    size_t i;
+    int k;
+
+    for (k = 0; k < rq->argc; k++)
+        json_array_append_new(argv, json_string(rq->argv[k]));
+    if (!getcwd(cwd, sizeof(cwd)))
+        snprintf(cwd, sizeof(cwd), ".");
+    for (i = 0; i < sp->n_grids; i++) {
+        char why[512];
+        if (sha256_file(sp->grids[i].path, hex, why, sizeof(why)) < 0)
+            snprintf(hex, sizeof(hex), "unknown");
+        json_array_append_new(grids, json_pack("{s:s,s:s,s:s,s:I}", "file", sp->grids[i].path,
+                                               "name", sp->grids[i].name, "sha256", hex, "configs",
+                                               (json_int_t)sp->grids[i].n_configs));
+    }
+    for (i = 0; i < sp->n_configs; i++) {
+        json_t *eff;
+        if (!selected[i])
+            continue;
+        eff = runner_effective_config(r, i);
+        json_array_append_new(configs,
+                              json_pack("{s:s,s:s,s:I,s:s,s:o}", "id", sp->configs[i].id, "label",
+                                        sp->configs[i].label, "index", (json_int_t)i, "grid",
+                                        sp->grids[sp->configs[i].grid].name, "params",
+                                        eff ? eff : json_object()));
+    }
+    env = envinfo_collect();
+    if (env)
+        envinfo_warnings(env, warnings);
+    if (sp->hash_sources) {
+        char why[512];
+        sources = sha256_globs(sp->hash_sources, NULL, why, sizeof(why));
+        if (!sources) {
+            char w[600];
+            snprintf(w, sizeof(w), "hash_sources: %s", why);
+            json_array_append_new(warnings, json_string(w));
+        }
+    }
+    if (rq->shard_n)
+        snprintf(shard, sizeof(shard), "%u/%u", rq->shard_k, rq->shard_n);
+    runner_utc_now(started, sizeof(started));
+    {
+        double warm = r->warmup_s >= 0 ? r->warmup_s : sp->warmup >= 0 ? sp->warmup : 1;
+        double dur = r->duration_s >= 0 ? r->duration_s : sp->duration >= 0 ? sp->duration : 5;
+        meta = json_pack(
+            "{s:s,s:{s:s},s:o,s:s,s:s,s:o,s:o,s:o,s:{s:I,s:f,s:f,s:f,s:f,s:o,s:o,s:o,s:o},"
+            "s:o,s:o,s:o,s:s,s:o,s:{s:s,s:o},s:o,s:o,s:s}",
+            "schema", "pairbench.meta/1", "pairbench", "version", PAIRBENCH_VERSION, "command_line",
+            argv, "cwd", cwd, "spec_file", sp->path, "spec", runmeta_redact_spec(sp->root), "grids",
+            grids, "versions", versions_json(r), "settings", "runs", (json_int_t)runs, "warmup",
+            warm, "duration", dur, "grace", sp->grace, "probe_timeout", sp->probe_timeout, "shard",
+            rq->shard_n ? json_string(shard) : json_null(), "pin_driver",
+            rq->pin_driver ? json_string(rq->pin_driver) : json_null(), "pin_server",
+            rq->pin_server ? json_string(rq->pin_server) : json_null(), "noise_limit",
+            sp->noise_limit > 0 ? json_real(sp->noise_limit) : json_null(), "configs", configs,
+            "environment", env ? env : json_object(), "driver_build", json_null(), "started",
+            started, "ended", json_null(), "dataset", "file", "runs.jsonl", "sha256", json_null(),
+            "sources", sources ? sources : json_array(), "warnings", warnings, "lang",
+            rq->lang ? rq->lang : "en");
+    }
+    if (!meta) {
+        snprintf(err, errlen, "meta.json: out of memory");
+        return NULL;
+    }
+    if (rq->extra_meta)
+        json_object_update(meta, rq->extra_meta);
+    return meta;
+}
+
+int runmeta_finish(json_t *meta, const char *dir, const json_t *driver_build,
+                   const json_t *server_versions, char *err, size_t errlen)
+{
+    char path[PATH_MAX], hex[65], ended[40];
+    json_t *v;
+    size_t i;
+
+    runner_utc_now(ended, sizeof(ended));
+    json_object_set_new(meta, "ended", json_string(ended));
+    snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
+    if (sha256_file(path, hex, err, errlen) < 0)
+        return -1;
+    json_object_set_new(json_object_get(meta, "dataset"), "sha256", json_string(hex));
+    if (driver_build)
+        json_object_set_new(meta, "driver_build", json_deep_copy(driver_build));
+    json_array_foreach(json_object_get(meta, "versions"), i, v)
+    {
+        json_t *sv =
+            json_object_get(server_versions, json_string_value(json_object_get(v, "name")));
+        if (sv)
+            json_object_set(v, "server_version", sv);
+    }
+    return 0;
+}
