@@ -1,0 +1,98 @@
+#!/bin/sh
+# Benchmark (not a test): redis-benchmark and pairbench's driver side by side against one
+# redis-server, same configurations, alternating order, ROUNDS rounds. Both do exactly N
+# commands (redis-benchmark -n N, driver --requests N --warmup 0) and both have their CPU
+# measured the same way: user+sys of the exited child, read from its parent shell's
+# /proc/PID/stat (cutime, cstime). Prints, per configuration, the medians and the ratios
+# driver/redis-benchmark of throughput and of client CPU per command (the driver also
+# verifies every reply; redis-benchmark does not).
+# Usage: sh bench/redis.sh [ROUNDS]   env: BENCH_SCALE (default 1) multiplies N
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+driver=${BIN_DRIVER:-$top/bin/driver}
+rounds=${1:-3}
+scale=${BENCH_SCALE:-1}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pairbench-bench.XXXXXX")
+srv=""
+cleanup() {
+    [ -n "$srv" ] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+for p in redis-server redis-benchmark redis-cli node; do
+    command -v $p >/dev/null 2>&1 || { echo "bench: '$p' not found" >&2; exit 2; }
+done
+[ -x "$driver" ] || { echo "bench: driver '$driver' not built (run make)" >&2; exit 2; }
+
+port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$tmp" \
+    > "$tmp/server.log" 2>&1 &
+srv=$!
+i=0
+until redis-cli -p "$port" PING >/dev/null 2>&1; do
+    i=$((i + 1)); [ $i -lt 100 ] || { echo "bench: redis-server did not start" >&2; exit 3; }
+    sleep 0.05
+done
+tck=$(getconf CLK_TCK)
+payload1k=$(head -c 1024 /dev/zero | tr '\0' 'x')
+
+# cpu_of CMD...: runs CMD (stdout to $tmp/cmd.out), prints its user+sys CPU seconds.
+cpu_of() {
+    sh -c '"$@" > "'"$tmp"'/cmd.out" 2> "'"$tmp"'/cmd.err" || exit 1
+           read -r line < /proc/$$/stat; set -- ${line#*) }; echo "${14} ${15}"' sh "$@" \
+        > "$tmp/cpu" || { cat "$tmp/cmd.err" >&2; return 1; }
+    awk -v t="$tck" '{printf "%.4f\n", ($1 + $2) / t}' "$tmp/cpu"
+}
+
+# One measurement; appends "tool throughput cpu_per_command_us" to $tmp/NAME.
+run_rb() { # NAME N RB-ARGS...
+    name=$1; n=$2; shift 2
+    cpu=$(cpu_of redis-benchmark -p "$port" -n "$n" --csv "$@")
+    rps=$(awk -F'","' 'NR > 1 && NF > 1 {print $2; exit}' "$tmp/cmd.out")
+    echo "rb $rps $(awk -v c="$cpu" -v n="$n" 'BEGIN {printf "%.4f", c / n * 1e6}')" >> "$tmp/$name"
+}
+run_drv() { # NAME N DRIVER-ARGS...
+    name=$1; n=$2; shift 2
+    cpu=$(cpu_of "$driver" redis --port "$port" --requests "$n" --warmup 0 "$@")
+    tp=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).throughput)' "$tmp/cmd.out")
+    echo "drv $tp $(awk -v c="$cpu" -v n="$n" 'BEGIN {printf "%.4f", c / n * 1e6}')" >> "$tmp/$name"
+}
+
+# config NAME N "RB-ARGS" "DRIVER-ARGS"
+config() {
+    name=$1; n=$(($2 * scale)); rbargs=$3; dargs=$4
+    : > "$tmp/$name"
+    r=1
+    while [ $r -le "$rounds" ]; do
+        if [ $((r % 2)) -eq 1 ]; then
+            eval "run_rb $name $n $rbargs"; eval "run_drv $name $n $dargs"
+        else
+            eval "run_drv $name $n $dargs"; eval "run_rb $name $n $rbargs"
+        fi
+        r=$((r + 1))
+    done
+    median() { grep "^$1 " "$tmp/$name" | awk "{print \$$2}" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+    rbt=$(median rb 2); dt=$(median drv 2); rbc=$(median rb 3); dc=$(median drv 3)
+    printf '%-34s %12.0f %12.0f %8.2f   %8.3f %8.3f %8.2f\n' "$name" "$rbt" "$dt" \
+        "$(awk -v a="$dt" -v b="$rbt" 'BEGIN {print a / b}')" "$rbc" "$dc" \
+        "$(awk -v a="$dc" -v b="$rbc" 'BEGIN {print a / b}')"
+}
+
+printf 'redis-server %s on 127.0.0.1:%s, %s rounds, alternating; medians\n' \
+    "$(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/')" "$port" "$rounds"
+printf '%-34s %12s %12s %8s   %8s %8s %8s\n' configuration "rb cmd/s" "driver cmd/s" ratio \
+    "rb us/cmd" "drv us/cmd" ratio
+config "echo-1KiB-c4-P1" 40000 "-c 4 -P 1 ECHO $payload1k" "--connections 4 --payload 1024 --pipeline 1"
+config "echo-1KiB-c4-P16" 200000 "-c 4 -P 16 ECHO $payload1k" "--connections 4 --payload 1024 --pipeline 16"
+config "echo-1KiB-c4-P64" 400000 "-c 4 -P 64 ECHO $payload1k" "--connections 4 --payload 1024 --pipeline 64"
+config "set-64B-c50-r100000-P1" 40000 "-c 50 -P 1 -d 64 -r 100000 -t set" \
+    "--connections 50 --payload 64 --keyspace 100000 --pipeline 1 --command SET"
+config "set-64B-c50-r100000-P16" 200000 "-c 50 -P 16 -d 64 -r 100000 -t set" \
+    "--connections 50 --payload 64 --keyspace 100000 --pipeline 16 --command SET"
+config "get-64B-c50-r100000-P1" 40000 "-c 50 -P 1 -d 64 -r 100000 -t get" \
+    "--connections 50 --payload 64 --keyspace 100000 --pipeline 1 --command GET"
+config "get-64B-c50-r100000-P16" 200000 "-c 50 -P 16 -d 64 -r 100000 -t get" \
+    "--connections 50 --payload 64 --keyspace 100000 --pipeline 16 --command GET"
+echo "ratio = driver / redis-benchmark: throughput >= 1 and CPU per command <= 1 is the target"
