@@ -1,0 +1,84 @@
+/* Drift analysis of one series (see drift.h): newest night against the median of the
+ * previous K, change points with E-divisive means, each reported change classified as a step
+ * or part of a slow drift, and the regression-step rule that decides `compare drift`'s exit. */
+#include "drift.h"
+
+#include <math.h>
+#include <string.h>
+
+/* +1 when a change of rel (after/before - 1) is better for the metric, -1 worse; 0 when its
+ * size is below the threshold. */
+static int direction(enum metric m, double rel, double threshold_pct)
+{
+    if (!(fabs(rel) * 100 >= threshold_pct) || threshold_pct <= 0)
+        return 0;
+    return (rel > 0) == (metric_higher_is_better(m) != 0) ? 1 : -1;
+}
+
+int drift_analyse(struct drift_series *s, const struct verdict_rules *rules, size_t window,
+                  uint64_t seed)
+{
+    struct cp_options o;
+    double th;
+    size_t k, lo;
+
+    th = rules->threshold_pct[s->metric];
+    if (th <= 0)
+        th = 5; /* informational metrics still get a size floor for reported changes */
+    s->newest_dir = 0;
+    s->regression_step = 0;
+    s->flagged = 0;
+    s->change = NAN;
+    s->prev_median = NAN;
+    memset(&s->cp, 0, sizeof(s->cp));
+    if (s->n == 0)
+        return 0;
+    if (window == 0)
+        window = DRIFT_DEFAULT_WINDOW;
+    s->newest = s->values[s->n - 1];
+    if (s->n > 1) {
+        lo = s->n - 1 > window ? s->n - 1 - window : 0;
+        s->prev_median = cp_median(s->values + lo, s->n - 1 - lo);
+        if (s->prev_median != 0) {
+            s->change = s->newest / s->prev_median - 1;
+            s->newest_dir = direction(s->metric, s->change, th);
+        }
+    }
+    cp_options_default(&o);
+    o.seed = seed;
+    if (cp_detect(s->values, s->n, &o, &s->cp) < 0)
+        return -1;
+    for (k = 0; k < s->cp.n_changes; k++) {
+        const struct cp_change *c = &s->cp.changes[k];
+        size_t a = c->index > DRIFT_STEP_WINDOW ? c->index - DRIFT_STEP_WINDOW : 0;
+        size_t b = c->index + DRIFT_STEP_WINDOW < s->n ? c->index + DRIFT_STEP_WINDOW : s->n;
+
+        s->step_change[k] = c->before != 0 ? c->after / c->before - 1 : 0;
+        if (!direction(s->metric, s->step_change[k], th))
+            s->kind[k] = DRIFT_KIND_SMALL;
+        else
+            s->kind[k] = cp_is_step(s->values, a, c->index, b) ? DRIFT_KIND_STEP
+                                                                : DRIFT_KIND_DRIFT;
+        if (s->kind[k] != DRIFT_KIND_SMALL)
+            s->flagged = 1;
+    }
+    /* the last reported change point decides */
+    for (k = s->cp.n_changes; k > 0; k--)
+        if (s->kind[k - 1] != DRIFT_KIND_SMALL)
+            break;
+    if (k > 0) {
+        const struct cp_change *c = &s->cp.changes[k - 1];
+
+        if (s->kind[k - 1] == DRIFT_KIND_STEP &&
+            direction(s->metric, s->step_change[k - 1], th) < 0 && s->n - c->index <= window) {
+            size_t from = c->index > window ? c->index - window : 0;
+            double before = cp_median(s->values + from, c->index - from);
+
+            if (before != 0 && direction(s->metric, s->newest / before - 1, th) < 0)
+                s->regression_step = 1;
+        }
+    }
+    if (s->newest_dir)
+        s->flagged = 1;
+    return 0;
+}

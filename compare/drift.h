@@ -1,0 +1,82 @@
+/* drift: the nightly drift report. A history directory holds one run directory per night
+ * (DIR/runs/<started>-<id>/) and an index (DIR/index.jsonl). Per configuration and metric,
+ * the baseline version's median over the nights of the newest night's environment forms a
+ * series; the newest night is compared with the median of the previous K nights, and
+ * E-divisive change-point detection (changepoint.h) finds steps and slow drifts. This header
+ * is the pure analysis (drift.c: the command and history; drift_report.c: drift.md/.html). */
+#ifndef PAIRBENCH_DRIFT_H
+#define PAIRBENCH_DRIFT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "changepoint.h"
+#include "stats.h"
+
+#define DRIFT_MAX_NIGHTS 400  /* newest nights analysed; older ones stay in the index */
+#define DRIFT_DEFAULT_WINDOW 7
+#define DRIFT_STEP_WINDOW 10  /* points each side given to cp_is_step */
+
+/* Why a change point is reported (or not) */
+enum drift_kind {
+    DRIFT_KIND_SMALL = 0, /* significant but below the metric's threshold: not reported */
+    DRIFT_KIND_STEP,      /* an abrupt level change */
+    DRIFT_KIND_DRIFT,     /* part of a slow drift */
+};
+
+struct drift_series {
+    char config[32];
+    char label[256];
+    enum metric metric;
+    size_t n;                        /* points (same-environment nights holding this row) */
+    double values[DRIFT_MAX_NIGHTS]; /* baseline median per night, oldest first */
+    size_t night[DRIFT_MAX_NIGHTS];  /* index of each point's night in the history */
+    /* filled by drift_analyse: */
+    double newest, prev_median, change; /* change = newest / prev_median - 1 (NAN: no prev) */
+    int newest_dir;                     /* -1 worse beyond threshold, +1 better, 0 neither */
+    struct cp_result cp;
+    enum drift_kind kind[CP_MAX_CHANGES];
+    double step_change[CP_MAX_CHANGES]; /* after / before - 1 per change point */
+    int regression_step;                /* the newest night sits after a recent bad step */
+    int flagged;                        /* worth a chart: newest_dir or a reported change */
+};
+
+/* Analyses s->values[0..n) with the metric's threshold from rules and window K (previous
+ * nights compared with the newest). A regression step: the last reported change point is a
+ * step in the bad direction by at least the threshold, it happened within the last K nights,
+ * and the newest night is still worse than the K nights before it by at least the threshold.
+ * Returns 0, or -1 (out of memory / too long). */
+int drift_analyse(struct drift_series *s, const struct verdict_rules *rules, size_t window,
+                  uint64_t seed);
+
+/* A night of the history as the reports need it. */
+struct drift_night {
+    char id[96];
+    char started[40];
+    char commit[48];
+    char env[512];   /* "machine · cpu · kernel · compiler" */
+    int other_env;   /* environment differs from the newest night: marked, not in series */
+};
+
+struct drift_report {
+    const char *history;
+    const struct drift_night *nights;
+    size_t n_nights;
+    struct drift_series **series;
+    size_t n_series;
+    size_t window;
+    const struct verdict_rules *rules;
+    const unsigned char *gated; /* METRIC_COUNT: metrics whose regression step fails the job */
+    int code;                    /* EXIT_OK or EXIT_REGRESSION */
+    const char *reason;
+};
+
+/* drift_report.c: write the Markdown / self-contained HTML report. Return 0, or -1 on a
+ * write error. */
+int drift_write_md(FILE *f, const struct drift_report *r);
+int drift_write_html(FILE *f, const struct drift_report *r);
+
+#endif

@@ -1,0 +1,455 @@
+/* compare drift --history DIR [--add RUNDIR] [--window K] [--threshold METRIC=PCT]...:
+ * keeps the nightly history (a copy of each night's run directory under DIR/runs/ and one
+ * line per night in DIR/index.jsonl, appended and fsync'd), builds the per-configuration,
+ * per-metric series of the newest night's environment, analyses them (drift.c) and writes
+ * DIR/drift.md and DIR/drift.html. Exit 1 when a gated metric's newest night is a regression
+ * step, else 0. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "atomic.h"
+#include "cmds.h"
+#include "dataset.h"
+#include "drift.h"
+#include "gate.h"
+#include "jobs_util.h"
+#include "num.h"
+#include "render.h"
+
+#define DRIFT_SEED 20240601u
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: compare drift --history DIR [--add RUNDIR] [--window K]\n"
+            "                     [--threshold METRIC=PERCENT]...\n"
+            "  --add RUNDIR   copy a night's run directory into the history first\n"
+            "  --window K     compare the newest night with the median of the previous K\n"
+            "                 (default %d)\n"
+            "  --threshold    size of change that counts (default throughput 5, cpu_efficiency\n"
+            "                 5, p99 10, ...); naming one gates exactly the named metrics\n"
+            "exit: 0 no regression step, 1 regression step in a gated metric, 2 bad input\n",
+            DRIFT_DEFAULT_WINDOW);
+}
+
+static const char *env_key(const json_t *env, const char *key)
+{
+    const char *s = json_string_value(json_object_get(env, key));
+
+    return s ? s : "unknown";
+}
+
+static void env_signature(const json_t *env, char *out, size_t len)
+{
+    snprintf(out, len, "%s · %s · %s · %s", env_key(env, "machine"), env_key(env, "cpu_model"),
+             env_key(env, "kernel"), env_key(env, "compiler"));
+}
+
+/* "2026-11-29T20:00:00Z" + sha -> "20261129T200000Z-1a2b3c4d" */
+static void night_id(const json_t *meta, const char *sha, char *out, size_t len)
+{
+    const char *started = json_string_value(json_object_get(meta, "started"));
+    char t[40] = "";
+    size_t i, k = 0;
+
+    if (!started)
+        started = "unknown";
+    for (i = 0; started[i] && k + 1 < sizeof(t); i++)
+        if ((started[i] >= '0' && started[i] <= '9') || started[i] == 'T' || started[i] == 'Z')
+            t[k++] = started[i];
+    t[k] = '\0';
+    snprintf(out, len, "%s-%.8s", *t ? t : "unknown", sha);
+}
+
+static int add_night(const char *history, const char *rundir, json_t *index, char *err,
+                     size_t errlen)
+{
+    static const char *const files[] = {"meta.json", "runs.jsonl", "summary.json", "report.md",
+                                        "report.html", "summary.csv"};
+    char path[4200], dest[4000], id[96], sha[65] = "00000000";
+    json_t *meta, *line = NULL, *v, *env;
+    const char *s;
+    size_t i;
+    int fd = -1, rc = -1;
+    struct stat st;
+    time_t now = time(NULL);
+    struct tm tm;
+    char added[32];
+
+    snprintf(path, sizeof(path), "%s/meta.json", rundir);
+    meta = ju_load_json(path, err, errlen);
+    if (!meta)
+        return -1;
+    s = json_string_value(json_object_get(json_object_get(meta, "dataset"), "sha256"));
+    if (s)
+        snprintf(sha, sizeof(sha), "%s", s);
+    night_id(meta, sha, id, sizeof(id));
+    json_array_foreach(index, i, v)
+    {
+        const char *vid = json_string_value(json_object_get(v, "id"));
+
+        if (vid && strcmp(vid, id) == 0) {
+            fprintf(stderr, "compare: drift: '%s' is already in the history as '%s'\n", rundir,
+                    id);
+            json_decref(meta);
+            return 0;
+        }
+    }
+    snprintf(path, sizeof(path), "%s/runs.jsonl", rundir);
+    if (stat(path, &st) < 0) {
+        snprintf(err, errlen, "--add '%s': no runs.jsonl (%s): not a run directory", rundir,
+                 strerror(errno));
+        goto out;
+    }
+    snprintf(dest, sizeof(dest), "%s/runs/%s", history, id);
+    if (ju_mkdir_p(dest, err, errlen) < 0)
+        goto out;
+    for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        char to[4200];
+
+        snprintf(path, sizeof(path), "%s/%s", rundir, files[i]);
+        if (stat(path, &st) < 0)
+            continue;
+        snprintf(to, sizeof(to), "%s/%s", dest, files[i]);
+        if (ju_copy_file(path, to, err, errlen) < 0)
+            goto out;
+    }
+    snprintf(path, sizeof(path), "%s/summary.json", dest);
+    if (stat(path, &st) < 0 && render_dir(dest, NULL, NULL, err, errlen) < 0)
+        goto out;
+    gmtime_r(&now, &tm);
+    strftime(added, sizeof(added), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    env = json_object_get(meta, "environment");
+    v = json_array_get(json_object_get(meta, "versions"), 0);
+    line = json_pack("{s:s, s:s+, s:O?, s:s, s:O?, s:O?, s:{s:s, s:s, s:s, s:s}}", "id", id, "dir",
+                     "runs/", id, "started", json_object_get(meta, "started"), "added", added,
+                     "baseline", json_object_get(v, "name"), "commit",
+                     json_object_get(v, "commit"), "environment", "machine",
+                     env_key(env, "machine"), "cpu_model", env_key(env, "cpu_model"), "kernel",
+                     env_key(env, "kernel"), "compiler", env_key(env, "compiler"));
+    if (!line) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    snprintf(path, sizeof(path), "%s/index.jsonl", history);
+    fd = dataset_open(path, err, errlen);
+    if (fd < 0 || dataset_append(fd, line, err, errlen) < 0)
+        goto out;
+    json_array_append(index, line);
+    fprintf(stderr, "compare: drift: added '%s' as night '%s'\n", rundir, id);
+    rc = 0;
+out:
+    if (fd >= 0)
+        close(fd);
+    json_decref(line);
+    json_decref(meta);
+    return rc;
+}
+
+static int cmp_night(const void *a, const void *b)
+{
+    const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+    const char *sx = json_string_value(json_object_get(x, "started"));
+    const char *sy = json_string_value(json_object_get(y, "started"));
+    int c = strcmp(sx ? sx : "", sy ? sy : "");
+
+    if (c)
+        return c;
+    sx = json_string_value(json_object_get(x, "id"));
+    sy = json_string_value(json_object_get(y, "id"));
+    return strcmp(sx ? sx : "", sy ? sy : "");
+}
+
+static const json_t *find_row(const json_t *summary, const char *config)
+{
+    json_t *row;
+    size_t i;
+
+    json_array_foreach(json_object_get(summary, "rows"), i, row)
+    {
+        const char *c = json_string_value(json_object_get(row, "config"));
+
+        if (c && strcmp(c, config) == 0)
+            return row;
+    }
+    return NULL;
+}
+
+/* The baseline median of metric m in row, or NAN. */
+static double baseline_median(const json_t *summary, const json_t *row, enum metric m)
+{
+    const char *base = json_string_value(json_object_get(summary, "baseline")), *st;
+    json_t *v = json_object_get(
+        json_object_get(json_object_get(json_object_get(json_object_get(row, "metrics"),
+                                                        metric_name(m)),
+                                        "values"),
+                        base ? base : ""),
+        "median");
+
+    if (!json_is_number(v))
+        return NAN;
+    st = json_string_value(json_object_get(row, "status"));
+    if (st && strcmp(st, "failed") == 0)
+        return NAN;
+    return json_number_value(v);
+}
+
+static int write_reports(const struct drift_report *r, char *err, size_t errlen)
+{
+    char *buf = NULL, path[4096];
+    size_t len = 0;
+    FILE *f;
+    int k;
+
+    for (k = 0; k < 2; k++) {
+        f = open_memstream(&buf, &len);
+        if (!f) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        if ((k == 0 ? drift_write_md(f, r) : drift_write_html(f, r)) < 0) {
+            fclose(f);
+            free(buf);
+            snprintf(err, errlen, "cannot format the drift report");
+            return -1;
+        }
+        fclose(f);
+        snprintf(path, sizeof(path), "%s/%s", r->history, k == 0 ? "drift.md" : "drift.html");
+        if (atomic_write(path, buf, len, err, errlen) < 0) {
+            free(buf);
+            return -1;
+        }
+        free(buf);
+        buf = NULL;
+    }
+    return 0;
+}
+
+int cmd_drift(int argc, char **argv)
+{
+    const char *history = NULL, *add = NULL;
+    unsigned window = DRIFT_DEFAULT_WINDOW;
+    struct gate_config gc;
+    char err[1024] = "", path[4096], reason[2048] = "";
+    json_t *index = NULL, **all_nights = NULL, **nights = NULL, **summaries = NULL, *newest_sum = NULL;
+    struct drift_night *dn = NULL;
+    struct drift_series **series = NULL;
+    size_t n = 0, first, i, n_series = 0, cap_series = 0;
+    int a, rc = EXIT_USAGE;
+    unsigned truncated = 0;
+
+    gate_config_init(&gc);
+    for (a = 1; a < argc; a++) {
+        const char *opt = argv[a];
+
+        if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
+            usage(stdout);
+            gate_config_release(&gc);
+            return EXIT_OK;
+        }
+        if (a + 1 >= argc) {
+            fprintf(stderr, "compare: drift: unknown option '%s' (or missing value)\n", opt);
+            usage(stderr);
+            goto done;
+        }
+        if (strcmp(opt, "--history") == 0) {
+            history = argv[++a];
+        } else if (strcmp(opt, "--add") == 0) {
+            add = argv[++a];
+        } else if (strcmp(opt, "--window") == 0) {
+            if (num_parse_uint(argv[++a], 1, 365, &window) < 0) {
+                fprintf(stderr, "compare: drift: --window '%s': expected a number of nights in "
+                                "[1, 365]\n",
+                        argv[a]);
+                goto done;
+            }
+        } else if (strcmp(opt, "--threshold") == 0) {
+            if (gate_parse_threshold(&gc, argv[++a], err, sizeof(err)) < 0) {
+                fprintf(stderr, "compare: %s\n", err);
+                goto done;
+            }
+        } else {
+            fprintf(stderr, "compare: drift: unknown option '%s'\n", opt);
+            usage(stderr);
+            goto done;
+        }
+    }
+    if (!history) {
+        fprintf(stderr, "compare: drift: --history DIR is required\n");
+        goto done;
+    }
+    snprintf(path, sizeof(path), "%s/runs", history);
+    if (ju_mkdir_p(path, err, sizeof(err)) < 0) {
+        fprintf(stderr, "compare: drift: %s\n", err);
+        rc = EXIT_HARNESS;
+        goto done;
+    }
+    snprintf(path, sizeof(path), "%s/index.jsonl", history);
+    if (dataset_read(path, &index, &truncated, err, sizeof(err)) < 0) {
+        fprintf(stderr, "compare: drift: %s\n", err);
+        goto done;
+    }
+    if (add && add_night(history, add, index, err, sizeof(err)) < 0) {
+        fprintf(stderr, "compare: drift: %s\n", err);
+        goto done;
+    }
+    n = json_array_size(index);
+    if (n == 0) {
+        fprintf(stderr, "compare: drift: history '%s' is empty (add a night with --add RUNDIR)\n",
+                history);
+        goto done;
+    }
+    all_nights = calloc(n, sizeof(*all_nights));
+    if (!all_nights)
+        goto oom;
+    nights = all_nights;
+    for (i = 0; i < n; i++)
+        nights[i] = json_array_get(index, i);
+    qsort(nights, n, sizeof(*nights), cmp_night);
+    first = n > DRIFT_MAX_NIGHTS ? n - DRIFT_MAX_NIGHTS : 0;
+    nights += first;
+    n -= first;
+    dn = calloc(n, sizeof(*dn));
+    summaries = calloc(n, sizeof(*summaries));
+    if (!dn || !summaries)
+        goto oom;
+    for (i = 0; i < n; i++) {
+        const char *id = json_string_value(json_object_get(nights[i], "id"));
+        const char *dir = json_string_value(json_object_get(nights[i], "dir"));
+        const char *c = json_string_value(json_object_get(nights[i], "commit"));
+        const char *st = json_string_value(json_object_get(nights[i], "started"));
+
+        snprintf(dn[i].id, sizeof(dn[i].id), "%s", id ? id : "?");
+        snprintf(dn[i].started, sizeof(dn[i].started), "%s", st ? st : "unknown");
+        snprintf(dn[i].commit, sizeof(dn[i].commit), "%s", c ? c : "");
+        env_signature(json_object_get(nights[i], "environment"), dn[i].env, sizeof(dn[i].env));
+        snprintf(path, sizeof(path), "%s/%s/summary.json", history, dir ? dir : "?");
+        summaries[i] = ju_load_json(path, err, sizeof(err));
+        if (!summaries[i])
+            fprintf(stderr, "compare: drift: night '%s' left out: %s\n", dn[i].id, err);
+    }
+    for (i = 0; i < n; i++)
+        dn[i].other_env = strcmp(dn[i].env, dn[n - 1].env) != 0;
+    newest_sum = summaries[n - 1];
+    if (!newest_sum) {
+        fprintf(stderr, "compare: drift: the newest night has no summary\n");
+        rc = EXIT_HARNESS;
+        goto done;
+    }
+    {
+        json_t *row;
+        size_t r;
+
+        json_array_foreach(json_object_get(newest_sum, "rows"), r, row)
+        {
+            const char *config = json_string_value(json_object_get(row, "config"));
+            const char *label = json_string_value(json_object_get(row, "label"));
+            int m;
+
+            if (!config)
+                continue;
+            for (m = 0; m < METRIC_COUNT; m++) {
+                struct drift_series *s;
+
+                if (m == METRIC_CPU_PERCENT)
+                    continue;
+                if (n_series == cap_series) {
+                    struct drift_series **ns;
+
+                    cap_series = cap_series ? cap_series * 2 : 16;
+                    ns = realloc(series, cap_series * sizeof(*series));
+                    if (!ns)
+                        goto oom;
+                    series = ns;
+                }
+                s = calloc(1, sizeof(*s));
+                if (!s)
+                    goto oom;
+                series[n_series++] = s;
+                snprintf(s->config, sizeof(s->config), "%s", config);
+                snprintf(s->label, sizeof(s->label), "%s", label ? label : config);
+                s->metric = (enum metric)m;
+                for (i = 0; i < n; i++) {
+                    const json_t *nr;
+                    double v;
+
+                    if (dn[i].other_env || !summaries[i])
+                        continue;
+                    nr = find_row(summaries[i], config);
+                    v = nr ? baseline_median(summaries[i], nr, s->metric) : NAN;
+                    if (!(v == v))
+                        continue;
+                    s->values[s->n] = v;
+                    s->night[s->n] = i;
+                    s->n++;
+                }
+                if (drift_analyse(s, &gc.rules, window, DRIFT_SEED) < 0)
+                    goto oom;
+            }
+        }
+    }
+    rc = EXIT_OK;
+    for (i = 0; i < n_series; i++) {
+        if (!series[i]->regression_step || !gc.gated[series[i]->metric])
+            continue;
+        rc = EXIT_REGRESSION;
+        {
+            size_t used = strlen(reason);
+            char ch[32];
+
+            snprintf(ch, sizeof(ch), "%+.2f%%", series[i]->change * 100);
+            if (used + 16 < sizeof(reason))
+                snprintf(reason + used, sizeof(reason) - used, "%s'%s' %s %s", used ? ", " : "",
+                         series[i]->label, metric_name(series[i]->metric), ch);
+        }
+    }
+    {
+        struct drift_report r = {
+            .history = history, .nights = dn, .n_nights = n, .series = series,
+            .n_series = n_series, .window = window, .rules = &gc.rules, .gated = gc.gated,
+            .code = rc, .reason = reason,
+        };
+
+        if (write_reports(&r, err, sizeof(err)) < 0) {
+            fprintf(stderr, "compare: drift: %s\n", err);
+            rc = EXIT_HARNESS;
+            goto done;
+        }
+    }
+    {
+        size_t flagged = 0, marked = 0;
+
+        for (i = 0; i < n_series; i++)
+            flagged += series[i]->flagged != 0;
+        for (i = 0; i < n; i++)
+            marked += dn[i].other_env != 0;
+        printf("drift: %zu nights (%zu in another environment, marked), %zu series, %zu "
+               "flagged; report: %s/drift.md\n",
+               n, marked, n_series, flagged, history);
+    }
+    if (rc == EXIT_REGRESSION)
+        fprintf(stderr, "compare: drift: regression step on the newest night in %s\n", reason);
+    goto done;
+oom:
+    fprintf(stderr, "compare: drift: out of memory\n");
+    rc = EXIT_HARNESS;
+done:
+    if (summaries)
+        for (i = 0; i < n; i++)
+            json_decref(summaries[i]);
+    free(summaries);
+    free(all_nights);
+    free(dn);
+    for (i = 0; i < n_series; i++)
+        free(series[i]);
+    free(series);
+    json_decref(index);
+    gate_config_release(&gc);
+    return rc;
+}
