@@ -20,8 +20,8 @@ static const char demo_grid[] =
     "  \"name\": \"demo\",\n"
     "  \"description\": \"compare demo: redis ECHO, SET, GET at pipeline 1 and 16, 4 "
     "connections, 64-byte values\",\n"
-    "  \"defaults\": {\"protocol\": \"redis\", \"connections\": 4, \"workers\": 2, "
-    "\"payload\": 64, \"window\": 1, \"keyspace\": 10000},\n"
+    "  \"defaults\": {\"protocol\": \"redis\", \"connections\": 4, \"workers\": 4, "
+    "\"payload\": 64, \"window\": 1},\n"
     "  \"axes\": {\"command\": [\"ECHO\", \"SET\", \"GET\"], \"pipeline\": [1, 16]}\n"
     "}\n";
 

@@ -402,6 +402,10 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
     }
     if (server_cmd) {
         int s;
+        /* the version's own server replaces the driver's reference server */
+        json_object_del(eff, "serve");
+        json_object_del(eff, "serve_workers");
+        json_object_del(eff, "delay_us");
         if (mkdir(srv_dir, 0755) < 0 && errno != EEXIST) {
             snprintf(err, errlen, "cannot create '%s': %s", srv_dir, strerror(errno));
             goto out;
