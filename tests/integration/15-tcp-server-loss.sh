@@ -1,0 +1,25 @@
+#!/bin/sh
+# A server that dies mid-run: the driver counts the in-flight operations as io errors,
+# keeps trying to reconnect (counted as connect errors), still prints its result for what
+# succeeded and exits 0; the run stays bounded.
+. "$(dirname "$0")/../lib.sh"
+need node
+
+port=$(free_port)
+start_bg serve "$DRIVER" serve tcp --port "$port" --payload 64
+spid=$LAST_PID
+wait_port "$port"
+start_bg client "$DRIVER" tcp --port "$port" --connections 4 --workers 2 --window 4 \
+    --warmup 0 --duration 1.2 --timeout 1
+cpid=$LAST_PID
+sleep 0.4
+kill -9 "$spid"
+i=0
+while kill -0 "$cpid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -0 "$cpid" 2>/dev/null && fail "driver still running 10s after its window"
+set +e; wait "$cpid"; rc=$?; set -e
+assert_eq "$rc" 0 "driver exit code after losing the server ($(cat "$T/client.err"))"
+assert_eq "$(json_get "$T/client.out" 'this.ops > 0 && this.errors.io + this.errors.connect > 0 && this.errors.verify === 0')" \
+    true "errors counted: $(json_get "$T/client.out" 'JSON.stringify(this.errors)')"
+grep -q "warning" "$T/client.err" || fail "no warning on stderr about the lost connections"
+echo "ok: server loss is counted data"
