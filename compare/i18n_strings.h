@@ -82,8 +82,8 @@ X(M_WEAK_INSECURE,
 X(M_WEAK_UNSTABLE,
   "Unstable (a side's spread (max−min)/median above {0}%): {1}.",
   "不稳定（某一方的离散度 (最大−最小)/中位数 超过 {0}%）：{1}。")
-X(M_WEAK_FAILED, "{0} runs failed; their rows carry the verdict `failed`.",
-  "{0} 次运行失败；相应行的结论为 `failed`。")
+X(M_WEAK_FAILED, "Failed runs: {0}; their rows carry the verdict `failed`.",
+  "失败的运行：{0} 次；相应行的结论为 `failed`。")
 X(M_WEAK_MACHINE, "Machine: {0}", "机器：{0}")
 X(M_WEAK_HASH,
   "`runs.jsonl` no longer matches the SHA-256 recorded in `meta.json` (recorded `{0}`, now "
@@ -125,13 +125,15 @@ X(M_DEF_THROUGHPUT,
 X(M_DEF_CPU,
   "CPU %: one full core is 100%. It is the driver (client) process over the measured window; "
   "in `--serve` mode the one process that hosts both client and server. Server CPU is listed "
-  "separately when pairbench started the server.",
+  "separately when pairbench started the server; it covers warm-up and measurement together.",
   "CPU %：一个满载核心为 100%。统计的是测量窗口内的驱动（客户端）进程；在 `--serve` "
-  "模式下是同时承载客户端和服务器的那个进程。当服务器由 pairbench 启动时，服务器 CPU 单独列出。")
+  "模式下是同时承载客户端和服务器的那个进程。当服务器由 pairbench 启动时，服务器 CPU "
+  "单独列出，它同时覆盖预热和测量两个阶段。")
 X(M_DEF_EFFICIENCY,
   "CPU efficiency = throughput per CPU core (throughput ÷ (CPU % ÷ 100)), computed for each "
-  "run before the median. Change = candidate median ÷ baseline median − 1.",
-  "CPU 效率 = 每个 CPU 核心的吞吐量（吞吐量 ÷ (CPU % ÷ 100)），先按每次运行计算，再取中位数。"
+  "run before the median.",
+  "CPU 效率 = 每个 CPU 核心的吞吐量（吞吐量 ÷ (CPU % ÷ 100)），先按每次运行计算，再取中位数。")
+X(M_DEF_CHANGE, "Change = candidate median ÷ baseline median − 1.",
   "变化 = 候选中位数 ÷ 基线中位数 − 1。")
 X(M_DEF_LATENCY,
   "Latency is the closed-loop batch round trip: from writing a batch's first byte to reading "
@@ -237,3 +239,8 @@ X(M_ONE_SUMMARY, "{0} configurations of `{1}`, {2} of {3} runs ok.",
 X(M_SERVE_MODE, "serve", "同进程服务")
 X(M_RUN_DIR, "<run directory>", "<运行目录>")
 X(M_PERIOD, ".", "。")
+X(M_ONE_BEST, "Highest throughput: {0}, {1} ops/s. Lowest batch P50: {2}, {3} µs.",
+  "吞吐量最高：{0}，{1} 次/秒。批次 P50 最低：{2}，{3} µs。")
+X(M_AUTH, "AUTH", "AUTH")
+X(M_SENT_SEP, " ", "")
+X(M_FLAG, "{0} {1}", "{0}{1}")

@@ -16,153 +16,7 @@
 #include "stats.h"
 #include "summary.h"
 
-#define MD_MAX_ROWS 12
-#define MD_LIST_MAX 6 /* rows named in one sentence before "and N more" */
-
-static const char *const gated[] = {"throughput", "cpu_efficiency", "p50_us", "p99_us",
-                                    "rss_mib"};
-#define N_GATED (sizeof(gated) / sizeof(gated[0]))
-
-/* ---- writer helpers ---- */
-
-const char *md_t(const struct md *m, enum i18n_msg id)
-{
-    return i18n(m->lang, id);
-}
-
-void md_put(const struct md *m, const char *s)
-{
-    fputs(s, m->f);
-}
-
-static void md_vtmpl(FILE *f, const char *tmpl, va_list ap)
-{
-    const char *args[10] = {0}, *a, *p;
-    int n = 0;
-
-    while (n < 10 && (a = va_arg(ap, const char *)) != NULL)
-        args[n++] = a;
-    for (p = tmpl; *p; p++) {
-        if (p[0] == '{' && p[1] >= '0' && p[1] <= '9' && p[2] == '}' && p[1] - '0' < n) {
-            fputs(args[p[1] - '0'], f);
-            p += 2;
-        } else {
-            fputc(*p, f);
-        }
-    }
-}
-
-void md_tmpl(const struct md *m, const char *tmpl, ...)
-{
-    va_list ap;
-
-    va_start(ap, tmpl);
-    md_vtmpl(m->f, tmpl, ap);
-    va_end(ap);
-}
-
-/* The template's text in a new string (free()). */
-static char *tmpl_str(const char *tmpl, ...)
-{
-    char *s = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&s, &n);
-    va_list ap;
-
-    if (!f)
-        return NULL;
-    va_start(ap, tmpl);
-    md_vtmpl(f, tmpl, ap);
-    va_end(ap);
-    fclose(f);
-    return s;
-}
-
-void md_cell(const struct md *m, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '|')
-            md_put(m, "\\|");
-        else if (*s == '\n' || *s == '\r')
-            fputc(' ', m->f);
-        else
-            fputc(*s, m->f);
-    }
-}
-
-struct num num_fixed(double v, int decimals)
-{
-    struct num n;
-    double r = pow(10, decimals);
-
-    if (!isfinite(v)) {
-        snprintf(n.s, sizeof(n.s), "—");
-        return n;
-    }
-    if (round(fabs(v) * r) == 0)
-        v = 0; /* no "-0.00" */
-    if (v < 0)
-        snprintf(n.s, sizeof(n.s), "−%.*f", decimals, -v);
-    else
-        snprintf(n.s, sizeof(n.s), "%.*f", decimals, v);
-    return n;
-}
-
-struct num num_pct(const json_t *change)
-{
-    struct num n;
-    double v;
-
-    if (!json_is_number(change)) {
-        snprintf(n.s, sizeof(n.s), "—");
-        return n;
-    }
-    v = json_number_value(change) * 100;
-    if (round(fabs(v) * 100) == 0)
-        snprintf(n.s, sizeof(n.s), "0.00%%");
-    else if (v < 0)
-        snprintf(n.s, sizeof(n.s), "−%.2f%%", -v);
-    else
-        snprintf(n.s, sizeof(n.s), "+%.2f%%", v);
-    return n;
-}
-
-/* "97.11 [95.52–99.63]" of values scaled by 1/div, or "—". */
-static struct num num_range(const json_t *values, double div, int decimals)
-{
-    struct num n;
-
-    if (!json_is_object(values)) {
-        snprintf(n.s, sizeof(n.s), "—");
-        return n;
-    }
-    snprintf(n.s, sizeof(n.s), "%.100s [%.100s–%.100s]",
-             num_fixed(summary_num(values, "median", NAN) / div, decimals).s,
-             num_fixed(summary_num(values, "min", NAN) / div, decimals).s,
-             num_fixed(summary_num(values, "max", NAN) / div, decimals).s);
-    return n;
-}
-
-static struct num num_median(const json_t *values, double div, int decimals)
-{
-    return num_fixed(json_is_object(values) ? summary_num(values, "median", NAN) / div : NAN,
-                     decimals);
-}
-
-static const char *version_name(const struct md *m, size_t i)
-{
-    return json_string_value(json_array_get(m->versions, i));
-}
-
-static const char *row_label(const json_t *row)
-{
-    return summary_str(row, "label", summary_str(row, "config", "?"));
-}
-
-static const char *verdict_of(const json_t *row, const char *metric, const char *ver)
-{
-    return summary_str(summary_vs(row, metric, ver), "verdict", "~");
-}
+/* ---- words for the summary ---- */
 
 static enum i18n_msg metric_msg(const char *metric)
 {
@@ -197,8 +51,8 @@ static int row_flagged(const json_t *row, const char *ver)
 {
     size_t i;
 
-    for (i = 0; i < N_GATED; i++) {
-        const char *v = verdict_of(row, gated[i], ver);
+    for (i = 0; i < MD_N_GATED; i++) {
+        const char *v = md_verdict(row, md_gated[i], ver);
 
         if (strcmp(v, VERDICT_REGRESSED) == 0 || strcmp(v, VERDICT_IMPROVED) == 0)
             return 1;
@@ -207,16 +61,6 @@ static int row_flagged(const json_t *row, const char *ver)
 }
 
 /* A row has any verdict other than "~" for any candidate. */
-static int row_stands_out(const struct md *m, const json_t *row)
-{
-    size_t vi, i;
-
-    for (vi = 1; vi < m->nv; vi++)
-        for (i = 0; i < N_GATED; i++)
-            if (strcmp(verdict_of(row, gated[i], version_name(m, vi)), VERDICT_SAME) != 0)
-                return 1;
-    return 0;
-}
 
 static double abs_change(const json_t *row, const char *metric, const char *ver)
 {
@@ -227,31 +71,6 @@ static double abs_change(const json_t *row, const char *metric, const char *ver)
 
 /* Writes items (already formatted strings) as a sentence list: "a, b and c", at most
  * MD_LIST_MAX then "and N more". */
-static void put_list(const struct md *m, char **items, size_t n)
-{
-    size_t i, shown = n > MD_LIST_MAX ? MD_LIST_MAX : n;
-    char more[32];
-
-    for (i = 0; i < shown; i++) {
-        if (i > 0)
-            md_put(m, md_t(m, (i == shown - 1 && shown == n) ? M_AND : M_LIST_SEP));
-        md_put(m, items[i] ? items[i] : "?");
-    }
-    if (shown < n) {
-        snprintf(more, sizeof(more), "%zu", n - shown);
-        md_put(m, md_t(m, M_AND));
-        md_tmpl(m, md_t(m, M_MORE), more, NULL);
-    }
-}
-
-static void free_items(char **items, size_t n)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++)
-        free(items[i]);
-    free(items);
-}
 
 /* ---- summary paragraph ---- */
 
@@ -264,15 +83,21 @@ static char *flag_text(const struct md *m, const json_t *row, const char *ver)
 
     if (!f)
         return NULL;
-    for (i = 0; i < N_GATED; i++) {
-        const char *v = verdict_of(row, gated[i], ver);
+    for (i = 0; i < MD_N_GATED; i++) {
+        const char *v = md_verdict(row, md_gated[i], ver);
 
         if (strcmp(v, VERDICT_REGRESSED) != 0 && strcmp(v, VERDICT_IMPROVED) != 0)
             continue;
         if (!first)
             fputs(md_t(m, M_LIST_SEP), f);
         first = 0;
-        fprintf(f, "%s %s", md_t(m, metric_msg(gated[i])), verdict_word(m, v));
+        {
+            struct md fm = *m;
+
+            fm.f = f;
+            md_tmpl(&fm, md_t(m, M_FLAG), md_t(m, metric_msg(md_gated[i])), verdict_word(m, v),
+                    NULL);
+        }
     }
     fclose(f);
     return s;
@@ -304,7 +129,7 @@ static void summary_for(const struct md *m, const char *ver)
         {
             char *flags = flag_text(m, row, ver);
 
-            items[k++] = tmpl_str(md_t(m, M_NOTABLE_ITEM), row_label(row),
+            items[k++] = md_tmpl_str(md_t(m, M_NOTABLE_ITEM), md_row_label(row),
                                   num_pct(json_object_get(summary_vs(row, "throughput", ver),
                                                           "change"))
                                       .s,
@@ -319,7 +144,7 @@ static void summary_for(const struct md *m, const char *ver)
     snprintf(b, sizeof(b), "%zu", m->nrows);
     if (k > 0) {
         md_tmpl(m, md_t(m, M_NOTABLE_INTRO), ver, m->base, a, b, NULL);
-        put_list(m, items, k);
+        md_put_list(m, items, k);
         md_put(m, md_t(m, M_PERIOD));
     } else {
         json_array_foreach(m->rows, i, row)
@@ -340,18 +165,18 @@ static void summary_for(const struct md *m, const char *ver)
             for (i = 0; i < with_data && i < 2; i++) {
                 const json_t *r = json_array_get(m->rows, (size_t)order[2 * i + 1]);
 
-                items[i] = tmpl_str(
-                    md_t(m, M_CHANGE_ITEM), row_label(r),
+                items[i] = md_tmpl_str(
+                    md_t(m, M_CHANGE_ITEM), md_row_label(r),
                     num_pct(json_object_get(summary_vs(r, "throughput", ver), "change")).s,
                     num_pct(json_object_get(summary_vs(r, "p99_us", ver), "change")).s, NULL);
             }
-            put_list(m, items, i);
+            md_put_list(m, items, i);
             md_put(m, md_t(m, M_PERIOD));
             k = i;
         }
     }
-    md_put(m, " ");
-    free_items(items, k);
+    md_put(m, md_t(m, M_SENT_SEP));
+    md_free_items(items, k);
     items = NULL;
 
     /* overlap of the throughput ranges */
@@ -367,7 +192,7 @@ static void summary_for(const struct md *m, const char *ver)
             continue;
         with_data++;
         if (json_is_false(ov))
-            items[disjoint++] = strdup(row_label(row));
+            items[disjoint++] = strdup(md_row_label(row));
     }
     if (with_data > 0) {
         if (disjoint == 0) {
@@ -381,7 +206,7 @@ static void summary_for(const struct md *m, const char *ver)
                 struct md lm = *m;
 
                 lm.f = lf;
-                put_list(&lm, items, disjoint);
+                md_put_list(&lm, items, disjoint);
                 fclose(lf);
             }
             snprintf(a, sizeof(a), "%zu", disjoint);
@@ -392,7 +217,7 @@ static void summary_for(const struct md *m, const char *ver)
     }
     md_put(m, "\n\n");
 out:
-    free_items(items, disjoint);
+    md_free_items(items, disjoint);
     free(order);
 }
 
@@ -426,14 +251,14 @@ static void completeness(const struct md *m)
         for (j = 0; j < 5; j++)
             errs[j] += (long long)summary_num(json_object_get(row, "errors"), kinds[j], 0);
         if (json_is_true(json_object_get(row, "tls_insecure")) && insecure)
-            insecure[ninsecure++] = strdup(row_label(row));
+            insecure[ninsecure++] = strdup(md_row_label(row));
         for (vi = 1; vi < m->nv; vi++)
-            for (mi = 0; mi < N_GATED; mi++)
-                if (strcmp(verdict_of(row, gated[mi], version_name(m, vi)), VERDICT_UNSTABLE) ==
+            for (mi = 0; mi < MD_N_GATED; mi++)
+                if (strcmp(md_verdict(row, md_gated[mi], md_version(m, vi)), VERDICT_UNSTABLE) ==
                     0)
                     is_unstable = 1;
         if (is_unstable && unstable)
-            unstable[nunstable++] = strdup(row_label(row));
+            unstable[nunstable++] = strdup(md_row_label(row));
     }
     snprintf(s[0], sizeof(s[0]), "%zu", complete);
     snprintf(s[1], sizeof(s[1]), "%zu", m->nrows);
@@ -455,7 +280,7 @@ static void completeness(const struct md *m)
         {
             snprintf(s[0], sizeof(s[0]), "%lld", (long long)summary_num(f, "round", 0));
             md_put(m, "- ");
-            md_tmpl(m, md_t(m, M_FAILED_RUN), row_label(row), summary_str(f, "version", "?"),
+            md_tmpl(m, md_t(m, M_FAILED_RUN), md_row_label(row), summary_str(f, "version", "?"),
                     s[0], summary_str(f, "reason", "?"), NULL);
             md_put(m, "\n");
         }
@@ -463,7 +288,7 @@ static void completeness(const struct md *m)
             snprintf(s[0], sizeof(s[0]), "%lld", (long long)summary_num(runs, "ok", 0));
             snprintf(s[1], sizeof(s[1]), "%lld", (long long)summary_num(runs, "expected", 0));
             md_put(m, "- ");
-            md_tmpl(m, md_t(m, M_INCOMPLETE_ROW), row_label(row), s[0], s[1], NULL);
+            md_tmpl(m, md_t(m, M_INCOMPLETE_ROW), md_row_label(row), s[0], s[1], NULL);
             md_put(m, "\n");
         }
     }
@@ -507,7 +332,7 @@ static void completeness(const struct md *m)
 
         if (lf) {
             lm.f = lf;
-            put_list(&lm, unstable, nunstable);
+            md_put_list(&lm, unstable, nunstable);
             fclose(lf);
         }
         md_put(m, "- ");
@@ -529,7 +354,7 @@ static void completeness(const struct md *m)
 
         if (lf) {
             lm.f = lf;
-            put_list(&lm, insecure, ninsecure);
+            md_put_list(&lm, insecure, ninsecure);
             fclose(lf);
         }
         md_put(m, "- ");
@@ -544,402 +369,8 @@ static void completeness(const struct md *m)
         md_put(m, "\n");
     }
     md_put(m, "\n");
-    free_items(insecure, ninsecure);
-    free_items(unstable, nunstable);
-}
-
-/* ---- tables ---- */
-
-typedef void (*row_fn)(const struct md *m, const json_t *row);
-
-/* Writes the table header (given as a full "| a | b |\n|---|---|\n" block by head) and the
- * rows: all of them, or when there are many, the ones that stand out followed by the full
- * table inside <details>. */
-static void table(const struct md *m, void (*head)(const struct md *m), row_fn fn)
-{
-    const json_t *row;
-    size_t i, shown = 0;
-    char a[32], b[32];
-    unsigned char *pick = NULL;
-
-    if (m->nrows <= MD_MAX_ROWS) {
-        head(m);
-        json_array_foreach(m->rows, i, row) fn(m, row);
-        md_put(m, "\n");
-        return;
-    }
-    pick = calloc(m->nrows, 1);
-    if (pick) {
-        json_array_foreach(m->rows, i, row) if (row_stands_out(m, row))
-        {
-            pick[i] = 1;
-            shown++;
-        }
-    }
-    snprintf(a, sizeof(a), "%zu", m->nrows);
-    snprintf(b, sizeof(b), "%zu", shown);
-    md_tmpl(m, md_t(m, M_NOTABLE_ONLY), a, b, NULL);
-    md_put(m, "\n\n");
-    if (shown > 0) {
-        head(m);
-        json_array_foreach(m->rows, i, row) if (pick[i]) fn(m, row);
-        md_put(m, "\n");
-    }
-    md_put(m, "<details><summary>");
-    md_tmpl(m, md_t(m, M_DETAILS_FULL), a, NULL);
-    md_put(m, "</summary>\n\n");
-    head(m);
-    json_array_foreach(m->rows, i, row) fn(m, row);
-    md_put(m, "\n</details>\n\n");
-    free(pick);
-}
-
-static int any_server_cpu(const struct md *m)
-{
-    const json_t *row;
-    size_t i;
-
-    json_array_foreach(m->rows, i, row) if (summary_metric(row, SUMMARY_SERVER_CPU)) return 1;
-    return 0;
-}
-
-/* Two versions. */
-
-static void ab_tput_head(const struct md *m)
-{
-    fprintf(m->f, "| %s | %s | %s | %s | %s | %s |", md_t(m, M_COL_CONFIG),
-            md_t(m, M_COL_BASE_KS), md_t(m, M_COL_CAND_KS), md_t(m, M_COL_CHANGE),
-            md_t(m, M_COL_CPU_BC), md_t(m, M_COL_EFF_CHANGE));
-    if (any_server_cpu(m))
-        fprintf(m->f, " %s |", md_t(m, M_COL_SERVER_CPU));
-    fprintf(m->f, " %s |\n|---|---:|---:|---:|---:|---:|%s---|\n", md_t(m, M_COL_VERDICT),
-            any_server_cpu(m) ? "---:|" : "");
-}
-
-static void ab_tput_row(const struct md *m, const json_t *row)
-{
-    const char *c = version_name(m, 1);
-    const char *v = verdict_of(row, "throughput", c), *ev = verdict_of(row, "cpu_efficiency", c);
-
-    md_put(m, "| ");
-    md_cell(m, row_label(row));
-    fprintf(m->f, " | %s | %s | %s | %s → %s | %s |",
-            num_range(summary_values(row, "throughput", m->base), 1000, 2).s,
-            num_range(summary_values(row, "throughput", c), 1000, 2).s,
-            num_pct(json_object_get(summary_vs(row, "throughput", c), "change")).s,
-            num_median(summary_values(row, "cpu_percent", m->base), 1, 2).s,
-            num_median(summary_values(row, "cpu_percent", c), 1, 2).s,
-            num_pct(json_object_get(summary_vs(row, "cpu_efficiency", c), "change")).s);
-    if (any_server_cpu(m))
-        fprintf(m->f, " %s → %s |",
-                num_median(summary_values(row, SUMMARY_SERVER_CPU, m->base), 1, 2).s,
-                num_median(summary_values(row, SUMMARY_SERVER_CPU, c), 1, 2).s);
-    fprintf(m->f, " %s", v);
-    if (strcmp(ev, v) != 0 && strcmp(ev, VERDICT_SAME) != 0) {
-        md_put(m, " (");
-        md_tmpl(m, md_t(m, M_EFF_NOTE), ev, NULL);
-        md_put(m, ")");
-    }
-    md_put(m, " |\n");
-}
-
-static void ab_lat_head(const struct md *m)
-{
-    fprintf(m->f, "| %s | %s | %s | %s | %s | %s | %s |\n|---|---:|---:|---:|---:|---:|---|\n",
-            md_t(m, M_COL_CONFIG), md_t(m, M_COL_BASE_P50), md_t(m, M_COL_CAND_P50),
-            md_t(m, M_COL_BASE_P99), md_t(m, M_COL_CAND_P99), md_t(m, M_COL_P99_CHANGE),
-            md_t(m, M_COL_VERDICT));
-}
-
-static void ab_lat_row(const struct md *m, const json_t *row)
-{
-    const char *c = version_name(m, 1);
-    const char *v50 = verdict_of(row, "p50_us", c), *v99 = verdict_of(row, "p99_us", c);
-
-    md_put(m, "| ");
-    md_cell(m, row_label(row));
-    fprintf(m->f, " | %s | %s | %s | %s | %s | P50 %s, P99 %s |\n",
-            num_range(summary_values(row, "p50_us", m->base), 1, 1).s,
-            num_range(summary_values(row, "p50_us", c), 1, 1).s,
-            num_range(summary_values(row, "p99_us", m->base), 1, 1).s,
-            num_range(summary_values(row, "p99_us", c), 1, 1).s,
-            num_pct(json_object_get(summary_vs(row, "p99_us", c), "change")).s, v50, v99);
-}
-
-static void ab_mem_head(const struct md *m)
-{
-    fprintf(m->f, "| %s | %s | %s | %s | %s |\n|---|---:|---:|---:|---|\n",
-            md_t(m, M_COL_CONFIG), md_t(m, M_COL_BASE), md_t(m, M_COL_CAND),
-            md_t(m, M_COL_CHANGE), md_t(m, M_COL_VERDICT));
-}
-
-static void ab_mem_row(const struct md *m, const json_t *row)
-{
-    const char *c = version_name(m, 1);
-
-    md_put(m, "| ");
-    md_cell(m, row_label(row));
-    fprintf(m->f, " | %s | %s | %s | %s |\n",
-            num_range(summary_values(row, "rss_mib", m->base), 1, 1).s,
-            num_range(summary_values(row, "rss_mib", c), 1, 1).s,
-            num_pct(json_object_get(summary_vs(row, "rss_mib", c), "change")).s,
-            verdict_of(row, "rss_mib", c));
-}
-
-/* N versions: one column per version, the best median in bold. */
-
-static size_t best_index(const struct md *m, const json_t *row, const char *metric,
-                         int higher)
-{
-    size_t vi, best = (size_t)-1;
-    double bv = 0;
-
-    for (vi = 0; vi < m->nv; vi++) {
-        const json_t *v = summary_values(row, metric, version_name(m, vi));
-        double x;
-
-        if (!v)
-            continue;
-        x = summary_num(v, "median", NAN);
-        if (!isfinite(x))
-            continue;
-        if (best == (size_t)-1 || (higher ? x > bv : x < bv)) {
-            best = vi;
-            bv = x;
-        }
-    }
-    return best;
-}
-
-static void nway_cells(const struct md *m, const json_t *row, const char *metric, int higher,
-                       double div, int decimals)
-{
-    size_t vi, best = best_index(m, row, metric, higher);
-
-    for (vi = 0; vi < m->nv; vi++) {
-        const json_t *v = summary_values(row, metric, version_name(m, vi));
-
-        if (vi == best)
-            fprintf(m->f, " **%s** |", num_range(v, div, decimals).s);
-        else
-            fprintf(m->f, " %s |", num_range(v, div, decimals).s);
-    }
-}
-
-static void nway_version_cols(const struct md *m, const char *suffix)
-{
-    size_t vi;
-
-    for (vi = 0; vi < m->nv; vi++)
-        fprintf(m->f, " `%s`%s |", version_name(m, vi), suffix);
-}
-
-static void nway_tput_head(const struct md *m)
-{
-    size_t vi;
-
-    fprintf(m->f, "| %s |", md_t(m, M_COL_CONFIG));
-    nway_version_cols(m, " k/s");
-    for (vi = 1; vi < m->nv; vi++) {
-        md_put(m, " ");
-        md_tmpl(m, md_t(m, M_COL_VS), version_name(m, vi), m->base, NULL);
-        md_put(m, " |");
-    }
-    fprintf(m->f, " %s | %s | %s |\n|---|", md_t(m, M_COL_CPU), md_t(m, M_COL_EFF_CHANGE),
-            md_t(m, M_COL_VERDICT));
-    for (vi = 0; vi < 2 * m->nv - 1; vi++)
-        md_put(m, "---:|");
-    md_put(m, "---:|---:|---|\n");
-}
-
-static void nway_tput_row(const struct md *m, const json_t *row)
-{
-    size_t vi;
-
-    md_put(m, "| ");
-    md_cell(m, row_label(row));
-    md_put(m, " |");
-    nway_cells(m, row, "throughput", 1, 1000, 2);
-    for (vi = 1; vi < m->nv; vi++)
-        fprintf(m->f, " %s |",
-                num_pct(json_object_get(summary_vs(row, "throughput", version_name(m, vi)),
-                                        "change"))
-                    .s);
-    md_put(m, " ");
-    for (vi = 0; vi < m->nv; vi++)
-        fprintf(m->f, "%s%s", vi ? " → " : "",
-                num_median(summary_values(row, "cpu_percent", version_name(m, vi)), 1, 2).s);
-    md_put(m, " | ");
-    for (vi = 1; vi < m->nv; vi++)
-        fprintf(m->f, "%s%s", vi > 1 ? " / " : "",
-                num_pct(json_object_get(summary_vs(row, "cpu_efficiency", version_name(m, vi)),
-                                        "change"))
-                    .s);
-    md_put(m, " | ");
-    for (vi = 1; vi < m->nv; vi++)
-        fprintf(m->f, "%s%s", vi > 1 ? " / " : "",
-                verdict_of(row, "throughput", version_name(m, vi)));
-    md_put(m, " |\n");
-}
-
-static void nway_lat_head(const struct md *m)
-{
-    size_t vi;
-
-    fprintf(m->f, "| %s |", md_t(m, M_COL_CONFIG));
-    nway_version_cols(m, " P50");
-    nway_version_cols(m, " P99");
-    fprintf(m->f, " %s |\n|---|", md_t(m, M_COL_VERDICT));
-    for (vi = 0; vi < 2 * m->nv; vi++)
-        md_put(m, "---:|");
-    md_put(m, "---|\n");
-}
-
-static void nway_lat_row(const struct md *m, const json_t *row)
-{
-    size_t vi;
-
-    md_put(m, "| ");
-    md_cell(m, row_label(row));
-    md_put(m, " |");
-    nway_cells(m, row, "p50_us", 0, 1, 1);
-    nway_cells(m, row, "p99_us", 0, 1, 1);
-    md_put(m, " ");
-    for (vi = 1; vi < m->nv; vi++)
-        fprintf(m->f, "%sP99 %s", vi > 1 ? " / " : "",
-                verdict_of(row, "p99_us", version_name(m, vi)));
-    md_put(m, " |\n");
-}
-
-static void nway_mem_head(const struct md *m)
-{
-    size_t vi;
-
-    fprintf(m->f, "| %s |", md_t(m, M_COL_CONFIG));
-    nway_version_cols(m, "");
-    fprintf(m->f, " %s |\n|---|", md_t(m, M_COL_VERDICT));
-    for (vi = 0; vi < m->nv; vi++)
-        md_put(m, "---:|");
-    md_put(m, "---|\n");
-}
-
-static void nway_mem_row(const struct md *m, const json_t *row)
-{
-    size_t vi;
-
-    md_put(m, "| ");
-    md_cell(m, row_label(row));
-    md_put(m, " |");
-    nway_cells(m, row, "rss_mib", 0, 1, 1);
-    md_put(m, " ");
-    for (vi = 1; vi < m->nv; vi++)
-        fprintf(m->f, "%s%s", vi > 1 ? " / " : "",
-                verdict_of(row, "rss_mib", version_name(m, vi)));
-    md_put(m, " |\n");
-}
-
-/* ---- evidence ---- */
-
-static void evid_head(const struct md *m)
-{
-    size_t vi;
-
-    fprintf(m->f, "| %s |", md_t(m, M_COL_CONFIG));
-    for (vi = 1; vi < m->nv; vi++) {
-        const char *sfx = m->nv > 2 ? version_name(m, vi) : NULL;
-
-        if (sfx)
-            fprintf(m->f, " %s (`%s`) | %s (`%s`) | %s (`%s`) | %s (`%s`) |",
-                    md_t(m, M_COL_P_TPUT), sfx, md_t(m, M_COL_PAIRED), sfx,
-                    md_t(m, M_COL_OVERLAP), sfx, md_t(m, M_COL_P_P99), sfx);
-        else
-            fprintf(m->f, " %s | %s | %s | %s |", md_t(m, M_COL_P_TPUT), md_t(m, M_COL_PAIRED),
-                    md_t(m, M_COL_OVERLAP), md_t(m, M_COL_P_P99));
-    }
-    md_put(m, "\n|---|");
-    for (vi = 1; vi < m->nv; vi++)
-        md_put(m, "---:|---:|---|---:|");
-    md_put(m, "\n");
-}
-
-static struct num num_p(const json_t *vs)
-{
-    const json_t *p = json_object_get(vs, "p");
-
-    return num_fixed(json_is_number(p) ? json_number_value(p) : NAN, 4);
-}
-
-static void evid_row(const struct md *m, const json_t *row)
-{
-    size_t vi;
-
-    md_put(m, "| ");
-    md_cell(m, row_label(row));
-    md_put(m, " |");
-    for (vi = 1; vi < m->nv; vi++) {
-        const char *c = version_name(m, vi);
-        const json_t *vs = summary_vs(row, "throughput", c), *pr, *ov;
-
-        pr = json_object_get(vs, "paired_ratio");
-        ov = json_object_get(vs, "overlap");
-        fprintf(m->f, " %s | %s | %s | %s |", num_p(vs).s, num_range(pr, 1, 4).s,
-                json_is_boolean(ov) ? md_t(m, json_is_true(ov) ? M_YES : M_NO) : "—",
-                num_p(summary_vs(row, "p99_us", c)).s);
-    }
-    md_put(m, "\n");
-}
-
-static void evidence(const struct md *m)
-{
-    const json_t *th = json_object_get(m->summary, "thresholds_pct");
-    const json_t *ch = json_object_get(m->summary, "chance");
-    long long rounds = (long long)summary_num(m->summary, "rounds", 0);
-    char *ths, r[32], comb[32], comp[32];
-    double c = 1;
-    long long i;
-
-    fprintf(m->f, "## %s\n\n", md_t(m, M_H_EVIDENCE));
-    ths = tmpl_str(md_t(m, M_THRESHOLDS), num_fixed(summary_num(th, "throughput", 5), 0).s,
-                   num_fixed(summary_num(th, "cpu_efficiency", 5), 0).s,
-                   num_fixed(summary_num(th, "p50_us", 5), 0).s,
-                   num_fixed(summary_num(th, "p99_us", 10), 0).s,
-                   num_fixed(summary_num(th, "rss_mib", 10), 0).s, NULL);
-    md_tmpl(m, md_t(m, M_EVID_RULE), ths ? ths : "",
-            num_fixed(summary_num(th, "noise_limit_pct", 20), 0).s, NULL);
-    free(ths);
-    md_put(m, "\n\n");
-    if (rounds >= 2 && rounds <= 30) {
-        for (i = 1; i <= rounds; i++)
-            c = c * (double)(rounds + i) / (double)i;
-        snprintf(r, sizeof(r), "%lld", rounds);
-        snprintf(comb, sizeof(comb), "%.0f", c);
-        md_tmpl(m, md_t(m, M_EVID_MWU), r, comb, num_fixed(2 / c, 4).s,
-                num_fixed(summary_num(ch, "alpha", NAN), 4).s, NULL);
-        md_put(m, " ");
-    }
-    snprintf(comp, sizeof(comp), "%lld", (long long)summary_num(ch, "comparisons", 0));
-    md_tmpl(m, md_t(m, M_EVID_CHANCE), comp,
-            num_fixed(summary_num(ch, "expected_false_flags", NAN), 2).s,
-            num_fixed(summary_num(ch, "expected_disjoint_by_chance", NAN), 2).s, NULL);
-    md_put(m, "\n\n");
-    md_put(m, md_t(m, M_EVID_TABLE));
-    md_put(m, "\n\n");
-    if (m->nrows > MD_MAX_ROWS) {
-        char a[32];
-
-        snprintf(a, sizeof(a), "%zu", m->nrows);
-        md_put(m, "<details><summary>");
-        md_tmpl(m, md_t(m, M_DETAILS_FULL), a, NULL);
-        md_put(m, "</summary>\n\n");
-    }
-    {
-        const json_t *row;
-        size_t k;
-
-        evid_head(m);
-        json_array_foreach(m->rows, k, row) evid_row(m, row);
-    }
-    md_put(m, m->nrows > MD_MAX_ROWS ? "\n</details>\n\n" : "\n");
+    md_free_items(insecure, ninsecure);
+    md_free_items(unstable, nunstable);
 }
 
 /* ---- layouts ---- */
@@ -963,8 +394,11 @@ static void method(const struct md *m, enum i18n_msg id)
 
 static void definitions(const struct md *m, int latency)
 {
-    fprintf(m->f, "%s %s %s\n\n", md_t(m, M_DEF_THROUGHPUT), md_t(m, M_DEF_CPU),
-            md_t(m, M_DEF_EFFICIENCY));
+    fprintf(m->f, "%s%s%s%s%s", md_t(m, M_DEF_THROUGHPUT), md_t(m, M_SENT_SEP),
+            md_t(m, M_DEF_CPU), md_t(m, M_SENT_SEP), md_t(m, M_DEF_EFFICIENCY));
+    if (m->nv > 1)
+        fprintf(m->f, "%s%s", md_t(m, M_SENT_SEP), md_t(m, M_DEF_CHANGE));
+    md_put(m, "\n\n");
     if (latency)
         fprintf(m->f, "%s\n\n", md_t(m, M_DEF_LATENCY));
 }
@@ -976,7 +410,7 @@ static void write_compare(const struct md *m)
 
     md_put(m, "# ");
     if (!nway) {
-        md_tmpl(m, md_t(m, M_TITLE_AB), version_name(m, 1), m->base, NULL);
+        md_tmpl(m, md_t(m, M_TITLE_AB), md_version(m, 1), m->base, NULL);
     } else {
         char *names = NULL;
         size_t n = 0;
@@ -986,7 +420,7 @@ static void write_compare(const struct md *m)
             for (vi = 0; vi < m->nv; vi++)
                 fprintf(f, "%s%s", vi == 0 ? "" : vi == m->nv - 1 ? md_t(m, M_AND)
                                                                   : md_t(m, M_LIST_SEP),
-                        version_name(m, vi));
+                        md_version(m, vi));
             fclose(f);
         }
         md_tmpl(m, md_t(m, M_TITLE_NWAY), names ? names : "", NULL);
@@ -995,9 +429,9 @@ static void write_compare(const struct md *m)
     md_put(m, "\n\n");
     method(m, M_METHOD);
     if (!nway) {
-        char *b = tmpl_str("`{0}`", version_name(m, 1), NULL);
+        char *b = md_tmpl_str("`{0}`", md_version(m, 1), NULL);
 
-        md_tmpl(m, md_t(m, M_ROLES), m->base, version_name(m, 1), NULL);
+        md_tmpl(m, md_t(m, M_ROLES), m->base, md_version(m, 1), NULL);
         free(b);
     } else {
         char *names = NULL;
@@ -1008,7 +442,7 @@ static void write_compare(const struct md *m)
             for (vi = 1; vi < m->nv; vi++)
                 fprintf(f, "%s`%s`", vi == 1 ? "" : vi == m->nv - 1 ? md_t(m, M_AND)
                                                                     : md_t(m, M_LIST_SEP),
-                        version_name(m, vi));
+                        md_version(m, vi));
             fclose(f);
         }
         md_tmpl(m, md_t(m, M_ROLES_NWAY), m->base, names ? names : "", NULL);
@@ -1018,7 +452,7 @@ static void write_compare(const struct md *m)
 
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_SUMMARY));
     for (vi = 1; vi < m->nv; vi++)
-        summary_for(m, version_name(m, vi));
+        summary_for(m, md_version(m, vi));
     md_put(m, md_t(m, M_CAUSE));
     md_put(m, "\n\n");
     completeness(m);
@@ -1028,15 +462,15 @@ static void write_compare(const struct md *m)
         md_put(m, md_t(m, M_BEST_BOLD));
         md_put(m, "\n\n");
     }
-    table(m, nway ? nway_tput_head : ab_tput_head, nway ? nway_tput_row : ab_tput_row);
+    md_table_throughput(m);
     definitions(m, 0);
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_LATENCY));
-    table(m, nway ? nway_lat_head : ab_lat_head, nway ? nway_lat_row : ab_lat_row);
+    md_table_latency(m);
     fprintf(m->f, "%s\n\n", md_t(m, M_DEF_LATENCY));
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_MEMORY));
-    table(m, nway ? nway_mem_head : ab_mem_head, nway ? nway_mem_row : ab_mem_row);
+    md_table_memory(m);
     fprintf(m->f, "%s\n\n", md_t(m, M_DEF_RSS));
-    evidence(m);
+    md_evidence(m);
 }
 
 /* One version: the "Detailed results" page. */
@@ -1072,6 +506,30 @@ static void write_single(const struct md *m)
     snprintf(b, sizeof(b), "%lld", ok);
     snprintf(c, sizeof(c), "%lld", exp);
     md_tmpl(m, md_t(m, M_ONE_SUMMARY), a, m->base, b, c, NULL);
+    {
+        const json_t *best_t = NULL, *best_l = NULL;
+        double bt = -1, bl = -1;
+
+        json_array_foreach(m->rows, i, row)
+        {
+            double t = summary_num(summary_values(row, "throughput", m->base), "median", -1);
+            double l = summary_num(summary_values(row, "p50_us", m->base), "median", -1);
+
+            if (t >= 0 && t > bt) {
+                bt = t;
+                best_t = row;
+            }
+            if (l >= 0 && (bl < 0 || l < bl)) {
+                bl = l;
+                best_l = row;
+            }
+        }
+        if (best_t && best_l) {
+            md_put(m, md_t(m, M_SENT_SEP));
+            md_tmpl(m, md_t(m, M_ONE_BEST), md_row_label(best_t), num_fixed(bt, 0).s,
+                    md_row_label(best_l), num_fixed(bl, 1).s, NULL);
+        }
+    }
     md_put(m, "\n\n");
     completeness(m);
     fprintf(m->f, "## %s\n\n| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n"
@@ -1096,6 +554,10 @@ static void write_single(const struct md *m)
         if (json_object_get(p, "resp")) {
             md_put(m, " RESP");
             param(m, row, "resp");
+        }
+        if (json_is_true(json_object_get(p, "auth"))) {
+            md_put(m, " ");
+            md_put(m, md_t(m, M_AUTH));
         }
         if (json_is_true(json_object_get(p, "serve"))) {
             md_put(m, " · ");

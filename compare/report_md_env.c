@@ -227,7 +227,19 @@ static void versions(const struct md *m)
         if (!server || json_is_null(server) ||
             (json_is_object(server) && json_object_size(server) == 0))
             md_put(m, md_t(m, M_NONE));
-        else
+        else if (json_is_object(server)) {
+            const char *proto;
+            const json_t *cmd;
+            int first = 1;
+
+            json_object_foreach((json_t *)server, proto, cmd)
+            {
+                fprintf(m->f, "%s%s: `", first ? "" : "; ", proto);
+                md_cell(m, json_is_string(cmd) ? json_string_value(cmd) : "?");
+                md_put(m, "`");
+                first = 0;
+            }
+        } else
             md_json(m, server);
         md_put(m, " | ");
         md_json(m, mget(v, "server_version"));
@@ -246,10 +258,11 @@ static void provenance(const struct md *m)
     md_tmpl(m, md_t(m, M_PROV_DATASET), summary_str(ds, "file", "runs.jsonl"),
             summary_str(ds, "sha256", md_t(m, M_UNKNOWN)), NULL);
     if (json_is_true(mget(ds, "matches"))) {
-        md_put(m, " ");
+        md_put(m, md_t(m, M_SENT_SEP));
         md_put(m, md_t(m, M_PROV_DATASET_OK));
     } else if (json_is_false(mget(ds, "matches"))) {
-        md_put(m, " **");
+        md_put(m, md_t(m, M_SENT_SEP));
+        md_put(m, "**");
         md_tmpl(m, md_t(m, M_PROV_DATASET_BAD), summary_str(ds, "recorded_sha256", "?"), NULL);
         md_put(m, "**");
     }

@@ -42,6 +42,35 @@ struct num num_pct(const json_t *change);
  * unknown (localized). */
 void md_json(const struct md *m, const json_t *v);
 
+/* Rows that pass the thresholds are named in words; more than MD_MAX_ROWS rows collapse the
+ * full tables into <details>; a sentence names at most MD_LIST_MAX rows, then "and N more". */
+#define MD_MAX_ROWS 12
+#define MD_LIST_MAX 6
+#define MD_N_GATED 5
+extern const char *const md_gated[MD_N_GATED]; /* the metrics that get verdicts */
+
+/* The template's text in a new string (free()), or NULL when out of memory. */
+char *md_tmpl_str(const char *tmpl, ...);
+/* "97.11 [95.52–99.63]" of a values object ({median,min,max}) scaled by 1/div, or "—". */
+struct num num_range(const json_t *values, double div, int decimals);
+struct num num_median(const json_t *values, double div, int decimals);
+const char *md_version(const struct md *m, size_t i);
+const char *md_row_label(const json_t *row);
+/* The verdict of row/metric for candidate ver ("~" when absent). */
+const char *md_verdict(const json_t *row, const char *metric, const char *ver);
+/* A verdict other than "~" in any gated metric of any candidate. */
+int md_row_stands_out(const struct md *m, const json_t *row);
+/* "a, b and c" (localized), at most MD_LIST_MAX items, then "and N more". */
+void md_put_list(const struct md *m, char **items, size_t n);
+void md_free_items(char **items, size_t n);
+
+/* report_md_tables.c */
+void md_table_throughput(const struct md *m);
+void md_table_latency(const struct md *m);
+void md_table_memory(const struct md *m);
+void md_evidence(const struct md *m);
+
+/* report_md_env.c */
 void md_env_sections(const struct md *m);
 
 #endif

@@ -6,7 +6,8 @@
  * cpu_efficiency = throughput / (cpu_percent / 100), per run before any median; p50_us /
  * p99_us = result.latency_us; rss_mib = result.rss_peak_kib / 1024 (the driver's own
  * lifetime peak; falling back to the harness's wait4() figure client.rss_peak_kib).
- * Server CPU % = server.cpu_s / result.elapsed_s × 100 when the harness measured it.
+ * Server CPU % = server.cpu_s / (result.config.warmup + result.elapsed_s) × 100 when the
+ * harness measured it (it reads /proc over the driver's whole life, warm-up included).
  * Only runs with status "ok" give values; a "failed" run makes the whole row "failed". */
 #include <math.h>
 #include <stdlib.h>
@@ -118,7 +119,7 @@ static void put(struct side *s, int m, size_t r, const json_t *num)
     }
 }
 
-static void side_add_run(struct side *s, size_t r, const json_t *run)
+static void side_add_run(struct side *s, size_t r, const json_t *run, double warmup_default)
 {
     const json_t *res = json_object_get(run, "result"), *server;
     const json_t *rss;
@@ -142,7 +143,9 @@ static void side_add_run(struct side *s, size_t r, const json_t *run)
         s->have[METRIC_RSS_MIB][r] = 1;
     }
     server = json_object_get(run, "server");
-    elapsed = summary_num(res, "elapsed_s", 0);
+    /* the harness reads the server's CPU over the driver's whole life, warm-up included */
+    elapsed = summary_num(res, "elapsed_s", 0) +
+              summary_num(json_object_get(res, "config"), "warmup", warmup_default);
     if (json_is_object(server) && json_is_number(json_object_get(server, "cpu_s")) &&
         elapsed > 0) {
         s->v[M_SERVER_CPU][r] = summary_num(server, "cpu_s", 0) / elapsed * 100;
@@ -273,7 +276,8 @@ static void run_key(char *k, size_t n, const char *cfg, const char *ver, long ro
 
 static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *latest,
                          const json_t *versions, size_t nr, size_t expected_rounds,
-                         const struct verdict_rules *rules, const char *fallback_label)
+                         const struct verdict_rules *rules, const char *fallback_label,
+                         double warmup_default)
 {
     json_t *row = json_object(), *metrics = json_object(), *errs = json_object();
     json_t *failures = json_array();
@@ -323,7 +327,7 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
                 continue;
             }
             ok++;
-            side_add_run(sides[vi], r, run);
+            side_add_run(sides[vi], r, run, warmup_default);
             for (e = 0; e < N_ERR_KINDS; e++)
                 errsum[e] += summary_num(json_object_get(res, "errors"), err_kinds[e], 0);
             if (json_is_true(path2(res, "tls", "insecure")) ||
@@ -454,7 +458,8 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
             if (strcmp(summary_str(json_array_get(mc, j), "id", ""), cfg) == 0)
                 mcfg = json_array_get(mc, j);
         row = build_row(cfg, mcfg, latest, versions, nr, expected_rounds, rules,
-                        summary_str(labels, cfg, cfg));
+                        summary_str(labels, cfg, cfg),
+                        summary_num(json_object_get(meta, "settings"), "warmup", 0));
         if (!row) {
             snprintf(err, errlen, "summary: out of memory");
             goto fail;

@@ -11,7 +11,8 @@
 
 struct verdict_rules; /* stats.h */
 
-/* Extra metric beyond enum metric: server CPU % (server cpu_s / result.elapsed_s × 100),
+/* Extra metric beyond enum metric: server CPU % (server cpu_s over the driver's life /
+ * (warm-up + result.elapsed_s) × 100),
  * present in a row only when some run knows it. Informational (verdict "~" or "failed"). */
 #define SUMMARY_SERVER_CPU "server_cpu_percent"
 

@@ -1,0 +1,192 @@
+/* report_md_fmt: the Markdown report's writing helpers: {0}-placeholder templates, table
+ * cells, number formats (U+2212 minus, explicit + on changes, en dash in ranges) and the small
+ * accessors over summary rows shared by report_md.c and report_md_tables.c. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_md_int.h"
+#include "stats.h"
+#include "summary.h"
+
+const char *const md_gated[MD_N_GATED] = {"throughput", "cpu_efficiency", "p50_us", "p99_us",
+                                          "rss_mib"};
+
+/* ---- writer helpers ---- */
+
+const char *md_t(const struct md *m, enum i18n_msg id)
+{
+    return i18n(m->lang, id);
+}
+
+void md_put(const struct md *m, const char *s)
+{
+    fputs(s, m->f);
+}
+
+static void md_vtmpl(FILE *f, const char *tmpl, va_list ap)
+{
+    const char *args[10] = {0}, *a, *p;
+    int n = 0;
+
+    while (n < 10 && (a = va_arg(ap, const char *)) != NULL)
+        args[n++] = a;
+    for (p = tmpl; *p; p++) {
+        if (p[0] == '{' && p[1] >= '0' && p[1] <= '9' && p[2] == '}' && p[1] - '0' < n) {
+            fputs(args[p[1] - '0'], f);
+            p += 2;
+        } else {
+            fputc(*p, f);
+        }
+    }
+}
+
+void md_tmpl(const struct md *m, const char *tmpl, ...)
+{
+    va_list ap;
+
+    va_start(ap, tmpl);
+    md_vtmpl(m->f, tmpl, ap);
+    va_end(ap);
+}
+
+/* The template's text in a new string (free()). */
+char *md_tmpl_str(const char *tmpl, ...)
+{
+    char *s = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&s, &n);
+    va_list ap;
+
+    if (!f)
+        return NULL;
+    va_start(ap, tmpl);
+    md_vtmpl(f, tmpl, ap);
+    va_end(ap);
+    fclose(f);
+    return s;
+}
+
+void md_cell(const struct md *m, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            md_put(m, "\\|");
+        else if (*s == '\n' || *s == '\r')
+            fputc(' ', m->f);
+        else
+            fputc(*s, m->f);
+    }
+}
+
+struct num num_fixed(double v, int decimals)
+{
+    struct num n;
+    double r = pow(10, decimals);
+
+    if (!isfinite(v)) {
+        snprintf(n.s, sizeof(n.s), "—");
+        return n;
+    }
+    if (round(fabs(v) * r) == 0)
+        v = 0; /* no "-0.00" */
+    if (v < 0)
+        snprintf(n.s, sizeof(n.s), "−%.*f", decimals, -v);
+    else
+        snprintf(n.s, sizeof(n.s), "%.*f", decimals, v);
+    return n;
+}
+
+struct num num_pct(const json_t *change)
+{
+    struct num n;
+    double v;
+
+    if (!json_is_number(change)) {
+        snprintf(n.s, sizeof(n.s), "—");
+        return n;
+    }
+    v = json_number_value(change) * 100;
+    if (round(fabs(v) * 100) == 0)
+        snprintf(n.s, sizeof(n.s), "0.00%%");
+    else if (v < 0)
+        snprintf(n.s, sizeof(n.s), "−%.2f%%", -v);
+    else
+        snprintf(n.s, sizeof(n.s), "+%.2f%%", v);
+    return n;
+}
+
+/* "97.11 [95.52–99.63]" of values scaled by 1/div, or "—". */
+struct num num_range(const json_t *values, double div, int decimals)
+{
+    struct num n;
+
+    if (!json_is_object(values)) {
+        snprintf(n.s, sizeof(n.s), "—");
+        return n;
+    }
+    snprintf(n.s, sizeof(n.s), "%.100s [%.100s–%.100s]",
+             num_fixed(summary_num(values, "median", NAN) / div, decimals).s,
+             num_fixed(summary_num(values, "min", NAN) / div, decimals).s,
+             num_fixed(summary_num(values, "max", NAN) / div, decimals).s);
+    return n;
+}
+
+struct num num_median(const json_t *values, double div, int decimals)
+{
+    return num_fixed(json_is_object(values) ? summary_num(values, "median", NAN) / div : NAN,
+                     decimals);
+}
+
+const char *md_version(const struct md *m, size_t i)
+{
+    return json_string_value(json_array_get(m->versions, i));
+}
+
+const char *md_row_label(const json_t *row)
+{
+    return summary_str(row, "label", summary_str(row, "config", "?"));
+}
+
+const char *md_verdict(const json_t *row, const char *metric, const char *ver)
+{
+    return summary_str(summary_vs(row, metric, ver), "verdict", "~");
+}
+
+int md_row_stands_out(const struct md *m, const json_t *row)
+{
+    size_t vi, i;
+
+    for (vi = 1; vi < m->nv; vi++)
+        for (i = 0; i < MD_N_GATED; i++)
+            if (strcmp(md_verdict(row, md_gated[i], md_version(m, vi)), VERDICT_SAME) != 0)
+                return 1;
+    return 0;
+}
+
+void md_put_list(const struct md *m, char **items, size_t n)
+{
+    size_t i, shown = n > MD_LIST_MAX ? MD_LIST_MAX : n;
+    char more[32];
+
+    for (i = 0; i < shown; i++) {
+        if (i > 0)
+            md_put(m, md_t(m, (i == shown - 1 && shown == n) ? M_AND : M_LIST_SEP));
+        md_put(m, items[i] ? items[i] : "?");
+    }
+    if (shown < n) {
+        snprintf(more, sizeof(more), "%zu", n - shown);
+        md_put(m, md_t(m, M_AND));
+        md_tmpl(m, md_t(m, M_MORE), more, NULL);
+    }
+}
+
+void md_free_items(char **items, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        free(items[i]);
+    free(items);
+}
