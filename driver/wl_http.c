@@ -109,9 +109,12 @@ static void http_conn_free(void *st)
     free(st);
 }
 
+/* Called on every (re)connect: a response cut by a dropped connection is forgotten. */
 static int http_hello(void *st, struct buf *out)
 {
-    (void)st, (void)out;
+    struct http_conn *c = st;
+    (void)out;
+    c->in_body = 0;
     return 0;
 }
 

@@ -40,6 +40,7 @@ struct ws_conn {
     char key[WS_KEY_LEN + 1];
     char accept[WS_ACCEPT_LEN + 1];
     uint8_t ctl_mask[4];
+    uint64_t seed;   /* fallback randomness when RAND_bytes fails */
     /* decoder */
     struct ws_seq seq;
     struct ws_frame f;
@@ -127,7 +128,6 @@ static void *ws_conn_new(void *shared, unsigned index, uint64_t seed)
 {
     const struct ws_shared *sh = shared;
     struct ws_conn *c = calloc(1, sizeof(*c));
-    uint8_t raw[16];
     (void)index;
     if (!c)
         return NULL;
@@ -152,15 +152,18 @@ static void *ws_conn_new(void *shared, unsigned index, uint64_t seed)
         }
     }
     ws_random(c->ctl_mask, sizeof(c->ctl_mask), &seed);
-    ws_random(raw, sizeof(raw), &seed);
-    ws_key_encode(raw, c->key);
-    ws_accept_for(c->key, WS_KEY_LEN, c->accept);
+    c->seed = seed;
     return c;
 }
 
+/* Called on every (re)connect: a fresh key, and the decoder starts over. */
 static int ws_hello(void *st, struct buf *out)
 {
     struct ws_conn *c = st;
+    uint8_t raw[16];
+    ws_random(raw, sizeof(raw), &c->seed);
+    ws_key_encode(raw, c->key);
+    ws_accept_for(c->key, WS_KEY_LEN, c->accept);
     memset(&c->seq, 0, sizeof(c->seq));
     c->left = c->msg_len = 0;
     c->mismatch = c->closing = 0;

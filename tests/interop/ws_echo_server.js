@@ -1,0 +1,45 @@
+// A WebSocket echo server on the npm `ws` package, the real peer for `driver ws` tests.
+// Usage: node ws_echo_server.js PORT [--fragment] [--ping-ms N]
+//   --fragment   echo each message as three fragments (first, continuation, final)
+//   --ping-ms N  ping every client every N ms (the driver must answer with pongs)
+// Prints "listening PORT" on stderr once ready; on SIGTERM one JSON line of counters on stdout.
+'use strict';
+const path = require('path');
+const { WebSocketServer } = require(path.join(__dirname, '..', 'node_modules', 'ws'));
+
+const port = Number(process.argv[2]);
+const fragment = process.argv.includes('--fragment');
+const pingIdx = process.argv.indexOf('--ping-ms');
+const pingMs = pingIdx > 0 ? Number(process.argv[pingIdx + 1]) : 0;
+const stats = { connections: 0, messages: 0, pings: 0, pongs: 0 };
+
+const wss = new WebSocketServer({ host: '127.0.0.1', port, perMessageDeflate: false });
+wss.on('connection', (ws) => {
+  stats.connections++;
+  let timer = null;
+  if (pingMs > 0) {
+    timer = setInterval(() => {
+      stats.pings++;
+      ws.ping(Buffer.from('pb'));
+    }, pingMs);
+  }
+  ws.on('pong', () => stats.pongs++);
+  ws.on('message', (data, isBinary) => {
+    stats.messages++;
+    if (!fragment || data.length < 3) {
+      ws.send(data, { binary: isBinary });
+      return;
+    }
+    const a = Math.floor(data.length / 3);
+    ws.send(data.subarray(0, a), { binary: isBinary, fin: false });
+    ws.send(data.subarray(a, 2 * a), { binary: isBinary, fin: false });
+    ws.send(data.subarray(2 * a), { binary: isBinary, fin: true });
+  });
+  ws.on('close', () => timer && clearInterval(timer));
+  ws.on('error', () => timer && clearInterval(timer));
+});
+wss.on('listening', () => console.error('listening ' + port));
+process.on('SIGTERM', () => {
+  console.log(JSON.stringify(stats));
+  process.exit(0);
+});
