@@ -80,7 +80,12 @@ static int expand_placeholder(const char *s, const struct words_vars *vars, stru
                  (int)(n + 1), s);
         return -1;
     }
-    if (vars) {
+    if (!vars) { /* checking only: keep the placeholder as written */
+        if (sb_putn(b, s, n + 1) < 0) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+    } else {
         val = placeholder_value(vars, i);
         if (!val) {
             snprintf(err, errlen, "placeholder '{%s}' has no value here", placeholder_names[i]);
