@@ -1,0 +1,285 @@
+/* compare/summary, report_md and render_dir on small hand-built datasets: parsing runs.jsonl,
+ * the latest-line-wins rule, version/row order from meta.json, CPU efficiency per run before
+ * the median, failed rows, server CPU, the CSV, both report languages, deterministic
+ * re-rendering and the dataset-hash warning. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "render.h"
+#include "report_md.h"
+#include "stats.h"
+#include "summary.h"
+#include "t.h"
+
+#define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
+
+/* One runs.jsonl line. status NULL = ok. */
+static void line(FILE *f, const char *ver, const char *cfg, int round, const char *status,
+                 double tput, double cpu, double p50, double p99, int rss_kib, double srv_cpu_s)
+{
+    if (status) {
+        fprintf(f,
+                "{\"version\":\"%s\",\"config\":\"%s\",\"label\":\"tcp · 64 B\",\"round\":%d,"
+                "\"position\":1,\"status\":\"%s\",\"reason\":\"driver exited with status 3\","
+                "\"result\":null,\"client\":null,\"server\":null}\n",
+                ver, cfg, round, status);
+        return;
+    }
+    char server[64] = "null";
+
+    if (srv_cpu_s > 0)
+        snprintf(server, sizeof(server), "{\"pid\":1,\"cpu_s\":%g}", srv_cpu_s);
+    fprintf(f,
+            "{\"version\":\"%s\",\"config\":\"%s\",\"label\":\"tcp · 64 B\",\"round\":%d,"
+            "\"position\":1,\"status\":\"ok\",\"reason\":null,\"result\":{\"throughput\":%g,"
+            "\"elapsed_s\":5,\"config\":{\"warmup\":1},\"unit\":\"round trips/s\","
+            "\"latency_us\":{\"p50\":%g,\"p99\":%g},\"cpu\":{\"percent\":%g},"
+            "\"errors\":{\"connect\":0,\"io\":1,\"protocol\":0,\"verify\":0,\"timeout\":0}},"
+            "\"client\":{\"cpu_s\":1,\"rss_peak_kib\":%d},\"server\":%s}\n",
+            ver, cfg, round, tput, p50, p99, cpu, rss_kib, server);
+}
+
+static const char *meta_text =
+    "{\"schema\":\"pairbench.meta/1\",\"versions\":[{\"name\":\"base\"},{\"name\":\"cand\"}],"
+    "\"settings\":{\"runs\":3,\"warmup\":1,\"duration\":5},"
+    "\"configs\":[{\"id\":\"c2\",\"label\":\"second\",\"params\":{\"protocol\":\"tcp\"}},"
+    "{\"id\":\"c1\",\"label\":\"first\",\"params\":{\"protocol\":\"tcp\"}}],"
+    "\"command_line\":[\"bin/compare\",\"run\",\"--spec\",\"my spec.json\"]}";
+
+static char *dataset_text(size_t *len)
+{
+    char *s = NULL;
+    FILE *f = open_memstream(&s, len);
+    int r;
+
+    /* c1: the candidate runs first in the file; efficiency per run: base {100,400,100} */
+    line(f, "cand", "c1", 1, NULL, 90, 100, 10, 20, 2048, 0);
+    line(f, "base", "c1", 1, NULL, 100, 100, 9, 18, 1024, 0);
+    line(f, "base", "c1", 2, NULL, 200, 50, 9, 18, 1024, 0);
+    line(f, "cand", "c1", 2, "failed", 0, 0, 0, 0, 0, 0);
+    line(f, "cand", "c1", 2, NULL, 91, 100, 10, 20, 2048, 0); /* resume replaces the failure */
+    line(f, "base", "c1", 3, NULL, 300, 300, 9, 18, 1024, 0);
+    line(f, "cand", "c1", 3, NULL, 92, 100, 10, 20, 2048, 0);
+    /* c2: one failed run stays failed */
+    for (r = 1; r <= 3; r++) {
+        line(f, "base", "c2", r, NULL, 100, 100, 9, 18, 1024, 6); /* 6 s over 1 + 5 s */
+        line(f, "cand", "c2", r, r == 2 ? "failed" : NULL, 100, 100, 9, 18, 1024, 0);
+    }
+    fclose(f);
+    return s;
+}
+
+static void test_parse(void)
+{
+    char err[256];
+    json_t *a;
+    const char *ok = "{\"a\":1}\n\n{\"a\":2}\n{\"a\":";
+    const char *bad = "{\"a\":1}\n{\"a\":\n{\"a\":2}\n";
+
+    a = summary_parse_runs(ok, strlen(ok), "runs.jsonl", err, sizeof(err));
+    CHECK(a && json_array_size(a) == 2); /* the cut-short last line is ignored */
+    json_decref(a);
+    a = summary_parse_runs(bad, strlen(bad), "runs.jsonl", err, sizeof(err));
+    CHECK(a == NULL);
+    CHECK_MSG(strstr(err, "runs.jsonl: line 2") != NULL, "%s", err);
+    a = summary_parse_runs("[1]\n", 4, "x", err, sizeof(err));
+    CHECK(a == NULL && strstr(err, "expected a JSON object"));
+}
+
+static void test_build(void)
+{
+    char err[256], *text, *csv = NULL, *md = NULL;
+    size_t len, csvlen = 0, mdlen = 0, i, lines = 0;
+    json_t *runs, *meta, *sum;
+    const json_t *rows, *r1, *r2, *v;
+    FILE *f;
+
+    text = dataset_text(&len);
+    runs = summary_parse_runs(text, len, "runs.jsonl", err, sizeof(err));
+    meta = json_loads(meta_text, 0, NULL);
+    CHECK(runs && meta);
+    sum = summary_build(runs, meta, NULL, err, sizeof(err));
+    CHECK_MSG(sum != NULL, "%s", err);
+    if (!sum)
+        goto out;
+    CHECK_STR(summary_str(sum, "baseline", ""), "base");
+    CHECK(json_array_size(json_object_get(sum, "versions")) == 2);
+    CHECK_STR(json_string_value(json_array_get(json_object_get(sum, "versions"), 1)), "cand");
+    rows = json_object_get(sum, "rows");
+    CHECK(json_array_size(rows) == 2);
+    r2 = json_array_get(rows, 0); /* meta.configs order: c2 first */
+    r1 = json_array_get(rows, 1);
+    CHECK_STR(summary_str(r2, "config", ""), "c2");
+    CHECK_STR(summary_str(r1, "label", ""), "first");
+    CHECK_STR(summary_str(r1, "status", ""), "ok");
+    CHECK(summary_num(json_object_get(r1, "runs"), "ok", 0) == 6);
+    CHECK(summary_num(json_object_get(r1, "runs"), "failed", -1) == 0);
+    CHECK(summary_num(json_object_get(r1, "errors"), "io", 0) == 6);
+    /* efficiency per run before the median: base {100, 400, 100} → 100, not 200/100 → 200 */
+    v = summary_values(r1, "cpu_efficiency", "base");
+    CHECK(NEAR(summary_num(v, "median", 0), 100));
+    CHECK(NEAR(summary_num(v, "max", 0), 400));
+    v = summary_values(r1, "throughput", "cand");
+    CHECK(NEAR(summary_num(v, "median", 0), 91) && summary_num(v, "n", 0) == 3);
+    CHECK(json_array_size(json_object_get(v, "runs")) == 3);
+    CHECK(NEAR(json_number_value(json_array_get(json_object_get(v, "runs"), 1)), 91));
+    v = summary_values(r1, "rss_mib", "cand"); /* falls back to client.rss_peak_kib */
+    CHECK(NEAR(summary_num(v, "median", 0), 2));
+    v = summary_vs(r1, "throughput", "cand");
+    CHECK(NEAR(summary_num(v, "change", 0), 91.0 / 200 - 1));
+    CHECK(json_is_false(json_object_get(v, "overlap"))); /* 90..92 vs 100..300 */
+    CHECK(NEAR(summary_num(v, "p", 0), 2.0 / 20));
+    CHECK(NEAR(summary_num(json_object_get(v, "paired_ratio"), "median", 0), 91.0 / 200));
+    /* the baseline spreads (300−100)/200 = 100%, but disjoint ranges beyond the threshold win */
+    CHECK_STR(summary_str(v, "verdict", ""), "regressed");
+    CHECK_STR(summary_str(summary_vs(r1, "cpu_efficiency", "cand"), "verdict", ""), "regressed");
+    CHECK_STR(summary_str(summary_vs(r1, "p50_us", "cand"), "verdict", ""), "regressed");
+    CHECK_STR(summary_str(summary_vs(r1, "p99_us", "cand"), "verdict", ""), "regressed");
+    CHECK_STR(summary_str(summary_vs(r1, "cpu_percent", "cand"), "verdict", ""), "~");
+    CHECK(summary_metric(r1, SUMMARY_SERVER_CPU) == NULL);
+    /* c2: a failed run */
+    CHECK_STR(summary_str(r2, "status", ""), "failed");
+    CHECK(json_array_size(json_object_get(r2, "failures")) == 1);
+    CHECK(NEAR(summary_num(summary_values(r2, SUMMARY_SERVER_CPU, "base"), "median", 0), 100));
+    CHECK_STR(summary_str(summary_vs(r2, "throughput", "cand"), "verdict", ""), "failed");
+    CHECK_STR(summary_str(summary_vs(r2, "p99_us", "cand"), "verdict", ""), "failed");
+    CHECK(NEAR(summary_num(json_object_get(sum, "chance"), "alpha", 0), 0.25));
+    CHECK(summary_num(json_object_get(sum, "chance"), "comparisons", 0) == 2);
+
+    f = open_memstream(&csv, &csvlen);
+    CHECK(summary_write_csv(f, sum) == 0);
+    fclose(f);
+    for (i = 0; i < csvlen; i++)
+        lines += csv[i] == '\n';
+    /* header + (c1: 6 metrics + c2: 6 + server CPU) × 2 versions */
+    CHECK_MSG(lines == 1 + (6 + 7) * 2, "%zu csv lines", lines);
+    CHECK(strncmp(csv, "config,label,status,metric,version,", 35) == 0);
+
+    f = open_memstream(&md, &mdlen);
+    CHECK(report_md_write(f, sum, meta, "en", err, sizeof(err)) == 0);
+    fclose(f);
+    CHECK(strstr(md, "# cand against base") != NULL);
+    CHECK(strstr(md, "−54.50%") != NULL); /* U+2212, two decimals */
+    CHECK(strstr(md, "0.20 [0.10–0.30]") != NULL);
+    CHECK(strstr(md, "bin/compare run --spec 'my spec.json'") != NULL);
+    CHECK(strstr(md, "Failed run: second, `cand`, round 2") != NULL);
+    free(md);
+    md = NULL;
+    f = open_memstream(&md, &mdlen);
+    CHECK(report_md_write(f, sum, NULL, "zh", err, sizeof(err)) == 0);
+    fclose(f);
+    CHECK(strstr(md, "## 摘要") != NULL && strstr(md, "## 吞吐量与 CPU") != NULL);
+    CHECK(strstr(md, "缺少 `meta.json`") != NULL);
+out:
+    free(md);
+    free(csv);
+    free(text);
+    json_decref(sum);
+    json_decref(runs);
+    json_decref(meta);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *p;
+    long n;
+
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    p = malloc((size_t)n + 1);
+    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+        free(p);
+        p = NULL;
+    }
+    if (p)
+        p[n] = '\0';
+    *len = (size_t)n;
+    fclose(f);
+    return p;
+}
+
+static int spit(const char *path, const char *p, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(p, 1, n, f) == n;
+
+    if (f)
+        fclose(f);
+    return ok ? 0 : -1;
+}
+
+static void test_render(void)
+{
+    char dir[] = "/tmp/pairbench-test-summary.XXXXXX", path[256], err[512];
+    char *text, *md1 = NULL, *md2 = NULL, *metas = NULL;
+    size_t len, n1 = 0, n2 = 0;
+    json_t *meta, *sum = NULL, *dataset;
+    struct render_opts ro = {"en", NULL};
+    static const char *const outs[] = {"summary.json", "summary.csv", "report.md",
+                                       "report.html"};
+    size_t i;
+
+    if (!mkdtemp(dir)) {
+        CHECK(0);
+        return;
+    }
+    text = dataset_text(&len);
+    snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
+    CHECK(spit(path, text, len) == 0);
+    meta = json_loads(meta_text, 0, NULL);
+    dataset = json_object();
+    json_object_set_new(dataset, "file", json_string("runs.jsonl"));
+    json_object_set_new(dataset, "sha256", json_string("0000"));
+    json_object_set_new(meta, "dataset", dataset);
+    metas = json_dumps(meta, 0);
+    snprintf(path, sizeof(path), "%s/meta.json", dir);
+    CHECK(spit(path, metas, strlen(metas)) == 0);
+
+    CHECK_MSG(render_dir(dir, &ro, &sum, err, sizeof(err)) == 0, "%s", err);
+    CHECK(sum && json_is_false(json_object_get(json_object_get(sum, "dataset"), "matches")));
+    for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+        snprintf(path, sizeof(path), "%s/%s", dir, outs[i]);
+        CHECK_MSG(access(path, R_OK) == 0, "%s", path);
+    }
+    snprintf(path, sizeof(path), "%s/report.md", dir);
+    md1 = slurp(path, &n1);
+    CHECK(md1 && strstr(md1, "no longer matches the SHA-256 recorded"));
+    CHECK(render_dir(dir, NULL, NULL, err, sizeof(err)) == 0);
+    md2 = slurp(path, &n2);
+    CHECK(md1 && md2 && n1 == n2 && memcmp(md1, md2, n1) == 0); /* deterministic */
+    ro.lang = "fr";
+    CHECK(render_dir(dir, &ro, NULL, err, sizeof(err)) == -1 && strstr(err, "'fr'"));
+    snprintf(path, sizeof(path), "%s/nothing", dir);
+    CHECK(render_dir(path, NULL, NULL, err, sizeof(err)) == -1);
+
+    for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+        snprintf(path, sizeof(path), "%s/%s", dir, outs[i]);
+        unlink(path);
+    }
+    snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/meta.json", dir);
+    unlink(path);
+    rmdir(dir);
+    free(md1);
+    free(md2);
+    free(metas);
+    free(text);
+    json_decref(meta);
+    json_decref(sum);
+}
+
+int main(void)
+{
+    test_parse();
+    test_build();
+    test_render();
+    return T_DONE();
+}
