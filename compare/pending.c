@@ -20,8 +20,3 @@ int cmd_commits(int argc, char **argv)
     (void)argc;
     return pending(argv[0]);
 }
-int cmd_calibrate(int argc, char **argv)
-{
-    (void)argc;
-    return pending(argv[0]);
-}
