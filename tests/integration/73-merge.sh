@@ -1,0 +1,64 @@
+#!/bin/sh
+# Sharded runs: a 3-configuration grid (reference TCP echo server, candidate with a reply
+# delay) run unsharded and as --shard 1/2 + 2/2; `compare merge` gives exactly the unsharded
+# configuration set, the same report rows (structure, not figures) and one dataset. Refused:
+# a missing shard, a shard given twice, shards whose settings differ, a non-empty --out.
+. "$(dirname "$0")/../lib.sh"
+need node
+cd "$T"
+cat > grid.json <<'JSON'
+{"name": "merge-small", "defaults": {"protocol": "tcp", "connections": 1, "workers": 1},
+ "axes": {"payload": [64, 512, 2048]}}
+JSON
+cat > spec.json <<JSON
+{"versions": [
+  {"name": "baseline", "server": {"tcp": "$DRIVER serve tcp --port {port}"}},
+  {"name": "candidate", "server": {"tcp": "$DRIVER serve tcp --port {port} --delay-us 300"}}],
+ "grids": ["grid.json"], "runs": 3, "warmup": 0.1, "duration": 0.3, "grace": 10, "probe_timeout": 20}
+JSON
+"$COMPARE" run --spec spec.json --out full > /dev/null 2> full.err || fail "unsharded run: $(tail -3 full.err)"
+"$COMPARE" run --spec spec.json --out s1 --shard 1/2 > /dev/null 2> s1.err || fail "shard 1: $(tail -3 s1.err)"
+"$COMPARE" run --spec spec.json --out s2 --shard 2/2 > /dev/null 2> s2.err || fail "shard 2: $(tail -3 s2.err)"
+
+# the shards split the configurations
+n1=$(json_get s1/meta.json 'this.configs.length'); n2=$(json_get s2/meta.json 'this.configs.length')
+assert_eq "$((n1 + n2))" 3 "configurations over both shards"
+[ "$n1" -ge 1 ] && [ "$n2" -ge 1 ] || fail "a shard is empty"
+
+assert_exit 0 "$COMPARE" merge --out merged s2 s1 > merge.out
+grep -q "merged 2 shards (3 configurations) into merged" merge.out || fail "merge stdout: $(cat merge.out)"
+for f in runs.jsonl meta.json summary.json report.md report.html; do
+    [ -s "merged/$f" ] || fail "merged/$f missing"
+done
+ids() { json_get "$1" 'this.rows.map(r => r.config + " " + r.label + " " + Object.keys(r.metrics).join(",")).join("\n")'; }
+assert_eq "$(ids merged/summary.json)" "$(ids full/summary.json)" "merged rows vs unsharded rows"
+cfgs() { json_get "$1" 'this.configs.map(c => c.id + ":" + c.index).join(" ")'; }
+assert_eq "$(cfgs merged/meta.json)" "$(cfgs full/meta.json)" "merged configurations"
+assert_eq "$(wc -l < merged/runs.jsonl)" "$(wc -l < full/runs.jsonl)" "dataset lines"
+assert_eq "$(json_get merged/meta.json 'this.settings.shard')" "null" "merged shard setting"
+assert_eq "$(json_get merged/meta.json 'this.shards.map(s => s.k + "/" + s.n).join(" ")')" "2/2 1/2" "shards recorded"
+assert_eq "$(json_get merged/meta.json 'this.command_line.includes("--shard")')" "false" "reproduce command"
+sha=$(sha256sum merged/runs.jsonl | cut -d' ' -f1)
+assert_eq "$(json_get merged/meta.json 'this.dataset.sha256')" "$sha" "dataset hash"
+# the report has the same table rows (labels) as the unsharded one
+rows() { grep '^| tcp' "$1" | cut -d'|' -f2 | sort; }
+assert_eq "$(rows merged/report.md)" "$(rows full/report.md)" "report rows"
+# the paired comparison survived: the delayed candidate regressed in every row
+assert_eq "$(json_get merged/summary.json 'this.rows.map(r => r.metrics.throughput.vs_baseline.candidate.verdict).join(" ")')" \
+    "regressed regressed regressed" "merged verdicts"
+
+# refusals
+assert_exit 2 "$COMPARE" merge --out m2 s1 2> e.txt
+grep -q "shard 2/2 is missing: merge needs all 2 shards" e.txt || fail "missing shard: $(cat e.txt)"
+assert_exit 2 "$COMPARE" merge --out m2 s1 s1 2> e.txt
+grep -q "shard 1/2 given twice" e.txt || fail "duplicate shard: $(cat e.txt)"
+mkdir s2b && cp s2/runs.jsonl s2b/ && node -e '
+const fs = require("fs"); const m = JSON.parse(fs.readFileSync("s2/meta.json"));
+m.settings.duration = 2; fs.writeFileSync("s2b/meta.json", JSON.stringify(m));'
+assert_exit 2 "$COMPARE" merge --out m2 s1 s2b 2> e.txt
+grep -q "differ in their settings" e.txt || fail "settings mismatch: $(cat e.txt)"
+assert_exit 2 "$COMPARE" merge --out merged s1 s2 2> e.txt
+grep -q "not empty" e.txt || fail "non-empty out: $(cat e.txt)"
+assert_exit 2 "$COMPARE" merge --out m3 full 2> e.txt
+grep -q 'settings.shard: expected "K/N"' e.txt || fail "unsharded input: $(cat e.txt)"
+echo ok
