@@ -244,3 +244,5 @@ X(M_ONE_BEST, "Highest throughput: {0}, {1} ops/s. Lowest batch P50: {2}, {3} µ
 X(M_AUTH, "AUTH", "AUTH")
 X(M_SENT_SEP, " ", "")
 X(M_FLAG, "{0} {1}", "{0}{1}")
+X(M_WEAK_LOAD, "The machine was loaded at start: load average {0} on {1} logical CPUs.",
+  "开始时机器负载较高：{1} 个逻辑 CPU 上的平均负载为 {0}。")
