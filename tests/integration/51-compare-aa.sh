@@ -1,0 +1,38 @@
+#!/bin/sh
+# Baseline against itself (the same reference TCP echo server command under two names): no
+# throughput row may be `regressed` or `improved`. 7 rounds: with the evidence rule (disjoint
+# ranges or every paired ratio on one side) a false alarm needs a 2/128 coincidence on top of
+# a change past the 5% threshold. Also: three versions rotate A B C, B C A, C A B.
+. "$(dirname "$0")/../lib.sh"
+need node
+
+cat > "$T/grid.json" <<JSON
+{"name": "tcp-aa", "configs": [{"protocol": "tcp", "connections": 2, "payload": 64, "window": 4}]}
+JSON
+cat > "$T/spec.json" <<JSON
+{"versions": [
+   {"name": "a", "server": {"tcp": "$DRIVER serve tcp --port {port}"}},
+   {"name": "a-again", "server": {"tcp": "$DRIVER serve tcp --port {port}"}}],
+ "grids": ["$T/grid.json"], "runs": 7, "warmup": 0.1, "duration": 0.3}
+JSON
+rc=0
+"$COMPARE" run --spec "$T/spec.json" --out "$T/aa" > /dev/null 2> "$T/stderr" || rc=$?
+[ $rc -eq 0 ] || { cat "$T/stderr" >&2; fail "compare run exited $rc"; }
+v=$(json_get "$T/aa/summary.json" 'this.rows[0].metrics.throughput.vs_baseline["a-again"].verdict')
+case "$v" in regressed|improved) fail "A/A throughput verdict is '$v'" ;; esac
+assert_eq "$(json_get "$T/aa/summary.json" 'this.rows[0].status')" "ok" "A/A row status"
+
+# three versions: rotating order, every version compared with the baseline
+cat > "$T/spec3.json" <<JSON
+{"versions": [
+   {"name": "x", "server": {"tcp": "$DRIVER serve tcp --port {port}"}},
+   {"name": "y", "server": {"tcp": "$DRIVER serve tcp --port {port}"}},
+   {"name": "z", "server": {"tcp": "$DRIVER serve tcp --port {port}"}}],
+ "grids": ["$T/grid.json"], "runs": 3, "warmup": 0.1, "duration": 0.2}
+JSON
+rc=0
+"$COMPARE" run --spec "$T/spec3.json" --out "$T/xyz" > /dev/null 2> "$T/stderr" || rc=$?
+[ $rc -eq 0 ] || { cat "$T/stderr" >&2; fail "compare run (3 versions) exited $rc"; }
+assert_eq "$(node -e '
+const l=require("fs").readFileSync(process.argv[1],"utf8").trim().split("\n").map(JSON.parse);
+console.log(l.map(x=>x.version).join(""));' "$T/xyz/runs.jsonl")" "xyzyzxzxy" "rotation"

@@ -1,0 +1,55 @@
+#!/bin/sh
+# Bad input is refused before anything runs: exit 2 and a message that names the file or
+# flag, the JSON path, the bad value and what was expected; no run directory is written.
+. "$(dirname "$0")/../lib.sh"
+
+cat > "$T/grid.json" <<JSON
+{"name": "g", "defaults": {"protocol": "tcp", "serve": true}}
+JSON
+good="{\"versions\": [{\"name\": \"a\"}, {\"name\": \"b\"}], \"grids\": [\"$T/grid.json\"]}"
+
+# expect_bad NAME "expected message" compare-args...   (spec text in $T/NAME.json if present)
+expect_bad() {
+    name=$1; want=$2; shift 2
+    rc=0
+    "$COMPARE" "$@" > "$T/$name.out" 2> "$T/$name.err" || rc=$?
+    assert_eq "$rc" 2 "$name: exit code"
+    grep -qF -- "$want" "$T/$name.err" || fail "$name: stderr lacks '$want': $(cat "$T/$name.err")"
+    [ ! -s "$T/$name.out" ] || fail "$name: something on stdout"
+}
+spec() { printf '%s\n' "$2" > "$T/$1.json"; }
+
+spec good "$good"
+spec malformed '{"versions": [{"name": "a"}],
+  "grids": [oops]}'
+expect_bad malformed "$T/malformed.json:2:16: malformed JSON: invalid token near 'oops'" run --spec "$T/malformed.json"
+
+printf '{"name": "g", "axes": {"payload": [64, "4k"]}, "defaults": {"protocol": "tcp", "serve": true}}\n' > "$T/badgrid.json"
+expect_bad badgrid "$T/badgrid.json: \$.axes.payload[1]: expected a positive integer (bytes), got \"4k\"" \
+    run --spec "$T/good.json" --grid "$T/badgrid.json"
+
+spec dup "{\"versions\": [{\"name\": \"a\"}, {\"name\": \"a\"}], \"grids\": [\"$T/grid.json\"]}"
+expect_bad dup 'duplicate version name "a"' run --spec "$T/dup.json"
+
+spec placeholder "{\"versions\": [{\"name\": \"a\", \"server\": {\"tcp\": \"srv --port {prot}\"}}], \"grids\": [\"$T/grid.json\"]}"
+expect_bad placeholder "\$.versions[0].server.tcp: unknown placeholder '{prot}'" run --spec "$T/placeholder.json"
+
+spec nodriver "{\"versions\": [{\"name\": \"a\", \"driver\": \"$T/no-such-driver\"}], \"grids\": [\"$T/grid.json\"]}"
+expect_bad nodriver "\$.versions[0].driver: cannot find program '$T/no-such-driver'" run --spec "$T/nodriver.json"
+
+spec noserver "{\"versions\": [{\"name\": \"a\", \"server\": {\"tcp\": \"no-such-server-xyz --port {port}\"}}], \"grids\": [\"$T/grid.json\"]}"
+expect_bad noserver "\$.versions[0].server.tcp: cannot find program 'no-such-server-xyz'" run --spec "$T/noserver.json"
+
+expect_bad shard "--shard: expected K/N with 1 <= K <= N, got '3/2'" run --spec "$T/good.json" --shard 3/2
+expect_bad runs "--runs: expected an integer from 1 to 1000, got '0'" run --spec "$T/good.json" --runs 0
+expect_bad duration "--duration: expected seconds from 0.001 to 86400, got '5s'" run --spec "$T/good.json" --duration 5s
+expect_bad flag "unknown option '--frobnicate'" run --spec "$T/good.json" --frobnicate
+expect_bad nospec "--spec FILE is required" run
+expect_bad resume "--resume: needs --out DIR" run --spec "$T/good.json" --resume
+expect_bad resume2 "holds no runs.jsonl" run --spec "$T/good.json" --resume --out "$T/empty"
+expect_bad pin "--pin-driver: expected a CPU list like 0,2-3, got 'x'" run --spec "$T/good.json" --pin-driver x
+expect_bad lang "--lang: expected 'en' or 'zh', got 'fr'" run --spec "$T/good.json" --lang fr
+expect_bad report "compare report: '$T/nothing' holds no readable runs.jsonl" report "$T/nothing"
+mkdir -p "$T/used"; echo '{}' > "$T/used/runs.jsonl"
+expect_bad used "already holds a dataset (use --resume" run --spec "$T/good.json" --out "$T/used"
+[ ! -e "$T/empty" ] || fail "a run directory was created for bad input"
