@@ -10,11 +10,6 @@ static int pending(const char *name)
     return EXIT_USAGE;
 }
 
-int cmd_gate(int argc, char **argv)
-{
-    (void)argc;
-    return pending(argv[0]);
-}
 int cmd_commits(int argc, char **argv)
 {
     (void)argc;
