@@ -1,22 +1,808 @@
-/* report_html: the self-contained HTML report (skeleton: page frame only; charts and tables
- * follow). */
+/* report_html: report.html, one self-contained page (inline CSS and SVG, no script, no
+ * external URL) with the summary, completeness, one chart per metric, the tables, the
+ * environment, the provenance and the command to reproduce. English or Chinese. Everything
+ * taken from the dataset is escaped; nothing depends on the time of rendering, so the same
+ * summary and meta give the same bytes. The tables live in report_html_tables.c, the charts
+ * in report_html_svg.c. */
 #include "report_html.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "report_html_int.h"
+#include "report_html_svg.h"
+
+/* ---- shared helpers (report_html_int.h) ---- */
+
+void html_esc(const struct html_ctx *c, const char *s)
+{
+    svg_escape(c->f, s);
+}
+
+const char *html_str(const json_t *o, const char *key)
+{
+    return json_string_value(json_object_get(o, key));
+}
+
+const json_t *html_values(const json_t *row, const char *metric, const char *version)
+{
+    const json_t *m = json_object_get(json_object_get(row, "metrics"), metric);
+
+    return json_object_get(json_object_get(m, "values"), version);
+}
+
+const json_t *html_vs(const json_t *row, const char *metric, const char *version)
+{
+    const json_t *m = json_object_get(json_object_get(row, "metrics"), metric);
+
+    return json_object_get(json_object_get(m, "vs_baseline"), version);
+}
+
+int html_num(const json_t *o, const char *key, double *out)
+{
+    const json_t *v = json_object_get(o, key);
+
+    if (!json_is_number(v))
+        return -1;
+    *out = json_number_value(v);
+    return isfinite(*out) ? 0 : -1;
+}
+
+char *html_fmt_range(const json_t *values, double scale, int decimals, char *out, size_t len)
+{
+    double med, lo, hi;
+
+    if (html_num(values, "median", &med) || html_num(values, "min", &lo) ||
+        html_num(values, "max", &hi)) {
+        snprintf(out, len, "n/a");
+        return out;
+    }
+    snprintf(out, len, "%.*f [%.*f\xe2\x80\x93%.*f]", decimals, med / scale, decimals,
+             lo / scale, decimals, hi / scale);
+    return out;
+}
+
+char *html_fmt_change(double change, char *out, size_t len)
+{
+    double pct = change * 100;
+
+    if (!isfinite(change)) {
+        snprintf(out, len, "n/a");
+        return out;
+    }
+    if (fabs(pct) < 0.005)
+        pct = 0; /* no "−0.00%" */
+    if (pct < 0)
+        snprintf(out, len, "\xe2\x88\x92%.2f%%", -pct);
+    else
+        snprintf(out, len, "+%.2f%%", pct);
+    return out;
+}
+
+const char *html_verdict_class(const char *verdict)
+{
+    if (!verdict)
+        return "v-same";
+    if (strcmp(verdict, "regressed") == 0)
+        return "v-regressed";
+    if (strcmp(verdict, "improved") == 0)
+        return "v-improved";
+    if (strcmp(verdict, "unstable") == 0)
+        return "v-unstable";
+    if (strcmp(verdict, "failed") == 0)
+        return "v-failed";
+    return "v-same";
+}
+
+/* ---- the page ---- */
+
+static const char css[] =
+    "body{font-family:system-ui,-apple-system,'Segoe UI','Noto Sans','Noto Sans CJK SC',"
+    "'WenQuanYi Micro Hei',sans-serif;margin:0 auto;max-width:1280px;padding:16px 24px;"
+    "color:#1b1b1b;line-height:1.45}\n"
+    "h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.3em;border-bottom:1px solid #ddd;"
+    "padding-bottom:.2em;margin-top:1.6em}h3{font-size:1.05em;margin:.2em 0}\n"
+    ".method,.note{color:#444;font-size:.92em}\n"
+    "table{border-collapse:collapse;font-size:.85em;margin:.6em 0}\n"
+    "th,td{border:1px solid #d6d6d6;padding:3px 7px;text-align:left;vertical-align:top}\n"
+    "th{background:#f2f4f7}td.n{text-align:right;white-space:nowrap;"
+    "font-variant-numeric:tabular-nums}\n"
+    ".wrap{overflow-x:auto}td:first-child{min-width:15em}.rg{color:#555;font-size:.9em}\n"
+    ".v-regressed{background:#fbe0de;color:#8f1111;font-weight:600}\n"
+    ".v-improved{background:#dff2dc;color:#1d5e1d;font-weight:600}\n"
+    ".v-unstable{background:#fff1c7;color:#6b5000}\n"
+    ".v-failed{background:#e4e4e4;color:#555;font-weight:600}\n"
+    ".warn{background:#fff6dc;border-left:4px solid #e0a800;padding:6px 10px;margin:.4em 0}\n"
+    "figure{margin:1em 0 1.6em 0}figcaption{margin-bottom:4px}\n"
+    "svg.chart{display:block;max-width:100%;height:auto;font-size:11px}\n"
+    "svg .gb{fill:#e9eef5}svg .gh{font-weight:600;font-size:12px;fill:#223}\n"
+    "svg .zb{fill:#f7f7f7}svg .gl{stroke:#dedede;stroke-width:1}\n"
+    "svg .ax{stroke:#888;stroke-width:1}svg .tk{font-size:10px;fill:#555}\n"
+    "svg .al{font-size:11px;fill:#333}svg .rl{font-size:11px;fill:#222}\n"
+    "svg .lg{font-size:12px;fill:#222}svg .wk{stroke:#222;stroke-width:1;fill:none}\n"
+    "svg .vl{font-size:9px;fill:#333}svg .na{font-size:10px;fill:#999;font-style:italic}\n"
+    "code,pre{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:.85em}\n"
+    "pre{background:#f6f8fa;padding:8px 10px;overflow-x:auto;white-space:pre-wrap;"
+    "word-break:break-all}\n"
+    "footer{color:#777;font-size:.8em;margin-top:2em}\n";
+
+struct metric_def {
+    const char *key;
+    const char *title_en, *title_zh;
+    const char *axis_en, *axis_zh; /* NULL for throughput: depends on the protocols */
+    int higher_better;
+};
+
+static const struct metric_def metric_defs[] = {
+    {"throughput", "Throughput", "吞吐量", NULL, NULL, 1},
+    {"p50_us", "Batch RT P50", "批次往返时间 P50", "µs", "微秒", 0},
+    {"p99_us", "Batch RT P99", "批次往返时间 P99", "µs", "微秒", 0},
+    {"cpu_percent", "Client CPU", "客户端 CPU", "% (100 = one full core)",
+     "%（100 = 一个完整核心）", 0},
+    {"rss_mib", "Client peak RSS", "客户端峰值 RSS", "MiB", "MiB", 0},
+    {"cpu_efficiency", "CPU efficiency", "CPU 效率", "operations/s per CPU core",
+     "每个 CPU 核心的操作数/秒", 1},
+    {"server_cpu_percent", "Server CPU", "服务器 CPU", "% (100 = one full core)",
+     "%（100 = 一个完整核心）", 0},
+};
+#define N_METRIC_DEFS (sizeof(metric_defs) / sizeof(metric_defs[0]))
+
+static const char *pget(const json_t *row, const char *key)
+{
+    return html_str(json_object_get(row, "params"), key);
+}
+
+static const char *protocol_name(const char *p)
+{
+    if (!p)
+        return NULL;
+    if (strcmp(p, "redis") == 0)
+        return "Redis";
+    if (strcmp(p, "tcp") == 0)
+        return "TCP echo";
+    if (strcmp(p, "http") == 0)
+        return "HTTP";
+    if (strcmp(p, "ws") == 0)
+        return "WebSocket";
+    return p;
+}
+
+static void fmt_bytes(json_int_t b, char *out, size_t len)
+{
+    if (b >= 1024 && b % 1024 == 0)
+        snprintf(out, len, "%lld KiB", (long long)(b / 1024));
+    else
+        snprintf(out, len, "%lld B", (long long)b);
+}
+
+/* "Redis · TLS · 4 KiB" from the row's params; "" when it has none of them. */
+static void group_name(const json_t *row, char *out, size_t len)
+{
+    const json_t *params = json_object_get(row, "params");
+    const char *proto = protocol_name(html_str(params, "protocol"));
+    const char *tr = html_str(params, "transport");
+    const json_t *pl = json_object_get(params, "payload");
+    char pay[32] = "";
+    size_t used = 0;
+    int w;
+
+    out[0] = '\0';
+    if (json_is_integer(pl))
+        fmt_bytes(json_integer_value(pl), pay, sizeof(pay));
+    if (proto) {
+        w = snprintf(out + used, len - used, "%s", proto);
+        used += w > 0 && (size_t)w < len - used ? (size_t)w : 0;
+    }
+    if (tr) {
+        w = snprintf(out + used, len - used, "%s%s", used ? " \xc2\xb7 " : "",
+                     strcmp(tr, "tls") == 0 ? "TLS" : strcmp(tr, "tcp") == 0 ? "TCP" : tr);
+        used += w > 0 && (size_t)w < len - used ? (size_t)w : 0;
+    }
+    if (*pay)
+        snprintf(out + used, len - used, "%s%s", used ? " \xc2\xb7 " : "", pay);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The param keys (other than the grouping ones) whose values differ between rows, sorted,
+ * with the usual grid axes first. Returns how many (at most cap). */
+static size_t varying_keys(const struct html_ctx *c, const char **keys, size_t cap)
+{
+    static const char *const first[] = {"command", "pipeline", "window", "connections",
+                                        "workers", "resp", "http_version", "path", "keyspace"};
+    const char *rest[64];
+    size_t n = 0, nrest = 0, i, r;
+    const json_t *row0 = json_array_get(c->rows, 0), *params0 = json_object_get(row0, "params");
+    const char *key;
+    const json_t *val;
+
+    json_object_foreach((json_t *)params0, key, val) {
+        int differs = 0, known = 0;
+
+        if (!strcmp(key, "protocol") || !strcmp(key, "transport") || !strcmp(key, "payload") ||
+            !strcmp(key, "host") || !strcmp(key, "port"))
+            continue;
+        for (r = 1; r < c->nrows && !differs; r++) {
+            const json_t *o = json_object_get(json_object_get(json_array_get(c->rows, r),
+                                                              "params"),
+                                              key);
+            differs = !json_equal((json_t *)val, (json_t *)o);
+        }
+        if (!differs)
+            continue;
+        for (i = 0; i < sizeof(first) / sizeof(first[0]); i++)
+            known |= strcmp(key, first[i]) == 0;
+        if (!known && nrest < 64)
+            rest[nrest++] = key;
+    }
+    for (i = 0; i < sizeof(first) / sizeof(first[0]) && n < cap; i++) {
+        const json_t *v0 = json_object_get(params0, first[i]);
+        int differs = 0;
+
+        for (r = 0; r < c->nrows && !differs; r++)
+            differs = !json_equal((json_t *)v0,
+                                  json_object_get(json_object_get(json_array_get(c->rows, r),
+                                                                  "params"),
+                                                  first[i]));
+        if (differs)
+            keys[n++] = first[i];
+    }
+    qsort(rest, nrest, sizeof(rest[0]), cmp_str);
+    for (i = 0; i < nrest && n < cap; i++)
+        keys[n++] = rest[i];
+    return n;
+}
+
+/* A short label from the varying params ("pipeline16 · window1 · 4 clients"); the full
+ * label when nothing varies or the row has no params. */
+static void short_label(const struct html_ctx *c, const json_t *row, const char **keys,
+                        size_t nkeys, char *out, size_t len)
+{
+    const json_t *params = json_object_get(row, "params");
+    size_t used = 0, i;
+    char val[96];
+    int w;
+
+    out[0] = '\0';
+    for (i = 0; i < nkeys && params; i++) {
+        const json_t *v = json_object_get(params, keys[i]);
+        const char *k = keys[i];
+
+        if (!v)
+            continue;
+        if (json_is_integer(v))
+            snprintf(val, sizeof(val), "%lld", (long long)json_integer_value(v));
+        else if (json_is_real(v))
+            snprintf(val, sizeof(val), "%g", json_real_value(v));
+        else if (json_is_string(v))
+            snprintf(val, sizeof(val), "%s", json_string_value(v));
+        else if (json_is_boolean(v))
+            snprintf(val, sizeof(val), "%s", json_is_true(v) ? "on" : "off");
+        else
+            continue;
+        if (!strcmp(k, "pipeline") || !strcmp(k, "window"))
+            w = snprintf(out + used, len - used, "%s%s%s", used ? " \xc2\xb7 " : "", k, val);
+        else if (!strcmp(k, "connections"))
+            w = snprintf(out + used, len - used, "%s%s%s", used ? " \xc2\xb7 " : "", val,
+                         L(c, " clients", " 连接"));
+        else if (!strcmp(k, "workers"))
+            w = snprintf(out + used, len - used, "%s%s%s", used ? " \xc2\xb7 " : "", val,
+                         L(c, " workers", " 工作线程"));
+        else if (!strcmp(k, "command"))
+            w = snprintf(out + used, len - used, "%s%s", used ? " \xc2\xb7 " : "", val);
+        else if (!strcmp(k, "resp"))
+            w = snprintf(out + used, len - used, "%sRESP%s", used ? " \xc2\xb7 " : "", val);
+        else
+            w = snprintf(out + used, len - used, "%s%s=%s", used ? " \xc2\xb7 " : "", k, val);
+        if (w < 0 || (size_t)w >= len - used)
+            break;
+        used += (size_t)w;
+    }
+    if (!used)
+        snprintf(out, len, "%s", html_str(row, "label") ? html_str(row, "label") : "?");
+}
+
+/* The throughput unit for the axis, from the protocols present. */
+static const char *throughput_unit(const struct html_ctx *c)
+{
+    size_t r, redis = 0, other = 0;
+
+    for (r = 0; r < c->nrows; r++) {
+        const char *p = pget(json_array_get(c->rows, r), "protocol");
+        if (p && strcmp(p, "redis") == 0)
+            redis++;
+        else
+            other++;
+    }
+    if (redis && !other)
+        return L(c, "commands/s", "命令/秒");
+    if (other && !redis)
+        return L(c, "message round trips/s", "消息往返/秒");
+    return L(c, "operations/s (Redis: commands, others: round trips)",
+             "操作/秒（Redis：命令；其他：消息往返）");
+}
+
+static int metric_present(const struct html_ctx *c, const char *metric)
+{
+    size_t r;
+
+    for (r = 0; r < c->nrows; r++)
+        if (json_object_get(json_object_get(json_array_get(c->rows, r), "metrics"), metric))
+            return 1;
+    return 0;
+}
+
+/* One chart per metric, the configurations grouped by protocol · transport · payload. */
+static int charts(const struct html_ctx *c)
+{
+    struct svg_row *rows = NULL;
+    struct svg_bar *bars = NULL;
+    struct svg_group *groups = NULL;
+    char (*labels)[160] = NULL, (*gnames)[96] = NULL;
+    const char *keys[16];
+    size_t nkeys, r, v, m, ngroups = 0;
+    int rc = -1;
+
+    rows = calloc(c->nrows + 1, sizeof(*rows));
+    bars = calloc((c->nrows + 1) * c->nv, sizeof(*bars));
+    groups = calloc(c->nrows + 1, sizeof(*groups));
+    labels = calloc(c->nrows + 1, sizeof(*labels));
+    gnames = calloc(c->nrows + 1, sizeof(*gnames));
+    if (!rows || !bars || !groups || !labels || !gnames)
+        goto out;
+    nkeys = varying_keys(c, keys, 16);
+    /* Rows keep the dataset's order; a new band starts whenever the group changes. */
+    for (r = 0; r < c->nrows; r++) {
+        const json_t *row = json_array_get(c->rows, r);
+
+        group_name(row, gnames[r], sizeof(gnames[r]));
+        short_label(c, row, keys, nkeys, labels[r], sizeof(labels[r]));
+        rows[r].label = labels[r];
+        rows[r].title = html_str(row, "label");
+        rows[r].bars = bars + r * c->nv;
+        if (ngroups == 0 || strcmp(groups[ngroups - 1].name, gnames[r]) != 0) {
+            groups[ngroups].name = gnames[r];
+            groups[ngroups].first = r;
+            groups[ngroups].count = 0;
+            ngroups++;
+        }
+        groups[ngroups - 1].count++;
+    }
+
+    fprintf(c->f, "<section id=\"charts\">\n<h2>%s</h2>\n<p class=\"note\">%s</p>\n",
+            L(c, "Charts", "图表"),
+            L(c, "Bars are the medians of the runs, whiskers span min–max; one bar per version "
+                 "(baseline first) in each configuration. Configurations are grouped by "
+                 "protocol · transport · payload; each group has its own scale, written in its band. "
+                 "Hover a bar for its figures.",
+              "柱高为各轮运行的中位数，须线为最小值–最大值；每个配置中每个版本一根柱（基线在前）。"
+              "配置按 协议 · 传输 · 负载 分组，每组使用各自的刻度（标在组标题栏中）。鼠标悬停可查看数值。"));
+    for (m = 0; m < N_METRIC_DEFS; m++) {
+        const struct metric_def *d = &metric_defs[m];
+        struct svg_chart ch;
+        const char *title = L(c, d->title_en, d->title_zh);
+
+        if (strcmp(d->key, "server_cpu_percent") == 0 && !metric_present(c, d->key))
+            continue; /* only known when pairbench started the server */
+        for (r = 0; r < c->nrows; r++)
+            for (v = 0; v < c->nv; v++) {
+                const json_t *val = html_values(json_array_get(c->rows, r), d->key,
+                                                c->versions[v]);
+                struct svg_bar *b = &rows[r].bars[v];
+
+                b->present = html_num(val, "median", &b->median) == 0 &&
+                             html_num(val, "min", &b->min) == 0 &&
+                             html_num(val, "max", &b->max) == 0;
+            }
+        memset(&ch, 0, sizeof(ch));
+        ch.metric = d->key;
+        ch.title = title;
+        ch.axis_label = d->axis_en ? L(c, d->axis_en, d->axis_zh) : throughput_unit(c);
+        ch.no_value = L(c, "no value", "无数据");
+        ch.versions = c->versions;
+        ch.nversions = c->nv;
+        ch.rows = rows;
+        ch.nrows = c->nrows;
+        ch.groups = groups;
+        ch.ngroups = ngroups;
+        fprintf(c->f, "<figure id=\"chart-%s\">\n<figcaption><h3>", d->key);
+        html_esc(c, title);
+        fprintf(c->f, "</h3><span class=\"note\">%s \xc2\xb7 ", d->higher_better
+                                                                   ? L(c, "higher is better",
+                                                                       "越高越好")
+                                                                   : L(c, "lower is better",
+                                                                       "越低越好"));
+        html_esc(c, ch.axis_label);
+        fputs("</span></figcaption>\n", c->f);
+        if (svg_chart_write(c->f, &ch) != 0)
+            goto out;
+        fputs("</figure>\n", c->f);
+    }
+    fputs("</section>\n", c->f);
+    rc = 0;
+out:
+    free(rows);
+    free(bars);
+    free(groups);
+    free(labels);
+    free(gnames);
+    return rc;
+}
+
+static void li_warning(const struct html_ctx *c, const char *s)
+{
+    fputs("<div class=\"warn\">", c->f);
+    html_esc(c, s);
+    fputs("</div>\n", c->f);
+}
+
+/* meta.warnings and summary.warnings: everything that weakens the measurement. */
+static void warnings(const struct html_ctx *c)
+{
+    const json_t *lists[2] = {json_object_get(c->meta, "warnings"),
+                              json_object_get(c->summary, "warnings")};
+    const json_t *w;
+    size_t i, k;
+
+    for (k = 0; k < 2; k++)
+        json_array_foreach((json_t *)lists[k], i, w) {
+            if (json_is_string(w))
+                li_warning(c, json_string_value(w));
+            else if (json_is_object(w) && html_str(w, "message"))
+                li_warning(c, html_str(w, "message"));
+        }
+}
+
+/* The row with a notable throughput or P99 verdict, in words. */
+static void notable_sentence(const struct html_ctx *c, const json_t *row, size_t v)
+{
+    const json_t *tv = html_vs(row, "throughput", c->versions[v]);
+    const json_t *pv = html_vs(row, "p99_us", c->versions[v]);
+    double ch;
+    char b1[32], b2[32];
+
+    fputs("<li><b>", c->f);
+    html_esc(c, html_str(row, "label"));
+    fputs("</b>", c->f);
+    if (c->nv > 2) {
+        fputs(" (", c->f);
+        html_esc(c, c->versions[v]);
+        fputs(")", c->f);
+    }
+    fprintf(c->f, L(c, ": %s throughput, %s P99", "：吞吐量 %s，P99 %s"),
+            html_fmt_change(html_num(tv, "change", &ch) == 0 ? ch : NAN, b1, sizeof(b1)),
+            html_fmt_change(html_num(pv, "change", &ch) == 0 ? ch : NAN, b2, sizeof(b2)));
+    fprintf(c->f, L(c, " (throughput <span class=\"%s\">%s</span>, P99 <span class=\"%s\">%s"
+                       "</span>)",
+                    "（吞吐量 <span class=\"%s\">%s</span>，P99 <span class=\"%s\">%s</span>）"),
+            html_verdict_class(html_str(tv, "verdict")),
+            html_str(tv, "verdict") ? html_str(tv, "verdict") : "n/a",
+            html_verdict_class(html_str(pv, "verdict")),
+            html_str(pv, "verdict") ? html_str(pv, "verdict") : "n/a");
+    fputs("</li>\n", c->f);
+}
+
+static int is_notable(const char *verdict)
+{
+    return verdict && (!strcmp(verdict, "regressed") || !strcmp(verdict, "improved"));
+}
+
+static void summary_multi(const struct html_ctx *c)
+{
+    size_t r, v, shown = 0, total = 0, disjoint, nn;
+    double ch, best;
+    const json_t *row, *best_row;
+
+    for (v = 1; v < c->nv; v++)
+        for (r = 0; r < c->nrows; r++) {
+            row = json_array_get(c->rows, r);
+            if (is_notable(html_str(html_vs(row, "throughput", c->versions[v]), "verdict")) ||
+                is_notable(html_str(html_vs(row, "p99_us", c->versions[v]), "verdict")))
+                total++;
+        }
+    if (total) {
+        fprintf(c->f, L(c, "<p>%zu configuration%s changed beyond the threshold with strong "
+                           "evidence:</p>\n<ul>\n",
+                        "<p>%zu 个配置的变化超过阈值且证据充分%s：</p>\n<ul>\n"),
+                total, c->zh ? "" : (total == 1 ? "" : "s"));
+        for (v = 1; v < c->nv; v++)
+            for (r = 0; r < c->nrows && shown < 12; r++) {
+                row = json_array_get(c->rows, r);
+                if (is_notable(html_str(html_vs(row, "throughput", c->versions[v]),
+                                        "verdict")) ||
+                    is_notable(html_str(html_vs(row, "p99_us", c->versions[v]), "verdict"))) {
+                    notable_sentence(c, row, v);
+                    shown++;
+                }
+            }
+        if (total > shown)
+            fprintf(c->f, L(c, "<li>and %zu more (see the tables)</li>\n",
+                            "<li>另有 %zu 项（见表格）</li>\n"),
+                    total - shown);
+        fputs("</ul>\n", c->f);
+    } else {
+        fputs(L(c, "<p>No configuration changed beyond its threshold with strong evidence.",
+                "<p>没有配置的变化在超过阈值的同时具有充分证据。"),
+              c->f);
+        for (v = 1; v < c->nv; v++) {
+            best = -1;
+            best_row = NULL;
+            for (r = 0; r < c->nrows; r++) {
+                row = json_array_get(c->rows, r);
+                if (html_num(html_vs(row, "throughput", c->versions[v]), "change", &ch) == 0 &&
+                    fabs(ch) > best) {
+                    best = fabs(ch);
+                    best_row = row;
+                }
+            }
+            if (best_row) {
+                char b1[32];
+                html_num(html_vs(best_row, "throughput", c->versions[v]), "change", &ch);
+                fputs(L(c, " The largest throughput change of ", " "), c->f);
+                html_esc(c, c->versions[v]);
+                fprintf(c->f, L(c, " is %s, on ", " 的最大吞吐量变化为 %s，出现在 "),
+                        html_fmt_change(ch, b1, sizeof(b1)));
+                html_esc(c, html_str(best_row, "label"));
+                fputs(L(c, ".", "。"), c->f);
+            }
+        }
+        fputs("</p>\n", c->f);
+    }
+
+    /* overlap of the throughput ranges, per candidate */
+    for (v = 1; v < c->nv; v++) {
+        const json_t *o;
+        disjoint = 0;
+        nn = 0;
+        for (r = 0; r < c->nrows; r++) {
+            o = json_object_get(html_vs(json_array_get(c->rows, r), "throughput",
+                                        c->versions[v]),
+                                "overlap");
+            if (json_is_boolean(o)) {
+                nn++;
+                disjoint += json_is_false(o);
+            }
+        }
+        fputs("<p>", c->f);
+        if (c->zh) {
+            fputs("基线与 ", c->f);
+            html_esc(c, c->versions[v]);
+            if (!disjoint)
+                fprintf(c->f, " 的吞吐量范围（最小值–最大值）在全部 %zu 个配置中都有重叠。", nn);
+            else
+                fprintf(c->f, " 的吞吐量范围在 %zu / %zu 个配置中没有重叠：", disjoint, nn);
+        } else {
+            fputs("The throughput ranges (min–max) of the baseline and ", c->f);
+            html_esc(c, c->versions[v]);
+            if (!disjoint)
+                fprintf(c->f, " overlap in every one of the %zu configurations.", nn);
+            else
+                fprintf(c->f, " do not overlap in %zu of %zu configurations: ", disjoint, nn);
+        }
+        if (disjoint) {
+            size_t k = 0;
+            for (r = 0; r < c->nrows; r++) {
+                row = json_array_get(c->rows, r);
+                o = json_object_get(html_vs(row, "throughput", c->versions[v]), "overlap");
+                if (!json_is_false(o))
+                    continue;
+                if (k == 8) {
+                    fputs(L(c, ", …", "，…"), c->f);
+                    break;
+                }
+                if (k++)
+                    fputs(L(c, "; ", "；"), c->f);
+                html_esc(c, html_str(row, "label"));
+            }
+            fputs(L(c, ".", "。"), c->f);
+        }
+        fputs("</p>\n", c->f);
+    }
+    fputs(L(c, "<p>The ranges are the observed runs, not confidence intervals. This measurement "
+               "shows differences; it does not confirm their cause.</p>\n",
+            "<p>范围是实际观测到的各次运行，不是置信区间。本次测量只显示差异，并不能确认差异的原因。"
+            "</p>\n"),
+          c->f);
+}
+
+static void summary_single(const struct html_ctx *c)
+{
+    const json_t *row, *best_t = NULL, *best_p = NULL;
+    double x, bt = -1, bp = INFINITY;
+    char b1[32];
+    size_t r;
+
+    for (r = 0; r < c->nrows; r++) {
+        row = json_array_get(c->rows, r);
+        if (html_num(html_values(row, "throughput", c->versions[0]), "median", &x) == 0 &&
+            x > bt) {
+            bt = x;
+            best_t = row;
+        }
+        if (html_num(html_values(row, "p99_us", c->versions[0]), "median", &x) == 0 && x < bp) {
+            bp = x;
+            best_p = row;
+        }
+    }
+    fputs("<p>", c->f);
+    fprintf(c->f, L(c, "One version, <b>", "单一版本 <b>"));
+    html_esc(c, c->versions[0]);
+    fprintf(c->f, L(c, "</b>, measured in %zu configurations.", "</b>，共测量 %zu 个配置。"),
+            c->nrows);
+    if (best_t) {
+        fprintf(c->f, L(c, " Highest throughput: %s/s on ", " 最高吞吐量：%s/秒，出现在 "),
+                svg_format_value(bt, b1, sizeof(b1)));
+        html_esc(c, html_str(best_t, "label"));
+        fputs(L(c, ".", "。"), c->f);
+    }
+    if (best_p) {
+        fprintf(c->f, L(c, " Lowest batch P99: %s µs on ", " 最低批次 P99：%s 微秒，出现在 "),
+                svg_format_value(bp, b1, sizeof(b1)));
+        html_esc(c, html_str(best_p, "label"));
+        fputs(L(c, ".", "。"), c->f);
+    }
+    fputs("</p>\n", c->f);
+}
+
+static void completeness(const struct html_ctx *c)
+{
+    double expected = 0, ok = 0, failed = 0, x;
+    size_t r, complete = 0, i;
+    const json_t *row, *errs, *val;
+    const char *key;
+    const char *ekeys[] = {"connect", "io", "protocol", "verify", "timeout"};
+    double etot[5] = {0, 0, 0, 0, 0};
+    int have_errors = 0;
+
+    for (r = 0; r < c->nrows; r++) {
+        row = json_array_get(c->rows, r);
+        const json_t *runs = json_object_get(row, "runs");
+        if (html_num(runs, "expected", &x) == 0)
+            expected += x;
+        if (html_num(runs, "ok", &x) == 0)
+            ok += x;
+        if (html_num(runs, "failed", &x) == 0)
+            failed += x;
+        if (html_str(row, "status") && strcmp(html_str(row, "status"), "ok") == 0)
+            complete++;
+        errs = json_object_get(row, "errors");
+        json_object_foreach((json_t *)errs, key, val) {
+            for (i = 0; i < 5; i++)
+                if (strcmp(key, ekeys[i]) == 0 && json_is_number(val)) {
+                    etot[i] += json_number_value(val);
+                    have_errors = 1;
+                }
+        }
+    }
+    fprintf(c->f, "<section id=\"completeness\">\n<h2>%s</h2>\n<p>",
+            L(c, "Completeness", "完整性"));
+    fprintf(c->f, L(c, "%zu of %zu configurations complete; %.0f of %.0f runs ok, %.0f failed.",
+                    "%zu / %zu 个配置完整；%.0f / %.0f 次运行成功，%.0f 次失败。"),
+            complete, c->nrows, ok, expected, failed);
+    if (have_errors)
+        fprintf(c->f, L(c, " Driver errors: connect %.0f, I/O %.0f, protocol %.0f, verify %.0f, "
+                           "timeout %.0f.",
+                        " 驱动错误：连接 %.0f，I/O %.0f，协议 %.0f，校验 %.0f，超时 %.0f。"),
+                etot[0], etot[1], etot[2], etot[3], etot[4]);
+    fputs("</p>\n</section>\n", c->f);
+}
 
 int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const char *lang,
                       char *err, size_t errlen)
 {
-    int zh = lang && strcmp(lang, "zh") == 0;
+    struct html_ctx ctx, *c = &ctx;
+    const json_t *vs, *v;
+    size_t i;
 
-    (void)meta;
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.f = f;
+    ctx.zh = lang && strcmp(lang, "zh") == 0;
+    ctx.summary = summary;
+    ctx.meta = meta;
     if (!json_is_object(summary)) {
         snprintf(err, errlen, "report_html: summary: expected an object");
         return -1;
     }
-    fprintf(f, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head><meta charset=\"utf-8\">"
-               "<title>pairbench</title></head>\n<body></body>\n</html>\n",
-            zh ? "zh" : "en");
+    ctx.rows = json_object_get(summary, "rows");
+    if (!json_is_array(ctx.rows)) {
+        snprintf(err, errlen, "report_html: summary: 'rows': expected an array");
+        return -1;
+    }
+    ctx.nrows = json_array_size(ctx.rows);
+    vs = json_object_get(summary, "versions");
+    json_array_foreach((json_t *)vs, i, v) {
+        if (!json_is_string(v)) {
+            snprintf(err, errlen, "report_html: summary: 'versions[%zu]': expected a string", i);
+            return -1;
+        }
+        if (ctx.nv < HTML_MAX_VERSIONS)
+            ctx.versions[ctx.nv++] = json_string_value(v);
+    }
+    if (ctx.nv == 0) /* older summaries: take the names from meta.versions */
+        json_array_foreach(json_object_get(meta, "versions"), i, v) {
+            if (html_str(v, "name") && ctx.nv < HTML_MAX_VERSIONS)
+                ctx.versions[ctx.nv++] = html_str(v, "name");
+        }
+    if (ctx.nv == 0) {
+        snprintf(err, errlen, "report_html: summary: 'versions': expected at least one name");
+        return -1;
+    }
+
+    fprintf(f, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n"
+               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+               "<title>",
+            ctx.zh ? "zh" : "en");
+    fputs("pairbench: ", f);
+    for (i = 0; i < ctx.nv; i++) {
+        if (i)
+            fputs(" vs ", f);
+        html_esc(c, ctx.versions[i]);
+    }
+    fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>", css);
+    if (ctx.nv == 1) {
+        fputs(L(c, "Benchmark results: ", "基准测试结果："), f);
+        html_esc(c, ctx.versions[0]);
+    } else {
+        fputs(L(c, "Performance comparison: ", "性能对比："), f);
+        for (i = 0; i < ctx.nv; i++) {
+            if (i)
+                fputs(" vs ", f);
+            html_esc(c, ctx.versions[i]);
+        }
+    }
+    fputs("</h1>\n<p class=\"method\">", f);
+    {
+        const json_t *st = json_object_get(meta, "settings");
+        double runs = 5, warm = 1, dur = 5;
+
+        html_num(st, "runs", &runs);
+        html_num(st, "warmup", &warm);
+        html_num(st, "duration", &dur);
+        if (ctx.nv > 1)
+            fprintf(f, L(c, "Each version ran %.0f times per configuration in fresh processes "
+                            "(%g s warm-up, %g s measured), adjacent and in alternating order. "
+                            "Figures are median [min–max] over the runs; the ranges are the "
+                            "observed runs, not confidence intervals.",
+                         "每个版本在每个配置下以全新进程运行 %.0f 次（预热 %g 秒，测量 %g 秒），"
+                         "各版本相邻并交替顺序运行。数值为各次运行的 中位数 [最小值–最大值]；"
+                         "范围是观测值，不是置信区间。"),
+                    runs, warm, dur);
+        else
+            fprintf(f, L(c, "%.0f runs per configuration in fresh processes (%g s warm-up, %g s "
+                            "measured). Figures are median [min–max] over the runs.",
+                         "每个配置以全新进程运行 %.0f 次（预热 %g 秒，测量 %g 秒）。"
+                         "数值为各次运行的 中位数 [最小值–最大值]。"),
+                    runs, warm, dur);
+    }
+    fputs("</p>\n</header>\n", f);
+
+    fprintf(f, "<section id=\"summary\">\n<h2>%s</h2>\n", L(c, "Summary", "摘要"));
+    if (ctx.nv > 1)
+        summary_multi(c);
+    else
+        summary_single(c);
+    warnings(c);
+    fputs("</section>\n", f);
+    completeness(c);
+    if (charts(c) != 0) {
+        snprintf(err, errlen, "report_html: out of memory or write error");
+        return -1;
+    }
+    html_tables(c);
+    html_environment(c);
+    html_provenance(c);
+    html_reproduce(c);
+    fputs("<footer>", f);
+    fputs(L(c, "Written by pairbench", "由 pairbench 生成"), f);
+    if (html_str(json_object_get(meta, "pairbench"), "version")) {
+        fputc(' ', f);
+        html_esc(c, html_str(json_object_get(meta, "pairbench"), "version"));
+    }
+    fprintf(f, "%s</footer>\n</body>\n</html>\n", L(c, ".", "。"));
     if (ferror(f)) {
         snprintf(err, errlen, "report_html: write failed");
         return -1;

@@ -1,0 +1,263 @@
+/* report_html_env: the closing sections of report.html — the measurement environment
+ * (machine, CPU, cores, memory, OS, kernel, governor, load, pinning, compiler, libraries,
+ * interval, rounds), the versions (refs, commits, server versions, commands), the provenance
+ * (SHA-256 of the dataset, of the measured sources and of the grids) and the exact command
+ * to reproduce the run, shell-quoted. Missing keys print "unknown". */
+#include <string.h>
+
+#include "report_html_int.h"
+#include "words.h"
+
+/* "a, b, c" of a JSON array of numbers. */
+static void num_list(const struct html_ctx *c, const json_t *arr)
+{
+    size_t i;
+    const json_t *v;
+
+    if (!json_is_array(arr)) {
+        fputs(L(c, "unknown", "未知"), c->f);
+        return;
+    }
+    json_array_foreach((json_t *)arr, i, v) fprintf(c->f, "%s%.2f", i ? ", " : "",
+                                                    json_number_value(v));
+}
+
+static void env_row(const struct html_ctx *c, const char *label, const char *value)
+{
+    fputs("<tr><th>", c->f);
+    html_esc(c, label);
+    fputs("</th><td>", c->f);
+    html_esc(c, value && *value ? value : L(c, "unknown", "未知"));
+    fputs("</td></tr>\n", c->f);
+}
+
+/* A scalar JSON value as text ("unknown" when absent). */
+static const char *scalar(const json_t *v, char *buf, size_t len)
+{
+    if (json_is_string(v))
+        return json_string_value(v);
+    if (json_is_integer(v))
+        snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        snprintf(buf, len, "%g", json_real_value(v));
+    else if (json_is_boolean(v))
+        snprintf(buf, len, "%s", json_is_true(v) ? "yes" : "no");
+    else
+        return NULL;
+    return buf;
+}
+
+void html_environment(const struct html_ctx *c)
+{
+    const json_t *env = json_object_get(c->meta, "environment");
+    const json_t *build = json_object_get(c->meta, "driver_build");
+    const json_t *settings = json_object_get(c->meta, "settings");
+    const json_t *libs = json_object_get(env, "libraries"), *v;
+    char buf[512], b1[64], b2[64];
+    double x, y;
+    size_t i;
+
+    fprintf(c->f, "<section id=\"environment\">\n<h2>%s</h2>\n<table>\n",
+            L(c, "Measurement environment", "测量环境"));
+    env_row(c, L(c, "Machine", "机器"), html_str(env, "machine"));
+    env_row(c, L(c, "CPU", "CPU"), html_str(env, "cpu_model"));
+    if (html_num(env, "cores_physical", &x) == 0 && html_num(env, "cores_logical", &y) == 0)
+        snprintf(buf, sizeof(buf), L(c, "%.0f physical, %.0f logical", "%.0f 个物理核心，%.0f 个逻辑核心"),
+                 x, y);
+    else if (html_num(env, "cores_logical", &y) == 0)
+        snprintf(buf, sizeof(buf), L(c, "%.0f logical", "%.0f 个逻辑核心"), y);
+    else
+        buf[0] = '\0';
+    env_row(c, L(c, "CPU cores", "CPU 核心"), buf);
+    if (html_num(env, "memory_bytes", &x) == 0)
+        snprintf(buf, sizeof(buf), "%.1f GiB", x / (1024.0 * 1024 * 1024));
+    else
+        buf[0] = '\0';
+    env_row(c, L(c, "Memory", "内存"), buf);
+    env_row(c, L(c, "Operating system", "操作系统"), html_str(env, "os"));
+    env_row(c, L(c, "Kernel", "内核"), html_str(env, "kernel"));
+    env_row(c, L(c, "Architecture", "架构"), html_str(env, "arch"));
+    env_row(c, L(c, "CPU frequency governor", "CPU 调频策略"), html_str(env, "governor"));
+    env_row(c, L(c, "CPU affinity", "CPU 亲和性"), html_str(env, "affinity"));
+    env_row(c, L(c, "Driver pinned to CPUs", "驱动绑定的 CPU"),
+            scalar(json_object_get(settings, "pin_driver"), b1, sizeof(b1))
+                ? scalar(json_object_get(settings, "pin_driver"), b1, sizeof(b1))
+                : L(c, "not pinned", "未绑定"));
+    env_row(c, L(c, "Server pinned to CPUs", "服务器绑定的 CPU"),
+            scalar(json_object_get(settings, "pin_server"), b2, sizeof(b2))
+                ? scalar(json_object_get(settings, "pin_server"), b2, sizeof(b2))
+                : L(c, "not pinned", "未绑定"));
+    fprintf(c->f, "<tr><th>%s</th><td>", L(c, "Load average at start / end", "开始 / 结束时的平均负载"));
+    num_list(c, json_object_get(env, "loadavg_start") ? json_object_get(env, "loadavg_start")
+                                                      : json_object_get(env, "loadavg"));
+    fputs(" / ", c->f);
+    num_list(c, json_object_get(env, "loadavg_end"));
+    fputs("</td></tr>\n", c->f);
+    snprintf(buf, sizeof(buf), "%s%s%s",
+             html_str(build, "cc") ? html_str(build, "cc")
+                                   : html_str(env, "compiler") ? html_str(env, "compiler") : "",
+             html_str(build, "cflags") || html_str(env, "cflags") ? ", " : "",
+             html_str(build, "cflags") ? html_str(build, "cflags")
+                                       : html_str(env, "cflags") ? html_str(env, "cflags") : "");
+    env_row(c, L(c, "Compiler and flags", "编译器与编译选项"), buf);
+    {
+        const char *names[] = {"hiredis", "openssl", "libcurl", "jansson"};
+        const char *shown[] = {"hiredis", "OpenSSL", "libcurl", "jansson"};
+        size_t used = 0;
+        int w;
+
+        buf[0] = '\0';
+        for (i = 0; i < 4; i++) {
+            const char *ver = html_str(build, names[i]);
+            if (!ver)
+                ver = html_str(libs, names[i]);
+            if (!ver)
+                continue;
+            w = snprintf(buf + used, sizeof(buf) - used, "%s%s %s", used ? ", " : "", shown[i],
+                         ver);
+            if (w > 0 && (size_t)w < sizeof(buf) - used)
+                used += (size_t)w;
+        }
+        env_row(c, L(c, "Libraries", "依赖库"), buf);
+    }
+    env_row(c, L(c, "Driver build", "驱动构建"), html_str(build, "driver"));
+    snprintf(buf, sizeof(buf), "%s \xe2\x80\x93 %s", html_str(c->meta, "started")
+                                                         ? html_str(c->meta, "started")
+                                                         : "?",
+             html_str(c->meta, "ended") ? html_str(c->meta, "ended") : "?");
+    env_row(c, L(c, "Measurement interval (UTC)", "测量时间（UTC）"), buf);
+    if (settings) {
+        double runs = 0, warm = 0, dur = 0;
+        if (html_num(settings, "runs", &runs) == 0 && html_num(settings, "warmup", &warm) == 0 &&
+            html_num(settings, "duration", &dur) == 0)
+            snprintf(buf, sizeof(buf),
+                     L(c, "%.0f runs per version, warm-up %g s, duration %g s",
+                       "每个版本 %.0f 轮，预热 %g 秒，测量 %g 秒"),
+                     runs, warm, dur);
+        else
+            buf[0] = '\0';
+        env_row(c, L(c, "Rounds", "轮次"), buf);
+    }
+    snprintf(buf, sizeof(buf), "%zu", json_array_size(json_object_get(c->meta, "configs"))
+                                          ? json_array_size(json_object_get(c->meta, "configs"))
+                                          : c->nrows);
+    env_row(c, L(c, "Configurations", "配置数"), buf);
+    env_row(c, L(c, "Spec file", "规格文件"), html_str(c->meta, "spec_file"));
+    fputs("</table>\n", c->f);
+
+    /* the versions */
+    fprintf(c->f, "<h3>%s</h3>\n<div class=\"wrap\"><table>\n<tr><th>%s</th><th>%s</th>"
+                  "<th>%s</th><th>%s</th><th>%s</th><th>%s</th></tr>\n",
+            L(c, "Versions", "版本"), L(c, "Version", "版本"), L(c, "Ref", "引用"),
+            L(c, "Commit", "提交"), L(c, "Server version", "服务器版本"),
+            L(c, "Driver", "驱动"), L(c, "Server command", "服务器命令"));
+    json_array_foreach(json_object_get(c->meta, "versions"), i, v) {
+        const json_t *srv = json_object_get(v, "server");
+        const char *key;
+        const json_t *cmd;
+
+        fputs("<tr><td>", c->f);
+        html_esc(c, html_str(v, "name"));
+        fputs(i == 0 ? L(c, " (baseline)", "（基线）") : "", c->f);
+        fputs("</td><td>", c->f);
+        html_esc(c, html_str(v, "ref") ? html_str(v, "ref") : "\xe2\x80\x94");
+        fputs("</td><td><code>", c->f);
+        html_esc(c, html_str(v, "commit") ? html_str(v, "commit") : "\xe2\x80\x94");
+        fputs("</code></td><td>", c->f);
+        html_esc(c, scalar(json_object_get(v, "server_version"), b1, sizeof(b1))
+                        ? scalar(json_object_get(v, "server_version"), b1, sizeof(b1))
+                        : "\xe2\x80\x94");
+        fputs("</td><td><code>", c->f);
+        html_esc(c, html_str(v, "driver") ? html_str(v, "driver") : "bin/driver");
+        fputs("</code></td><td>", c->f);
+        if (json_is_string(srv)) {
+            fputs("<code>", c->f);
+            html_esc(c, json_string_value(srv));
+            fputs("</code>", c->f);
+        } else if (json_object_size(srv)) {
+            json_object_foreach((json_t *)srv, key, cmd) {
+                fputs("<code>", c->f);
+                html_esc(c, key);
+                fputs(": ", c->f);
+                html_esc(c, json_string_value(cmd));
+                fputs("</code><br>", c->f);
+            }
+        } else {
+            fputs(L(c, "none (driver --serve or external)", "无（驱动 --serve 或外部服务器）"),
+                  c->f);
+        }
+        fputs("</td></tr>\n", c->f);
+    }
+    fputs("</table></div>\n</section>\n", c->f);
+}
+
+void html_provenance(const struct html_ctx *c)
+{
+    const json_t *ds = json_object_get(c->meta, "dataset"), *s;
+    size_t i;
+
+    fprintf(c->f, "<section id=\"provenance\">\n<h2>%s</h2>\n<p>%s <code>",
+            L(c, "Provenance", "来源与校验"),
+            L(c, "SHA-256 of the raw dataset", "原始数据集的 SHA-256"));
+    html_esc(c, html_str(ds, "file") ? html_str(ds, "file") : "runs.jsonl");
+    fputs("</code>: <code>", c->f);
+    html_esc(c, html_str(ds, "sha256") ? html_str(ds, "sha256") : L(c, "unknown", "未知"));
+    fputs("</code></p>\n", c->f);
+    fprintf(c->f, "<div class=\"wrap\"><table>\n<tr><th>%s</th><th>SHA-256</th></tr>\n",
+            L(c, "Measured source", "被测源文件"));
+    json_array_foreach(json_object_get(c->meta, "sources"), i, s) {
+        fputs("<tr><td><code>", c->f);
+        html_esc(c, html_str(s, "path"));
+        fputs("</code></td><td><code>", c->f);
+        html_esc(c, html_str(s, "sha256"));
+        fputs("</code></td></tr>\n", c->f);
+    }
+    if (!json_array_size(json_object_get(c->meta, "sources")))
+        fprintf(c->f, "<tr><td colspan=\"2\">%s</td></tr>\n",
+                L(c, "none named by the spec (hash_sources)", "规格文件未指定（hash_sources）"));
+    fputs("</table></div>\n", c->f);
+    if (json_array_size(json_object_get(c->meta, "grids"))) {
+        fprintf(c->f, "<table>\n<tr><th>%s</th><th>%s</th><th>SHA-256</th></tr>\n",
+                L(c, "Grid file", "网格文件"), L(c, "Name", "名称"));
+        json_array_foreach(json_object_get(c->meta, "grids"), i, s) {
+            fputs("<tr><td><code>", c->f);
+            html_esc(c, html_str(s, "file"));
+            fputs("</code></td><td>", c->f);
+            html_esc(c, html_str(s, "name"));
+            fputs("</td><td><code>", c->f);
+            html_esc(c, html_str(s, "sha256"));
+            fputs("</code></td></tr>\n", c->f);
+        }
+        fputs("</table>\n", c->f);
+    }
+    fputs("</section>\n", c->f);
+}
+
+void html_reproduce(const struct html_ctx *c)
+{
+    const json_t *argv = json_object_get(c->meta, "command_line"), *w;
+    char buf[4096];
+    size_t i;
+
+    fprintf(c->f, "<section id=\"reproduce\">\n<h2>%s</h2>\n",
+            L(c, "Reproduce", "复现"));
+    if (!json_array_size(argv)) {
+        fprintf(c->f, "<p>%s</p>\n</section>\n",
+                L(c, "The command line was not recorded.", "未记录命令行。"));
+        return;
+    }
+    if (html_str(c->meta, "cwd")) {
+        fputs(L(c, "<p>In <code>", "<p>在 <code>"), c->f);
+        html_esc(c, html_str(c->meta, "cwd"));
+        fputs(L(c, "</code>:</p>\n", "</code> 中运行：</p>\n"), c->f);
+    }
+    fputs("<pre><code>", c->f);
+    json_array_foreach((json_t *)argv, i, w) {
+        if (i)
+            fputc(' ', c->f);
+        html_esc(c, words_quote(json_string_value(w) ? json_string_value(w) : "", buf,
+                                sizeof(buf)));
+    }
+    fputs("</code></pre>\n</section>\n", c->f);
+}
+

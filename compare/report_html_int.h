@@ -1,0 +1,56 @@
+/* report_html_int: what report_html.c and report_html_tables.c share — the rendering context
+ * (the summary, the meta, the versions, the language) and small formatting helpers. Internal
+ * to the HTML report; nothing else includes it. */
+#ifndef PAIRBENCH_REPORT_HTML_INT_H
+#define PAIRBENCH_REPORT_HTML_INT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#define HTML_MAX_VERSIONS 16
+
+struct html_ctx {
+    FILE *f;
+    int zh;
+    const json_t *summary, *meta, *rows;
+    size_t nrows;
+    const char *versions[HTML_MAX_VERSIONS];
+    size_t nv;
+};
+
+/* The English or the Chinese text. */
+#define L(c, en, zh_text) ((c)->zh ? (zh_text) : (en))
+
+/* Escaped text. */
+void html_esc(const struct html_ctx *c, const char *s);
+
+/* The string at key of object o, or NULL. */
+const char *html_str(const json_t *o, const char *key);
+
+/* row.metrics[metric].values[version] (NULL when absent). */
+const json_t *html_values(const json_t *row, const char *metric, const char *version);
+/* row.metrics[metric].vs_baseline[version] (NULL when absent). */
+const json_t *html_vs(const json_t *row, const char *metric, const char *version);
+/* The number at key (integer or real) into *out; 0, or -1 when absent. */
+int html_num(const json_t *o, const char *key, double *out);
+
+/* "97.11 [95.52–99.63]" of a values object, each figure divided by scale, with decimals;
+ * "n/a" when absent. */
+char *html_fmt_range(const json_t *values, double scale, int decimals, char *out, size_t len);
+/* "−1.96%" / "+2.00%" (real minus sign); "n/a" when not finite. */
+char *html_fmt_change(double change, char *out, size_t len);
+/* The verdict's CSS class: "v-regressed", "v-improved", "v-unstable", "v-failed", "v-same". */
+const char *html_verdict_class(const char *verdict);
+
+/* The tables of the page: multi-version (throughput and CPU, latency, evidence) or the
+ * single-version detailed results. */
+void html_tables(const struct html_ctx *c);
+
+/* The environment and versions, the provenance, the reproduce command (report_html_env.c). */
+void html_environment(const struct html_ctx *c);
+void html_provenance(const struct html_ctx *c);
+void html_reproduce(const struct html_ctx *c);
+
+#endif

@@ -1,0 +1,426 @@
+/* report_html_tables: the tables of report.html. Two or more versions: "Throughput and CPU",
+ * "Latency (µs)", "CPU efficiency and memory" and "Evidence" (overlap, exact U-test p,
+ * paired ratios), one column per version, changes against the baseline coloured by their
+ * verdict, the best value per row in bold when there are three or more versions. One
+ * version: the "Detailed results" table. */
+#include <math.h>
+#include <string.h>
+
+#include "report_html_int.h"
+
+static void th(const struct html_ctx *c, const char *text, const char *version)
+{
+    fputs("<th>", c->f);
+    if (version) {
+        html_esc(c, version);
+        fputc(' ', c->f);
+    }
+    html_esc(c, text);
+    fputs("</th>", c->f);
+}
+
+static void label_cell(const struct html_ctx *c, const json_t *row)
+{
+    const char *status = html_str(row, "status");
+
+    fputs("<td>", c->f);
+    html_esc(c, html_str(row, "label") ? html_str(row, "label") : html_str(row, "config"));
+    if (status && strcmp(status, "ok") != 0) {
+        fputs(" <span class=\"v-failed\">", c->f);
+        html_esc(c, status);
+        fputs("</span>", c->f);
+    }
+    fputs("</td>", c->f);
+}
+
+/* The version index with the best median of the row for metric (higher or lower), or -1. */
+static int best_version(const struct html_ctx *c, const json_t *row, const char *metric,
+                        int higher_better)
+{
+    double best = 0, x;
+    int bi = -1;
+    size_t v;
+
+    if (c->nv < 3)
+        return -1; /* bold marks the N-way tables only */
+    for (v = 0; v < c->nv; v++) {
+        if (html_num(html_values(row, metric, c->versions[v]), "median", &x) != 0)
+            continue;
+        if (bi < 0 || (higher_better ? x > best : x < best)) {
+            best = x;
+            bi = (int)v;
+        }
+    }
+    return bi;
+}
+
+static void range_cells(const struct html_ctx *c, const json_t *row, const char *metric,
+                        double scale, int decimals, int higher_better)
+{
+    int best = best_version(c, row, metric, higher_better);
+    char buf[96];
+    size_t v;
+
+    for (v = 0; v < c->nv; v++) {
+        char *bracket;
+
+        html_fmt_range(html_values(row, metric, c->versions[v]), scale, decimals, buf,
+                       sizeof(buf));
+        /* the median stands out, the range is quieter */
+        bracket = strchr(buf, '[');
+        if (bracket)
+            bracket[-1] = '\0';
+        fprintf(c->f, (int)v == best ? "<td class=\"n\"><b>%s" : "<td class=\"n\">%s", buf);
+        if (bracket)
+            fprintf(c->f, " <span class=\"rg\">%s</span>", bracket);
+        fputs((int)v == best ? "</b></td>" : "</td>", c->f);
+    }
+}
+
+/* The change of candidate v for metric, coloured by its verdict, the word shown unless "~". */
+static void change_cell(const struct html_ctx *c, const json_t *row, const char *metric,
+                        size_t v)
+{
+    const json_t *vs = html_vs(row, metric, c->versions[v]);
+    const char *verdict = html_str(vs, "verdict");
+    char buf[32];
+    double ch;
+
+    fprintf(c->f, "<td class=\"n %s\">%s", html_verdict_class(verdict),
+            html_fmt_change(html_num(vs, "change", &ch) == 0 ? ch : NAN, buf, sizeof(buf)));
+    if (verdict && strcmp(verdict, "~") != 0) {
+        fputs(" <small>", c->f);
+        html_esc(c, verdict);
+        fputs("</small>", c->f);
+    }
+    fputs("</td>", c->f);
+}
+
+static void verdict_cell(const struct html_ctx *c, const json_t *row, const char *metric,
+                         size_t v)
+{
+    const char *verdict = html_str(html_vs(row, metric, c->versions[v]), "verdict");
+
+    fprintf(c->f, "<td class=\"%s\">", html_verdict_class(verdict));
+    html_esc(c, verdict ? verdict : "n/a");
+    fputs("</td>", c->f);
+}
+
+static void cpu_cell(const struct html_ctx *c, const json_t *row)
+{
+    double x;
+    size_t v;
+
+    fputs("<td class=\"n\">", c->f);
+    for (v = 0; v < c->nv; v++) {
+        if (v)
+            fputs(" \xe2\x86\x92 ", c->f);
+        if (html_num(html_values(row, "cpu_percent", c->versions[v]), "median", &x) == 0)
+            fprintf(c->f, "%.2f", x);
+        else
+            fputs("n/a", c->f);
+    }
+    fputs("</td>", c->f);
+}
+
+static void table_open(const struct html_ctx *c, const char *id, const char *title)
+{
+    fprintf(c->f, "<h3 id=\"%s\">", id);
+    html_esc(c, title);
+    fputs("</h3>\n<div class=\"wrap\"><table>\n<tr>", c->f);
+    th(c, L(c, "Configuration", "配置"), NULL);
+}
+
+static void throughput_table(const struct html_ctx *c)
+{
+    size_t r, v;
+
+    table_open(c, "table-throughput", L(c, "Throughput and CPU", "吞吐量与 CPU"));
+    for (v = 0; v < c->nv; v++)
+        th(c, L(c, "k/s", "千次/秒"), c->versions[v]);
+    for (v = 1; v < c->nv; v++)
+        th(c, L(c, "change", "变化"), c->nv > 2 ? c->versions[v] : NULL);
+    fputs("<th>CPU % (", c->f);
+    for (v = 0; v < c->nv; v++) {
+        fputs(v ? " \xe2\x86\x92 " : "", c->f);
+        html_esc(c, c->versions[v]);
+    }
+    fputs(")</th>", c->f);
+    for (v = 1; v < c->nv; v++)
+        th(c, L(c, "CPU efficiency change", "CPU 效率变化"), c->nv > 2 ? c->versions[v] : NULL);
+    for (v = 1; v < c->nv; v++)
+        th(c, L(c, "verdict", "判定"), c->nv > 2 ? c->versions[v] : NULL);
+    fputs("</tr>\n", c->f);
+    for (r = 0; r < c->nrows; r++) {
+        const json_t *row = json_array_get(c->rows, r);
+
+        fputs("<tr>", c->f);
+        label_cell(c, row);
+        range_cells(c, row, "throughput", 1000, 2, 1);
+        for (v = 1; v < c->nv; v++)
+            change_cell(c, row, "throughput", v);
+        cpu_cell(c, row);
+        for (v = 1; v < c->nv; v++)
+            change_cell(c, row, "cpu_efficiency", v);
+        for (v = 1; v < c->nv; v++)
+            verdict_cell(c, row, "throughput", v);
+        fputs("</tr>\n", c->f);
+    }
+    fputs("</table></div>\n", c->f);
+    fputs(L(c, "<p class=\"note\">Throughput: Redis counts successful commands per second; TCP, "
+               "HTTP and WebSocket count message round trips per second. Configurations are "
+               "never summed. CPU %: the client process (in --serve mode the colocated "
+               "client/server process), 100% = one full core. CPU efficiency = throughput per "
+               "CPU core, computed per run before the median. The verdict column is the "
+               "throughput verdict.</p>\n",
+            "<p class=\"note\">吞吐量：Redis 统计每秒成功的命令数；TCP、HTTP 和 WebSocket "
+            "统计每秒的消息往返次数。各配置从不相加。CPU %：客户端进程（--serve "
+            "模式下为客户端与服务器同在的进程），100% = 一个完整核心。CPU 效率 = 每个 CPU "
+            "核心的吞吐量，先按每次运行计算再取中位数。判定列为吞吐量的判定。</p>\n"),
+          c->f);
+}
+
+static void latency_table(const struct html_ctx *c)
+{
+    size_t r, v;
+
+    table_open(c, "table-latency", L(c, "Latency (µs)", "延迟（微秒）"));
+    for (v = 0; v < c->nv; v++)
+        th(c, "P50", c->versions[v]);
+    for (v = 0; v < c->nv; v++)
+        th(c, "P99", c->versions[v]);
+    for (v = 1; v < c->nv; v++)
+        th(c, L(c, "P50 change", "P50 变化"), c->nv > 2 ? c->versions[v] : NULL);
+    for (v = 1; v < c->nv; v++)
+        th(c, L(c, "P99 change", "P99 变化"), c->nv > 2 ? c->versions[v] : NULL);
+    fputs("</tr>\n", c->f);
+    for (r = 0; r < c->nrows; r++) {
+        const json_t *row = json_array_get(c->rows, r);
+
+        fputs("<tr>", c->f);
+        label_cell(c, row);
+        range_cells(c, row, "p50_us", 1, 1, 0);
+        range_cells(c, row, "p99_us", 1, 1, 0);
+        for (v = 1; v < c->nv; v++)
+            change_cell(c, row, "p50_us", v);
+        for (v = 1; v < c->nv; v++)
+            change_cell(c, row, "p99_us", v);
+        fputs("</tr>\n", c->f);
+    }
+    fputs("</table></div>\n", c->f);
+    fputs(L(c, "<p class=\"note\">Latency is the closed-loop round trip of a whole batch, from "
+               "writing its first byte to reading its last reply, including client queueing; "
+               "it is not single-command latency. With pipeline 1 and window 1 a batch is one "
+               "message round trip.</p>\n",
+            "<p class=\"note\">延迟是整批命令的闭环往返时间：从写出第一个字节到读到最后一个回复，"
+            "包含客户端排队时间，不是单条命令的延迟。当每批命令数为 1、在途批次为 1 "
+            "时，一批就是一次消息往返。</p>\n"),
+          c->f);
+}
+
+static void efficiency_table(const struct html_ctx *c)
+{
+    size_t r, v;
+
+    table_open(c, "table-efficiency",
+               L(c, "CPU efficiency and memory", "CPU 效率与内存"));
+    for (v = 0; v < c->nv; v++)
+        th(c, L(c, "k ops/s per core", "每核心千次/秒"), c->versions[v]);
+    for (v = 0; v < c->nv; v++)
+        th(c, L(c, "peak RSS MiB", "峰值 RSS MiB"), c->versions[v]);
+    for (v = 1; v < c->nv; v++)
+        th(c, L(c, "RSS change", "RSS 变化"), c->nv > 2 ? c->versions[v] : NULL);
+    fputs("</tr>\n", c->f);
+    for (r = 0; r < c->nrows; r++) {
+        const json_t *row = json_array_get(c->rows, r);
+
+        fputs("<tr>", c->f);
+        label_cell(c, row);
+        range_cells(c, row, "cpu_efficiency", 1000, 2, 1);
+        range_cells(c, row, "rss_mib", 1, 1, 0);
+        for (v = 1; v < c->nv; v++)
+            change_cell(c, row, "rss_mib", v);
+        fputs("</tr>\n", c->f);
+    }
+    fputs("</table></div>\n", c->f);
+}
+
+static void evidence_table(const struct html_ctx *c)
+{
+    const json_t *chance = json_object_get(c->summary, "chance");
+    double alpha, expected;
+    char buf[96];
+    size_t r, v;
+
+    table_open(c, "table-evidence", L(c, "Evidence (throughput)", "证据（吞吐量）"));
+    for (v = 1; v < c->nv; v++) {
+        th(c, L(c, "ranges overlap", "范围重叠"), c->nv > 2 ? c->versions[v] : NULL);
+        th(c, L(c, "U-test p", "U 检验 p"), c->nv > 2 ? c->versions[v] : NULL);
+        th(c, L(c, "paired ratio", "配对比值"), c->nv > 2 ? c->versions[v] : NULL);
+    }
+    fputs("</tr>\n", c->f);
+    for (r = 0; r < c->nrows; r++) {
+        const json_t *row = json_array_get(c->rows, r);
+
+        fputs("<tr>", c->f);
+        label_cell(c, row);
+        for (v = 1; v < c->nv; v++) {
+            const json_t *vs = html_vs(row, "throughput", c->versions[v]);
+            const json_t *ov = json_object_get(vs, "overlap");
+            double p;
+
+            fprintf(c->f, "<td>%s</td>",
+                    json_is_boolean(ov) ? (json_is_true(ov) ? L(c, "yes", "是")
+                                                            : L(c, "no", "否"))
+                                        : "n/a");
+            if (html_num(vs, "p", &p) == 0)
+                fprintf(c->f, "<td class=\"n\">%.4f</td>", p);
+            else
+                fputs("<td class=\"n\">n/a</td>", c->f);
+            fprintf(c->f, "<td class=\"n\">%s</td>",
+                    html_fmt_range(json_object_get(vs, "paired_ratio"), 1, 3, buf, sizeof(buf)));
+        }
+        fputs("</tr>\n", c->f);
+    }
+    fputs("</table></div>\n", c->f);
+    fputs(L(c, "<p class=\"note\">Overlap flag: whether the min–max ranges of the baseline and "
+               "the candidate share a value. With 5 runs each, disjoint ranges are the most "
+               "extreme outcome of the Mann–Whitney U test (two-sided p = 2/252 ≈ 0.008); the "
+               "exact p of every row is given. The paired ratio is candidate / baseline within "
+               "each round, median [min–max].",
+            "<p class=\"note\">重叠标记：基线与候选版本的 最小值–最大值 范围是否有共同的值。"
+            "每方 5 次运行时，范围不重叠是 Mann–Whitney U 检验最极端的结果（双侧 p = 2/252 ≈ "
+            "0.008）；表中给出每行的精确 p 值。配对比值为每一轮中 候选 / 基线 的比值，"
+            "取 中位数 [最小值–最大值]。"),
+          c->f);
+    if (html_num(chance, "alpha", &alpha) == 0 &&
+        html_num(chance, "expected_false_flags", &expected) == 0)
+        fprintf(c->f, L(c, " At the evidence level used (chance %.4f per row and metric when "
+                           "nothing changed), about %.2f of these rows would be flagged by "
+                           "chance alone.",
+                        " 在所用的证据水平下（无变化时每行每个指标被误标的概率为 %.4f），"
+                        "约有 %.2f 行会仅因偶然而被标记。"),
+                alpha, expected);
+    fputs("</p>\n", c->f);
+}
+
+/* "Valkey 8.0 / TLS / RESP3": version, transport and the protocol's mode. */
+static void mode_cell(const struct html_ctx *c, const json_t *row)
+{
+    const json_t *p = json_object_get(row, "params");
+    const char *proto = html_str(p, "protocol"), *tr = html_str(p, "transport");
+    const json_t *resp = json_object_get(p, "resp");
+
+    fputs("<td>", c->f);
+    html_esc(c, c->versions[0]);
+    if (tr) {
+        fputs(" / ", c->f);
+        html_esc(c, strcmp(tr, "tls") == 0 ? "TLS" : strcmp(tr, "tcp") == 0 ? "TCP" : tr);
+    }
+    if (proto) {
+        fputs(" / ", c->f);
+        if (strcmp(proto, "redis") == 0 && json_is_integer(resp))
+            fprintf(c->f, "RESP%lld", (long long)json_integer_value(resp));
+        else if (strcmp(proto, "redis") == 0)
+            fputs("Redis", c->f);
+        else if (strcmp(proto, "http") == 0 && html_str(p, "http_version")) {
+            fputs("HTTP/", c->f);
+            html_esc(c, html_str(p, "http_version"));
+        } else if (strcmp(proto, "ws") == 0)
+            fputs("WebSocket", c->f);
+        else if (strcmp(proto, "tcp") == 0)
+            fputs(L(c, "echo", "回显"), c->f);
+        else
+            html_esc(c, proto);
+        if (html_str(p, "command") && strcmp(proto, "redis") == 0) {
+            fputc(' ', c->f);
+            html_esc(c, html_str(p, "command"));
+        }
+    }
+    fputs("</td>", c->f);
+}
+
+static void int_param_cell(const struct html_ctx *c, const json_t *row, const char *key)
+{
+    const json_t *v = json_object_get(json_object_get(row, "params"), key);
+
+    if (json_is_integer(v))
+        fprintf(c->f, "<td class=\"n\">%lld</td>", (long long)json_integer_value(v));
+    else
+        fputs("<td class=\"n\">\xe2\x80\x94</td>", c->f);
+}
+
+static void detailed_table(const struct html_ctx *c)
+{
+    size_t r;
+
+    table_open(c, "table-detailed", L(c, "Detailed results", "详细结果"));
+    th(c, L(c, "version / transport / mode", "版本 / 传输 / 模式"), NULL);
+    th(c, L(c, "payload B", "负载 B"), NULL);
+    th(c, L(c, "clients", "连接数"), NULL);
+    th(c, L(c, "commands per batch / batches in flight", "每批命令数 / 在途批次"), NULL);
+    th(c, L(c, "ops/s (k)", "操作/秒（千）"), NULL);
+    th(c, L(c, "batch P50 µs", "批次 P50 微秒"), NULL);
+    th(c, L(c, "batch P99 µs", "批次 P99 微秒"), NULL);
+    th(c, "CPU %", NULL);
+    th(c, "RSS MiB", NULL);
+    th(c, L(c, "rounds", "轮次"), NULL);
+    fputs("</tr>\n", c->f);
+    for (r = 0; r < c->nrows; r++) {
+        const json_t *row = json_array_get(c->rows, r);
+        const json_t *p = json_object_get(row, "params");
+        const json_t *runs = json_object_get(row, "runs");
+        const char *metrics[] = {"throughput", "p50_us", "p99_us", "cpu_percent", "rss_mib"};
+        const double scale[] = {1000, 1, 1, 1, 1};
+        const int decimals[] = {2, 1, 1, 2, 1};
+        char buf[96];
+        double ok, expected;
+        size_t m;
+
+        fputs("<tr>", c->f);
+        label_cell(c, row);
+        mode_cell(c, row);
+        int_param_cell(c, row, "payload");
+        int_param_cell(c, row, "connections");
+        if (json_is_integer(json_object_get(p, "pipeline")) &&
+            json_is_integer(json_object_get(p, "window")))
+            fprintf(c->f, "<td class=\"n\">%lld / %lld</td>",
+                    (long long)json_integer_value(json_object_get(p, "pipeline")),
+                    (long long)json_integer_value(json_object_get(p, "window")));
+        else
+            fputs("<td class=\"n\">\xe2\x80\x94</td>", c->f);
+        for (m = 0; m < 5; m++)
+            fprintf(c->f, "<td class=\"n\">%s</td>",
+                    html_fmt_range(html_values(row, metrics[m], c->versions[0]), scale[m],
+                                   decimals[m], buf, sizeof(buf)));
+        if (html_num(runs, "ok", &ok) == 0 && html_num(runs, "expected", &expected) == 0)
+            fprintf(c->f, "<td class=\"n\">%.0f / %.0f</td>", ok, expected);
+        else if (html_num(html_values(row, "throughput", c->versions[0]), "n", &ok) == 0)
+            fprintf(c->f, "<td class=\"n\">%.0f</td>", ok);
+        else
+            fputs("<td class=\"n\">\xe2\x80\x94</td>", c->f);
+        fputs("</tr>\n", c->f);
+    }
+    fputs("</table></div>\n", c->f);
+    fputs(L(c, "<p class=\"note\">Batch RT is the closed-loop round trip of a whole batch "
+               "including client queueing; CPU is the client process (100% = one full core); "
+               "RSS is the process-lifetime peak; rounds = successful runs / planned runs.</p>\n",
+            "<p class=\"note\">批次往返时间是整批命令的闭环往返时间，包含客户端排队；CPU "
+            "为客户端进程（100% = 一个完整核心）；RSS 为进程生命周期内的峰值；轮次 = "
+            "成功运行数 / 计划运行数。</p>\n"),
+          c->f);
+}
+
+void html_tables(const struct html_ctx *c)
+{
+    fprintf(c->f, "<section id=\"tables\">\n<h2>%s</h2>\n", L(c, "Tables", "表格"));
+    if (c->nv > 1) {
+        throughput_table(c);
+        latency_table(c);
+        efficiency_table(c);
+        evidence_table(c);
+    } else {
+        detailed_table(c);
+    }
+    fputs("</section>\n", c->f);
+}

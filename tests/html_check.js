@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+// Loads an HTML file in headless Chromium and reports what a reader's browser would complain
+// about, speaking the Chrome DevTools Protocol over --remote-debugging-pipe (fd 3 = commands
+// in, fd 4 = replies and events out, messages NUL-separated; no port, no network).
+//
+//   node tests/html_check.js FILE.html [--profile DIR] [--timeout-ms N]
+//
+// Prints one JSON object on stdout:
+//   {"errors": [...], "requests": [...], "charts": N, "metrics": [...], "lang": "en",
+//    "scripts": N, "title": "..."}
+// errors: console.error/assert calls, uncaught exceptions, Log domain errors (failed loads,
+// CSP, ...). requests: every URL the page asked for other than the page itself and data:
+// URLs (a self-contained report asks for none). Exit 0 when errors and requests are empty,
+// 1 when not, 2 on a harness problem (Chromium missing, timeout).
+'use strict';
+const { spawn } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+const os = require('os');
+
+const args = process.argv.slice(2);
+let file = null, profile = null, timeoutMs = 30000;
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--profile') profile = args[++i];
+  else if (args[i] === '--timeout-ms') timeoutMs = parseInt(args[++i], 10);
+  else if (!file) file = args[i];
+  else { process.stderr.write(`html_check: unexpected argument '${args[i]}'\n`); process.exit(2); }
+}
+if (!file) { process.stderr.write('usage: html_check.js FILE.html [--profile DIR] [--timeout-ms N]\n'); process.exit(2); }
+const pageUrl = 'file://' + path.resolve(file);
+const ownProfile = !profile;
+if (!profile) profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-chromium-'));
+
+const bin = process.env.CHROMIUM || 'chromium';
+const chrome = spawn(bin, [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--disable-extensions', '--disable-default-apps', '--mute-audio',
+  `--user-data-dir=${profile}`, '--remote-debugging-pipe', 'about:blank',
+], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+
+let stderrTail = '';
+chrome.stderr.on('data', d => { stderrTail = (stderrTail + d.toString()).slice(-4000); });
+const toChrome = chrome.stdio[3], fromChrome = chrome.stdio[4];
+
+let nextId = 1, inbuf = Buffer.alloc(0), finished = false;
+const pending = new Map();
+const result = { errors: [], requests: [], charts: 0, metrics: [], lang: null, scripts: 0, title: null };
+let loadResolve;
+const loaded = new Promise(r => { loadResolve = r; });
+
+function finish(code, why) {
+  if (finished) return;
+  finished = true;
+  process.exitCode = code;
+  if (why) process.stderr.write(`html_check: ${why}\n`);
+  if (code !== 2) process.stdout.write(JSON.stringify(result) + '\n');
+  // Close the browser politely, kill it if it lingers, and only then remove the profile:
+  // removing it while Chromium still writes there fails (ENOTEMPTY).
+  const done = () => {
+    if (ownProfile) {
+      try { fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }); }
+      catch (e) { process.stderr.write(`html_check: cannot remove '${profile}': ${e.message}\n`); }
+    }
+    process.exit(code);
+  };
+  if (chrome.exitCode !== null || chrome.signalCode !== null) return done();
+  const killer = setTimeout(() => { try { chrome.kill('SIGKILL'); } catch (e) { /* gone */ } }, 2000);
+  chrome.once('exit', () => { clearTimeout(killer); setTimeout(done, 100); });
+  try { toChrome.write(JSON.stringify({ id: nextId++, method: 'Browser.close' }) + '\0'); }
+  catch (e) { chrome.kill('SIGKILL'); }
+}
+
+const timer = setTimeout(() => finish(2, `timeout after ${timeoutMs} ms loading '${file}'`), timeoutMs);
+chrome.on('error', e => finish(2, `cannot start '${bin}': ${e.message}`));
+chrome.on('exit', (code, sig) => {
+  if (!finished) finish(2, `chromium exited early (code ${code}, signal ${sig}): ${stderrTail.trim().split('\n').slice(-3).join(' | ')}`);
+});
+
+function send(method, params = {}, sessionId) {
+  const id = nextId++;
+  const msg = { id, method, params };
+  if (sessionId) msg.sessionId = sessionId;
+  toChrome.write(JSON.stringify(msg) + '\0');
+  return new Promise((resolve, reject) => pending.set(id, { resolve, reject, method }));
+}
+
+function onEvent(msg) {
+  const p = msg.params || {};
+  switch (msg.method) {
+    case 'Runtime.consoleAPICalled':
+      if (p.type === 'error' || p.type === 'assert') {
+        result.errors.push('console.' + p.type + ': ' + (p.args || []).map(a => a.value !== undefined ? String(a.value) : (a.description || a.type)).join(' '));
+      }
+      break;
+    case 'Runtime.exceptionThrown': {
+      const d = p.exceptionDetails || {};
+      result.errors.push('exception: ' + ((d.exception && d.exception.description) || d.text || 'unknown'));
+      break;
+    }
+    case 'Log.entryAdded':
+      if (p.entry && p.entry.level === 'error') result.errors.push(`log(${p.entry.source}): ${p.entry.text}${p.entry.url ? ' ' + p.entry.url : ''}`);
+      break;
+    case 'Network.requestWillBeSent': {
+      const u = p.request && p.request.url;
+      if (u && u !== pageUrl && !u.startsWith('data:') && u !== 'about:blank') result.requests.push(u);
+      break;
+    }
+    case 'Page.loadEventFired':
+      loadResolve();
+      break;
+    default:
+  }
+}
+
+fromChrome.on('data', chunk => {
+  inbuf = Buffer.concat([inbuf, chunk]);
+  let z;
+  while ((z = inbuf.indexOf(0)) >= 0) {
+    const text = inbuf.subarray(0, z).toString('utf8');
+    inbuf = inbuf.subarray(z + 1);
+    let msg;
+    try { msg = JSON.parse(text); } catch (e) { continue; }
+    if (msg.id && pending.has(msg.id)) {
+      const p = pending.get(msg.id);
+      pending.delete(msg.id);
+      if (msg.error) p.reject(new Error(`${p.method}: ${msg.error.message}`));
+      else p.resolve(msg.result);
+    } else if (msg.method) {
+      onEvent(msg);
+    }
+  }
+});
+
+async function main() {
+  const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
+  const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
+  await Promise.all(['Runtime.enable', 'Log.enable', 'Page.enable', 'Network.enable'].map(m => send(m, {}, sessionId)));
+  await send('Page.navigate', { url: pageUrl }, sessionId);
+  await loaded;
+  // let late errors (timers, deferred loads) arrive
+  await new Promise(r => setTimeout(r, 300));
+  const expr = `JSON.stringify({
+    charts: document.querySelectorAll('svg.chart[data-metric]').length,
+    metrics: Array.from(document.querySelectorAll('svg.chart[data-metric]')).map(e => e.getAttribute('data-metric')),
+    lang: document.documentElement.getAttribute('lang'),
+    scripts: document.querySelectorAll('script').length,
+    title: document.title })`;
+  const ev = await send('Runtime.evaluate', { expression: expr, returnByValue: true }, sessionId);
+  Object.assign(result, JSON.parse(ev.result.value));
+  clearTimeout(timer);
+  finish(result.errors.length || result.requests.length ? 1 : 0);
+}
+main().catch(e => { clearTimeout(timer); finish(2, e.message); });

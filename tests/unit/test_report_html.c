@@ -1,0 +1,263 @@
+/* report_html: structure of the page built from small summaries made here — one
+ * <svg class="chart"> per metric, no external URL, dataset text escaped, Chinese page,
+ * N-way bold, single-version table, deterministic bytes, bad input refused.
+ * With arguments it is also the integration tests' renderer:
+ *   test_report_html --render SUMMARY.json META.json|- en|zh OUT.html */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_html.h"
+#include "t.h"
+
+static const char *const metrics[] = {"throughput", "cpu_percent", "cpu_efficiency",
+                                      "p50_us",     "p99_us",      "rss_mib"};
+#define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
+
+static json_t *values(double med, double spread)
+{
+    return json_pack("{s:f, s:f, s:f, s:i, s:[f, f, f, f, f]}", "median", med, "min",
+                     med - spread, "max", med + spread, "n", 5, "runs", med - spread,
+                     med - spread / 2, med, med + spread / 2, med + spread);
+}
+
+/* nv versions (names[]), nrows rows of a redis grid. */
+static json_t *make_summary(const char *const *names, size_t nv, size_t nrows)
+{
+    json_t *s = json_object(), *rows = json_array(), *vers = json_array();
+    size_t r, v, m;
+
+    for (v = 0; v < nv; v++)
+        json_array_append_new(vers, json_string(names[v]));
+    for (r = 0; r < nrows; r++) {
+        json_t *row, *mets = json_object();
+        char label[128], id[16];
+
+        snprintf(label, sizeof(label), "redis \xc2\xb7 %s \xc2\xb7 1 KiB \xc2\xb7 pipeline%zu",
+                 r % 2 ? "tls" : "tcp", r + 1);
+        snprintf(id, sizeof(id), "c%07zu", r);
+        for (m = 0; m < NMETRICS; m++) {
+            json_t *vals = json_object(), *vs = json_object();
+            for (v = 0; v < nv; v++) {
+                json_object_set_new(vals, names[v], values(1000.0 * (double)(m + 1) +
+                                                               (double)(v * 37 + r),
+                                                           20));
+                if (v > 0)
+                    json_object_set_new(
+                        vs, names[v],
+                        json_pack("{s:f, s:b, s:f, s:{s:f, s:f, s:f}, s:s}", "change",
+                                  v == 1 && r == 0 ? -0.0651 : 0.012, "overlap", r != 0, "p",
+                                  r == 0 ? 0.0079 : 0.42, "paired_ratio", "median", 0.99, "min",
+                                  0.97, "max", 1.01, "verdict",
+                                  v == 1 && r == 0 ? "regressed" : "~"));
+            }
+            json_object_set_new(mets, metrics[m],
+                                nv > 1 ? json_pack("{s:o, s:o}", "values", vals, "vs_baseline",
+                                                   vs)
+                                       : json_pack("{s:o}", "values", vals));
+            if (nv == 1)
+                json_decref(vs);
+        }
+        row = json_pack("{s:s, s:s, s:s, s:{s:s, s:s, s:i, s:i, s:i, s:i}, s:{s:i, s:i, s:i}, "
+                        "s:o}",
+                        "config", id, "label", label, "status", "ok", "params", "protocol",
+                        "redis", "transport", r % 2 ? "tls" : "tcp", "payload", 1024, "pipeline",
+                        (int)r + 1, "window", 1, "connections", 4, "runs", "expected",
+                        (int)(5 * nv), "ok", (int)(5 * nv), "failed", 0, "metrics", mets);
+        json_array_append_new(rows, row);
+    }
+    json_object_set_new(s, "schema", json_string("pairbench.summary/1"));
+    json_object_set_new(s, "baseline", json_string(names[0]));
+    json_object_set_new(s, "versions", vers);
+    json_object_set_new(s, "rows", rows);
+    json_object_set_new(s, "chance", json_pack("{s:s, s:f, s:f}", "evidence", "disjoint",
+                                               "alpha", 0.0625, "expected_false_flags", 0.25));
+    return s;
+}
+
+static json_t *make_meta(void)
+{
+    return json_pack("{s:s, s:[s, s, s, s], s:{s:s, s:s}, s:[{s:s, s:s}], s:[s], "
+                     "s:{s:i, s:f, s:f}, s:{s:s}}",
+                     "schema", "pairbench.meta/1", "command_line", "bin/compare", "run",
+                     "--spec", "my spec.json", "dataset", "file", "runs.jsonl", "sha256",
+                     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+                     "sources", "path", "src/a<b>.c", "sha256", "00", "warnings",
+                     "the machine was loaded at start: <load>", "settings", "runs", 5, "warmup",
+                     1.0, "duration", 5.0, "environment", "os", "Debian & co");
+}
+
+/* Renders into a heap string (free()). */
+static char *render(const json_t *summary, const json_t *meta, const char *lang, int *rc)
+{
+    char *buf = NULL, err[256] = "";
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    if (!f)
+        return NULL;
+    *rc = report_html_write(f, summary, meta, lang, err, sizeof(err));
+    if (*rc != 0)
+        fprintf(stderr, "render: %s\n", err);
+    fclose(f);
+    return buf;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    const char *p = hay;
+
+    while ((p = strstr(p, needle)) != NULL) {
+        n++;
+        p += strlen(needle);
+    }
+    return n;
+}
+
+static void check_page(const char *html, size_t nv, const char *what)
+{
+    char needle[64];
+    size_t m;
+
+    CHECK_MSG(count(html, "<svg class=\"chart\"") == NMETRICS, "%s: %zu charts", what,
+              count(html, "<svg class=\"chart\""));
+    for (m = 0; m < NMETRICS; m++) {
+        snprintf(needle, sizeof(needle), "data-metric=\"%s\"", metrics[m]);
+        CHECK_MSG(count(html, needle) == 1, "%s: %s", what, needle);
+    }
+    CHECK_MSG(!strstr(html, "http://") && !strstr(html, "https://") && !strstr(html, "//cdn") &&
+                  !strstr(html, "src=") && !strstr(html, "<link"),
+              "%s: external reference", what);
+    CHECK_MSG(!strstr(html, "<script"), "%s: script tag", what);
+    CHECK(strncmp(html, "<!DOCTYPE html>", 15) == 0);
+    CHECK(strstr(html, "</html>\n") != NULL);
+    CHECK(strstr(html, "<meta charset=\"utf-8\">") != NULL);
+    /* every version appears in the legend of every chart */
+    CHECK_MSG(count(html, "class=\"lg\"") == NMETRICS * nv, "%s: legend entries %zu", what,
+              count(html, "class=\"lg\""));
+}
+
+static int render_files(char **argv)
+{
+    json_error_t je;
+    json_t *s = json_load_file(argv[2], 0, &je), *m = NULL;
+    char err[256];
+    FILE *f;
+    int rc = 1;
+
+    if (!s) {
+        fprintf(stderr, "test_report_html: '%s': %s\n", argv[2], je.text);
+        return 2;
+    }
+    if (strcmp(argv[3], "-") != 0 && !(m = json_load_file(argv[3], 0, &je))) {
+        fprintf(stderr, "test_report_html: '%s': %s\n", argv[3], je.text);
+        json_decref(s);
+        return 2;
+    }
+    f = fopen(argv[5], "w");
+    if (f) {
+        rc = report_html_write(f, s, m, argv[4], err, sizeof(err)) == 0 ? 0 : 1;
+        if (rc)
+            fprintf(stderr, "test_report_html: %s\n", err);
+        if (fclose(f) != 0)
+            rc = 1;
+    }
+    json_decref(s);
+    json_decref(m);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    static const char *const two[] = {"baseline", "candidate"};
+    static const char *const evil[] = {"base&line", "<script>alert(1)</script>", "v\"3'"};
+    static const char *const one[] = {"valkey-8.0"};
+    json_t *s, *meta = make_meta(), *bad;
+    char *a, *b, err[256];
+    int rc = -1;
+
+    if (argc == 6 && strcmp(argv[1], "--render") == 0)
+        return render_files(argv);
+
+    /* two versions, English */
+    s = make_summary(two, 2, 4);
+    a = render(s, meta, "en", &rc);
+    CHECK(rc == 0 && a);
+    if (a) {
+        check_page(a, 2, "two");
+        CHECK(strstr(a, "<html lang=\"en\">") != NULL);
+        CHECK(strstr(a, "Throughput and CPU") != NULL);
+        CHECK(strstr(a, "Latency (\xc2\xb5s)") != NULL);
+        CHECK(strstr(a, "\xe2\x88\x92" "6.51%") != NULL); /* real minus sign */
+        CHECK(strstr(a, "class=\"n v-regressed\"") != NULL);
+        CHECK(strstr(a, "src/a&lt;b&gt;.c") != NULL);
+        CHECK(strstr(a, "&lt;load&gt;") != NULL);
+        CHECK(strstr(a, "Debian &amp; co") != NULL);
+        CHECK(strstr(a, "&#39;my spec.json&#39;") != NULL); /* shell-quoted, escaped */
+        CHECK(strstr(a, "2/252") != NULL);
+        CHECK(strstr(a, "<b>") == NULL || count(a, "<td class=\"n\"><b>") == 0); /* no N-way bold */
+        /* deterministic */
+        b = render(s, meta, "en", &rc);
+        CHECK(b && strcmp(a, b) == 0);
+        free(b);
+    }
+    free(a);
+
+    /* Chinese */
+    a = render(s, meta, "zh", &rc);
+    CHECK(rc == 0 && a);
+    if (a) {
+        check_page(a, 2, "zh");
+        CHECK(strstr(a, "<html lang=\"zh\">") != NULL);
+        CHECK(strstr(a, "吞吐量") != NULL);
+        CHECK(strstr(a, "测量环境") != NULL);
+        CHECK(strstr(a, "Throughput and CPU") == NULL);
+        CHECK(strstr(a, "Measurement environment") == NULL);
+    }
+    free(a);
+    json_decref(s);
+
+    /* three versions with hostile names: escaped, bold best per row */
+    s = make_summary(evil, 3, 5);
+    a = render(s, NULL, "en", &rc);
+    CHECK(rc == 0 && a);
+    if (a) {
+        check_page(a, 3, "evil");
+        CHECK(strstr(a, "&lt;script&gt;alert(1)&lt;/script&gt;") != NULL);
+        CHECK(strstr(a, "base&amp;line") != NULL);
+        CHECK(strstr(a, "v&quot;3&#39;") != NULL);
+        CHECK(count(a, "<td class=\"n\"><b>") >= 5);
+    }
+    free(a);
+    json_decref(s);
+
+    /* one version: the detailed results page, same charts */
+    s = make_summary(one, 1, 3);
+    a = render(s, meta, "en", &rc);
+    CHECK(rc == 0 && a);
+    if (a) {
+        check_page(a, 1, "one");
+        CHECK(strstr(a, "Detailed results") != NULL);
+        CHECK(strstr(a, "Throughput and CPU") == NULL);
+    }
+    free(a);
+    a = render(s, meta, "zh", &rc);
+    CHECK(rc == 0 && a && strstr(a, "详细结果") != NULL);
+    free(a);
+    json_decref(s);
+
+    /* a bad summary is refused with a message naming the key */
+    bad = json_pack("{s:s}", "rows", "nope");
+    {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        CHECK(report_html_write(f, bad, NULL, "en", err, sizeof(err)) == -1);
+        CHECK(strstr(err, "rows") != NULL);
+        fclose(f);
+        free(buf);
+    }
+    json_decref(bad);
+    json_decref(meta);
+    return T_DONE();
+}
