@@ -1,0 +1,149 @@
+#!/bin/sh
+# Benchmark, not a test: prints side-by-side ratios measured in one run, alternating order
+# between rounds (A B, B A, ...) so slow drift on a shared machine cancels.
+#   1. driver http vs wrk against the same nginx serving a static 4 KiB file: 16 connections,
+#      window 1, the same thread count; throughput ratio and client CPU per request ratio
+#      (whole-process CPU from getrusage of each client, no warm-up in either).
+#      Targets (issue 4): throughput >= 1.0x wrk, CPU per request <= 1.2x wrk.
+#   2. WebSocket echo rate / TCP echo rate, reference servers (driver serve ws / tcp), the
+#      same payload, window, connections and threads. Target: >= 0.8.
+# Usage: sh bench/http-ws.sh   (env: ROUNDS=5 SECS=2 THREADS=2 WS_PAYLOADS="64 4096")
+set -eu
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+DRIVER=${BIN_DRIVER:-$TOP/bin/driver}
+ROUNDS=${ROUNDS:-5}
+SECS=${SECS:-2}
+THREADS=${THREADS:-2}
+WS_PAYLOADS=${WS_PAYLOADS:-"64 4096"}
+for p in nginx wrk node python3; do
+    command -v "$p" >/dev/null 2>&1 || { echo "bench: '$p' not found (run ci/install-deps.sh)" >&2; exit 2; }
+done
+[ -x "$DRIVER" ] || { echo "bench: '$DRIVER' not built (run make)" >&2; exit 2; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/pairbench-bench.XXXXXX")
+PIDS=""
+cleanup() {
+    for p in $PIDS; do kill "$p" 2>/dev/null || true; done
+    for p in $PIDS; do wait "$p" 2>/dev/null || true; done
+    rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+wait_port() {
+    i=0
+    while [ $i -lt 100 ]; do
+        python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1",int(sys.argv[1])),1)' "$1" 2>/dev/null && return 0
+        sleep 0.1; i=$((i + 1))
+    done
+    echo "bench: nothing listening on 127.0.0.1:$1" >&2; exit 3
+}
+# cpu_run OUTFILE cmd...: runs cmd with stdout to OUTFILE; prints the child's user+sys seconds
+cpu_run() {
+    python3 - "$@" <<'PY'
+import resource, subprocess, sys
+with open(sys.argv[1], "wb") as f:
+    rc = subprocess.run(sys.argv[2:], stdout=f).returncode
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.6f" % (ru.ru_utime + ru.ru_stime))
+sys.exit(rc)
+PY
+}
+# median of the numbers on stdin
+median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else printf "%.4f\n", (v[NR/2]+v[NR/2+1])/2}'; }
+js() { node -e "const d=JSON.parse(require('fs').readFileSync(process.argv[1],'utf8'));console.log($2)" "$1"; }
+
+# ---- 1. driver http vs wrk against nginx ----
+PORT=$(free_port)
+mkdir -p "$T/www" "$T/tmp"
+head -c 4096 /dev/urandom > "$T/www/file.bin"
+cat > "$T/nginx.conf" <<EOF
+daemon off;
+master_process off;
+worker_processes 1;
+pid $T/nginx.pid;
+error_log $T/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_body_temp_path $T/tmp/body;
+    proxy_temp_path $T/tmp/proxy;
+    fastcgi_temp_path $T/tmp/fastcgi;
+    uwsgi_temp_path $T/tmp/uwsgi;
+    scgi_temp_path $T/tmp/scgi;
+    keepalive_requests 100000000;
+    server { listen 127.0.0.1:$PORT; root $T/www; }
+}
+EOF
+nginx -p "$T" -c "$T/nginx.conf" -e "$T/error.log" > "$T/nginx.out" 2>&1 &
+PIDS="$PIDS $!"
+wait_port "$PORT"
+URL="http://127.0.0.1:$PORT/file.bin"
+
+echo "== driver http vs wrk: nginx static 4 KiB, 16 connections, window 1, $THREADS threads, ${SECS}s x $ROUNDS rounds"
+printf '%-6s %-12s %14s %14s %12s %12s %8s %8s\n' round order "driver req/s" "wrk req/s" "drv us/req" "wrk us/req" tput cpu/req
+run_driver() {
+    cpu=$(cpu_run "$T/d.json" "$DRIVER" http --port "$PORT" --path /file.bin --connections 16 \
+        --workers "$THREADS" --window 1 --warmup 0 --duration "$SECS")
+    d_tput=$(js "$T/d.json" 'd.throughput')
+    d_ops=$(js "$T/d.json" 'd.ops + " " + JSON.stringify(d.errors)')
+    d_cpu=$(echo "$cpu ${d_ops%% *}" | awk '{printf "%.3f", $1 / $2 * 1e6}')
+}
+run_wrk() {
+    cpu=$(cpu_run "$T/w.txt" wrk -t "$THREADS" -c 16 -d "${SECS}s" "$URL")
+    w_tput=$(awk '/^Requests\/sec:/ {print $2}' "$T/w.txt")
+    w_req=$(awk '/requests in/ {print $1}' "$T/w.txt")
+    if grep -Eq 'Non-2xx|Socket errors' "$T/w.txt"; then echo "bench: wrk reported errors" >&2; cat "$T/w.txt" >&2; fi
+    w_cpu=$(echo "$cpu $w_req" | awk '{printf "%.3f", $1 / $2 * 1e6}')
+}
+: > "$T/tput.txt"; : > "$T/cpu.txt"
+r=1
+while [ $r -le "$ROUNDS" ]; do
+    if [ $((r % 2)) -eq 1 ]; then order="driver,wrk"; run_driver; run_wrk
+    else order="wrk,driver"; run_wrk; run_driver; fi
+    tr=$(echo "$d_tput $w_tput" | awk '{printf "%.3f", $1 / $2}')
+    cr=$(echo "$d_cpu $w_cpu" | awk '{printf "%.3f", $1 / $2}')
+    echo "$tr" >> "$T/tput.txt"; echo "$cr" >> "$T/cpu.txt"
+    printf '%-6s %-12s %14.0f %14.0f %12s %12s %8s %8s\n' "$r" "$order" "$d_tput" "$w_tput" "$d_cpu" "$w_cpu" "$tr" "$cr"
+    case "$d_ops" in *'"io":0,"protocol":0,"verify":0,"timeout":0}'*) ;; *) echo "bench: driver errors: $d_ops" >&2 ;; esac
+    r=$((r + 1))
+done
+echo "driver/wrk throughput ratio: median $(median < "$T/tput.txt") [$(sort -g "$T/tput.txt" | head -n1)-$(sort -g "$T/tput.txt" | tail -n1)]  (target >= 1.0)"
+echo "driver/wrk CPU per request:  median $(median < "$T/cpu.txt") [$(sort -g "$T/cpu.txt" | head -n1)-$(sort -g "$T/cpu.txt" | tail -n1)]  (target <= 1.2)"
+
+# ---- 2. WebSocket echo vs TCP echo against the reference servers ----
+WSP=$(free_port)
+TCPP=$(free_port)
+"$DRIVER" serve ws --port "$WSP" --workers "$THREADS" --payload 65536 > /dev/null 2>&1 &
+PIDS="$PIDS $!"
+"$DRIVER" serve tcp --port "$TCPP" --workers "$THREADS" --payload 65536 > /dev/null 2>&1 &
+PIDS="$PIDS $!"
+wait_port "$WSP"
+wait_port "$TCPP"
+echo
+echo "== WebSocket echo / TCP echo: reference servers, 16 connections, window 16, $THREADS threads, ${SECS}s x $ROUNDS rounds"
+for pl in $WS_PAYLOADS; do
+    : > "$T/ws.txt"; : > "$T/wse.txt"
+    r=1
+    while [ $r -le "$ROUNDS" ]; do
+        for p in ws tcp; do
+            [ $((r % 2)) -eq 0 ] && { [ $p = ws ] && p=tcp || p=ws; }
+            port=$WSP; [ $p = tcp ] && port=$TCPP
+            "$DRIVER" "$p" --port "$port" --payload "$pl" --connections 16 --workers "$THREADS" \
+                --window 16 --warmup 0.2 --duration "$SECS" > "$T/$p.json"
+        done
+        # throughput ratio, and the ratio of client throughput per CPU core (robust when the
+        # machine is shared: a starved run has low throughput but also low CPU)
+        ratio=$(node -e 'const f=require("fs");const a=JSON.parse(f.readFileSync(process.argv[1])),b=JSON.parse(f.readFileSync(process.argv[2]));
+            const e=(d)=>d.throughput/(d.cpu.percent/100);
+            console.log([(a.throughput/b.throughput).toFixed(3),(e(a)/e(b)).toFixed(3),a.throughput.toFixed(0),b.throughput.toFixed(0)].join(" "))' "$T/ws.json" "$T/tcp.json")
+        set -- $ratio
+        echo "$1" >> "$T/ws.txt"; echo "$2" >> "$T/wse.txt"
+        printf 'payload %-6s round %-3s ws %9s msg/s  tcp %9s msg/s  rate ratio %s  per-CPU ratio %s\n' "$pl" "$r" "$3" "$4" "$1" "$2"
+        r=$((r + 1))
+    done
+    echo "ws/tcp echo rate, payload $pl: median $(median < "$T/ws.txt") [$(sort -g "$T/ws.txt" | head -n1)-$(sort -g "$T/ws.txt" | tail -n1)]  (target >= 0.8)"
+    echo "ws/tcp echo rate per client CPU core, payload $pl: median $(median < "$T/wse.txt") [$(sort -g "$T/wse.txt" | head -n1)-$(sort -g "$T/wse.txt" | tail -n1)]"
+done
