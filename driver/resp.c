@@ -302,21 +302,34 @@ const char *resp_error(const struct resp_verifier *v)
     return r->err ? r->errstr : "no error";
 }
 
+/* After each reply, once 1 KiB of its buffer has been consumed, the reader moves the unread
+ * rest to the front. Handing it a whole 64-reply read at once would move that rest once per
+ * reply (quadratic in the read size), so bytes go in pieces of at most this many. */
+#define RESP_FEED_CHUNK 4096
+
 ssize_t resp_feed(struct resp_verifier *v, const char *p, size_t n, struct wl_tally *t)
 {
     enum resp_verdict verdict;
+    size_t off = 0;
     int rc;
 
-    if (resp_push_bytes(v, p, n) < 0)
-        return -1;
-    while ((rc = resp_next(v, &verdict)) == 1) {
-        t->replies++;
-        if (verdict == RESP_OK)
-            t->ok++;
-        else if (verdict == RESP_VERIFY)
-            t->verify++;
-        else
-            t->protocol++;
-    }
-    return rc < 0 ? -1 : (ssize_t)n;
+    do {
+        size_t k = n - off < RESP_FEED_CHUNK ? n - off : RESP_FEED_CHUNK;
+
+        if (resp_push_bytes(v, p + off, k) < 0)
+            return -1;
+        off += k;
+        while ((rc = resp_next(v, &verdict)) == 1) {
+            t->replies++;
+            if (verdict == RESP_OK)
+                t->ok++;
+            else if (verdict == RESP_VERIFY)
+                t->verify++;
+            else
+                t->protocol++;
+        }
+        if (rc < 0)
+            return -1;
+    } while (off < n);
+    return (ssize_t)n;
 }
