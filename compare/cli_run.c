@@ -488,7 +488,7 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
         fprintf(stderr, "compare: resuming '%s': %zu of %zu runs to go\n", dir, n_plan, n_total);
     for (i = 0; i < n_plan && !stop_flag; i++) {
         const struct sched_run *sr = &plan[i];
-        const struct spec_config *cfg = &sp.configs[sr->config];
+        const struct grid_config *cfg = &sp.configs[sr->config];
         double elapsed = (double)(clock_now_ns() - t0) / 1e9;
         double avg = i ? elapsed / (double)i : per_run_s;
         json_t *line;

@@ -362,7 +362,7 @@ static json_t *parse_result(const char *out, char *reason, size_t reasonlen)
 json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size_t errlen)
 {
     const struct spec *sp = r->sp;
-    const struct spec_config *cfg = &sp->configs[sr->config];
+    const struct grid_config *cfg = &sp->configs[sr->config];
     const struct spec_version *ver = &sp->versions[sr->version];
     json_t *eff = NULL, *line = NULL, *result = NULL, *server_obj = json_null();
     const char *proto = jstr(cfg->params, "protocol"), *server_cmd = NULL;

@@ -19,11 +19,11 @@ static json_t *parse(const char *text)
 static size_t expand_count(const char *grid_text)
 {
     json_t *g = parse(grid_text);
-    struct spec_config *cfgs = NULL;
+    struct grid_config *cfgs = NULL;
     size_t n = 0, i;
     char err[1024] = "";
 
-    if (spec_grid_expand(g, "g.json", &cfgs, &n, err, sizeof(err)) < 0) {
+    if (grid_expand(g, "g.json", &cfgs, &n, err, sizeof(err)) < 0) {
         fprintf(stderr, "expand failed: %s\n", err);
         n = (size_t)-1;
     }
@@ -37,11 +37,11 @@ static size_t expand_count(const char *grid_text)
 static void expect_grid_error(const char *grid_text, const char *msg)
 {
     json_t *g = parse(grid_text);
-    struct spec_config *cfgs = NULL;
+    struct grid_config *cfgs = NULL;
     size_t n = 0;
     char err[1024] = "";
 
-    CHECK_MSG(spec_grid_expand(g, "grids/x.json", &cfgs, &n, err, sizeof(err)) == -1,
+    CHECK_MSG(grid_expand(g, "grids/x.json", &cfgs, &n, err, sizeof(err)) == -1,
               "should fail: %s", grid_text);
     CHECK_STR(err, msg);
     json_decref(g);
@@ -68,7 +68,7 @@ static void label_of(const char *params, const char *want)
     json_t *p = parse(params);
     char label[192];
 
-    spec_config_label(p, label, sizeof(label));
+    grid_config_label(p, label, sizeof(label));
     CHECK_STR(label, want);
     json_decref(p);
 }
@@ -94,10 +94,10 @@ int main(void)
         /* order: first axis outermost; ids and labels filled */
         json_t *g = parse("{\"defaults\":{\"protocol\":\"tcp\"},\"axes\":{\"payload\":[64,"
                           "4096],\"window\":[1,16]}}");
-        struct spec_config *c = NULL;
+        struct grid_config *c = NULL;
         size_t n = 0, i;
         char err[512];
-        CHECK(spec_grid_expand(g, "g", &c, &n, err, sizeof(err)) == 0 && n == 4);
+        CHECK(grid_expand(g, "g", &c, &n, err, sizeof(err)) == 0 && n == 4);
         if (n == 4) {
             CHECK_STR(c[0].label, "tcp · 64 B · window1 · 1 client");
             CHECK_STR(c[1].label, "tcp · 64 B · window16 · 1 client");
@@ -116,8 +116,8 @@ int main(void)
         json_t *b = parse("{\"pipeline\":16,\"payload\":4096,\"protocol\":\"redis\","
                           "\"host\":\"::1\",\"port\":6379}");
         json_t *c = parse("{\"protocol\":\"redis\",\"payload\":4096,\"pipeline\":4}");
-        CHECK(spec_config_id(a, id1) == 0 && spec_config_id(b, id2) == 0 &&
-              spec_config_id(c, id3) == 0);
+        CHECK(grid_config_id(a, id1) == 0 && grid_config_id(b, id2) == 0 &&
+              grid_config_id(c, id3) == 0);
         CHECK_STR(id1, id2);
         CHECK(strcmp(id1, id3) != 0);
         json_decref(a);

@@ -1,0 +1,574 @@
+/* grid: strict grid validation, expansion, stable ids and labels (see grid.h). */
+#include "grid.h"
+
+#include <math.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum key_type { K_ENUM, K_INT, K_NUM, K_BOOL, K_STR };
+
+struct key_rule {
+    const char *name;
+    enum key_type type;
+    double min, max;
+    const char *const *choices; /* K_ENUM: NULL-terminated */
+    const char *what;           /* "expected ..." */
+};
+
+static const char *const protocols[] = {"redis", "tcp", "http", "ws", NULL};
+static const char *const transports[] = {"tcp", "tls", NULL};
+static const char *const commands[] = {
+    "ECHO", "PING", "SET",  "GET",        "INCR",       "LPUSH",      "RPOP",       "SADD", "HSET",
+    "SPOP", "ZADD", "MSET", "LRANGE_100", "LRANGE_300", "LRANGE_500", "LRANGE_600", NULL};
+static const char *const http_versions[] = {"1.1", "2", NULL};
+static const char *const methods[] = {"GET", "POST", "PUT", NULL};
+
+static const struct key_rule key_rules[] = {
+    {"protocol", K_ENUM, 0, 0, protocols, "one of \"redis\", \"tcp\", \"http\", \"ws\""},
+    {"transport", K_ENUM, 0, 0, transports, "\"tcp\" or \"tls\""},
+    {"host", K_STR, 0, 0, NULL, "a host name or address (string)"},
+    {"port", K_INT, 1, 65535, NULL, "a port number from 1 to 65535"},
+    {"connections", K_INT, 1, 10000, NULL, "an integer from 1 to 10000 (connections)"},
+    {"workers", K_INT, 1, 1024, NULL, "an integer from 1 to 1024 (worker threads)"},
+    {"pipeline", K_INT, 1, 100000, NULL, "an integer from 1 to 100000 (commands per batch)"},
+    {"window", K_INT, 1, 10000, NULL,
+     "an integer from 1 to 10000 (batches in flight per connection)"},
+    {"payload", K_INT, 1, 67108864, NULL, "a positive integer (bytes)"},
+    {"command", K_ENUM, 0, 0, commands,
+     "a redis-benchmark command (ECHO, PING, SET, GET, INCR, LPUSH, RPOP, SADD, HSET, SPOP, "
+     "ZADD, MSET, LRANGE_100/300/500/600)"},
+    {"keyspace", K_INT, 1, 1e9, NULL, "an integer from 1 to 1000000000 (keys)"},
+    {"auth", K_BOOL, 0, 0, NULL, "true or false"},
+    {"resp", K_INT, 2, 3, NULL, "2 or 3"},
+    {"http_version", K_ENUM, 0, 0, http_versions, "\"1.1\" or \"2\""},
+    {"path", K_STR, 0, 0, NULL, "a request path starting with '/'"},
+    {"serve", K_BOOL, 0, 0, NULL, "true or false"},
+    {"serve_workers", K_INT, 1, 1024, NULL, "an integer from 1 to 1024 (server threads)"},
+    {"warmup", K_NUM, 0, 3600, NULL, "a number of seconds from 0 to 3600"},
+    {"duration", K_NUM, 0.001, 86400, NULL, "a number of seconds from 0.001 to 86400"},
+    {"requests", K_INT, 1, 1e12, NULL, "a positive integer (operations)"},
+    {"method", K_ENUM, 0, 0, methods, "\"GET\", \"POST\" or \"PUT\""},
+    {"cacert", K_STR, 0, 0, NULL, "a file path (string)"},
+    {"cert", K_STR, 0, 0, NULL, "a file path (string)"},
+    {"key", K_STR, 0, 0, NULL, "a file path (string)"},
+    {"sni", K_STR, 0, 0, NULL, "a server name (string)"},
+    {"insecure", K_BOOL, 0, 0, NULL, "true or false"},
+    {"timeout", K_NUM, 0.001, 3600, NULL, "a number of seconds from 0.001 to 3600"},
+    {"delay_us", K_INT, 0, 10000000, NULL, "an integer from 0 to 10000000 (microseconds)"},
+};
+#define N_KEY_RULES (sizeof(key_rules) / sizeof(key_rules[0]))
+
+static const char key_list[] =
+    "protocol, transport, host, port, connections, workers, pipeline, window, payload, "
+    "command, keyspace, auth, resp, http_version, path, serve, serve_workers, warmup, "
+    "duration, requests, method, cacert, cert, key, sni, insecure, timeout, delay_us";
+
+/* The value as compact JSON for a message, cut at 60 characters. */
+static void show(const json_t *v, char *out, size_t outlen)
+{
+    char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+
+    if (!s) {
+        snprintf(out, outlen, "?");
+        return;
+    }
+    if (strlen(s) > 60)
+        snprintf(out, outlen, "%.57s...", s);
+    else
+        snprintf(out, outlen, "%s", s);
+    free(s);
+}
+
+int grid_fail_expected(const char *file, const char *path, const char *what, const json_t *v,
+                       char *err, size_t errlen)
+{
+    char got[80];
+
+    show(v, got, sizeof(got));
+    snprintf(err, errlen, "%s: %s: expected %s, got %s", file, path, what, got);
+    return -1;
+}
+
+static const struct key_rule *find_rule(const char *key)
+{
+    size_t i;
+
+    for (i = 0; i < N_KEY_RULES; i++)
+        if (strcmp(key_rules[i].name, key) == 0)
+            return &key_rules[i];
+    return NULL;
+}
+
+int grid_check_key(const char *file, const char *path, const char *key, const json_t *value,
+                   char *err, size_t errlen)
+{
+    const struct key_rule *r = find_rule(key);
+    double d;
+    size_t i;
+
+    if (!r) {
+        snprintf(err, errlen, "%s: %s: unknown configuration key '%s' (expected one of: %s)", file,
+                 path, key, key_list);
+        return -1;
+    }
+    switch (r->type) {
+    case K_ENUM:
+        if (!json_is_string(value))
+            return grid_fail_expected(file, path, r->what, value, err, errlen);
+        for (i = 0; r->choices[i]; i++)
+            if (strcmp(r->choices[i], json_string_value(value)) == 0)
+                return 0;
+        return grid_fail_expected(file, path, r->what, value, err, errlen);
+    case K_INT:
+        if (!json_is_integer(value))
+            return grid_fail_expected(file, path, r->what, value, err, errlen);
+        d = (double)json_integer_value(value);
+        if (d < r->min || d > r->max)
+            return grid_fail_expected(file, path, r->what, value, err, errlen);
+        return 0;
+    case K_NUM:
+        if (!json_is_number(value))
+            return grid_fail_expected(file, path, r->what, value, err, errlen);
+        d = json_number_value(value);
+        if (!isfinite(d) || d < r->min || d > r->max)
+            return grid_fail_expected(file, path, r->what, value, err, errlen);
+        return 0;
+    case K_BOOL:
+        if (!json_is_boolean(value))
+            return grid_fail_expected(file, path, r->what, value, err, errlen);
+        return 0;
+    case K_STR:
+        if (!json_is_string(value) || json_string_length(value) == 0 ||
+            json_string_length(value) > 4096)
+            return grid_fail_expected(file, path, r->what, value, err, errlen);
+        if (strcmp(key, "path") == 0 && json_string_value(value)[0] != '/')
+            return grid_fail_expected(file, path, r->what, value, err, errlen);
+        return 0;
+    }
+    return 0;
+}
+
+/* ---- ids and labels ---- */
+
+int grid_config_id(const json_t *params, char id[9])
+{
+    json_t *copy = json_deep_copy(params);
+    char *text = NULL;
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int mdlen = 0;
+    int rc = -1, i;
+
+    if (!copy)
+        return -1;
+    json_object_del(copy, "host");
+    json_object_del(copy, "port");
+    text = json_dumps(copy, JSON_SORT_KEYS | JSON_COMPACT);
+    if (!text)
+        goto out;
+    if (EVP_Digest(text, strlen(text), md, &mdlen, EVP_sha256(), NULL) != 1)
+        goto out;
+    for (i = 0; i < 4; i++)
+        snprintf(id + 2 * i, 3, "%02x", md[i]);
+    rc = 0;
+out:
+    free(text);
+    json_decref(copy);
+    return rc;
+}
+
+void grid_format_size(unsigned long long b, char *out, size_t outlen)
+{
+    if (b >= 1048576 && b % 1048576 == 0)
+        snprintf(out, outlen, "%llu MiB", b / 1048576);
+    else if (b >= 1024 && b % 1024 == 0)
+        snprintf(out, outlen, "%llu KiB", b / 1024);
+    else
+        snprintf(out, outlen, "%llu B", b);
+}
+
+static long long geti(const json_t *p, const char *k, long long dflt)
+{
+    json_t *v = json_object_get(p, k);
+    return json_is_integer(v) ? json_integer_value(v) : dflt;
+}
+
+static const char *gets_(const json_t *p, const char *k, const char *dflt)
+{
+    json_t *v = json_object_get(p, k);
+    return json_is_string(v) ? json_string_value(v) : dflt;
+}
+
+static void add_part(char *out, size_t outlen, const char *part)
+{
+    size_t n = strlen(out);
+
+    if (n >= outlen - 1)
+        return;
+    snprintf(out + n, outlen - n, "%s%s", n ? " · " : "", part);
+}
+
+void grid_config_label(const json_t *p, char *out, size_t outlen)
+{
+    char part[96];
+    const char *proto = gets_(p, "protocol", "?");
+    const char *cmd = gets_(p, "command", "ECHO");
+    int is_redis = strcmp(proto, "redis") == 0,
+        is_web = !strcmp(proto, "http") || !strcmp(proto, "ws");
+    long long conns = geti(p, "connections", 1), workers = geti(p, "workers", 1);
+
+    out[0] = '\0';
+    add_part(out, outlen, proto);
+    if (strcmp(gets_(p, "transport", "tcp"), "tls") == 0)
+        add_part(out, outlen, "tls");
+    if (is_redis && strcmp(cmd, "ECHO") != 0)
+        add_part(out, outlen, cmd);
+    if (!is_redis || strcmp(cmd, "ECHO") == 0 || strcmp(cmd, "SET") == 0 ||
+        json_object_get(p, "payload")) {
+        grid_format_size((unsigned long long)geti(p, "payload", 64), part, sizeof(part));
+        add_part(out, outlen, part);
+    }
+    if (is_redis || geti(p, "pipeline", 1) != 1) {
+        snprintf(part, sizeof(part), "pipeline%lld", geti(p, "pipeline", 1));
+        add_part(out, outlen, part);
+    }
+    snprintf(part, sizeof(part), "window%lld", geti(p, "window", 1));
+    add_part(out, outlen, part);
+    if (workers > 1 && workers != conns) {
+        snprintf(part, sizeof(part), "%lld workers", workers);
+        add_part(out, outlen, part);
+    }
+    snprintf(part, sizeof(part), "%lld client%s", conns, conns == 1 ? "" : "s");
+    add_part(out, outlen, part);
+    if (is_web && strcmp(gets_(p, "path", "/"), "/") != 0)
+        add_part(out, outlen, gets_(p, "path", "/"));
+    if (is_web && strcmp(gets_(p, "http_version", "1.1"), "2") == 0)
+        add_part(out, outlen, "HTTP/2");
+    if (is_web && strcmp(gets_(p, "method", "GET"), "GET") != 0)
+        add_part(out, outlen, gets_(p, "method", "GET"));
+    if (geti(p, "resp", 0) == 3)
+        add_part(out, outlen, "RESP3");
+    if (json_is_true(json_object_get(p, "auth")))
+        add_part(out, outlen, "auth");
+    if (json_object_get(p, "keyspace")) {
+        snprintf(part, sizeof(part), "keyspace %lld", geti(p, "keyspace", 0));
+        add_part(out, outlen, part);
+    }
+    if (json_object_get(p, "requests")) {
+        snprintf(part, sizeof(part), "%lld requests", geti(p, "requests", 0));
+        add_part(out, outlen, part);
+    }
+    if (json_is_true(json_object_get(p, "serve")))
+        add_part(out, outlen, "colocated");
+    if (geti(p, "delay_us", 0) > 0) {
+        snprintf(part, sizeof(part), "delay %lld µs", geti(p, "delay_us", 0));
+        add_part(out, outlen, part);
+    }
+    if (json_is_true(json_object_get(p, "insecure")))
+        add_part(out, outlen, "insecure");
+}
+
+/* ---- grids ---- */
+
+static int check_config_object(const char *file, const char *path, const json_t *obj, char *err,
+                               size_t errlen)
+{
+    const char *k;
+    json_t *v;
+    char sub[256];
+
+    if (!json_is_object(obj))
+        return grid_fail_expected(file, path, "an object of configuration keys", obj, err, errlen);
+    json_object_foreach((json_t *)obj, k, v)
+    {
+        snprintf(sub, sizeof(sub), "%s.%s", path, k);
+        if (grid_check_key(file, sub, k, v, err, errlen) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Cross-key rules and driver defaults, once a configuration is complete. */
+static int finish_config(const char *file, const char *where, json_t *p, char *err, size_t errlen)
+{
+    const char *proto;
+    static const char *const redis_only[] = {"command", "keyspace", "auth", "resp"};
+    static const char *const web_only[] = {"path", "http_version", "method"};
+    size_t i;
+
+    if (!json_object_get(p, "protocol")) {
+        snprintf(err, errlen,
+                 "%s: %s: missing key 'protocol' (expected one of \"redis\", "
+                 "\"tcp\", \"http\", \"ws\")",
+                 file, where);
+        return -1;
+    }
+    proto = json_string_value(json_object_get(p, "protocol"));
+    for (i = 0; i < sizeof(redis_only) / sizeof(redis_only[0]); i++)
+        if (strcmp(proto, "redis") != 0 && json_object_get(p, redis_only[i])) {
+            snprintf(err, errlen,
+                     "%s: %s: key '%s' applies to protocol \"redis\" only, got "
+                     "protocol \"%s\"",
+                     file, where, redis_only[i], proto);
+            return -1;
+        }
+    for (i = 0; i < sizeof(web_only) / sizeof(web_only[0]); i++)
+        if (strcmp(proto, "http") != 0 && strcmp(proto, "ws") != 0 &&
+            json_object_get(p, web_only[i])) {
+            snprintf(err, errlen,
+                     "%s: %s: key '%s' applies to protocols \"http\" and \"ws\" "
+                     "only, got protocol \"%s\"",
+                     file, where, web_only[i], proto);
+            return -1;
+        }
+    if (json_object_get(p, "delay_us") && !json_is_true(json_object_get(p, "serve"))) {
+        snprintf(err, errlen,
+                 "%s: %s: key 'delay_us' needs \"serve\": true (it slows the "
+                 "reference server the driver hosts)",
+                 file, where);
+        return -1;
+    }
+    if (json_object_get(p, "serve_workers") && !json_is_true(json_object_get(p, "serve"))) {
+        snprintf(err, errlen, "%s: %s: key 'serve_workers' needs \"serve\": true", file, where);
+        return -1;
+    }
+    if (json_is_true(json_object_get(p, "serve")) && strcmp(proto, "redis") == 0) {
+        snprintf(err, errlen,
+                 "%s: %s: \"serve\": true needs protocol \"tcp\", \"http\" or "
+                 "\"ws\" (there is no reference redis server)",
+                 file, where);
+        return -1;
+    }
+    /* the driver's defaults made explicit, so that {} and {"connections": 1} are one id */
+    if (!json_object_get(p, "transport"))
+        json_object_set_new(p, "transport", json_string("tcp"));
+    if (!json_object_get(p, "connections"))
+        json_object_set_new(p, "connections", json_integer(1));
+    if (!json_object_get(p, "workers"))
+        json_object_set_new(p, "workers", json_integer(1));
+    if (!json_object_get(p, "pipeline"))
+        json_object_set_new(p, "pipeline", json_integer(1));
+    if (!json_object_get(p, "window"))
+        json_object_set_new(p, "window", json_integer(1));
+    if (!json_object_get(p, "payload"))
+        json_object_set_new(p, "payload", json_integer(64));
+    if (strcmp(proto, "redis") == 0 && !json_object_get(p, "command"))
+        json_object_set_new(p, "command", json_string("ECHO"));
+    return 0;
+}
+
+static int excluded(const json_t *p, const json_t *exclude)
+{
+    size_t i;
+    json_t *e;
+
+    json_array_foreach(exclude, i, e)
+    {
+        const char *k;
+        json_t *v;
+        int all = 1;
+        json_object_foreach(e, k, v)
+        {
+            if (!json_equal(json_object_get(p, k), v)) {
+                all = 0;
+                break;
+            }
+        }
+        if (all && json_object_size(e) > 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int push_config(struct grid_config **arr, size_t *n, size_t *cap, json_t *p)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 16;
+        struct grid_config *na = realloc(*arr, nc * sizeof(*na));
+        if (!na)
+            return -1;
+        *arr = na;
+        *cap = nc;
+    }
+    memset(&(*arr)[*n], 0, sizeof((*arr)[*n]));
+    (*arr)[*n].params = p;
+    grid_config_id(p, (*arr)[*n].id);
+    grid_config_label(p, (*arr)[*n].label, sizeof((*arr)[*n].label));
+    (*n)++;
+    return 0;
+}
+
+#define MAX_CONFIGS 100000
+
+int grid_expand(const json_t *grid, const char *file, struct grid_config **out, size_t *n,
+                char *err, size_t errlen)
+{
+    struct grid_config *arr = NULL;
+    size_t cnt = 0, cap = 0, i, n_axes = 0, total = 1;
+    json_t *defaults, *axes, *exclude, *configs, *v, *p = NULL;
+    const char *k;
+    const char *axis_key[64];
+    json_t *axis_val[64];
+    size_t idx[64];
+    char path[256];
+
+    *out = NULL;
+    *n = 0;
+    if (!json_is_object(grid))
+        return grid_fail_expected(file, "$", "a grid object", grid, err, errlen);
+    json_object_foreach((json_t *)grid, k, v)
+    {
+        if (strcmp(k, "name") && strcmp(k, "defaults") && strcmp(k, "axes") &&
+            strcmp(k, "exclude") && strcmp(k, "configs") && strcmp(k, "description")) {
+            snprintf(err, errlen,
+                     "%s: $.%s: unknown key '%s' (expected one of: name, "
+                     "description, defaults, axes, exclude, configs)",
+                     file, k, k);
+            return -1;
+        }
+    }
+    if ((v = json_object_get(grid, "name")) && (!json_is_string(v) || !json_string_length(v)))
+        return grid_fail_expected(file, "$.name", "a non-empty string", v, err, errlen);
+    if ((v = json_object_get(grid, "description")) && !json_is_string(v))
+        return grid_fail_expected(file, "$.description", "a string", v, err, errlen);
+    defaults = json_object_get(grid, "defaults");
+    if (defaults && check_config_object(file, "$.defaults", defaults, err, errlen) < 0)
+        return -1;
+    axes = json_object_get(grid, "axes");
+    if (axes) {
+        if (!json_is_object(axes))
+            return grid_fail_expected(file, "$.axes", "an object of key: [values]", axes, err,
+                                      errlen);
+        json_object_foreach(axes, k, v)
+        {
+            size_t j;
+            json_t *e;
+            snprintf(path, sizeof(path), "$.axes.%s", k);
+            if (!find_rule(k)) {
+                snprintf(err, errlen,
+                         "%s: %s: unknown configuration key '%s' (expected one of: "
+                         "%s)",
+                         file, path, k, key_list);
+                return -1;
+            }
+            if (!json_is_array(v) || json_array_size(v) == 0)
+                return grid_fail_expected(file, path, "a non-empty array of values", v, err,
+                                          errlen);
+            json_array_foreach(v, j, e)
+            {
+                snprintf(path, sizeof(path), "$.axes.%s[%zu]", k, j);
+                if (grid_check_key(file, path, k, e, err, errlen) < 0)
+                    return -1;
+            }
+            if (n_axes == 64) {
+                snprintf(err, errlen, "%s: $.axes: more than 64 axes", file);
+                return -1;
+            }
+            axis_key[n_axes] = k;
+            axis_val[n_axes] = v;
+            idx[n_axes] = 0;
+            n_axes++;
+            total *= json_array_size(v);
+            if (total > MAX_CONFIGS) {
+                snprintf(err, errlen, "%s: $.axes: the product has more than %d configurations",
+                         file, MAX_CONFIGS);
+                return -1;
+            }
+        }
+    }
+    exclude = json_object_get(grid, "exclude");
+    if (exclude) {
+        json_t *e;
+        if (!json_is_array(exclude))
+            return grid_fail_expected(file, "$.exclude", "an array of objects", exclude, err,
+                                      errlen);
+        json_array_foreach(exclude, i, e)
+        {
+            snprintf(path, sizeof(path), "$.exclude[%zu]", i);
+            if (check_config_object(file, path, e, err, errlen) < 0)
+                return -1;
+        }
+    }
+    configs = json_object_get(grid, "configs");
+    if (configs) {
+        json_t *e;
+        if (!json_is_array(configs))
+            return grid_fail_expected(file, "$.configs", "an array of objects", configs, err,
+                                      errlen);
+        json_array_foreach(configs, i, e)
+        {
+            snprintf(path, sizeof(path), "$.configs[%zu]", i);
+            if (check_config_object(file, path, e, err, errlen) < 0)
+                return -1;
+        }
+    }
+    if (!axes && !configs && !defaults) {
+        snprintf(err, errlen, "%s: $: a grid needs \"axes\", \"defaults\" or \"configs\"", file);
+        return -1;
+    }
+    /* axes product over defaults (without axes and configs: defaults alone is one config) */
+    if (axes || !configs) {
+        for (;;) {
+            p = defaults ? json_deep_copy(defaults) : json_object();
+            if (!p)
+                goto oom;
+            for (i = 0; i < n_axes; i++)
+                json_object_set(p, axis_key[i], json_array_get(axis_val[i], idx[i]));
+            if (!exclude || !excluded(p, exclude)) {
+                char where[192];
+                char lbl[160];
+                grid_config_label(p, lbl, sizeof(lbl));
+                snprintf(where, sizeof(where), "configuration '%s'", lbl);
+                if (finish_config(file, where, p, err, errlen) < 0)
+                    goto fail;
+                if (push_config(&arr, &cnt, &cap, p) < 0)
+                    goto oom;
+            } else {
+                json_decref(p);
+            }
+            p = NULL;
+            /* odometer, last axis fastest */
+            for (i = n_axes; i > 0; i--) {
+                if (++idx[i - 1] < json_array_size(axis_val[i - 1]))
+                    break;
+                idx[i - 1] = 0;
+            }
+            if (i == 0)
+                break;
+        }
+    }
+    if (configs) {
+        json_t *e;
+        json_array_foreach(configs, i, e)
+        {
+            const char *ck;
+            json_t *cv;
+            p = defaults ? json_deep_copy(defaults) : json_object();
+            if (!p)
+                goto oom;
+            json_object_foreach(e, ck, cv) json_object_set(p, ck, cv);
+            snprintf(path, sizeof(path), "$.configs[%zu]", i);
+            if (finish_config(file, path, p, err, errlen) < 0)
+                goto fail;
+            if (push_config(&arr, &cnt, &cap, p) < 0)
+                goto oom;
+            p = NULL;
+        }
+    }
+    if (cnt == 0) {
+        snprintf(err, errlen, "%s: $.exclude: every configuration is excluded", file);
+        goto fail;
+    }
+    *out = arr;
+    *n = cnt;
+    return 0;
+oom:
+    snprintf(err, errlen, "%s: out of memory", file);
+fail:
+    json_decref(p);
+    for (i = 0; i < cnt; i++)
+        json_decref(arr[i].params);
+    free(arr);
+    return -1;
+}

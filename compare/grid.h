@@ -1,0 +1,46 @@
+/* grid: one grid document (design §3) validated strictly and expanded into configurations —
+ * the cartesian product of its axes over its defaults, minus exclude, plus configs — each
+ * with a stable id (first 8 hex digits of the SHA-256 of its canonical JSON) and a human
+ * label. Pure logic, no I/O: unit tests and fuzzers call it on JSON documents. */
+#ifndef PAIRBENCH_GRID_H
+#define PAIRBENCH_GRID_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+struct grid_config {
+    char id[9];
+    char label[192];
+    json_t *params; /* owned: the configuration (grid defaults, axes, driver defaults) */
+    size_t grid;    /* index of its grid in the spec */
+};
+
+/* Validates and expands one grid document: axes product over defaults, minus exclude, plus
+ * configs, in that order (first axis outermost). *out and *n get the configurations (ids and
+ * labels filled; release each params and free the array). file names the grid in messages,
+ * e.g. "grids/x.json: $.axes.payload[2]: expected a positive integer (bytes), got "4k"".
+ * Returns 0, or -1 with err. */
+int grid_expand(const json_t *grid, const char *file, struct grid_config **out, size_t *n,
+                char *err, size_t errlen);
+
+/* Checks one configuration key/value; path is the JSON path for messages. Returns 0, or -1. */
+int grid_check_key(const char *file, const char *path, const char *key, const json_t *value,
+                   char *err, size_t errlen);
+
+/* The stable id: first 8 hex digits of SHA-256 over the canonical JSON (sorted keys, compact)
+ * of params without "host" and "port". Returns 0, or -1. */
+int grid_config_id(const json_t *params, char id[9]);
+
+/* The label, e.g. "redis · tls · 4 KiB · pipeline16 · window1 · 4 clients". */
+void grid_config_label(const json_t *params, char *out, size_t outlen);
+
+/* Size in words: "64 B", "4 KiB", "1 MiB", "1500 B". */
+void grid_format_size(unsigned long long bytes, char *out, size_t outlen);
+
+/* Writes "FILE: PATH: expected WHAT, got VALUE" (the value as compact JSON, cut at 60
+ * characters) to err and returns -1. */
+int grid_fail_expected(const char *file, const char *path, const char *what, const json_t *v,
+                       char *err, size_t errlen);
+
+#endif
