@@ -246,3 +246,9 @@ X(M_SENT_SEP, " ", "")
 X(M_FLAG, "{0} {1}", "{0}{1}")
 X(M_WEAK_LOAD, "The machine was loaded at start: load average {0} on {1} logical CPUs.",
   "开始时机器负载较高：{1} 个逻辑 CPU 上的平均负载为 {0}。")
+X(M_WARN_LOAD_START, "The machine was loaded at start: load average {0} on {1} CPUs.",
+  "机器：开始时负载较高，{1} 个 CPU 上的平均负载为 {0}。")
+X(M_WARN_LOAD_END, "The machine was loaded at the end: load average {0} on {1} CPUs.",
+  "机器：结束时负载较高，{1} 个 CPU 上的平均负载为 {0}。")
+X(M_WARN_GOVERNOR, "The CPU frequency governor is '{0}', not 'performance'.",
+  "机器：CPU 频率调节器为 '{0}'，而不是 'performance'。")

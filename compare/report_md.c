@@ -8,6 +8,7 @@
  * collapsible <details> block. */
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -223,6 +224,31 @@ out:
 
 /* ---- completeness and weaknesses ---- */
 
+/* A harness warning (compare/envinfo.c writes them in English). The known sentences are
+ * rewritten in the report's language; anything else is quoted as it is. */
+static void machine_warning(const struct md *m, const char *w)
+{
+    char when[16], gov[64], a[32], b[32];
+    double load;
+    long cores;
+
+    if (strcmp(m->lang, "en") != 0) {
+        if (sscanf(w, "the machine was loaded at %15[a-z]: load average %lf on %ld CPU", when,
+                   &load, &cores) == 3) {
+            snprintf(a, sizeof(a), "%.1f", load);
+            snprintf(b, sizeof(b), "%ld", cores);
+            md_tmpl(m, md_t(m, strcmp(when, "end") == 0 ? M_WARN_LOAD_END : M_WARN_LOAD_START), a,
+                    b, NULL);
+            return;
+        }
+        if (sscanf(w, "CPU frequency governor is '%63[^']', not 'performance'", gov) == 1) {
+            md_tmpl(m, md_t(m, M_WARN_GOVERNOR), gov, NULL);
+            return;
+        }
+    }
+    md_tmpl(m, md_t(m, M_WEAK_MACHINE), w, NULL);
+}
+
 static void completeness(const struct md *m)
 {
     const json_t *row, *ds = json_object_get(m->summary, "dataset"), *w;
@@ -313,7 +339,7 @@ static void completeness(const struct md *m)
         if (!json_is_string(w))
             continue;
         md_put(m, "- ");
-        md_tmpl(m, md_t(m, M_WEAK_MACHINE), json_string_value(w), NULL);
+        machine_warning(m, json_string_value(w));
         md_put(m, "\n");
         weak = 1;
     }
