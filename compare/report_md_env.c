@@ -330,6 +330,10 @@ static void reproduce(const struct md *m)
     } else {
         md_tmpl(m, md_t(m, M_REPRO_CMD), summary_str(m->meta, "cwd", md_t(m, M_UNKNOWN)), NULL);
         md_put(m, "\n\n```sh\n");
+        /* a command line recorded from the subcommand on ("run", "--spec", ...) */
+        w = json_array_get(cl, 0);
+        if (!json_is_string(w) || !strstr(json_string_value(w), "compare"))
+            md_put(m, "bin/compare ");
         json_array_foreach(cl, i, w)
         {
             if (i)
