@@ -277,6 +277,8 @@ static void on_event(struct sconn *sc, uint32_t ev)
         }
         sc->handshaking = 0;
         set_events(sc, EPOLLIN);
+        on_readable(sc); /* the handshake may have buffered application data already */
+        return;
     }
     if (ev & (EPOLLIN | EPOLLERR | EPOLLHUP)) {
         on_readable(sc);
