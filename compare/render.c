@@ -160,12 +160,13 @@ int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_o
     meta = json_load_file(path, 0, &je);
     if (!meta) {
         if (access(path, F_OK) == 0) {
-            snprintf(err, errlen, "%s: line %d, column %d: %s", path, je.line, je.column,
-                     je.text);
+            snprintf(err, errlen, "%s: line %d, column %d: %s", path, je.line, je.column, je.text);
             goto out;
         }
-        fprintf(stderr, "compare: warning: '%s' is missing: versions, settings and the "
-                        "environment are unknown\n", path);
+        fprintf(stderr,
+                "compare: warning: '%s' is missing: versions, settings and the "
+                "environment are unknown\n",
+                path);
     } else if (!json_is_object(meta)) {
         snprintf(err, errlen, "%s: expected a JSON object", path);
         goto out;

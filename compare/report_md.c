@@ -130,14 +130,11 @@ static void summary_for(const struct md *m, const char *ver)
         {
             char *flags = flag_text(m, row, ver);
 
-            items[k++] = md_tmpl_str(md_t(m, M_NOTABLE_ITEM), md_row_label(row),
-                                  num_pct(json_object_get(summary_vs(row, "throughput", ver),
-                                                          "change"))
-                                      .s,
-                                  num_pct(json_object_get(summary_vs(row, "p99_us", ver),
-                                                          "change"))
-                                      .s,
-                                  flags ? flags : "", NULL);
+            items[k++] = md_tmpl_str(
+                md_t(m, M_NOTABLE_ITEM), md_row_label(row),
+                num_pct(json_object_get(summary_vs(row, "throughput", ver), "change")).s,
+                num_pct(json_object_get(summary_vs(row, "p99_us", ver), "change")).s,
+                flags ? flags : "", NULL);
             free(flags);
         }
     }
@@ -280,8 +277,7 @@ static void completeness(const struct md *m)
             insecure[ninsecure++] = strdup(md_row_label(row));
         for (vi = 1; vi < m->nv; vi++)
             for (mi = 0; mi < MD_N_GATED; mi++)
-                if (strcmp(md_verdict(row, md_gated[mi], md_version(m, vi)), VERDICT_UNSTABLE) ==
-                    0)
+                if (strcmp(md_verdict(row, md_gated[mi], md_version(m, vi)), VERDICT_UNSTABLE) == 0)
                     is_unstable = 1;
         if (is_unstable && unstable)
             unstable[nunstable++] = strdup(md_row_label(row));
@@ -353,7 +349,8 @@ static void completeness(const struct md *m)
             la = json_object_get(env, "loadavg");
         l1 = json_is_array(la) && json_is_number(json_array_get(la, 0))
                  ? json_number_value(json_array_get(la, 0))
-                 : json_is_number(la) ? json_number_value(la) : 0;
+             : json_is_number(la) ? json_number_value(la)
+                                  : 0;
         if (cores > 0 && l1 > 0.5 * cores) {
             snprintf(s[0], sizeof(s[0]), "%.2f", l1);
             snprintf(s[1], sizeof(s[1]), "%.0f", cores);
@@ -440,8 +437,8 @@ static void method(const struct md *m, enum i18n_msg id)
 
 static void definitions(const struct md *m, int latency)
 {
-    fprintf(m->f, "%s%s%s%s%s", md_t(m, M_DEF_THROUGHPUT), md_t(m, M_SENT_SEP),
-            md_t(m, M_DEF_CPU), md_t(m, M_SENT_SEP), md_t(m, M_DEF_EFFICIENCY));
+    fprintf(m->f, "%s%s%s%s%s", md_t(m, M_DEF_THROUGHPUT), md_t(m, M_SENT_SEP), md_t(m, M_DEF_CPU),
+            md_t(m, M_SENT_SEP), md_t(m, M_DEF_EFFICIENCY));
     if (m->nv > 1)
         fprintf(m->f, "%s%s", md_t(m, M_SENT_SEP), md_t(m, M_DEF_CHANGE));
     md_put(m, "\n\n");
@@ -464,8 +461,10 @@ static void write_compare(const struct md *m)
 
         if (f) {
             for (vi = 0; vi < m->nv; vi++)
-                fprintf(f, "%s%s", vi == 0 ? "" : vi == m->nv - 1 ? md_t(m, M_AND)
-                                                                  : md_t(m, M_LIST_SEP),
+                fprintf(f, "%s%s",
+                        vi == 0           ? ""
+                        : vi == m->nv - 1 ? md_t(m, M_AND)
+                                          : md_t(m, M_LIST_SEP),
                         md_version(m, vi));
             fclose(f);
         }
@@ -486,8 +485,10 @@ static void write_compare(const struct md *m)
 
         if (f) {
             for (vi = 1; vi < m->nv; vi++)
-                fprintf(f, "%s`%s`", vi == 1 ? "" : vi == m->nv - 1 ? md_t(m, M_AND)
-                                                                    : md_t(m, M_LIST_SEP),
+                fprintf(f, "%s`%s`",
+                        vi == 1           ? ""
+                        : vi == m->nv - 1 ? md_t(m, M_AND)
+                                          : md_t(m, M_LIST_SEP),
                         md_version(m, vi));
             fclose(f);
         }
@@ -578,12 +579,12 @@ static void write_single(const struct md *m)
     }
     md_put(m, "\n\n");
     completeness(m);
-    fprintf(m->f, "## %s\n\n| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n"
-                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    fprintf(m->f,
+            "## %s\n\n| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n"
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
             md_t(m, M_H_DETAILED), md_t(m, M_COL_VTM), md_t(m, M_COL_PAYLOAD),
-            md_t(m, M_COL_CLIENTS), md_t(m, M_COL_BATCH), md_t(m, M_COL_OPS),
-            md_t(m, M_COL_P50_US), md_t(m, M_COL_P99_US), md_t(m, M_COL_CPU),
-            md_t(m, M_COL_RSS), md_t(m, M_COL_ROUNDS));
+            md_t(m, M_COL_CLIENTS), md_t(m, M_COL_BATCH), md_t(m, M_COL_OPS), md_t(m, M_COL_P50_US),
+            md_t(m, M_COL_P99_US), md_t(m, M_COL_CPU), md_t(m, M_COL_RSS), md_t(m, M_COL_ROUNDS));
     json_array_foreach(m->rows, i, row)
     {
         const json_t *tv = summary_values(row, "throughput", m->base);
@@ -630,8 +631,8 @@ static void write_single(const struct md *m)
     definitions(m, 1);
 }
 
-int report_md_write(FILE *f, const json_t *summary, const json_t *meta, const char *lang,
-                    char *err, size_t errlen)
+int report_md_write(FILE *f, const json_t *summary, const json_t *meta, const char *lang, char *err,
+                    size_t errlen)
 {
     struct md m;
 
@@ -642,8 +643,7 @@ int report_md_write(FILE *f, const json_t *summary, const json_t *meta, const ch
     m.meta = json_is_object(meta) ? meta : NULL;
     m.rows = json_object_get(summary, "rows");
     m.versions = json_object_get(summary, "versions");
-    if (!json_is_array(m.rows) || !json_is_array(m.versions) ||
-        json_array_size(m.versions) == 0 ||
+    if (!json_is_array(m.rows) || !json_is_array(m.versions) || json_array_size(m.versions) == 0 ||
         !json_is_string(json_array_get(m.versions, 0))) {
         snprintf(err, errlen, "summary: expected \"rows\" and a non-empty \"versions\" array");
         return -1;

@@ -14,7 +14,7 @@
 /* lang "en" or "zh" (NULL = "en"); meta may be NULL (everything it would give is
  * "unknown"). Returns 0, or -1 with err set (a summary without rows/versions, a write
  * error). */
-int report_md_write(FILE *f, const json_t *summary, const json_t *meta, const char *lang,
-                    char *err, size_t errlen);
+int report_md_write(FILE *f, const json_t *summary, const json_t *meta, const char *lang, char *err,
+                    size_t errlen);
 
 #endif

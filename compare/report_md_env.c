@@ -206,9 +206,8 @@ static void versions(const struct md *m)
         {
             md_put(m, "| `");
             md_cell(m, json_string_value(v));
-            fprintf(m->f, "` | %s | %s | %s | %s | %s |\n", md_t(m, M_UNKNOWN),
-                    md_t(m, M_UNKNOWN), md_t(m, M_UNKNOWN), md_t(m, M_UNKNOWN),
-                    md_t(m, M_UNKNOWN));
+            fprintf(m->f, "` | %s | %s | %s | %s | %s |\n", md_t(m, M_UNKNOWN), md_t(m, M_UNKNOWN),
+                    md_t(m, M_UNKNOWN), md_t(m, M_UNKNOWN), md_t(m, M_UNKNOWN));
         }
     }
     json_array_foreach(vs, i, v)
@@ -285,8 +284,7 @@ static void provenance(const struct md *m)
     json_array_foreach(grids, i, g)
     {
         md_put(m, "| ");
-        md_tmpl(m, md_t(m, M_PROV_GRID), summary_str(g, "file", summary_str(g, "name", "?")),
-                NULL);
+        md_tmpl(m, md_t(m, M_PROV_GRID), summary_str(g, "file", summary_str(g, "name", "?")), NULL);
         md_put(m, " | `");
         md_cell(m, summary_str(g, "sha256", md_t(m, M_UNKNOWN)));
         md_put(m, "` |\n");
@@ -301,8 +299,7 @@ static void shell_word(const struct md *m, const char *w)
     int safe = *w != '\0';
 
     for (p = w; *p; p++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-",
-                    *p))
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-", *p))
             safe = 0;
     if (safe) {
         md_put(m, w);

@@ -67,9 +67,9 @@ static int any_server_cpu(const struct md *m)
 
 static void ab_tput_head(const struct md *m)
 {
-    fprintf(m->f, "| %s | %s | %s | %s | %s | %s |", md_t(m, M_COL_CONFIG),
-            md_t(m, M_COL_BASE_KS), md_t(m, M_COL_CAND_KS), md_t(m, M_COL_CHANGE),
-            md_t(m, M_COL_CPU_BC), md_t(m, M_COL_EFF_CHANGE));
+    fprintf(m->f, "| %s | %s | %s | %s | %s | %s |", md_t(m, M_COL_CONFIG), md_t(m, M_COL_BASE_KS),
+            md_t(m, M_COL_CAND_KS), md_t(m, M_COL_CHANGE), md_t(m, M_COL_CPU_BC),
+            md_t(m, M_COL_EFF_CHANGE));
     if (any_server_cpu(m))
         fprintf(m->f, " %s |", md_t(m, M_COL_SERVER_CPU));
     fprintf(m->f, " %s |\n|---|---:|---:|---:|---:|---:|%s---|\n", md_t(m, M_COL_VERDICT),
@@ -128,9 +128,9 @@ static void ab_lat_row(const struct md *m, const json_t *row)
 
 static void ab_mem_head(const struct md *m)
 {
-    fprintf(m->f, "| %s | %s | %s | %s | %s |\n|---|---:|---:|---:|---|\n",
-            md_t(m, M_COL_CONFIG), md_t(m, M_COL_BASE), md_t(m, M_COL_CAND),
-            md_t(m, M_COL_CHANGE), md_t(m, M_COL_VERDICT));
+    fprintf(m->f, "| %s | %s | %s | %s | %s |\n|---|---:|---:|---:|---|\n", md_t(m, M_COL_CONFIG),
+            md_t(m, M_COL_BASE), md_t(m, M_COL_CAND), md_t(m, M_COL_CHANGE),
+            md_t(m, M_COL_VERDICT));
 }
 
 static void ab_mem_row(const struct md *m, const json_t *row)
@@ -148,8 +148,7 @@ static void ab_mem_row(const struct md *m, const json_t *row)
 
 /* N versions: one column per version, the best median in bold. */
 
-static size_t best_index(const struct md *m, const json_t *row, const char *metric,
-                         int higher)
+static size_t best_index(const struct md *m, const json_t *row, const char *metric, int higher)
 {
     size_t vi, best = (size_t)-1;
     double bv = 0;
@@ -229,20 +228,19 @@ static void nway_tput_row(const struct md *m, const json_t *row)
     md_put(m, " |");
     nway_cells(m, row, "throughput", 1, 1000, 2);
     for (vi = 1; vi < m->nv; vi++)
-        fprintf(m->f, " %s |",
-                num_pct(json_object_get(summary_vs(row, "throughput", md_version(m, vi)),
-                                        "change"))
-                    .s);
+        fprintf(
+            m->f, " %s |",
+            num_pct(json_object_get(summary_vs(row, "throughput", md_version(m, vi)), "change")).s);
     md_put(m, " ");
     for (vi = 0; vi < m->nv; vi++)
         fprintf(m->f, "%s%s", vi ? " → " : "",
                 num_median(summary_values(row, "cpu_percent", md_version(m, vi)), 1, 2).s);
     md_put(m, " | ");
     for (vi = 1; vi < m->nv; vi++)
-        fprintf(m->f, "%s%s", vi > 1 ? " / " : "",
-                num_pct(json_object_get(summary_vs(row, "cpu_efficiency", md_version(m, vi)),
-                                        "change"))
-                    .s);
+        fprintf(
+            m->f, "%s%s", vi > 1 ? " / " : "",
+            num_pct(json_object_get(summary_vs(row, "cpu_efficiency", md_version(m, vi)), "change"))
+                .s);
     md_put(m, " | ");
     for (vi = 1; vi < m->nv; vi++)
         fprintf(m->f, "%s%s", vi > 1 ? " / " : "",
@@ -301,8 +299,7 @@ static void nway_mem_row(const struct md *m, const json_t *row)
     nway_cells(m, row, "rss_mib", 0, 1, 1);
     md_put(m, " ");
     for (vi = 1; vi < m->nv; vi++)
-        fprintf(m->f, "%s%s", vi > 1 ? " / " : "",
-                md_verdict(row, "rss_mib", md_version(m, vi)));
+        fprintf(m->f, "%s%s", vi > 1 ? " / " : "", md_verdict(row, "rss_mib", md_version(m, vi)));
     md_put(m, " |\n");
 }
 
@@ -317,9 +314,9 @@ static void evid_head(const struct md *m)
         const char *sfx = m->nv > 2 ? md_version(m, vi) : NULL;
 
         if (sfx)
-            fprintf(m->f, " %s (`%s`) | %s (`%s`) | %s (`%s`) | %s (`%s`) |",
-                    md_t(m, M_COL_P_TPUT), sfx, md_t(m, M_COL_PAIRED), sfx,
-                    md_t(m, M_COL_OVERLAP), sfx, md_t(m, M_COL_P_P99), sfx);
+            fprintf(m->f, " %s (`%s`) | %s (`%s`) | %s (`%s`) | %s (`%s`) |", md_t(m, M_COL_P_TPUT),
+                    sfx, md_t(m, M_COL_PAIRED), sfx, md_t(m, M_COL_OVERLAP), sfx,
+                    md_t(m, M_COL_P_P99), sfx);
         else
             fprintf(m->f, " %s | %s | %s | %s |", md_t(m, M_COL_P_TPUT), md_t(m, M_COL_PAIRED),
                     md_t(m, M_COL_OVERLAP), md_t(m, M_COL_P_P99));
@@ -368,10 +365,10 @@ void md_evidence(const struct md *m)
 
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_EVIDENCE));
     ths = md_tmpl_str(md_t(m, M_THRESHOLDS), num_fixed(summary_num(th, "throughput", 5), 0).s,
-                   num_fixed(summary_num(th, "cpu_efficiency", 5), 0).s,
-                   num_fixed(summary_num(th, "p50_us", 5), 0).s,
-                   num_fixed(summary_num(th, "p99_us", 10), 0).s,
-                   num_fixed(summary_num(th, "rss_mib", 10), 0).s, NULL);
+                      num_fixed(summary_num(th, "cpu_efficiency", 5), 0).s,
+                      num_fixed(summary_num(th, "p50_us", 5), 0).s,
+                      num_fixed(summary_num(th, "p99_us", 10), 0).s,
+                      num_fixed(summary_num(th, "rss_mib", 10), 0).s, NULL);
     md_tmpl(m, md_t(m, M_EVID_RULE), ths ? ths : "",
             num_fixed(summary_num(th, "noise_limit_pct", 20), 0).s, NULL);
     free(ths);

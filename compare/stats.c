@@ -40,8 +40,11 @@ int metric_lookup(const char *name)
         const char *alias;
         enum metric m;
     } aliases[] = {
-        {"p50", METRIC_P50_US}, {"p99", METRIC_P99_US},        {"rss", METRIC_RSS_MIB},
-        {"cpu", METRIC_CPU_PERCENT}, {"efficiency", METRIC_CPU_EFFICIENCY},
+        {"p50", METRIC_P50_US},
+        {"p99", METRIC_P99_US},
+        {"rss", METRIC_RSS_MIB},
+        {"cpu", METRIC_CPU_PERCENT},
+        {"efficiency", METRIC_CPU_EFFICIENCY},
     };
     size_t i;
 

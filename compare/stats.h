@@ -74,9 +74,9 @@ size_t stats_paired_ratios(const double *base, const double *cand, const unsigne
 /* Everything the verdict needs about one metric of one candidate against the baseline. */
 struct verdict_input {
     enum metric metric;
-    int failed;                   /* any run of the row failed, or a side has no values */
+    int failed; /* any run of the row failed, or a side has no values */
     struct stats_range base, cand;
-    const double *ratios;         /* paired per-round ratios (may be NULL when n_ratios 0) */
+    const double *ratios; /* paired per-round ratios (may be NULL when n_ratios 0) */
     size_t n_ratios;
 };
 

@@ -51,8 +51,7 @@ const json_t *summary_vs(const json_t *row, const char *metric, const char *vers
     return json_object_get(json_object_get(summary_metric(row, metric), "vs_baseline"), version);
 }
 
-json_t *summary_parse_runs(const char *text, size_t len, const char *name, char *err,
-                           size_t errlen)
+json_t *summary_parse_runs(const char *text, size_t len, const char *name, char *err, size_t errlen)
 {
     json_t *arr = json_array();
     size_t off = 0;
@@ -78,8 +77,7 @@ json_t *summary_parse_runs(const char *text, size_t len, const char *name, char 
             if (!obj && !nl) /* a run cut short while being written */
                 break;
             if (!obj) {
-                snprintf(err, errlen, "%s: line %u, column %d: %s", name, line, je.column,
-                         je.text);
+                snprintf(err, errlen, "%s: line %u, column %d: %s", name, line, je.column, je.text);
                 json_decref(arr);
                 return NULL;
             }
@@ -98,7 +96,7 @@ json_t *summary_parse_runs(const char *text, size_t len, const char *name, char 
 
 /* ---- collecting the runs of one row ---- */
 
-struct side {               /* one version's runs in one row */
+struct side {                               /* one version's runs in one row */
     double v[METRIC_COUNT + 1][MAX_ROUNDS]; /* + server cpu; indexed by round − 1 */
     unsigned char have[METRIC_COUNT + 1][MAX_ROUNDS];
     unsigned ok, failed;
@@ -146,8 +144,7 @@ static void side_add_run(struct side *s, size_t r, const json_t *run, double war
     /* the harness reads the server's CPU over the driver's whole life, warm-up included */
     elapsed = summary_num(res, "elapsed_s", 0) +
               summary_num(json_object_get(res, "config"), "warmup", warmup_default);
-    if (json_is_object(server) && json_is_number(json_object_get(server, "cpu_s")) &&
-        elapsed > 0) {
+    if (json_is_object(server) && json_is_number(json_object_get(server, "cpu_s")) && elapsed > 0) {
         s->v[M_SERVER_CPU][r] = summary_num(server, "cpu_s", 0) / elapsed * 100;
         s->have[M_SERVER_CPU][r] = 1;
     }
@@ -210,8 +207,7 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
 
         stats_range(b, n, &r);
         if (n)
-            json_object_set_new(vals, ver, range_json(&r, sides[vi]->v[m], sides[vi]->have[m],
-                                                      nr));
+            json_object_set_new(vals, ver, range_json(&r, sides[vi]->v[m], sides[vi]->have[m], nr));
     }
     for (vi = 1; vi < json_array_size(versions); vi++) {
         const char *ver = json_string_value(json_array_get(versions, vi));
@@ -314,8 +310,7 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
             if (!run)
                 continue;
             res = json_object_get(run, "result");
-            if (strcmp(summary_str(run, "status", "failed"), "ok") != 0 ||
-                !json_is_object(res)) {
+            if (strcmp(summary_str(run, "status", "failed"), "ok") != 0 || !json_is_object(res)) {
                 json_t *f = json_object();
 
                 failed++;
@@ -347,9 +342,9 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
     else
         json_object_set_new(row, "params", json_object());
     json_object_set_new(row, "status",
-                        json_string(failed                              ? "failed"
+                        json_string(failed                      ? "failed"
                                     : ok < expected_rounds * nv ? "incomplete"
-                                                                        : "ok"));
+                                                                : "ok"));
     {
         json_t *rj = json_object();
 
@@ -368,9 +363,9 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
         json_object_set_new(metrics, metric_name(m),
                             metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules));
     if (any_server)
-        json_object_set_new(metrics, SUMMARY_SERVER_CPU,
-                            metric_json(M_SERVER_CPU, sides, (json_t *)versions, nr, failed > 0,
-                                        rules));
+        json_object_set_new(
+            metrics, SUMMARY_SERVER_CPU,
+            metric_json(M_SERVER_CPU, sides, (json_t *)versions, nr, failed > 0, rules));
     json_object_set_new(row, "metrics", metrics);
     for (vi = 0; vi < nv; vi++)
         free(sides[vi]);
@@ -409,7 +404,8 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     }
     for (i = 0; i < json_array_size(runs); i++) {
         const json_t *run = json_array_get(runs, i);
-        const char *cfg = summary_str(run, "config", NULL), *ver = summary_str(run, "version", NULL);
+        const char *cfg = summary_str(run, "config", NULL),
+                   *ver = summary_str(run, "version", NULL);
         const json_t *rj = json_object_get(run, "round");
         char key[512];
         long round;
@@ -433,8 +429,9 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
         json_object_set(latest, key, (json_t *)run); /* later lines replace earlier ones */
     }
     if (json_array_size(versions) == 0) {
-        snprintf(err, errlen, "no versions: meta.json has no \"versions\" and runs.jsonl is "
-                              "empty");
+        snprintf(err, errlen,
+                 "no versions: meta.json has no \"versions\" and runs.jsonl is "
+                 "empty");
         goto fail;
     }
     expected_rounds = (size_t)summary_num(json_object_get(meta, "settings"), "runs", 0);

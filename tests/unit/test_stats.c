@@ -110,40 +110,71 @@ static void test_verdicts(void)
         const char *want;
     } cases[] = {
         /* beyond the threshold but the ranges overlap and the pairs disagree */
-        {METRIC_THROUGHPUT, 0, {100, 95, 105}, {93, 90, 99}, {0.93, 1.01, 0.9, 0.95, 0.92}, 5,
-         "~"},
+        {METRIC_THROUGHPUT, 0, {100, 95, 105}, {93, 90, 99}, {0.93, 1.01, 0.9, 0.95, 0.92}, 5, "~"},
         /* disjoint and beyond the threshold, bad direction */
-        {METRIC_THROUGHPUT, 0, {100, 98, 102}, {90, 88, 92}, {0.9, 0.9, 0.9, 0.9, 0.9}, 5,
+        {METRIC_THROUGHPUT,
+         0,
+         {100, 98, 102},
+         {90, 88, 92},
+         {0.9, 0.9, 0.9, 0.9, 0.9},
+         5,
          "regressed"},
         /* good direction */
-        {METRIC_THROUGHPUT, 0, {100, 98, 102}, {110, 108, 112}, {1.1, 1.1, 1.1, 1.1, 1.1}, 5,
+        {METRIC_THROUGHPUT,
+         0,
+         {100, 98, 102},
+         {110, 108, 112},
+         {1.1, 1.1, 1.1, 1.1, 1.1},
+         5,
          "improved"},
         /* disjoint but below the threshold */
-        {METRIC_THROUGHPUT, 0, {100, 99, 101}, {97, 96, 98}, {0.97, 0.97, 0.97, 0.97, 0.97}, 5,
+        {METRIC_THROUGHPUT,
+         0,
+         {100, 99, 101},
+         {97, 96, 98},
+         {0.97, 0.97, 0.97, 0.97, 0.97},
+         5,
          "~"},
         /* overlapping ranges, every pair on one side, beyond the threshold */
-        {METRIC_THROUGHPUT, 0, {100, 90, 110}, {93, 88, 104}, {0.93, 0.95, 0.9, 0.94, 0.96}, 5,
+        {METRIC_THROUGHPUT,
+         0,
+         {100, 90, 110},
+         {93, 88, 104},
+         {0.93, 0.95, 0.9, 0.94, 0.96},
+         5,
          "regressed"},
         /* a side spreads more than 20% and the ranges overlap */
-        {METRIC_THROUGHPUT, 0, {100, 80, 115}, {94, 85, 100}, {0.94, 0.9, 0.99, 0.95, 0.9}, 5,
+        {METRIC_THROUGHPUT,
+         0,
+         {100, 80, 115},
+         {94, 85, 100},
+         {0.94, 0.9, 0.99, 0.95, 0.9},
+         5,
          "unstable"},
         /* noisy, but disjoint and far beyond: the noise did not hide it */
-        {METRIC_THROUGHPUT, 0, {100, 85, 110}, {50, 45, 60}, {0.5, 0.5, 0.5, 0.5, 0.5}, 5,
+        {METRIC_THROUGHPUT,
+         0,
+         {100, 85, 110},
+         {50, 45, 60},
+         {0.5, 0.5, 0.5, 0.5, 0.5},
+         5,
          "regressed"},
         /* a failed run */
         {METRIC_THROUGHPUT, 1, {100, 98, 102}, {90, 88, 92}, {0.9}, 1, "failed"},
         /* p99: lower is better, +12% is a regression (threshold 10) */
-        {METRIC_P99_US, 0, {100, 98, 102}, {112, 110, 115}, {1.12, 1.12, 1.12, 1.12, 1.12}, 5,
+        {METRIC_P99_US,
+         0,
+         {100, 98, 102},
+         {112, 110, 115},
+         {1.12, 1.12, 1.12, 1.12, 1.12},
+         5,
          "regressed"},
         /* p99 +8%: below its 10% threshold */
-        {METRIC_P99_US, 0, {100, 98, 102}, {108, 106, 109}, {1.08, 1.08, 1.08, 1.08, 1.08}, 5,
-         "~"},
+        {METRIC_P99_US, 0, {100, 98, 102}, {108, 106, 109}, {1.08, 1.08, 1.08, 1.08, 1.08}, 5, "~"},
         /* p99 falls 20%: improved */
-        {METRIC_P99_US, 0, {100, 98, 102}, {80, 78, 82}, {0.8, 0.8, 0.8, 0.8, 0.8}, 5,
-         "improved"},
+        {METRIC_P99_US, 0, {100, 98, 102}, {80, 78, 82}, {0.8, 0.8, 0.8, 0.8, 0.8}, 5, "improved"},
         /* cpu_percent is informational: never flagged */
-        {METRIC_CPU_PERCENT, 0, {100, 98, 102}, {150, 148, 152}, {1.5, 1.5, 1.5, 1.5, 1.5}, 5,
-         "~"},
+        {METRIC_CPU_PERCENT, 0, {100, 98, 102}, {150, 148, 152}, {1.5, 1.5, 1.5, 1.5, 1.5}, 5, "~"},
     };
     struct verdict_rules r;
     size_t i;

@@ -222,8 +222,7 @@ static void test_render(void)
     size_t len, n1 = 0, n2 = 0;
     json_t *meta, *sum = NULL, *dataset;
     struct render_opts ro = {"en", NULL};
-    static const char *const outs[] = {"summary.json", "summary.csv", "report.md",
-                                       "report.html"};
+    static const char *const outs[] = {"summary.json", "summary.csv", "report.md", "report.html"};
     size_t i;
 
     if (!mkdtemp(dir)) {
