@@ -14,15 +14,15 @@
 
 /* What a reply must be. Error replies (-ERR ...) always count as protocol errors. */
 enum resp_check {
-    RESP_CHECK_ANY,           /* anything but an error (handshake replies) */
-    RESP_CHECK_PONG,          /* +PONG */
-    RESP_CHECK_OK,            /* +OK */
-    RESP_CHECK_BULK_EQ,       /* bulk string equal to value (ECHO) */
+    RESP_CHECK_ANY,            /* anything but an error (handshake replies) */
+    RESP_CHECK_PONG,           /* +PONG */
+    RESP_CHECK_OK,             /* +OK */
+    RESP_CHECK_BULK_EQ,        /* bulk string equal to value (ECHO) */
     RESP_CHECK_BULK_EQ_OR_NIL, /* bulk equal to value, or nil (GET) */
-    RESP_CHECK_BULK_OR_NIL,   /* any bulk string, or nil (LPOP, RPOP, SPOP) */
-    RESP_CHECK_INTEGER,       /* integer (INCR, LPUSH, SADD, ...) */
-    RESP_CHECK_POP_PAIR,      /* array of 0 or 2 elements, or nil (ZPOPMIN) */
-    RESP_CHECK_ARRAY_N,       /* array of exactly count bulk strings equal to value (LRANGE) */
+    RESP_CHECK_BULK_OR_NIL,    /* any bulk string, or nil (LPOP, RPOP, SPOP) */
+    RESP_CHECK_INTEGER,        /* integer (INCR, LPUSH, SADD, ...) */
+    RESP_CHECK_POP_PAIR,       /* array of 0 or 2 elements, or nil (ZPOPMIN) */
+    RESP_CHECK_ARRAY_N,        /* array of exactly count bulk strings equal to value (LRANGE) */
 };
 
 struct resp_expect {
@@ -40,8 +40,8 @@ struct resp_verifier {
     struct resp_expect expect;
     /* State of the reply being parsed (it may span many feeds). */
     enum resp_verdict verdict;
-    int push;         /* the top-level value is a RESP3 push message */
-    int top_type;     /* REDIS_REPLY_* of the top-level value, 0 before it is known */
+    int push;          /* the top-level value is a RESP3 push message */
+    int top_type;      /* REDIS_REPLY_* of the top-level value, 0 before it is known */
     char errtext[128]; /* first error reply text in the current reply, NUL-terminated */
 };
 

@@ -43,8 +43,8 @@ static int load_file(struct secret *s, const char *path, char *err, size_t errle
             } while (r < 0 && errno == EINTR);
             if (r > 0) {
                 snprintf(err, errlen,
-                         "redis: --password-file '%s': too long (expected at most %zu bytes)",
-                         path, sizeof(s->password) - 1);
+                         "redis: --password-file '%s': too long (expected at most %zu bytes)", path,
+                         sizeof(s->password) - 1);
                 goto out;
             }
         } else {
@@ -62,8 +62,7 @@ static int load_file(struct secret *s, const char *path, char *err, size_t errle
     }
     strip_newline(s->password, &len);
     if (len == 0) {
-        snprintf(err, errlen, "redis: --password-file '%s': empty (expected the password)",
-                 path);
+        snprintf(err, errlen, "redis: --password-file '%s': empty (expected the password)", path);
         goto out;
     }
     s->password_len = len;
@@ -96,8 +95,7 @@ int secret_load(struct secret *s, const char *password_file, char *err, size_t e
     }
     const char *pw = getenv(SECRET_ENV_PASSWORD);
     if (pw == NULL || *pw == '\0') {
-        snprintf(err, errlen,
-                 "redis: --auth needs a password: set %s or pass --password-file FILE",
+        snprintf(err, errlen, "redis: --auth needs a password: set %s or pass --password-file FILE",
                  SECRET_ENV_PASSWORD);
         secret_wipe(s);
         return -1;

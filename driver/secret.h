@@ -10,7 +10,7 @@
 #define SECRET_ENV_USER "PAIRBENCH_REDIS_USER"
 
 struct secret {
-    char user[256];     /* empty: the default user */
+    char user[256]; /* empty: the default user */
     char password[1024];
     size_t password_len;
 };

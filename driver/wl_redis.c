@@ -73,7 +73,7 @@ struct redis_shared {
     char *value; /* the payload: ECHO argument and every value written */
     size_t value_len;
     struct resp_expect expect;
-    struct ring fixed; /* the batch for commands without random parts; slots 0 when keyed */
+    struct ring fixed;   /* the batch for commands without random parts; slots 0 when keyed */
     unsigned ring_slots; /* slots of each connection's ring when keyed */
     /* handshake: the bytes, and what each reply answers */
     char *hello;
@@ -186,8 +186,7 @@ static void ring_release(struct ring *r)
 }
 
 /* Formats `slots` batches of sh->pipeline commands into r. 0, or -1 out of memory. */
-static int ring_build(struct ring *r, const struct redis_shared *sh, unsigned slots,
-                      uint64_t *rng)
+static int ring_build(struct ring *r, const struct redis_shared *sh, unsigned slots, uint64_t *rng)
 {
     size_t per = (size_t)sh->pipeline + 1, len = 0, cap = 0;
     char *cmd = NULL;
@@ -361,8 +360,8 @@ static int redis_setup(const struct drv_opts *o, void **shared, char *err, size_
         goto out;
     }
     if (o->keyspace > KEYSPACE_MAX) {
-        snprintf(err, errlen, "redis: --keyspace '%" PRIu64 "': expected at most %llu",
-                 o->keyspace, (unsigned long long)KEYSPACE_MAX);
+        snprintf(err, errlen, "redis: --keyspace '%" PRIu64 "': expected at most %llu", o->keyspace,
+                 (unsigned long long)KEYSPACE_MAX);
         goto out;
     }
     if (o->resp != 2 && o->resp != 3) {
@@ -485,8 +484,7 @@ static int redis_hello(void *st, struct buf *out)
     return sh->hello_len > INT_MAX ? INT_MAX : (int)sh->hello_len;
 }
 
-static void hello_error(const struct redis_conn *c, enum hello_step step, char *err,
-                        size_t errlen)
+static void hello_error(const struct redis_conn *c, enum hello_step step, char *err, size_t errlen)
 {
     const char *text = c->v.errtext;
 
@@ -556,8 +554,7 @@ static int redis_batch(void *st, unsigned n, const char **data, size_t *len)
     return 0;
 }
 
-static ssize_t redis_feed(void *st, const char *p, size_t n, struct wl_tally *t,
-                          struct buf *ctl)
+static ssize_t redis_feed(void *st, const char *p, size_t n, struct wl_tally *t, struct buf *ctl)
 {
     struct redis_conn *c = st;
 

@@ -44,38 +44,79 @@ static const struct reply_case cases[] = {
     {"error", "-ERR wrong\r\n", 0, {RESP_CHECK_ANY, NULL, 0, 0}, 1, 0, 0, 1},
     {"error as int", "-WRONGTYPE Operation\r\n", 0, {RESP_CHECK_INTEGER, NULL, 0, 0}, 1, 0, 0, 1},
     {"nested error", "*2\r\n-ERR x\r\n:1\r\n", 0, {RESP_CHECK_POP_PAIR, NULL, 0, 0}, 1, 0, 0, 1},
-    {"zpop pair2", "*2\r\n$1\r\na\r\n$1\r\n5\r\n", 0, {RESP_CHECK_POP_PAIR, NULL, 0, 0}, 1, 1, 0, 0},
+    {"zpop pair2",
+     "*2\r\n$1\r\na\r\n$1\r\n5\r\n",
+     0,
+     {RESP_CHECK_POP_PAIR, NULL, 0, 0},
+     1,
+     1,
+     0,
+     0},
     {"zpop pair3", "*2\r\n$1\r\na\r\n,5\r\n", 0, {RESP_CHECK_POP_PAIR, NULL, 0, 0}, 1, 1, 0, 0},
     {"zpop empty", "*0\r\n", 0, {RESP_CHECK_POP_PAIR, NULL, 0, 0}, 1, 1, 0, 0},
     {"zpop three", "*3\r\n:1\r\n:2\r\n:3\r\n", 0, {RESP_CHECK_POP_PAIR, NULL, 0, 0}, 1, 0, 1, 0},
-    {"lrange", "*3\r\n$1\r\nx\r\n$1\r\nx\r\n$1\r\nx\r\n", 0, {RESP_CHECK_ARRAY_N, X("x"), 3},
-     1, 1, 0, 0},
-    {"lrange count", "*3\r\n$1\r\nx\r\n$1\r\nx\r\n$1\r\nx\r\n", 0, {RESP_CHECK_ARRAY_N, X("x"), 2},
-     1, 0, 1, 0},
-    {"lrange elem", "*2\r\n$1\r\nx\r\n$1\r\ny\r\n", 0, {RESP_CHECK_ARRAY_N, X("x"), 2},
-     1, 0, 1, 0},
+    {"lrange",
+     "*3\r\n$1\r\nx\r\n$1\r\nx\r\n$1\r\nx\r\n",
+     0,
+     {RESP_CHECK_ARRAY_N, X("x"), 3},
+     1,
+     1,
+     0,
+     0},
+    {"lrange count",
+     "*3\r\n$1\r\nx\r\n$1\r\nx\r\n$1\r\nx\r\n",
+     0,
+     {RESP_CHECK_ARRAY_N, X("x"), 2},
+     1,
+     0,
+     1,
+     0},
+    {"lrange elem", "*2\r\n$1\r\nx\r\n$1\r\ny\r\n", 0, {RESP_CHECK_ARRAY_N, X("x"), 2}, 1, 0, 1, 0},
     {"lrange type", "*2\r\n$1\r\nx\r\n:1\r\n", 0, {RESP_CHECK_ARRAY_N, X("x"), 2}, 1, 0, 1, 0},
     {"lrange set", "~1\r\n$1\r\nx\r\n", 0, {RESP_CHECK_ARRAY_N, X("x"), 1}, 1, 0, 1, 0},
     {"lrange nested", "*1\r\n*1\r\n$1\r\nx\r\n", 0, {RESP_CHECK_ARRAY_N, X("x"), 1}, 1, 0, 1, 0},
-    {"map", "%2\r\n+server\r\n$5\r\nredis\r\n+proto\r\n:3\r\n", 0, {RESP_CHECK_ANY, NULL, 0, 0},
-     1, 1, 0, 0},
+    {"map",
+     "%2\r\n+server\r\n$5\r\nredis\r\n+proto\r\n:3\r\n",
+     0,
+     {RESP_CHECK_ANY, NULL, 0, 0},
+     1,
+     1,
+     0,
+     0},
     {"map as ok", "%1\r\n+a\r\n:1\r\n", 0, {RESP_CHECK_OK, NULL, 0, 0}, 1, 0, 1, 0},
     {"set", "~2\r\n+a\r\n+b\r\n", 0, {RESP_CHECK_ANY, NULL, 0, 0}, 1, 1, 0, 0},
     {"double", ",3.14\r\n", 0, {RESP_CHECK_ANY, NULL, 0, 0}, 1, 1, 0, 0},
     {"double inf", ",inf\r\n", 0, {RESP_CHECK_ANY, NULL, 0, 0}, 1, 1, 0, 0},
     {"bool", "#t\r\n", 0, {RESP_CHECK_ANY, NULL, 0, 0}, 1, 1, 0, 0},
     {"bool as int", "#f\r\n", 0, {RESP_CHECK_INTEGER, NULL, 0, 0}, 1, 0, 1, 0},
-    {"bignum", "(3492890328409238509324850943850943825024385\r\n", 0,
-     {RESP_CHECK_ANY, NULL, 0, 0}, 1, 1, 0, 0},
+    {"bignum",
+     "(3492890328409238509324850943850943825024385\r\n",
+     0,
+     {RESP_CHECK_ANY, NULL, 0, 0},
+     1,
+     1,
+     0,
+     0},
     {"verbatim", "=15\r\ntxt:Some string\r\n", 0, {RESP_CHECK_ANY, NULL, 0, 0}, 1, 1, 0, 0},
     {"null3", "_\r\n", 0, {RESP_CHECK_ANY, NULL, 0, 0}, 1, 1, 0, 0},
-    {"push skipped", ">3\r\n$10\r\ninvalidate\r\n*1\r\n$3\r\nfoo\r\n-ERR in push\r\n+PONG\r\n", 0,
-     {RESP_CHECK_PONG, NULL, 0, 0}, 1, 1, 0, 0},
-    {"push only", ">2\r\n$7\r\nmessage\r\n$1\r\nx\r\n", 0, {RESP_CHECK_PONG, NULL, 0, 0},
-     0, 0, 0, 0},
+    {"push skipped",
+     ">3\r\n$10\r\ninvalidate\r\n*1\r\n$3\r\nfoo\r\n-ERR in push\r\n+PONG\r\n",
+     0,
+     {RESP_CHECK_PONG, NULL, 0, 0},
+     1,
+     1,
+     0,
+     0},
+    {"push only",
+     ">2\r\n$7\r\nmessage\r\n$1\r\nx\r\n",
+     0,
+     {RESP_CHECK_PONG, NULL, 0, 0},
+     0,
+     0,
+     0,
+     0},
     {"three", "+PONG\r\n+PONG\r\n+PONX\r\n", 0, {RESP_CHECK_PONG, NULL, 0, 0}, 3, 2, 1, 0},
-    {"mixed", ":1\r\n-ERR a\r\n:2\r\n$1\r\nx\r\n", 0, {RESP_CHECK_INTEGER, NULL, 0, 0},
-     4, 2, 1, 1},
+    {"mixed", ":1\r\n-ERR a\r\n:2\r\n$1\r\nx\r\n", 0, {RESP_CHECK_INTEGER, NULL, 0, 0}, 4, 2, 1, 1},
     {"partial", "$5\r\nhel", 0, {RESP_CHECK_BULK_EQ, X("hello"), 0}, 0, 0, 0, 0},
 };
 
@@ -146,8 +187,9 @@ static void test_stream(void)
     unsigned seed = 99;
 
     for (int i = 0; i < 100; i++) {
-        const char *r = i % 10 == 3 ? "$5\r\nhellx\r\n" : i % 10 == 7 ? "-ERR no\r\n" :
-                                                                          "$5\r\nhello\r\n";
+        const char *r = i % 10 == 3   ? "$5\r\nhellx\r\n"
+                        : i % 10 == 7 ? "-ERR no\r\n"
+                                      : "$5\r\nhello\r\n";
         memcpy(stream + len, r, strlen(r));
         len += strlen(r);
     }
@@ -166,8 +208,8 @@ static void test_stream(void)
 
 static void test_malformed(void)
 {
-    static const char *bad[] = {"!oops\r\n", "$abc\r\n", ":12x\r\n", "*x\r\n", "#x\r\n",
-                                ",abc\r\n", "=3\r\nabc\r\n", "$-2\r\n", "(12a\r\n"};
+    static const char *bad[] = {"!oops\r\n", "$abc\r\n",      ":12x\r\n", "*x\r\n",  "#x\r\n",
+                                ",abc\r\n",  "=3\r\nabc\r\n", "$-2\r\n",  "(12a\r\n"};
     struct resp_expect e = {RESP_CHECK_ANY, NULL, 0, 0};
 
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

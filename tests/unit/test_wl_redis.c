@@ -192,7 +192,8 @@ static void test_lrange_prefill(void)
     CHECK(fixture_open(&f, &o) == 0);
     CHECK(wl_redis.hello(f.conn, &f.hello) > 0);
     CHECK(contains(f.hello.data, f.hello.len, "*102\r\n$5\r\nLPUSH\r\n$6\r\nmylist\r\n"));
-    CHECK(contains(f.hello.data, f.hello.len, "$5\r\nLTRIM\r\n$6\r\nmylist\r\n$1\r\n0\r\n$2\r\n99"));
+    CHECK(
+        contains(f.hello.data, f.hello.len, "$5\r\nLTRIM\r\n$6\r\nmylist\r\n$1\r\n0\r\n$2\r\n99"));
     /* replies in two pieces */
     CHECK(wl_redis.hello_feed(f.conn, ":100\r", 5, &done, f.err, sizeof(f.err)) == 5 && !done);
     CHECK(wl_redis.hello_feed(f.conn, "\n+OK\r\n", 6, &done, f.err, sizeof(f.err)) == 6 && done);
