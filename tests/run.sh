@@ -13,6 +13,7 @@ what=${1:-all}
 filter=${2:-}
 passed=0; failed=0; skipped=0; failures=""
 logdir=$(mktemp -d "${TMPDIR:-/tmp}/pairbench-tests.XXXXXX")
+mkdir -p "$logdir/unit" "$logdir/integration" # test names are unit/NAME, integration/NAME
 
 run_one() { # name command...
     name=$1; shift
