@@ -97,7 +97,7 @@ static char *flag_text(const struct md *m, const json_t *row, const char *ver)
 
             fm.f = f;
             md_tmpl(&fm, md_t(m, M_FLAG), md_t(m, metric_msg(md_gated[i])), verdict_word(m, v),
-                    NULL);
+                    MD_END);
         }
     }
     fclose(f);
@@ -134,14 +134,14 @@ static void summary_for(const struct md *m, const char *ver)
                 md_t(m, M_NOTABLE_ITEM), md_row_label(row),
                 num_pct(json_object_get(summary_vs(row, "throughput", ver), "change")).s,
                 num_pct(json_object_get(summary_vs(row, "p99_us", ver), "change")).s,
-                flags ? flags : "", NULL);
+                flags ? flags : "", MD_END);
             free(flags);
         }
     }
     snprintf(a, sizeof(a), "%zu", k);
     snprintf(b, sizeof(b), "%zu", m->nrows);
     if (k > 0) {
-        md_tmpl(m, md_t(m, M_NOTABLE_INTRO), ver, m->base, a, b, NULL);
+        md_tmpl(m, md_t(m, M_NOTABLE_INTRO), ver, m->base, a, b, MD_END);
         md_put_list(m, items, k);
         md_put(m, md_t(m, M_PERIOD));
     } else {
@@ -159,14 +159,14 @@ static void summary_for(const struct md *m, const char *ver)
             md_put(m, md_t(m, M_NO_DATA));
         } else {
             qsort(order, with_data, 2 * sizeof(double), cmp_change_desc);
-            md_tmpl(m, md_t(m, M_NONE_NOTABLE), ver, m->base, NULL);
+            md_tmpl(m, md_t(m, M_NONE_NOTABLE), ver, m->base, MD_END);
             for (i = 0; i < with_data && i < 2; i++) {
                 const json_t *r = json_array_get(m->rows, (size_t)order[2 * i + 1]);
 
                 items[i] = md_tmpl_str(
                     md_t(m, M_CHANGE_ITEM), md_row_label(r),
                     num_pct(json_object_get(summary_vs(r, "throughput", ver), "change")).s,
-                    num_pct(json_object_get(summary_vs(r, "p99_us", ver), "change")).s, NULL);
+                    num_pct(json_object_get(summary_vs(r, "p99_us", ver), "change")).s, MD_END);
             }
             md_put_list(m, items, i);
             md_put(m, md_t(m, M_PERIOD));
@@ -194,7 +194,7 @@ static void summary_for(const struct md *m, const char *ver)
     }
     if (with_data > 0) {
         if (disjoint == 0) {
-            md_tmpl(m, md_t(m, M_OVERLAP_ALL), m->base, ver, NULL);
+            md_tmpl(m, md_t(m, M_OVERLAP_ALL), m->base, ver, MD_END);
         } else {
             char *list = NULL;
             size_t ln = 0;
@@ -209,7 +209,7 @@ static void summary_for(const struct md *m, const char *ver)
             }
             snprintf(a, sizeof(a), "%zu", disjoint);
             snprintf(b, sizeof(b), "%zu", with_data);
-            md_tmpl(m, md_t(m, M_OVERLAP_SOME), m->base, ver, a, b, list ? list : "", NULL);
+            md_tmpl(m, md_t(m, M_OVERLAP_SOME), m->base, ver, a, b, list ? list : "", MD_END);
             free(list);
         }
     }
@@ -235,15 +235,15 @@ static void machine_warning(const struct md *m, const char *w)
             snprintf(a, sizeof(a), "%.1f", load);
             snprintf(b, sizeof(b), "%ld", cores);
             md_tmpl(m, md_t(m, strcmp(when, "end") == 0 ? M_WARN_LOAD_END : M_WARN_LOAD_START), a,
-                    b, NULL);
+                    b, MD_END);
             return;
         }
         if (sscanf(w, "CPU frequency governor is '%63[^']', not 'performance'", gov) == 1) {
-            md_tmpl(m, md_t(m, M_WARN_GOVERNOR), gov, NULL);
+            md_tmpl(m, md_t(m, M_WARN_GOVERNOR), gov, MD_END);
             return;
         }
     }
-    md_tmpl(m, md_t(m, M_WEAK_MACHINE), w, NULL);
+    md_tmpl(m, md_t(m, M_WEAK_MACHINE), w, MD_END);
 }
 
 static void completeness(const struct md *m)
@@ -288,11 +288,11 @@ static void completeness(const struct md *m)
     snprintf(s[3], sizeof(s[3]), "%lld", expected > ok + failed ? expected : ok + failed);
     snprintf(s[4], sizeof(s[4]), "%lld", failed);
     md_put(m, "- ");
-    md_tmpl(m, md_t(m, M_COMPLETE_ROWS), s[0], s[1], s[2], s[3], s[4], NULL);
+    md_tmpl(m, md_t(m, M_COMPLETE_ROWS), s[0], s[1], s[2], s[3], s[4], MD_END);
     md_put(m, "\n- ");
     for (j = 0; j < 5; j++)
         snprintf(s[j], sizeof(s[j]), "%lld", errs[j]);
-    md_tmpl(m, md_t(m, M_DRIVER_ERRORS), s[0], s[1], s[2], s[3], s[4], NULL);
+    md_tmpl(m, md_t(m, M_DRIVER_ERRORS), s[0], s[1], s[2], s[3], s[4], MD_END);
     md_put(m, "\n");
     json_array_foreach(m->rows, i, row)
     {
@@ -303,14 +303,14 @@ static void completeness(const struct md *m)
             snprintf(s[0], sizeof(s[0]), "%lld", (long long)summary_num(f, "round", 0));
             md_put(m, "- ");
             md_tmpl(m, md_t(m, M_FAILED_RUN), md_row_label(row), summary_str(f, "version", "?"),
-                    s[0], summary_str(f, "reason", "?"), NULL);
+                    s[0], summary_str(f, "reason", "?"), MD_END);
             md_put(m, "\n");
         }
         if (strcmp(summary_str(row, "status", ""), "incomplete") == 0) {
             snprintf(s[0], sizeof(s[0]), "%lld", (long long)summary_num(runs, "ok", 0));
             snprintf(s[1], sizeof(s[1]), "%lld", (long long)summary_num(runs, "expected", 0));
             md_put(m, "- ");
-            md_tmpl(m, md_t(m, M_INCOMPLETE_ROW), md_row_label(row), s[0], s[1], NULL);
+            md_tmpl(m, md_t(m, M_INCOMPLETE_ROW), md_row_label(row), s[0], s[1], MD_END);
             md_put(m, "\n");
         }
     }
@@ -326,7 +326,7 @@ static void completeness(const struct md *m)
     if (json_is_false(json_object_get(ds, "matches"))) {
         md_put(m, "- **");
         md_tmpl(m, md_t(m, M_WEAK_HASH), summary_str(ds, "recorded_sha256", "?"),
-                summary_str(ds, "sha256", "?"), NULL);
+                summary_str(ds, "sha256", "?"), MD_END);
         md_put(m, "**\n");
         weak = 1;
     }
@@ -355,7 +355,7 @@ static void completeness(const struct md *m)
             snprintf(s[0], sizeof(s[0]), "%.2f", l1);
             snprintf(s[1], sizeof(s[1]), "%.0f", cores);
             md_put(m, "- ");
-            md_tmpl(m, md_t(m, M_WEAK_LOAD), s[0], s[1], NULL);
+            md_tmpl(m, md_t(m, M_WEAK_LOAD), s[0], s[1], MD_END);
             md_put(m, "\n");
             weak = 1;
         }
@@ -363,7 +363,7 @@ static void completeness(const struct md *m)
     if (failed > 0) {
         snprintf(s[0], sizeof(s[0]), "%lld", failed);
         md_put(m, "- ");
-        md_tmpl(m, md_t(m, M_WEAK_FAILED), s[0], NULL);
+        md_tmpl(m, md_t(m, M_WEAK_FAILED), s[0], MD_END);
         md_put(m, "\n");
         weak = 1;
     }
@@ -384,7 +384,7 @@ static void completeness(const struct md *m)
                                       "noise_limit_pct", def.noise_limit_pct),
                           0)
                     .s,
-                list ? list : "", NULL);
+                list ? list : "", MD_END);
         md_put(m, "\n");
         free(list);
         weak = 1;
@@ -401,7 +401,7 @@ static void completeness(const struct md *m)
             fclose(lf);
         }
         md_put(m, "- ");
-        md_tmpl(m, md_t(m, M_WEAK_INSECURE), list ? list : "", NULL);
+        md_tmpl(m, md_t(m, M_WEAK_INSECURE), list ? list : "", MD_END);
         md_put(m, "\n");
         free(list);
         weak = 1;
@@ -431,7 +431,7 @@ static void method(const struct md *m, enum i18n_msg id)
             json_is_number(json_object_get(st, "duration"))
                 ? num_fixed(summary_num(st, "duration", 0), 2).s
                 : md_t(m, M_UNKNOWN),
-            NULL);
+            MD_END);
     md_put(m, "\n\n");
 }
 
@@ -453,7 +453,7 @@ static void write_compare(const struct md *m)
 
     md_put(m, "# ");
     if (!nway) {
-        md_tmpl(m, md_t(m, M_TITLE_AB), md_version(m, 1), m->base, NULL);
+        md_tmpl(m, md_t(m, M_TITLE_AB), md_version(m, 1), m->base, MD_END);
     } else {
         char *names = NULL;
         size_t n = 0;
@@ -468,15 +468,15 @@ static void write_compare(const struct md *m)
                         md_version(m, vi));
             fclose(f);
         }
-        md_tmpl(m, md_t(m, M_TITLE_NWAY), names ? names : "", NULL);
+        md_tmpl(m, md_t(m, M_TITLE_NWAY), names ? names : "", MD_END);
         free(names);
     }
     md_put(m, "\n\n");
     method(m, M_METHOD);
     if (!nway) {
-        char *b = md_tmpl_str("`{0}`", md_version(m, 1), NULL);
+        char *b = md_tmpl_str("`{0}`", md_version(m, 1), MD_END);
 
-        md_tmpl(m, md_t(m, M_ROLES), m->base, md_version(m, 1), NULL);
+        md_tmpl(m, md_t(m, M_ROLES), m->base, md_version(m, 1), MD_END);
         free(b);
     } else {
         char *names = NULL;
@@ -492,7 +492,7 @@ static void write_compare(const struct md *m)
                         md_version(m, vi));
             fclose(f);
         }
-        md_tmpl(m, md_t(m, M_ROLES_NWAY), m->base, names ? names : "", NULL);
+        md_tmpl(m, md_t(m, M_ROLES_NWAY), m->base, names ? names : "", MD_END);
         free(names);
     }
     md_put(m, "\n\n");
@@ -540,7 +540,7 @@ static void write_single(const struct md *m)
     char a[32], b[32], c[32];
 
     md_put(m, "# ");
-    md_tmpl(m, md_t(m, M_TITLE_ONE), m->base, NULL);
+    md_tmpl(m, md_t(m, M_TITLE_ONE), m->base, MD_END);
     md_put(m, "\n\n");
     method(m, M_METHOD_ONE);
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_SUMMARY));
@@ -552,7 +552,7 @@ static void write_single(const struct md *m)
     snprintf(a, sizeof(a), "%zu", m->nrows);
     snprintf(b, sizeof(b), "%lld", ok);
     snprintf(c, sizeof(c), "%lld", exp);
-    md_tmpl(m, md_t(m, M_ONE_SUMMARY), a, m->base, b, c, NULL);
+    md_tmpl(m, md_t(m, M_ONE_SUMMARY), a, m->base, b, c, MD_END);
     {
         const json_t *best_t = NULL, *best_l = NULL;
         double bt = -1, bl = -1;
@@ -574,7 +574,7 @@ static void write_single(const struct md *m)
         if (best_t && best_l) {
             md_put(m, md_t(m, M_SENT_SEP));
             md_tmpl(m, md_t(m, M_ONE_BEST), md_row_label(best_t), num_fixed(bt, 0).s,
-                    md_row_label(best_l), num_fixed(bl, 1).s, NULL);
+                    md_row_label(best_l), num_fixed(bl, 1).s, MD_END);
         }
     }
     md_put(m, "\n\n");

@@ -255,14 +255,14 @@ static void provenance(const struct md *m)
 
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_PROVENANCE));
     md_tmpl(m, md_t(m, M_PROV_DATASET), summary_str(ds, "file", "runs.jsonl"),
-            summary_str(ds, "sha256", md_t(m, M_UNKNOWN)), NULL);
+            summary_str(ds, "sha256", md_t(m, M_UNKNOWN)), MD_END);
     if (json_is_true(mget(ds, "matches"))) {
         md_put(m, md_t(m, M_SENT_SEP));
         md_put(m, md_t(m, M_PROV_DATASET_OK));
     } else if (json_is_false(mget(ds, "matches"))) {
         md_put(m, md_t(m, M_SENT_SEP));
         md_put(m, "**");
-        md_tmpl(m, md_t(m, M_PROV_DATASET_BAD), summary_str(ds, "recorded_sha256", "?"), NULL);
+        md_tmpl(m, md_t(m, M_PROV_DATASET_BAD), summary_str(ds, "recorded_sha256", "?"), MD_END);
         md_put(m, "**");
     }
     md_put(m, "\n\n");
@@ -284,7 +284,8 @@ static void provenance(const struct md *m)
     json_array_foreach(grids, i, g)
     {
         md_put(m, "| ");
-        md_tmpl(m, md_t(m, M_PROV_GRID), summary_str(g, "file", summary_str(g, "name", "?")), NULL);
+        md_tmpl(m, md_t(m, M_PROV_GRID), summary_str(g, "file", summary_str(g, "name", "?")),
+                MD_END);
         md_put(m, " | `");
         md_cell(m, summary_str(g, "sha256", md_t(m, M_UNKNOWN)));
         md_put(m, "` |\n");
@@ -325,7 +326,7 @@ static void reproduce(const struct md *m)
         md_put(m, md_t(m, M_REPRO_UNKNOWN));
         md_put(m, "\n\n");
     } else {
-        md_tmpl(m, md_t(m, M_REPRO_CMD), summary_str(m->meta, "cwd", md_t(m, M_UNKNOWN)), NULL);
+        md_tmpl(m, md_t(m, M_REPRO_CMD), summary_str(m->meta, "cwd", md_t(m, M_UNKNOWN)), MD_END);
         md_put(m, "\n\n```sh\n");
         /* a command line recorded from the subcommand on ("run", "--spec", ...) */
         w = json_array_get(cl, 0);

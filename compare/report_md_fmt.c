@@ -178,7 +178,7 @@ void md_put_list(const struct md *m, char **items, size_t n)
     if (shown < n) {
         snprintf(more, sizeof(more), "%zu", n - shown);
         md_put(m, md_t(m, M_AND));
-        md_tmpl(m, md_t(m, M_MORE), more, NULL);
+        md_tmpl(m, md_t(m, M_MORE), more, MD_END);
     }
 }
 

@@ -26,7 +26,10 @@ struct num {
 
 const char *md_t(const struct md *m, enum i18n_msg id);
 void md_put(const struct md *m, const char *s);
-/* Writes tmpl with {0}..{9} replaced by the following const char * arguments (NULL ends
+/* Ends the argument list of md_tmpl()/md_tmpl_str() (a typed null pointer: a bare NULL may
+ * be an int in a variadic call). */
+#define MD_END ((const char *)NULL)
+/* Writes tmpl with {0}..{9} replaced by the following const char * arguments (MD_END ends
  * them). */
 void md_tmpl(const struct md *m, const char *tmpl, ...);
 /* Writes text for a table cell: '|' escaped, newlines as spaces. */

@@ -38,7 +38,7 @@ static void md_table(const struct md *m, void (*head)(const struct md *m), row_f
     }
     snprintf(a, sizeof(a), "%zu", m->nrows);
     snprintf(b, sizeof(b), "%zu", shown);
-    md_tmpl(m, md_t(m, M_NOTABLE_ONLY), a, b, NULL);
+    md_tmpl(m, md_t(m, M_NOTABLE_ONLY), a, b, MD_END);
     md_put(m, "\n\n");
     if (shown > 0) {
         head(m);
@@ -46,7 +46,7 @@ static void md_table(const struct md *m, void (*head)(const struct md *m), row_f
         md_put(m, "\n");
     }
     md_put(m, "<details><summary>");
-    md_tmpl(m, md_t(m, M_DETAILS_FULL), a, NULL);
+    md_tmpl(m, md_t(m, M_DETAILS_FULL), a, MD_END);
     md_put(m, "</summary>\n\n");
     head(m);
     json_array_foreach(m->rows, i, row) fn(m, row);
@@ -97,7 +97,7 @@ static void ab_tput_row(const struct md *m, const json_t *row)
     fprintf(m->f, " %s", v);
     if (strcmp(ev, v) != 0 && strcmp(ev, VERDICT_SAME) != 0) {
         md_put(m, " (");
-        md_tmpl(m, md_t(m, M_EFF_NOTE), ev, NULL);
+        md_tmpl(m, md_t(m, M_EFF_NOTE), ev, MD_END);
         md_put(m, ")");
     }
     md_put(m, " |\n");
@@ -201,7 +201,7 @@ static void nway_tput_head(const struct md *m)
     nway_version_cols(m, " k/s");
     for (vi = 1; vi < m->nv; vi++) {
         md_put(m, " ");
-        md_tmpl(m, md_t(m, M_COL_VS), md_version(m, vi), m->base, NULL);
+        md_tmpl(m, md_t(m, M_COL_VS), md_version(m, vi), m->base, MD_END);
         md_put(m, " |");
     }
     fprintf(m->f, " %s (", md_t(m, M_COL_CPU));
@@ -368,9 +368,9 @@ void md_evidence(const struct md *m)
                       num_fixed(summary_num(th, "cpu_efficiency", 5), 0).s,
                       num_fixed(summary_num(th, "p50_us", 5), 0).s,
                       num_fixed(summary_num(th, "p99_us", 10), 0).s,
-                      num_fixed(summary_num(th, "rss_mib", 10), 0).s, NULL);
+                      num_fixed(summary_num(th, "rss_mib", 10), 0).s, MD_END);
     md_tmpl(m, md_t(m, M_EVID_RULE), ths ? ths : "",
-            num_fixed(summary_num(th, "noise_limit_pct", 20), 0).s, NULL);
+            num_fixed(summary_num(th, "noise_limit_pct", 20), 0).s, MD_END);
     free(ths);
     md_put(m, "\n\n");
     if (rounds >= 2 && rounds <= 30) {
@@ -379,13 +379,13 @@ void md_evidence(const struct md *m)
         snprintf(r, sizeof(r), "%lld", rounds);
         snprintf(comb, sizeof(comb), "%.0f", c);
         md_tmpl(m, md_t(m, M_EVID_MWU), r, comb, num_fixed(2 / c, 4).s,
-                num_fixed(summary_num(ch, "alpha", NAN), 4).s, NULL);
+                num_fixed(summary_num(ch, "alpha", NAN), 4).s, MD_END);
         md_put(m, md_t(m, M_SENT_SEP));
     }
     snprintf(comp, sizeof(comp), "%lld", (long long)summary_num(ch, "comparisons", 0));
     md_tmpl(m, md_t(m, M_EVID_CHANCE), comp,
             num_fixed(summary_num(ch, "expected_false_flags", NAN), 2).s,
-            num_fixed(summary_num(ch, "expected_disjoint_by_chance", NAN), 2).s, NULL);
+            num_fixed(summary_num(ch, "expected_disjoint_by_chance", NAN), 2).s, MD_END);
     md_put(m, "\n\n");
     md_put(m, md_t(m, M_EVID_TABLE));
     md_put(m, "\n\n");
@@ -394,7 +394,7 @@ void md_evidence(const struct md *m)
 
         snprintf(a, sizeof(a), "%zu", m->nrows);
         md_put(m, "<details><summary>");
-        md_tmpl(m, md_t(m, M_DETAILS_FULL), a, NULL);
+        md_tmpl(m, md_t(m, M_DETAILS_FULL), a, MD_END);
         md_put(m, "</summary>\n\n");
     }
     {
