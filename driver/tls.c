@@ -413,6 +413,27 @@ int conn_init_tls_server(struct conn *c, int fd, struct tls_ctx *t)
     return conn_init_common(c, fd, t, "client", 1);
 }
 
+/* A server that rejects the client after the handshake (TLS 1.3 checks the client
+ * certificate after the client has finished) sends an alert and closes; the request the
+ * client wrote meanwhile makes the close a reset. The alert is usually still readable, and
+ * says far more than "Connection reset by peer": read it (error path only). 1 when c->err
+ * now holds the alert's reason. */
+static int alert_before_reset(struct conn *c, const char *what)
+{
+    char scratch[256];
+    size_t n = 0;
+    int ret;
+
+    ERR_clear_error();
+    ret = SSL_read_ex(c->tls, scratch, sizeof(scratch), &n);
+    if (ret == 1 || SSL_get_error(c->tls, ret) != SSL_ERROR_SSL) {
+        ERR_clear_error();
+        return 0;
+    }
+    conn_err(c, what, SSL_ERROR_SSL, 0);
+    return 1;
+}
+
 /* Maps a failed SSL_* call to CONN_RETRY (setting want_write) or CONN_ERROR. */
 static int conn_fail(struct conn *c, int ret, const char *what)
 {
@@ -427,6 +448,9 @@ static int conn_fail(struct conn *c, int ret, const char *what)
         c->want_write = 1;
         return CONN_RETRY;
     default:
+        if (e == SSL_ERROR_SYSCALL && (saved_errno == ECONNRESET || saved_errno == EPIPE) &&
+            alert_before_reset(c, what))
+            return CONN_ERROR;
         conn_err(c, what, e, saved_errno);
         return CONN_ERROR;
     }

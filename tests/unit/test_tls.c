@@ -239,6 +239,27 @@ static void test_client_cert_missing(void)
     static const struct setup s = {"server", 1, "ca.pem", NULL, 0, "127.0.0.1"};
     static const int versions[] = {0, TLS1_2_VERSION};
 
+    /* the client writes first: the server's close turns into a reset, and the error says
+     * what the alert said, not just "Connection reset by peer" */
+    {
+        struct pair pr;
+        ssize_t n = 0;
+        if (pair_open(&pr, &s, 0) != 0 || pr.rc != CONN_OK || pr.rs != CONN_ERROR) {
+            CHECK_MSG(0, "setup %d %d", pr.rc, pr.rs);
+        } else {
+            pr.sv.ops->close(&pr.sv);
+            for (int i = 0; i < 100 && n != CONN_ERROR; i++) {
+                n = pr.cl.ops->write(&pr.cl, "PING\r\n", 6);
+                if (n != CONN_ERROR)
+                    usleep(10000);
+            }
+            CHECK_MSG(n == CONN_ERROR, "write %zd", n);
+            CHECK_MSG(strstr(pr.cl.err, "tls write to '127.0.0.1:") != NULL &&
+                          strstr(pr.cl.err, "alert certificate required") != NULL,
+                      "'%s'", pr.cl.err);
+        }
+        pair_close(&pr);
+    }
     for (size_t v = 0; v < 2; v++) {
         struct pair pr;
         char buf[16];

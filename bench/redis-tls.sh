@@ -1,0 +1,93 @@
+#!/bin/sh
+# Driver vs redis-benchmark over TLS on one redis-server (loopback, test PKI made on the fly,
+# the driver verifies the chain and the IP SAN, redis-benchmark the chain). Same work for both: N requests of SET and GET
+# (64-byte values), C connections, pipeline P (redis-benchmark -P, driver --pipeline with one
+# batch in flight). Rounds alternate the order (A B, B A, ...) so slow drift cancels; each
+# line prints per-round ratios driver / redis-benchmark of
+#   throughput (higher is better for the driver), and
+#   client CPU per command (whole process user+sys / N; lower is better for the driver).
+# Usage: sh bench/redis-tls.sh        env: ROUNDS=3 N=200000 C=4 P=16 REDIS=redis-server
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+DRIVER=${BIN_DRIVER:-$top/bin/driver}
+ROUNDS=${ROUNDS:-3}
+N=${N:-200000}
+C=${C:-4}
+P=${P:-16}
+REDIS=${REDIS:-redis-server}
+for p in "$REDIS" redis-benchmark openssl python3; do
+    command -v "$p" >/dev/null 2>&1 || { echo "redis-tls.sh: '$p' not found" >&2; exit 2; }
+done
+[ -x "$DRIVER" ] || { echo "redis-tls.sh: no driver at '$DRIVER' (run make)" >&2; exit 2; }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/pairbench-bench.XXXXXX")
+srv=""
+cleanup() {
+    [ -n "$srv" ] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
+    rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+sh "$top/tests/certs.sh" "$T/pki"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$REDIS" --port 0 --tls-port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$T" \
+    --tls-cert-file "$T/pki/server.pem" --tls-key-file "$T/pki/server.key" \
+    --tls-ca-cert-file "$T/pki/ca.pem" --tls-auth-clients no > "$T/redis.log" 2>&1 &
+srv=$!
+i=0
+until redis-cli --tls --cacert "$T/pki/ca.pem" -p "$port" ping > /dev/null 2>&1; do
+    i=$((i + 1))
+    [ $i -lt 100 ] || { echo "redis-tls.sh: redis did not start" >&2; exit 3; }
+    sleep 0.1
+done
+
+# cpu CMD...: runs CMD (stdout to $T/out), prints its user+sys CPU seconds.
+cpu() {
+    python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[1], "wb") as out:
+    rc = subprocess.call(sys.argv[2:], stdout=out)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+if rc != 0:
+    sys.exit("command failed (exit %d): %s" % (rc, " ".join(sys.argv[2:])))
+print("%.6f" % (r.ru_utime + r.ru_stime))' "$T/out" "$@"
+}
+
+run_driver() { # cmd -> "throughput cpu_per_op"
+    c=$(cpu "$DRIVER" redis --port "$port" --transport tls --cacert "$T/pki/ca.pem" \
+        --command "$1" --connections "$C" --pipeline "$P" --payload 64 --warmup 0 \
+        --requests "$N")
+    node -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));
+        console.log(d.throughput, process.argv[2] / d.ops)' "$T/out" "$c"
+}
+
+run_rb() { # cmd -> "throughput cpu_per_op"
+    c=$(cpu redis-benchmark --tls --cacert "$T/pki/ca.pem" -h 127.0.0.1 -p "$port" \
+        -c "$C" -P "$P" -d 64 -n "$N" -t "$1" --csv)
+    rps=$(grep -i "^\"$1\"" "$T/out" | cut -d, -f2 | tr -d '"')
+    echo "$rps" "$(python3 -c "print($c / $N)")"
+}
+
+echo "redis-tls: $REDIS $("$REDIS" --version | awk '{print $3}'), TLS, $C connections, pipeline $P, $N requests, $ROUNDS rounds"
+for cmd in SET GET; do
+    lc=$(echo "$cmd" | tr 'A-Z' 'a-z')
+    tr_all=""; cpu_all=""
+    r=1
+    while [ $r -le "$ROUNDS" ]; do
+        if [ $((r % 2)) = 1 ]; then
+            d=$(run_driver "$cmd"); b=$(run_rb "$lc")
+        else
+            b=$(run_rb "$lc"); d=$(run_driver "$cmd")
+        fi
+        set -- $d $b
+        tr_all="$tr_all $(python3 -c "print('%.3f' % ($1 / $3))")"
+        cpu_all="$cpu_all $(python3 -c "print('%.3f' % ($2 / $4))")"
+        printf '  %s round %d: driver %.0f/s %.2f us cpu/cmd, redis-benchmark %.0f/s %.2f us cpu/cmd\n' \
+            "$cmd" "$r" "$1" "$(python3 -c "print($2 * 1e6)")" "$3" "$(python3 -c "print($4 * 1e6)")"
+        r=$((r + 1))
+    done
+    med() { python3 -c 'import statistics,sys; v=[float(x) for x in sys.argv[1:]]; print("%.3f [%.3f-%.3f]" % (statistics.median(v), min(v), max(v)))' "$@"; }
+    # shellcheck disable=SC2086
+    echo "$cmd driver/redis-benchmark: throughput ratio $(med $tr_all), cpu per command ratio $(med $cpu_all)"
+done
