@@ -229,7 +229,7 @@ int proc_wait(struct proc *p, double timeout_s, double kill_after_s, volatile si
                 }
             }
         } else if (!exited) {
-            struct timespec ts = {0, 20 * 1000 * 1000};
+            struct timespec ts = {0, 2 * 1000 * 1000};
             nanosleep(&ts, NULL);
         }
         if (!exited) {
@@ -286,7 +286,7 @@ void proc_stop(struct proc *p, double grace_s)
         kill(-p->pid, SIGTERM);
         until = clock_now_ns() + (uint64_t)(grace_s * 1e9);
         while (proc_running(p) && clock_now_ns() < until) {
-            struct timespec ts = {0, 10 * 1000 * 1000};
+            struct timespec ts = {0, 2 * 1000 * 1000};
             nanosleep(&ts, NULL);
         }
         if (!p->reaped) {

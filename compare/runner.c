@@ -322,7 +322,7 @@ static int start_server(struct runner *r, size_t version, const json_t *params, 
         }
         if (probe_once(&pt, left < 1.0 ? left : 1.0, probe_err, sizeof(probe_err)) == 0)
             break;
-        sleep_ms(20);
+        sleep_ms(5);
     }
     note_server_version(r, version, proto, &pt, argv);
     rc = 0;
