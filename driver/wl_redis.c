@@ -395,7 +395,8 @@ static int redis_setup(const struct drv_opts *o, void **shared, char *err, size_
         goto oom;
 
     if (sh->cmd->keyed && sh->keyspace > 0) {
-        /* Each connection's ring: up to RING_SLOTS batches within a memory budget. */
+        /* Each connection's ring: up to RING_SLOTS batches, all rings together within a 64 MiB
+         * budget (at least one batch each), so 10000 connections stay affordable. */
         long long one = 0;
         char *cmd = NULL;
         size_t budget = (64u << 20) / sh->connections, slot_bytes;
@@ -404,8 +405,6 @@ static int redis_setup(const struct drv_opts *o, void **shared, char *err, size_
         if (one < 0)
             goto oom;
         redisFreeCommand(cmd);
-        if (budget < (256u << 10))
-            budget = 256u << 10;
         slot_bytes = (size_t)one * sh->pipeline;
         sh->ring_slots = slot_bytes ? (unsigned)(budget / slot_bytes) : RING_SLOTS;
         if (sh->ring_slots > RING_SLOTS)
