@@ -218,6 +218,13 @@ static struct tls_ctx *ctx_new(const SSL_METHOD *method, char *err, size_t errle
     return t;
 }
 
+/* "driver tcp --serve ...": one set of options for the in-process server and its client
+ * (the server gets a copy with mode MODE_SERVE and serve still set). */
+static int colocated(const struct drv_opts *o)
+{
+    return o->serve != 0;
+}
+
 static int load_cert_key(struct tls_ctx *t, const char *cert, const char *key, char *err,
                          size_t errlen)
 {
@@ -261,7 +268,8 @@ struct tls_ctx *tls_client_ctx_new(const struct drv_opts *o, char *err, size_t e
             goto fail;
         }
     }
-    if (o->cert[0] != '\0' && load_cert_key(t, o->cert, o->key, err, errlen) != 0)
+    /* With --serve the certificate is the in-process server's, not a client certificate. */
+    if (o->cert[0] != '\0' && !colocated(o) && load_cert_key(t, o->cert, o->key, err, errlen) != 0)
         goto fail;
     return t;
 fail:
@@ -287,7 +295,9 @@ struct tls_ctx *tls_server_ctx_new(const struct drv_opts *o, char *err, size_t e
     /* Load clients connect once and never resume: no session tickets to make or to leave
      * unread in a client's socket. */
     SSL_CTX_set_num_tickets(t->ctx, 0);
-    if (o->cacert[0] != '\0') {
+    /* --cacert asks for client certificates, except with --serve, where it is what the
+     * in-process client trusts. */
+    if (o->cacert[0] != '\0' && !colocated(o)) {
         if (SSL_CTX_load_verify_file(t->ctx, o->cacert) != 1) {
             ctx_err(err, errlen, "load cacert", o->cacert);
             goto fail;

@@ -2,7 +2,8 @@
 # The reference servers over TLS (driver serve tcp|http|ws --transport tls --cert --key):
 # the driver's own client against them with verification on, payloads large enough for
 # several records and short writes, pipelines and windows; and independent TLS clients
-# (socat/OpenSSL, curl, node's https/ws) against the same servers.
+# (socat/OpenSSL, curl, node's ws) against the same servers; and --serve (in-process server)
+# over TLS.
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/tls-lib.sh"
 tls_pki
@@ -51,5 +52,13 @@ ws.on("open", () => ws.send("hello wss"));
 ws.on("message", (m) => { clearTimeout(t); if (String(m) !== "hello wss") process.exit(1); ws.close(); process.exit(0); });
 ws.on("error", (e) => { console.error(String(e)); process.exit(1); });
 ' "$PORT" "$PKI/ca.pem" || fail "node wss client against serve ws"
+# colocated (--serve): cert/key are the in-process server's, --cacert what its client trusts
+drv colo-tcp tcp --serve $RUN --cert "$PKI/server.pem" --key "$PKI/server.key" --payload 700
+assert_clean_run colo-tcp
+drv colo-http http --serve $RUN --cert "$PKI/server.pem" --key "$PKI/server.key" --window 2
+assert_clean_run colo-http
+drv colo-wrong tcp --serve $RUN --cert "$PKI/wrongsan.pem" --key "$PKI/wrongsan.key"
+assert_eq "$RC" 3 "--serve with a wrong-SAN certificate"
+assert_err colo-wrong "IP address mismatch"
 check_runs
 echo "33-tls-serve: ok"

@@ -110,6 +110,7 @@ struct setup {
     const char *client_cert;
     int insecure;
     const char *name; /* identity to check */
+    int colocated;    /* --serve: both ends get the same options (cert, key and cacert) */
 };
 
 struct pair {
@@ -138,6 +139,14 @@ static int pair_open(struct pair *pr, const struct setup *s, int max_version)
     snprintf(so.key, sizeof(so.key), "%s.key", path(s->server_cert));
     if (s->require_client_cert)
         snprintf(so.cacert, sizeof(so.cacert), "%s", path("ca.pem"));
+    if (s->colocated) {
+        co.serve = 1;
+        snprintf(co.cert, sizeof(co.cert), "%s", so.cert);
+        snprintf(co.key, sizeof(co.key), "%s", so.key);
+        snprintf(so.cacert, sizeof(so.cacert), "%s", co.cacert);
+        so.serve = 1;
+        so.mode = MODE_SERVE;
+    }
     pr->cctx = tls_client_ctx_new(&co, err, sizeof(err));
     CHECK_MSG(pr->cctx != NULL, "%s", err);
     pr->sctx = tls_server_ctx_new(&so, err, sizeof(err));
@@ -185,22 +194,25 @@ static void test_verification(void)
         int ok;
         const char *client_err; /* substring of the client's error when !ok */
     } cases[] = {
-        {{"server", 0, "ca.pem", NULL, 0, "127.0.0.1"}, 1, NULL},
-        {{"server", 0, "ca.pem", NULL, 0, "localhost"}, 1, NULL},
-        {{"wrongsan", 0, "ca.pem", NULL, 0, "127.0.0.1"},
+        {{"server", 0, "ca.pem", NULL, 0, "127.0.0.1", 0}, 1, NULL},
+        {{"server", 0, "ca.pem", NULL, 0, "localhost", 0}, 1, NULL},
+        {{"wrongsan", 0, "ca.pem", NULL, 0, "127.0.0.1", 0},
          0,
          "certificate verify failed: IP address mismatch"},
-        {{"wrongsan", 0, "ca.pem", NULL, 0, "localhost"},
+        {{"wrongsan", 0, "ca.pem", NULL, 0, "localhost", 0},
          0,
          "certificate verify failed: hostname mismatch"},
-        {{"server", 0, "ca.pem", NULL, 0, "10.9.9.9"}, 0, "IP address mismatch"},
-        {{"unknown", 0, "ca.pem", NULL, 0, "127.0.0.1"},
+        {{"server", 0, "ca.pem", NULL, 0, "10.9.9.9", 0}, 0, "IP address mismatch"},
+        {{"unknown", 0, "ca.pem", NULL, 0, "127.0.0.1", 0},
          0,
          "certificate verify failed: unable to get local issuer certificate"},
-        {{"server", 0, NULL, NULL, 0, "127.0.0.1"}, 0, "certificate verify failed"},
-        {{"wrongsan", 0, "ca.pem", NULL, 1, "127.0.0.1"}, 1, NULL},
-        {{"unknown", 0, NULL, NULL, 1, "127.0.0.1"}, 1, NULL},
-        {{"server", 1, "ca.pem", "client", 0, "127.0.0.1"}, 1, NULL},
+        {{"server", 0, NULL, NULL, 0, "127.0.0.1", 0}, 0, "certificate verify failed"},
+        {{"wrongsan", 0, "ca.pem", NULL, 1, "127.0.0.1", 0}, 1, NULL},
+        {{"unknown", 0, NULL, NULL, 1, "127.0.0.1", 0}, 1, NULL},
+        {{"server", 1, "ca.pem", "client", 0, "127.0.0.1", 0}, 1, NULL},
+        /* --serve: cacert is the client's trust, cert/key the server's; no client cert */
+        {{"server", 0, "ca.pem", NULL, 0, "127.0.0.1", 1}, 1, NULL},
+        {{"wrongsan", 0, "ca.pem", NULL, 0, "127.0.0.1", 1}, 0, "IP address mismatch"},
     };
     static const int versions[] = {0, TLS1_2_VERSION};
 
@@ -223,6 +235,9 @@ static void test_verification(void)
                           "case %zu: '%s'", i, pr.cl.err);
                 CHECK(pr.rs != CONN_OK || pr.sv.err[0] == '\0');
             }
+            if (pr.rc == CONN_OK && pr.rs == CONN_OK)
+                CHECK((SSL_get0_peer_certificate(pr.sv.tls) != NULL) ==
+                      (cases[i].s.client_cert != NULL));
             if (pr.rc == CONN_OK && v == 1)
                 CHECK_STR(SSL_get_version(pr.cl.tls), "TLSv1.2");
             if (pr.rc == CONN_OK && v == 0)
@@ -236,7 +251,7 @@ static void test_verification(void)
  * client finish first, so its failure shows on the first read; both ends fail cleanly. */
 static void test_client_cert_missing(void)
 {
-    static const struct setup s = {"server", 1, "ca.pem", NULL, 0, "127.0.0.1"};
+    static const struct setup s = {"server", 1, "ca.pem", NULL, 0, "127.0.0.1", 0};
     static const int versions[] = {0, TLS1_2_VERSION};
 
     /* the client writes first: the server's close turns into a reset, and the error says
@@ -286,7 +301,7 @@ static void test_client_cert_missing(void)
  * WANT_WRITE retries with the same buffer; every byte arrives in order. */
 static void test_stream(void)
 {
-    static const struct setup s = {"server", 0, "ca.pem", NULL, 0, "localhost"};
+    static const struct setup s = {"server", 0, "ca.pem", NULL, 0, "localhost", 0};
     enum { TOTAL = 4 << 20, CHUNK = 256 << 10 };
     static unsigned char out[CHUNK], in[16384];
     struct pair pr;
@@ -349,7 +364,7 @@ static void test_stream(void)
  * a bare TCP close both read as EOF. */
 static void test_pending_and_eof(void)
 {
-    static const struct setup s = {"server", 0, "ca.pem", NULL, 0, "127.0.0.1"};
+    static const struct setup s = {"server", 0, "ca.pem", NULL, 0, "127.0.0.1", 0};
     struct pair pr;
     char buf[64] = {0};
     ssize_t n;
