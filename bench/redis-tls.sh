@@ -2,8 +2,9 @@
 # Driver vs redis-benchmark over TLS on one redis-server (loopback, test PKI made on the fly;
 # the driver verifies the chain and the IP SAN, redis-benchmark the chain). Same work for
 # both: N requests of SET and GET (64-byte values), C connections, pipeline P
-# (redis-benchmark -P, driver --pipeline with one batch in flight). Rounds alternate the order (A B, B A, ...) so slow drift cancels; each
-# line prints per-round ratios driver / redis-benchmark of
+# (redis-benchmark -P, driver --pipeline with one batch in flight). Rounds alternate the
+# order (A B, B A, ...) so slow drift cancels; each line prints per-round ratios
+# driver / redis-benchmark of
 #   throughput (higher is better for the driver), and
 #   client CPU per command (whole process user+sys / N; lower is better for the driver).
 # Usage: sh bench/redis-tls.sh        env: ROUNDS=3 N=200000 C=4 P=16 REDIS=redis-server
