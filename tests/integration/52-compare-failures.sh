@@ -1,8 +1,8 @@
 #!/bin/sh
 # Failed runs are recorded, never dropped: a version whose driver exits non-zero for one
-# configuration, prints garbage for another and hangs past the timeout for a third. Those runs
-# are `failed` with the reason, their rows are `failed`, the fourth row completes, and compare
-# exits 3 with every report written. A server that never becomes ready fails its runs with the
+# configuration, prints garbage for another, hangs past the timeout for a third and is killed
+# by a signal for a fourth. Those runs are `failed` with the reason, their rows are `failed`,
+# the first row completes, and compare exits 3 with every report written. A server that never becomes ready fails its runs with the
 # server command and the tail of its stderr.
 . "$(dirname "$0")/../lib.sh"
 need node
@@ -14,13 +14,14 @@ case "\$(cat "\$2")" in
 *'"payload": 1000,'*) echo "flaky: refusing this one" >&2; exit 1 ;;
 *'"payload": 2000,'*) echo "this is not json"; exit 0 ;;
 *'"payload": 3000,'*) exec sleep 30 ;;
+*'"payload": 4000,'*) kill -KILL \$\$ ;;
 esac
 exec "$DRIVER" tcp --config "\$2"
 SH
 chmod +x "$T/flaky-driver"
 cat > "$T/grid.json" <<JSON
 {"name": "faults", "defaults": {"protocol": "tcp", "connections": 1, "window": 1},
- "axes": {"payload": [64, 1000, 2000, 3000]}}
+ "axes": {"payload": [64, 1000, 2000, 3000, 4000]}}
 JSON
 cat > "$T/spec.json" <<JSON
 {"versions": [
@@ -39,11 +40,11 @@ const l=require("fs").readFileSync(process.argv[1],"utf8").trim().split("\n").ma
 l.filter(x=>x.status!=="ok"&&x.version==="good").forEach(x=>console.error("unexpected: "+x.label+": "+x.reason));
 const r=p=>l.filter(x=>x.version==="flaky"&&x.result===null&&x.status==="failed"&&x.label.includes(p)).map(x=>x.reason.replace(/[0-9.]+ s/,"N s"));
 console.log(l.length, l.filter(x=>x.status==="ok").length,
-  JSON.stringify([r("1000 B")[0], r("2000 B")[0], r("3000 B")[0]]));' "$T/out/runs.jsonl")" \
-    '16 10 ["exit 1: flaky: refusing this one","bad JSON on stdout: line 1 column 4: '"'"'['"'"' or '"'"'{'"'"' expected near '"'"'this'"'"'","timeout after N s"]' \
+  JSON.stringify([r("1000 B")[0], r("2000 B")[0], r("3000 B")[0], r("4000 B")[0]]));' "$T/out/runs.jsonl")" \
+    '20 12 ["exit 1: flaky: refusing this one","bad JSON on stdout: line 1 column 4: '"'"'['"'"' or '"'"'{'"'"' expected near '"'"'this'"'"'","timeout after N s","signal 9 (Killed)"]' \
     "recorded failures"
 assert_eq "$(json_get "$T/out/summary.json" 'this.rows.map(r=>r.status).join(" ")')" \
-    "ok failed failed failed" "row status"
+    "ok failed failed failed failed" "row status"
 grep -q "failed" "$T/out/report.md" || fail "report.md does not mention the failures"
 grep -q "exit 1: flaky" "$T/stderr" || fail "stderr does not give the failure reason"
 
