@@ -1,8 +1,10 @@
 // Drives pairbench's reference WebSocket server (`driver serve ws`) with the npm `ws`
 // client: binary and text echo, a fragmented message, 16- and 64-bit lengths, ping/pong, a
 // close handshake, and refusal of an oversized message. Exits 0 and prints "ok", or exits 1
-// naming the failed step. Usage: node ws_client.js PORT BIG_BYTES OVER_LIMIT_BYTES
+// naming the failed step. Usage: node ws_client.js PORT BIG_BYTES OVER_LIMIT_BYTES [CA_FILE]
+// (with CA_FILE: wss, the server certificate checked against that CA)
 'use strict';
+const fs = require('fs');
 const path = require('path');
 const assert = require('assert');
 const WebSocket = require(path.join(__dirname, '..', 'node_modules', 'ws'));
@@ -10,7 +12,8 @@ const WebSocket = require(path.join(__dirname, '..', 'node_modules', 'ws'));
 const port = Number(process.argv[2]);
 const big = Number(process.argv[3] || 100000);
 const over = Number(process.argv[4] || 0);
-const url = 'ws://127.0.0.1:' + port + '/';
+const ca = process.argv[5] ? fs.readFileSync(process.argv[5]) : null;
+const url = (ca ? 'wss' : 'ws') + '://127.0.0.1:' + port + '/';
 let step = 'connect';
 
 setTimeout(() => {
@@ -20,7 +23,7 @@ setTimeout(() => {
 
 function open() {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { perMessageDeflate: false });
+    const ws = new WebSocket(url, ca ? { perMessageDeflate: false, ca } : { perMessageDeflate: false });
     ws.once('open', () => resolve(ws));
     ws.once('error', reject);
   });

@@ -1,10 +1,13 @@
 // A WebSocket echo server on the npm `ws` package, the real peer for `driver ws` tests.
-// Usage: node ws_echo_server.js PORT [--fragment] [--ping-ms N]
+// Usage: node ws_echo_server.js PORT [--fragment] [--ping-ms N] [--tls CERT KEY]
 //   --fragment   echo each message as three fragments (first, continuation, final)
 //   --ping-ms N  ping every client every N ms (the driver must answer with pongs)
+//   --tls C K    wss: serve TLS with certificate file C and key file K
 // Prints "listening PORT" on stderr once ready; on SIGTERM one JSON line of counters on stdout.
 'use strict';
 const path = require('path');
+const fs = require('fs');
+const https = require('https');
 const { WebSocketServer } = require(path.join(__dirname, '..', 'node_modules', 'ws'));
 
 const port = Number(process.argv[2]);
@@ -13,7 +16,19 @@ const pingIdx = process.argv.indexOf('--ping-ms');
 const pingMs = pingIdx > 0 ? Number(process.argv[pingIdx + 1]) : 0;
 const stats = { connections: 0, messages: 0, pings: 0, pongs: 0 };
 
-const wss = new WebSocketServer({ host: '127.0.0.1', port, perMessageDeflate: false });
+const tlsIdx = process.argv.indexOf('--tls');
+let wss;
+if (tlsIdx > 0) {
+  const server = https.createServer({
+    cert: fs.readFileSync(process.argv[tlsIdx + 1]),
+    key: fs.readFileSync(process.argv[tlsIdx + 2]),
+  });
+  wss = new WebSocketServer({ server, perMessageDeflate: false });
+  server.listen(port, '127.0.0.1', () => console.error('listening ' + port));
+} else {
+  wss = new WebSocketServer({ host: '127.0.0.1', port, perMessageDeflate: false });
+  wss.on('listening', () => console.error('listening ' + port));
+}
 wss.on('connection', (ws) => {
   stats.connections++;
   let timer = null;
@@ -38,7 +53,6 @@ wss.on('connection', (ws) => {
   ws.on('close', () => timer && clearInterval(timer));
   ws.on('error', () => timer && clearInterval(timer));
 });
-wss.on('listening', () => console.error('listening ' + port));
 process.on('SIGTERM', () => {
   console.log(JSON.stringify(stats));
   process.exit(0);
