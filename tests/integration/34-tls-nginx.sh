@@ -1,7 +1,7 @@
 #!/bin/sh
 # HTTP over TLS against a real nginx (ssl_certificate on a free loopback port, our own
-# configuration, foreground): verified runs succeed, a certificate with the wrong SAN is
-# refused with exit 3 unless --insecure.
+# configuration, foreground), HTTP/1.1 and HTTP/2: verified runs succeed, a certificate with
+# the wrong SAN is refused with exit 3 unless --insecure.
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/tls-lib.sh"
 tls_pki
@@ -27,7 +27,7 @@ http {
     scgi_temp_path $d/tmp/scgi;
     keepalive_requests 1000000;
     server {
-        listen 127.0.0.1:$NGINX_PORT ssl;
+        listen 127.0.0.1:$NGINX_PORT ssl http2;
         ssl_certificate $PKI/$2.pem;
         ssl_certificate_key $PKI/$2.key;
         ssl_protocols TLSv1.2 TLSv1.3;
@@ -46,6 +46,9 @@ drv nginx http --port "$NGINX_PORT" $RUN --connections 2 --pipeline 2
 assert_clean_run nginx
 drv nginx-name http --port "$NGINX_PORT" $RUN --host localhost
 assert_clean_run nginx-name
+# HTTP/2 (libcurl) over the same TLS listener, verified the same way
+drv nginx-h2 http --port "$NGINX_PORT" $RUN --http-version 2 --connections 2 --window 4
+assert_clean_run nginx-h2
 
 start_nginx wrong wrongsan
 drv nginx-wrong http --port "$NGINX_PORT" $RUN
@@ -53,5 +56,7 @@ assert_eq "$RC" 3 "nginx wrong SAN exit"
 assert_err nginx-wrong "certificate verify failed: IP address mismatch"
 drv nginx-insecure http --port "$NGINX_PORT" $RUN --insecure
 assert_clean_run nginx-insecure "this.tls.insecure === true"
+drv nginx-h2-wrong http --port "$NGINX_PORT" $RUN --http-version 2
+assert_eq "$RC" 3 "nginx wrong SAN exit (http/2)"
 check_runs
 echo "34-tls-nginx: ok"
