@@ -42,7 +42,7 @@ struct resp_verifier {
     enum resp_verdict verdict;
     int push;          /* the top-level value is a RESP3 push message */
     int top_type;      /* REDIS_REPLY_* of the top-level value, 0 before it is known */
-    char errtext[128]; /* first error reply text in the current reply, NUL-terminated */
+    char errtext[320]; /* first error reply text in the current reply, NUL-terminated */
 };
 
 /* 0, or -1 when out of memory. Release with resp_verifier_release(). */

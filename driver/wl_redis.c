@@ -486,22 +486,26 @@ static int redis_hello(void *st, struct buf *out)
 static void hello_error(const struct redis_conn *c, enum hello_step step, char *err, size_t errlen)
 {
     const char *text = c->v.errtext;
+    /* The server wants credentials we were not asked to send. */
+    const char *hint = !c->sh->auth && strncmp(text, "NOAUTH", 6) == 0
+                           ? " (the server requires a password: use --auth)"
+                           : "";
 
     switch (step) {
     case STEP_HELLO:
         if (c->sh->auth && (strncmp(text, "WRONGPASS", 9) == 0 || strstr(text, "password")))
             snprintf(err, errlen, "redis: AUTH failed: %s", text);
         else
-            snprintf(err, errlen, "redis: HELLO 3 failed: %s", text);
+            snprintf(err, errlen, "redis: HELLO 3 failed: %s%s", text, hint);
         break;
     case STEP_AUTH:
         snprintf(err, errlen, "redis: AUTH failed: %s", text);
         break;
     case STEP_PREFILL:
-        snprintf(err, errlen, "redis: prefill 'LPUSH mylist' failed: %s", text);
+        snprintf(err, errlen, "redis: prefill 'LPUSH mylist' failed: %s%s", text, hint);
         break;
     case STEP_TRIM:
-        snprintf(err, errlen, "redis: prefill 'LTRIM mylist' failed: %s", text);
+        snprintf(err, errlen, "redis: prefill 'LTRIM mylist' failed: %s%s", text, hint);
         break;
     }
 }

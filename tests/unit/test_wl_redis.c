@@ -273,6 +273,14 @@ static void test_auth(void)
     const char *unk = "-ERR unknown command 'HELLO'\r\n";
     CHECK(wl_redis.hello_feed(f.conn, unk, strlen(unk), &done, f.err, sizeof(f.err)) == -1);
     CHECK_STR(f.err, "redis: HELLO 3 failed: ERR unknown command 'HELLO'");
+    /* a protected server, no --auth: the message says what to do */
+    buf_release(&f.hello);
+    CHECK(buf_init(&f.hello, 1 << 20) == 0);
+    CHECK(wl_redis.hello(f.conn, &f.hello) > 0);
+    const char *noauth = "-NOAUTH HELLO must be called with the client already authenticated\r\n";
+    CHECK(wl_redis.hello_feed(f.conn, noauth, strlen(noauth), &done, f.err, sizeof(f.err)) == -1);
+    CHECK(strstr(f.err, "redis: HELLO 3 failed: NOAUTH HELLO must") == f.err);
+    CHECK(strstr(f.err, "(the server requires a password: use --auth)") != NULL);
     fixture_close(&f);
 
     /* no password anywhere */
