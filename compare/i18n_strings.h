@@ -252,3 +252,8 @@ X(M_WARN_LOAD_END, "The machine was loaded at the end: load average {0} on {1} C
   "机器：结束时负载较高，{1} 个 CPU 上的平均负载为 {0}。")
 X(M_WARN_GOVERNOR, "The CPU frequency governor is '{0}', not 'performance'.",
   "机器：CPU 频率调节器为 '{0}'，而不是 'performance'。")
+X(M_ENV_SCOPE, "Scope", "范围")
+X(M_ENV_SCOPE_V,
+  "the {0} configurations above on this one machine over loopback; other payloads, "
+  "concurrency levels, networks, machines and workloads are not covered",
+  "仅限上述 {0} 个配置、这一台机器、经回环地址；其他负载大小、并发度、网络、机器和工作负载均未覆盖")

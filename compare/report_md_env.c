@@ -188,6 +188,14 @@ static void environment(const struct md *m)
         env_row(m, M_ENV_SHARD, v);
     row_begin(m, M_ENV_NETWORK);
     md_put(m, md_t(m, M_ENV_NETWORK_V));
+    md_put(m, " |\n");
+    row_begin(m, M_ENV_SCOPE);
+    {
+        char n[32];
+
+        snprintf(n, sizeof(n), "%zu", m->nrows);
+        md_tmpl(m, md_t(m, M_ENV_SCOPE_V), n, MD_END);
+    }
     md_put(m, " |\n\n");
 }
 
