@@ -21,9 +21,11 @@
 #include "workload.h"
 
 #define NS_PER_S 1000000000ull
-#define IN_CAP_MIN (64u * 1024)
+#define IN_CAP_MIN (16u * 1024)
+#define IN_CAP_START_MAX (256u * 1024)
 #define IN_CAP_MAX (1024u * 1024 * 1024)
-#define CTL_CAP (64u * 1024)
+#define CTL_CAP (4u * 1024) /* a few WebSocket control frames */
+#define HELLO_BASE (64u * 1024) /* workload.h promises hello() this much room */
 #define HELLO_BIG_MAX (256u * 1024 * 1024)
 #define BACKOFF_MIN_NS (20ull * 1000 * 1000)
 #define BACKOFF_MAX_NS (1000ull * 1000 * 1000)
@@ -234,7 +236,7 @@ static void hello_start(struct cconn *cc, uint64_t now)
 {
     const struct drv_opts *o = cc->w->run->o;
     const struct workload *wl = cc->w->run->wl;
-    size_t small = IN_CAP_MIN + 2 * o->payload, big;
+    size_t small = HELLO_BASE + 2 * o->payload, big;
     char err[ERR_MAX];
     int rc;
 
@@ -247,9 +249,9 @@ static void hello_start(struct cconn *cc, uint64_t now)
         goto oom;
     rc = wl->hello(cc->st, &cc->hello);
     if (rc < 0) {
-        big = o->payload + 64 > (HELLO_BIG_MAX - IN_CAP_MIN) / 1024
+        big = o->payload + 64 > (HELLO_BIG_MAX - HELLO_BASE) / 1024
                   ? HELLO_BIG_MAX
-                  : IN_CAP_MIN + 1024 * (o->payload + 64);
+                  : HELLO_BASE + 1024 * (o->payload + 64);
         buf_release(&cc->hello);
         if (buf_init(&cc->hello, big) < 0)
             goto oom;
@@ -796,12 +798,13 @@ static void *worker_main(void *arg)
 static int conn_setup(struct cconn *cc, struct worker *w, unsigned index)
 {
     const struct drv_opts *o = w->run->o;
-    size_t in_cap = o->payload + 4096;
+    /* room for a batch of replies; grows (rarely, never per op) when one reply is larger */
+    size_t in_cap = IN_CAP_START_MAX;
 
+    if (o->payload + 64 < IN_CAP_START_MAX / o->pipeline)
+        in_cap = o->pipeline * (o->payload + 64);
     if (in_cap < IN_CAP_MIN)
         in_cap = IN_CAP_MIN;
-    if (in_cap > 1024 * 1024)
-        in_cap = 1024 * 1024;
     memset(cc, 0, sizeof(*cc));
     cc->c.fd = -1;
     cc->w = w;
