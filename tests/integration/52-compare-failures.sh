@@ -65,7 +65,7 @@ reason=$(node -e '
 const l=require("fs").readFileSync(process.argv[1],"utf8").trim().split("\n").map(JSON.parse);
 console.log(l.filter(x=>x.version==="mute")[0].reason);' "$T/out2/runs.jsonl")
 case "$reason" in
-"server not ready after 0.5 s: 'sh -c 'echo listening soon >&2; exec sleep 30' "*"Connection refused; stderr: listening soon") ;;
+"server not ready after 0.5 s: 'sh -c 'echo listening soon >&2; exec sleep 30' "*"connect '127.0.0.1:"*"; stderr: listening soon") ;;
 *) fail "unexpected reason: $reason" ;;
 esac
 if pgrep -f "exec sleep 30" > /dev/null; then fail "a server outlived its run"; fi
