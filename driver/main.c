@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "client.h"
 #include "opts.h"
@@ -138,6 +139,18 @@ out:
     return code;
 }
 
+/* Up to 10000 connections (and as many accepted by --serve) need descriptors: take the hard
+ * limit as the soft one. Failure only means fewer connections can be opened. */
+static void raise_nofile(void)
+{
+    struct rlimit rl;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        (void)setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
 int main(int argc, char **argv)
 {
     struct drv_opts o;
@@ -147,6 +160,7 @@ int main(int argc, char **argv)
     int first = 2;
 
     signal(SIGPIPE, SIG_IGN);
+    raise_nofile();
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
