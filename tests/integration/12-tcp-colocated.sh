@@ -22,4 +22,9 @@ JSON
 "$DRIVER" tcp --config "$T/c.json" > "$T/c.out" || fail "driver --config exited $?"
 assert_eq "$(json_get "$T/c.out" '[this.ops, this.config.pipeline, this.config.payload].join(" ")')" \
     "999 4 2048" "--config result"
+# many connections, most of them idle most of the time, on both sides of one process
+"$DRIVER" tcp --serve --serve-workers 2 --connections 1000 --workers 2 --warmup 0 \
+    --requests 3000 > "$T/m.json" || fail "driver --serve --connections 1000 exited $?"
+assert_eq "$(json_get "$T/m.json" '[this.ops, this.errors.connect, this.errors.io].join(" ")')" \
+    "3000 0 0" "1000 connections"
 echo "ok: colocated mode"
