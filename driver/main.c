@@ -20,6 +20,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: driver redis|tcp|http|ws [flags]      run one measurement, print JSON\n"
             "       driver serve tcp|http|ws [flags]      run the reference server\n"
+            "       driver --config FILE.json             the file's \"protocol\" key picks it\n"
             "       driver --version | --help\n"
             "\n"
             "client flags (defaults in brackets):\n"
@@ -139,6 +140,36 @@ out:
     return code;
 }
 
+/* The "protocol" key of the --config file given as argv[1] (and argv[2]). */
+static int proto_from_config(int argc, char **argv, enum drv_proto *proto, char *err,
+                             size_t errlen)
+{
+    const char *path = argv[1][8] == '=' ? argv[1] + 9 : argc > 2 ? argv[2] : NULL;
+    json_error_t je;
+    json_t *root, *p;
+    int rc = -1;
+
+    if (!path) {
+        snprintf(err, errlen, "flag '--config' needs a value: a JSON file");
+        return -1;
+    }
+    root = json_load_file(path, 0, &je);
+    if (!root) {
+        snprintf(err, errlen, "--config '%s': %s", path, je.text);
+        return -1;
+    }
+    p = json_object_get(root, "protocol");
+    if (!json_is_string(p) || opts_proto_parse(json_string_value(p), proto) < 0)
+        snprintf(err, errlen,
+                 "'%s': key 'protocol': expected \"redis\", \"tcp\", \"http\" or \"ws\" "
+                 "when no protocol word precedes --config",
+                 path);
+    else
+        rc = 0;
+    json_decref(root);
+    return rc;
+}
+
 /* Up to 10000 connections (and as many accepted by --serve) need descriptors: take the hard
  * limit as the soft one. Failure only means fewer connections can be opened. */
 static void raise_nofile(void)
@@ -186,6 +217,13 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
         first = 3;
+    } else if (strcmp(argv[1], "--config") == 0 || strncmp(argv[1], "--config=", 9) == 0) {
+        /* "<driver> --config FILE.json" (design §4): the file names the protocol */
+        if (proto_from_config(argc, argv, &proto, err, sizeof(err)) < 0) {
+            fprintf(stderr, "driver: %s\n", err);
+            return EXIT_USAGE;
+        }
+        first = 1;
     } else if (opts_proto_parse(argv[1], &proto) < 0) {
         fprintf(stderr,
                 "driver: unknown protocol '%s' (expected redis, tcp, http, ws or serve)\n",
