@@ -376,7 +376,7 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
     struct proc_result res = {0};
     struct proc_spec ps = {0};
     double timeout, cpu0 = -1, cpu1 = -1;
-    int have_res = 0, interrupted = 0, srv_started = 0;
+    int have_res = 0, interrupted = 0, srv_started = 0, attempt;
 
     r->seq++;
     runner_utc_now(started, sizeof(started));
@@ -412,6 +412,18 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
         }
         s = start_server(r, sr->version, eff, server_cmd, host, port, srv_dir, srv_log, &server,
                          reason, sizeof(reason));
+        /* another process took the free port between our check and the server's bind: try
+         * two more ports before calling it a failure */
+        for (attempt = 1; s == 1 && attempt < 3 && strstr(reason, "in use"); attempt++) {
+            proc_stop(&server, KILL_AFTER_S);
+            port = ports_free(why, sizeof(why));
+            if (!port)
+                break;
+            json_object_set_new(eff, "port", json_integer(port));
+            reason[0] = '\0';
+            s = start_server(r, sr->version, eff, server_cmd, host, port, srv_dir, srv_log, &server,
+                             reason, sizeof(reason));
+        }
         srv_started = server.pid > 0;
         if (s == 2) {
             interrupted = 1;
