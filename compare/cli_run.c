@@ -445,6 +445,31 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
             json_object_set_new(meta, "resumed", resumed);
             json_decref(old);
         }
+        {
+            /* lines of configurations or versions this spec does not have */
+            json_t *line;
+            size_t j, stray = 0;
+            json_array_foreach(existing, j, line)
+            {
+                const char *c = json_string_value(json_object_get(line, "config"));
+                const char *v = json_string_value(json_object_get(line, "version"));
+                size_t q;
+                int known_c = 0, known_v = 0;
+                for (q = 0; c && q < sp.n_configs && !known_c; q++)
+                    known_c = selected[q] && strcmp(sp.configs[q].id, c) == 0;
+                for (q = 0; v && q < sp.n_versions && !known_v; q++)
+                    known_v = strcmp(sp.versions[q].name, v) == 0;
+                stray += !(known_c && known_v);
+            }
+            if (stray) {
+                char w[256];
+                snprintf(w, sizeof(w),
+                         "runs.jsonl holds %zu runs of configurations or versions "
+                         "this spec does not have (was the spec changed since the run started?)",
+                         stray);
+                json_array_append_new(json_object_get(meta, "warnings"), json_string(w));
+            }
+        }
         if (truncated)
             json_array_append_new(json_object_get(meta, "warnings"),
                                   json_string("runs.jsonl ended in a truncated line (a run cut "

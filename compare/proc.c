@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,7 @@ int proc_start(struct proc *p, const struct proc_spec *ps, char *err, size_t err
 {
     int outp[2] = {-1, -1}, errp[2] = {-1, -1}, errfd = -1, code = 0;
     cpu_set_t cpus;
-    pid_t pid;
+    pid_t pid, parent;
     ssize_t r;
 
     memset(p, 0, sizeof(*p));
@@ -87,6 +88,7 @@ int proc_start(struct proc *p, const struct proc_spec *ps, char *err, size_t err
         goto fail;
     }
     fflush(NULL);
+    parent = getpid();
     pid = fork();
     if (pid < 0) {
         snprintf(err, errlen, "fork: %s", strerror(errno));
@@ -99,6 +101,9 @@ int proc_start(struct proc *p, const struct proc_spec *ps, char *err, size_t err
         json_t *v;
 
         (void)setpgid(0, 0);
+        /* if compare itself dies (even by SIGKILL), take the child with it: no orphans */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+            child_fail(errp[1], ECHILD);
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
         signal(SIGPIPE, SIG_DFL);
