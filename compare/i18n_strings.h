@@ -257,3 +257,7 @@ X(M_ENV_SCOPE_V,
   "the {0} configurations above on this one machine over loopback; other payloads, "
   "concurrency levels, networks, machines and workloads are not covered",
   "仅限上述 {0} 个配置、这一台机器、经回环地址；其他负载大小、并发度、网络、机器和工作负载均未覆盖")
+X(M_UNJUDGED,
+  "{0} of {1} configurations cannot be fully judged (failed or missing runs, or a spread "
+  "above the noise limit): {2}.",
+  "{1} 个配置中有 {0} 个无法完全判断（运行失败或缺失，或离散度超过噪声上限）：{2}。")

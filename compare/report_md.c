@@ -19,6 +19,11 @@
 
 /* ---- words for the summary ---- */
 
+static const char *md_str(const json_t *o, const char *key)
+{
+    return summary_str(o, key, "");
+}
+
 static enum i18n_msg metric_msg(const char *metric)
 {
     if (strcmp(metric, "throughput") == 0)
@@ -217,6 +222,43 @@ static void summary_for(const struct md *m, const char *ver)
 out:
     md_free_items(items, disjoint);
     free(order);
+}
+
+/* The rows whose verdicts cannot be trusted (failed or missing runs, a spread above the noise
+ * limit), named in the summary so that a reader of the first paragraph knows. */
+static void unjudged(const struct md *m)
+{
+    char **items = calloc(m->nrows + 1, sizeof(*items)), a[32], b[32], *list = NULL;
+    size_t i, vi, mi, k = 0, ln = 0;
+    const json_t *row;
+    FILE *lf;
+
+    if (!items)
+        return;
+    json_array_foreach(m->rows, i, row)
+    {
+        int bad = strcmp(md_str(row, "status"), "ok") != 0;
+
+        for (vi = 1; vi < m->nv && !bad; vi++)
+            for (mi = 0; mi < MD_N_GATED; mi++)
+                if (strcmp(md_verdict(row, md_gated[mi], md_version(m, vi)), VERDICT_UNSTABLE) == 0)
+                    bad = 1;
+        if (bad)
+            items[k++] = strdup(md_row_label(row));
+    }
+    if (k > 0 && (lf = open_memstream(&list, &ln)) != NULL) {
+        struct md lm = *m;
+
+        lm.f = lf;
+        md_put_list(&lm, items, k);
+        fclose(lf);
+        snprintf(a, sizeof(a), "%zu", k);
+        snprintf(b, sizeof(b), "%zu", m->nrows);
+        md_tmpl(m, md_t(m, M_UNJUDGED), a, b, list ? list : "", MD_END);
+        md_put(m, "\n\n");
+    }
+    free(list);
+    md_free_items(items, k);
 }
 
 /* ---- completeness and weaknesses ---- */
@@ -500,6 +542,7 @@ static void write_compare(const struct md *m)
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_SUMMARY));
     for (vi = 1; vi < m->nv; vi++)
         summary_for(m, md_version(m, vi));
+    unjudged(m);
     md_put(m, md_t(m, M_CAUSE));
     md_put(m, "\n\n");
     completeness(m);
