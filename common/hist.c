@@ -7,9 +7,9 @@
 #include <string.h>
 
 #define SUB_BITS 7
-#define SUB_COUNT (1u << SUB_BITS)   /* buckets per power of two */
-#define LINEAR_MAX (2u * SUB_COUNT)  /* values below this are exact */
-#define TOP_EXP 40                   /* largest power of two tracked: 2^40 .. 2^41-1 */
+#define SUB_COUNT (1u << SUB_BITS)  /* buckets per power of two */
+#define LINEAR_MAX (2u * SUB_COUNT) /* values below this are exact */
+#define TOP_EXP 40                  /* largest power of two tracked: 2^40 .. 2^41-1 */
 #define NBUCKETS (LINEAR_MAX + (TOP_EXP - SUB_BITS) * SUB_COUNT)
 #define VALUE_MAX ((UINT64_C(1) << (TOP_EXP + 1)) - 1)
 

@@ -24,7 +24,7 @@
 #define IN_CAP_MIN (16u * 1024)
 #define IN_CAP_START_MAX (256u * 1024)
 #define IN_CAP_MAX (1024u * 1024 * 1024)
-#define CTL_CAP (4u * 1024) /* a few WebSocket control frames */
+#define CTL_CAP (4u * 1024)     /* a few WebSocket control frames */
 #define HELLO_BASE (64u * 1024) /* workload.h promises hello() this much room */
 #define HELLO_BIG_MAX (256u * 1024 * 1024)
 #define BACKOFF_MIN_NS (20ull * 1000 * 1000)
@@ -83,11 +83,11 @@ struct worker {
     struct hist *hist;
     uint64_t ops, batches, e_connect, e_io, e_protocol, e_verify, e_timeout;
     uint64_t last_done_ns, last_progress_ns, stop_ns;
-    unsigned inflight;  /* batches in flight on all this worker's connections */
-    unsigned notready;  /* connections not in C_READY/C_DONE (timers to check) */
+    unsigned inflight; /* batches in flight on all this worker's connections */
+    unsigned notready; /* connections not in C_READY/C_DONE (timers to check) */
     unsigned ever_ready;
-    int running;        /* past the start barrier */
-    int sending;        /* may start new batches */
+    int running; /* past the start barrier */
+    int sending; /* may start new batches */
     char first_err[ERR_MAX];
     unsigned drops;
     char drop_err[ERR_MAX];
@@ -177,8 +177,8 @@ static void enter_state(struct cconn *cc, enum cstate s)
 
 /* The connection failed or was dropped: its in-flight measured ops are errors of class
  * *counter; reconnect after a backoff unless the run no longer sends. */
-static void conn_fail(struct cconn *cc, uint64_t *counter, uint64_t ops_weight,
-                      const char *why, uint64_t now)
+static void conn_fail(struct cconn *cc, uint64_t *counter, uint64_t ops_weight, const char *why,
+                      uint64_t now)
 {
     struct worker *w = cc->w;
 
@@ -287,8 +287,8 @@ static void handshake_step(struct cconn *cc, uint64_t now)
         set_events(cc, cc->c.want_write ? EPOLLIN | EPOLLOUT : EPOLLIN);
         return;
     }
-    snprintf(err, sizeof(err), "handshake '%s:%d': %s", cc->w->run->o->host,
-             cc->w->run->o->port, cc->c.err);
+    snprintf(err, sizeof(err), "handshake '%s:%d': %s", cc->w->run->o->host, cc->w->run->o->port,
+             cc->c.err);
     connect_failed(cc, err, now);
 }
 
@@ -344,8 +344,7 @@ static unsigned reserve(struct run *run, unsigned want)
             return 0;
         take = cur < want ? cur : want;
     } while (!atomic_compare_exchange_weak_explicit(&run->remaining, &cur, cur - take,
-                                                    memory_order_relaxed,
-                                                    memory_order_relaxed));
+                                                    memory_order_relaxed, memory_order_relaxed));
     return (unsigned)take;
 }
 
@@ -545,8 +544,7 @@ static void on_readable(struct cconn *cc)
                 return;
             continue;
         }
-        used = wl->feed(cc->st, cc->in.data + cc->in.off, buf_used(&cc->in), &cc->tally,
-                        &cc->ctl);
+        used = wl->feed(cc->st, cc->in.data + cc->in.off, buf_used(&cc->in), &cc->tally, &cc->ctl);
         if (used < 0) {
             account(cc, now);
             snprintf(err, sizeof(err), "connection %u: %s: malformed reply stream", cc->index,
@@ -557,8 +555,8 @@ static void on_readable(struct cconn *cc)
         }
         buf_consume(&cc->in, (size_t)used);
         if (account(cc, now) < 0) {
-            snprintf(err, sizeof(err), "connection %u: %s: reply without a request",
-                     cc->index, wl->name);
+            snprintf(err, sizeof(err), "connection %u: %s: reply without a request", cc->index,
+                     wl->name);
             w->e_protocol++;
             conn_fail(cc, &w->e_protocol, 1, err, now);
             return;
@@ -674,8 +672,8 @@ static uint64_t check_timers(struct worker *w, uint64_t now)
         case C_HANDSHAKE:
         case C_HELLO:
             if (now >= cc->deadline) {
-                snprintf(err, sizeof(err), "connect '%s:%d': timed out after %gs",
-                         w->run->o->host, w->run->o->port, w->run->o->timeout_s);
+                snprintf(err, sizeof(err), "connect '%s:%d': timed out after %gs", w->run->o->host,
+                         w->run->o->port, w->run->o->timeout_s);
                 connect_failed(cc, err, now);
                 t = cc->state == C_IDLE ? cc->retry_at : 0;
             } else {
@@ -777,8 +775,8 @@ static void *worker_main(void *arg)
             break;
         drain_at = 0;
         if (!w->sending) {
-            drain_at = (run->t_end && run->t_end < w->stop_ns ? run->t_end : w->stop_ns) +
-                       run->timeout_ns;
+            drain_at =
+                (run->t_end && run->t_end < w->stop_ns ? run->t_end : w->stop_ns) + run->timeout_ns;
             if (now >= drain_at) {
                 abandon_all(w);
                 break;
@@ -963,8 +961,7 @@ int client_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t
     r->unit = run.wl->unit;
     r->elapsed_ns = last > run.t0 ? last - run.t0 : 0;
     if (drop[0])
-        fprintf(stderr, "driver: warning: connections failed during the run; first: %s\n",
-                drop);
+        fprintf(stderr, "driver: warning: connections failed during the run; first: %s\n", drop);
     if (r->ops == 0) {
         snprintf(err, errlen,
                  "no successful operation in the measured window (errors: connect %llu, io "

@@ -10,9 +10,9 @@
 #include "result.h"
 
 enum {
-    CLIENT_OK = 0,        /* r is filled: print it */
-    CLIENT_EUSAGE = -2,   /* bad options found at setup (exit 2); err says which */
-    CLIENT_EFAIL = -1,    /* could not connect at all, or nothing succeeded (exit 3) */
+    CLIENT_OK = 0,      /* r is filled: print it */
+    CLIENT_EUSAGE = -2, /* bad options found at setup (exit 2); err says which */
+    CLIENT_EFAIL = -1,  /* could not connect at all, or nothing succeeded (exit 3) */
 };
 
 /* Runs the measurement described by o (protocol, transport, connections, ...). r must be

@@ -125,8 +125,7 @@ int conn_connect_start(const char *host, int port, char *err, size_t errlen)
     if (resolve(host, port, 0, &res, err, errlen, "connect") < 0)
         return -1;
     for (ai = res; ai; ai = ai->ai_next) {
-        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
-                    ai->ai_protocol);
+        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
         if (fd < 0) {
             saved = errno;
             continue;
@@ -166,8 +165,7 @@ int conn_finish_connect(int fd, const char *host, int port, char *err, size_t er
     return -1;
 }
 
-int conn_listen(const char *host, int port, int backlog, int *bound_port, char *err,
-                size_t errlen)
+int conn_listen(const char *host, int port, int backlog, int *bound_port, char *err, size_t errlen)
 {
     struct addrinfo *res = NULL, *ai;
     struct sockaddr_storage ss;
@@ -178,8 +176,7 @@ int conn_listen(const char *host, int port, int backlog, int *bound_port, char *
     if (resolve(host, port, 1, &res, err, errlen, "listen") < 0)
         return -1;
     for (ai = res; ai; ai = ai->ai_next) {
-        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
-                    ai->ai_protocol);
+        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
         if (fd < 0) {
             saved = errno;
             continue;

@@ -141,8 +141,7 @@ out:
 }
 
 /* The "protocol" key of the --config file given as argv[1] (and argv[2]). */
-static int proto_from_config(int argc, char **argv, enum drv_proto *proto, char *err,
-                             size_t errlen)
+static int proto_from_config(int argc, char **argv, enum drv_proto *proto, char *err, size_t errlen)
 {
     const char *path = argv[1][8] == '=' ? argv[1] + 9 : argc > 2 ? argv[2] : NULL;
     json_error_t je;
@@ -225,8 +224,7 @@ int main(int argc, char **argv)
         }
         first = 1;
     } else if (opts_proto_parse(argv[1], &proto) < 0) {
-        fprintf(stderr,
-                "driver: unknown protocol '%s' (expected redis, tcp, http, ws or serve)\n",
+        fprintf(stderr, "driver: unknown protocol '%s' (expected redis, tcp, http, ws or serve)\n",
                 argv[1]);
         return EXIT_USAGE;
     }

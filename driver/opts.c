@@ -60,8 +60,7 @@ static const struct key keys[] = {
     {"payload", T_SIZE, M_ALL, F(payload), 0, 64 * 1024 * 1024, NULL,
      "a size in bytes 0..64MiB (suffix k or M allowed)"},
     {"warmup", T_DBL, M_CLIENT, F(warmup_s), 0, 86400, NULL, "seconds in 0..86400"},
-    {"duration", T_DBL, M_CLIENT, F(duration_s), 1e-3, 86400, NULL,
-     "seconds in 0.001..86400"},
+    {"duration", T_DBL, M_CLIENT, F(duration_s), 1e-3, 86400, NULL, "seconds in 0.001..86400"},
     {"requests", T_U64, M_CLIENT, F(requests), 0, 1e15, NULL,
      "an operation count in 1..10^15 (0 = use the duration)"},
     {"command", T_CHOICE, M_CLIENT, F(command), 0, 0, redis_commands,
@@ -81,8 +80,7 @@ static const struct key keys[] = {
     {"insecure", T_BOOL, M_CLIENT, F(insecure), 0, 0, NULL, "true or false"},
     {"serve", T_BOOL, M_CLIENT, F(serve), 0, 0, NULL, "true or false"},
     {"serve_workers", T_UNS, M_CLIENT, F(serve_workers), 1, 256, NULL, "an integer in 1..256"},
-    {"delay_us", T_UNS, M_ALL, F(delay_us), 0, 10000000, NULL,
-     "microseconds in 0..10000000"},
+    {"delay_us", T_UNS, M_ALL, F(delay_us), 0, 10000000, NULL, "microseconds in 0..10000000"},
     {"timeout", T_DBL, M_ALL, F(timeout_s), 1e-3, 3600, NULL, "seconds in 0.001..3600"},
 };
 
@@ -228,8 +226,8 @@ bad:
     return -1;
 }
 
-static int key_allowed(const struct drv_opts *o, const struct key *k, const char *where,
-                       char *err, size_t errlen)
+static int key_allowed(const struct drv_opts *o, const struct key *k, const char *where, char *err,
+                       size_t errlen)
 {
     unsigned m = o->mode == MODE_SERVE ? M_SERVE : M_CLIENT;
 
@@ -453,8 +451,9 @@ int opts_validate(const struct drv_opts *o, char *err, size_t errlen)
         }
     } else {
         if (o->protocol == PROTO_REDIS) {
-            snprintf(err, errlen, "serve 'redis': expected tcp, http or ws (run a real "
-                                  "redis-server for redis)");
+            snprintf(err, errlen,
+                     "serve 'redis': expected tcp, http or ws (run a real "
+                     "redis-server for redis)");
             return -1;
         }
         if (o->transport == TRANSPORT_TLS && (o->cert[0] == '\0' || o->key[0] == '\0')) {
@@ -463,13 +462,15 @@ int opts_validate(const struct drv_opts *o, char *err, size_t errlen)
         }
     }
     if (o->serve && o->protocol == PROTO_REDIS) {
-        snprintf(err, errlen, "--serve: there is no reference redis server (use tcp, http "
-                              "or ws, or a real redis-server)");
+        snprintf(err, errlen,
+                 "--serve: there is no reference redis server (use tcp, http "
+                 "or ws, or a real redis-server)");
         return -1;
     }
     if (o->serve && o->transport == TRANSPORT_TLS && (o->cert[0] == '\0' || o->key[0] == '\0')) {
-        snprintf(err, errlen, "--serve with --transport 'tls': the in-process server needs "
-                              "--cert and --key");
+        snprintf(err, errlen,
+                 "--serve with --transport 'tls': the in-process server needs "
+                 "--cert and --key");
         return -1;
     }
     return 0;

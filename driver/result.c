@@ -49,8 +49,7 @@ void result_cpu_now(struct drv_cpu *c)
     c->sys_s = tv_s(&ru.ru_stime);
 }
 
-void result_cpu_delta(struct drv_result *r, const struct drv_cpu *start,
-                      const struct drv_cpu *end)
+void result_cpu_delta(struct drv_result *r, const struct drv_cpu *start, const struct drv_cpu *end)
 {
     r->cpu.user_s = end->user_s - start->user_s;
     r->cpu.sys_s = end->sys_s - start->sys_s;
@@ -75,8 +74,9 @@ json_t *result_build_json(void)
     if (!b)
         return NULL;
     json_object_set_new(b, "driver", json_string(PAIRBENCH_VERSION));
-    json_object_set_new(b, "hiredis", json_string(STR(HIREDIS_MAJOR) "." STR(
-                                          HIREDIS_MINOR) "." STR(HIREDIS_PATCH)));
+    json_object_set_new(
+        b, "hiredis",
+        json_string(STR(HIREDIS_MAJOR) "." STR(HIREDIS_MINOR) "." STR(HIREDIS_PATCH)));
     json_object_set_new(b, "openssl", json_string(OpenSSL_version(OPENSSL_VERSION_STRING)));
     json_object_set_new(b, "libcurl", json_string(cv && cv->version ? cv->version : "?"));
     json_object_set_new(b, "jansson", json_string(JANSSON_VERSION));
@@ -105,14 +105,12 @@ json_t *result_to_json(const struct drv_opts *o, const struct drv_result *r)
         rss = ru.ru_maxrss;
     json_object_set_new(j, "schema", json_string("pairbench.result/1"));
     json_object_set_new(j, "protocol", json_string(opts_proto_name(o->protocol)));
-    json_object_set_new(j, "transport",
-                        json_string(o->transport == TRANSPORT_TLS ? "tls" : "tcp"));
+    json_object_set_new(j, "transport", json_string(o->transport == TRANSPORT_TLS ? "tls" : "tcp"));
     json_object_set_new(j, "config", opts_to_json(o));
     json_object_set_new(j, "ops", json_integer((json_int_t)r->ops));
     json_object_set_new(j, "batches", json_integer((json_int_t)r->batches));
     json_object_set_new(j, "elapsed_s", json_real(elapsed_s));
-    json_object_set_new(j, "throughput",
-                        real1(elapsed_s > 0 ? (double)r->ops / elapsed_s : 0.0));
+    json_object_set_new(j, "throughput", real1(elapsed_s > 0 ? (double)r->ops / elapsed_s : 0.0));
     json_object_set_new(j, "unit", json_string(r->unit ? r->unit : "ops/s"));
 
     lat = json_object();

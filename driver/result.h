@@ -26,7 +26,7 @@ struct drv_result {
                           * runner that filled it (result_release frees it) */
     /* errors by class, in operations (connect: failed connection attempts) */
     uint64_t err_connect, err_io, err_protocol, err_verify, err_timeout;
-    struct drv_cpu cpu;  /* CPU time spent in the measured window (end - start) */
+    struct drv_cpu cpu; /* CPU time spent in the measured window (end - start) */
 };
 
 /* Zeroes r and allocates its histogram. 0, or -1 on out of memory. */
@@ -36,8 +36,7 @@ void result_release(struct drv_result *r);
 /* getrusage(RUSAGE_SELF) now. */
 void result_cpu_now(struct drv_cpu *c);
 /* r->cpu = end - start. */
-void result_cpu_delta(struct drv_result *r, const struct drv_cpu *start,
-                      const struct drv_cpu *end);
+void result_cpu_delta(struct drv_result *r, const struct drv_cpu *start, const struct drv_cpu *end);
 
 /* The result object (new reference): schema, protocol, transport, config (opts_to_json),
  * ops, batches, elapsed_s, throughput, unit, latency_us, errors, cpu, rss_peak_kib, build

@@ -45,7 +45,7 @@ struct sconn {
     uint32_t events;
     int handshaking;
     int close_after;
-    int blocked;          /* input not fed: output or marks full */
+    int blocked;                 /* input not fed: output or marks full */
     struct sconn *prev, *next;   /* all connections of the worker */
     struct sconn *dprev, *dnext; /* connections with pending release marks */
     int in_dlist;
@@ -174,8 +174,8 @@ static int feed_all(struct sconn *sc, uint64_t read_ns)
         }
         replied = 0;
         before = buf_used(&sc->out);
-        rc = s->proto->feed(sc->st, sc->in.data + sc->in.off, buf_used(&sc->in), &sc->out,
-                            &replied, &sc->close_after);
+        rc = s->proto->feed(sc->st, sc->in.data + sc->in.off, buf_used(&sc->in), &sc->out, &replied,
+                            &sc->close_after);
         if (rc == SRV_CLOSE || rc < 0)
             return -1;
         if (rc == 0) {
@@ -229,8 +229,7 @@ static int flush(struct sconn *sc, uint64_t now)
     }
     if (sc->close_after && sc->out_sent == sc->out_appended)
         return -1;
-    set_events(sc, (sc->blocked ? 0 : EPOLLIN) |
-                       (sc->out_sent < sc->out_released ? EPOLLOUT : 0));
+    set_events(sc, (sc->blocked ? 0 : EPOLLIN) | (sc->out_sent < sc->out_released ? EPOLLOUT : 0));
     return 0;
 }
 
@@ -432,8 +431,8 @@ void server_stop(struct server *s)
     free(s);
 }
 
-struct server *server_start(const struct drv_opts *o, unsigned workers, int *bound_port,
-                            char *err, size_t errlen)
+struct server *server_start(const struct drv_opts *o, unsigned workers, int *bound_port, char *err,
+                            size_t errlen)
 {
     struct server *s = calloc(1, sizeof(*s));
     size_t maxreq;

@@ -39,8 +39,8 @@ static int tcp_setup(const struct drv_opts *o, void **shared, char *err, size_t 
     }
     if (o->payload > TCP_MAX_BATCH / o->pipeline) {
         snprintf(err, errlen,
-                 "--payload '%zu' x --pipeline '%u': expected at most %u MiB per batch",
-                 o->payload, o->pipeline, TCP_MAX_BATCH >> 20);
+                 "--payload '%zu' x --pipeline '%u': expected at most %u MiB per batch", o->payload,
+                 o->pipeline, TCP_MAX_BATCH >> 20);
         return -1;
     }
     sh = calloc(1, sizeof(*sh));

@@ -65,13 +65,12 @@ static void check_dataset(const char *name, uint64_t *v, size_t n)
     CHECK(hist_count(h) == n);
     CHECK(hist_min(h) == v[0]);
     CHECK(hist_max(h) == v[n - 1]);
-    CHECK_MSG(fabs(hist_mean(h) - (double)(sum / n)) < 1e-6 * (double)(sum / n), "%s mean",
-              name);
+    CHECK_MSG(fabs(hist_mean(h) - (double)(sum / n)) < 1e-6 * (double)(sum / n), "%s mean", name);
     for (k = 0; k < sizeof(ps) / sizeof(ps[0]); k++) {
         want = (double)exact(v, n, ps[k]);
         got = hist_percentile(h, ps[k]);
-        CHECK_MSG(fabs(got - want) <= 0.01 * want, "%s p%g: got %.1f, exact %.1f", name, ps[k],
-                  got, want);
+        CHECK_MSG(fabs(got - want) <= 0.01 * want, "%s p%g: got %.1f, exact %.1f", name, ps[k], got,
+                  want);
     }
     /* every integer percentile and every tenth above 99 */
     for (p = 1; p <= 100; p += (p < 99 ? 1 : 0.1)) {

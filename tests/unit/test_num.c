@@ -52,10 +52,10 @@ int main(void)
         int rc;
         double want;
     } dbl[] = {
-        {"0.5", 0, 10, 0, 0.5},  {"5", 0, 10, 0, 5},       {"1e1", 0, 10, 0, 10},
-        {"10.1", 0, 10, -1, 0},  {"-1", 0, 10, -1, 0},     {"nan", 0, 10, -1, 0},
+        {"0.5", 0, 10, 0, 0.5},   {"5", 0, 10, 0, 5},         {"1e1", 0, 10, 0, 10},
+        {"10.1", 0, 10, -1, 0},   {"-1", 0, 10, -1, 0},       {"nan", 0, 10, -1, 0},
         {"inf", 0, 1e308, -1, 0}, {"1e999", 0, 1e308, -1, 0}, {"", 0, 10, -1, 0},
-        {"1s", 0, 10, -1, 0},    {" 1", 0, 10, -1, 0},
+        {"1s", 0, 10, -1, 0},     {" 1", 0, 10, -1, 0},
     };
     size_t i;
     uint64_t u;
@@ -72,8 +72,7 @@ int main(void)
         u = 777;
         CHECK_MSG(num_parse_size(sizes[i].s, sizes[i].min, sizes[i].max, &u) == sizes[i].rc,
                   "size '%s'", sizes[i].s);
-        CHECK_MSG(u == (sizes[i].rc == 0 ? sizes[i].want : 777), "size '%s' value",
-                  sizes[i].s);
+        CHECK_MSG(u == (sizes[i].rc == 0 ? sizes[i].want : 777), "size '%s' value", sizes[i].s);
     }
     for (i = 0; i < sizeof(dbl) / sizeof(dbl[0]); i++) {
         d = 777;

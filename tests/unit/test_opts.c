@@ -54,12 +54,12 @@ int main(void)
         const char *msg1, *msg2; /* substrings the error must contain */
     } cases[] = {
         {MODE_CLIENT, PROTO_TCP, "", 0, NULL, NULL},
-        {MODE_CLIENT, PROTO_TCP, "--connections 8 --workers 4 --pipeline 16 --window 4", 0,
-         NULL, NULL},
+        {MODE_CLIENT, PROTO_TCP, "--connections 8 --workers 4 --pipeline 16 --window 4", 0, NULL,
+         NULL},
         {MODE_CLIENT, PROTO_TCP, "--connections=8 --workers=2", 0, NULL, NULL},
         {MODE_CLIENT, PROTO_TCP, "--payload 4k --duration 0.5 --warmup 0", 0, NULL, NULL},
-        {MODE_CLIENT, PROTO_REDIS, "--command lrange_100 --resp 3 --auth --keyspace 1000", 0,
-         NULL, NULL},
+        {MODE_CLIENT, PROTO_REDIS, "--command lrange_100 --resp 3 --auth --keyspace 1000", 0, NULL,
+         NULL},
         {MODE_CLIENT, PROTO_HTTP, "--http-version 2 --method post --path /x", 0, NULL, NULL},
         {MODE_CLIENT, PROTO_TCP, "--connections 0", -1, "'--connections'", "'0'"},
         {MODE_CLIENT, PROTO_TCP, "--connections 10001", -1, "'--connections'", "1..10000"},
@@ -166,8 +166,8 @@ int main(void)
             snprintf(line, sizeof(line), "--config %s", path);
             rc = parse_line(&o, MODE_CLIENT, PROTO_TCP, line, err, sizeof(err));
             CHECK_MSG(rc == -1, "config %s accepted", bad[i].json);
-            CHECK_MSG(strstr(err, bad[i].m1) && strstr(err, bad[i].m2),
-                      "config %s: message '%s'", bad[i].json, err);
+            CHECK_MSG(strstr(err, bad[i].m1) && strstr(err, bad[i].m2), "config %s: message '%s'",
+                      bad[i].json, err);
             CHECK_MSG(strstr(err, path) != NULL, "config %s: message '%s' lacks the file",
                       bad[i].json, err);
         }
