@@ -29,7 +29,8 @@
 #define BUILD_TIMEOUT_S 3600.0
 
 struct tree {
-    const char *name; /* version name: "baseline" / "candidate" or the spec's */
+    const char *name; /* version name: "baseline" / "candidate" or the spec's (name_buf) */
+    char name_buf[128];
     const char *ref;
     char sha[64];
     char dir[1200];
@@ -299,11 +300,12 @@ static int derived_spec(const char *spec_path, struct tree *t, const char *dir, 
         goto out;
     }
     for (i = 0; i < 2; i++) {
-        char ref[160];
+        char ref[700];
 
-        t[i].name = json_string_value(json_object_get(json_array_get(versions, i), "name"));
-        if (!t[i].name)
-            t[i].name = i ? "candidate" : "baseline";
+        const char *nm = json_string_value(json_object_get(json_array_get(versions, i), "name"));
+
+        snprintf(t[i].name_buf, sizeof(t[i].name_buf), "%s", nm ? nm : i ? "candidate" : "baseline");
+        t[i].name = t[i].name_buf;
         if (t[i].worktree)
             snprintf(ref, sizeof(ref), "WORKTREE on %.12s (%s)", t[i].sha, t[i].status);
         else

@@ -1,0 +1,105 @@
+#!/bin/sh
+# compare commits on a git repository made here: a tiny C echo server (one client at a time)
+# whose second commit sleeps 300 µs before each reply. HEAD~1 vs HEAD reports the throughput
+# regression (exit 0: commits is not a gate); HEAD~1 against itself has no regressed row
+# (exit 0 even with --gate) and reuses the cached, built tree; WORKTREE is recorded with its status;
+# a failing build exits 3 with the log's tail; a bad ref exits 2.
+. "$(dirname "$0")/../lib.sh"
+need git
+need cc
+need node
+cd "$T"
+mkdir repo && cd repo
+git init -q . && git config user.email t@example.invalid && git config user.name test
+cat > echo.c <<'C'
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+    struct sockaddr_in a = {0};
+    int one = 1, s = socket(AF_INET, SOCK_STREAM, 0);
+    char buf[65536];
+    if (argc < 2 || s < 0) return 2;
+    a.sin_family = AF_INET;
+    a.sin_port = htons((unsigned short)atoi(argv[1]));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (bind(s, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(s, 16) < 0) return 3;
+    for (;;) {
+        int c = accept(s, NULL, NULL);
+        ssize_t n;
+        if (c < 0) continue;
+        while ((n = read(c, buf, sizeof(buf))) > 0) {
+            /* DELAY */
+            if (write(c, buf, (size_t)n) != n) break;
+        }
+        close(c);
+    }
+}
+C
+git add echo.c && git commit -q -m "echo server"
+sed 's|/\* DELAY \*/|usleep(300);|' echo.c > echo.tmp && mv echo.tmp echo.c
+git commit -q -am "reply after 300 us"
+cd "$T"
+cat > grid.json <<'JSON'
+{"name": "echo", "defaults": {"protocol": "tcp", "connections": 1, "workers": 1, "payload": 64}}
+JSON
+cat > spec.json <<'JSON'
+{"versions": [{"name": "baseline", "server": {"tcp": "{tree}/echo {port}"}},
+              {"name": "candidate", "server": {"tcp": "{tree}/echo {port}"}}],
+ "grids": ["grid.json"], "runs": 3, "warmup": 0.1, "duration": 0.3, "grace": 10, "probe_timeout": 20}
+JSON
+build='cc -O2 -o echo echo.c && echo built'
+
+# 1. HEAD~1 vs HEAD: the regression is reported, exit 0
+"$COMPARE" commits --repo repo --baseline HEAD~1 --candidate HEAD --build "$build" --spec spec.json \
+    --cache "$T/cache" --out r1 > r1.out 2> r1.err || fail "commits: $(tail -5 r1.err)"
+assert_eq "$(cat r1.out)" "r1" "stdout names the run directory"
+assert_eq "$(json_get r1/summary.json 'this.rows[0].metrics.throughput.vs_baseline.candidate.verdict')" regressed
+grep -q "compare: commits: regression in 'tcp · 64 B · window1 · 1 client' throughput" r1.err || fail "no regression line"
+grep -q built r1/build-baseline.log && grep -q built r1/build-candidate.log || fail "build logs"
+head1=$(git -C repo rev-parse HEAD~1); head0=$(git -C repo rev-parse HEAD)
+[ -f "$T/cache/$head1/.pairbench-built" ] && [ -x "$T/cache/$head0/echo" ] || fail "trees not cached by SHA"
+assert_eq "$(json_get r1/meta.json 'this.commits.trees.map(t => t.commit).join(" ")')" "$head1 $head0" "commits in meta.json"
+grep -q "HEAD~1 = $head1" r1/report.md || fail "report does not name the baseline commit"
+
+# 2. the first commit against itself: no regressed row (--gate: 0, or 4 when unstable). Same binary on
+# both sides, so a regressed row can only be noise from a loaded machine (3 runs a side: 10%
+# chance of disjoint ranges when load shifts between runs): one retry is allowed.
+self_ok=0
+for attempt in 1 2; do
+    rm -rf r2
+    set +e
+    "$COMPARE" commits --repo repo --baseline HEAD~1 --candidate HEAD~1 --build "$build" --spec spec.json \
+        --cache "$T/cache" --out r2 --gate > /dev/null 2> r2.err
+    rc=$?; set -e
+    grep -q "baseline $(echo "$head1" | cut -c1-12): reusing the tree built" r2.err || fail "no reuse: $(cat r2.err)"
+    case $rc in
+    0|4) grep -q "compare: commits: no regressed row" r2.err || fail "self: $(cat r2.err)"; self_ok=1; break ;;
+    1) echo "attempt $attempt: noise flagged a row on a loaded machine: $(grep regression r2.err)" ;;
+    *) fail "self: exit $rc: $(tail -5 r2.err)" ;;
+    esac
+done
+[ $self_ok -eq 1 ] || fail "the first commit regressed against itself twice"
+
+# 3. WORKTREE: uncommitted changes are measured and recorded
+sed 's|usleep(300);||' repo/echo.c > echo.tmp && mv echo.tmp repo/echo.c
+"$COMPARE" commits --repo repo --baseline HEAD --candidate WORKTREE --build "$build" --spec spec.json \
+    --cache "$T/cache" --out r3 > /dev/null 2> r3.err || fail "worktree: $(tail -5 r3.err)"
+assert_eq "$(json_get r3/meta.json 'this.commits.trees[1].worktree')" true
+assert_eq "$(json_get r3/meta.json 'this.commits.trees[1].worktree_status')" "1 changed or untracked path"
+assert_eq "$(json_get r3/meta.json 'this.commits.trees[1].diff_sha256.length')" 64
+assert_eq "$(json_get r3/summary.json 'this.rows[0].metrics.throughput.vs_baseline.candidate.verdict')" improved
+git -C repo checkout -q echo.c
+
+# 4. a failing build: exit 3 with the log's tail; a bad ref: exit 2
+assert_exit 3 "$COMPARE" commits --repo repo --baseline HEAD~1 --candidate HEAD --build 'echo compiler exploded; exit 7' \
+    --spec spec.json --cache "$T/cache2" --out r4 > /dev/null 2> r4.err
+grep -q "build of baseline ($(echo "$head1" | cut -c1-12)) failed with exit 7; log 'r4/build-baseline.log': compiler exploded" r4.err \
+    || fail "build failure message: $(cat r4.err)"
+assert_exit 2 "$COMPARE" commits --repo repo --baseline nosuchref --candidate HEAD --build true \
+    --spec spec.json --cache "$T/cache" 2> r5.err
+grep -q -- "--baseline 'nosuchref': not a commit in 'repo'" r5.err || fail "bad ref: $(cat r5.err)"
+echo ok
