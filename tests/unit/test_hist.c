@@ -100,6 +100,8 @@ int main(void)
     size_t i;
 
     CHECK(v != NULL && h != NULL);
+    if (!v || !h)
+        return T_DONE();
     /* uniform 1 us .. 10 ms */
     for (i = 0; i < N; i++)
         v[i] = 1000 + xorshift() % 10000000;

@@ -136,6 +136,8 @@ int main(void)
                      "\"pipeline\": 8, \"payload\": \"2k\", \"duration\": 0.5, "
                      "\"serve\": true, \"serve_workers\": 2, \"delay_us\": 100}");
     CHECK(path != NULL);
+    if (!path)
+        return T_DONE();
     {
         char line[256];
         snprintf(line, sizeof(line), "--pipeline 3 --config %s", path);
@@ -163,6 +165,8 @@ int main(void)
         for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
             char line[256];
             path = write_tmp(bad[i].json);
+            if (!path)
+                return T_DONE();
             snprintf(line, sizeof(line), "--config %s", path);
             rc = parse_line(&o, MODE_CLIENT, PROTO_TCP, line, err, sizeof(err));
             CHECK_MSG(rc == -1, "config %s accepted", bad[i].json);
