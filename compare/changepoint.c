@@ -184,8 +184,8 @@ int cp_is_step(const double *x, size_t a, size_t tau, size_t b)
 }
 
 /* Segments are kept as sorted boundaries: bounds[0] = 0 < ... < bounds[nb-1] = n. */
-static double best_over_segments(const double *y, const size_t *bounds, size_t nb,
-                                 size_t minseg, size_t *tau_out)
+static double best_over_segments(const double *y, const size_t *bounds, size_t nb, size_t minseg,
+                                 size_t *tau_out)
 {
     double best = -1;
     size_t s;

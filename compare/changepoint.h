@@ -12,18 +12,18 @@
 #define CP_MAX_CHANGES 64
 
 struct cp_options {
-    double alpha;            /* significance of the permutation test (default 0.05) */
-    unsigned permutations;   /* permutations per test (default 199) */
-    size_t min_segment;      /* fewest points on either side of a change (default 3, >= 2) */
-    uint64_t seed;           /* RNG seed: same seed, same answer */
+    double alpha;          /* significance of the permutation test (default 0.05) */
+    unsigned permutations; /* permutations per test (default 199) */
+    size_t min_segment;    /* fewest points on either side of a change (default 3, >= 2) */
+    uint64_t seed;         /* RNG seed: same seed, same answer */
 };
 
 struct cp_change {
-    size_t index;      /* first point of the new segment */
-    double q;          /* the energy statistic at the split */
-    double p;          /* permutation p-value */
-    double before;     /* median of the segment before */
-    double after;      /* median of the segment after */
+    size_t index;  /* first point of the new segment */
+    double q;      /* the energy statistic at the split */
+    double p;      /* permutation p-value */
+    double before; /* median of the segment before */
+    double after;  /* median of the segment after */
 };
 
 struct cp_result {

@@ -100,8 +100,8 @@ static int git(const char *repo, const char *tmpdir, char *out, size_t outlen, c
                size_t errlen, const char *a1, const char *a2, const char *a3, const char *a4,
                const char *a5, const char *a6)
 {
-    char *argv[10] = {"git", "-C", (char *)repo, (char *)a1, (char *)a2, (char *)a3,
-                      (char *)a4, (char *)a5, (char *)a6, NULL};
+    char *argv[10] = {"git",      "-C",       (char *)repo, (char *)a1, (char *)a2,
+                      (char *)a3, (char *)a4, (char *)a5,   (char *)a6, NULL};
     char errp[4200], tail[512], *o = NULL;
     int rc;
 
@@ -111,8 +111,8 @@ static int git(const char *repo, const char *tmpdir, char *out, size_t outlen, c
         return -1;
     if (rc != 0) {
         proc_file_tail(errp, 400, tail, sizeof(tail));
-        snprintf(err, errlen, "git %s %s%s%s: %s", a1, a2 ? a2 : "", a3 ? " " : "",
-                 a3 ? a3 : "", *tail ? tail : "failed");
+        snprintf(err, errlen, "git %s %s%s%s: %s", a1, a2 ? a2 : "", a3 ? " " : "", a3 ? a3 : "",
+                 *tail ? tail : "failed");
         free(o);
         return -1;
     }
@@ -176,8 +176,8 @@ static int prepare_tree(struct tree *t, const char *repo, const char *cache, con
         size_t lines = 0;
         const char *p;
 
-        if (git(repo, tmpdir, t->dir, sizeof(t->dir), err, errlen, "rev-parse",
-                "--show-toplevel", NULL, NULL, NULL, NULL) < 0 ||
+        if (git(repo, tmpdir, t->dir, sizeof(t->dir), err, errlen, "rev-parse", "--show-toplevel",
+                NULL, NULL, NULL, NULL) < 0 ||
             git(repo, tmpdir, t->sha, sizeof(t->sha), err, errlen, "rev-parse", "--verify",
                 "HEAD^{commit}", NULL, NULL, NULL) < 0)
             return -1;
@@ -215,8 +215,8 @@ static int prepare_tree(struct tree *t, const char *repo, const char *cache, con
                 NULL, NULL) < 0 ||
             strcmp(head, t->sha) != 0) {
             snprintf(err, errlen,
-                     "cached tree '%s' is not a checkout of %s (remove it and try again)",
-                     t->dir, t->sha);
+                     "cached tree '%s' is not a checkout of %s (remove it and try again)", t->dir,
+                     t->sha);
             return -1;
         }
         return 0;
@@ -234,7 +234,7 @@ static int prepare_tree(struct tree *t, const char *repo, const char *cache, con
 static int build_tree(struct tree *t, const char *build, const char *log_path, char *err,
                       size_t errlen)
 {
-    char *argv[] = {"sh", "-c", "cd \"$1\" || exit 125; eval \"$2\"", "sh", t->dir,
+    char *argv[] = {"sh",          "-c", "cd \"$1\" || exit 125; eval \"$2\"", "sh", t->dir,
                     (char *)build, NULL};
     char tail[1500], path[1300];
     int rc;
@@ -258,8 +258,8 @@ static int build_tree(struct tree *t, const char *build, const char *log_path, c
     if (rc != 0) {
         proc_file_tail(log_path, 1200, tail, sizeof(tail));
         if (rc > 0)
-            snprintf(err, errlen, "build of %s (%.12s) failed with exit %d; log '%s': %s",
-                     t->name, t->sha, rc, log_path, *tail ? tail : "(empty)");
+            snprintf(err, errlen, "build of %s (%.12s) failed with exit %d; log '%s': %s", t->name,
+                     t->sha, rc, log_path, *tail ? tail : "(empty)");
         return -1;
     }
     if (!t->worktree) {
@@ -304,7 +304,10 @@ static int derived_spec(const char *spec_path, struct tree *t, const char *dir, 
 
         const char *nm = json_string_value(json_object_get(json_array_get(versions, i), "name"));
 
-        snprintf(t[i].name_buf, sizeof(t[i].name_buf), "%s", nm ? nm : i ? "candidate" : "baseline");
+        snprintf(t[i].name_buf, sizeof(t[i].name_buf), "%s",
+                 nm  ? nm
+                 : i ? "candidate"
+                     : "baseline");
         t[i].name = t[i].name_buf;
         if (t[i].worktree)
             snprintf(ref, sizeof(ref), "WORKTREE on %.12s (%s)", t[i].sha, t[i].status);
@@ -435,11 +438,11 @@ int cmd_commits(int argc, char **argv)
     }
     extra = json_pack("{s:{s:s, s:s, s:[{s:s, s:s, s:s, s:s, s:b}, {s:s, s:s, s:s, s:s, s:b, "
                       "s:b, s:s?, s:s?}]}}",
-                      "commits", "repo", repo, "build", build, "trees", "version", t[0].name,
-                      "ref", t[0].ref, "commit", t[0].sha, "tree", t[0].dir, "reused",
-                      t[0].reused, "version", t[1].name, "ref", t[1].ref, "commit", t[1].sha,
-                      "tree", t[1].dir, "reused", t[1].reused, "worktree", t[1].worktree,
-                      "worktree_status", t[1].worktree ? t[1].status : NULL, "diff_sha256",
+                      "commits", "repo", repo, "build", build, "trees", "version", t[0].name, "ref",
+                      t[0].ref, "commit", t[0].sha, "tree", t[0].dir, "reused", t[0].reused,
+                      "version", t[1].name, "ref", t[1].ref, "commit", t[1].sha, "tree", t[1].dir,
+                      "reused", t[1].reused, "worktree", t[1].worktree, "worktree_status",
+                      t[1].worktree ? t[1].status : NULL, "diff_sha256",
                       t[1].worktree ? t[1].diff_sha : NULL);
     rq.extra_meta = extra;
     rq.spec_path = spec2;

@@ -57,8 +57,7 @@ int drift_analyse(struct drift_series *s, const struct verdict_rules *rules, siz
         if (!direction(s->metric, s->step_change[k], th))
             s->kind[k] = DRIFT_KIND_SMALL;
         else
-            s->kind[k] = cp_is_step(s->values, a, c->index, b) ? DRIFT_KIND_STEP
-                                                                : DRIFT_KIND_DRIFT;
+            s->kind[k] = cp_is_step(s->values, a, c->index, b) ? DRIFT_KIND_STEP : DRIFT_KIND_DRIFT;
         if (s->kind[k] != DRIFT_KIND_SMALL)
             s->flagged = 1;
     }

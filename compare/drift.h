@@ -16,9 +16,9 @@
 #include "changepoint.h"
 #include "stats.h"
 
-#define DRIFT_MAX_NIGHTS 400  /* newest nights analysed; older ones stay in the index */
+#define DRIFT_MAX_NIGHTS 400 /* newest nights analysed; older ones stay in the index */
 #define DRIFT_DEFAULT_WINDOW 7
-#define DRIFT_STEP_WINDOW 10  /* points each side given to cp_is_step */
+#define DRIFT_STEP_WINDOW 10 /* points each side given to cp_is_step */
 
 /* Why a change point is reported (or not) */
 enum drift_kind {
@@ -57,8 +57,8 @@ struct drift_night {
     char id[96];
     char started[40];
     char commit[48];
-    char env[512];   /* "machine · cpu · kernel · compiler" */
-    int other_env;   /* environment differs from the newest night: marked, not in series */
+    char env[512]; /* "machine · cpu · kernel · compiler" */
+    int other_env; /* environment differs from the newest night: marked, not in series */
 };
 
 struct drift_report {
@@ -70,7 +70,7 @@ struct drift_report {
     size_t window;
     const struct verdict_rules *rules;
     const unsigned char *gated; /* METRIC_COUNT: metrics whose regression step fails the job */
-    int code;                    /* EXIT_OK or EXIT_REGRESSION */
+    int code;                   /* EXIT_OK or EXIT_REGRESSION */
     const char *reason;
 };
 

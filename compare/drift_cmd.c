@@ -70,8 +70,8 @@ static void night_id(const json_t *meta, const char *sha, char *out, size_t len)
 static int add_night(const char *history, const char *rundir, json_t *index, char *err,
                      size_t errlen)
 {
-    static const char *const files[] = {"meta.json", "runs.jsonl", "summary.json", "report.md",
-                                        "report.html", "summary.csv"};
+    static const char *const files[] = {"meta.json", "runs.jsonl",  "summary.json",
+                                        "report.md", "report.html", "summary.csv"};
     char path[4200], dest[4000], id[96], sha[65] = "00000000";
     json_t *meta, *line = NULL, *v, *env;
     const char *s;
@@ -95,8 +95,7 @@ static int add_night(const char *history, const char *rundir, json_t *index, cha
         const char *vid = json_string_value(json_object_get(v, "id"));
 
         if (vid && strcmp(vid, id) == 0) {
-            fprintf(stderr, "compare: drift: '%s' is already in the history as '%s'\n", rundir,
-                    id);
+            fprintf(stderr, "compare: drift: '%s' is already in the history as '%s'\n", rundir, id);
             json_decref(meta);
             return 0;
         }
@@ -129,10 +128,10 @@ static int add_night(const char *history, const char *rundir, json_t *index, cha
     v = json_array_get(json_object_get(meta, "versions"), 0);
     line = json_pack("{s:s, s:s+, s:O?, s:s, s:O?, s:O?, s:{s:s, s:s, s:s, s:s}}", "id", id, "dir",
                      "runs/", id, "started", json_object_get(meta, "started"), "added", added,
-                     "baseline", json_object_get(v, "name"), "commit",
-                     json_object_get(v, "commit"), "environment", "machine",
-                     env_key(env, "machine"), "cpu_model", env_key(env, "cpu_model"), "kernel",
-                     env_key(env, "kernel"), "compiler", env_key(env, "compiler"));
+                     "baseline", json_object_get(v, "name"), "commit", json_object_get(v, "commit"),
+                     "environment", "machine", env_key(env, "machine"), "cpu_model",
+                     env_key(env, "cpu_model"), "kernel", env_key(env, "kernel"), "compiler",
+                     env_key(env, "compiler"));
     if (!line) {
         snprintf(err, errlen, "out of memory");
         goto out;
@@ -186,10 +185,10 @@ static double baseline_median(const json_t *summary, const json_t *row, enum met
 {
     const char *base = json_string_value(json_object_get(summary, "baseline")), *st;
     json_t *v = json_object_get(
-        json_object_get(json_object_get(json_object_get(json_object_get(row, "metrics"),
-                                                        metric_name(m)),
-                                        "values"),
-                        base ? base : ""),
+        json_object_get(
+            json_object_get(json_object_get(json_object_get(row, "metrics"), metric_name(m)),
+                            "values"),
+            base ? base : ""),
         "median");
 
     if (!json_is_number(v))
@@ -237,7 +236,8 @@ int cmd_drift(int argc, char **argv)
     unsigned window = DRIFT_DEFAULT_WINDOW;
     struct gate_config gc;
     char err[1024] = "", path[4096], reason[2048] = "";
-    json_t *index = NULL, **all_nights = NULL, **nights = NULL, **summaries = NULL, *newest_sum = NULL;
+    json_t *index = NULL, **all_nights = NULL, **nights = NULL, **summaries = NULL,
+           *newest_sum = NULL;
     struct drift_night *dn = NULL;
     struct drift_series **series = NULL;
     size_t n = 0, first, i, n_series = 0, cap_series = 0;
@@ -264,8 +264,9 @@ int cmd_drift(int argc, char **argv)
             add = argv[++a];
         } else if (strcmp(opt, "--window") == 0) {
             if (num_parse_uint(argv[++a], 1, 365, &window) < 0) {
-                fprintf(stderr, "compare: drift: --window '%s': expected a number of nights in "
-                                "[1, 365]\n",
+                fprintf(stderr,
+                        "compare: drift: --window '%s': expected a number of nights in "
+                        "[1, 365]\n",
                         argv[a]);
                 goto done;
             }
@@ -411,9 +412,16 @@ int cmd_drift(int argc, char **argv)
     }
     {
         struct drift_report r = {
-            .history = history, .nights = dn, .n_nights = n, .series = series,
-            .n_series = n_series, .window = window, .rules = &gc.rules, .gated = gc.gated,
-            .code = rc, .reason = reason,
+            .history = history,
+            .nights = dn,
+            .n_nights = n,
+            .series = series,
+            .n_series = n_series,
+            .window = window,
+            .rules = &gc.rules,
+            .gated = gc.gated,
+            .code = rc,
+            .reason = reason,
         };
 
         if (write_reports(&r, err, sizeof(err)) < 0) {

@@ -81,8 +81,9 @@ static void change_points_text(FILE *f, const struct drift_report *r, const stru
         fmt_value(b, sizeof(b), s->metric, c->before);
         fmt_value(a, sizeof(a), s->metric, c->after);
         fmt_pct(p, sizeof(p), s->step_change[k]);
-        fprintf(f, "%snight %zu (%s): %s → %s (%s, %s, p = %.3f)", any ? (html ? "<br>" : "; ") : "",
-                s->night[c->index] + 1, r->nights[s->night[c->index]].id, b, a, p,
+        fprintf(f, "%snight %zu (%s): %s → %s (%s, %s, p = %.3f)",
+                any ? (html ? "<br>" : "; ") : "", s->night[c->index] + 1,
+                r->nights[s->night[c->index]].id, b, a, p,
                 s->kind[k] == DRIFT_KIND_STEP ? "step" : "slow drift", c->p);
         any = 1;
     }
@@ -100,13 +101,16 @@ static void series_row(FILE *f, const struct drift_report *r, const struct drift
     fmt_pct(ch, sizeof(ch), s->change);
     fputs(html ? "<tr><td>" : "| ", f);
     put_escaped(f, s->label, html);
-    fprintf(f, html ? "</td><td>%s</td><td>%s</td><td>%s</td><td>%s%s</td><td>"
-                    : " | %s | %s | %s | %s%s | ",
+    fprintf(f,
+            html ? "</td><td>%s</td><td>%s</td><td>%s</td><td>%s%s</td><td>"
+                 : " | %s | %s | %s | %s%s | ",
             metric_words[s->metric], nv, pm, ch,
-            s->newest_dir < 0 ? " worse" : s->newest_dir > 0 ? " better" : "");
+            s->newest_dir < 0   ? " worse"
+            : s->newest_dir > 0 ? " better"
+                                : "");
     change_points_text(f, r, s, html);
     fprintf(f, html ? "</td><td>%s</td></tr>\n" : " | %s |\n",
-            !s->regression_step      ? "no"
+            !s->regression_step    ? "no"
             : !r->gated[s->metric] ? "yes (not gated)"
             : html                 ? "<b>yes</b>"
                                    : "**yes**");
@@ -164,8 +168,9 @@ int drift_write_md(FILE *f, const struct drift_report *r)
             r->n_nights, r->n_nights == 1 ? "" : "s", nw->id, nw->started,
             *nw->commit ? ", commit " : "", nw->commit);
     if (marked)
-        fprintf(f, " %zu night%s ran in another environment (machine, CPU, kernel or compiler) "
-                   "than the newest: marked below and left out of the series, not mixed in.",
+        fprintf(f,
+                " %zu night%s ran in another environment (machine, CPU, kernel or compiler) "
+                "than the newest: marked below and left out of the series, not mixed in.",
                 marked, marked == 1 ? "" : "s");
     fprintf(f, "\n\n**Outcome:** %s%s%s\n\n",
             r->code == EXIT_REGRESSION ? "regression step on the newest night in "
@@ -220,11 +225,13 @@ static void svg_chart(FILE *f, const struct drift_report *r, const struct drift_
     span = hi - lo;
 #define X(night) (l + (w - l - rt) * (double)(night) / (double)nn)
 #define Y(v) (t + (h - t - b) * (1 - ((v)-lo) / span))
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-               "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"trend\">\n",
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+            "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"trend\">\n",
             w, h, w, h);
-    fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"#fafafa\" "
-               "stroke=\"#ccc\"/>\n",
+    fprintf(f,
+            "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"#fafafa\" "
+            "stroke=\"#ccc\"/>\n",
             l, t, w - l - rt, h - t - b);
     for (k = 0; k <= 4; k++) {
         double v = lo + span * (double)k / 4;
@@ -240,8 +247,9 @@ static void svg_chart(FILE *f, const struct drift_report *r, const struct drift_
         if (s->kind[k] == DRIFT_KIND_SMALL)
             continue;
         x = (X(s->night[s->cp.changes[k].index]) + X(s->night[s->cp.changes[k].index - 1])) / 2;
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"%s\" "
-                   "stroke-dasharray=\"4 3\"/>\n",
+        fprintf(f,
+                "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"%s\" "
+                "stroke-dasharray=\"4 3\"/>\n",
                 x, t, x, h - b,
                 s->kind[k] == DRIFT_KIND_STEP &&
                         (s->step_change[k] > 0) != (metric_higher_is_better(s->metric) != 0)
@@ -253,18 +261,21 @@ static void svg_chart(FILE *f, const struct drift_report *r, const struct drift_
         fprintf(f, "%s%.1f,%.1f", i ? " " : "", X(s->night[i]), Y(s->values[i]));
     fprintf(f, "\"/>\n");
     for (i = 0; i < s->n; i++)
-        fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#2c6fbb\"><title>night %zu: "
-                   "%g</title></circle>\n",
+        fprintf(f,
+                "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#2c6fbb\"><title>night %zu: "
+                "%g</title></circle>\n",
                 X(s->night[i]), Y(s->values[i]), s->night[i] + 1, s->values[i]);
     for (i = 0; i < r->n_nights; i++)
         if (r->nights[i].other_env)
-            fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#e0a000\" "
-                       "stroke-width=\"6\" opacity=\"0.4\"><title>night %zu: other "
-                       "environment, not in the series</title></line>\n",
+            fprintf(f,
+                    "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#e0a000\" "
+                    "stroke-width=\"6\" opacity=\"0.4\"><title>night %zu: other "
+                    "environment, not in the series</title></line>\n",
                     X(i), h - b, X(i), h - b + 6, i + 1);
     fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\">night 1</text>\n", l, h - 8);
-    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\" text-anchor=\"end\">night %zu "
-               "(newest)</text>\n</svg>\n",
+    fprintf(f,
+            "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\" text-anchor=\"end\">night %zu "
+            "(newest)</text>\n</svg>\n",
             w - rt, h - 8, r->n_nights);
 #undef X
 #undef Y
@@ -289,8 +300,9 @@ int drift_write_html(FILE *f, const struct drift_report *r)
     fprintf(f, "</code>: %zu nights, the newest <code>%s</code> (started %s%s%s).", r->n_nights,
             nw->id, nw->started, *nw->commit ? ", commit " : "", nw->commit);
     if (marked)
-        fprintf(f, " %zu night%s ran in another environment than the newest: marked below and "
-                   "left out of the series.",
+        fprintf(f,
+                " %zu night%s ran in another environment than the newest: marked below and "
+                "left out of the series.",
                 marked, marked == 1 ? "" : "s");
     fprintf(f, "</p>\n<p class=\"%s\">Outcome: ", r->code == EXIT_REGRESSION ? "bad" : "");
     if (r->code == EXIT_REGRESSION) {

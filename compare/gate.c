@@ -55,8 +55,7 @@ int gate_parse_threshold(struct gate_config *gc, const char *arg, char *err, siz
     int m;
 
     if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(name)) {
-        snprintf(err, errlen, "--threshold '%s': expected METRIC=PERCENT (e.g. throughput=5)",
-                 arg);
+        snprintf(err, errlen, "--threshold '%s': expected METRIC=PERCENT (e.g. throughput=5)", arg);
         return -1;
     }
     memcpy(name, arg, (size_t)(eq - arg));
@@ -68,9 +67,8 @@ int gate_parse_threshold(struct gate_config *gc, const char *arg, char *err, siz
         return -1;
     }
     if (num_parse_double(eq + 1, 0, 1000, &pct) < 0 || !(pct > 0)) {
-        snprintf(err, errlen,
-                 "--threshold '%s': bad percent '%s' (expected a number in (0, 1000])", arg,
-                 eq + 1);
+        snprintf(err, errlen, "--threshold '%s': bad percent '%s' (expected a number in (0, 1000])",
+                 arg, eq + 1);
         return -1;
     }
     name_gated(gc, m, pct);
@@ -79,8 +77,7 @@ int gate_parse_threshold(struct gate_config *gc, const char *arg, char *err, siz
 
 /* {METRIC: PCT} at path into pct[] (global when row < 0). */
 static int parse_thresholds(struct gate_config *gc, const json_t *obj, const char *file,
-                            const char *path, double *pct, int global, char *err,
-                            size_t errlen)
+                            const char *path, double *pct, int global, char *err, size_t errlen)
 {
     const char *key;
     json_t *v;
@@ -95,8 +92,8 @@ static int parse_thresholds(struct gate_config *gc, const json_t *obj, const cha
         double d;
 
         if (m < 0) {
-            snprintf(err, errlen, "%s: %s.%s: unknown metric '%s' (" GATE_EXPECTED ")", file,
-                     path, key, key);
+            snprintf(err, errlen, "%s: %s.%s: unknown metric '%s' (" GATE_EXPECTED ")", file, path,
+                     key, key);
             return -1;
         }
         d = json_number_value(v);
@@ -264,7 +261,7 @@ static void fmt_change(char *out, size_t len, const json_t *vs)
 static const char *metric_title(int m)
 {
     static const char *const t[METRIC_COUNT] = {"throughput", "CPU %", "CPU efficiency",
-                                                "P50", "P99", "RSS"};
+                                                "P50",        "P99",   "RSS"};
 
     return m >= 0 && m < METRIC_COUNT ? t[m] : "?";
 }
@@ -309,9 +306,9 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
 
             if (!gated[m])
                 continue;
-            vs = json_object_get(json_object_get(json_object_get(row, "metrics"),
-                                                 metric_name((enum metric)m)),
-                                 "vs_baseline");
+            vs = json_object_get(
+                json_object_get(json_object_get(row, "metrics"), metric_name((enum metric)m)),
+                "vs_baseline");
             json_object_foreach(vs, ver, cand)
             {
                 const char *v = json_string_value(json_object_get(cand, "verdict"));
@@ -402,8 +399,9 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
         return NULL;
     versions = json_object_get(summary, "versions");
     fprintf(f, "%s\n## pairbench gate: %s\n\n", GATE_MARKER, outcome_words(gr->code));
-    fprintf(f, "Candidate against baseline `%s` over %zu configurations: %u regressed, "
-               "%u improved, %u unstable, %u with failed runs, %u incomplete.",
+    fprintf(f,
+            "Candidate against baseline `%s` over %zu configurations: %u regressed, "
+            "%u improved, %u unstable, %u with failed runs, %u incomplete.",
             base ? base : "?", json_array_size(rows), gr->regressed, gr->improved, gr->unstable,
             gr->failed, gr->incomplete);
     if (*gr->reason)
@@ -418,9 +416,10 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
         fprintf(f, "none globally");
     if (gc->n_rows)
         fprintf(f, " (%zu per-row rule%s in the spec)", gc->n_rows, gc->n_rows == 1 ? "" : "s");
-    fprintf(f, ". A metric counts as regressed only when the change passes its threshold and "
-               "the evidence is strong (min–max ranges disjoint, or every paired per-round "
-               "ratio on the same side); a side whose spread exceeds %g%% makes it unstable.\n\n",
+    fprintf(f,
+            ". A metric counts as regressed only when the change passes its threshold and "
+            "the evidence is strong (min–max ranges disjoint, or every paired per-round "
+            "ratio on the same side); a side whose spread exceeds %g%% makes it unstable.\n\n",
             gc->rules.noise_limit_pct);
     fprintf(f, "| Configuration | Version | Gated metrics (change, verdict) | Gate |\n"
                "|---|---|---|---|\n");
@@ -446,15 +445,15 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
 
                 if (!gated[m])
                     continue;
-                vs = json_object_get(
-                    json_object_get(
-                        json_object_get(json_object_get(row, "metrics"), metric_name(m)),
-                        "vs_baseline"),
-                    ver);
+                vs =
+                    json_object_get(json_object_get(json_object_get(json_object_get(row, "metrics"),
+                                                                    metric_name(m)),
+                                                    "vs_baseline"),
+                                    ver);
                 v = json_string_value(json_object_get(vs, "verdict"));
                 fmt_change(ch, sizeof(ch), vs);
-                fprintf(f, "%s%s %s %s (%g%%)", sep ? "; " : "", metric_title(m), ch,
-                        v ? v : "n/a", rules.threshold_pct[m]);
+                fprintf(f, "%s%s %s %s (%g%%)", sep ? "; " : "", metric_title(m), ch, v ? v : "n/a",
+                        rules.threshold_pct[m]);
                 sep = 1;
                 if (v && strcmp(v, VERDICT_REGRESSED) == 0)
                     gate = "**regressed**";

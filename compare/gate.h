@@ -23,9 +23,9 @@ struct gate_row_rule {
 };
 
 struct gate_config {
-    struct verdict_rules rules;         /* global: defaults, then spec thresholds, then flags */
-    unsigned char gated[METRIC_COUNT];  /* metrics that decide the exit code */
-    int explicit_set;                   /* some threshold was named: gated = the named ones */
+    struct verdict_rules rules;        /* global: defaults, then spec thresholds, then flags */
+    unsigned char gated[METRIC_COUNT]; /* metrics that decide the exit code */
+    int explicit_set;                  /* some threshold was named: gated = the named ones */
     struct gate_row_rule rows[GATE_MAX_ROWS];
     size_t n_rows;
 };
@@ -54,14 +54,14 @@ void gate_row_rules(const struct gate_config *gc, const json_t *params, struct v
 int gate_row_match(const struct gate_config *gc, const json_t *params);
 
 struct gate_result {
-    int code;              /* EXIT_OK, EXIT_REGRESSION, EXIT_HARNESS or EXIT_INCONCLUSIVE */
-    unsigned regressed;    /* (row, candidate, metric) findings per kind */
+    int code;           /* EXIT_OK, EXIT_REGRESSION, EXIT_HARNESS or EXIT_INCONCLUSIVE */
+    unsigned regressed; /* (row, candidate, metric) findings per kind */
     unsigned improved;
     unsigned unstable;
-    unsigned failed;       /* gated rows with failed runs */
-    unsigned incomplete;   /* gated rows with missing runs (interrupted, resumed short) */
-    unsigned rows;         /* rows looked at */
-    char reason[2048];     /* one line for a non-zero exit (empty for 0) */
+    unsigned failed;     /* gated rows with failed runs */
+    unsigned incomplete; /* gated rows with missing runs (interrupted, resumed short) */
+    unsigned rows;       /* rows looked at */
+    char reason[2048];   /* one line for a non-zero exit (empty for 0) */
 };
 
 /* Decides over a summary whose verdicts were computed with each row's gate rules. The exit

@@ -25,18 +25,19 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: compare gate --spec FILE [run flags] [--threshold METRIC=PERCENT]...\n"
-            "                    [--noise-limit PERCENT] [--post URL --post-token-env VAR]\n"
-            "       compare gate --from RUNDIR [--spec FILE] [--threshold ...] [--post ...]\n"
-            "  --threshold     gate METRIC (throughput, cpu_efficiency, p50, p99, rss) at PERCENT;\n"
-            "                  naming any gates exactly the named ones (default: throughput 5,\n"
-            "                  cpu_efficiency 5, p99 10); the spec's \"gate\" section is read first\n"
-            "  --from RUNDIR   judge an existing run directory (e.g. `compare merge` output)\n"
-            "  --post URL      create or update the pull-request comment (GitHub issue-comment\n"
-            "                  API: .../repos/OWNER/REPO/issues/N/comments); the bearer token is\n"
-            "                  read from the environment variable named by --post-token-env\n"
-            "exit: 0 pass, 1 regression, 2 bad input, 3 harness failure, 4 inconclusive\n");
+    fprintf(
+        f,
+        "usage: compare gate --spec FILE [run flags] [--threshold METRIC=PERCENT]...\n"
+        "                    [--noise-limit PERCENT] [--post URL --post-token-env VAR]\n"
+        "       compare gate --from RUNDIR [--spec FILE] [--threshold ...] [--post ...]\n"
+        "  --threshold     gate METRIC (throughput, cpu_efficiency, p50, p99, rss) at PERCENT;\n"
+        "                  naming any gates exactly the named ones (default: throughput 5,\n"
+        "                  cpu_efficiency 5, p99 10); the spec's \"gate\" section is read first\n"
+        "  --from RUNDIR   judge an existing run directory (e.g. `compare merge` output)\n"
+        "  --post URL      create or update the pull-request comment (GitHub issue-comment\n"
+        "                  API: .../repos/OWNER/REPO/issues/N/comments); the bearer token is\n"
+        "                  read from the environment variable named by --post-token-env\n"
+        "exit: 0 pass, 1 regression, 2 bad input, 3 harness failure, 4 inconclusive\n");
 }
 
 /* Replaces the rows that a per-row rule matches with rows computed under that rule. */
@@ -79,7 +80,8 @@ static int apply_row_rules(const char *dir, json_t *summary, const struct gate_c
             cfg = json_string_value(json_object_get(row, "config"));
             json_array_foreach(json_object_get(alt, "rows"), k, arow)
             {
-                if (cfg && json_equal(json_object_get(arow, "config"), json_object_get(row, "config"))) {
+                if (cfg &&
+                    json_equal(json_object_get(arow, "config"), json_object_get(row, "config"))) {
                     json_object_set(row, "metrics", json_object_get(arow, "metrics"));
                     break;
                 }
@@ -145,8 +147,9 @@ int cmd_gate(int argc, char **argv)
                 thresholds[n_thresholds++] = v;
             } else if (strcmp(a, "--post") == 0) {
                 if (strncmp(v, "http://", 7) != 0 && strncmp(v, "https://", 8) != 0) {
-                    fprintf(stderr, "compare: gate: --post '%s': expected an http:// or https:// "
-                                    "URL of an issue's comments\n",
+                    fprintf(stderr,
+                            "compare: gate: --post '%s': expected an http:// or https:// "
+                            "URL of an issue's comments\n",
                             v);
                     goto out;
                 }
@@ -156,8 +159,9 @@ int cmd_gate(int argc, char **argv)
             } else if (strcmp(a, "--from") == 0) {
                 from = v;
             } else if (num_parse_double(v, 0.1, 1000, &noise) < 0) {
-                fprintf(stderr, "compare: gate: --noise-limit '%s': expected a percent in "
-                                "[0.1, 1000]\n",
+                fprintf(stderr,
+                        "compare: gate: --noise-limit '%s': expected a percent in "
+                        "[0.1, 1000]\n",
                         v);
                 goto out;
             }
@@ -186,8 +190,9 @@ int cmd_gate(int argc, char **argv)
     if (token_env) {
         token = getenv(token_env);
         if (!token || !*token) {
-            fprintf(stderr, "compare: gate: --post-token-env '%s': the environment variable is "
-                            "not set or empty\n",
+            fprintf(stderr,
+                    "compare: gate: --post-token-env '%s': the environment variable is "
+                    "not set or empty\n",
                     token_env);
             goto out;
         }
@@ -257,7 +262,8 @@ int cmd_gate(int argc, char **argv)
     if (rc == EXIT_OK && (run_rc == EXIT_HARNESS || interrupted)) {
         rc = gr.code = EXIT_HARNESS;
         snprintf(gr.reason, sizeof(gr.reason), "%s",
-                 interrupted ? "the run was interrupted" : "runs failed in rows that are not gated");
+                 interrupted ? "the run was interrupted"
+                             : "runs failed in rows that are not gated");
     }
     md = gate_markdown(summary, &gc, &gr, NULL, o.dir, (size_t)-1);
     if (md) {

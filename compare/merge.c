@@ -182,8 +182,8 @@ static int check_shards(struct shard *sh, size_t n, char *err, size_t errlen)
     }
     for (i = 1; i <= sh[0].n; i++)
         if (!seen[i]) {
-            snprintf(err, errlen, "shard %zu/%u is missing: merge needs all %u shards", i,
-                     sh[0].n, sh[0].n);
+            snprintf(err, errlen, "shard %zu/%u is missing: merge needs all %u shards", i, sh[0].n,
+                     sh[0].n);
             goto out;
         }
     rc = 0;
@@ -244,16 +244,16 @@ static json_t *merged_meta(struct shard *sh, size_t n, const char *out_dir, int 
             started = s;
         if (e && (!ended || strcmp(e, ended) > 0))
             ended = e;
-        json_array_append_new(
-            shards, json_pack("{s:i, s:i, s:s, s:O?, s:O?, s:O?, s:O?, s:O?}", "k", (int)sh[i].k,
-                              "n", (int)sh[i].n, "dir", sh[i].dir, "started",
-                              json_object_get(sh[i].meta, "started"), "ended",
-                              json_object_get(sh[i].meta, "ended"), "command_line",
-                              json_object_get(sh[i].meta, "command_line"), "environment", env,
-                              "dataset", json_object_get(sh[i].meta, "dataset")));
-        if (i > 0 && !json_equal(json_object_get(env, "machine"),
-                                 json_object_get(json_object_get(sh[0].meta, "environment"),
-                                                 "machine"))) {
+        json_array_append_new(shards,
+                              json_pack("{s:i, s:i, s:s, s:O?, s:O?, s:O?, s:O?, s:O?}", "k",
+                                        (int)sh[i].k, "n", (int)sh[i].n, "dir", sh[i].dir,
+                                        "started", json_object_get(sh[i].meta, "started"), "ended",
+                                        json_object_get(sh[i].meta, "ended"), "command_line",
+                                        json_object_get(sh[i].meta, "command_line"), "environment",
+                                        env, "dataset", json_object_get(sh[i].meta, "dataset")));
+        if (i > 0 &&
+            !json_equal(json_object_get(env, "machine"),
+                        json_object_get(json_object_get(sh[0].meta, "environment"), "machine"))) {
             char w[512];
 
             snprintf(w, sizeof(w),
@@ -293,7 +293,8 @@ static json_t *merged_meta(struct shard *sh, size_t n, const char *out_dir, int 
     for (i = 0; i < (size_t)argc; i++)
         json_array_append_new(merged_by, json_string(argv[i]));
     json_object_set_new(meta, "merged_by", merged_by);
-    json_object_set_new(meta, "dataset", json_pack("{s:s, s:s}", "file", "runs.jsonl", "sha256", sha));
+    json_object_set_new(meta, "dataset",
+                        json_pack("{s:s, s:s}", "file", "runs.jsonl", "sha256", sha));
     (void)out_dir;
     return meta;
 }
@@ -327,12 +328,10 @@ int cmd_merge(int argc, char **argv)
             }
             out_dir = argv[a];
         } else if (argv[a][0] == '-') {
-            fprintf(stderr, "compare: merge: unknown option '%s' (expected --out DIR)\n",
-                    argv[a]);
+            fprintf(stderr, "compare: merge: unknown option '%s' (expected --out DIR)\n", argv[a]);
             return EXIT_USAGE;
         } else if (n >= MERGE_MAX_SHARDS) {
-            fprintf(stderr, "compare: merge: more than %d shard directories\n",
-                    MERGE_MAX_SHARDS);
+            fprintf(stderr, "compare: merge: more than %d shard directories\n", MERGE_MAX_SHARDS);
             return EXIT_USAGE;
         } else {
             sh[n++].dir = argv[a];

@@ -59,7 +59,8 @@ static void test_gated_set(void)
     char err[256];
 
     gate_config_init(&gc);
-    CHECK(gc.gated[METRIC_THROUGHPUT] && gc.gated[METRIC_CPU_EFFICIENCY] && gc.gated[METRIC_P99_US]);
+    CHECK(gc.gated[METRIC_THROUGHPUT] && gc.gated[METRIC_CPU_EFFICIENCY] &&
+          gc.gated[METRIC_P99_US]);
     CHECK(!gc.gated[METRIC_P50_US] && !gc.gated[METRIC_RSS_MIB] && !gc.gated[METRIC_CPU_PERCENT]);
     /* naming a threshold gates exactly the named metrics */
     CHECK(gate_parse_threshold(&gc, "p99=12", err, sizeof(err)) == 0);
@@ -127,8 +128,8 @@ static void test_row_rules(void)
                            "{\"match\": {\"protocol\": \"redis\", \"pipeline\": 16}, "
                            "\"thresholds\": {\"p99\": 0, \"p50\": 7}}]}",
                            0, NULL);
-    json_t *redis16 = json_loads("{\"protocol\": \"redis\", \"pipeline\": 16, \"payload\": 64}", 0,
-                                 NULL);
+    json_t *redis16 =
+        json_loads("{\"protocol\": \"redis\", \"pipeline\": 16, \"payload\": 64}", 0, NULL);
     json_t *redis1 = json_loads("{\"protocol\": \"redis\", \"pipeline\": 1}", 0, NULL);
 
     gate_config_init(&gc);
@@ -153,10 +154,10 @@ static json_t *row(const char *label, const char *status, const char *tput, doub
                    const char *p99)
 {
     return json_pack("{s:s, s:s, s:s, s:{s:s}, s:{s:{s:{s:{s:f, s:s}}}, s:{s:{s:{s:f, s:s}}}}}",
-                     "config", "c0ffee00", "label", label, "status", status, "params",
-                     "protocol", "tcp", "metrics", "throughput", "vs_baseline", "candidate",
-                     "change", tchange, "verdict", tput, "p99_us", "vs_baseline", "candidate",
-                     "change", 0.01, "verdict", p99);
+                     "config", "c0ffee00", "label", label, "status", status, "params", "protocol",
+                     "tcp", "metrics", "throughput", "vs_baseline", "candidate", "change", tchange,
+                     "verdict", tput, "p99_us", "vs_baseline", "candidate", "change", 0.01,
+                     "verdict", p99);
 }
 
 static json_t *summary_of(json_t *rows)
@@ -184,14 +185,13 @@ static void test_decide(void)
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         struct gate_config gc;
         struct gate_result gr;
-        json_t *s = summary_of(json_pack("[o, o]", row("tcp · 64 B", "ok", "~", 0.001, "~"),
-                                         row("redis · 4 KiB", cases[i].status, cases[i].tput,
-                                             -0.123, cases[i].p99)));
+        json_t *s = summary_of(
+            json_pack("[o, o]", row("tcp · 64 B", "ok", "~", 0.001, "~"),
+                      row("redis · 4 KiB", cases[i].status, cases[i].tput, -0.123, cases[i].p99)));
 
         gate_config_init(&gc);
         CHECK_MSG(gate_decide(s, &gc, &gr) == cases[i].code, "case %zu: code %d", i, gr.code);
-        CHECK_MSG((gr.code == 0) == (gr.reason[0] == '\0'), "case %zu: reason '%s'", i,
-                  gr.reason);
+        CHECK_MSG((gr.code == 0) == (gr.reason[0] == '\0'), "case %zu: reason '%s'", i, gr.reason);
         if (cases[i].code)
             CHECK_MSG(strstr(gr.reason, "'redis · 4 KiB'") != NULL, "reason '%s'", gr.reason);
         if (cases[i].code == EXIT_REGRESSION && strcmp(cases[i].tput, "regressed") == 0)
