@@ -331,6 +331,17 @@ static void completeness(const struct md *m)
     snprintf(s[4], sizeof(s[4]), "%lld", failed);
     md_put(m, "- ");
     md_tmpl(m, md_t(m, M_COMPLETE_ROWS), s[0], s[1], s[2], s[3], s[4], MD_END);
+    {
+        long long replaced = 0;
+
+        json_array_foreach(m->rows, i, row) replaced +=
+            (long long)summary_num(json_object_get(row, "runs"), "replaced", 0);
+        if (replaced > 0) {
+            snprintf(s[0], sizeof(s[0]), "%lld", replaced);
+            md_put(m, md_t(m, M_SENT_SEP));
+            md_tmpl(m, md_t(m, M_REPLACED), s[0], MD_END);
+        }
+    }
     md_put(m, "\n- ");
     for (j = 0; j < 5; j++)
         snprintf(s[j], sizeof(s[j]), "%lld", errs[j]);

@@ -378,7 +378,8 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
 {
     struct verdict_rules def;
     json_t *versions = json_array(), *configs = json_array(), *latest = json_object();
-    json_t *labels = json_object(), *sum = NULL, *rows = NULL, *chance;
+    json_t *labels = json_object(), *replaced = json_object(), *sum = NULL, *rows = NULL;
+    json_t *chance;
     const json_t *mv = json_object_get(meta, "versions"), *mc = json_object_get(meta, "configs");
     size_t i, nr = 0, expected_rounds, compared = 0;
     double alpha, p_disjoint;
@@ -426,7 +427,14 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
         if (!json_object_get(labels, cfg) && summary_str(run, "label", NULL))
             json_object_set_new(labels, cfg, json_string(summary_str(run, "label", "")));
         run_key(key, sizeof(key), cfg, ver, round);
-        json_object_set(latest, key, (json_t *)run); /* later lines replace earlier ones */
+        if (json_object_get(latest, key)) {
+            /* a later line replaces an earlier one (resume); count it for the report */
+            json_t *c = json_object_get(replaced, cfg);
+
+            json_object_set_new(replaced, cfg,
+                                json_integer(json_is_integer(c) ? json_integer_value(c) + 1 : 1));
+        }
+        json_object_set(latest, key, (json_t *)run);
     }
     if (json_array_size(versions) == 0) {
         snprintf(err, errlen,
@@ -461,6 +469,8 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
             snprintf(err, errlen, "summary: out of memory");
             goto fail;
         }
+        json_object_set_new(json_object_get(row, "runs"), "replaced",
+                            json_integer((json_int_t)summary_num(replaced, cfg, 0)));
         json_array_append_new(rows, row);
     }
     json_object_set_new(sum, "rows", rows);
@@ -492,12 +502,14 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     json_decref(configs);
     json_decref(latest);
     json_decref(labels);
+    json_decref(replaced);
     return sum;
 fail:
     json_decref(versions);
     json_decref(configs);
     json_decref(latest);
     json_decref(labels);
+    json_decref(replaced);
     json_decref(rows);
     json_decref(sum);
     return NULL;

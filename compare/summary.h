@@ -28,7 +28,20 @@ json_t *summary_parse_runs(const char *text, size_t len, const char *name, char 
  * first is the baseline), then any other version seen in runs; rows are meta.configs in
  * order, then any other config seen. A later line for the same (config, version, round)
  * replaces an earlier one: `--resume` re-runs what failed, and the newest attempt is the
- * measurement. New reference, or NULL with err set. */
+ * measurement (row "runs"."replaced" counts the lines so replaced). New reference, or NULL
+ * with err set.
+ *
+ * Shape: {"schema", "baseline", "versions": [...], "rounds", "rows": [{"config", "label",
+ * "params", "status": "ok"|"failed"|"incomplete", "runs": {"expected", "ok", "failed",
+ * "replaced"}, "failures": [{"version", "round", "reason"}], "errors": {connect, io, protocol,
+ * verify, timeout} (summed over ok runs), "tls_insecure", "unit", "metrics": {METRIC:
+ * {"unit", "higher_is_better", "threshold_pct", "values": {VERSION: {"median", "min", "max",
+ * "n", "runs": [values of the ok runs in round order]}}, "vs_baseline": {CANDIDATE: {"change",
+ * "overlap", "p", "paired_ratio": {"median", "min", "max", "n"} | null, "verdict"}}}}}],
+ * "chance": {"evidence", "alpha", "p_disjoint", "comparisons", "expected_false_flags",
+ * "expected_disjoint_by_chance"}, "thresholds_pct": {METRIC..., "noise_limit_pct"}}.
+ * render_dir() adds "dataset" {"file", "sha256", "recorded_sha256", "matches"} and
+ * "warnings" (meta.json's). */
 json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdict_rules *rules,
                       char *err, size_t errlen);
 

@@ -117,6 +117,7 @@ static void test_build(void)
     CHECK_STR(summary_str(r1, "status", ""), "ok");
     CHECK(summary_num(json_object_get(r1, "runs"), "ok", 0) == 6);
     CHECK(summary_num(json_object_get(r1, "runs"), "failed", -1) == 0);
+    CHECK(summary_num(json_object_get(r1, "runs"), "replaced", -1) == 1);
     CHECK(summary_num(json_object_get(r1, "errors"), "io", 0) == 6);
     /* efficiency per run before the median: base {100, 400, 100} → 100, not 200/100 → 200 */
     v = summary_values(r1, "cpu_efficiency", "base");
