@@ -262,6 +262,5 @@ X(M_UNJUDGED,
   "above the noise limit): {2}.",
   "{1} 个配置中有 {0} 个无法完全判断（运行失败或缺失，或离散度超过噪声上限）：{2}。")
 X(M_REPLACED,
-  "{0} earlier attempts were recorded again later for the same round (resumed); the later "
-  "run counts.",
+  "Runs recorded again later for the same round (resume): {0}; the later run counts.",
   "有 {0} 次较早的尝试在同一轮中被重新记录（续跑）；以较晚的运行为准。")
