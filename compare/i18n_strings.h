@@ -149,12 +149,13 @@ X(M_EVID_RULE,
   "A metric is flagged `regressed` or `improved` only when its change passes the threshold "
   "({0}) and the evidence is strong: the two ranges are disjoint, or every paired per-round "
   "ratio (candidate ÷ baseline within one round, where the runs were adjacent) lies on the "
-  "same side of 1. `unstable` means a side's spread (max−min)/median exceeds {1}% and the "
-  "ranges overlap; `~` means no flag.",
+  "same side of 1. `unstable` means a side's spread (max−min)/median exceeds {1}% (unless "
+  "the ranges are disjoint and the change passes the threshold: then noise did not hide it); "
+  "`~` means no flag.",
   "只有当变化超过阈值（{0}）且证据充分时，指标才会被标记为 `regressed`（退步）或 "
   "`improved`（改进）：两个区间不相交，或者每一个逐轮配对比值（同一轮内相邻运行的 候选 ÷ "
-  "基线）都在 1 的同一侧。`unstable` 表示某一方的离散度 (最大−最小)/中位数 超过 {1}% "
-  "且区间重叠；`~` 表示未标记。")
+  "基线）都在 1 的同一侧。`unstable` 表示某一方的离散度 (最大−最小)/中位数 超过 {1}%"
+  "（除非区间不相交且变化超过阈值：此时噪声并未掩盖差异）；`~` 表示未标记。")
 X(M_EVID_MWU,
   "With {0} runs a side, disjoint ranges are the most extreme Mann–Whitney outcome: exact "
   "two-sided p = 2/{1} ≈ {2}. Every paired ratio on one side of 1 happens with probability "
