@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "envinfo.h"
 #include "report_html_int.h"
 #include "report_html_svg.h"
 
@@ -113,7 +114,8 @@ static const char css[] =
     ".v-improved{background:#dff2dc;color:#1d5e1d;font-weight:600}\n"
     ".v-unstable{background:#fff1c7;color:#6b5000}\n"
     ".v-failed{background:#e4e4e4;color:#555;font-weight:600}\n"
-    ".warn{background:#fff6dc;border-left:4px solid #e0a800;padding:6px 10px;margin:.4em 0}\n"
+    "ul.weak{list-style:none;padding-left:0}\n"
+    ".warn{background:#fff6dc;border-left:4px solid #e0a800;padding:4px 10px;margin:.3em 0}\n"
     "figure{margin:1em 0 1.6em 0}figcaption{margin-bottom:4px}\n"
     "svg.chart{display:block;max-width:100%;height:auto;font-size:11px}\n"
     "svg .gb{fill:#e9eef5}svg .gh{font-weight:600;font-size:12px;fill:#223}\n"
@@ -310,7 +312,23 @@ static void short_label(const struct html_ctx *c, const json_t *row, const char 
 static const char *throughput_unit(const struct html_ctx *c)
 {
     size_t r, redis = 0, other = 0;
+    const char *unit = NULL;
+    int same = 1;
 
+    /* summary rows carry the driver's unit; one shared unit is the axis label */
+    for (r = 0; r < c->nrows && same; r++) {
+        const char *u = html_str(json_array_get(c->rows, r), "unit");
+        if (!u || (unit && strcmp(unit, u) != 0))
+            same = 0;
+        unit = u;
+    }
+    if (same && unit) {
+        if (strcmp(unit, "commands/s") == 0)
+            return L(c, "commands/s", "命令/秒");
+        if (strcmp(unit, "round trips/s") == 0)
+            return L(c, "message round trips/s", "消息往返/秒");
+        return unit;
+    }
     for (r = 0; r < c->nrows; r++) {
         const char *p = pget(json_array_get(c->rows, r), "protocol");
         if (p && strcmp(p, "redis") == 0)
@@ -431,30 +449,6 @@ out:
     free(labels);
     free(gnames);
     return rc;
-}
-
-static void li_warning(const struct html_ctx *c, const char *s)
-{
-    fputs("<div class=\"warn\">", c->f);
-    html_esc(c, s);
-    fputs("</div>\n", c->f);
-}
-
-/* meta.warnings and summary.warnings: everything that weakens the measurement. */
-static void warnings(const struct html_ctx *c)
-{
-    const json_t *lists[2] = {json_object_get(c->meta, "warnings"),
-                              json_object_get(c->summary, "warnings")};
-    const json_t *w;
-    size_t i, k;
-
-    for (k = 0; k < 2; k++)
-        json_array_foreach((json_t *)lists[k], i, w) {
-            if (json_is_string(w))
-                li_warning(c, json_string_value(w));
-            else if (json_is_object(w) && html_str(w, "message"))
-                li_warning(c, html_str(w, "message"));
-        }
 }
 
 /* The row with a notable throughput or P99 verdict, in words. */
@@ -648,19 +642,136 @@ static void summary_single(const struct html_ctx *c)
     fputs("</p>\n", c->f);
 }
 
+static void weak_item(const struct html_ctx *c, const char *text)
+{
+    fputs("<li class=\"warn\">", c->f);
+    html_esc(c, text);
+    fputs("</li>\n", c->f);
+}
+
+/* A weakness naming rows: "prefix label; label; …". */
+static void weak_rows(const struct html_ctx *c, const char *prefix, const unsigned char *mark)
+{
+    size_t r, k = 0;
+
+    fputs("<li class=\"warn\">", c->f);
+    html_esc(c, prefix);
+    for (r = 0; r < c->nrows; r++) {
+        if (!mark[r])
+            continue;
+        if (k++)
+            fputs(L(c, "; ", "；"), c->f);
+        html_esc(c, html_str(json_array_get(c->rows, r), "label"));
+    }
+    fputs("</li>\n", c->f);
+}
+
+static const char *const gated[] = {"throughput", "cpu_efficiency", "p50_us", "p99_us",
+                                    "rss_mib"};
+
+/* Everything that weakens the measurement: no meta, the dataset changed since it was
+ * recorded, the harness's warnings (or, for datasets without them, the load average judged
+ * here), failed runs, unstable rows, TLS without verification. */
+static void weaknesses(const struct html_ctx *c, double failed)
+{
+    const json_t *ds = json_object_get(c->summary, "dataset"), *w, *list;
+    unsigned char *unstable = calloc(c->nrows + 1, 1), *insecure = calloc(c->nrows + 1, 1);
+    size_t i, r, v, m, nunstable = 0, ninsecure = 0, n = 0;
+    char buf[256];
+    json_t *own = NULL;
+
+    fprintf(c->f, "<h3>%s</h3>\n<ul class=\"weak\">\n",
+            L(c, "What weakens this measurement", "影响本次测量可信度的因素"));
+    if (!json_is_object(c->meta)) {
+        weak_item(c, L(c, "meta.json is missing: the environment and provenance are unknown",
+                       "缺少 meta.json：环境与来源信息未知"));
+        n++;
+    }
+    if (json_is_false(json_object_get(ds, "matches"))) {
+        fputs("<li class=\"warn\"><b>", c->f);
+        fputs(L(c, "The dataset no longer matches meta.json: runs.jsonl was changed after the "
+                   "run (recorded SHA-256 ",
+                "数据集与 meta.json 不再一致：runs.jsonl 在运行后被修改过（记录的 SHA-256 "),
+              c->f);
+        html_esc(c, html_str(ds, "recorded_sha256"));
+        fputs(L(c, ", now ", "，现在为 "), c->f);
+        html_esc(c, html_str(ds, "sha256"));
+        fputs(L(c, ").</b></li>\n", "）。</b></li>\n"), c->f);
+        n++;
+    }
+    /* render_dir copies meta.warnings into summary.warnings; older summaries lack them */
+    list = json_object_get(c->summary, "warnings");
+    if (!json_is_array(list))
+        list = json_object_get(c->meta, "warnings");
+    if (json_array_size(list) == 0 && json_object_get(c->meta, "environment")) {
+        own = json_array();
+        if (own)
+            envinfo_warnings(json_object_get(c->meta, "environment"), own);
+        list = own;
+    }
+    json_array_foreach((json_t *)list, i, w) {
+        if (json_is_string(w))
+            weak_item(c, json_string_value(w));
+        else if (json_is_object(w) && html_str(w, "message"))
+            weak_item(c, html_str(w, "message"));
+        else
+            continue;
+        n++;
+    }
+    json_decref(own);
+    if (failed > 0) {
+        snprintf(buf, sizeof(buf),
+                 L(c, "%.0f run(s) failed; their rows have no verdict other than failed",
+                   "%.0f 次运行失败；相关行的判定只能是 failed"),
+                 failed);
+        weak_item(c, buf);
+        n++;
+    }
+    for (r = 0; r < c->nrows && unstable && insecure; r++) {
+        const json_t *row = json_array_get(c->rows, r);
+
+        for (v = 1; v < c->nv; v++)
+            for (m = 0; m < sizeof(gated) / sizeof(gated[0]); m++) {
+                const char *vd = html_str(html_vs(row, gated[m], c->versions[v]), "verdict");
+                if (vd && strcmp(vd, "unstable") == 0)
+                    unstable[r] = 1;
+            }
+        nunstable += unstable[r];
+        insecure[r] = json_is_true(json_object_get(row, "tls_insecure"));
+        ninsecure += insecure[r];
+    }
+    if (nunstable) {
+        weak_rows(c, L(c, "Unstable rows (a side's spread exceeds the noise limit): ",
+                       "不稳定的行（某一方的离散度超过噪声上限）："),
+                  unstable);
+        n++;
+    }
+    if (ninsecure) {
+        weak_rows(c, L(c, "TLS without certificate verification (--insecure): ",
+                       "TLS 未校验证书（--insecure）："),
+                  insecure);
+        n++;
+    }
+    if (!n)
+        fprintf(c->f, "<li>%s</li>\n",
+                L(c, "Nothing recorded weakens this measurement.", "没有记录到影响本次测量的因素。"));
+    fputs("</ul>\n", c->f);
+    free(unstable);
+    free(insecure);
+}
+
 static void completeness(const struct html_ctx *c)
 {
-    double expected = 0, ok = 0, failed = 0, x;
+    static const char *const ekeys[] = {"connect", "io", "protocol", "verify", "timeout"};
+    double expected = 0, ok = 0, failed = 0, x, etot[5] = {0, 0, 0, 0, 0};
     size_t r, complete = 0, i;
-    const json_t *row, *errs, *val;
-    const char *key;
-    const char *ekeys[] = {"connect", "io", "protocol", "verify", "timeout"};
-    double etot[5] = {0, 0, 0, 0, 0};
-    int have_errors = 0;
+    const json_t *row, *f;
 
     for (r = 0; r < c->nrows; r++) {
+        const json_t *runs;
+
         row = json_array_get(c->rows, r);
-        const json_t *runs = json_object_get(row, "runs");
+        runs = json_object_get(row, "runs");
         if (html_num(runs, "expected", &x) == 0)
             expected += x;
         if (html_num(runs, "ok", &x) == 0)
@@ -669,26 +780,37 @@ static void completeness(const struct html_ctx *c)
             failed += x;
         if (html_str(row, "status") && strcmp(html_str(row, "status"), "ok") == 0)
             complete++;
-        errs = json_object_get(row, "errors");
-        json_object_foreach((json_t *)errs, key, val) {
-            for (i = 0; i < 5; i++)
-                if (strcmp(key, ekeys[i]) == 0 && json_is_number(val)) {
-                    etot[i] += json_number_value(val);
-                    have_errors = 1;
-                }
-        }
+        for (i = 0; i < 5; i++)
+            if (html_num(json_object_get(row, "errors"), ekeys[i], &x) == 0)
+                etot[i] += x;
     }
-    fprintf(c->f, "<section id=\"completeness\">\n<h2>%s</h2>\n<p>",
+    fprintf(c->f, "<section id=\"completeness\">\n<h2>%s</h2>\n<ul>\n<li>",
             L(c, "Completeness", "完整性"));
     fprintf(c->f, L(c, "%zu of %zu configurations complete; %.0f of %.0f runs ok, %.0f failed.",
                     "%zu / %zu 个配置完整；%.0f / %.0f 次运行成功，%.0f 次失败。"),
-            complete, c->nrows, ok, expected, failed);
-    if (have_errors)
-        fprintf(c->f, L(c, " Driver errors: connect %.0f, I/O %.0f, protocol %.0f, verify %.0f, "
-                           "timeout %.0f.",
-                        " 驱动错误：连接 %.0f，I/O %.0f，协议 %.0f，校验 %.0f，超时 %.0f。"),
-                etot[0], etot[1], etot[2], etot[3], etot[4]);
-    fputs("</p>\n</section>\n", c->f);
+            complete, c->nrows, ok, expected > ok + failed ? expected : ok + failed, failed);
+    fprintf(c->f, L(c, "</li>\n<li>Driver errors: connect %.0f, I/O %.0f, protocol %.0f, "
+                       "verify %.0f, timeout %.0f.</li>\n",
+                    "</li>\n<li>驱动错误：连接 %.0f，I/O %.0f，协议 %.0f，校验 %.0f，超时 %.0f。"
+                    "</li>\n"),
+            etot[0], etot[1], etot[2], etot[3], etot[4]);
+    for (r = 0; r < c->nrows; r++) {
+        row = json_array_get(c->rows, r);
+        json_array_foreach(json_object_get(row, "failures"), i, f) {
+            fputs(L(c, "<li>Failed run: ", "<li>失败的运行："), c->f);
+            html_esc(c, html_str(row, "label"));
+            fputs(" \xc2\xb7 ", c->f);
+            html_esc(c, html_str(f, "version"));
+            if (html_num(f, "round", &x) == 0)
+                fprintf(c->f, L(c, " \xc2\xb7 round %.0f", " \xc2\xb7 第 %.0f 轮"), x);
+            fputs(L(c, ": ", "："), c->f);
+            html_esc(c, html_str(f, "reason") ? html_str(f, "reason") : "?");
+            fputs("</li>\n", c->f);
+        }
+    }
+    fputs("</ul>\n", c->f);
+    weaknesses(c, failed);
+    fputs("</section>\n", c->f);
 }
 
 int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const char *lang,
@@ -785,7 +907,6 @@ int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const 
         summary_multi(c);
     else
         summary_single(c);
-    warnings(c);
     fputs("</section>\n", f);
     completeness(c);
     if (charts(c) != 0) {

@@ -1,17 +1,21 @@
 #!/usr/bin/env node
-// Loads an HTML file in headless Chromium and reports what a reader's browser would complain
+// Loads HTML files in headless Chromium and reports what a reader's browser would complain
 // about, speaking the Chrome DevTools Protocol over --remote-debugging-pipe (fd 3 = commands
-// in, fd 4 = replies and events out, messages NUL-separated; no port, no network).
+// in, fd 4 = replies and events out, messages NUL-separated; no port, no network). One
+// browser serves every file (starting Chromium is the slow part), each file in its own tab.
 //
-//   node tests/html_check.js FILE.html [--profile DIR] [--timeout-ms N]
+//   node tests/html_check.js FILE.html... [--profile DIR] [--timeout-ms N] [--dom-dir DIR]
 //
-// Prints one JSON object on stdout:
-//   {"errors": [...], "requests": [...], "charts": N, "metrics": [...], "lang": "en",
-//    "scripts": N, "title": "..."}
+// --dom-dir DIR writes each page's DOM as Chromium built it (document.documentElement's
+// outerHTML, like --dump-dom) to DIR/<file name>.dom.
+//
+// Prints one JSON object per file, one per line, in argument order:
+//   {"file": "...", "errors": [...], "requests": [...], "charts": N, "metrics": [...],
+//    "lang": "en", "scripts": N, "title": "..."}
 // errors: console.error/assert calls, uncaught exceptions, Log domain errors (failed loads,
 // CSP, ...). requests: every URL the page asked for other than the page itself and data:
-// URLs (a self-contained report asks for none). Exit 0 when errors and requests are empty,
-// 1 when not, 2 on a harness problem (Chromium missing, timeout).
+// URLs (a self-contained report asks for none). Exit 0 when every file's errors and requests
+// are empty, 1 when not, 2 on a harness problem (Chromium missing, timeout).
 'use strict';
 const { spawn } = require('child_process');
 const fs = require('fs');
@@ -19,15 +23,15 @@ const path = require('path');
 const os = require('os');
 
 const args = process.argv.slice(2);
-let file = null, profile = null, timeoutMs = 30000;
+const files = [];
+let profile = null, timeoutMs = 60000, domDir = null;
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--profile') profile = args[++i];
   else if (args[i] === '--timeout-ms') timeoutMs = parseInt(args[++i], 10);
-  else if (!file) file = args[i];
-  else { process.stderr.write(`html_check: unexpected argument '${args[i]}'\n`); process.exit(2); }
+  else if (args[i] === '--dom-dir') domDir = args[++i];
+  else files.push(args[i]);
 }
-if (!file) { process.stderr.write('usage: html_check.js FILE.html [--profile DIR] [--timeout-ms N]\n'); process.exit(2); }
-const pageUrl = 'file://' + path.resolve(file);
+if (!files.length) { process.stderr.write('usage: html_check.js FILE.html... [--profile DIR] [--timeout-ms N]\n'); process.exit(2); }
 const ownProfile = !profile;
 if (!profile) profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-chromium-'));
 
@@ -45,16 +49,15 @@ const toChrome = chrome.stdio[3], fromChrome = chrome.stdio[4];
 
 let nextId = 1, inbuf = Buffer.alloc(0), finished = false;
 const pending = new Map();
-const result = { errors: [], requests: [], charts: 0, metrics: [], lang: null, scripts: 0, title: null };
-let loadResolve;
-const loaded = new Promise(r => { loadResolve = r; });
+const results = [];
+const pages = new Map(); // sessionId -> {result, url, loaded, onLoad}
 
 function finish(code, why) {
   if (finished) return;
   finished = true;
   process.exitCode = code;
   if (why) process.stderr.write(`html_check: ${why}\n`);
-  if (code !== 2) process.stdout.write(JSON.stringify(result) + '\n');
+  if (code !== 2) for (const r of results) process.stdout.write(JSON.stringify(r) + '\n');
   // Close the browser politely, kill it if it lingers, and only then remove the profile:
   // removing it while Chromium still writes there fails (ENOTEMPTY).
   const done = () => {
@@ -71,7 +74,7 @@ function finish(code, why) {
   catch (e) { chrome.kill('SIGKILL'); }
 }
 
-const timer = setTimeout(() => finish(2, `timeout after ${timeoutMs} ms loading '${file}'`), timeoutMs);
+const timer = setTimeout(() => finish(2, `timeout after ${timeoutMs} ms loading ${files.join(' ')}`), timeoutMs);
 chrome.on('error', e => finish(2, `cannot start '${bin}': ${e.message}`));
 chrome.on('exit', (code, sig) => {
   if (!finished) finish(2, `chromium exited early (code ${code}, signal ${sig}): ${stderrTail.trim().split('\n').slice(-3).join(' | ')}`);
@@ -87,6 +90,9 @@ function send(method, params = {}, sessionId) {
 
 function onEvent(msg) {
   const p = msg.params || {};
+  const page = pages.get(msg.sessionId);
+  if (!page) return;
+  const result = page.result;
   switch (msg.method) {
     case 'Runtime.consoleAPICalled':
       if (p.type === 'error' || p.type === 'assert') {
@@ -103,11 +109,11 @@ function onEvent(msg) {
       break;
     case 'Network.requestWillBeSent': {
       const u = p.request && p.request.url;
-      if (u && u !== pageUrl && !u.startsWith('data:') && u !== 'about:blank') result.requests.push(u);
+      if (u && u !== page.url && !u.startsWith('data:') && u !== 'about:blank') result.requests.push(u);
       break;
     }
     case 'Page.loadEventFired':
-      loadResolve();
+      page.onLoad();
       break;
     default:
   }
@@ -132,11 +138,17 @@ fromChrome.on('data', chunk => {
   }
 });
 
-async function main() {
+async function check(file) {
+  const url = 'file://' + path.resolve(file);
+  const result = { file, errors: [], requests: [], charts: 0, metrics: [], lang: null, scripts: 0, title: null };
+  results.push(result);
   const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
   const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
+  let onLoad;
+  const loaded = new Promise(r => { onLoad = r; });
+  pages.set(sessionId, { result, url, onLoad });
   await Promise.all(['Runtime.enable', 'Log.enable', 'Page.enable', 'Network.enable'].map(m => send(m, {}, sessionId)));
-  await send('Page.navigate', { url: pageUrl }, sessionId);
+  await send('Page.navigate', { url }, sessionId);
   await loaded;
   // let late errors (timers, deferred loads) arrive
   await new Promise(r => setTimeout(r, 300));
@@ -148,7 +160,20 @@ async function main() {
     title: document.title })`;
   const ev = await send('Runtime.evaluate', { expression: expr, returnByValue: true }, sessionId);
   Object.assign(result, JSON.parse(ev.result.value));
+  if (domDir) {
+    const dom = await send('Runtime.evaluate', { expression: 'document.documentElement.outerHTML', returnByValue: true }, sessionId);
+    fs.writeFileSync(path.join(domDir, path.basename(file) + '.dom'), dom.result.value);
+  }
+  pages.delete(sessionId);
+  await send('Target.closeTarget', { targetId });
+}
+
+async function main() {
+  for (const f of files) {
+    if (!fs.existsSync(f)) throw new Error(`no such file '${f}'`);
+    await check(f);
+  }
   clearTimeout(timer);
-  finish(result.errors.length || result.requests.length ? 1 : 0);
+  finish(results.some(r => r.errors.length || r.requests.length) ? 1 : 0);
 }
 main().catch(e => { clearTimeout(timer); finish(2, e.message); });

@@ -1,0 +1,58 @@
+#!/bin/sh
+# report.html in headless Chromium, one browser for all pages:
+# - 96 configurations (2 versions): no console error, no request of any kind, exactly one
+#   chart per metric (live over the DevTools protocol and again in the DOM Chromium built),
+#   every row and band present, and a screenshot (--screenshot) that is a real PNG;
+# - detection is real: copies of a good page broken one way each — a console.error call, an
+#   uncaught exception, a request to a dead loopback port, a missing chart — are all refused
+#   with the right reason, while the unbroken original passes.
+. "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/html_lib.sh"
+
+node "$TOP/tests/fixtures/html/make-summary.js" "$T/d96" 2 96
+"$HTML_RENDER" --render "$T/d96/summary.json" "$T/d96/meta.json" en "$T/d96.html" ||
+    fail "rendering the 96-configuration page failed"
+node "$TOP/tests/fixtures/html/make-summary.js" "$T/d" 2 8
+"$HTML_RENDER" --render "$T/d/summary.json" "$T/d/meta.json" en "$T/good.html" || fail "render failed"
+
+port=$(free_port)
+sed 's|</body>|<script>console.error("deliberate console error")</script></body>|' "$T/good.html" > "$T/console.html"
+sed 's|</body>|<script>no_such_function()</script></body>|' "$T/good.html" > "$T/exception.html"
+sed "s|</body>|<img alt=\"\" src=\"http://127.0.0.1:$port/pixel.png\"></body>|" "$T/good.html" > "$T/request.html"
+sed 's|data-metric="rss_mib"|data-metric="rss"|' "$T/good.html" > "$T/nochart.html"
+
+rc=0
+html_check "$T/all.jsonl" "$T/d96.html" "$T/good.html" "$T/console.html" "$T/exception.html" \
+    "$T/request.html" "$T/nochart.html" || rc=$?
+assert_eq "$rc" 1 "checker exit with broken pages among the files"
+page_problems "$T/all.jsonl" > "$T/problems"
+
+expect() { # FILE PATTERN: a problem matching PATTERN is reported for FILE
+    grep -F "$1: " "$T/problems" | grep -q "$2" || fail "'$2' not reported for '$1': $(cat "$T/problems")"
+}
+if grep -F -e "$T/good.html:" -e "$T/d96.html:" "$T/problems"; then fail "a good page was refused"; fi
+expect "$T/console.html" 'error: console.error: deliberate console error'
+expect "$T/exception.html" 'error: exception: ReferenceError: no_such_function'
+expect "$T/request.html" "request: http://127.0.0.1:$port/pixel.png"
+expect "$T/request.html" 'refers outside the file'
+expect "$T/nochart.html" "0 charts for metric 'rss_mib'"
+expect "$T/console.html" '1 script elements'
+
+assert_eq "$(page_field "$T/all.jsonl" 0 'this.charts')" 6 "charts in the live DOM"
+assert_eq "$(page_field "$T/all.jsonl" 0 'this.lang')" en "html lang"
+# the DOM as Chromium built it: six charts, 96 row labels in each, 2 legend entries each
+dom="$T/dom/d96.html.dom"
+assert_eq "$(grep -o '<svg class="chart" data-metric="[a-z0-9_]*"' "$dom" | wc -l | tr -d ' ')" 6 \
+    "charts in the DOM"
+assert_eq "$(grep -o 'class="rl"' "$dom" | wc -l | tr -d ' ')" $((96 * 6)) "row labels"
+assert_eq "$(grep -o 'class="lg"' "$dom" | wc -l | tr -d ' ')" 12 "legend entries"
+# 2 (tcp, tls) x 3 payloads = 6 bands per chart
+assert_eq "$(grep -o 'class="gh"' "$dom" | wc -l | tr -d ' ')" 36 "group bands"
+grep -q '<tr><td>redis · tls · 16 KiB · pipeline64 · window4 · 16 clients</td>' "$dom" ||
+    fail "the last configuration is missing from the throughput table"
+
+chromium_run --screenshot="$T/shot.png" --window-size=1280,2400 "file://$T/d96.html" \
+    > /dev/null || fail "chromium --screenshot failed: $(tail -n 3 "$T/chromium.err")"
+assert_png "$T/shot.png"
+echo "ok: 96 configurations clean, 6 charts, screenshot $(wc -c < "$T/shot.png") bytes;" \
+    "console error, exception, request and missing chart all detected"
