@@ -114,17 +114,19 @@ echo "driver/wrk throughput ratio: median $(median < "$T/tput.txt") [$(sort -g "
 echo "driver/wrk CPU per request:  median $(median < "$T/cpu.txt") [$(sort -g "$T/cpu.txt" | head -n1)-$(sort -g "$T/cpu.txt" | tail -n1)]  (target <= 1.2)"
 
 # ---- 2. WebSocket echo vs TCP echo against the reference servers ----
-WSP=$(free_port)
-TCPP=$(free_port)
-"$DRIVER" serve ws --port "$WSP" --workers "$THREADS" --payload 65536 > /dev/null 2>&1 &
-PIDS="$PIDS $!"
-"$DRIVER" serve tcp --port "$TCPP" --workers "$THREADS" --payload 65536 > /dev/null 2>&1 &
-PIDS="$PIDS $!"
-wait_port "$WSP"
-wait_port "$TCPP"
 echo
 echo "== WebSocket echo / TCP echo: reference servers, 16 connections, window 16, $THREADS threads, ${SECS}s x $ROUNDS rounds"
 for pl in $WS_PAYLOADS; do
+    # fresh servers per size: the TCP echo server's message size is its --payload
+    WSP=$(free_port)
+    TCPP=$(free_port)
+    "$DRIVER" serve ws --port "$WSP" --workers "$THREADS" --payload "$pl" > /dev/null 2>&1 &
+    wspid=$!
+    "$DRIVER" serve tcp --port "$TCPP" --workers "$THREADS" --payload "$pl" > /dev/null 2>&1 &
+    tcppid=$!
+    PIDS="$PIDS $wspid $tcppid"
+    wait_port "$WSP"
+    wait_port "$TCPP"
     : > "$T/ws.txt"; : > "$T/wse.txt"
     r=1
     while [ $r -le "$ROUNDS" ]; do
@@ -144,6 +146,8 @@ for pl in $WS_PAYLOADS; do
         printf 'payload %-6s round %-3s ws %9s msg/s  tcp %9s msg/s  rate ratio %s  per-CPU ratio %s\n' "$pl" "$r" "$3" "$4" "$1" "$2"
         r=$((r + 1))
     done
+    kill "$wspid" "$tcppid" 2>/dev/null || true
+    wait "$wspid" "$tcppid" 2>/dev/null || true
     echo "ws/tcp echo rate, payload $pl: median $(median < "$T/ws.txt") [$(sort -g "$T/ws.txt" | head -n1)-$(sort -g "$T/ws.txt" | tail -n1)]  (target >= 0.8)"
     echo "ws/tcp echo rate per client CPU core, payload $pl: median $(median < "$T/wse.txt") [$(sort -g "$T/wse.txt" | head -n1)-$(sort -g "$T/wse.txt" | tail -n1)]"
 done
