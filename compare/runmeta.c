@@ -126,8 +126,12 @@ json_t *runmeta_build(const struct run_request *rq, const struct runner *r,
                                         eff ? eff : json_object()));
     }
     env = envinfo_collect();
-    if (env)
+    if (env) {
+        json_t *la = json_object_get(env, "loadavg");
+        if (la)
+            json_object_set(env, "loadavg_start", la);
         envinfo_warnings(env, warnings);
+    }
     if (sp->hash_sources) {
         char why[512];
         sources = sha256_globs(sp->hash_sources, NULL, why, sizeof(why));
@@ -177,6 +181,19 @@ int runmeta_finish(json_t *meta, const char *dir, const json_t *driver_build,
 
     runner_utc_now(ended, sizeof(ended));
     json_object_set_new(meta, "ended", json_string(ended));
+    {
+        /* the load at the end too: a machine that got busy during the run weakens it */
+        json_t *env = json_object_get(meta, "environment"), *end = envinfo_loadavg(), *tmp;
+        if (json_is_object(env) && end) {
+            json_object_set(env, "loadavg_end", end);
+            tmp = json_pack("{s:O,s:O*}", "loadavg_end", end, "cores_logical",
+                            json_object_get(env, "cores_logical"));
+            if (tmp)
+                envinfo_warnings(tmp, json_object_get(meta, "warnings"));
+            json_decref(tmp);
+        }
+        json_decref(end);
+    }
     snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
     if (sha256_file(path, hex, err, errlen) < 0)
         return -1;
