@@ -1,6 +1,6 @@
 #!/bin/sh
 # Sharded runs: a 3-configuration grid (reference TCP echo server, candidate with a reply
-# delay) run unsharded and as --shard 1/2 + 2/2; `compare merge` gives exactly the unsharded
+# delay) run unsharded and as --shard 1/2 + 2/2 (through ci/slurm/shards.sh's task mode); `compare merge` gives exactly the unsharded
 # configuration set, the same report rows (structure, not figures) and one dataset. Refused:
 # a missing shard, a shard given twice, shards whose settings differ, a non-empty --out.
 . "$(dirname "$0")/../lib.sh"
@@ -14,11 +14,16 @@ cat > spec.json <<JSON
 {"versions": [
   {"name": "baseline", "server": {"tcp": "$DRIVER serve tcp --port {port}"}},
   {"name": "candidate", "server": {"tcp": "$DRIVER serve tcp --port {port} --delay-us 300"}}],
- "grids": ["grid.json"], "runs": 3, "warmup": 0.1, "duration": 0.3, "grace": 10, "probe_timeout": 20}
+ "grids": ["$T/grid.json"], "runs": 3, "warmup": 0.1, "duration": 0.3, "grace": 10, "probe_timeout": 20}
 JSON
 "$COMPARE" run --spec spec.json --out full > /dev/null 2> full.err || fail "unsharded run: $(tail -3 full.err)"
-"$COMPARE" run --spec spec.json --out s1 --shard 1/2 > /dev/null 2> s1.err || fail "shard 1: $(tail -3 s1.err)"
-"$COMPARE" run --spec spec.json --out s2 --shard 2/2 > /dev/null 2> s2.err || fail "shard 2: $(tail -3 s2.err)"
+# the shards run through the Slurm recipe's array-task mode (what each node would run)
+for k in 1 2; do
+    (cd "$TOP" && SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_COUNT=2 PAIRBENCH_SPEC="$T/spec.json" \
+        PAIRBENCH_RESULTS="$T/slurm" PAIRBENCH_COMPARE="$COMPARE" sh ci/slurm/shards.sh) \
+        > /dev/null 2> "s$k.err" || fail "shard $k: $(tail -3 "s$k.err")"
+    ln -s "slurm/shard-$k" "s$k"
+done
 
 # the shards split the configurations
 n1=$(json_get s1/meta.json 'this.configs.length'); n2=$(json_get s2/meta.json 'this.configs.length')
