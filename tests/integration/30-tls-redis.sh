@@ -1,7 +1,7 @@
 #!/bin/sh
 # Redis over TLS against real redis-server and valkey-server (TLS port only, requirepass and
 # an ACL user): ECHO/SET/GET with RESP2 and RESP3 and AUTH, the chain and the IP SAN verified;
-# a client certificate offered where optional; a wrong password is exit 3.
+# a client certificate offered where optional; a wrong password is exit 3; TLS 1.2.
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/tls-lib.sh"
 tls_pki
@@ -42,5 +42,10 @@ for bin in redis-server valkey-server; do
     if grep -q -F "wrong-$$" "$T/$bin-badpw.err"; then fail "password in message"; fi
     kill "$LAST_PID"
 done
+
+# TLS 1.2 only on the server side
+start_redis_tls tls12 redis-server server optional --tls-protocols TLSv1.2
+drv tls12 redis --port "$TLS_PORT" $T_TLS --command SET --pipeline 8
+assert_clean_run tls12
 check_runs
 echo "30-tls-redis: ok"

@@ -29,6 +29,15 @@ drv tcp-big tcp --port "$PORT" $RUN --connections 2 --payload 100000 --pipeline 
 assert_clean_run tcp-big
 drv tcp-name tcp --port "$PORT" $RUN --host localhost --payload 300
 assert_clean_run tcp-name
+# IPv6: the certificate's IP:::1 SAN
+P6=$(free_port)
+start_bg serve-v6 "$DRIVER" serve tcp --host ::1 --port "$P6" $SRV
+i=0
+until socat -T1 /dev/null "TCP6:[::1]:$P6" 2>/dev/null; do
+    i=$((i + 1)); [ $i -lt 100 ] || fail "serve tcp on ::1 never listened"; sleep 0.1
+done
+drv tcp-v6 tcp --host ::1 --port "$P6" $RUN
+assert_clean_run tcp-v6
 got=$(printf 'hello tls\n' | socat -T2 - "OPENSSL:127.0.0.1:$PORT,cafile=$PKI/ca.pem,commonname=127.0.0.1" 2>"$T/socat.err" | head -c 9) || true
 assert_eq "$got" "hello tls" "socat over tls to serve tcp ($(cat "$T/socat.err"))"
 
