@@ -116,7 +116,13 @@ static int write_output(const char *dir, const char *name, enum out_kind kind,
         return -1;
     }
     if (emit(f, kind, c, e, sizeof(e)) != 0) {
-        snprintf(err, errlen, "write '%s': %s", path, e);
+        int saved = errno;
+
+        /* A stream error's cause (ENOSPC, EIO) is in errno; a renderer's own error in e. */
+        if (ferror(f) && saved != 0)
+            snprintf(err, errlen, "write '%s': %s", path, strerror(saved));
+        else
+            snprintf(err, errlen, "write '%s': %s", path, e);
         goto out;
     }
     if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
