@@ -1,11 +1,14 @@
 /* libFuzzer target for resp.c: arbitrary bytes under every expectation, fed in pieces whose
  * sizes come from the input. The tally must match feeding the same bytes whole, and never
- * count more replies than complete values could fit. */
+ * count more replies than complete values could fit. Inputs whose first byte is >= 0xf0 go
+ * through the whole wl_redis table instead (handshake replies, then command replies). */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "resp.h"
+#include "workload.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -33,6 +36,55 @@ static int feed_all(const struct resp_expect *e, const char *p, size_t n, unsign
     return failed;
 }
 
+static const char *const fuzz_cmds[] = {"ECHO", "GET", "LRANGE_100", "ZPOPMIN", "PING", "MSET"};
+
+/* wl_redis: setup, hello, hello_feed over the first part, feed over the rest. */
+static void fuzz_table(const uint8_t *data, size_t size)
+{
+    struct drv_opts o;
+    void *sh = NULL, *st = NULL;
+    struct buf out = {0};
+    struct wl_tally t = {0};
+    char err[512];
+    int done = 0;
+    size_t cut;
+
+    memset(&o, 0, sizeof(o));
+    o.protocol = PROTO_REDIS;
+    o.connections = 1;
+    o.workers = 1;
+    o.pipeline = 1 + data[1] % 4;
+    o.window = 1;
+    o.payload = data[1] % 5;
+    o.resp = data[1] & 0x80 ? 3 : 2;
+    o.keyspace = data[1] & 0x40 ? 10 : 0;
+    snprintf(o.command, sizeof(o.command), "%s", fuzz_cmds[data[0] % 6]);
+    if (wl_redis.setup(&o, &sh, err, sizeof(err)) < 0)
+        return;
+    st = wl_redis.conn_new(sh, 0, 1);
+    if (st == NULL || buf_init(&out, 1 << 16) < 0)
+        goto out;
+    data += 2, size -= 2;
+    cut = size / 2;
+    if (wl_redis.hello(st, &out) > 0) {
+        ssize_t used = wl_redis.hello_feed(st, (const char *)data, cut, &done, err, sizeof(err));
+        if (used < 0 || !done)
+            goto out;
+        if ((size_t)used != cut)
+            abort();
+    } else {
+        cut = 0;
+    }
+    if (wl_redis.feed(st, (const char *)data + cut, size - cut, &t, NULL) >= 0 &&
+        t.ok + t.verify + t.protocol != t.replies)
+        abort();
+out:
+    buf_release(&out);
+    if (st != NULL)
+        wl_redis.conn_free(st);
+    wl_redis.teardown(sh);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct resp_expect e;
@@ -41,6 +93,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (size < 2)
         return 0;
+    if (data[0] >= 0xf0) {
+        fuzz_table(data, size);
+        return 0;
+    }
     memset(&e, 0, sizeof(e));
     e.check = (enum resp_check)(data[0] % (RESP_CHECK_ARRAY_N + 1));
     e.value = "xyz";
