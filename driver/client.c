@@ -888,7 +888,7 @@ int client_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t
         w->id = i;
         w->loop.epfd = w->loop.wakefd = -1;
         w->hist = hist_new();
-        w->conns = calloc(count, sizeof(*w->conns));
+        w->conns = calloc(count ? count : 1, sizeof(*w->conns));
         made = i + 1;
         if (!w->hist || !w->conns || loop_init(&w->loop, err, errlen) < 0) {
             snprintf(err, errlen, "out of memory or descriptors for worker %u", i);

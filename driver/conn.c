@@ -173,6 +173,7 @@ int conn_listen(const char *host, int port, int backlog, int *bound_port, char *
     char at[300];
     int fd = -1, one = 1, saved = 0;
 
+    memset(&ss, 0, sizeof(ss));
     if (resolve(host, port, 1, &res, err, errlen, "listen") < 0)
         return -1;
     for (ai = res; ai; ai = ai->ai_next) {
