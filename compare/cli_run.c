@@ -271,7 +271,11 @@ static json_t *latest_status(const json_t *runs, unsigned *n_failed)
         json_object_set_new(latest, key, json_string(st));
     }
     *n_failed = 0;
-    json_object_foreach(latest, k, v) if (strcmp(json_string_value(v), "ok") != 0)(*n_failed)++;
+    json_object_foreach(latest, k, v)
+    {
+        if (strcmp(json_string_value(v), "ok") != 0)
+            (*n_failed)++;
+    }
     return latest;
 }
 
@@ -578,11 +582,13 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     }
     if (!driver_build && runs_now) {
         json_t *line;
-        json_array_foreach(runs_now, i, line) if ((driver_build = json_object_get(
-                                                       json_object_get(line, "result"), "build")))
+        json_array_foreach(runs_now, i, line)
         {
-            json_incref(driver_build);
-            break;
+            driver_build = json_object_get(json_object_get(line, "result"), "build");
+            if (driver_build) {
+                json_incref(driver_build);
+                break;
+            }
         }
     }
     if (runmeta_finish(meta, dir, driver_build, r.server_versions, why, sizeof(why)) < 0 ||

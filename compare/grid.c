@@ -547,7 +547,10 @@ int grid_expand(const json_t *grid, const char *file, struct grid_config **out, 
             p = defaults ? json_deep_copy(defaults) : json_object();
             if (!p)
                 goto oom;
-            json_object_foreach(e, ck, cv) json_object_set(p, ck, cv);
+            json_object_foreach(e, ck, cv)
+            {
+                json_object_set(p, ck, cv);
+            }
             snprintf(path, sizeof(path), "$.configs[%zu]", i);
             if (finish_config(file, path, p, err, errlen) < 0)
                 goto fail;

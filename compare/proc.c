@@ -114,9 +114,13 @@ int proc_start(struct proc *p, const struct proc_spec *ps, char *err, size_t err
             child_fail(errp[1], errno);
         if (dup2(ps->capture_stdout ? outp[1] : errfd, 1) < 0 || dup2(errfd, 2) < 0)
             child_fail(errp[1], errno);
-        if (ps->env)
-            json_object_foreach((json_t *)ps->env, k, v) if (setenv(k, json_string_value(v), 1) < 0)
-                child_fail(errp[1], errno);
+        if (ps->env) {
+            json_object_foreach((json_t *)ps->env, k, v)
+            {
+                if (setenv(k, json_string_value(v), 1) < 0)
+                    child_fail(errp[1], errno);
+            }
+        }
         if (ps->cpus && sched_setaffinity(0, sizeof(cpus), &cpus) < 0)
             child_fail(errp[1], errno);
         execvp(ps->argv[0], ps->argv);

@@ -34,8 +34,11 @@ static void redact_env(json_t *env)
 
     if (!json_is_object(env))
         return;
-    json_object_foreach(env, k, v) if (secret_name(k))
-        json_object_set_new(env, k, json_string("***"));
+    json_object_foreach(env, k, v)
+    {
+        if (secret_name(k))
+            json_object_set_new(env, k, json_string("***"));
+    }
 }
 
 json_t *runmeta_redact_spec(const json_t *spec_root)

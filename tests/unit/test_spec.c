@@ -41,8 +41,8 @@ static void expect_grid_error(const char *grid_text, const char *msg)
     size_t n = 0;
     char err[1024] = "";
 
-    CHECK_MSG(grid_expand(g, "grids/x.json", &cfgs, &n, err, sizeof(err)) == -1,
-              "should fail: %s", grid_text);
+    CHECK_MSG(grid_expand(g, "grids/x.json", &cfgs, &n, err, sizeof(err)) == -1, "should fail: %s",
+              grid_text);
     CHECK_STR(err, msg);
     json_decref(g);
 }
