@@ -52,4 +52,6 @@ expect_bad lang "--lang: expected 'en' or 'zh', got 'fr'" run --spec "$T/good.js
 expect_bad report "compare report: '$T/nothing' holds no readable runs.jsonl" report "$T/nothing"
 mkdir -p "$T/used"; echo '{}' > "$T/used/runs.jsonl"
 expect_bad used "already holds a dataset (use --resume" run --spec "$T/good.json" --out "$T/used"
+expect_bad unwritable "cannot create directory '/proc/pairbench-no-such-dir'" \
+    run --spec "$T/good.json" --out /proc/pairbench-no-such-dir/run
 [ ! -e "$T/empty" ] || fail "a run directory was created for bad input"
