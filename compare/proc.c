@@ -169,7 +169,7 @@ fail:
 int proc_wait(struct proc *p, double timeout_s, double kill_after_s, volatile sig_atomic_t *stop,
               struct proc_result *res, char *err, size_t errlen)
 {
-    uint64_t start = clock_now_ns(), deadline, kill_at = 0;
+    uint64_t start = clock_now_ns(), deadline, kill_at = 0, drain_until = 0;
     size_t cap = 4096;
     int exited = 0, termed = 0, killed = 0;
 
@@ -198,8 +198,8 @@ int proc_wait(struct proc *p, double timeout_s, double kill_after_s, volatile si
             kill(-p->pid, SIGKILL);
             killed = 1;
         }
-        if (exited && p->out_fd >= 0 && now >= deadline + (uint64_t)(kill_after_s * 1e9)) {
-            /* a grandchild keeps stdout open: stop reading */
+        if (exited && p->out_fd >= 0 && now >= drain_until) {
+            /* something the process left behind keeps stdout open: stop reading */
             close(p->out_fd);
             p->out_fd = -1;
             break;
@@ -247,6 +247,9 @@ int proc_wait(struct proc *p, double timeout_s, double kill_after_s, volatile si
                 exited = 1;
                 p->reaped = 1;
                 p->status = res->status;
+                /* leftovers of a finished process are not wanted; read what is in the pipe */
+                kill(-p->pid, SIGKILL);
+                drain_until = clock_now_ns() + 1000000000u;
             } else if (w < 0 && errno != EINTR) {
                 snprintf(err, errlen, "wait4: %s", strerror(errno));
                 return -1;
