@@ -3,6 +3,7 @@
  * in the verifier, which the reader passes to every callback as task->privdata. */
 #include "resp.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <hiredis/read.h>
@@ -271,9 +272,16 @@ void resp_verifier_expect(struct resp_verifier *v, const struct resp_expect *e)
 
 int resp_push_bytes(struct resp_verifier *v, const char *p, size_t n)
 {
+    redisReader *r = v->reader;
+
     if (n == 0)
-        return ((redisReader *)v->reader)->err ? -1 : 0;
-    return redisReaderFeed(v->reader, p, n) == REDIS_OK ? 0 : -1;
+        return r->err ? -1 : 0;
+    if (v->max_pending && !r->err && r->len - r->pos + n > v->max_pending) {
+        r->err = REDIS_ERR_PROTOCOL;
+        snprintf(r->errstr, sizeof(r->errstr), "a reply larger than %zu bytes", v->max_pending);
+        return -1;
+    }
+    return redisReaderFeed(r, p, n) == REDIS_OK ? 0 : -1;
 }
 
 int resp_next(struct resp_verifier *v, enum resp_verdict *verdict)

@@ -38,6 +38,10 @@ enum resp_verdict { RESP_OK = 0, RESP_VERIFY = 1, RESP_PROTOCOL = 2 };
 struct resp_verifier {
     void *reader; /* redisReader * */
     struct resp_expect expect;
+    /* Bytes the reader may hold unparsed (a reply still arriving); more is a malformed
+     * stream, so a server announcing a huge reply cannot grow the buffer without bound.
+     * 0: no limit. Set after init. */
+    size_t max_pending;
     /* State of the reply being parsed (it may span many feeds). */
     enum resp_verdict verdict;
     int push;          /* the top-level value is a RESP3 push message */

@@ -73,6 +73,7 @@ struct redis_shared {
     char *value; /* the payload: ECHO argument and every value written */
     size_t value_len;
     struct resp_expect expect;
+    size_t max_pending;  /* reader bound: twice the largest expected reply, at least 256 MiB */
     struct ring fixed;   /* the batch for commands without random parts; slots 0 when keyed */
     unsigned ring_slots; /* slots of each connection's ring when keyed */
     /* handshake: the bytes, and what each reply answers */
@@ -388,6 +389,11 @@ static int redis_setup(const struct drv_opts *o, void **shared, char *err, size_
     sh->expect.value = sh->value;
     sh->expect.value_len = sh->value_len;
     sh->expect.count = sh->cmd->count;
+    /* The largest reply expected is LRANGE_N's N values; LPOP may return values of earlier
+     * runs, hence the generous floor. */
+    sh->max_pending = 2 * ((size_t)(sh->cmd->count ? sh->cmd->count : 1) * (sh->value_len + 32));
+    if (sh->max_pending < ((size_t)256 << 20))
+        sh->max_pending = (size_t)256 << 20;
 
     if (sh->auth && secret_load(&secret, o->password_file, err, errlen) < 0)
         goto out;
@@ -449,6 +455,7 @@ static void *redis_conn_new(void *shared, unsigned index, uint64_t seed)
     c->rng = seed ^ ((uint64_t)index << 32) ^ 0x5851f42d4c957f2dULL;
     if (resp_verifier_init(&c->v, sh->hello_replies ? &any : &sh->expect) < 0)
         goto fail;
+    c->v.max_pending = sh->max_pending;
     if (sh->fixed.slots) {
         c->ring = &sh->fixed;
     } else {

@@ -245,8 +245,28 @@ static void test_errtext(void)
     resp_verifier_release(&v);
 }
 
+/* A reply announced larger than the bound is a malformed stream, not a growing buffer. */
+static void test_max_pending(void)
+{
+    struct resp_expect e = {RESP_CHECK_BULK_EQ, X("hello"), 0};
+    struct resp_verifier v;
+    struct wl_tally t = {0};
+    char junk[600];
+
+    memset(junk, 'z', sizeof(junk));
+    CHECK(resp_verifier_init(&v, &e) == 0);
+    v.max_pending = 1000;
+    CHECK(resp_feed(&v, "$5\r\nhello\r\n", 11, &t) == 11 && t.ok == 1);
+    CHECK(resp_feed(&v, "$999999\r\n", 10, &t) == 10);
+    CHECK(resp_feed(&v, junk, sizeof(junk), &t) == (ssize_t)sizeof(junk));
+    CHECK(resp_feed(&v, junk, sizeof(junk), &t) == -1);
+    CHECK(strstr(resp_error(&v), "larger than 1000 bytes") != NULL);
+    resp_verifier_release(&v);
+}
+
 int main(void)
 {
+    test_max_pending();
     test_cases();
     test_stream();
     test_malformed();
