@@ -12,12 +12,23 @@ enum { CH_SIZE, CH_DATA, CH_DATA_CRLF, CH_TRAILER };
 #define HTTP_MAX_BODY ((uint64_t)1 << 50)
 #define HTTP_MAX_LINE 8192
 
+/* RFC 9110 token characters: ALPHA DIGIT and !#$%&'*+-.^_`|~ (a table: this runs per byte) */
+static const unsigned char tchar[256] = {
+    ['!'] = 1, ['#'] = 1, ['$'] = 1, ['%'] = 1, ['&'] = 1, ['\''] = 1, ['*'] = 1, ['+'] = 1,
+    ['-'] = 1, ['.'] = 1, ['^'] = 1, ['_'] = 1, ['`'] = 1, ['|'] = 1,  ['~'] = 1, ['0'] = 1,
+    ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1,  ['7'] = 1, ['8'] = 1,
+    ['9'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1,  ['F'] = 1, ['G'] = 1,
+    ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1,  ['N'] = 1, ['O'] = 1,
+    ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1,  ['V'] = 1, ['W'] = 1,
+    ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1,  ['d'] = 1, ['e'] = 1,
+    ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1,  ['l'] = 1, ['m'] = 1,
+    ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1,  ['t'] = 1, ['u'] = 1,
+    ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+};
+
 static int is_tchar(unsigned char c)
 {
-    /* RFC 9110 token characters */
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
-        return 1;
-    return c != 0 && strchr("!#$%&'*+-.^_`|~", c) != NULL;
+    return tchar[c];
 }
 
 static int lower(int c)
@@ -157,8 +168,8 @@ int http_header_has_token(const struct http_header *h, const char *token)
 
 /* Framing headers shared by requests and responses. *te gets 1 when the last transfer
  * coding is chunked, 0 when it is another one, -1 when Transfer-Encoding is absent. */
-static int scan_framing(const struct http_header *h, size_t num, int minor,
-                        struct http_framing *f, int *te)
+static int scan_framing(const struct http_header *h, size_t num, int minor, struct http_framing *f,
+                        int *te)
 {
     int have_cl = 0, ka = -1;
     *te = -1;
@@ -285,8 +296,7 @@ ssize_t http_parse_request(const char *p, size_t n, size_t max_head, struct http
     size_t total = next + (size_t)hl;
     if (total > max_head)
         return HTTP_MALFORMED;
-    if (scan_framing(r->headers, r->num_headers, r->minor_version, &r->framing, &te) < 0 ||
-        te >= 0)
+    if (scan_framing(r->headers, r->num_headers, r->minor_version, &r->framing, &te) < 0 || te >= 0)
         return HTTP_MALFORMED;
     return (ssize_t)total;
 more:
