@@ -99,8 +99,8 @@ static json_t *cores_physical(long logical)
             continue;
         }
         core = strtol(buf, NULL, 10);
-        snprintf(path, sizeof(path),
-                 "/sys/devices/system/cpu/cpu%ld/topology/physical_package_id", cpu);
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/topology/physical_package_id",
+                 cpu);
         pkg = read_line(path, buf, sizeof(buf)) == 0 ? strtol(buf, NULL, 10) : 0;
         for (i = 0; i < n; i++)
             if (pairs[i][0] == pkg && pairs[i][1] == core)
@@ -236,9 +236,9 @@ json_t *envinfo_collect(void)
     json_object_set_new(env, "cpu_model", cpu_model());
     json_object_set_new(env, "cores_physical", cores_physical(logical));
     json_object_set_new(env, "cores_logical", logical > 0 ? json_integer(logical) : json_null());
-    json_object_set_new(env, "memory_bytes", pages > 0 && page > 0
-                                                 ? json_integer((json_int_t)pages * page)
-                                                 : json_null());
+    json_object_set_new(env, "memory_bytes",
+                        pages > 0 && page > 0 ? json_integer((json_int_t)pages * page)
+                                              : json_null());
     json_object_set_new(env, "os", os_name());
     if (uname(&u) == 0) {
         snprintf(buf, sizeof(buf), "%s %s", u.release, u.version);
@@ -248,8 +248,7 @@ json_t *envinfo_collect(void)
         json_object_set_new(env, "kernel", json_string("unknown"));
         json_object_set_new(env, "arch", json_string("unknown"));
     }
-    if (read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", buf, sizeof(buf)) ==
-        0)
+    if (read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", buf, sizeof(buf)) == 0)
         json_object_set_new(env, "governor", json_string(buf));
     else
         json_object_set_new(env, "governor", json_string("unknown"));
@@ -279,12 +278,20 @@ static int warn_load(const json_t *env, const char *key, const char *when, json_
     double load = first_load(json_object_get(env, key));
     const json_t *c = json_object_get(env, "cores_logical");
     long cores = json_is_integer(c) ? (long)json_integer_value(c) : 0;
-    char msg[160];
+    char msg[160], num[32];
+    size_t n;
 
     if (load < 0 || cores <= 0 || load <= 0.5 * (double)cores)
         return 0;
-    snprintf(msg, sizeof(msg), "the machine was loaded at %s: load average %.1f on %ld CPU%s",
-             when, load, cores, cores == 1 ? "" : "s");
+    /* 3.1, 1.05, 12 — two decimals at most, no trailing zeros */
+    snprintf(num, sizeof(num), "%.2f", load);
+    n = strlen(num);
+    while (n > 0 && num[n - 1] == '0')
+        num[--n] = '\0';
+    if (n > 0 && num[n - 1] == '.')
+        num[--n] = '\0';
+    snprintf(msg, sizeof(msg), "the machine was loaded at %s: load average %s on %ld CPU%s", when,
+             num, cores, cores == 1 ? "" : "s");
     return json_array_append_new(warnings, json_string(msg)) == 0 ? 1 : 0;
 }
 

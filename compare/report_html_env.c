@@ -18,8 +18,8 @@ static void num_list(const struct html_ctx *c, const json_t *arr)
         fputs(L(c, "unknown", "未知"), c->f);
         return;
     }
-    json_array_foreach((json_t *)arr, i, v) fprintf(c->f, "%s%.2f", i ? ", " : "",
-                                                    json_number_value(v));
+    json_array_foreach((json_t *)arr, i, v)
+        fprintf(c->f, "%s%.2f", i ? ", " : "", json_number_value(v));
 }
 
 static void env_row(const struct html_ctx *c, const char *label, const char *value)
@@ -62,8 +62,8 @@ void html_environment(const struct html_ctx *c)
     env_row(c, L(c, "Machine", "机器"), html_str(env, "machine"));
     env_row(c, L(c, "CPU", "CPU"), html_str(env, "cpu_model"));
     if (html_num(env, "cores_physical", &x) == 0 && html_num(env, "cores_logical", &y) == 0)
-        snprintf(buf, sizeof(buf), L(c, "%.0f physical, %.0f logical", "%.0f 个物理核心，%.0f 个逻辑核心"),
-                 x, y);
+        snprintf(buf, sizeof(buf),
+                 L(c, "%.0f physical, %.0f logical", "%.0f 个物理核心，%.0f 个逻辑核心"), x, y);
     else if (html_num(env, "cores_logical", &y) == 0)
         snprintf(buf, sizeof(buf), L(c, "%.0f logical", "%.0f 个逻辑核心"), y);
     else
@@ -87,18 +87,21 @@ void html_environment(const struct html_ctx *c)
             scalar(json_object_get(settings, "pin_server"), b2, sizeof(b2))
                 ? scalar(json_object_get(settings, "pin_server"), b2, sizeof(b2))
                 : L(c, "not pinned", "未绑定"));
-    fprintf(c->f, "<tr><th>%s</th><td>", L(c, "Load average at start / end", "开始 / 结束时的平均负载"));
+    fprintf(c->f, "<tr><th>%s</th><td>",
+            L(c, "Load average at start / end", "开始 / 结束时的平均负载"));
     num_list(c, json_object_get(env, "loadavg_start") ? json_object_get(env, "loadavg_start")
                                                       : json_object_get(env, "loadavg"));
     fputs(" / ", c->f);
     num_list(c, json_object_get(env, "loadavg_end"));
     fputs("</td></tr>\n", c->f);
     snprintf(buf, sizeof(buf), "%s%s%s",
-             html_str(build, "cc") ? html_str(build, "cc")
-                                   : html_str(env, "compiler") ? html_str(env, "compiler") : "",
+             html_str(build, "cc")       ? html_str(build, "cc")
+             : html_str(env, "compiler") ? html_str(env, "compiler")
+                                         : "",
              html_str(build, "cflags") || html_str(env, "cflags") ? ", " : "",
              html_str(build, "cflags") ? html_str(build, "cflags")
-                                       : html_str(env, "cflags") ? html_str(env, "cflags") : "");
+             : html_str(env, "cflags") ? html_str(env, "cflags")
+                                       : "");
     env_row(c, L(c, "Compiler and flags", "编译器与编译选项"), buf);
     {
         const char *names[] = {"hiredis", "openssl", "libcurl", "jansson"};
@@ -121,9 +124,8 @@ void html_environment(const struct html_ctx *c)
         env_row(c, L(c, "Libraries", "依赖库"), buf);
     }
     env_row(c, L(c, "Driver build", "驱动构建"), html_str(build, "driver"));
-    snprintf(buf, sizeof(buf), "%s \xe2\x80\x93 %s", html_str(c->meta, "started")
-                                                         ? html_str(c->meta, "started")
-                                                         : "?",
+    snprintf(buf, sizeof(buf), "%s \xe2\x80\x93 %s",
+             html_str(c->meta, "started") ? html_str(c->meta, "started") : "?",
              html_str(c->meta, "ended") ? html_str(c->meta, "ended") : "?");
     env_row(c, L(c, "Measurement interval (UTC)", "测量时间（UTC）"), buf);
     if (settings) {
@@ -138,20 +140,23 @@ void html_environment(const struct html_ctx *c)
             buf[0] = '\0';
         env_row(c, L(c, "Rounds", "轮次"), buf);
     }
-    snprintf(buf, sizeof(buf), "%zu", json_array_size(json_object_get(c->meta, "configs"))
-                                          ? json_array_size(json_object_get(c->meta, "configs"))
-                                          : c->nrows);
+    snprintf(buf, sizeof(buf), "%zu",
+             json_array_size(json_object_get(c->meta, "configs"))
+                 ? json_array_size(json_object_get(c->meta, "configs"))
+                 : c->nrows);
     env_row(c, L(c, "Configurations", "配置数"), buf);
     env_row(c, L(c, "Spec file", "规格文件"), html_str(c->meta, "spec_file"));
     fputs("</table>\n", c->f);
 
     /* the versions */
-    fprintf(c->f, "<h3>%s</h3>\n<div class=\"wrap\"><table>\n<tr><th>%s</th><th>%s</th>"
-                  "<th>%s</th><th>%s</th><th>%s</th><th>%s</th></tr>\n",
+    fprintf(c->f,
+            "<h3>%s</h3>\n<div class=\"wrap\"><table>\n<tr><th>%s</th><th>%s</th>"
+            "<th>%s</th><th>%s</th><th>%s</th><th>%s</th></tr>\n",
             L(c, "Versions", "版本"), L(c, "Version", "版本"), L(c, "Ref", "引用"),
-            L(c, "Commit", "提交"), L(c, "Server version", "服务器版本"),
-            L(c, "Driver", "驱动"), L(c, "Server command", "服务器命令"));
-    json_array_foreach(json_object_get(c->meta, "versions"), i, v) {
+            L(c, "Commit", "提交"), L(c, "Server version", "服务器版本"), L(c, "Driver", "驱动"),
+            L(c, "Server command", "服务器命令"));
+    json_array_foreach(json_object_get(c->meta, "versions"), i, v)
+    {
         const json_t *srv = json_object_get(v, "server");
         const char *key;
         const json_t *cmd;
@@ -175,7 +180,8 @@ void html_environment(const struct html_ctx *c)
             html_esc(c, json_string_value(srv));
             fputs("</code>", c->f);
         } else if (json_object_size(srv)) {
-            json_object_foreach((json_t *)srv, key, cmd) {
+            json_object_foreach((json_t *)srv, key, cmd)
+            {
                 fputs("<code>", c->f);
                 html_esc(c, key);
                 fputs(": ", c->f);
@@ -205,7 +211,8 @@ void html_provenance(const struct html_ctx *c)
     fputs("</code></p>\n", c->f);
     fprintf(c->f, "<div class=\"wrap\"><table>\n<tr><th>%s</th><th>SHA-256</th></tr>\n",
             L(c, "Measured source", "被测源文件"));
-    json_array_foreach(json_object_get(c->meta, "sources"), i, s) {
+    json_array_foreach(json_object_get(c->meta, "sources"), i, s)
+    {
         fputs("<tr><td><code>", c->f);
         html_esc(c, html_str(s, "path"));
         fputs("</code></td><td><code>", c->f);
@@ -219,7 +226,8 @@ void html_provenance(const struct html_ctx *c)
     if (json_array_size(json_object_get(c->meta, "grids"))) {
         fprintf(c->f, "<table>\n<tr><th>%s</th><th>%s</th><th>SHA-256</th></tr>\n",
                 L(c, "Grid file", "网格文件"), L(c, "Name", "名称"));
-        json_array_foreach(json_object_get(c->meta, "grids"), i, s) {
+        json_array_foreach(json_object_get(c->meta, "grids"), i, s)
+        {
             fputs("<tr><td><code>", c->f);
             html_esc(c, html_str(s, "file"));
             fputs("</code></td><td>", c->f);
@@ -239,8 +247,7 @@ void html_reproduce(const struct html_ctx *c)
     char buf[4096];
     size_t i;
 
-    fprintf(c->f, "<section id=\"reproduce\">\n<h2>%s</h2>\n",
-            L(c, "Reproduce", "复现"));
+    fprintf(c->f, "<section id=\"reproduce\">\n<h2>%s</h2>\n", L(c, "Reproduce", "复现"));
     if (!json_array_size(argv)) {
         fprintf(c->f, "<p>%s</p>\n</section>\n",
                 L(c, "The command line was not recorded.", "未记录命令行。"));
@@ -252,12 +259,12 @@ void html_reproduce(const struct html_ctx *c)
         fputs(L(c, "</code>:</p>\n", "</code> 中运行：</p>\n"), c->f);
     }
     fputs("<pre><code>", c->f);
-    json_array_foreach((json_t *)argv, i, w) {
+    json_array_foreach((json_t *)argv, i, w)
+    {
         if (i)
             fputc(' ', c->f);
-        html_esc(c, words_quote(json_string_value(w) ? json_string_value(w) : "", buf,
-                                sizeof(buf)));
+        html_esc(c,
+                 words_quote(json_string_value(w) ? json_string_value(w) : "", buf, sizeof(buf)));
     }
     fputs("</code></pre>\n</section>\n", c->f);
 }
-

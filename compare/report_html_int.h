@@ -48,6 +48,12 @@ const char *html_verdict_class(const char *verdict);
  * single-version detailed results. */
 void html_tables(const struct html_ctx *c);
 
+/* The summary in words (two or more versions / one version), the completeness and the
+ * weaknesses (report_html_summary.c). */
+void html_summary_multi(const struct html_ctx *c);
+void html_summary_single(const struct html_ctx *c);
+void html_completeness(const struct html_ctx *c);
+
 /* The environment and versions, the provenance, the reproduce command (report_html_env.c). */
 void html_environment(const struct html_ctx *c);
 void html_provenance(const struct html_ctx *c);

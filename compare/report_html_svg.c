@@ -171,16 +171,17 @@ static double group_max(const struct svg_chart *c, const struct svg_group *g)
 
 /* One group: the band with its name and its own value axis (ticks), grid lines, then per
  * configuration the label and one bar per version. Returns the y below the group. */
-static double write_group(FILE *f, const struct svg_chart *c, const struct svg_group *g,
-                          double y, double bar_h, double rh)
+static double write_group(FILE *f, const struct svg_chart *c, const struct svg_group *g, double y,
+                          double bar_h, double rh)
 {
     char buf[64], buf2[64], buf3[64];
     double top, step = nice_step(group_max(c, g), &top), y_rows = y + GROUP_H, tv;
     size_t r, v;
     int i;
 
-    fprintf(f, "<g class=\"grp\">\n<rect x=\"0\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
-               "class=\"gb\"/><text x=\"6\" y=\"%.1f\" class=\"gh\">",
+    fprintf(f,
+            "<g class=\"grp\">\n<rect x=\"0\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
+            "class=\"gb\"/><text x=\"6\" y=\"%.1f\" class=\"gh\">",
             y, SVG_WIDTH, GROUP_H, y + 14);
     svg_escape(f, g->name);
     fputs("</text>\n", f);
@@ -192,13 +193,14 @@ static double write_group(FILE *f, const struct svg_chart *c, const struct svg_g
         tv = step * i;
         if (tv > top * (1 + 1e-9))
             break;
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"gl\"/>"
-                   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" class=\"tk\">%s</text>\n",
+        fprintf(f,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"gl\"/>"
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" class=\"tk\">%s</text>\n",
                 sx(tv, top), y_rows, sx(tv, top), y_rows + rh * (double)g->count, sx(tv, top),
                 y + 14, i == 0 ? "start" : "middle", format_tick(tv, buf, sizeof(buf)));
     }
-    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"ax\"/>\n",
-            PLOT_X0, y_rows, PLOT_X1, y_rows);
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"ax\"/>\n", PLOT_X0,
+            y_rows, PLOT_X1, y_rows);
 
     y = y_rows;
     for (r = g->first; r < g->first + g->count && r < c->nrows; r++, y += rh) {
@@ -227,8 +229,9 @@ static double write_group(FILE *f, const struct svg_chart *c, const struct svg_g
             xm = sx(b->median, top);
             xmin = sx(b->min, top);
             xmax = sx(b->max, top);
-            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
-                       "<title>",
+            fprintf(f,
+                    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
+                    "<title>",
                     PLOT_X0, by, fmax(xm - PLOT_X0, 0.5), bar_h, svg_color(v));
             svg_escape(f, c->versions[v]);
             fprintf(f, ": %s [%s\xe2\x80\x93%s]</title></rect>\n",
@@ -262,8 +265,9 @@ static double legend(FILE *f, const struct svg_chart *c)
             ly += 16;
         }
         if (f) {
-            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-                       "<text x=\"%.1f\" y=\"%.1f\" class=\"lg\">",
+            fprintf(f,
+                    "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+                    "<text x=\"%.1f\" y=\"%.1f\" class=\"lg\">",
                     lx, ly, svg_color(v), lx + 16, ly + 10);
             escape_cut(f, name, 40);
             fputs("</text>\n", f);
@@ -287,8 +291,9 @@ int svg_chart_write(FILE *f, const struct svg_chart *c)
 
     fprintf(f, "<svg class=\"chart\" data-metric=\"");
     svg_escape(f, c->metric);
-    fprintf(f, "\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-               "aria-label=\"",
+    fprintf(f,
+            "\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
+            "aria-label=\"",
             SVG_WIDTH, height, SVG_WIDTH, height);
     svg_escape(f, c->title);
     fputs("\">\n", f);

@@ -64,8 +64,7 @@ static void range_cells(const struct html_ctx *c, const json_t *row, const char 
     for (v = 0; v < c->nv; v++) {
         char *bracket;
 
-        html_fmt_range(html_values(row, metric, c->versions[v]), scale, decimals, buf,
-                       sizeof(buf));
+        html_fmt_range(html_values(row, metric, c->versions[v]), scale, decimals, buf, sizeof(buf));
         /* the median stands out, the range is quieter */
         bracket = strchr(buf, '[');
         if (bracket)
@@ -78,8 +77,7 @@ static void range_cells(const struct html_ctx *c, const json_t *row, const char 
 }
 
 /* The change of candidate v for metric, coloured by its verdict, the word shown unless "~". */
-static void change_cell(const struct html_ctx *c, const json_t *row, const char *metric,
-                        size_t v)
+static void change_cell(const struct html_ctx *c, const json_t *row, const char *metric, size_t v)
 {
     const json_t *vs = html_vs(row, metric, c->versions[v]);
     const char *verdict = html_str(vs, "verdict");
@@ -96,8 +94,7 @@ static void change_cell(const struct html_ctx *c, const json_t *row, const char 
     fputs("</td>", c->f);
 }
 
-static void verdict_cell(const struct html_ctx *c, const json_t *row, const char *metric,
-                         size_t v)
+static void verdict_cell(const struct html_ctx *c, const json_t *row, const char *metric, size_t v)
 {
     const char *verdict = html_str(html_vs(row, metric, c->versions[v]), "verdict");
 
@@ -167,12 +164,13 @@ static void throughput_table(const struct html_ctx *c)
         fputs("</tr>\n", c->f);
     }
     fputs("</table></div>\n", c->f);
-    fputs(L(c, "<p class=\"note\">Throughput: Redis counts successful commands per second; TCP, "
-               "HTTP and WebSocket count message round trips per second. Configurations are "
-               "never summed. CPU %: the client process (in --serve mode the colocated "
-               "client/server process), 100% = one full core. CPU efficiency = throughput per "
-               "CPU core, computed per run before the median. The verdict column is the "
-               "throughput verdict.</p>\n",
+    fputs(L(c,
+            "<p class=\"note\">Throughput: Redis counts successful commands per second; TCP, "
+            "HTTP and WebSocket count message round trips per second. Configurations are "
+            "never summed. CPU %: the client process (in --serve mode the colocated "
+            "client/server process), 100% = one full core. CPU efficiency = throughput per "
+            "CPU core, computed per run before the median. The verdict column is the "
+            "throughput verdict.</p>\n",
             "<p class=\"note\">吞吐量：Redis 统计每秒成功的命令数；TCP、HTTP 和 WebSocket "
             "统计每秒的消息往返次数。各配置从不相加。CPU %：客户端进程（--serve "
             "模式下为客户端与服务器同在的进程），100% = 一个完整核心。CPU 效率 = 每个 CPU "
@@ -208,10 +206,11 @@ static void latency_table(const struct html_ctx *c)
         fputs("</tr>\n", c->f);
     }
     fputs("</table></div>\n", c->f);
-    fputs(L(c, "<p class=\"note\">Latency is the closed-loop round trip of a whole batch, from "
-               "writing its first byte to reading its last reply, including client queueing; "
-               "it is not single-command latency. With pipeline 1 and window 1 a batch is one "
-               "message round trip.</p>\n",
+    fputs(L(c,
+            "<p class=\"note\">Latency is the closed-loop round trip of a whole batch, from "
+            "writing its first byte to reading its last reply, including client queueing; "
+            "it is not single-command latency. With pipeline 1 and window 1 a batch is one "
+            "message round trip.</p>\n",
             "<p class=\"note\">延迟是整批命令的闭环往返时间：从写出第一个字节到读到最后一个回复，"
             "包含客户端排队时间，不是单条命令的延迟。当每批命令数为 1、在途批次为 1 "
             "时，一批就是一次消息往返。</p>\n"),
@@ -222,8 +221,7 @@ static void efficiency_table(const struct html_ctx *c)
 {
     size_t r, v;
 
-    table_open(c, "table-efficiency",
-               L(c, "CPU efficiency and memory", "CPU 效率与内存"));
+    table_open(c, "table-efficiency", L(c, "CPU efficiency and memory", "CPU 效率与内存"));
     for (v = 0; v < c->nv; v++)
         th(c, L(c, "k ops/s per core", "每核心千次/秒"), c->versions[v]);
     for (v = 0; v < c->nv; v++)
@@ -270,8 +268,7 @@ static void evidence_table(const struct html_ctx *c)
             double p;
 
             fprintf(c->f, "<td>%s</td>",
-                    json_is_boolean(ov) ? (json_is_true(ov) ? L(c, "yes", "是")
-                                                            : L(c, "no", "否"))
+                    json_is_boolean(ov) ? (json_is_true(ov) ? L(c, "yes", "是") : L(c, "no", "否"))
                                         : "n/a");
             if (html_num(vs, "p", &p) == 0)
                 fprintf(c->f, "<td class=\"n\">%.4f</td>", p);
@@ -283,11 +280,12 @@ static void evidence_table(const struct html_ctx *c)
         fputs("</tr>\n", c->f);
     }
     fputs("</table></div>\n", c->f);
-    fputs(L(c, "<p class=\"note\">Overlap flag: whether the min–max ranges of the baseline and "
-               "the candidate share a value. With 5 runs each, disjoint ranges are the most "
-               "extreme outcome of the Mann–Whitney U test (two-sided p = 2/252 ≈ 0.008); the "
-               "exact p of every row is given. The paired ratio is candidate / baseline within "
-               "each round, median [min–max].",
+    fputs(L(c,
+            "<p class=\"note\">Overlap flag: whether the min–max ranges of the baseline and "
+            "the candidate share a value. With 5 runs each, disjoint ranges are the most "
+            "extreme outcome of the Mann–Whitney U test (two-sided p = 2/252 ≈ 0.008); the "
+            "exact p of every row is given. The paired ratio is candidate / baseline within "
+            "each round, median [min–max].",
             "<p class=\"note\">重叠标记：基线与候选版本的 最小值–最大值 范围是否有共同的值。"
             "每方 5 次运行时，范围不重叠是 Mann–Whitney U 检验最极端的结果（双侧 p = 2/252 ≈ "
             "0.008）；表中给出每行的精确 p 值。配对比值为每一轮中 候选 / 基线 的比值，"
@@ -295,11 +293,13 @@ static void evidence_table(const struct html_ctx *c)
           c->f);
     if (html_num(chance, "alpha", &alpha) == 0 &&
         html_num(chance, "expected_false_flags", &expected) == 0)
-        fprintf(c->f, L(c, " At the evidence level used (chance %.4f per row and metric when "
-                           "nothing changed), about %.2f of these rows would be flagged by "
-                           "chance alone.",
-                        " 在所用的证据水平下（无变化时每行每个指标被误标的概率为 %.4f），"
-                        "约有 %.2f 行会仅因偶然而被标记。"),
+        fprintf(c->f,
+                L(c,
+                  " At the evidence level used (chance %.4f per row and metric when "
+                  "nothing changed), about %.2f of these rows would be flagged by "
+                  "chance alone.",
+                  " 在所用的证据水平下（无变化时每行每个指标被误标的概率为 %.4f），"
+                  "约有 %.2f 行会仅因偶然而被标记。"),
                 alpha, expected);
     fputs("</p>\n", c->f);
 }
@@ -402,9 +402,10 @@ static void detailed_table(const struct html_ctx *c)
         fputs("</tr>\n", c->f);
     }
     fputs("</table></div>\n", c->f);
-    fputs(L(c, "<p class=\"note\">Batch RT is the closed-loop round trip of a whole batch "
-               "including client queueing; CPU is the client process (100% = one full core); "
-               "RSS is the process-lifetime peak; rounds = successful runs / planned runs.</p>\n",
+    fputs(L(c,
+            "<p class=\"note\">Batch RT is the closed-loop round trip of a whole batch "
+            "including client queueing; CPU is the client process (100% = one full core); "
+            "RSS is the process-lifetime peak; rounds = successful runs / planned runs.</p>\n",
             "<p class=\"note\">批次往返时间是整批命令的闭环往返时间，包含客户端排队；CPU "
             "为客户端进程（100% = 一个完整核心）；RSS 为进程生命周期内的峰值；轮次 = "
             "成功运行数 / 计划运行数。</p>\n"),

@@ -147,7 +147,8 @@ json_t *sha256_globs(const json_t *patterns, const char *base_dir, char *err, si
         snprintf(err, errlen, "sha256: out of memory");
         return NULL;
     }
-    json_array_foreach(patterns, i, item) {
+    json_array_foreach(patterns, i, item)
+    {
         pat = json_string_value(item);
         if (!pat || !*pat) {
             snprintf(err, errlen, "sha256: hash_sources[%zu]: expected a non-empty string", i);
@@ -195,8 +196,7 @@ json_t *sha256_globs(const json_t *patterns, const char *base_dir, char *err, si
                 globfree(&g);
                 goto fail;
             }
-            row = json_pack("{s:s, s:s}", "path", p + (strlen(p) > skip ? skip : 0), "sha256",
-                            hex);
+            row = json_pack("{s:s, s:s}", "path", p + (strlen(p) > skip ? skip : 0), "sha256", hex);
             if (!row || json_array_append_new(arr, row)) {
                 globfree(&g);
                 snprintf(err, errlen, "sha256: out of memory");

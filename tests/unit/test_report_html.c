@@ -15,9 +15,9 @@ static const char *const metrics[] = {"throughput", "cpu_percent", "cpu_efficien
 
 static json_t *values(double med, double spread)
 {
-    return json_pack("{s:f, s:f, s:f, s:i, s:[f, f, f, f, f]}", "median", med, "min",
-                     med - spread, "max", med + spread, "n", 5, "runs", med - spread,
-                     med - spread / 2, med, med + spread / 2, med + spread);
+    return json_pack("{s:f, s:f, s:f, s:i, s:[f, f, f, f, f]}", "median", med, "min", med - spread,
+                     "max", med + spread, "n", 5, "runs", med - spread, med - spread / 2, med,
+                     med + spread / 2, med + spread);
 }
 
 /* nv versions (names[]), nrows rows of a redis grid. */
@@ -38,39 +38,38 @@ static json_t *make_summary(const char *const *names, size_t nv, size_t nrows)
         for (m = 0; m < NMETRICS; m++) {
             json_t *vals = json_object(), *vs = json_object();
             for (v = 0; v < nv; v++) {
-                json_object_set_new(vals, names[v], values(1000.0 * (double)(m + 1) +
-                                                               (double)(v * 37 + r),
-                                                           20));
+                json_object_set_new(vals, names[v],
+                                    values(1000.0 * (double)(m + 1) + (double)(v * 37 + r), 20));
                 if (v > 0)
-                    json_object_set_new(
-                        vs, names[v],
-                        json_pack("{s:f, s:b, s:f, s:{s:f, s:f, s:f}, s:s}", "change",
-                                  v == 1 && r == 0 ? -0.0651 : 0.012, "overlap", r != 0, "p",
-                                  r == 0 ? 0.0079 : 0.42, "paired_ratio", "median", 0.99, "min",
-                                  0.97, "max", 1.01, "verdict",
-                                  v == 1 && r == 0 ? "regressed" : "~"));
+                    json_object_set_new(vs, names[v],
+                                        json_pack("{s:f, s:b, s:f, s:{s:f, s:f, s:f}, s:s}",
+                                                  "change", v == 1 && r == 0 ? -0.0651 : 0.012,
+                                                  "overlap", r != 0, "p", r == 0 ? 0.0079 : 0.42,
+                                                  "paired_ratio", "median", 0.99, "min", 0.97,
+                                                  "max", 1.01, "verdict",
+                                                  v == 1 && r == 0 ? "regressed" : "~"));
             }
             json_object_set_new(mets, metrics[m],
-                                nv > 1 ? json_pack("{s:o, s:o}", "values", vals, "vs_baseline",
-                                                   vs)
+                                nv > 1 ? json_pack("{s:o, s:o}", "values", vals, "vs_baseline", vs)
                                        : json_pack("{s:o}", "values", vals));
             if (nv == 1)
                 json_decref(vs);
         }
         row = json_pack("{s:s, s:s, s:s, s:{s:s, s:s, s:i, s:i, s:i, s:i}, s:{s:i, s:i, s:i}, "
                         "s:o}",
-                        "config", id, "label", label, "status", "ok", "params", "protocol",
-                        "redis", "transport", r % 2 ? "tls" : "tcp", "payload", 1024, "pipeline",
-                        (int)r + 1, "window", 1, "connections", 4, "runs", "expected",
-                        (int)(5 * nv), "ok", (int)(5 * nv), "failed", 0, "metrics", mets);
+                        "config", id, "label", label, "status", "ok", "params", "protocol", "redis",
+                        "transport", r % 2 ? "tls" : "tcp", "payload", 1024, "pipeline", (int)r + 1,
+                        "window", 1, "connections", 4, "runs", "expected", (int)(5 * nv), "ok",
+                        (int)(5 * nv), "failed", 0, "metrics", mets);
         json_array_append_new(rows, row);
     }
     json_object_set_new(s, "schema", json_string("pairbench.summary/1"));
     json_object_set_new(s, "baseline", json_string(names[0]));
     json_object_set_new(s, "versions", vers);
     json_object_set_new(s, "rows", rows);
-    json_object_set_new(s, "chance", json_pack("{s:s, s:f, s:f}", "evidence", "disjoint",
-                                               "alpha", 0.0625, "expected_false_flags", 0.25));
+    json_object_set_new(s, "chance",
+                        json_pack("{s:s, s:f, s:f}", "evidence", "disjoint", "alpha", 0.0625,
+                                  "expected_false_flags", 0.25));
     return s;
 }
 
@@ -78,10 +77,10 @@ static json_t *make_meta(void)
 {
     return json_pack("{s:s, s:[s, s, s, s], s:{s:s, s:s}, s:[{s:s, s:s}], s:[s], "
                      "s:{s:i, s:f, s:f}, s:{s:s}}",
-                     "schema", "pairbench.meta/1", "command_line", "bin/compare", "run",
-                     "--spec", "my spec.json", "dataset", "file", "runs.jsonl", "sha256",
-                     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
-                     "sources", "path", "src/a<b>.c", "sha256", "00", "warnings",
+                     "schema", "pairbench.meta/1", "command_line", "bin/compare", "run", "--spec",
+                     "my spec.json", "dataset", "file", "runs.jsonl", "sha256",
+                     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", "sources",
+                     "path", "src/a<b>.c", "sha256", "00", "warnings",
                      "the machine was loaded at start: <load>", "settings", "runs", 5, "warmup",
                      1.0, "duration", 5.0, "environment", "os", "Debian & co");
 }
@@ -188,7 +187,8 @@ int main(int argc, char **argv)
         CHECK(strstr(a, "<html lang=\"en\">") != NULL);
         CHECK(strstr(a, "Throughput and CPU") != NULL);
         CHECK(strstr(a, "Latency (\xc2\xb5s)") != NULL);
-        CHECK(strstr(a, "\xe2\x88\x92" "6.51%") != NULL); /* real minus sign */
+        CHECK(strstr(a, "\xe2\x88\x92"
+                        "6.51%") != NULL); /* real minus sign */
         CHECK(strstr(a, "class=\"n v-regressed\"") != NULL);
         CHECK(strstr(a, "src/a&lt;b&gt;.c") != NULL);
         CHECK(strstr(a, "&lt;load&gt;") != NULL);

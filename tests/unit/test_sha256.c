@@ -73,8 +73,7 @@ int main(void)
     CHECK_MSG(res != NULL, "%s", err);
     CHECK(json_array_size(res) == 2);
     CHECK_STR(json_string_value(json_object_get(json_array_get(res, 0), "path")), "a.txt");
-    CHECK_STR(json_string_value(json_object_get(json_array_get(res, 0), "sha256")),
-              vectors[1].hex);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(res, 0), "sha256")), vectors[1].hex);
     CHECK_STR(json_string_value(json_object_get(json_array_get(res, 1), "path")), "b.bin");
     CHECK_STR(json_string_value(json_object_get(json_array_get(res, 1), "sha256")), hex2);
     json_decref(res);
