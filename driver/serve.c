@@ -264,6 +264,10 @@ static void on_event(struct sconn *sc, uint32_t ev)
 {
     int rc;
 
+    if ((ev & (EPOLLERR | EPOLLHUP)) && !(ev & EPOLLIN)) {
+        sconn_free(sc); /* reset or fully closed, nothing left to read: no reply can go out */
+        return;
+    }
     if (sc->handshaking) {
         rc = sc->c.ops->handshake(&sc->c);
         if (rc == CONN_RETRY) {
