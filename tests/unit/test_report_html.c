@@ -171,12 +171,13 @@ int main(int argc, char **argv)
     static const char *const two[] = {"baseline", "candidate"};
     static const char *const evil[] = {"base&line", "<script>alert(1)</script>", "v\"3'"};
     static const char *const one[] = {"valkey-8.0"};
-    json_t *s, *meta = make_meta(), *bad;
+    json_t *s, *meta, *bad;
     char *a, *b, err[256];
     int rc = -1;
 
     if (argc == 6 && strcmp(argv[1], "--render") == 0)
         return render_files(argv);
+    meta = make_meta();
 
     /* two versions, English */
     s = make_summary(two, 2, 4);
