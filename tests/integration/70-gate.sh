@@ -8,19 +8,22 @@
 . "$(dirname "$0")/../lib.sh"
 need node
 cd "$T"
+# private copies: a rebuild of bin/ during the test cannot pull the binaries away
+cp "$DRIVER" "$T/driver"; DRV=$T/driver
+cp "$COMPARE" "$T/compare"; COMPARE=$T/compare
 cat > grid.json <<'JSON'
 {"name": "gate-small", "defaults": {"protocol": "tcp", "connections": 1, "workers": 1, "payload": 64}}
 JSON
 cat > slow.json <<JSON
 {"versions": [
-  {"name": "baseline", "server": {"tcp": "$DRIVER serve tcp --port {port}"}},
-  {"name": "candidate", "server": {"tcp": "$DRIVER serve tcp --port {port} --delay-us 300"}}],
+  {"name": "baseline", "driver": "$DRV", "server": {"tcp": "$DRV serve tcp --port {port}"}},
+  {"name": "candidate", "driver": "$DRV", "server": {"tcp": "$DRV serve tcp --port {port} --delay-us 300"}}],
  "grids": ["grid.json"], "runs": 4, "warmup": 0.1, "duration": 0.3, "grace": 10, "probe_timeout": 20}
 JSON
 cat > same.json <<JSON
 {"versions": [
-  {"name": "baseline", "server": {"tcp": "$DRIVER serve tcp --port {port}"}},
-  {"name": "candidate", "server": {"tcp": "$DRIVER serve tcp --port {port}"}}],
+  {"name": "baseline", "driver": "$DRV", "server": {"tcp": "$DRV serve tcp --port {port}"}},
+  {"name": "candidate", "driver": "$DRV", "server": {"tcp": "$DRV serve tcp --port {port}"}}],
  "grids": ["grid.json"], "runs": 4, "warmup": 0.1, "duration": 0.3, "grace": 10, "probe_timeout": 20,
  "gate": {"thresholds": {"throughput": 5, "p99": 10}}}
 JSON

@@ -9,6 +9,9 @@ need git
 need cc
 need node
 cd "$T"
+# private copies: a rebuild of bin/ during the test cannot pull the binaries away
+cp "$DRIVER" "$T/driver"; DRV=$T/driver
+cp "$COMPARE" "$T/compare"; COMPARE=$T/compare
 mkdir repo && cd repo
 git init -q . && git config user.email t@example.invalid && git config user.name test
 cat > echo.c <<'C'
@@ -46,9 +49,9 @@ cd "$T"
 cat > grid.json <<'JSON'
 {"name": "echo", "defaults": {"protocol": "tcp", "connections": 1, "workers": 1, "payload": 64}}
 JSON
-cat > spec.json <<'JSON'
-{"versions": [{"name": "baseline", "server": {"tcp": "{tree}/echo {port}"}},
-              {"name": "candidate", "server": {"tcp": "{tree}/echo {port}"}}],
+cat > spec.json <<JSON
+{"versions": [{"name": "baseline", "driver": "$DRV", "server": {"tcp": "{tree}/echo {port}"}},
+              {"name": "candidate", "driver": "$DRV", "server": {"tcp": "{tree}/echo {port}"}}],
  "grids": ["grid.json"], "runs": 3, "warmup": 0.1, "duration": 0.3, "grace": 10, "probe_timeout": 20}
 JSON
 build='cc -O2 -o echo echo.c && echo built'

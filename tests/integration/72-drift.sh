@@ -7,37 +7,41 @@
 . "$(dirname "$0")/../lib.sh"
 need node
 
-# mknight DIR DAY THROUGHPUT [KERNEL]: a run directory for night DAY.
-mknight() {
-    node - "$@" <<'JS'
-const fs = require("fs");
-const [dir, day, tput, kernel] = process.argv.slice(2);
-fs.mkdirSync(dir, {recursive: true});
-const started = `2026-10-${String(day).padStart(2, "0")}T02:00:00Z`;
-const env = {machine: "test box", cpu_model: "cpu", kernel: kernel || "6.1.0", compiler: "gcc 12"};
-fs.writeFileSync(`${dir}/meta.json`, JSON.stringify({schema: "pairbench.meta/1", started,
-  ended: started, versions: [{name: "main", commit: `c0mmit${day}`}], environment: env,
-  configs: [{id: "a1b2c3d4", label: "tcp · 64 B · window1 · 1 clients", index: 0, params: {}}],
-  dataset: {file: "runs.jsonl", sha256: `${String(day).padStart(8, "0")}ffff`}}));
-fs.writeFileSync(`${dir}/runs.jsonl`, "");
-const m = (v) => ({values: {main: {median: v, min: v * 0.99, max: v * 1.01, n: 5}}, vs_baseline: {}});
-fs.writeFileSync(`${dir}/summary.json`, JSON.stringify({schema: "pairbench.summary/1",
-  baseline: "main", versions: ["main"], rows: [{config: "a1b2c3d4",
-  label: "tcp · 64 B · window1 · 1 clients", status: "ok", metrics: {throughput: m(+tput),
-  cpu_efficiency: m(+tput * 1.5), p50_us: m(1e6 / tput * 0.9), p99_us: m(1e6 / tput * 1.5),
-  rss_mib: m(3.0)}}]}));
-JS
-}
+# private copy: a rebuild of bin/ during the test cannot pull the binary away
+cp "$COMPARE" "$T/compare"; COMPARE=$T/compare
 
-# history NAME VALUES...: one night per value ("k:VALUE" = night from another kernel).
+# history NAME VALUES...: one run directory per night ("k:VALUE" = a night from another
+# kernel), all written by one node call, then added night by night with `compare drift --add`.
 history() {
-    h=$T/$1; shift; day=1
+    name=$1; h=$T/$1; shift
+    node - "$T/nights-$name" "$@" <<'JS'
+const fs = require("fs");
+const [base, ...vals] = process.argv.slice(2);
+vals.forEach((v, i) => {
+  const day = i + 1, dir = `${base}/${day}`;
+  const other = v.startsWith("k:"), tput = Number(other ? v.slice(2) : v) * 1000;
+  fs.mkdirSync(dir, {recursive: true});
+  const started = `2026-10-${String(day).padStart(2, "0")}T02:00:00Z`;
+  const env = {machine: "test box", cpu_model: "cpu", kernel: other ? "5.10.0" : "6.1.0", compiler: "gcc 12"};
+  fs.writeFileSync(`${dir}/meta.json`, JSON.stringify({schema: "pairbench.meta/1", started,
+    ended: started, versions: [{name: "main", commit: `c0mmit${day}`}], environment: env,
+    configs: [{id: "a1b2c3d4", label: "tcp · 64 B · window1 · 1 clients", index: 0, params: {}}],
+    dataset: {file: "runs.jsonl", sha256: `${String(day).padStart(8, "0")}ffff`}}));
+  fs.writeFileSync(`${dir}/runs.jsonl`, "");
+  const m = (x) => ({values: {main: {median: x, min: x * 0.99, max: x * 1.01, n: 5}}, vs_baseline: {}});
+  fs.writeFileSync(`${dir}/summary.json`, JSON.stringify({schema: "pairbench.summary/1",
+    baseline: "main", versions: ["main"], rows: [{config: "a1b2c3d4",
+    label: "tcp · 64 B · window1 · 1 clients", status: "ok", metrics: {throughput: m(tput),
+    cpu_efficiency: m(tput * 1.5), p50_us: m(1e6 / tput * 0.9), p99_us: m(1e6 / tput * 1.5),
+    rss_mib: m(3.0)}}]}));
+});
+JS
+    day=1
     for v in "$@"; do
-        case $v in
-        k:*) mknight "$T/n-$h-$day" "$day" "${v#k:}" 5.10.0 ;;
-        *) mknight "$T/n-$h-$day" "$day" "$v" ;;
-        esac
-        "$COMPARE" drift --history "$h" --add "$T/n-$h-$day" > "$T/drift.out" 2> "$T/drift.err" || true
+        set +e
+        "$COMPARE" drift --history "$h" --add "$T/nights-$name/$day" > "$T/drift.out" 2> "$T/drift.err"
+        rc=$?; set -e
+        [ $rc -le 1 ] || fail "drift --add night $day: exit $rc: $(cat "$T/drift.err")"
         day=$((day + 1))
     done
 }
@@ -45,8 +49,7 @@ history() {
 noise="100.3 99.2 100.9 99.6 100.1 98.9 100.6 99.8 100.4 99.1"
 
 # 1. a step: 10 nights at ~100k, 3 nights at ~88k -> exit 1, the step at night 11
-vals=""; for v in $noise 88.1 87.6 88.4; do vals="$vals $(node -e "console.log($v*1000)")"; done
-history step $vals
+history step $noise 88.1 87.6 88.4
 assert_exit 1 "$COMPARE" drift --history "$T/step" > "$T/step.out" 2> "$T/step.err"
 grep -q "regression step on the newest night in 'tcp · 64 B · window1 · 1 clients' throughput" "$T/step.err" \
     || fail "no reason line: $(cat "$T/step.err")"
@@ -58,25 +61,22 @@ grep -q "<svg" "$T/step/drift.html" || fail "no trend chart in drift.html"
 [ -f "$T/step/runs/20261013T020000Z-00000013/summary.json" ] || fail "night not copied"
 
 # re-adding the newest night changes nothing
-assert_exit 1 "$COMPARE" drift --history "$T/step" --add "$T/n-$T/step-13" > /dev/null 2> "$T/re.err"
+assert_exit 1 "$COMPARE" drift --history "$T/step" --add "$T/nights-step/13" > /dev/null 2> "$T/re.err"
 grep -q "already in the history" "$T/re.err" || fail "re-add not noticed"
 [ "$(wc -l < "$T/step/index.jsonl")" -eq 13 ] || fail "re-add duplicated a night"
 
 # 2. flat nights -> exit 0, nothing flagged
-vals=""; for v in $noise 100.2 99.7 100.5; do vals="$vals $(node -e "console.log($v*1000)")"; done
-history flat $vals
+history flat $noise 100.2 99.7 100.5
 assert_exit 0 "$COMPARE" drift --history "$T/flat" > "$T/flat.out"
 grep -q "No series changed by its threshold" "$T/flat/drift.md" || fail "flat history flagged"
 
 # 3. a single bad newest night: shown as a change, not a step -> exit 0
-vals=""; for v in $noise 100.2 99.7 85.0; do vals="$vals $(node -e "console.log($v*1000)")"; done
-history outlier $vals
+history outlier $noise 100.2 99.7 85.0
 assert_exit 0 "$COMPARE" drift --history "$T/outlier" > /dev/null
 grep -q "−1[45]\.[0-9]*% worse" "$T/outlier/drift.md" || { cat "$T/outlier/drift.md"; fail "bad night not shown"; }
 
 # 4. a night from another kernel (even a slow one) is marked and left out
-vals=""; for v in $noise; do vals="$vals $(node -e "console.log($v*1000)")"; done
-history env $vals k:70000 100300 99800
+history env $noise k:70.0 100.3 99.8
 assert_exit 0 "$COMPARE" drift --history "$T/env" > "$T/env.out"
 grep -q "1 night ran in another environment" "$T/env/drift.md" || fail "other environment not stated"
 grep -q "| 11 | 20261011T020000Z-00000011 | .* | no: other environment |" "$T/env/drift.md" \

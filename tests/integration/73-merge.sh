@@ -6,14 +6,17 @@
 . "$(dirname "$0")/../lib.sh"
 need node
 cd "$T"
+# private copies: a rebuild of bin/ during the test cannot pull the binaries away
+cp "$DRIVER" "$T/driver"; DRV=$T/driver
+cp "$COMPARE" "$T/compare"; COMPARE=$T/compare
 cat > grid.json <<'JSON'
 {"name": "merge-small", "defaults": {"protocol": "tcp", "connections": 1, "workers": 1},
  "axes": {"payload": [64, 512, 2048]}}
 JSON
 cat > spec.json <<JSON
 {"versions": [
-  {"name": "baseline", "server": {"tcp": "$DRIVER serve tcp --port {port}"}},
-  {"name": "candidate", "server": {"tcp": "$DRIVER serve tcp --port {port} --delay-us 300"}}],
+  {"name": "baseline", "driver": "$DRV", "server": {"tcp": "$DRV serve tcp --port {port}"}},
+  {"name": "candidate", "driver": "$DRV", "server": {"tcp": "$DRV serve tcp --port {port} --delay-us 300"}}],
  "grids": ["$T/grid.json"], "runs": 3, "warmup": 0.1, "duration": 0.3, "grace": 10, "probe_timeout": 20}
 JSON
 "$COMPARE" run --spec spec.json --out full > /dev/null 2> full.err || fail "unsharded run: $(tail -3 full.err)"
@@ -51,6 +54,11 @@ assert_eq "$(rows merged/report.md)" "$(rows full/report.md)" "report rows"
 # the paired comparison survived: the delayed candidate regressed in every row
 assert_eq "$(json_get merged/summary.json 'this.rows.map(r => r.metrics.throughput.vs_baseline.candidate.verdict).join(" ")')" \
     "regressed regressed regressed" "merged verdicts"
+
+# a real run directory (the merged one) goes into a drift history: one night, no step
+assert_exit 0 "$COMPARE" drift --history hist --add merged > drift.out 2> drift.err
+grep -q "drift: 1 nights (0 in another environment, marked), 15 series" drift.out || fail "drift: $(cat drift.out drift.err)"
+[ -f hist/runs/*/summary.json ] && [ -s hist/drift.html ] || fail "history layout"
 
 # refusals
 assert_exit 2 "$COMPARE" merge --out m2 s1 2> e.txt
