@@ -12,12 +12,37 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
 #include <openssl/ssl.h>
 
 #include "t.h"
 #include "tls.h"
 
 static char dir[64];
+
+/* OpenSSL's allocations, counted (installed before OpenSSL allocates anything). */
+static unsigned long ossl_allocs;
+static int ossl_counting; /* CRYPTO_set_mem_functions succeeded */
+
+static void *count_malloc(size_t n, const char *file, int line)
+{
+    (void)file, (void)line;
+    __atomic_add_fetch(&ossl_allocs, 1, __ATOMIC_RELAXED);
+    return malloc(n);
+}
+
+static void *count_realloc(void *p, size_t n, const char *file, int line)
+{
+    (void)file, (void)line;
+    __atomic_add_fetch(&ossl_allocs, 1, __ATOMIC_RELAXED);
+    return realloc(p, n);
+}
+
+static void count_free(void *p, const char *file, int line)
+{
+    (void)file, (void)line;
+    free(p);
+}
 
 static const char *path(const char *name)
 {
@@ -412,6 +437,46 @@ static void test_pending_and_eof(void)
     pair_close(&pr);
 }
 
+/* Steady state: no buffers come and go per operation (SSL_MODE_RELEASE_BUFFERS stays off).
+ * OpenSSL 3.0 itself allocates a 40-byte WPACKET sub-packet per record it seals (3 per
+ * write) and opens (1 per read); nothing else may show up. */
+static void test_no_alloc_per_op(void)
+{
+    static const struct setup s = {"server", 0, "ca.pem", NULL, 0, "127.0.0.1", 0};
+    enum { ROUNDS = 200, LEN = 1000 };
+    static char msg[LEN], in[4096];
+    struct pair pr;
+    unsigned long before = 0;
+    int ok = 1;
+
+    if (!ossl_counting) {
+        printf("test_no_alloc_per_op: skipped (OpenSSL allocated before main)\n");
+        return;
+    }
+    if (pair_open(&pr, &s, 0) != 0 || pr.rc != CONN_OK || pr.rs != CONN_OK) {
+        CHECK(0);
+        pair_close(&pr);
+        return;
+    }
+    for (int r = 0; r < ROUNDS + 5 && ok; r++) {
+        struct conn *from = r % 2 ? &pr.sv : &pr.cl, *to = r % 2 ? &pr.cl : &pr.sv;
+        size_t got = 0;
+        if (r == 5)
+            before = __atomic_load_n(&ossl_allocs, __ATOMIC_RELAXED);
+        ok = from->ops->write(from, msg, LEN) == LEN;
+        while (ok && got < LEN) {
+            ssize_t n = read_some(to, in, sizeof(in));
+            ok = n > 0;
+            got += n > 0 ? (size_t)n : 0;
+        }
+    }
+    CHECK(ok);
+    unsigned long per_100 =
+        (__atomic_load_n(&ossl_allocs, __ATOMIC_RELAXED) - before) * 100 / ROUNDS;
+    CHECK_MSG(per_100 <= 400, "%lu OpenSSL allocations per 100 records", per_100);
+    pair_close(&pr);
+}
+
 static void test_context_errors(void)
 {
     struct drv_opts o;
@@ -448,6 +513,7 @@ static void test_context_errors(void)
 
 int main(void)
 {
+    ossl_counting = CRYPTO_set_mem_functions(count_malloc, count_realloc, count_free);
     if (make_certs() != 0) {
         fprintf(stderr, "test_tls: tests/certs.sh failed (openssl CLI needed)\n");
         return 1;
@@ -456,6 +522,7 @@ int main(void)
     test_client_cert_missing();
     test_stream();
     test_pending_and_eof();
+    test_no_alloc_per_op();
     test_context_errors();
     remove_certs();
     return T_DONE();
