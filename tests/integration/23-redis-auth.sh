@@ -89,10 +89,13 @@ PAIRBENCH_REDIS_PASSWORD=$pw "$DRIVER" redis --port "$p" --auth --warmup 0 --dur
     > "$T/out.json" 2> "$T/err.txt" &
 dpid=$!
 PIDS="$PIDS $dpid"
+# until the forked shell has exec'd the driver (bounded: 5 s)
 i=0
-while [ ! -r "/proc/$dpid/cmdline" ] && [ $i -lt 50 ]; do sleep 0.02; i=$((i + 1)); done
-sleep 0.3
-tr '\0' ' ' < "/proc/$dpid/cmdline" > "$T/cmdline" || fail "driver exited too early"
+while [ $i -lt 250 ]; do
+    tr '\0' ' ' < "/proc/$dpid/cmdline" > "$T/cmdline" 2>/dev/null || fail "driver exited early"
+    grep -q -- "--auth" "$T/cmdline" && break
+    sleep 0.02; i=$((i + 1))
+done
 grep -q -- "--auth" "$T/cmdline" || fail "cmdline not the driver's: $(cat "$T/cmdline")"
 if grep -q -- "$pw" "$T/cmdline"; then fail "password in /proc/$dpid/cmdline"; fi
 wait $dpid || fail "timed driver run failed: $(cat "$T/err.txt")"
