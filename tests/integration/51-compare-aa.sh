@@ -2,7 +2,8 @@
 # Baseline against itself (the same reference TCP echo server command under two names): no
 # throughput row may be `regressed` or `improved`. 7 rounds: with the evidence rule (disjoint
 # ranges or every paired ratio on one side) a false alarm needs a 2/128 coincidence on top of
-# a change past the 5% threshold. Also: three versions rotate A B C, B C A, C A B.
+# a change past the 5% threshold. Also: three versions rotate A B C, B C A, C A B (the third
+# names pairbench's driver explicitly: it is recognised and called with its protocol word).
 . "$(dirname "$0")/../lib.sh"
 need node
 
@@ -27,7 +28,7 @@ cat > "$T/spec3.json" <<JSON
 {"versions": [
    {"name": "x", "server": {"tcp": "$DRIVER serve tcp --port {port}"}},
    {"name": "y", "server": {"tcp": "$DRIVER serve tcp --port {port}"}},
-   {"name": "z", "server": {"tcp": "$DRIVER serve tcp --port {port}"}}],
+   {"name": "z", "driver": "$DRIVER", "server": {"tcp": "$DRIVER serve tcp --port {port}"}}],
  "grids": ["$T/grid.json"], "runs": 3, "warmup": 0.1, "duration": 0.2}
 JSON
 rc=0
