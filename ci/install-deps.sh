@@ -64,7 +64,7 @@ fi
 pkgs="build-essential pkg-config clang llvm libclang-rt-14-dev clang-format clang-tidy cppcheck
  valgrind strace dpkg-dev git ca-certificates openssl python3
  libssl-dev libjansson-dev libcurl4-openssl-dev libhiredis-dev
- redis-server redis-tools nginx-light socat wrk curl nodejs chromium"
+ redis-server redis-tools nginx-light socat wrk curl nodejs chromium fonts-wqy-microhei"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
