@@ -2,7 +2,8 @@
 # The reference HTTP server (`driver serve http`) under real clients: curl gets the exact body
 # bytes, reuses the keep-alive connection and gets POST bodies echoed; wrk sees no errors and
 # no non-2xx; garbage closes only that connection. Counting: the server's request count equals
-# the driver's --requests N, GET and POST, pipelined. --serve hosts it in-process.
+# the driver's --requests N, GET and POST, pipelined. A Node.js peer answering with chunked
+# bodies is decoded exactly. --serve hosts the reference server in-process.
 . "$(dirname "$0")/../lib.sh"
 need curl
 need wrk
@@ -75,6 +76,20 @@ rc=$?
 set -e
 assert_eq "$rc" 3 "wrong body size run exit"
 grep -q "verify 10" "$T/v.err" || fail "expected 'verify 10' in: $(cat "$T/v.err")"
+
+# a real chunked peer (Node.js http, no Content-Length): every body decoded, exact count
+PORT=$(free_port)
+start_bg chunked node "$TOP/tests/interop/http_chunked_server.js" "$PORT" 3000
+KPID=$LAST_PID
+wait_port "$PORT"
+"$DRIVER" http --port "$PORT" --requests 500 --warmup 0 --connections 2 --window 4 \
+    --pipeline 2 > "$T/k.json" || fail "driver http against a chunked peer exited $?"
+assert_eq "$(json_get "$T/k.json" '[this.ops, JSON.stringify(this.errors)].join(" ")')" \
+    "500 $ERRS0" "driver http against a chunked peer"
+kill -TERM "$KPID"
+i=0
+while kill -0 "$KPID" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+assert_eq "$(json_get "$T/chunked.out" 'this.requests')" 500 "chunked peer request count"
 
 # --serve: the reference server in-process
 "$DRIVER" http --serve --serve-workers 1 --payload 4096 --window 4 --warmup 0.1 \
