@@ -126,14 +126,26 @@ void html_summary_multi(const struct html_ctx *c)
         }
         fputs("<p>", c->f);
         if (c->zh) {
-            fputs("基线与 ", c->f);
+            fputs("基线", c->f);
+            if (strcmp(c->versions[0], "baseline") != 0) {
+                fputs("（", c->f);
+                html_esc(c, c->versions[0]);
+                fputs("）", c->f);
+            }
+            fputs("与 ", c->f);
             html_esc(c, c->versions[v]);
             if (!disjoint)
                 fprintf(c->f, " 的吞吐量范围（最小值–最大值）在全部 %zu 个配置中都有重叠。", nn);
             else
                 fprintf(c->f, " 的吞吐量范围在 %zu / %zu 个配置中没有重叠：", disjoint, nn);
         } else {
-            fputs("The throughput ranges (min–max) of the baseline and ", c->f);
+            fputs("The throughput ranges (min–max) of the baseline", c->f);
+            if (strcmp(c->versions[0], "baseline") != 0) {
+                fputs(" (", c->f);
+                html_esc(c, c->versions[0]);
+                fputs(")", c->f);
+            }
+            fputs(" and ", c->f);
             html_esc(c, c->versions[v]);
             if (!disjoint)
                 fprintf(c->f, " overlap in every one of the %zu configurations.", nn);

@@ -54,26 +54,30 @@ static int best_version(const struct html_ctx *c, const json_t *row, const char 
     return bi;
 }
 
+/* One "median [min–max]" cell: the median stands out, the range sits quieter below it. */
+static void range_cell(const struct html_ctx *c, const json_t *values, double scale, int decimals,
+                       int bold)
+{
+    char buf[96], *bracket;
+
+    html_fmt_range(values, scale, decimals, buf, sizeof(buf));
+    bracket = strchr(buf, '[');
+    if (bracket)
+        bracket[-1] = '\0';
+    fprintf(c->f, bold ? "<td class=\"n\"><b>%s" : "<td class=\"n\">%s", buf);
+    if (bracket)
+        fprintf(c->f, " <span class=\"rg\">%s</span>", bracket);
+    fputs(bold ? "</b></td>" : "</td>", c->f);
+}
+
 static void range_cells(const struct html_ctx *c, const json_t *row, const char *metric,
                         double scale, int decimals, int higher_better)
 {
     int best = best_version(c, row, metric, higher_better);
-    char buf[96];
     size_t v;
 
-    for (v = 0; v < c->nv; v++) {
-        char *bracket;
-
-        html_fmt_range(html_values(row, metric, c->versions[v]), scale, decimals, buf, sizeof(buf));
-        /* the median stands out, the range is quieter */
-        bracket = strchr(buf, '[');
-        if (bracket)
-            bracket[-1] = '\0';
-        fprintf(c->f, (int)v == best ? "<td class=\"n\"><b>%s" : "<td class=\"n\">%s", buf);
-        if (bracket)
-            fprintf(c->f, " <span class=\"rg\">%s</span>", bracket);
-        fputs((int)v == best ? "</b></td>" : "</td>", c->f);
-    }
+    for (v = 0; v < c->nv; v++)
+        range_cell(c, html_values(row, metric, c->versions[v]), scale, decimals, (int)v == best);
 }
 
 /* The change of candidate v for metric, coloured by its verdict, the word shown unless "~". */
@@ -373,7 +377,6 @@ static void detailed_table(const struct html_ctx *c)
         const char *metrics[] = {"throughput", "p50_us", "p99_us", "cpu_percent", "rss_mib"};
         const double scale[] = {1000, 1, 1, 1, 1};
         const int decimals[] = {2, 1, 1, 2, 1};
-        char buf[96];
         double ok, expected;
         size_t m;
 
@@ -390,9 +393,7 @@ static void detailed_table(const struct html_ctx *c)
         else
             fputs("<td class=\"n\">\xe2\x80\x94</td>", c->f);
         for (m = 0; m < 5; m++)
-            fprintf(c->f, "<td class=\"n\">%s</td>",
-                    html_fmt_range(html_values(row, metrics[m], c->versions[0]), scale[m],
-                                   decimals[m], buf, sizeof(buf)));
+            range_cell(c, html_values(row, metrics[m], c->versions[0]), scale[m], decimals[m], 0);
         if (html_num(runs, "ok", &ok) == 0 && html_num(runs, "expected", &expected) == 0)
             fprintf(c->f, "<td class=\"n\">%.0f / %.0f</td>", ok, expected);
         else if (html_num(html_values(row, "throughput", c->versions[0]), "n", &ok) == 0)
