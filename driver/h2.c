@@ -29,8 +29,8 @@ struct h2_xfer {
     CURL *easy;
     uint64_t start_ns;
     int measured;
-    int active;   /* added to the multi handle, not finished */
-    int pattern;  /* "server: pairbench": check the body's bytes */
+    int active;  /* added to the multi handle, not finished */
+    int pattern; /* "server: pairbench": check the body's bytes */
     int mismatch;
     size_t body;
     char errbuf[CURL_ERROR_SIZE];
@@ -57,7 +57,9 @@ struct h2_run {
     char connect_to[600];
     struct curl_slist *connect_list;
     char *expect; /* the reference pattern, payload bytes */
-    uint64_t t0_ns, end_ns, drain_ns;
+    uint64_t t0_ns, end_ns;
+    uint64_t timeout_ns;   /* in-flight transfers are abandoned after this long without any
+                            * completion (and, in duration mode, this long after the window) */
     _Atomic uint64_t left; /* --requests: measured transfers still to start */
     _Atomic int fatal;     /* a worker could not connect at all: everyone stops */
 };
@@ -226,7 +228,7 @@ static void *h2_worker_main(void *arg)
 {
     struct h2_worker *w = arg;
     struct h2_run *run = w->run;
-    uint64_t now = clock_now_ns();
+    uint64_t now = clock_now_ns(), progress = now;
     int running = 0;
     for (unsigned i = 0; i < w->nx; i++) {
         int k = h2_start(w, &w->x[i], now);
@@ -252,6 +254,7 @@ static void *h2_worker_main(void *arg)
             curl_multi_remove_handle(w->multi, x->easy);
             x->active = 0;
             running--;
+            progress = now;
             if (h2_done(w, x, rc, now) < 0) {
                 atomic_store(&run->fatal, 1);
                 continue;
@@ -263,7 +266,8 @@ static void *h2_worker_main(void *arg)
         }
         if (running == 0)
             break;
-        if (now > run->drain_ns) {
+        if (now - progress > run->timeout_ns ||
+            (run->end_ns != UINT64_MAX && now > run->end_ns + run->timeout_ns)) {
             /* abandoned in-flight transfers: measured ones are timeouts */
             for (unsigned i = 0; i < w->nx; i++)
                 if (w->x[i].active && w->x[i].measured)
@@ -300,8 +304,9 @@ static int h2_check(const struct drv_opts *o, char *err, size_t n)
         return -1;
     }
     if (o->serve) {
-        snprintf(err, n, "--serve with --http-version '2': the reference server speaks "
-                         "HTTP/1.1 only; point --http-version 2 at an HTTP/2 server");
+        snprintf(err, n,
+                 "--serve with --http-version '2': the reference server speaks "
+                 "HTTP/1.1 only; point --http-version 2 at an HTTP/2 server");
         return -1;
     }
     return 0;
@@ -385,13 +390,7 @@ int h2_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t n)
     run.t0_ns = start + (uint64_t)(o->warmup_s * 1e9);
     run.end_ns = o->requests ? UINT64_MAX : run.t0_ns + (uint64_t)(o->duration_s * 1e9);
     atomic_store(&run.left, o->requests);
-    /* duration mode drains for at most --timeout after the window; requests mode allows the
-     * duration as a bound for the whole count plus the timeout */
-    run.drain_ns = o->requests ? run.t0_ns + (uint64_t)((o->duration_s > 60 ? o->duration_s
-                                                                               : 60) *
-                                                         1e9) +
-                                     (uint64_t)(o->timeout_s * 1e9)
-                               : run.end_ns + (uint64_t)(o->timeout_s * 1e9);
+    run.timeout_ns = (uint64_t)(o->timeout_s * 1e9);
     for (i = 0; i < nw; i++) {
         if (pthread_create(&w[i].th, NULL, h2_worker_main, &w[i]) != 0) {
             snprintf(err, n, "http/2: pthread_create failed");

@@ -35,9 +35,9 @@ static const struct get_resp *get_resp_for(size_t payload)
     for (g = get_cache; g; g = g->next)
         if (g->payload == payload)
             goto out;
-    int hl = snprintf(head, sizeof(head),
-                      "HTTP/1.1 200 OK\r\nServer: pairbench\r\nContent-Length: %zu\r\n\r\n",
-                      payload);
+    int hl =
+        snprintf(head, sizeof(head),
+                 "HTTP/1.1 200 OK\r\nServer: pairbench\r\nContent-Length: %zu\r\n\r\n", payload);
     g = malloc(sizeof(*g) + (size_t)hl + payload);
     if (!g)
         goto out;
@@ -104,7 +104,7 @@ static ssize_t srv_http_feed(void *st, const char *p, size_t n, struct buf *out,
         return SRV_CLOSE;
     if (n - (size_t)hl < body)
         return 0;
-    const char *conn_hdr = !r.framing.keep_alive     ? "Connection: close\r\n"
+    const char *conn_hdr = !r.framing.keep_alive  ? "Connection: close\r\n"
                            : r.minor_version == 0 ? "Connection: keep-alive\r\n"
                                                   : "";
     int head_only = method_is(&r, "HEAD");

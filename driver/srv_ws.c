@@ -15,8 +15,8 @@
 #define SRV_WS_MIN_LIMIT (64 * 1024)
 
 struct srv_ws_conn {
-    int open;        /* handshake done */
-    uint64_t limit;  /* largest frame payload accepted */
+    int open;       /* handshake done */
+    uint64_t limit; /* largest frame payload accepted */
     struct ws_seq seq;
 };
 
@@ -38,8 +38,7 @@ static void srv_ws_conn_free(void *st)
     free(st);
 }
 
-static ssize_t srv_ws_handshake(struct srv_ws_conn *c, const char *p, size_t n,
-                                struct buf *out)
+static ssize_t srv_ws_handshake(struct srv_ws_conn *c, const char *p, size_t n, struct buf *out)
 {
     struct http_request r;
     const struct http_header *h;

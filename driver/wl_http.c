@@ -15,19 +15,19 @@
 #define WL_HTTP_MAX_BATCH ((size_t)256 << 20)
 
 struct http_shared {
-    char *batch;      /* `pipeline` copies of one request */
-    size_t req_len;   /* bytes of one request */
+    char *batch;    /* `pipeline` copies of one request */
+    size_t req_len; /* bytes of one request */
     unsigned pipeline;
-    char *expect;     /* the body the reference server answers with */
+    char *expect; /* the body the reference server answers with */
     size_t payload;
 };
 
 struct http_conn {
     const struct http_shared *sh;
-    int in_body;       /* head scanned, body being decoded */
+    int in_body; /* head scanned, body being decoded */
     int status;
-    int check_bytes;   /* reference server: check body length and bytes */
-    int mismatch;      /* body bytes differ from the expected ones */
+    int check_bytes; /* reference server: check body length and bytes */
+    int mismatch;    /* body bytes differ from the expected ones */
     struct http_body body;
 };
 

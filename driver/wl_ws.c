@@ -18,7 +18,7 @@
 #include "workload.h"
 #include "ws_frame.h"
 
-#define WL_WS_RING 8                      /* distinct masked batches per connection */
+#define WL_WS_RING 8                       /* distinct masked batches per connection */
 #define WL_WS_RING_BYTES ((size_t)8 << 20) /* at most this much ring memory per connection */
 #define WL_WS_MAX_HEAD (16 * 1024)
 #define WL_WS_MAX_FRAME ((uint64_t)1 << 40) /* larger frames are refused as malformed */
@@ -27,20 +27,20 @@ struct ws_shared {
     char *expect; /* the unmasked payload: what every echo must carry */
     size_t payload;
     unsigned pipeline;
-    size_t frame_len; /* header + payload */
+    size_t frame_len;   /* header + payload */
     char request[1400]; /* upgrade request up to the key */
     size_t request_len;
 };
 
 struct ws_conn {
     const struct ws_shared *sh;
-    char *ring;      /* ring_n batches of pipeline frames */
+    char *ring; /* ring_n batches of pipeline frames */
     unsigned ring_n;
-    unsigned next;   /* next ring slot */
+    unsigned next; /* next ring slot */
     char key[WS_KEY_LEN + 1];
     char accept[WS_ACCEPT_LEN + 1];
     uint8_t ctl_mask[4];
-    uint64_t seed;   /* fallback randomness when RAND_bytes fails */
+    uint64_t seed; /* fallback randomness when RAND_bytes fails */
     /* decoder */
     struct ws_seq seq;
     struct ws_frame f;
@@ -48,7 +48,7 @@ struct ws_conn {
     uint64_t msg_len; /* bytes of the current message so far */
     int msg_opcode;
     int mismatch;
-    int closing;      /* close frame seen and answered */
+    int closing; /* close frame seen and answered */
 };
 
 static void ws_teardown(void *shared)
@@ -173,8 +173,7 @@ static int ws_hello(void *st, struct buf *out)
     return 1;
 }
 
-static ssize_t ws_hello_feed(void *st, const char *p, size_t n, int *done, char *err,
-                             size_t errlen)
+static ssize_t ws_hello_feed(void *st, const char *p, size_t n, int *done, char *err, size_t errlen)
 {
     struct ws_conn *c = st;
     struct http_response r;
@@ -193,8 +192,9 @@ static ssize_t ws_hello_feed(void *st, const char *p, size_t n, int *done, char 
     }
     h = http_header_find(r.headers, r.num_headers, "upgrade");
     if (!h || !http_header_has_token(h, "websocket") || !r.framing.upgrade) {
-        snprintf(err, errlen, "ws: handshake response lacks 'Upgrade: websocket' and "
-                              "'Connection: Upgrade'");
+        snprintf(err, errlen,
+                 "ws: handshake response lacks 'Upgrade: websocket' and "
+                 "'Connection: Upgrade'");
         return -1;
     }
     h = http_header_find(r.headers, r.num_headers, "sec-websocket-accept");

@@ -23,10 +23,10 @@ enum {
     WS_NEED_MORE = -2,
 };
 
-#define WS_MAX_HEADER 14     /* 2 + 8 (64-bit length) + 4 (mask) */
-#define WS_MAX_CONTROL 125   /* largest control frame payload */
-#define WS_KEY_LEN 24        /* base64 of 16 bytes */
-#define WS_ACCEPT_LEN 28     /* base64 of a SHA-1 */
+#define WS_MAX_HEADER 14   /* 2 + 8 (64-bit length) + 4 (mask) */
+#define WS_MAX_CONTROL 125 /* largest control frame payload */
+#define WS_KEY_LEN 24      /* base64 of 16 bytes */
+#define WS_ACCEPT_LEN 28   /* base64 of a SHA-1 */
 
 struct ws_frame {
     int fin;

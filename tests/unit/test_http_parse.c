@@ -23,20 +23,20 @@ static const struct resp_case resp_cases[] = {
     {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", 47, 200, HTTP_BODY_CHUNKED, 0, 1},
     {"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, Chunked\r\nContent-Length: 9\r\n\r\n", 72, 200,
      HTTP_BODY_CHUNKED, 9, 1},
-    {"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\n", 57, 200,
-     HTTP_BODY_LENGTH, 2, 0},
+    {"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\n", 57, 200, HTTP_BODY_LENGTH,
+     2, 0},
     {"HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\n", 38, 200, HTTP_BODY_LENGTH, 2, 0},
     {"HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\n", 62, 200,
      HTTP_BODY_LENGTH, 2, 1},
     {"HTTP/1.1 200 OK\r\n\r\n", 19, 200, HTTP_BODY_EOF, 0, 0},
     {"HTTP/1.1 204 No Content\r\nContent-Length: 7\r\n\r\n", 46, 204, HTTP_BODY_NONE, 7, 1},
     {"HTTP/1.1 304 Not Modified\r\n\r\n", 29, 304, HTTP_BODY_NONE, 0, 1},
-    {"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
-     77, 101, HTTP_BODY_NONE, 0, 1},
+    {"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n", 77,
+     101, HTTP_BODY_NONE, 0, 1},
     {"HTTP/1.1 404 Not Found\r\nServer: x\r\nContent-Length:   3  \r\n\r\n", 60, 404,
      HTTP_BODY_LENGTH, 3, 1},
-    {"HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\n", 57, 200,
-     HTTP_BODY_LENGTH, 3, 1},
+    {"HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\n", 57, 200, HTTP_BODY_LENGTH,
+     3, 1},
     /* partial */
     {"", HTTP_NEED_MORE, 0, 0, 0, 0},
     {"HTTP/1.1 200 OK", HTTP_NEED_MORE, 0, 0, 0, 0},
@@ -50,10 +50,10 @@ static const struct resp_case resp_cases[] = {
     {"HTTP/1.1 200 OK\r\nContent-Length: 5x\r\n\r\n", HTTP_MALFORMED, 0, 0, 0, 0},
     {"HTTP/1.1 200 OK\r\nContent-Length: -5\r\n\r\n", HTTP_MALFORMED, 0, 0, 0, 0},
     {"HTTP/1.1 200 OK\r\nContent-Length: \r\n\r\n", HTTP_MALFORMED, 0, 0, 0, 0},
-    {"HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\n", HTTP_MALFORMED, 0,
-     0, 0, 0},
-    {"HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n", HTTP_MALFORMED, 0, 0,
-     0, 0},
+    {"HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\n", HTTP_MALFORMED, 0, 0, 0,
+     0},
+    {"HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n", HTTP_MALFORMED, 0, 0, 0,
+     0},
     {"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n", HTTP_MALFORMED, 0, 0, 0, 0},
     {"HTTP/1.1 200 OK\r\nBad Name: x\r\n\r\n", HTTP_MALFORMED, 0, 0, 0, 0},
     {"HTTP/1.1 200 OK\r\nName : x\r\n\r\n", HTTP_MALFORMED, 0, 0, 0, 0},
@@ -137,8 +137,8 @@ struct req_case {
 static const struct req_case req_cases[] = {
     {"GET / HTTP/1.1\r\nHost: a\r\n\r\n", 27, "GET", "/", HTTP_BODY_NONE, 0, 1},
     {"GET /x?y=1 HTTP/1.0\r\n\r\n", 23, "GET", "/x?y=1", HTTP_BODY_NONE, 0, 0},
-    {"POST /echo HTTP/1.1\r\nContent-Length: 4\r\n\r\nabcd", 42, "POST", "/echo",
-     HTTP_BODY_LENGTH, 4, 1},
+    {"POST /echo HTTP/1.1\r\nContent-Length: 4\r\n\r\nabcd", 42, "POST", "/echo", HTTP_BODY_LENGTH,
+     4, 1},
     {"GET / HTTP/1.1\r\nConnection: close\r\n\r\n", 37, "GET", "/", HTTP_BODY_NONE, 0, 0},
     {"GET / HTTP/1.1\nHost: a\n\n", 24, "GET", "/", HTTP_BODY_NONE, 0, 1},
     {"GET / HTTP/1.1\r\nHost: a\r\n", HTTP_NEED_MORE, NULL, NULL, 0, 0, 0},
@@ -148,8 +148,7 @@ static const struct req_case req_cases[] = {
     {"GET / HTTP/1.1 \r\n\r\n", HTTP_MALFORMED, NULL, NULL, 0, 0, 0},
     {"G(T / HTTP/1.1\r\n\r\n", HTTP_MALFORMED, NULL, NULL, 0, 0, 0},
     {"GET / FTP/1.1\r\n\r\n", HTTP_MALFORMED, NULL, NULL, 0, 0, 0},
-    {"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", HTTP_MALFORMED, NULL, NULL, 0, 0,
-     0},
+    {"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", HTTP_MALFORMED, NULL, NULL, 0, 0, 0},
     {"POST / HTTP/1.1\r\nContent-Length: 1, 2\r\n\r\n", HTTP_MALFORMED, NULL, NULL, 0, 0, 0},
     {"\r\n\r\n", HTTP_MALFORMED, NULL, NULL, 0, 0, 0},
     {"\x16\x03\x01", HTTP_MALFORMED, NULL, NULL, 0, 0, 0}, /* TLS hello, no line end */
@@ -264,8 +263,8 @@ static void test_bodies(void)
                 continue;
             CHECK_MSG(olen == strlen(c->want) && memcmp(out, c->want, olen) == 0,
                       "body case %zu step %zu: data", i, steps[s]);
-            CHECK_MSG(done_at == c->consumed, "body case %zu step %zu: done at %zu", i,
-                      steps[s], done_at);
+            CHECK_MSG(done_at == c->consumed, "body case %zu step %zu: done at %zu", i, steps[s],
+                      done_at);
         }
     }
     /* EOF bodies deliver everything and never finish */
@@ -373,8 +372,8 @@ static void test_http_tables(void)
             for (size_t s = 0; s < 3; s++) {
                 struct wl_tally t = {0};
                 CHECK(client_feed(&wl_http, cst, out.data, out.len, steps[s], &t, &ctl) == 0);
-                CHECK_MSG(t.replies == 3 && t.ok == 3, "%s %zu step %zu: %llu/%llu",
-                          methods[m], payloads[pi], steps[s], (unsigned long long)t.ok,
+                CHECK_MSG(t.replies == 3 && t.ok == 3, "%s %zu step %zu: %llu/%llu", methods[m],
+                          payloads[pi], steps[s], (unsigned long long)t.ok,
                           (unsigned long long)t.replies);
             }
             /* a flipped body byte is a verify error (the reference server's bytes are known) */
@@ -404,8 +403,7 @@ static const struct client_case client_cases[] = {
     {"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabcHTTP/1.1 200 OK\r\nTransfer-Encoding: "
      "chunked\r\n\r\n2\r\nab\r\n0\r\n\r\n",
      0, 2, 2, 0, 0},
-    {"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", 0, 1, 1, 0,
-     0},
+    {"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", 0, 1, 1, 0, 0},
     {"HTTP/1.1 404 Not Found\r\nContent-Length: 2\r\n\r\nno", 0, 1, 0, 0, 1},
     {"HTTP/1.1 200 OK\r\nServer: pairbench\r\nContent-Length: 3\r\n\r\n012", 0, 1, 0, 1, 0},
     {"HTTP/1.1 200 OK\r\nServer: pairbench\r\nContent-Length: 4\r\n\r\n0123", 0, 1, 1, 0, 0},

@@ -12,8 +12,8 @@
 static void test_rfc_examples(void)
 {
     static const uint8_t hello_unmasked[] = {0x81, 0x05, 'H', 'e', 'l', 'l', 'o'};
-    static const uint8_t hello_masked[] = {0x81, 0x85, 0x37, 0xfa, 0x21, 0x3d, 0x7f,
-                                           0x9f, 0x4d, 0x51, 0x58};
+    static const uint8_t hello_masked[] = {0x81, 0x85, 0x37, 0xfa, 0x21, 0x3d,
+                                           0x7f, 0x9f, 0x4d, 0x51, 0x58};
     static const uint8_t mask[4] = {0x37, 0xfa, 0x21, 0x3d};
     uint8_t out[64];
     struct ws_frame f;
@@ -217,7 +217,8 @@ static void test_ws_tables(void)
         for (size_t k = 0; k < out.len; k++)
             CHECK(wl_ws.hello_feed(cst, out.data, k, &done, err, sizeof(err)) == 0 && !done);
         CHECK_MSG(wl_ws.hello_feed(cst, out.data, out.len, &done, err, sizeof(err)) ==
-                          (ssize_t)out.len && done,
+                          (ssize_t)out.len &&
+                      done,
                   "hello_feed: %s", err);
         out.off = out.len = 0;
         const char *b1, *b2;
@@ -234,8 +235,8 @@ static void test_ws_tables(void)
         for (size_t s = 0; s < 3; s++) {
             struct wl_tally t = {0};
             CHECK(client_feed(cst, out.data, out.len, steps[s], &t, &ctl) == 0);
-            CHECK_MSG(t.replies == 3 && t.ok == 3, "payload %zu step %zu: ok %llu",
-                      payloads[pi], steps[s], (unsigned long long)t.ok);
+            CHECK_MSG(t.replies == 3 && t.ok == 3, "payload %zu step %zu: ok %llu", payloads[pi],
+                      steps[s], (unsigned long long)t.ok);
         }
         if (payloads[pi]) {
             struct wl_tally t = {0};
@@ -317,7 +318,10 @@ static void test_ws_client_frames(void)
         buf_init(&ctl, 1024);
         struct wl_tally t = {0};
         uint8_t cl[16];
-        size_t cn = ws_frame_encode(cl, sizeof(cl), 1, WS_OP_CLOSE, NULL, "\x03\xe8" "bye", 5);
+        size_t cn = ws_frame_encode(cl, sizeof(cl), 1, WS_OP_CLOSE, NULL,
+                                    "\x03\xe8"
+                                    "bye",
+                                    5);
         CHECK(client_feed(st, (const char *)cl, cn, 100, &t, &ctl) == 0);
         struct ws_frame f;
         CHECK(ws_frame_parse(ctl.data, ctl.len, 125, &f) == 6 && f.opcode == WS_OP_CLOSE &&
@@ -398,7 +402,9 @@ static void test_ws_server(void)
         const void *p;
         size_t n;
     } bad[] = {
-        {"\x82\x03" "abc", 5},           /* unmasked */
+        {"\x82\x03"
+         "abc",
+         5},                             /* unmasked */
         {big_hdr, bl},                   /* longer than the limit */
         {"\x80\x80\x01\x02\x03\x04", 6}, /* continuation without a message */
         {"\x83\x80\x01\x02\x03\x04", 6}, /* reserved opcode */
@@ -406,8 +412,7 @@ static void test_ws_server(void)
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         st = srv_ws.conn_new(&o);
         CHECK(server_feed(st, hs, strlen(hs), &out, &close_after) == 1);
-        CHECK_MSG(srv_ws.feed(st, bad[i].p, bad[i].n, &out, &replied, &close_after) ==
-                      SRV_CLOSE,
+        CHECK_MSG(srv_ws.feed(st, bad[i].p, bad[i].n, &out, &replied, &close_after) == SRV_CLOSE,
                   "bad frame %zu not refused", i);
         srv_ws.conn_free(st);
     }
@@ -423,8 +428,8 @@ static void test_ws_server(void)
     };
     for (size_t i = 0; i < sizeof(bad_hs) / sizeof(bad_hs[0]); i++) {
         st = srv_ws.conn_new(&o);
-        CHECK_MSG(srv_ws.feed(st, bad_hs[i], strlen(bad_hs[i]), &out, &replied,
-                              &close_after) == SRV_CLOSE,
+        CHECK_MSG(srv_ws.feed(st, bad_hs[i], strlen(bad_hs[i]), &out, &replied, &close_after) ==
+                      SRV_CLOSE,
                   "bad handshake %zu not refused", i);
         srv_ws.conn_free(st);
     }
