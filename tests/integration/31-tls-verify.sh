@@ -2,7 +2,8 @@
 # Verification is on by default and refuses, with OpenSSL's reason and exit 3: a server
 # certificate without the right SAN (IP and DNS identities), a chain from an unknown CA, a
 # server the system store does not know. --insecure accepts them and the result says so.
-# Against redis-server and against the driver's own TLS echo server.
+# Against redis-server and against the driver's own TLS echo server. A peer that does not
+# speak TLS, or says nothing, fails the run (exit 3) without hanging.
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/tls-lib.sh"
 tls_pki
@@ -50,5 +51,19 @@ for cert in wrongsan unknown; do
     drv "t-$cert-insecure" tcp --port "$P" --transport tls --insecure $RUN
     assert_clean_run "t-$cert-insecure"
 done
+# not a TLS server at all: the plain echo server reflects the ClientHello; a silent peer
+# never answers it (bounded by --timeout)
+P=$(free_port)
+start_bg serve-plain "$DRIVER" serve tcp --port "$P"
+wait_port "$P"
+drv t-plain tcp --port "$P" --transport tls --cacert "$PKI/ca.pem" $RUN
+assert_eq "$RC" 3 "tls client against a plain server"
+assert_err t-plain "tls handshake with '127.0.0.1:$P'"
+need socat
+P=$(free_port)
+start_bg silent socat "TCP-LISTEN:$P,bind=127.0.0.1,reuseaddr,fork" "EXEC:sleep 3"
+wait_port "$P"
+drv t-silent tcp --port "$P" --transport tls --cacert "$PKI/ca.pem" $RUN --timeout 1
+assert_eq "$RC" 3 "tls client against a silent server"
 check_runs
 echo "31-tls-verify: ok"
