@@ -369,6 +369,12 @@ static int redis_setup(const struct drv_opts *o, void **shared, char *err, size_
         snprintf(err, errlen, "redis: --resp '%d': expected 2 or 3", o->resp);
         goto out;
     }
+    if (!o->auth && o->password_file[0]) {
+        snprintf(err, errlen,
+                 "redis: --password-file '%s' without --auth: add --auth to authenticate",
+                 o->password_file);
+        goto out;
+    }
     if (o->pipeline == 0) {
         snprintf(err, errlen, "redis: --pipeline '0': expected at least 1");
         goto out;

@@ -283,6 +283,13 @@ static void test_auth(void)
     CHECK(strstr(f.err, "(the server requires a password: use --auth)") != NULL);
     fixture_close(&f);
 
+    /* a password file without --auth is a mistake, not something to ignore */
+    opts_init(&o, "PING", 0, 1);
+    snprintf(o.password_file, sizeof(o.password_file), "/nonexistent/pw");
+    CHECK(wl_redis.setup(&o, &f.shared, f.err, sizeof(f.err)) == -1);
+    CHECK_STR(f.err, "redis: --password-file '/nonexistent/pw' without --auth: add --auth to "
+                     "authenticate");
+
     /* no password anywhere */
     unsetenv(SECRET_ENV_PASSWORD);
     unsetenv(SECRET_ENV_USER);
