@@ -61,12 +61,14 @@ void html_summary_multi(const struct html_ctx *c)
                 total++;
         }
     if (total) {
-        fprintf(c->f,
-                L(c,
-                  "<p>%zu configuration%s changed beyond the threshold with strong "
-                  "evidence:</p>\n<ul>\n",
-                  "<p>%zu 个配置的变化超过阈值且证据充分%s：</p>\n<ul>\n"),
-                total, c->zh ? "" : (total == 1 ? "" : "s"));
+        if (c->zh)
+            fprintf(c->f, "<p>%zu %s的变化超过阈值且证据充分：</p>\n<ul>\n", total,
+                    c->nv > 2 ? "组（配置 × 版本）" : "个配置");
+        else
+            fprintf(c->f,
+                    "<p>%zu %s%s changed beyond the threshold with strong evidence:</p>\n<ul>\n",
+                    total, c->nv > 2 ? "configuration/version pair" : "configuration",
+                    total == 1 ? "" : "s");
         for (v = 1; v < c->nv; v++)
             for (r = 0; r < c->nrows && shown < 12; r++) {
                 row = json_array_get(c->rows, r);
