@@ -7,6 +7,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -116,13 +117,41 @@ static int resolve(const char *host, int port, int passive, struct addrinfo **re
     return 0;
 }
 
+/* The client resolves its one host once per process (10000 connections and every reconnect
+ * must not each ask the resolver): the last answer is kept for the process lifetime. */
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct addrinfo *cache_res;
+static char cache_host[256];
+static int cache_port = -1;
+
+static int resolve_cached(const char *host, int port, struct addrinfo **res, char *err,
+                          size_t errlen)
+{
+    struct addrinfo *fresh = NULL;
+    int rc = 0;
+
+    pthread_mutex_lock(&cache_lock);
+    if (!cache_res || port != cache_port || strcmp(host, cache_host) != 0) {
+        rc = resolve(host, port, 0, &fresh, err, errlen, "connect");
+        if (rc == 0) {
+            /* an older answer may be in use by another thread: keep it (never freed) */
+            cache_res = fresh;
+            cache_port = port;
+            snprintf(cache_host, sizeof(cache_host), "%s", host);
+        }
+    }
+    *res = cache_res;
+    pthread_mutex_unlock(&cache_lock);
+    return rc;
+}
+
 int conn_connect_start(const char *host, int port, char *err, size_t errlen)
 {
     struct addrinfo *res = NULL, *ai;
     char at[300];
     int fd = -1, one = 1, saved = 0;
 
-    if (resolve(host, port, 0, &res, err, errlen, "connect") < 0)
+    if (resolve_cached(host, port, &res, err, errlen) < 0)
         return -1;
     for (ai = res; ai; ai = ai->ai_next) {
         fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
@@ -142,7 +171,6 @@ int conn_connect_start(const char *host, int port, char *err, size_t errlen)
         close(fd);
         fd = -1;
     }
-    freeaddrinfo(res);
     if (fd < 0) {
         addr_text(host, port, at, sizeof(at));
         snprintf(err, errlen, "connect '%s': %s", at, strerror(saved ? saved : EINVAL));
