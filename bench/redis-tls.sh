@@ -55,7 +55,21 @@ if rc != 0:
 print("%.6f" % (r.ru_utime + r.ru_stime))' "$T/out" "$@"
 }
 
+# GET reads key:__rand_int__, which both tools also SET, each with its own 64-byte value; the
+# driver checks that GET returns its value (or nil), so each tool writes its own value first.
+prep() { # tool cmd
+    [ "$2" = GET ] || return 0
+    if [ "$1" = driver ]; then
+        "$DRIVER" redis --port "$port" --transport tls --cacert "$T/pki/ca.pem" --command SET \
+            --payload 64 --warmup 0 --requests 1 > /dev/null
+    else
+        redis-benchmark --tls --cacert "$T/pki/ca.pem" -h 127.0.0.1 -p "$port" -d 64 -n 1 \
+            -t set > /dev/null
+    fi
+}
+
 run_driver() { # cmd -> "throughput cpu_per_op"
+    prep driver "$1"
     c=$(cpu "$DRIVER" redis --port "$port" --transport tls --cacert "$T/pki/ca.pem" \
         --command "$1" --connections "$C" --pipeline "$P" --payload 64 --warmup 0 \
         --requests "$N")
@@ -64,6 +78,7 @@ run_driver() { # cmd -> "throughput cpu_per_op"
 }
 
 run_rb() { # cmd -> "throughput cpu_per_op"
+    prep rb "$(echo "$1" | tr 'a-z' 'A-Z')"
     c=$(cpu redis-benchmark --tls --cacert "$T/pki/ca.pem" -h 127.0.0.1 -p "$port" \
         -c "$C" -P "$P" -d 64 -n "$N" -t "$1" --csv)
     rps=$(grep -i "^\"$1\"" "$T/out" | cut -d, -f2 | tr -d '"')
