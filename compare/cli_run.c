@@ -370,7 +370,6 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     r.server_versions = json_object();
     if (runner_check_programs(&r, err, errlen) < 0)
         goto out;
-    runner_detect_drivers(&r);
     selected = calloc(sp.n_configs + 1, 1);
     if (!selected || !r.server_versions) {
         snprintf(err, errlen, "out of memory");

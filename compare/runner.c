@@ -175,41 +175,6 @@ int runner_check_programs(const struct runner *r, char *err, size_t errlen)
     return 0;
 }
 
-void runner_detect_drivers(struct runner *r)
-{
-    size_t v, argc, i;
-
-    for (v = 0; v < r->sp->n_versions && v < RUN_MAX_VERSIONS; v++) {
-        char **argv = NULL, **full = NULL, err[512];
-        struct proc p;
-        struct proc_result res;
-        struct proc_spec ps = {0};
-
-        r->proto_word[v] = 0;
-        if (runner_driver_argv(r, v, &argv, &argc, err, sizeof(err)) < 0)
-            continue;
-        full = calloc(argc + 2, sizeof(*full));
-        if (full) {
-            for (i = 0; i < argc; i++)
-                full[i] = argv[i];
-            full[argc] = "--version";
-            ps.argv = full;
-            ps.env = r->sp->versions[v].env;
-            ps.capture_stdout = 1;
-            if (proc_start(&p, &ps, err, sizeof(err)) == 0) {
-                if (proc_wait(&p, 5.0, 1.0, r->stop, &res, err, sizeof(err)) == 0) {
-                    r->proto_word[v] = WIFEXITED(res.status) && WEXITSTATUS(res.status) == 0 &&
-                                       strncmp(res.out, "pairbench driver", 16) == 0;
-                    proc_result_release(&res);
-                }
-                proc_stop(&p, 0.5);
-            }
-        }
-        free(full);
-        words_free(argv);
-    }
-}
-
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     (void)st;
@@ -473,17 +438,14 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
     }
     if (runner_driver_argv(r, sr->version, &dargv, &dargc, err, errlen) < 0)
         goto out;
-    full = calloc(dargc + 4, sizeof(*full));
+    full = calloc(dargc + 3, sizeof(*full));
     if (!full) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
     for (i = 0; i < dargc; i++)
         full[i] = dargv[i];
-    /* design §4: "<driver command> --config FILE.json". pairbench's own driver wants its
-     * protocol word first, so it gets it (the file names the protocol too). */
-    if (r->proto_word[sr->version])
-        full[dargc++] = (char *)proto;
+    /* design §4: "<driver command> --config FILE.json" */
     full[dargc] = "--config";
     full[dargc + 1] = cfg_path;
     ps.argv = full;

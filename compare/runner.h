@@ -26,7 +26,6 @@ struct runner {
     volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM */
     unsigned seq;                /* runs done so far (names scratch files) */
     json_t *server_versions;     /* {version name: "redis 7.0.15"}, filled on first start */
-    unsigned char proto_word[RUN_MAX_VERSIONS]; /* runner_detect_drivers(): pairbench's own */
 };
 
 /* The configuration a run uses: the grid's, with warm-up and duration settled (command line,
@@ -41,11 +40,6 @@ int runner_driver_argv(const struct runner *r, size_t version, char ***argv, siz
 /* Checks, before anything runs, that every version's driver and server programs exist.
  * Returns 0, or -1 with err naming the spec path, the command and what is missing. */
 int runner_check_programs(const struct runner *r, char *err, size_t errlen);
-
-/* Asks each version's driver `--version` (5 s at most). pairbench's own driver ("pairbench
- * driver ...") is then called as `<driver> <protocol> --config FILE`, any other driver as the
- * design's `<driver> --config FILE`. */
-void runner_detect_drivers(struct runner *r);
 
 /* Performs one run. Returns the runs.jsonl line (new reference), or NULL when the run was
  * interrupted by *stop (nothing to record; children are stopped and reaped) or on an
