@@ -2,11 +2,13 @@
  * feed() call. GET (and HEAD) answer a body of `payload` bytes of the shared pattern, POST
  * and PUT echo the request body, other methods get 405; every answer has Content-Length and
  * "Server: pairbench" (which tells pairbench's client it may check the body's bytes).
- * Garbage, chunked requests, oversized heads or bodies close that connection. */
+ * "Expect: 100-continue" gets its interim response. Garbage, chunked requests, oversized
+ * heads or bodies close that connection. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "http_parse.h"
 #include "srvproto.h"
@@ -53,9 +55,21 @@ out:
     return g;
 }
 
+enum { M_GET, M_HEAD, M_ECHO, M_OTHER };
+
+/* What a request needs to be answered once its body is here. */
+struct req_info {
+    int kind;
+    int keep_alive;
+    int minor_version;
+    uint64_t body;
+};
+
 struct srv_http_conn {
     const struct get_resp *get;
     size_t max_body;
+    int awaiting_body;       /* "100 Continue" sent, head consumed, body to come */
+    struct req_info pending; /* the request whose body is awaited */
 };
 
 static size_t srv_http_max_body(const struct drv_opts *o)
@@ -87,68 +101,103 @@ static int method_is(const struct http_request *r, const char *m)
     return r->method_len == strlen(m) && memcmp(r->method, m, r->method_len) == 0;
 }
 
-static ssize_t srv_http_feed(void *st, const char *p, size_t n, struct buf *out, int *replied,
-                             int *close_after)
+/* Appends the reply to a complete request (body = its body bytes). 0, or SRV_CLOSE. */
+static int srv_http_reply(const struct srv_http_conn *c, const struct req_info *q, const char *body,
+                          struct buf *out)
 {
-    struct srv_http_conn *c = st;
-    struct http_request r;
     char head[160];
-    ssize_t hl = http_parse_request(p, n, SRV_HTTP_MAX_HEAD, &r);
-    *replied = 0;
-    if (hl == HTTP_NEED_MORE)
-        return 0;
-    if (hl < 0)
-        return SRV_CLOSE;
-    uint64_t body = r.framing.body == HTTP_BODY_LENGTH ? r.framing.content_length : 0;
-    if (body > c->max_body)
-        return SRV_CLOSE;
-    if (n - (size_t)hl < body)
-        return 0;
-    const char *conn_hdr = !r.framing.keep_alive  ? "Connection: close\r\n"
-                           : r.minor_version == 0 ? "Connection: keep-alive\r\n"
-                                                  : "";
-    int head_only = method_is(&r, "HEAD");
-    const char *data;
-    size_t data_len, head_len;
-    if (method_is(&r, "GET") || head_only) {
+    const char *conn_hdr = !q->keep_alive          ? "Connection: close\r\n"
+                           : q->minor_version == 0 ? "Connection: keep-alive\r\n"
+                                                   : "";
+    const char *data = NULL;
+    size_t data_len = 0, head_len;
+    if (q->kind == M_GET || q->kind == M_HEAD) {
         if (!*conn_hdr) {
             /* the hot path: one pre-built response */
-            size_t len = head_only ? c->get->head_len : c->get->len;
-            if (buf_append(out, c->get->data, len) < 0)
-                return SRV_CLOSE;
-            goto done;
+            size_t len = q->kind == M_HEAD ? c->get->head_len : c->get->len;
+            return buf_append(out, c->get->data, len) < 0 ? SRV_CLOSE : 0;
         }
         head_len = (size_t)snprintf(head, sizeof(head),
                                     "HTTP/1.1 200 OK\r\nServer: pairbench\r\n%s"
                                     "Content-Length: %zu\r\n\r\n",
                                     conn_hdr, c->get->payload);
         data = c->get->data + c->get->head_len;
-        data_len = head_only ? 0 : c->get->payload;
-    } else if (method_is(&r, "POST") || method_is(&r, "PUT")) {
+        data_len = q->kind == M_HEAD ? 0 : c->get->payload;
+    } else if (q->kind == M_ECHO) {
         head_len = (size_t)snprintf(head, sizeof(head),
                                     "HTTP/1.1 200 OK\r\nServer: pairbench\r\n%s"
                                     "Content-Length: %llu\r\n\r\n",
-                                    conn_hdr, (unsigned long long)body);
-        data = p + hl;
-        data_len = (size_t)body;
+                                    conn_hdr, (unsigned long long)q->body);
+        data = body;
+        data_len = (size_t)q->body;
     } else {
         head_len = (size_t)snprintf(head, sizeof(head),
                                     "HTTP/1.1 405 Method Not Allowed\r\nServer: pairbench\r\n%s"
                                     "Allow: GET, HEAD, POST, PUT\r\nContent-Length: 0\r\n\r\n",
                                     conn_hdr);
-        data = NULL;
-        data_len = 0;
     }
     if (buf_space(out) + out->off < head_len + data_len)
         return SRV_CLOSE;
     buf_append(out, head, head_len);
     if (data_len)
         buf_append(out, data, data_len);
-done:
+    return 0;
+}
+
+static ssize_t srv_http_feed(void *st, const char *p, size_t n, struct buf *out, int *replied,
+                             int *close_after)
+{
+    struct srv_http_conn *c = st;
+    struct http_request r;
+    struct req_info q;
+    *replied = 0;
+    if (c->awaiting_body) {
+        /* the head was consumed when "100 Continue" went out; now the body */
+        if (n < c->pending.body)
+            return 0;
+        if (srv_http_reply(c, &c->pending, p, out) < 0)
+            return SRV_CLOSE;
+        c->awaiting_body = 0;
+        *replied = 1;
+        if (!c->pending.keep_alive)
+            *close_after = 1;
+        return (ssize_t)c->pending.body;
+    }
+    ssize_t hl = http_parse_request(p, n, SRV_HTTP_MAX_HEAD, &r);
+    if (hl == HTTP_NEED_MORE)
+        return 0;
+    if (hl < 0)
+        return SRV_CLOSE;
+    q.body = r.framing.body == HTTP_BODY_LENGTH ? r.framing.content_length : 0;
+    if (q.body > c->max_body)
+        return SRV_CLOSE;
+    q.kind = method_is(&r, "GET")                            ? M_GET
+             : method_is(&r, "HEAD")                         ? M_HEAD
+             : method_is(&r, "POST") || method_is(&r, "PUT") ? M_ECHO
+                                                             : M_OTHER;
+    q.keep_alive = r.framing.keep_alive;
+    q.minor_version = r.minor_version;
+    if (n - (size_t)hl < q.body) {
+        /* a client that waits for "100 Continue" (curl does for bodies over 1 KiB) gets it
+         * now; the head is consumed and the reply follows the body (not counted twice) */
+        const struct http_header *e = http_header_find(r.headers, r.num_headers, "expect");
+        if (e && e->value_len == 12 && strncasecmp(e->value, "100-continue", 12) == 0 &&
+            r.minor_version >= 1) {
+            static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
+            if (buf_append(out, cont, sizeof(cont) - 1) < 0)
+                return SRV_CLOSE;
+            c->pending = q;
+            c->awaiting_body = 1;
+            return hl;
+        }
+        return 0;
+    }
+    if (srv_http_reply(c, &q, p + hl, out) < 0)
+        return SRV_CLOSE;
     *replied = 1;
-    if (!r.framing.keep_alive)
+    if (!q.keep_alive)
         *close_after = 1;
-    return hl + (ssize_t)body;
+    return hl + (ssize_t)q.body;
 }
 
 static size_t srv_http_max_request(const struct drv_opts *o)

@@ -479,6 +479,28 @@ static void test_http_server_cases(void)
         buf_release(&out);
         srv_http.conn_free(st);
     }
+    /* "Expect: 100-continue": the interim answer first, the echo once the body is here */
+    {
+        void *st = srv_http.conn_new(&o);
+        struct buf out;
+        int replied = 0, close_after = 0;
+        const char *head = "POST / HTTP/1.1\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n";
+        buf_init(&out, 4096);
+        CHECK(srv_http.feed(st, head, strlen(head), &out, &replied, &close_after) ==
+              (ssize_t)strlen(head));
+        CHECK(replied == 0 && out.len == 25 &&
+              memcmp(out.data, "HTTP/1.1 100 Continue\r\n\r\n", 25) == 0);
+        CHECK(srv_http.feed(st, "hel", 3, &out, &replied, &close_after) == 0);
+        CHECK(srv_http.feed(st, "helloGET", 8, &out, &replied, &close_after) == 5 && replied);
+        CHECK(out.len > 30 && memcmp(out.data + out.len - 5, "hello", 5) == 0);
+        /* the next request is parsed as a head again */
+        const char *get = "GET / HTTP/1.1\r\n\r\n";
+        CHECK(srv_http.feed(st, get, strlen(get), &out, &replied, &close_after) ==
+                  (ssize_t)strlen(get) &&
+              replied);
+        buf_release(&out);
+        srv_http.conn_free(st);
+    }
     /* an unterminated head larger than the limit closes instead of waiting forever */
     size_t big = srv_http.max_request(&o) + 10;
     char *junk = malloc(big);
