@@ -1,6 +1,7 @@
 /* TLS transport over OpenSSL 3: client and server contexts built once at setup, and the
  * non-blocking conn_ops table (handshake, read, write, pending, close) the engine drives.
- * Everything per connection is allocated in conn_init_tls_*; read/write allocate nothing.
+ * Everything per connection is allocated in conn_init_tls_*; read/write allocate nothing
+ * themselves (OpenSSL 3.0 makes a few 40-byte allocations per record: test_tls bounds them).
  * Sockets are wrapped in a BIO that writes with MSG_NOSIGNAL, so a peer that has gone away
  * (say, during the best-effort close_notify) is an error to count, never a SIGPIPE. */
 #include <arpa/inet.h>
@@ -31,7 +32,6 @@ struct tls_ctx {
 struct tls_peer {
     char label[300]; /* "127.0.0.1:6380", "[::1]:443", or the name until connected */
     int labelled;    /* label holds the peer address (getpeername succeeded) */
-    int server;
 };
 
 /* ---- errors ---------------------------------------------------------------------------- */
@@ -357,7 +357,6 @@ static int conn_init_common(struct conn *c, int fd, struct tls_ctx *t, const cha
     BIO_set_fd(bio, fd, BIO_NOCLOSE);
     SSL_set_bio(ssl, bio, bio); /* ssl owns bio from here */
     bio = NULL;
-    p->server = server;
     snprintf(p->label, sizeof(p->label), "%s", name && name[0] ? name : "peer");
     SSL_set_app_data(ssl, p);
     c->tls = ssl;
@@ -444,12 +443,11 @@ static int alert_before_reset(struct conn *c, const char *what)
     return 1;
 }
 
-/* Maps SSL_get_error()'s e for a failed SSL_* call to CONN_RETRY (setting want_write) or
- * CONN_ERROR (with c->err). Every path out leaves the thread's error queue empty. */
-static int conn_fail(struct conn *c, int e, const char *what)
+/* Maps SSL_get_error()'s e for a failed SSL_* call (errno right after it: saved_errno) to
+ * CONN_RETRY (setting want_write) or CONN_ERROR (with c->err). Every path out leaves the
+ * thread's error queue empty. */
+static int conn_fail(struct conn *c, int e, int saved_errno, const char *what)
 {
-    int saved_errno = errno;
-
     switch (e) {
     case SSL_ERROR_WANT_READ:
         c->want_write = 0;
@@ -468,7 +466,7 @@ static int conn_fail(struct conn *c, int e, const char *what)
 
 static int tls_handshake(struct conn *c)
 {
-    int ret;
+    int ret, saved_errno;
 
     if (!c->tls) {
         set_err(c, "tls: connection not initialised");
@@ -478,12 +476,13 @@ static int tls_handshake(struct conn *c)
     ERR_clear_error();
     errno = 0;
     ret = SSL_do_handshake(c->tls);
+    saved_errno = errno;
     if (ret == 1) {
         ERR_clear_error(); /* read/write start from an empty queue */
         c->want_write = 0;
         return CONN_OK;
     }
-    return conn_fail(c, SSL_get_error(c->tls, ret), "handshake with");
+    return conn_fail(c, SSL_get_error(c->tls, ret), saved_errno, "handshake with");
 }
 
 /* read and write do not clear the error queue first: ERR_clear_error() costs about half a
@@ -493,22 +492,23 @@ static int tls_handshake(struct conn *c)
 static ssize_t tls_read(struct conn *c, void *buf, size_t len)
 {
     size_t n = 0;
-    int ret, e;
+    int ret, e, saved_errno;
 
     errno = 0;
     ret = SSL_read_ex(c->tls, buf, len, &n);
     if (ret == 1)
         return (ssize_t)n;
+    saved_errno = errno;
     e = SSL_get_error(c->tls, ret);
     if (e == SSL_ERROR_ZERO_RETURN)
         return 0;
-    return conn_fail(c, e, "read from");
+    return conn_fail(c, e, saved_errno, "read from");
 }
 
 static ssize_t tls_write(struct conn *c, const void *buf, size_t len)
 {
     size_t n = 0;
-    int ret;
+    int ret, saved_errno;
 
     if (len == 0)
         return 0;
@@ -516,7 +516,8 @@ static ssize_t tls_write(struct conn *c, const void *buf, size_t len)
     ret = SSL_write_ex(c->tls, buf, len, &n);
     if (ret == 1)
         return (ssize_t)n;
-    return conn_fail(c, SSL_get_error(c->tls, ret), "write to");
+    saved_errno = errno;
+    return conn_fail(c, SSL_get_error(c->tls, ret), saved_errno, "write to");
 }
 
 static size_t tls_pending(struct conn *c)
