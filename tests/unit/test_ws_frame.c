@@ -342,8 +342,8 @@ static void test_ws_handshake_refusals(void)
     CHECK(wl_ws.setup(&o, &sh, err, sizeof(err)) == 0);
     const char *bad[] = {
         "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
-        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n",
+        ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+         "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n"),
         "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\n\r\n",
         "garbage\r\n\r\n",
     };
@@ -418,12 +418,12 @@ static void test_ws_server(void)
     }
     const char *bad_hs[] = {
         "GET / HTTP/1.1\r\n\r\n",
-        "GET / HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        "Sec-WebSocket-Version: 13\r\n\r\n",
-        "GET / HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: "
-        "a\r\nSec-WebSocket-Version: 8\r\n\r\n",
-        "POST / HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: "
-        "a\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        ("GET / HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+         "Sec-WebSocket-Version: 13\r\n\r\n"),
+        ("GET / HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: "
+         "a\r\nSec-WebSocket-Version: 8\r\n\r\n"),
+        ("POST / HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: "
+         "a\r\nSec-WebSocket-Version: 13\r\n\r\n"),
         "\x82\x85",
     };
     for (size_t i = 0; i < sizeof(bad_hs) / sizeof(bad_hs[0]); i++) {
