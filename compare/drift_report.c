@@ -233,11 +233,21 @@ static void svg_chart(FILE *f, const struct drift_report *r, const struct drift_
             "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"#fafafa\" "
             "stroke=\"#ccc\"/>\n",
             l, t, w - l - rt, h - t - b);
+    {
+        static const char *const units[METRIC_COUNT] = {"ops/s", "%",  "ops/s per core",
+                                                        "µs",    "µs", "MiB"};
+
+        fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\">%s</text>\n", l + 4, t + 12,
+                units[s->metric]);
+    }
     for (k = 0; k <= 4; k++) {
         double v = lo + span * (double)k / 4;
         char lab[48];
 
-        fmt_value(lab, sizeof(lab), s->metric, v);
+        if (s->metric == METRIC_THROUGHPUT || s->metric == METRIC_CPU_EFFICIENCY)
+            snprintf(lab, sizeof(lab), "%.2fk", v / 1000);
+        else
+            snprintf(lab, sizeof(lab), "%.1f", v);
         fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%s</text>\n",
                 l - 4, Y(v) + 3, lab);
     }
