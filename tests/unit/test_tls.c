@@ -437,6 +437,94 @@ static void test_pending_and_eof(void)
     pair_close(&pr);
 }
 
+/* A BIO whose writes always would block: stands in for a full socket. */
+static int blocked_write(BIO *b, const char *d, int len)
+{
+    (void)d, (void)len;
+    BIO_clear_retry_flags(b);
+    BIO_set_retry_write(b);
+    return -1;
+}
+
+static long blocked_ctrl(BIO *b, int cmd, long num, void *ptr)
+{
+    (void)num, (void)ptr;
+    if (cmd == BIO_CTRL_FLUSH) {
+        BIO_clear_retry_flags(b);
+        BIO_set_retry_write(b);
+    }
+    return 0;
+}
+
+static int blocked_create(BIO *b)
+{
+    BIO_set_init(b, 1);
+    return 1;
+}
+
+/* A read that has to write: the server asks for a TLS 1.2 renegotiation and the client's
+ * read must send a ClientHello while its socket is "full": CONN_RETRY with want_write = 1.
+ * Once writable again the same calls finish the renegotiation and data flows both ways. */
+static void test_read_wants_write(void)
+{
+    static const struct setup s = {"server", 0, "ca.pem", NULL, 0, "127.0.0.1", 0};
+    BIO_METHOD *m = BIO_meth_new(BIO_TYPE_SOURCE_SINK, "blocked");
+    struct pair pr;
+    char in[64];
+    BIO *sock, *blocked;
+    ssize_t n = 0;
+    int saw_want_write = 0, replied = 0, done = 0;
+
+    BIO_meth_set_write(m, blocked_write);
+    BIO_meth_set_ctrl(m, blocked_ctrl);
+    BIO_meth_set_create(m, blocked_create);
+    if (pair_open(&pr, &s, TLS1_2_VERSION) != 0 || pr.rc != CONN_OK || pr.rs != CONN_OK) {
+        CHECK(0);
+        pair_close(&pr);
+        BIO_meth_free(m);
+        return;
+    }
+    CHECK(SSL_renegotiate(pr.sv.tls) == 1);
+    SSL_do_handshake(pr.sv.tls); /* sends HelloRequest */
+    sock = SSL_get_wbio(pr.cl.tls);
+    BIO_up_ref(sock);
+    blocked = BIO_new(m);
+    SSL_set0_wbio(pr.cl.tls, blocked);
+    for (int i = 0; i < 100 && !saw_want_write; i++) {
+        struct pollfd p = {.fd = pr.cl.fd, .events = POLLIN};
+        n = pr.cl.ops->read(&pr.cl, in, sizeof(in));
+        if (n != CONN_RETRY)
+            break;
+        saw_want_write = pr.cl.want_write;
+        if (!saw_want_write)
+            poll(&p, 1, 10);
+    }
+    CHECK_MSG(saw_want_write, "read %zd want_write %d '%s'", n, pr.cl.want_write, pr.cl.err);
+    SSL_set0_wbio(pr.cl.tls, sock); /* writable again */
+    for (int i = 0; i < 300 && !done; i++) {
+        struct pollfd p[2] = {{.fd = pr.cl.fd, .events = events_of(&pr.cl)},
+                              {.fd = pr.sv.fd, .events = events_of(&pr.sv)}};
+        n = pr.cl.ops->read(&pr.cl, in, sizeof(in));
+        if (n > 0) {
+            done = n == 11 && memcmp(in, "after reneg", 11) == 0;
+            break;
+        }
+        CHECK_MSG(n == CONN_RETRY, "client read %zd '%s'", n, pr.cl.err);
+        n = pr.sv.ops->read(&pr.sv, in, sizeof(in));
+        CHECK_MSG(n == CONN_RETRY, "server read %zd '%s'", n, pr.sv.err);
+        if (!replied && !SSL_renegotiate_pending(pr.sv.tls))
+            replied = pr.sv.ops->write(&pr.sv, "after reneg", 11) == 11;
+        poll(p, 2, 10);
+    }
+    CHECK_MSG(done, "replied %d", replied);
+    CHECK(SSL_num_renegotiations(pr.sv.tls) == 1);
+    CHECK(pr.cl.ops->write(&pr.cl, "ok", 2) == 2);
+    n = read_some(&pr.sv, in, sizeof(in));
+    CHECK(n == 2 && memcmp(in, "ok", 2) == 0);
+    pair_close(&pr);
+    BIO_meth_free(m);
+}
+
 /* Steady state: no buffers come and go per operation (SSL_MODE_RELEASE_BUFFERS stays off).
  * OpenSSL 3.0 itself allocates a 40-byte WPACKET sub-packet per record it seals (3 per
  * write) and opens (1 per read); nothing else may show up. */
@@ -522,6 +610,7 @@ int main(void)
     test_client_cert_missing();
     test_stream();
     test_pending_and_eof();
+    test_read_wants_write();
     test_no_alloc_per_op();
     test_context_errors();
     remove_certs();
