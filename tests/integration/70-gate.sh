@@ -1,7 +1,8 @@
 #!/bin/sh
 # compare gate end to end with the reference TCP echo server: a candidate that waits 300 µs
 # per reply regresses (exit 1, reason naming the row, gate.md); the baseline against itself
-# never regresses (0, or 4 when the loaded machine made a row unstable); bad thresholds and a
+# never regresses (0, or 4 when the loaded machine made a row unstable); a server that cannot
+# start is a harness failure (3); bad thresholds and a
 # missing token exit 2; the spec's per-row rules apply; --post creates the PR comment on a
 # local receiver, then updates it in place, with the bearer token only in the header; an
 # unreachable URL leaves the exit code unchanged.
@@ -39,14 +40,29 @@ grep -q "| tcp · 64 B · window1 · 1 client | candidate | throughput −[0-9.]
 # the report was rendered with the gate's rules: same verdict as the exit code
 assert_eq "$(json_get slow/summary.json 'this.rows[0].metrics.throughput.vs_baseline.candidate.verdict')" regressed
 
-# 2. the baseline against itself: never a regression
-set +e; "$COMPARE" gate --spec same.json --out same > same.out 2> same.err; rc=$?; set -e
-case $rc in
-0) grep -q "compare: gate: pass" same.err || fail "pass line" ;;
-4) grep -q "compare: gate: exit 4: inconclusive: 'tcp · 64 B · window1 · 1 client'" same.err || fail "exit 4 reason: $(cat same.err)" ;;
-*) fail "baseline vs itself: exit $rc: $(tail -3 same.err)" ;;
-esac
+# 2. the baseline against itself: no regression. Same server on both sides, so a regressed
+# row can only be noise from a loaded machine (4 runs a side: disjoint ranges by chance
+# 2/70 when runs are exchangeable, more when the load shifts): one retry is allowed.
+self_ok=0
+for attempt in 1 2; do
+    rm -rf same
+    set +e; "$COMPARE" gate --spec same.json --out same > same.out 2> same.err; rc=$?; set -e
+    case $rc in
+    0) grep -q "compare: gate: pass" same.err || fail "pass line"; self_ok=1; break ;;
+    4) grep -q "compare: gate: exit 4: inconclusive: 'tcp · 64 B · window1 · 1 client'" same.err || fail "exit 4 reason: $(cat same.err)"; self_ok=1; break ;;
+    1) echo "attempt $attempt: noise flagged a row on a loaded machine: $(grep 'exit 1' same.err)" ;;
+    *) fail "baseline vs itself: exit $rc: $(tail -3 same.err)" ;;
+    esac
+done
+[ $self_ok -eq 1 ] || fail "the baseline regressed against itself twice"
 grep -q "Gated metrics and thresholds: throughput 5%, P99 10%" same/gate.md || fail "spec thresholds not used"
+
+# a candidate whose server cannot start: runs failed, harness failure (3) with the row named
+sed "s|\"$DRV serve tcp --port {port} --delay-us 300\"|\"/bin/false --port {port}\"|; s|\"runs\": 4|\"runs\": 1|" slow.json > broken.json
+grep -q /bin/false broken.json || fail "broken.json"
+assert_exit 3 "$COMPARE" gate --spec broken.json --out broken > /dev/null 2> broken.err
+grep -q "compare: gate: exit 3: rows with failed runs: 'tcp · 64 B · window1 · 1 client'" broken.err \
+    || fail "harness failure reason: $(tail -3 broken.err)"
 
 # 3. bad input
 assert_exit 2 "$COMPARE" gate --spec slow.json --threshold latency=5 2> e.txt
