@@ -413,3 +413,14 @@ void http_pattern(char *out, size_t len, uint64_t offset)
         out[i] = abc[(k + k / 62) % 62];
     }
 }
+
+int http_path_ok(const char *path, size_t max)
+{
+    size_t i;
+    if (path[0] != '/')
+        return 0;
+    for (i = 0; path[i]; i++)
+        if ((unsigned char)path[i] <= ' ' || path[i] == 0x7f || i >= max)
+            return 0;
+    return 1;
+}

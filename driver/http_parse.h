@@ -97,6 +97,10 @@ void http_body_init(struct http_body *b, const struct http_framing *f);
 ssize_t http_body_feed(struct http_body *b, const char *p, size_t n, const char **data,
                        size_t *data_len);
 
+/* 1 when path can be sent as a request target: starts with '/', no spaces or control
+ * characters, at most max bytes. */
+int http_path_ok(const char *path, size_t max);
+
 /* The deterministic payload shared by the reference servers and the clients (HTTP bodies,
  * WebSocket messages): byte i is a printable character that depends on i, so shifted,
  * truncated or mixed-up data fails verification. Fills out[0..len) with bytes offset.. */

@@ -54,6 +54,13 @@ static int http_setup(const struct drv_opts *o, void **shared, char *err, size_t
     if (!sh->expect)
         goto oom;
     http_pattern(sh->expect, o->payload, 0);
+    if (!http_path_ok(o->path, 1024)) {
+        snprintf(err, errlen,
+                 "--path '%.64s': expected a request path starting with '/' without spaces or "
+                 "control characters",
+                 o->path);
+        goto fail;
+    }
     if (strchr(o->host, ':'))
         snprintf(host, sizeof(host), "[%s]:%d", o->host, o->port);
     else

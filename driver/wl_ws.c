@@ -74,6 +74,14 @@ static int ws_setup(const struct drv_opts *o, void **shared, char *err, size_t e
     sh->payload = o->payload;
     sh->pipeline = o->pipeline ? o->pipeline : 1;
     http_pattern(sh->expect, o->payload, 0);
+    if (!http_path_ok(o->path, 1024)) {
+        snprintf(err, errlen,
+                 "--path '%.64s': expected a request path starting with '/' without spaces or "
+                 "control characters",
+                 o->path);
+        ws_teardown(sh);
+        return -1;
+    }
     sh->frame_len = ws_frame_header(h, 1, WS_OP_BINARY, o->payload, any_mask) + o->payload;
     if (strchr(o->host, ':'))
         snprintf(host, sizeof(host), "[%s]:%d", o->host, o->port);

@@ -516,8 +516,21 @@ static void test_http_server_cases(void)
     free(junk);
 }
 
+static void test_path_ok(void)
+{
+    CHECK(http_path_ok("/", 10));
+    CHECK(http_path_ok("/a/b?c=d&e=%20", 100));
+    CHECK(!http_path_ok("", 10));
+    CHECK(!http_path_ok("a", 10));
+    CHECK(!http_path_ok("/a b", 10));
+    CHECK(!http_path_ok("/a\tb", 10));
+    CHECK(!http_path_ok("/a\rb", 10));
+    CHECK(!http_path_ok("/0123456789", 5));
+}
+
 int main(void)
 {
+    test_path_ok();
     test_http_tables();
     test_http_client_cases();
     test_http_server_cases();
