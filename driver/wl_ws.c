@@ -18,8 +18,11 @@
 #include "workload.h"
 #include "ws_frame.h"
 
-#define WL_WS_RING 8                       /* distinct masked batches per connection */
-#define WL_WS_RING_BYTES ((size_t)8 << 20) /* at most this much ring memory per connection */
+/* Each connection pre-builds WL_WS_RING differently masked batches, at most WL_WS_RING_BYTES
+ * of them (at least one batch, which may be up to WL_WS_MAX_BATCH: a 64 MiB message fits). */
+#define WL_WS_RING 8
+#define WL_WS_RING_BYTES ((size_t)8 << 20)
+#define WL_WS_MAX_BATCH ((size_t)80 << 20)
 #define WL_WS_MAX_HEAD (16 * 1024)
 #define WL_WS_MAX_FRAME ((uint64_t)1 << 40) /* larger frames are refused as malformed */
 
@@ -97,11 +100,11 @@ static int ws_setup(const struct drv_opts *o, void **shared, char *err, size_t e
         return -1;
     }
     sh->request_len = (size_t)n;
-    if (sh->frame_len > WL_WS_RING_BYTES / sh->pipeline) {
+    if (sh->frame_len > WL_WS_MAX_BATCH / sh->pipeline) {
         snprintf(err, errlen,
                  "ws: a batch of %u messages of %zu bytes exceeds %zu MiB: lower --pipeline "
                  "or --payload",
-                 sh->pipeline, o->payload, WL_WS_RING_BYTES >> 20);
+                 sh->pipeline, o->payload, WL_WS_MAX_BATCH >> 20);
         ws_teardown(sh);
         return -1;
     }
