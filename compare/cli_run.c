@@ -664,8 +664,16 @@ static void print_outcome(int rc, const struct run_outcome *o, const char *err)
     if (err[0])
         fprintf(stderr, "compare: %s\n", err);
     if (rc != EXIT_USAGE && o->dir[0]) {
-        fprintf(stderr, "compare: %u runs recorded, %u failed; report: %s/report.md\n",
-                o->runs_total, o->runs_failed, o->dir);
+        /* No summary means the reports could not be written (err says why): say where the
+         * dataset is, and how to render it once the cause is fixed. */
+        if (o->summary)
+            fprintf(stderr, "compare: %u runs recorded, %u failed; report: %s/report.md\n",
+                    o->runs_total, o->runs_failed, o->dir);
+        else
+            fprintf(stderr,
+                    "compare: %u runs recorded, %u failed, in %s/runs.jsonl; no report "
+                    "(render it with: compare report %s)\n",
+                    o->runs_total, o->runs_failed, o->dir, o->dir);
         printf("%s\n", o->dir);
     }
 }

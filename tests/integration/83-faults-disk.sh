@@ -34,6 +34,7 @@ rc=0
 [ $rc -ne 0 ] || fail "disk full: compare exited 0"
 grep -q "No space left on device" "$T/full.err" || { cat "$T/full.err" >&2; fail "disk full: the cause is not named"; }
 grep -q "$T/small/run" "$T/full.err" || fail "disk full: the path is not named"
+grep -q "no report" "$T/full.err" || fail "disk full: compare claims a report it could not write"
 if [ -s "$T/small/run/runs.jsonl" ]; then
     node -e '
 const t=require("fs").readFileSync(process.argv[1],"utf8");

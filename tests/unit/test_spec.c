@@ -167,8 +167,8 @@ int main(void)
                       "\"http\", \"ws\", got \"smtp\"");
     expect_grid_error("{\"defaults\":{\"protocol\":\"redis\",\"command\":\"FLUSHALL\"}}",
                       "grids/x.json: $.defaults.command: expected a redis-benchmark command "
-                      "(ECHO, PING, SET, GET, INCR, LPUSH, RPOP, SADD, HSET, SPOP, ZADD, MSET, "
-                      "LRANGE_100/300/500/600), got \"FLUSHALL\"");
+                      "(ECHO, PING, SET, GET, INCR, LPUSH, RPUSH, LPOP, RPOP, SADD, HSET, SPOP, "
+                      "ZADD, ZPOPMIN, MSET, LRANGE_100/300/500/600), got \"FLUSHALL\"");
     expect_grid_error("{\"defaults\":{\"protocol\":\"redis\",\"auth\":\"yes\"}}",
                       "grids/x.json: $.defaults.auth: expected true or false, got \"yes\"");
     expect_grid_error("{\"defaults\":{\"protocol\":\"redis\",\"duration\":-1}}",
