@@ -18,8 +18,10 @@ static void num_list(const struct html_ctx *c, const json_t *arr)
         fputs(L(c, "unknown", "未知"), c->f);
         return;
     }
-    json_array_foreach((json_t *)arr, i, v)
+    for (i = 0; i < json_array_size(arr); i++) {
+        v = json_array_get(arr, i);
         fprintf(c->f, "%s%.2f", i ? ", " : "", json_number_value(v));
+    }
 }
 
 static void env_row(const struct html_ctx *c, const char *label, const char *value)
