@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #define POST_MAX_REPLY (8u << 20)
+#define POST_MAX_PAGES 10
 
 char *post_body_json(const char *markdown, const char *marker)
 {
@@ -169,7 +170,7 @@ int post_comment(const char *url, const char *token, const char *markdown, const
     char *body = NULL, *auth = NULL, *list_url = NULL, patch_url[2048];
     long status = 0;
     size_t n;
-    int rc = -1, found;
+    int rc = -1, found = 0, page;
 
     *action = NULL;
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
@@ -179,15 +180,13 @@ int post_comment(const char *url, const char *token, const char *markdown, const
     body = post_body_json(markdown, marker);
     n = strlen(token) + 32;
     auth = malloc(n);
-    n = strlen(url) + 32;
+    n = strlen(url) + 48;
     list_url = malloc(n);
     if (!body || !auth || !list_url) {
         snprintf(err, errlen, "post: out of memory");
         goto out;
     }
     snprintf(auth, strlen(token) + 32, "Authorization: Bearer %s", token);
-    /* GitHub pages comment lists; 100 per page is its maximum. */
-    snprintf(list_url, n, "%s%sper_page=100", url, strchr(url, '?') ? "&" : "?");
     h = curl_slist_append(hdr, auth);
     hdr = h ? h : hdr;
     h = curl_slist_append(hdr, "Accept: application/vnd.github+json");
@@ -202,12 +201,26 @@ int post_comment(const char *url, const char *token, const char *markdown, const
         snprintf(err, errlen, "post: out of memory");
         goto out;
     }
-    if (request("GET", list_url, hdr, NULL, &rep, &status, err, errlen) < 0)
-        goto out;
-    found = post_find_comment(rep.data ? rep.data : "", url, marker, patch_url, sizeof(patch_url));
-    if (found < 0) {
-        snprintf(err, errlen, "post: GET '%s': expected a JSON array of comments", list_url);
-        goto out;
+    /* GitHub pages comment lists (100 per page at most): look through up to POST_MAX_PAGES
+     * pages for our marker; a page shorter than 100 is the last one. */
+    for (page = 1, found = 0; page <= POST_MAX_PAGES && !found; page++) {
+        json_t *arr;
+        size_t count;
+
+        snprintf(list_url, n, "%s%sper_page=100&page=%d", url, strchr(url, '?') ? "&" : "?", page);
+        if (request("GET", list_url, hdr, NULL, &rep, &status, err, errlen) < 0)
+            goto out;
+        found =
+            post_find_comment(rep.data ? rep.data : "", url, marker, patch_url, sizeof(patch_url));
+        if (found < 0) {
+            snprintf(err, errlen, "post: GET '%s': expected a JSON array of comments", list_url);
+            goto out;
+        }
+        arr = json_loads(rep.data ? rep.data : "[]", 0, NULL);
+        count = json_array_size(arr);
+        json_decref(arr);
+        if (count < 100)
+            break;
     }
     if (found) {
         if (request("PATCH", patch_url, hdr, body, &rep, &status, err, errlen) < 0)

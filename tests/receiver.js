@@ -2,6 +2,8 @@
 //   GET   /repos/O/R/issues/N/comments            -> [{id, url, body}, ...]
 //   POST  /repos/O/R/issues/N/comments   {body}   -> 201 {id, url, body}
 //   PATCH /repos/O/R/issues/comments/ID  {body}   -> 200 {id, url, body}
+// GET honours per_page (default 30, at most 100) and page like GitHub. RECEIVER_SEED=N starts
+// with N comments by someone else on issue 1 of o/r (so ours lands on a later page).
 // Every request is appended to LOGFILE as one JSON line {method, url, authorization, body}.
 // Usage: node tests/receiver.js PORT LOGFILE   (listens on 127.0.0.1 until killed)
 "use strict";
@@ -12,6 +14,9 @@ const port = Number(process.argv[2]);
 const log = process.argv[3];
 const comments = []; // {id, issue, owner, repo, body}
 let nextId = 1000;
+for (let i = 0; i < Number(process.env.RECEIVER_SEED || 0); i++) {
+  comments.push({id: nextId++, owner: "o", repo: "r", issue: "1", body: `looks good ${i}`});
+}
 
 function reply(res, status, obj) {
   const text = JSON.stringify(obj);
@@ -39,8 +44,10 @@ http.createServer((req, res) => {
     if ((m = path.match(/^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/))) {
       const [, owner, repo, issue] = m;
       if (req.method === "GET") {
+        const q = new URLSearchParams(req.url.split("?")[1] || "");
+        const per = Math.min(Number(q.get("per_page") || 30), 100), page = Number(q.get("page") || 1);
         return reply(res, 200, comments.filter((c) => c.owner === owner && c.repo === repo &&
-          c.issue === issue).map((c) => view(c, host)));
+          c.issue === issue).slice((page - 1) * per, page * per).map((c) => view(c, host)));
       }
       if (req.method === "POST") {
         let body;

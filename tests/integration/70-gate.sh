@@ -82,7 +82,7 @@ grep -q "| tcp · 64 B · window1 · 1 client | candidate | RSS .* (1000%) |" ro
 # 5. --post: create, then update in place; the token travels only in the header
 port=$(free_port)
 token="tok-$(date +%s)-secret"
-RECEIVER_TOKEN=$token start_bg receiver node "$TOP/tests/receiver.js" "$port" "$T/requests.jsonl"
+RECEIVER_TOKEN=$token RECEIVER_SEED=150 start_bg receiver node "$TOP/tests/receiver.js" "$port" "$T/requests.jsonl"
 wait_port "$port"
 url="http://127.0.0.1:$port/repos/o/r/issues/1/comments"
 GATE_TOKEN=$token assert_exit 1 "$COMPARE" gate --from slow --post "$url" --post-token-env GATE_TOKEN > p1.out 2> p1.err
@@ -90,7 +90,11 @@ grep -q "compare: gate: comment created" p1.err || fail "first post: $(cat p1.er
 GATE_TOKEN=$token assert_exit 1 "$COMPARE" gate --from slow --post "$url" --post-token-env GATE_TOKEN > p2.out 2> p2.err
 grep -q "compare: gate: comment updated" p2.err || fail "second post: $(cat p2.err)"
 methods=$(node -e 'const fs=require("fs");console.log(fs.readFileSync(process.argv[1],"utf8").trim().split("\n").map(l=>{const r=JSON.parse(l);return r.method+" "+r.url.split("?")[0]}).join(","))' requests.jsonl)
-assert_eq "$methods" "GET /repos/o/r/issues/1/comments,POST /repos/o/r/issues/1/comments,GET /repos/o/r/issues/1/comments,PATCH /repos/o/r/issues/comments/1000" "requests"
+pages=$(node -e 'const fs=require("fs");console.log(fs.readFileSync(process.argv[1],"utf8").trim().split("\n").map(l=>JSON.parse(l)).filter(r=>r.method==="GET").map(r=>r.url.split("?")[1]).join(","))' requests.jsonl)
+assert_eq "$pages" "per_page=100&page=1,per_page=100&page=2,per_page=100&page=1,per_page=100&page=2" "pages listed"
+# 150 comments by others were there: two pages looked through, ours created, then found on
+# page 2 and updated
+assert_eq "$methods" "GET /repos/o/r/issues/1/comments,GET /repos/o/r/issues/1/comments,POST /repos/o/r/issues/1/comments,GET /repos/o/r/issues/1/comments,GET /repos/o/r/issues/1/comments,PATCH /repos/o/r/issues/comments/1150" "requests"
 node -e 'const fs=require("fs");for(const l of fs.readFileSync(process.argv[1],"utf8").trim().split("\n")){if(JSON.parse(l).authorization!=="Bearer "+process.argv[2])process.exit(1)}' requests.jsonl "$token" \
     || fail "a request without the bearer token"
 # one comment, carrying the marker, the gate outcome and the full report
