@@ -127,7 +127,8 @@ static const char css[] =
     "code,pre{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:.85em}\n"
     "pre{background:#f6f8fa;padding:8px 10px;overflow-x:auto;white-space:pre-wrap;"
     "word-break:break-all}\n"
-    "footer{color:#777;font-size:.8em;margin-top:2em}\n";
+    "footer{color:#777;font-size:.8em;margin-top:2em}\n"
+    "nav.toc{font-size:.9em;margin:.4em 0}nav.toc a{color:#1f5fa8;text-decoration:none}\n";
 
 struct metric_def {
     const char *key;
@@ -452,6 +453,39 @@ out:
     return rc;
 }
 
+/* Links to the sections and to each chart: the page is long with many configurations. */
+static void nav(const struct html_ctx *c)
+{
+    static const struct {
+        const char *id, *en, *zh;
+    } sections[] = {{"summary", "Summary", "摘要"},
+                    {"completeness", "Completeness", "完整性"},
+                    {"charts", "Charts", "图表"},
+                    {"tables", "Tables", "表格"},
+                    {"environment", "Environment", "测量环境"},
+                    {"provenance", "Provenance", "来源与校验"},
+                    {"reproduce", "Reproduce", "复现"}};
+    size_t i, m;
+
+    fputs("<nav class=\"toc\">", c->f);
+    for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+        fprintf(c->f, "%s<a href=\"#%s\">%s</a>", i ? " \xc2\xb7 " : "", sections[i].id,
+                L(c, sections[i].en, sections[i].zh));
+        if (strcmp(sections[i].id, "charts") != 0)
+            continue;
+        fputs(" (", c->f);
+        for (m = 0; m < N_METRIC_DEFS; m++) {
+            if (strcmp(metric_defs[m].key, "server_cpu_percent") == 0 &&
+                !metric_present(c, metric_defs[m].key))
+                continue;
+            fprintf(c->f, "%s<a href=\"#chart-%s\">%s</a>", m ? ", " : "", metric_defs[m].key,
+                    L(c, metric_defs[m].title_en, metric_defs[m].title_zh));
+        }
+        fputs(")", c->f);
+    }
+    fputs("</nav>\n", c->f);
+}
+
 int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const char *lang,
                       char *err, size_t errlen)
 {
@@ -546,7 +580,9 @@ int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const 
                       "数值为各次运行的 中位数 [最小值–最大值]。"),
                     runs, warm, dur);
     }
-    fputs("</p>\n</header>\n", f);
+    fputs("</p>\n", f);
+    nav(c);
+    fputs("</header>\n", f);
 
     fprintf(f, "<section id=\"summary\">\n<h2>%s</h2>\n", L(c, "Summary", "摘要"));
     if (ctx.nv > 1)
