@@ -93,6 +93,7 @@ format:
 # Fuzz targets: tests/fuzz/fuzz_*.c, each links the library objects (built by clang).
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 3
 # CFLAGS goes through the environment: on the command line it would replace the include
 # paths and warnings this Makefile appends instead of being extended by them.
 FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined
@@ -101,7 +102,7 @@ fuzz:
 	sh tests/fuzz/run.sh build/fuzz $(FUZZ_SECONDS)
 fuzz-smoke:
 	CFLAGS='$(FUZZ_CFLAGS)' $(MAKE) BUILD=build/fuzz CC=clang fuzz-bins
-	sh tests/fuzz/run.sh build/fuzz 5
+	sh tests/fuzz/run.sh build/fuzz $(FUZZ_SMOKE_SECONDS)
 fuzz-bins: $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz-bin/%)
 $(BUILD)/fuzz-bin/%: tests/fuzz/%.c $(DRIVER_OBJ) $(COMPARE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
