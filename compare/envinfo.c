@@ -39,6 +39,27 @@ static int read_line(const char *path, char *buf, size_t len)
     return n > 0 ? 0 : -1;
 }
 
+/* Whether the first "flags" line of /proc/cpuinfo lists flag. */
+static int cpu_flag(const char *flag)
+{
+    FILE *f = fopen("/proc/cpuinfo", "re");
+    char line[4096], *p;
+    size_t n = strlen(flag);
+    int found = 0;
+
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof(line), f)) {
+        if (strncmp(line, "flags", 5) != 0)
+            continue;
+        for (p = strstr(line, flag); p && !found; p = strstr(p + 1, flag))
+            found = p[-1] == ' ' && (p[n] == ' ' || p[n] == '\n' || p[n] == '\0');
+        break;
+    }
+    fclose(f);
+    return found;
+}
+
 static json_t *machine_model(void)
 {
     char vendor[128], product[128], both[260];
@@ -56,7 +77,8 @@ static json_t *machine_model(void)
     /* device tree platforms (Arm boards) name themselves here */
     if (read_line("/proc/device-tree/model", product, sizeof(product)) == 0)
         return json_string(product);
-    return json_string("unknown");
+    /* a VM that hides its DMI tables still says it runs under a hypervisor */
+    return json_string(cpu_flag("hypervisor") ? "unknown (virtual machine)" : "unknown");
 }
 
 static json_t *cpu_model(void)

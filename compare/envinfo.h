@@ -1,7 +1,8 @@
 /* envinfo: describe the machine a measurement ran on, for meta.json and the reports:
  * machine model, CPU, cores, memory, OS, kernel, governor, load average, CPU affinity, the
  * compiler of this build and the library versions. Reads /proc, /sys, /etc/os-release and
- * uname(2); never fails as a whole: what cannot be read is "unknown". */
+ * uname(2); never fails as a whole: what cannot be read is "unknown" (a machine model hidden
+ * by a VM: "unknown (virtual machine)"). */
 #ifndef PAIRBENCH_ENVINFO_H
 #define PAIRBENCH_ENVINFO_H
 
