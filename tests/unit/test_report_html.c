@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report_html.h"
+#include "report_html_svg.h"
 #include "t.h"
 
 static const char *const metrics[] = {"throughput", "cpu_percent", "cpu_efficiency",
@@ -246,6 +247,50 @@ int main(int argc, char **argv)
     CHECK(rc == 0 && a && strstr(a, "详细结果") != NULL);
     free(a);
     json_decref(s);
+
+    /* chart value labels */
+    {
+        static const struct {
+            double v;
+            const char *want;
+        } fmt[] = {{97110, "97.1k"}, {1843200, "1.84M"}, {695.8, "695.8"}, {42, "42.0"},
+                   {3.25, "3.25"},   {0, "0"},           {1204, "1204"},   {0.5, "0.500"},
+                   {9999, "9999"},   {10000, "10.0k"}};
+        char buf[32];
+        size_t i;
+
+        for (i = 0; i < sizeof(fmt) / sizeof(fmt[0]); i++)
+            CHECK_STR(svg_format_value(fmt[i].v, buf, sizeof(buf)), fmt[i].want);
+    }
+    /* a chart with a missing bar says so, and its axis ends on a round number */
+    {
+        struct svg_bar bars[2] = {{100, 90, 130, 1}, {0, 0, 0, 0}};
+        struct svg_row row = {"pipeline1", "full <label>", bars};
+        const char *const names[] = {"a", "b"};
+        struct svg_chart ch;
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+
+        memset(&ch, 0, sizeof(ch));
+        ch.metric = "p99_us";
+        ch.title = "P99";
+        ch.axis_label = "\xc2\xb5s";
+        ch.no_value = "no value";
+        ch.versions = names;
+        ch.nversions = 2;
+        ch.rows = &row;
+        ch.nrows = 1;
+        CHECK(f && svg_chart_write(f, &ch) == 0);
+        if (f)
+            fclose(f);
+        CHECK(buf && strstr(buf, ">no value</text>") != NULL);
+        CHECK(buf && strstr(buf, "<title>full &lt;label&gt;</title>") != NULL);
+        CHECK(buf && strstr(buf, ">150</text>") != NULL); /* ticks 0, 50, 100, 150 */
+        CHECK(buf && strstr(buf, ">200</text>") == NULL);
+        CHECK(buf && count(buf, "<rect x=") >= 2);
+        free(buf);
+    }
 
     /* a bad summary is refused with a message naming the key */
     bad = json_pack("{s:s}", "rows", "nope");
