@@ -221,17 +221,33 @@ static void latency_table(const struct html_ctx *c)
           c->f);
 }
 
+/* Whether any row has figures for metric. */
+static int have_metric(const struct html_ctx *c, const char *metric)
+{
+    size_t r;
+
+    for (r = 0; r < c->nrows; r++)
+        if (json_object_get(json_object_get(json_array_get(c->rows, r), "metrics"), metric))
+            return 1;
+    return 0;
+}
+
 static void efficiency_table(const struct html_ctx *c)
 {
+    int server = have_metric(c, "server_cpu_percent");
     size_t r, v;
 
-    table_open(c, "table-efficiency", L(c, "CPU efficiency and memory", "CPU 效率与内存"));
+    table_open(c, "table-efficiency",
+               server ? L(c, "CPU efficiency, memory and server CPU", "CPU 效率、内存与服务器 CPU")
+                      : L(c, "CPU efficiency and memory", "CPU 效率与内存"));
     for (v = 0; v < c->nv; v++)
         th(c, L(c, "k ops/s per core", "每核心千次/秒"), c->versions[v]);
     for (v = 0; v < c->nv; v++)
         th(c, L(c, "peak RSS MiB", "峰值 RSS MiB"), c->versions[v]);
     for (v = 1; v < c->nv; v++)
         th(c, L(c, "RSS change", "RSS 变化"), c->nv > 2 ? c->versions[v] : NULL);
+    for (v = 0; server && v < c->nv; v++)
+        th(c, L(c, "server CPU %", "服务器 CPU %"), c->versions[v]);
     fputs("</tr>\n", c->f);
     for (r = 0; r < c->nrows; r++) {
         const json_t *row = json_array_get(c->rows, r);
@@ -242,9 +258,19 @@ static void efficiency_table(const struct html_ctx *c)
         range_cells(c, row, "rss_mib", 1, 1, 0);
         for (v = 1; v < c->nv; v++)
             change_cell(c, row, "rss_mib", v);
+        if (server)
+            range_cells(c, row, "server_cpu_percent", 1, 2, 0);
         fputs("</tr>\n", c->f);
     }
     fputs("</table></div>\n", c->f);
+    if (server)
+        fputs(
+            L(c,
+              "<p class=\"note\">Server CPU: the server process pairbench started, "
+              "100% = one full core; not part of the client CPU or the efficiency.</p>\n",
+              "<p class=\"note\">服务器 CPU：pairbench 启动的服务器进程（预热与测量合计），100% = "
+              "一个完整核心；不计入客户端 CPU 与 CPU 效率。</p>\n"),
+            c->f);
 }
 
 static void evidence_table(const struct html_ctx *c)
