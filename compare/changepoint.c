@@ -38,41 +38,61 @@ static void shuffle(double *x, size_t n, uint64_t *s)
     }
 }
 
-/* Best split of y[0..m) with both sides >= minseg: returns the statistic, *tau_out the split
- * (0 when there is none; the statistic is then -1). O(m^2) with running pair sums. */
-static double best_split(const double *y, size_t m, size_t minseg, size_t *tau_out)
+/* Prefix sums of the distance matrix: S[a * (n + 1) + b] = sum over i < a, j < b of
+ * |y_i - y_j|. Any block sum, and so every energy statistic below, is then O(1). */
+static void prefix_fill(const double *y, size_t n, double *S)
 {
-    double wl = 0, wr = 0, b = 0, best = -1;
-    size_t i, k, t;
+    size_t a, b, w = n + 1;
+
+    for (b = 0; b <= n; b++)
+        S[b] = 0;
+    for (a = 1; a <= n; a++) {
+        double row = 0;
+
+        S[a * w] = 0;
+        for (b = 1; b <= n; b++) {
+            row += fabs(y[a - 1] - y[b - 1]);
+            S[a * w + b] = S[(a - 1) * w + b] + row;
+        }
+    }
+}
+
+/* sum over a <= i < b, c <= j < d of |y_i - y_j| */
+static double block(const double *S, size_t w, size_t a, size_t b, size_t c, size_t d)
+{
+    return S[b * w + d] - S[a * w + d] - S[b * w + c] + S[a * w + c];
+}
+
+/* Best split of segment [s, e): X = [s, tau), Y = [tau, kappa) with kappa <= e (Matteson &
+ * James: the right part may end before the segment does, which finds a change that was
+ * undone later, e.g. a regression fixed a few nights on), both parts >= minseg. Returns the
+ * statistic, *tau_out the split (0 when there is none; the statistic is then -1). */
+static double best_split(const double *S, size_t w, size_t s, size_t e, size_t minseg,
+                         size_t *tau_out)
+{
+    double best = -1;
+    size_t tau, kappa;
 
     *tau_out = 0;
     if (minseg < 2)
         minseg = 2;
-    if (m < 2 * minseg)
+    if (e - s < 2 * minseg)
         return -1;
-    for (i = 0; i < m; i++)
-        for (k = i + 1; k < m; k++)
-            wr += fabs(y[i] - y[k]);
-    for (t = 0; t + 1 < m; t++) {
-        double sl = 0, sr = 0, nl, nr, e, q;
-        size_t tau = t + 1;
+    for (tau = s + minseg; tau + minseg <= e; tau++) {
+        double nx = (double)(tau - s);
+        double wx = block(S, w, s, tau, s, tau) / 2;
 
-        for (i = 0; i < t; i++)
-            sl += fabs(y[i] - y[t]);
-        for (k = t + 1; k < m; k++)
-            sr += fabs(y[t] - y[k]);
-        wl += sl;
-        wr -= sr;
-        b += sr - sl;
-        if (tau < minseg || m - tau < minseg)
-            continue;
-        nl = (double)tau;
-        nr = (double)(m - tau);
-        e = 2.0 * b / (nl * nr) - wl / (nl * (nl - 1) / 2) - wr / (nr * (nr - 1) / 2);
-        q = nl * nr / (nl + nr) * e;
-        if (q > best) {
-            best = q;
-            *tau_out = tau;
+        for (kappa = tau + minseg; kappa <= e; kappa++) {
+            double ny = (double)(kappa - tau);
+            double b = block(S, w, s, tau, tau, kappa);
+            double wy = block(S, w, tau, kappa, tau, kappa) / 2;
+            double en = 2.0 * b / (nx * ny) - wx / (nx * (nx - 1) / 2) - wy / (ny * (ny - 1) / 2);
+            double q = nx * ny / (nx + ny) * en;
+
+            if (q > best) {
+                best = q;
+                *tau_out = tau;
+            }
         }
     }
     return best;
@@ -183,9 +203,10 @@ int cp_is_step(const double *x, size_t a, size_t tau, size_t b)
     return t > CP_STEP_T;
 }
 
-/* Segments are kept as sorted boundaries: bounds[0] = 0 < ... < bounds[nb-1] = n. */
-static double best_over_segments(const double *y, const size_t *bounds, size_t nb, size_t minseg,
-                                 size_t *tau_out)
+/* Segments are kept as sorted boundaries: bounds[0] = 0 < ... < bounds[nb-1] = n. S holds
+ * the prefix sums of the series being tested (the data or one permutation of it). */
+static double best_over_segments(const double *S, size_t w, const size_t *bounds, size_t nb,
+                                 size_t minseg, size_t *tau_out)
 {
     double best = -1;
     size_t s;
@@ -193,11 +214,11 @@ static double best_over_segments(const double *y, const size_t *bounds, size_t n
     *tau_out = 0;
     for (s = 0; s + 1 < nb; s++) {
         size_t tau;
-        double q = best_split(y + bounds[s], bounds[s + 1] - bounds[s], minseg, &tau);
+        double q = best_split(S, w, bounds[s], bounds[s + 1], minseg, &tau);
 
         if (tau && q > best) {
             best = q;
-            *tau_out = bounds[s] + tau;
+            *tau_out = tau;
         }
     }
     return best;
@@ -207,7 +228,7 @@ int cp_detect(const double *x, size_t n, const struct cp_options *opt, struct cp
 {
     struct cp_options def;
     size_t bounds[CP_MAX_CHANGES + 2], nb = 2, minseg, i, c;
-    double *perm = NULL;
+    double *perm = NULL, *S = NULL;
     uint64_t rng;
     int rc = -1;
 
@@ -225,20 +246,28 @@ int cp_detect(const double *x, size_t n, const struct cp_options *opt, struct cp
     if (n < 2 * minseg)
         return 0;
     perm = malloc(n * sizeof(*perm));
-    if (!perm)
+    S = malloc((n + 1) * (n + 1) * sizeof(*S));
+    if (!perm || !S) {
+        free(perm);
+        free(S);
         return -1;
+    }
+    prefix_fill(x, n, S);
     while (nb - 2 < CP_MAX_CHANGES) {
         size_t tau, ptau, s, at;
-        double q = best_over_segments(x, bounds, nb, minseg, &tau), p;
+        double q, p;
         unsigned r, ge = 0;
 
+        prefix_fill(x, n, S);
+        q = best_over_segments(S, n + 1, bounds, nb, minseg, &tau);
         if (!tau || !(q > 0))
             break;
         for (r = 0; r < opt->permutations; r++) {
             memcpy(perm, x, n * sizeof(*perm));
             for (s = 0; s + 1 < nb; s++)
                 shuffle(perm + bounds[s], bounds[s + 1] - bounds[s], &rng);
-            if (best_over_segments(perm, bounds, nb, minseg, &ptau) >= q)
+            prefix_fill(perm, n, S);
+            if (best_over_segments(S, n + 1, bounds, nb, minseg, &ptau) >= q)
                 ge++;
         }
         p = (double)(ge + 1) / (double)(opt->permutations + 1);
@@ -272,5 +301,6 @@ int cp_detect(const double *x, size_t n, const struct cp_options *opt, struct cp
     }
     rc = 0;
     free(perm);
+    free(S);
     return rc;
 }

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CP_MAX_POINTS 4096
+#define CP_MAX_POINTS 1024 /* the search keeps an (n+1)^2 table of pair distances */
 #define CP_MAX_CHANGES 64
 
 struct cp_options {

@@ -30,6 +30,8 @@ int drift_analyse(struct drift_series *s, const struct verdict_rules *rules, siz
     s->flagged = 0;
     s->change = NAN;
     s->prev_median = NAN;
+    s->trend_change = NAN;
+    s->trend_dir = 0;
     memset(&s->cp, 0, sizeof(s->cp));
     if (s->n == 0)
         return 0;
@@ -42,6 +44,16 @@ int drift_analyse(struct drift_series *s, const struct verdict_rules *rules, siz
         if (s->prev_median != 0) {
             s->change = s->newest / s->prev_median - 1;
             s->newest_dir = direction(s->metric, s->change, th);
+        }
+    }
+    if (s->n >= window + 2) {
+        size_t last = s->n - window, before = last > window ? last - window : 0;
+        double a = cp_median(s->values + before, last - before);
+        double b = cp_median(s->values + last, window);
+
+        if (a != 0) {
+            s->trend_change = b / a - 1;
+            s->trend_dir = direction(s->metric, s->trend_change, th);
         }
     }
     cp_options_default(&o);
@@ -77,7 +89,7 @@ int drift_analyse(struct drift_series *s, const struct verdict_rules *rules, siz
                 s->regression_step = 1;
         }
     }
-    if (s->newest_dir)
+    if (s->newest_dir || s->trend_dir)
         s->flagged = 1;
     return 0;
 }

@@ -37,6 +37,8 @@ struct drift_series {
     /* filled by drift_analyse: */
     double newest, prev_median, change; /* change = newest / prev_median - 1 (NAN: no prev) */
     int newest_dir;                     /* -1 worse beyond threshold, +1 better, 0 neither */
+    double trend_change; /* median of the last K nights / median of the K before - 1 (NAN) */
+    int trend_dir;       /* like newest_dir: catches a slow drift no single night shows */
     struct cp_result cp;
     enum drift_kind kind[CP_MAX_CHANGES];
     double step_change[CP_MAX_CHANGES]; /* after / before - 1 per change point */

@@ -94,20 +94,25 @@ static void change_points_text(FILE *f, const struct drift_report *r, const stru
 static void series_row(FILE *f, const struct drift_report *r, const struct drift_series *s,
                        int html)
 {
-    char nv[48], pm[48], ch[32];
+    char nv[48], pm[48], ch[32], tr[32];
 
     fmt_value(nv, sizeof(nv), s->metric, s->newest);
     fmt_value(pm, sizeof(pm), s->metric, s->prev_median);
     fmt_pct(ch, sizeof(ch), s->change);
+    fmt_pct(tr, sizeof(tr), s->trend_change);
     fputs(html ? "<tr><td>" : "| ", f);
     put_escaped(f, s->label, html);
     fprintf(f,
-            html ? "</td><td>%s</td><td>%s</td><td>%s</td><td>%s%s</td><td>"
-                 : " | %s | %s | %s | %s%s | ",
+            html ? "</td><td>%s</td><td>%s</td><td>%s</td><td>%s%s</td><td>%s%s</td><td>"
+                 : " | %s | %s | %s | %s%s | %s%s | ",
             metric_words[s->metric], nv, pm, ch,
             s->newest_dir < 0   ? " worse"
             : s->newest_dir > 0 ? " better"
-                                : "");
+                                : "",
+            tr,
+            s->trend_dir < 0   ? " worse"
+            : s->trend_dir > 0 ? " better"
+                               : "");
     change_points_text(f, r, s, html);
     fprintf(f, html ? "</td><td>%s</td></tr>\n" : " | %s |\n",
             !s->regression_step    ? "no"
@@ -117,28 +122,31 @@ static void series_row(FILE *f, const struct drift_report *r, const struct drift
 }
 
 static const char *const table_head_md =
-    "| Configuration | Metric | Newest | Median of previous nights | Change | Change points | "
-    "Regression step |\n|---|---|---|---|---|---|---|\n";
+    "| Configuration | Metric | Newest | Median of previous nights | Change | Trend | Change "
+    "points | Regression step |\n|---|---|---|---|---|---|---|---|\n";
 
 static void method_text(FILE *f, const struct drift_report *r)
 {
     int m, first = 1;
 
-    fprintf(f,
-            "Method: for each configuration and metric, the series is the baseline version's "
-            "median per night. The newest night is compared with the median of the previous "
-            "%zu nights. Change points are found with E-divisive means (Matteson & James, "
-            "2014: energy distance with exponent 1, hierarchical bisection) and a permutation "
-            "test (199 permutations, significance 0.05, at least 3 nights per segment), the "
-            "method used on CI performance data. A change point is reported when the medians "
-            "of the segments on its two sides differ by at least the metric's threshold, and "
-            "is called a step or part of a slow drift by fitting a straight line plus a jump "
-            "to the nights around it (a step when the jump's |t| exceeds 4). A regression "
-            "step: the last reported change is a step in the bad direction, it happened within "
-            "the last %zu nights, and the newest night is still worse than the nights before "
-            "it by the threshold. A single bad night is shown in the Change column but is not "
-            "a step until the detector sees a segment of 3 nights. Thresholds: ",
-            r->window, r->window);
+    fprintf(
+        f,
+        "Method: for each configuration and metric, the series is the baseline version's "
+        "median per night. The newest night is compared with the median of the previous "
+        "%zu nights; Trend compares the median of the last %zu nights with the median of the %zu "
+        "before them (a slow drift shows there before any single night does). Change "
+        "points are found with E-divisive means (Matteson & James, "
+        "2014: energy distance with exponent 1, hierarchical bisection) and a permutation "
+        "test (199 permutations, significance 0.05, at least 3 nights per segment), the "
+        "method used on CI performance data. A change point is reported when the medians "
+        "of the segments on its two sides differ by at least the metric's threshold, and "
+        "is called a step or part of a slow drift by fitting a straight line plus a jump "
+        "to the nights around it (a step when the jump's |t| exceeds 4). A regression "
+        "step: the last reported change is a step in the bad direction, it happened within "
+        "the last %zu nights, and the newest night is still worse than the nights before "
+        "it by the threshold. A single bad night is shown in the Change column but is not "
+        "a step until the detector sees a segment of 3 nights. Thresholds: ",
+        r->window, r->window, r->window, r->window);
     for (m = 0; m < METRIC_COUNT; m++) {
         if (m == METRIC_CPU_PERCENT)
             continue;
@@ -297,7 +305,8 @@ int drift_write_html(FILE *f, const struct drift_report *r)
     size_t i, flagged = 0, marked = count_marked(r);
     static const char *const head =
         "<tr><th>Configuration</th><th>Metric</th><th>Newest</th><th>Median of previous "
-        "nights</th><th>Change</th><th>Change points</th><th>Regression step</th></tr>\n";
+        "nights</th><th>Change</th><th>Trend</th><th>Change points</th><th>Regression "
+        "step</th></tr>\n";
 
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                "<title>pairbench drift report</title>\n<style>body{font-family:sans-serif;"
