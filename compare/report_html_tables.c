@@ -266,8 +266,9 @@ static void efficiency_table(const struct html_ctx *c)
     if (server)
         fputs(
             L(c,
-              "<p class=\"note\">Server CPU: the server process pairbench started, "
-              "100% = one full core; not part of the client CPU or the efficiency.</p>\n",
+              "<p class=\"note\">Server CPU: the server process pairbench started, over "
+              "warm-up and measurement together, 100% = one full core; not part of the client CPU "
+              "or the efficiency.</p>\n",
               "<p class=\"note\">服务器 CPU：pairbench 启动的服务器进程（预热与测量合计），100% = "
               "一个完整核心；不计入客户端 CPU 与 CPU 效率。</p>\n"),
             c->f);
