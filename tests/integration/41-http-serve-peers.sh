@@ -91,6 +91,15 @@ i=0
 while kill -0 "$KPID" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 assert_eq "$(json_get "$T/chunked.out" 'this.requests')" 500 "chunked peer request count"
 
+# --delay-us holds every reply back: the median round trip is at least the delay
+PORT=$(free_port)
+start_bg delay "$DRIVER" serve http --port "$PORT" --delay-us 3000
+wait_port "$PORT"
+"$DRIVER" http --port "$PORT" --warmup 0 --duration 0.3 > "$T/delay.json" ||
+    fail "driver http against a delaying server exited $?"
+assert_eq "$(json_get "$T/delay.json" '[this.ops > 0, this.latency_us.p50 >= 2900, this.errors.verify + this.errors.protocol].join(" ")')" \
+    "true true 0" "http --delay-us 3000 ($(json_get "$T/delay.json" 'this.latency_us.p50') us p50)"
+
 # --serve: the reference server in-process
 "$DRIVER" http --serve --serve-workers 1 --payload 4096 --window 4 --warmup 0.1 \
     --duration 0.3 > "$T/s.json" || fail "--serve run exited $?"

@@ -67,6 +67,15 @@ stop "$CPID"
 assert_eq "$(json_get "$T/count.out" 'this.requests')" 780 \
     "server count: 777 messages + 3 handshakes ($(cat "$T/count.out"))"
 
+# --delay-us holds every reply back: the median round trip is at least the delay
+PORT=$(free_port)
+start_bg delay "$DRIVER" serve ws --port "$PORT" --delay-us 3000
+wait_port "$PORT"
+"$DRIVER" ws --port "$PORT" --warmup 0 --duration 0.3 > "$T/delay.json" ||
+    fail "driver ws against a delaying server exited $?"
+assert_eq "$(json_get "$T/delay.json" '[this.ops > 0, this.latency_us.p50 >= 2900, this.errors.verify + this.errors.protocol].join(" ")')" \
+    "true true 0" "ws --delay-us 3000 ($(json_get "$T/delay.json" 'this.latency_us.p50') us p50)"
+
 # --serve: the reference WebSocket server in-process
 "$DRIVER" ws --serve --serve-workers 2 --workers 2 --connections 4 --window 16 --warmup 0.1 \
     --duration 0.3 > "$T/s.json" || fail "--serve ws run exited $?"
