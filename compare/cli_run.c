@@ -20,6 +20,8 @@
 #include "atomic.h"
 #include "clock.h"
 #include "cmds.h"
+#include "confirm.h"
+#include "stats.h"
 #include "dataset.h"
 #include "num.h"
 #include "proc.h"
@@ -43,6 +45,7 @@ void run_request_init(struct run_request *rq)
     memset(rq, 0, sizeof(*rq));
     rq->warmup_s = -1;
     rq->duration_s = -1;
+    rq->confirm_rounds = -1;
 }
 
 /* "--flag value" or "--flag=value": the value, advancing *i; NULL when missing. */
@@ -74,7 +77,7 @@ int run_flag_parse(struct run_request *rq, int argc, char **argv, int *i, char *
 {
     static const char *const names[] = {"--spec",       "--grid",      "--runs",  "--warmup",
                                         "--duration",   "--out",       "--shard", "--lang",
-                                        "--pin-driver", "--pin-server"};
+                                        "--pin-driver", "--pin-server", "--confirm"};
     const char *a = argv[*i], *v = NULL;
     size_t k;
     int matched = 0;
@@ -147,6 +150,15 @@ int run_flag_parse(struct run_request *rq, int argc, char **argv, int *i, char *
         }
         rq->lang = v;
         return 1;
+    case 10: {
+        unsigned n;
+        if (num_parse_uint(v, 0, 100, &n) < 0) {
+            snprintf(err, errlen, "--confirm: expected extra rounds from 0 to 100, got '%s'", v);
+            return -1;
+        }
+        rq->confirm_rounds = (int)n;
+        return 1;
+    }
     default: {
         cpu_set_t set;
         if (proc_parse_cpus(v, &set) < 0) {
@@ -562,6 +574,21 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     }
     if (is_tty && n_plan)
         fputc('\n', stderr);
+    if (!stop_flag && rc == EXIT_OK && sp.n_versions >= 2) {
+        unsigned cap = rq->confirm_rounds >= 0 ? (unsigned)rq->confirm_rounds : sp.confirm_rounds;
+        struct verdict_rules def;
+        struct confirm_ctx cx = {.r = &r, .selected = selected, .cap = cap / 2 * 2,
+                                 .fd = fd, .dir = dir, .meta = meta, .rules = rq->rules};
+
+        if (!cx.rules) {
+            verdict_rules_default(&def);
+            cx.rules = &def;
+        }
+        if (cap > 0 && confirm_run(&cx, why, sizeof(why)) < 0) {
+            snprintf(err, errlen, "%s", why);
+            rc = EXIT_HARNESS;
+        }
+    }
     if (stop_flag) {
         out->interrupted = 1;
         fprintf(stderr,
@@ -650,10 +677,13 @@ static void run_usage(FILE *f)
     fprintf(f, "usage: compare run --spec FILE [--grid FILE]... [--runs N] [--warmup S] "
                "[--duration S]\n"
                "                   [--out DIR] [--resume] [--shard K/N] [--lang en|zh]\n"
-               "                   [--pin-driver CPUS] [--pin-server CPUS]\n"
+               "                   [--pin-driver CPUS] [--pin-server CPUS] [--confirm N]\n"
                "Runs every configuration of the grids for every version of the spec, in fresh\n"
                "processes, rounds in alternating order; writes DIR/runs.jsonl, meta.json,\n"
                "summary.json, report.md and report.html, and prints DIR on stdout.\n"
+               "--confirm N: a borderline row (change past its threshold without strong\n"
+               "evidence, or unstable) gets up to N extra rounds, two at a time; fixed in\n"
+               "advance and stated in the report (the spec's \"confirm_rounds\" sets it too).\n"
                "exit: 0 ok, 2 bad input, 3 runs failed or interrupted (SIGINT/SIGTERM: partial\n"
                "report; continue with --resume --out DIR)\n");
 }

@@ -70,6 +70,14 @@ X(M_DRIVER_ERRORS,
   "timeout {4}.",
   "成功运行中的驱动错误：连接 {0}，I/O {1}，协议 {2}，校验 {3}，超时 {4}。")
 X(M_FAILED_RUN, "Failed run: {0}, `{1}`, round {2}: {3}", "失败的运行：{0}，`{1}`，第 {2} 轮：{3}")
+X(M_CONFIRM_ROWS,
+  "Adaptive confirmation (at most {0} extra rounds per row, fixed before the run; the extra "
+  "rounds count whatever they show): {1}.",
+  "自适应确认（每个配置最多 {0} 个额外轮次，运行前已固定；额外轮次无论结果如何都计入）：{1}。")
+X(M_CONFIRM_ROW, "{0} got {1} extra rounds", "{0} 增加了 {1} 轮")
+X(M_CONFIRM_NONE,
+  "Adaptive confirmation was on (at most {0} extra rounds per row); no row was borderline.",
+  "自适应确认已开启（每个配置最多 {0} 个额外轮次）；没有处于临界的配置。")
 X(M_INCOMPLETE_ROW, "Incomplete: {0} ({1} of {2} runs recorded)",
   "不完整：{0}（记录了 {2} 次中的 {1} 次）")
 X(M_WEAKNESSES, "What weakens this measurement:", "削弱本次测量的因素：")

@@ -288,6 +288,49 @@ static void machine_warning(const struct md *m, const char *w)
     md_tmpl(m, md_t(m, M_WEAK_MACHINE), w, MD_END);
 }
 
+/* meta.json "confirmation" (confirm.c): the cap and the rows that got extra rounds. */
+static void confirmation(const struct md *m)
+{
+    const json_t *c = json_object_get(m->meta, "confirmation"), *rows, *n, *row;
+    const char *id;
+    char cap[32], *list = NULL;
+    size_t len = 0, i;
+    FILE *f;
+
+    if (!json_is_object(c))
+        return;
+    rows = json_object_get(c, "rows");
+    snprintf(cap, sizeof(cap), "%lld", (long long)summary_num(c, "max_extra_rounds", 0));
+    md_put(m, "\n- ");
+    if (json_object_size(rows) == 0) {
+        md_tmpl(m, md_t(m, M_CONFIRM_NONE), cap, MD_END);
+        return;
+    }
+    f = open_memstream(&list, &len);
+    if (!f)
+        return;
+    json_object_foreach((json_t *)rows, id, n)
+    {
+        const char *label = id;
+        char k[32];
+        struct md sub = *m;
+
+        json_array_foreach(m->rows, i, row)
+        {
+            if (strcmp(summary_str(row, "config", ""), id) == 0)
+                label = md_row_label(row);
+        }
+        snprintf(k, sizeof(k), "%lld", (long long)json_integer_value(n));
+        if (ftell(f) > 0)
+            fputs(md_t(m, M_LIST_SEP), f);
+        sub.f = f;
+        md_tmpl(&sub, md_t(m, M_CONFIRM_ROW), label, k, MD_END);
+    }
+    fclose(f);
+    md_tmpl(m, md_t(m, M_CONFIRM_ROWS), cap, list ? list : "", MD_END);
+    free(list);
+}
+
 static void completeness(const struct md *m)
 {
     const json_t *row, *ds = json_object_get(m->summary, "dataset"), *w;
@@ -342,6 +385,7 @@ static void completeness(const struct md *m)
             md_tmpl(m, md_t(m, M_REPLACED), s[0], MD_END);
         }
     }
+    confirmation(m);
     md_put(m, "\n- ");
     for (j = 0; j < 5; j++)
         snprintf(s[j], sizeof(s[j]), "%lld", errs[j]);

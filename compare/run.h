@@ -26,6 +26,8 @@ struct run_request {
     const char *lang;                        /* --lang en|zh; NULL = en */
     const char *pin_driver, *pin_server;     /* --pin-driver/--pin-server CPU lists, or NULL */
     const struct verdict_rules *rules;       /* thresholds for verdicts; NULL = defaults */
+    int confirm_rounds;                      /* --confirm N: extra rounds at most for
+                                              * borderline rows; < 0 = the spec's (else 0) */
     int argc;                                /* the full command line, for meta.json */
     char **argv;
     /* compare commits: {tree} in version commands expands to tree_dirs[version index]. */
@@ -42,7 +44,7 @@ struct run_outcome {
     json_t *summary;        /* new reference to the summary (caller json_decref()s), or NULL */
 };
 
-/* Defaults: runs 0, warmup/duration -1, everything else zero/NULL. */
+/* Defaults: runs 0, warmup/duration/confirm_rounds -1, everything else zero/NULL. */
 void run_request_init(struct run_request *rq);
 
 /* Tries to consume the run flag at argv[*i] (and its value). Returns 1 when consumed (*i

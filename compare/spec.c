@@ -313,7 +313,8 @@ int spec_load(struct spec *sp, const char *path, json_t *root, const char *const
     {
         static const char *const keys[] = {"versions",     "grids",       "runs",          "warmup",
                                            "duration",     "grace",       "probe_timeout", "gate",
-                                           "hash_sources", "description", "noise_limit"};
+                                           "hash_sources", "description", "noise_limit",
+                                           "confirm_rounds"};
         size_t j;
         for (j = 0; j < sizeof(keys) / sizeof(keys[0]); j++)
             if (strcmp(k, keys[j]) == 0)
@@ -322,7 +323,7 @@ int spec_load(struct spec *sp, const char *path, json_t *root, const char *const
             snprintf(err, errlen,
                      "%s: $.%s: unknown key '%s' (expected one of: versions, grids, "
                      "runs, warmup, duration, grace, probe_timeout, gate, hash_sources, "
-                     "description, noise_limit)",
+                     "description, noise_limit, confirm_rounds)",
                      file, k, k);
             return -1;
         }
@@ -349,6 +350,13 @@ int spec_load(struct spec *sp, const char *path, json_t *root, const char *const
             return grid_fail_expected(file, "$.runs", "an integer from 1 to 1000 (rounds)", v, err,
                                       errlen);
         sp->runs = (unsigned)json_integer_value(v);
+    }
+    if ((v = json_object_get(root, "confirm_rounds"))) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 100)
+            return grid_fail_expected(file, "$.confirm_rounds",
+                                      "an integer from 0 to 100 (extra rounds at most)", v, err,
+                                      errlen);
+        sp->confirm_rounds = (unsigned)json_integer_value(v);
     }
     if (get_num(file, root, "warmup", 0, 3600, "a number of seconds from 0 to 3600", &sp->warmup,
                 err, errlen) < 0 ||

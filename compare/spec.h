@@ -41,6 +41,7 @@ struct spec {
     double grace;            /* default 5 */
     double probe_timeout;    /* default 10 */
     double noise_limit;      /* < 0 when the spec does not say */
+    unsigned confirm_rounds; /* cap of extra rounds for borderline rows; 0 = none */
     const char *description;
     json_t *gate;         /* borrowed, or NULL (validated by gate.c) */
     json_t *hash_sources; /* borrowed array of glob strings, or NULL */

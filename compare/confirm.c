@@ -1,0 +1,173 @@
+/* confirm: adaptive confirmation, fixed in advance. After the planned rounds, a row whose
+ * verdict is borderline gets extra alternating rounds, two at a time (so the order stays
+ * balanced: A B then B A), up to a cap stated before the run (spec "confirm_rounds" or
+ * --confirm N), and stops as soon as the row is no longer borderline. The cap, the rule and
+ * the rounds each row received go into meta.json, and the report states them: this is
+ * "measure a bit more when the answer is close", never "rerun until significant" — the
+ * extra rounds are kept whatever they show, and the cap is never raised after the fact. */
+#include <stdio.h>
+#include <string.h>
+
+#include "confirm.h"
+#include "dataset.h"
+#include "runner.h"
+#include "schedule.h"
+#include "spec.h"
+#include "summary.h"
+
+const char *const confirm_rule =
+    "a row is borderline when, for a gated metric, the change passes its threshold but the "
+    "evidence is not strong (verdict ~), or a side is noisier than the noise limit (verdict "
+    "unstable); it gets two more alternating rounds at a time until it is not, up to the cap";
+
+int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules)
+{
+    const json_t *metrics = json_object_get(row, "metrics");
+    int m;
+
+    if (strcmp(summary_str(row, "status", ""), "ok") != 0)
+        return 0; /* failed or incomplete rows are not measured more */
+    for (m = 0; m < METRIC_COUNT; m++) {
+        const json_t *vs = json_object_get(json_object_get(metrics, metric_name(m)), "vs_baseline");
+        const char *cand;
+        const json_t *cmp;
+
+        if (rules->threshold_pct[m] <= 0)
+            continue;
+        json_object_foreach((json_t *)vs, cand, cmp)
+        {
+            const char *verdict = summary_str(cmp, "verdict", "");
+            double change = summary_num(cmp, "change", 0) * 100.0;
+
+            if (strcmp(verdict, VERDICT_UNSTABLE) == 0)
+                return 1;
+            if (strcmp(verdict, VERDICT_SAME) == 0 &&
+                (change >= rules->threshold_pct[m] || -change >= rules->threshold_pct[m]))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The highest round recorded for configuration id in runs (0 when none). */
+static unsigned last_round(const json_t *runs, const char *id)
+{
+    const json_t *line;
+    size_t i;
+    unsigned max = 0;
+
+    json_array_foreach(runs, i, line)
+    {
+        unsigned rd = (unsigned)json_integer_value(json_object_get(line, "round"));
+        const char *c = json_string_value(json_object_get(line, "config"));
+
+        if (c && strcmp(c, id) == 0 && rd > max)
+            max = rd;
+    }
+    return max;
+}
+
+/* The summary of what runs.jsonl holds now. New reference or NULL. */
+static json_t *current_summary(const char *dir, const json_t *meta,
+                               const struct verdict_rules *rules, json_t **runs_out, char *err,
+                               size_t errlen)
+{
+    char path[4096];
+
+    *runs_out = NULL;
+    if ((size_t)snprintf(path, sizeof(path), "%s/runs.jsonl", dir) >= sizeof(path)) {
+        snprintf(err, errlen, "run directory path too long");
+        return NULL;
+    }
+    if (dataset_read(path, runs_out, NULL, err, errlen) < 0)
+        return NULL;
+    return summary_build(*runs_out, meta, rules, err, errlen);
+}
+
+int confirm_run(struct confirm_ctx *cx, char *err, size_t errlen)
+{
+    const struct spec *sp = cx->r->sp;
+    json_t *runs = NULL, *summary = NULL, *rows_done = json_object(), *record = NULL;
+    unsigned added = 0;
+    int rc = -1;
+
+    if (!rows_done)
+        goto oom;
+    while (added < cx->cap && !*cx->r->stop) {
+        size_t c, n_border = 0;
+
+        json_decref(summary);
+        json_decref(runs);
+        summary = current_summary(cx->dir, cx->meta, cx->rules, &runs, err, errlen);
+        if (!summary)
+            goto out;
+        for (c = 0; c < sp->n_configs && !*cx->r->stop; c++) {
+            const json_t *row = NULL, *x;
+            size_t k;
+            unsigned base, step;
+
+            if (!cx->selected[c])
+                continue;
+            json_array_foreach(json_object_get(summary, "rows"), k, x)
+            {
+                if (strcmp(summary_str(x, "config", ""), sp->configs[c].id) == 0)
+                    row = x;
+            }
+            if (!row || !confirm_row_borderline(row, cx->rules))
+                continue;
+            n_border++;
+            base = last_round(runs, sp->configs[c].id);
+            for (step = 1; step <= 2 && !*cx->r->stop; step++) {
+                unsigned pos;
+
+                for (pos = 1; pos <= sp->n_versions && !*cx->r->stop; pos++) {
+                    struct sched_run sr = {.config = c,
+                                           .version = sched_version_at(sp->n_versions,
+                                                                       base + step, pos),
+                                           .round = base + step,
+                                           .position = pos};
+                    json_t *line = runner_run(cx->r, &sr, err, errlen);
+
+                    if (!line) {
+                        if (*cx->r->stop)
+                            break;
+                        goto out;
+                    }
+                    if (dataset_append(cx->fd, line, err, errlen) < 0) {
+                        json_decref(line);
+                        goto out;
+                    }
+                    if (strcmp(summary_str(line, "status", ""), "ok") != 0)
+                        fprintf(stderr, "compare: run failed: %s · %s · round %u: %s\n",
+                                sp->configs[c].label, sp->versions[sr.version].name, sr.round,
+                                summary_str(line, "reason", "?"));
+                    json_decref(line);
+                }
+            }
+            json_object_set_new(
+                rows_done, sp->configs[c].id,
+                json_integer(json_integer_value(json_object_get(rows_done, sp->configs[c].id)) +
+                             2));
+            fprintf(stderr, "compare: confirming %s: 2 more rounds (%u of at most %u)\n",
+                    sp->configs[c].label,
+                    (unsigned)json_integer_value(json_object_get(rows_done, sp->configs[c].id)),
+                    cx->cap);
+        }
+        if (n_border == 0)
+            break;
+        added += 2;
+    }
+    record = json_pack("{s:i, s:s, s:O}", "max_extra_rounds", (int)cx->cap, "rule", confirm_rule,
+                       "rows", rows_done);
+    if (!record || json_object_set_new(cx->meta, "confirmation", record) < 0)
+        goto oom;
+    rc = 0;
+    goto out;
+oom:
+    snprintf(err, errlen, "out of memory");
+out:
+    json_decref(rows_done);
+    json_decref(summary);
+    json_decref(runs);
+    return rc;
+}

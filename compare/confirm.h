@@ -1,0 +1,34 @@
+/* confirm: adaptive confirmation with a cap fixed in advance (see confirm.c). */
+#ifndef PAIRBENCH_CONFIRM_H
+#define PAIRBENCH_CONFIRM_H
+
+#include <jansson.h>
+
+#include "stats.h"
+
+struct runner;
+
+/* The rule, in words, as meta.json and the report state it. */
+extern const char *const confirm_rule;
+
+/* Whether a summary row (design §7 shape) is borderline under rules: status ok and, for a
+ * gated metric and some candidate, verdict "unstable", or verdict "~" with |change| at or
+ * past the threshold. Pure. */
+int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules);
+
+struct confirm_ctx {
+    struct runner *r;
+    const unsigned char *selected; /* configurations of this shard */
+    unsigned cap; /* extra rounds at most per row; even (rounds come in pairs, an odd cap is
+                   * rounded down by the caller) */
+    int fd;                        /* runs.jsonl, open for appending */
+    const char *dir;               /* the run directory */
+    json_t *meta;                  /* gets "confirmation": {max_extra_rounds, rule, rows} */
+    const struct verdict_rules *rules;
+};
+
+/* Runs extra rounds for borderline rows until none is left or the cap is reached (or a stop
+ * signal). Returns 0, or -1 with err set (a run could not be started or recorded). */
+int confirm_run(struct confirm_ctx *cx, char *err, size_t errlen);
+
+#endif

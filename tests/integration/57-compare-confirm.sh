@@ -1,0 +1,68 @@
+#!/bin/sh
+# Adaptive confirmation with a cap fixed in advance (--confirm N): a borderline row gets
+# extra alternating rounds two at a time up to the cap; a clear row gets none; meta.json and
+# the report say so. The measurements come from a scripted driver (any program honouring
+# the driver contract may be a version's driver) so the verdicts are known in advance:
+#   payload 64:  baseline 100 k/s; candidate 92, 120, 80, then 92 ... → unstable, borderline
+#   payload 128: baseline 100 k/s; candidate 50 → regressed with disjoint ranges, clear
+. "$(dirname "$0")/../lib.sh"
+need node
+
+cat > "$T/scripted-driver.sh" <<'SH'
+#!/bin/sh
+# scripted-driver.sh VERSION --config FILE: prints a driver result with a throughput taken
+# from a per-(version, payload) sequence; each call advances its counter.
+ver=$1; cfg=$3
+payload=$(sed -n 's/.*"payload": *\([0-9]*\).*/\1/p' "$cfg" | head -n 1)
+dir=$(dirname "$0")
+n=$(cat "$dir/count-$ver-$payload" 2>/dev/null || echo 0)
+echo $((n + 1)) > "$dir/count-$ver-$payload"
+case "$ver-$payload-$n" in
+    candidate-64-0) tp=92000 ;; candidate-64-1) tp=120000 ;; candidate-64-2) tp=80000 ;;
+    candidate-64-*) tp=92000 ;;
+    candidate-128-*) tp=$((50000 + n)) ;;
+    *) tp=$((100000 + n)) ;;
+esac
+printf '{"schema":"pairbench.result/1","protocol":"tcp","transport":"tcp","config":{},'
+printf '"ops":%d,"batches":%d,"elapsed_s":1.0,"throughput":%d,"unit":"round trips/s",' $tp $tp $tp
+printf '"latency_us":{"p50":50,"p90":60,"p99":80,"p999":90,"max":100,"mean":52,"samples":%d},' $tp
+printf '"errors":{"connect":0,"io":0,"protocol":0,"verify":0,"timeout":0},'
+printf '"cpu":{"user_s":0.5,"sys_s":0.5,"percent":100},"rss_peak_kib":4096,"build":{}}\n'
+SH
+chmod +x "$T/scripted-driver.sh"
+cat > "$T/grid.json" <<JSON
+{"name": "confirm", "defaults": {"protocol": "tcp", "host": "127.0.0.1", "port": 9}, "axes": {"payload": [64, 128]}}
+JSON
+cat > "$T/spec.json" <<JSON
+{"versions": [{"name": "baseline", "driver": "$T/scripted-driver.sh baseline"},
+              {"name": "candidate", "driver": "$T/scripted-driver.sh candidate"}],
+ "grids": ["$T/grid.json"], "runs": 3, "warmup": 0, "duration": 0.1}
+JSON
+
+"$COMPARE" run --spec "$T/spec.json" --confirm 4 --out "$T/out" > /dev/null 2> "$T/err" ||
+    { cat "$T/err" >&2; fail "compare run --confirm 4 exited $?"; }
+got=$(node -e '
+const fs=require("fs"), d=process.argv[1];
+const l=fs.readFileSync(d+"/runs.jsonl","utf8").trim().split("\n").map(JSON.parse);
+const m=JSON.parse(fs.readFileSync(d+"/meta.json","utf8"));
+const s=JSON.parse(fs.readFileSync(d+"/summary.json","utf8"));
+const id=p=>s.rows.find(r=>r.params.payload===p).config;
+const rounds=p=>Math.max(...l.filter(x=>x.config===id(p)).map(x=>x.round));
+const c=m.confirmation;
+const order=l.filter(x=>x.config===id(64)&&x.round>3).map(x=>x.round+x.version[0]).join(",");
+console.log([rounds(64), rounds(128), c.max_extra_rounds, c.rows[id(64)], c.rows[id(128)]===undefined,
+  order, s.rows.find(r=>r.params.payload===128).metrics.throughput.vs_baseline.candidate.verdict].join(" "));
+' "$T/out")
+assert_eq "$got" "7 3 4 4 true 4c,4b,5b,5c,6c,6b,7b,7c regressed" "rounds, cap, order"
+grep -q "Adaptive confirmation (at most 4 extra rounds per row" "$T/out/report.md" ||
+    fail "report.md does not state the confirmation"
+grep -q "got 4 extra rounds" "$T/out/report.md" || fail "report.md does not name the row's extra rounds"
+"$COMPARE" report "$T/out" --lang zh > /dev/null
+grep -q "自适应确认" "$T/out/report.md" || fail "the Chinese report does not state the confirmation"
+
+# without --confirm nothing is added, and the report says nothing about it
+rm -f "$T"/count-*
+"$COMPARE" run --spec "$T/spec.json" --out "$T/plain" > /dev/null 2> "$T/err2" || fail "plain run exited $?"
+assert_eq "$(json_get "$T/plain/meta.json" 'String(this.confirmation)')" "undefined" "no confirmation record"
+grep -q "Adaptive confirmation" "$T/plain/report.md" && fail "report mentions a confirmation that did not happen"
+echo "adaptive confirmation: capped, alternating, recorded and reported"
