@@ -287,8 +287,8 @@ static void handshake_step(struct cconn *cc, uint64_t now)
         set_events(cc, cc->c.want_write ? EPOLLIN | EPOLLOUT : EPOLLIN);
         return;
     }
-    snprintf(err, sizeof(err), "handshake '%s:%d': %s", cc->w->run->o->host, cc->w->run->o->port,
-             cc->c.err);
+    /* The transport's message already names the peer ("tls handshake with 'H:P': ..."). */
+    snprintf(err, sizeof(err), "%s", cc->c.err);
     connect_failed(cc, err, now);
 }
 

@@ -187,7 +187,8 @@ static int feed_all(struct sconn *sc, uint64_t read_ns)
         buf_consume(&sc->in, (size_t)rc);
         sc->out_appended += buf_used(&sc->out) - before;
         if (replied) {
-            atomic_fetch_add_explicit(&sc->w->requests, 1, memory_order_relaxed);
+            if (replied == SRV_REPLY_REQUEST)
+                atomic_fetch_add_explicit(&sc->w->requests, 1, memory_order_relaxed);
             if (s->delay_ns) {
                 unsigned slot = (sc->mhead + sc->mcount) % MARKS_MAX;
                 sc->marks[slot].release_ns = read_ns + s->delay_ns;

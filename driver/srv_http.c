@@ -150,7 +150,7 @@ static ssize_t srv_http_feed(void *st, const char *p, size_t n, struct buf *out,
     struct srv_http_conn *c = st;
     struct http_request r;
     struct req_info q;
-    *replied = 0;
+    *replied = SRV_REPLY_NONE;
     if (c->awaiting_body) {
         /* the head was consumed when "100 Continue" went out; now the body */
         if (n < c->pending.body)
@@ -158,7 +158,7 @@ static ssize_t srv_http_feed(void *st, const char *p, size_t n, struct buf *out,
         if (srv_http_reply(c, &c->pending, p, out) < 0)
             return SRV_CLOSE;
         c->awaiting_body = 0;
-        *replied = 1;
+        *replied = SRV_REPLY_REQUEST;
         if (!c->pending.keep_alive)
             *close_after = 1;
         return (ssize_t)c->pending.body;
@@ -194,7 +194,7 @@ static ssize_t srv_http_feed(void *st, const char *p, size_t n, struct buf *out,
     }
     if (srv_http_reply(c, &q, p + hl, out) < 0)
         return SRV_CLOSE;
-    *replied = 1;
+    *replied = SRV_REPLY_REQUEST;
     if (!q.keep_alive)
         *close_after = 1;
     return hl + (ssize_t)q.body;

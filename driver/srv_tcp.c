@@ -32,7 +32,7 @@ static ssize_t srv_tcp_feed(void *st, const char *p, size_t n, struct buf *out, 
     struct srv_tcp_conn *c = st;
     size_t k;
 
-    *replied = 0;
+    *replied = SRV_REPLY_NONE;
     (void)close_after;
     if (n == 0)
         return 0;
@@ -40,7 +40,7 @@ static ssize_t srv_tcp_feed(void *st, const char *p, size_t n, struct buf *out, 
         k = n < TCP_CHUNK ? n : TCP_CHUNK;
         if (buf_append(out, p, k) < 0)
             return SRV_CLOSE;
-        *replied = 1;
+        *replied = SRV_REPLY_REQUEST;
         return (ssize_t)k;
     }
     k = c->msg - c->have;
@@ -51,7 +51,7 @@ static ssize_t srv_tcp_feed(void *st, const char *p, size_t n, struct buf *out, 
     c->have += k;
     if (c->have == c->msg) {
         c->have = 0;
-        *replied = 1;
+        *replied = SRV_REPLY_REQUEST;
     }
     return (ssize_t)k;
 }

@@ -75,10 +75,10 @@ static ssize_t srv_ws_feed(void *st, const char *p, size_t n, struct buf *out, i
     struct srv_ws_conn *c = st;
     struct ws_frame f;
     int msg_opcode, opcode;
-    *replied = 0;
+    *replied = SRV_REPLY_NONE;
     if (!c->open) {
         ssize_t k = srv_ws_handshake(c, p, n, out);
-        *replied = k > 0;
+        *replied = k > 0 ? SRV_REPLY_PROTOCOL : SRV_REPLY_NONE; /* not a message */
         return k;
     }
     ssize_t hl = ws_frame_parse(p, n, c->limit, &f);
@@ -115,7 +115,7 @@ static ssize_t srv_ws_feed(void *st, const char *p, size_t n, struct buf *out, i
     buf_append(out, h, hlen);
     buf_append(out, p + hl, len);
     ws_mask(out->data + out->len - len, len, f.mask, 0);
-    *replied = 1;
+    *replied = SRV_REPLY_REQUEST;
     return hl + (ssize_t)f.len;
 }
 

@@ -18,6 +18,9 @@ enum {
     SRV_CLOSE = -1, /* malformed or refused input: close this connection (others go on) */
 };
 
+/* What feed() set *replied to. */
+enum { SRV_REPLY_NONE = 0, SRV_REPLY_REQUEST = 1, SRV_REPLY_PROTOCOL = 2 };
+
 struct srv_proto {
     const char *name;
     /* Per connection; o is the server's options (payload = HTTP body size). NULL on OOM. */
@@ -25,8 +28,9 @@ struct srv_proto {
     void (*conn_free)(void *st);
     /* Consumes at most one complete request from p[0..n), appending its reply to out.
      * Returns bytes consumed: 0 = need more bytes, > 0 = consumed (then *replied says
-     * whether a reply was appended: handshakes and pongs count, control-only frames may
-     * not), or SRV_CLOSE. Set *close_after when the connection must close once out is
+     * what was appended: SRV_REPLY_REQUEST a request's reply — counted, and held back by
+     * --delay-us; SRV_REPLY_PROTOCOL a protocol reply that is not a request, such as the
+     * WebSocket handshake — held back too, not counted; 0 nothing), or SRV_CLOSE. Set *close_after when the connection must close once out is
      * flushed (HTTP "Connection: close", WebSocket close frame). */
     ssize_t (*feed)(void *st, const char *p, size_t n, struct buf *out, int *replied,
                     int *close_after);

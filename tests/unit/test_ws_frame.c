@@ -177,7 +177,7 @@ static int server_feed(void *st, const char *in, size_t n, struct buf *out, int 
         if (r == 0)
             break;
         off += (size_t)r;
-        replies += replied;
+        replies += replied != SRV_REPLY_NONE; /* a handshake is a reply too */
     }
     return replies;
 }
