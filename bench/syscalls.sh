@@ -21,15 +21,18 @@ srv=$!
 i=0; until redis-cli -p "$port" PING > /dev/null 2>&1; do i=$((i + 1)); [ $i -lt 100 ] || exit 3; sleep 0.05; done
 
 count() { # REQUESTS -> total syscalls of the driver (all threads)
-    strace -f -c -o "$tmp/strace.txt" "$driver" redis --port "$port" --pipeline 16 --window 1 \
+    strace -f -c -o "$tmp/strace.txt" "$driver" redis --port "$port" --pipeline 16 --window 1 $extra \
         --payload 64 --requests "$1" --warmup 0 > "$tmp/out.json"
     awk '$NF == "total" {print $(NF-2) + 0}' "$tmp/strace.txt"
 }
-small=$(count 160)
-large=$(count $((batches * 16)))
-awk -v s="$small" -v l="$large" -v b="$batches" 'BEGIN {
-    per = (l - s) / (b - 10)
-    printf "syscalls: %d for 10 batches, %d for %d batches\n", s, l, b
-    printf "syscalls per batch (redis ECHO, pipeline 16, window 1): %.2f (target <= 2.5)\n", per
-}'
-echo "breakdown of the large run:"; sed -n '1,12p' "$tmp/strace.txt"
+for shape in "1 1" "4 1" "4 4"; do
+    set -- $shape
+    extra="--connections $1 --workers $2"
+    small=$(count 160)
+    large=$(count $((batches * 16)))
+    awk -v s="$small" -v l="$large" -v b="$batches" -v c="$1" -v w="$2" 'BEGIN {
+        per = (l - s) / (b - 10)
+        printf "redis ECHO 64 B, pipeline 16, window 1, %d connection(s) on %d worker(s): %.2f syscalls per batch (target <= 2.5)\n", c, w, per
+    }'
+    [ "$1" = 4 ] && [ "$2" = 1 ] && { echo "breakdown:"; sed -n '3,8p' "$tmp/strace.txt"; }
+done
