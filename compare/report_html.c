@@ -121,7 +121,7 @@ static const char css[] =
     "svg .gb{fill:#e9eef5}svg .gh{font-weight:600;font-size:12px;fill:#223}\n"
     "svg .zb{fill:#f7f7f7}svg .gl{stroke:#dedede;stroke-width:1}\n"
     "svg .ax{stroke:#888;stroke-width:1}svg .tk{font-size:10px;fill:#555}\n"
-    "svg .al{font-size:11px;fill:#333}svg .rl{font-size:11px;fill:#222}\n"
+    "svg .al{font-size:11px;fill:#333}svg .rl{font-size:10.5px;fill:#222}\n"
     "svg .lg{font-size:12px;fill:#222}svg .wk{stroke:#222;stroke-width:1;fill:none}\n"
     "svg .vl{font-size:9px;fill:#333}svg .na{font-size:10px;fill:#999;font-style:italic}\n"
     "code,pre{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:.85em}\n"
@@ -213,48 +213,53 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The param keys (other than the grouping ones) whose values differ between rows, sorted,
- * with the usual grid axes first. Returns how many (at most cap). */
+/* Whether params key has the same value (or is absent) in every row. */
+static int key_constant(const struct html_ctx *c, const char *key)
+{
+    const json_t *v0 = json_object_get(json_object_get(json_array_get(c->rows, 0), "params"), key);
+    size_t r;
+
+    for (r = 1; r < c->nrows; r++) {
+        const json_t *v =
+            json_object_get(json_object_get(json_array_get(c->rows, r), "params"), key);
+        if ((v0 == NULL) != (v == NULL) || (v0 && !json_equal((json_t *)v0, (json_t *)v)))
+            return 0;
+    }
+    return 1;
+}
+
+/* The param keys (other than the grouping ones) whose values differ between rows — keys of
+ * any row, so a key only some protocols have counts — with the usual grid axes first, then
+ * the others sorted. Returns how many (at most cap). */
 static size_t varying_keys(const struct html_ctx *c, const char **keys, size_t cap)
 {
     static const char *const first[] = {"command",      "pipeline", "window",
                                         "connections",  "workers",  "resp",
                                         "http_version", "path",     "keyspace"};
     const char *rest[64];
-    size_t n = 0, nrest = 0, i, r;
-    const json_t *row0 = json_array_get(c->rows, 0), *params0 = json_object_get(row0, "params");
+    size_t n = 0, nrest = 0, i, k, r;
     const char *key;
     const json_t *val;
 
-    json_object_foreach((json_t *)params0, key, val)
-    {
-        int differs = 0, known = 0;
-
-        if (!strcmp(key, "protocol") || !strcmp(key, "transport") || !strcmp(key, "payload") ||
-            !strcmp(key, "host") || !strcmp(key, "port"))
-            continue;
-        for (r = 1; r < c->nrows && !differs; r++) {
-            const json_t *o =
-                json_object_get(json_object_get(json_array_get(c->rows, r), "params"), key);
-            differs = !json_equal((json_t *)val, (json_t *)o);
-        }
-        if (!differs)
-            continue;
-        for (i = 0; i < sizeof(first) / sizeof(first[0]); i++)
-            known |= strcmp(key, first[i]) == 0;
-        if (!known && nrest < 64)
-            rest[nrest++] = key;
-    }
-    for (i = 0; i < sizeof(first) / sizeof(first[0]) && n < cap; i++) {
-        const json_t *v0 = json_object_get(params0, first[i]);
-        int differs = 0;
-
-        for (r = 0; r < c->nrows && !differs; r++)
-            differs = !json_equal(
-                (json_t *)v0,
-                json_object_get(json_object_get(json_array_get(c->rows, r), "params"), first[i]));
-        if (differs)
+    for (i = 0; i < sizeof(first) / sizeof(first[0]) && n < cap; i++)
+        if (!key_constant(c, first[i]))
             keys[n++] = first[i];
+    for (r = 0; r < c->nrows; r++) {
+        json_object_foreach(json_object_get(json_array_get(c->rows, r), "params"), key, val)
+        {
+            int seen = 0;
+
+            (void)val;
+            if (!strcmp(key, "protocol") || !strcmp(key, "transport") || !strcmp(key, "payload") ||
+                !strcmp(key, "host") || !strcmp(key, "port"))
+                continue;
+            for (i = 0; i < sizeof(first) / sizeof(first[0]); i++)
+                seen |= strcmp(key, first[i]) == 0;
+            for (k = 0; k < nrest; k++)
+                seen |= strcmp(key, rest[k]) == 0;
+            if (!seen && nrest < 64 && !key_constant(c, key))
+                rest[nrest++] = key;
+        }
     }
     qsort(rest, nrest, sizeof(rest[0]), cmp_str);
     for (i = 0; i < nrest && n < cap; i++)
@@ -285,18 +290,22 @@ static void short_label(const struct html_ctx *c, const json_t *row, const char 
             snprintf(val, sizeof(val), "%g", json_real_value(v));
         else if (json_is_string(v))
             snprintf(val, sizeof(val), "%s", json_string_value(v));
-        else if (json_is_boolean(v))
-            snprintf(val, sizeof(val), "%s", json_is_true(v) ? "on" : "off");
+        else if (json_is_boolean(v) && json_is_true(v))
+            snprintf(val, sizeof(val), "%s", "on");
         else
-            continue;
-        if (!strcmp(k, "pipeline") || !strcmp(k, "window"))
+            continue; /* a switch that is off says nothing worth the room */
+        if (json_is_boolean(v))
+            w = snprintf(out + used, len - used, "%s%s", used ? " \xc2\xb7 " : "",
+                         !strcmp(k, "serve") ? L(c, "colocated", "同进程") : k);
+        else if (!strcmp(k, "pipeline") || !strcmp(k, "window"))
             w = snprintf(out + used, len - used, "%s%s%s", used ? " \xc2\xb7 " : "", k, val);
         else if (!strcmp(k, "connections"))
             w = snprintf(out + used, len - used, "%s%s%s", used ? " \xc2\xb7 " : "", val,
                          L(c, " clients", " 连接"));
         else if (!strcmp(k, "workers"))
             w = snprintf(out + used, len - used, "%s%s%s", used ? " \xc2\xb7 " : "", val,
-                         L(c, " workers", " 工作线程"));
+                         strcmp(val, "1") == 0 ? L(c, " worker", " 工作线程")
+                                               : L(c, " workers", " 工作线程"));
         else if (!strcmp(k, "command"))
             w = snprintf(out + used, len - used, "%s%s", used ? " \xc2\xb7 " : "", val);
         else if (!strcmp(k, "resp"))

@@ -7,13 +7,13 @@
 #include <string.h>
 
 #define SVG_WIDTH 1100.0
-#define LABEL_RIGHT 322.0 /* labels end here (text-anchor end) */
-#define PLOT_X0 330.0
+#define LABEL_RIGHT 352.0 /* labels end here (text-anchor end) */
+#define PLOT_X0 360.0
 #define PLOT_X1 (SVG_WIDTH - 70.0) /* room for the value label of the longest bar */
 #define GROUP_H 20.0
 #define BAR_GAP 2.0
 #define ROW_PAD 5.0
-#define LABEL_MAX_CHARS 52
+#define LABEL_MAX_CHARS 60
 
 static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1",
                                       "#76b7b2", "#edc948", "#9c755f", "#ff9da7", "#bab0ac"};
