@@ -21,8 +21,8 @@
  * the A/A sample of paired ratios is small, so its extremes understate the true noise. */
 #define CALIBRATE_MARGIN 1.25
 
-static const enum metric gated_metrics[] = {METRIC_THROUGHPUT, METRIC_CPU_EFFICIENCY,
-                                            METRIC_P50_US, METRIC_P99_US, METRIC_RSS_MIB};
+static const enum metric gated_metrics[] = {METRIC_THROUGHPUT, METRIC_CPU_EFFICIENCY, METRIC_P50_US,
+                                            METRIC_P99_US, METRIC_RSS_MIB};
 
 static void usage(FILE *f)
 {
@@ -151,8 +151,9 @@ int calibrate_metric_from_summary(const json_t *metric, const char *base, const 
 }
 
 /* calibration.json and the Markdown table from the A/A summary. */
-static int write_calibration(const char *dir, const json_t *summary, const struct verdict_rules *rules,
-                             unsigned *false_alarms, char *err, size_t errlen)
+static int write_calibration(const char *dir, const json_t *summary,
+                             const struct verdict_rules *rules, unsigned *false_alarms, char *err,
+                             size_t errlen)
 {
     const char *base = json_string_value(json_object_get(summary, "baseline"));
     const char *again = json_string_value(json_array_get(json_object_get(summary, "versions"), 1));
@@ -165,15 +166,17 @@ static int write_calibration(const char *dir, const json_t *summary, const struc
     *false_alarms = 0;
     md = open_memstream(&text, &mdlen);
     if (!doc || !rows || !md || !base || !again) {
-        snprintf(err, errlen, "%s", (!base || !again) ? "summary has no A/A versions" : "out of memory");
+        snprintf(err, errlen, "%s",
+                 (!base || !again) ? "summary has no A/A versions" : "out of memory");
         goto out;
     }
     fprintf(md, "# Calibration: %s against itself\n\n", base);
-    fprintf(md, "Noise is the largest deviation of a paired per-round ratio from 1 in this A/A "
-                "run; detectable is the smallest change for which every paired ratio would fall "
-                "on one side of 1; the floor is max(threshold, %.2f × detectable) and is what "
-                "`compare gate --floors calibration.json` uses for that row. Any A/A "
-                "`regressed` or `improved` is a false alarm.\n\n",
+    fprintf(md,
+            "Noise is the largest deviation of a paired per-round ratio from 1 in this A/A "
+            "run; detectable is the smallest change for which every paired ratio would fall "
+            "on one side of 1; the floor is max(threshold, %.2f × detectable) and is what "
+            "`compare gate --floors calibration.json` uses for that row. Any A/A "
+            "`regressed` or `improved` is a false alarm.\n\n",
             CALIBRATE_MARGIN);
     fprintf(md, "| Configuration | Metric | Noise | Spread | Detectable | Floor | A/A verdict |\n");
     fprintf(md, "|---|---|---:|---:|---:|---:|---|\n");
@@ -202,12 +205,11 @@ static int write_calibration(const char *dir, const json_t *summary, const struc
                 calibrate_floor(&cm, rules->threshold_pct[m], &floor_pct) < 0)
                 continue;
             *false_alarms += (unsigned)cm.false_alarm;
-            json_object_set_new(jmetrics, metric_name(m),
-                                json_pack("{s:f, s:f, s:f, s:f, s:i, s:b}", "noise_pct",
-                                          cm.noise_pct, "spread_pct", cm.spread_pct,
-                                          "detectable_pct", cm.detectable_pct, "floor_pct",
-                                          floor_pct, "pairs", (int)cm.n_pairs, "false_alarm",
-                                          cm.false_alarm));
+            json_object_set_new(
+                jmetrics, metric_name(m),
+                json_pack("{s:f, s:f, s:f, s:f, s:i, s:b}", "noise_pct", cm.noise_pct, "spread_pct",
+                          cm.spread_pct, "detectable_pct", cm.detectable_pct, "floor_pct",
+                          floor_pct, "pairs", (int)cm.n_pairs, "false_alarm", cm.false_alarm));
             fprintf(md, "| %s | %s | %.2f%% | %.2f%% | %.2f%% | %.2f%% | %s |\n",
                     label ? label : "?", metric_name(m), cm.noise_pct, cm.spread_pct,
                     cm.detectable_pct, floor_pct, cm.false_alarm ? "**false alarm**" : "~");

@@ -10,7 +10,7 @@ struct calibrate_metric {
     double spread_pct;     /* largest (max-min)/median of the two sides, percent */
     double detectable_pct; /* smallest change whose paired ratios would all fall on one side */
     unsigned n_pairs;
-    int false_alarm;       /* the A/A verdict was regressed or improved */
+    int false_alarm; /* the A/A verdict was regressed or improved */
 };
 
 /* From one metric object of an A/A summary row (design §7 shape) with versions base and

@@ -75,8 +75,8 @@ static const char *flag_value(const char *name, int argc, char **argv, int *i, i
 
 int run_flag_parse(struct run_request *rq, int argc, char **argv, int *i, char *err, size_t errlen)
 {
-    static const char *const names[] = {"--spec",       "--grid",      "--runs",  "--warmup",
-                                        "--duration",   "--out",       "--shard", "--lang",
+    static const char *const names[] = {"--spec",       "--grid",       "--runs",   "--warmup",
+                                        "--duration",   "--out",        "--shard",  "--lang",
                                         "--pin-driver", "--pin-server", "--confirm"};
     const char *a = argv[*i], *v = NULL;
     size_t k;
@@ -577,8 +577,13 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     if (!stop_flag && rc == EXIT_OK && sp.n_versions >= 2) {
         unsigned cap = rq->confirm_rounds >= 0 ? (unsigned)rq->confirm_rounds : sp.confirm_rounds;
         struct verdict_rules def;
-        struct confirm_ctx cx = {.r = &r, .selected = selected, .cap = cap / 2 * 2,
-                                 .fd = fd, .dir = dir, .meta = meta, .rules = rq->rules};
+        struct confirm_ctx cx = {.r = &r,
+                                 .selected = selected,
+                                 .cap = cap / 2 * 2,
+                                 .fd = fd,
+                                 .dir = dir,
+                                 .meta = meta,
+                                 .rules = rq->rules};
 
         if (!cx.rules) {
             verdict_rules_default(&def);

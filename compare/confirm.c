@@ -122,8 +122,8 @@ int confirm_run(struct confirm_ctx *cx, char *err, size_t errlen)
 
                 for (pos = 1; pos <= sp->n_versions && !*cx->r->stop; pos++) {
                     struct sched_run sr = {.config = c,
-                                           .version = sched_version_at(sp->n_versions,
-                                                                       base + step, pos),
+                                           .version =
+                                               sched_version_at(sp->n_versions, base + step, pos),
                                            .round = base + step,
                                            .position = pos};
                     json_t *line = runner_run(cx->r, &sr, err, errlen);

@@ -19,11 +19,11 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules)
 struct confirm_ctx {
     struct runner *r;
     const unsigned char *selected; /* configurations of this shard */
-    unsigned cap; /* extra rounds at most per row; even (rounds come in pairs, an odd cap is
-                   * rounded down by the caller) */
-    int fd;                        /* runs.jsonl, open for appending */
-    const char *dir;               /* the run directory */
-    json_t *meta;                  /* gets "confirmation": {max_extra_rounds, rule, rows} */
+    unsigned cap;    /* extra rounds at most per row; even (rounds come in pairs, an odd cap is
+                      * rounded down by the caller) */
+    int fd;          /* runs.jsonl, open for appending */
+    const char *dir; /* the run directory */
+    json_t *meta;    /* gets "confirmation": {max_extra_rounds, rule, rows} */
     const struct verdict_rules *rules;
 };
 

@@ -21,8 +21,8 @@ static const char *const protocols[] = {"redis", "tcp", "http", "ws", NULL};
 static const char *const transports[] = {"tcp", "tls", NULL};
 /* The driver's --command list (driver/opts.c): redis-benchmark's suite. */
 static const char *const commands[] = {
-    "ECHO", "PING", "SET",     "GET",        "INCR",       "LPUSH",      "RPUSH",
-    "LPOP", "RPOP", "SADD",    "HSET",       "SPOP",       "ZADD",       "ZPOPMIN",
+    "ECHO", "PING",       "SET",        "GET",        "INCR",       "LPUSH", "RPUSH",
+    "LPOP", "RPOP",       "SADD",       "HSET",       "SPOP",       "ZADD",  "ZPOPMIN",
     "MSET", "LRANGE_100", "LRANGE_300", "LRANGE_500", "LRANGE_600", NULL};
 static const char *const http_versions[] = {"1.1", "2", NULL};
 /* What the driver's HTTP workload sends (driver/wl_http.c). */

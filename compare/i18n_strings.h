@@ -42,8 +42,7 @@ X(M_NONE_NOTABLE,
   "{0} 对比 {1}：没有任何配置以充分的证据超过阈值。吞吐量变化最大的是：")
 X(M_CHANGE_ITEM, "{0} ({1} throughput, {2} P99)", "{0}（吞吐量 {1}，P99 {2}）")
 X(M_NO_DATA, "no configuration has data for both versions.", "没有任何配置同时具有两个版本的数据。")
-X(M_OVERLAP_ALL,
-  "The throughput ranges of {0} and {1} overlap in every configuration.",
+X(M_OVERLAP_ALL, "The throughput ranges of {0} and {1} overlap in every configuration.",
   "{0} 与 {1} 的吞吐量区间在每个配置中都有重叠。")
 X(M_OVERLAP_SOME,
   "The throughput ranges of {0} and {1} do not overlap in {2} of {3} configurations: {4}.",
@@ -81,14 +80,13 @@ X(M_CONFIRM_NONE,
 X(M_INCOMPLETE_ROW, "Incomplete: {0} ({1} of {2} runs recorded)",
   "不完整：{0}（记录了 {2} 次中的 {1} 次）")
 X(M_WEAKNESSES, "What weakens this measurement:", "削弱本次测量的因素：")
-X(M_WEAK_NONE, "Nothing known weakens this measurement (no failed or unstable rows, TLS "
-               "verification on where used, no machine warning recorded).",
+X(M_WEAK_NONE,
+  "Nothing known weakens this measurement (no failed or unstable rows, TLS "
+  "verification on where used, no machine warning recorded).",
   "未发现削弱本次测量的因素（没有失败或不稳定的行，使用 TLS 时证书校验开启，没有记录机器警告）。")
-X(M_WEAK_INSECURE,
-  "TLS certificate verification was off (`--insecure`) in: {0}.",
+X(M_WEAK_INSECURE, "TLS certificate verification was off (`--insecure`) in: {0}.",
   "以下配置关闭了 TLS 证书校验（`--insecure`）：{0}。")
-X(M_WEAK_UNSTABLE,
-  "Unstable (a side's spread (max−min)/median above {0}%): {1}.",
+X(M_WEAK_UNSTABLE, "Unstable (a side's spread (max−min)/median above {0}%): {1}.",
   "不稳定（某一方的离散度 (最大−最小)/中位数 超过 {0}%）：{1}。")
 X(M_WEAK_FAILED, "Failed runs: {0}; their rows carry the verdict `failed`.",
   "失败的运行：{0} 次；相应行的结论为 `failed`。")
@@ -148,7 +146,8 @@ X(M_DEF_LATENCY,
   "its last reply, including time the batch waited in the client. It is not single-command "
   "latency. With one message per batch (pipeline 1, as the TCP, HTTP and WebSocket rows use) "
   "it is one message round trip.",
-  "延迟是闭环的批次往返时间：从写出批次的第一个字节到读到其最后一个回复，包含批次在客户端排队的时间。"
+  "延迟是闭环的批次往返时间：从写出批次的第一个字节到读到其最后一个回复，包含批次在客户端排队的时间"
+  "。"
   "它不是单条命令的延迟。每批一条消息时（pipeline 1，TCP、HTTP 和 WebSocket 行即如此），"
   "它就是一次消息往返。")
 X(M_DEF_RSS, "Peak RSS is the driver process's lifetime peak resident memory.",
@@ -177,8 +176,7 @@ X(M_EVID_CHANCE,
   "次）；阈值条件使误报更加罕见。")
 X(M_EVID_TABLE, "Exact two-sided Mann–Whitney p and paired ratios per configuration:",
   "各配置的精确双侧 Mann–Whitney p 值与配对比值：")
-X(M_THRESHOLDS,
-  "throughput {0}%, CPU efficiency {1}%, P50 {2}%, P99 {3}%, peak RSS {4}%",
+X(M_THRESHOLDS, "throughput {0}%, CPU efficiency {1}%, P50 {2}%, P99 {3}%, peak RSS {4}%",
   "吞吐量 {0}%，CPU 效率 {1}%，P50 {2}%，P99 {3}%，峰值 RSS {4}%")
 X(M_DETAILS_FULL, "Full table ({0} configurations)", "完整表格（{0} 个配置）")
 X(M_NOTABLE_ONLY,
@@ -205,7 +203,8 @@ X(M_ENV_CONFIGS, "Configurations", "配置数")
 X(M_ENV_GRIDS, "Grids", "网格")
 X(M_ENV_SPEC, "Spec file", "规格文件")
 X(M_ENV_NETWORK, "Network", "网络")
-X(M_ENV_NETWORK_V, "client and server on one machine, loopback", "客户端与服务器在同一台机器上，经回环地址")
+X(M_ENV_NETWORK_V, "client and server on one machine, loopback",
+  "客户端与服务器在同一台机器上，经回环地址")
 X(M_ENV_SHARD, "Shard", "分片")
 X(M_UNKNOWN, "unknown", "未知")
 X(M_NONE, "none", "无")
@@ -218,7 +217,8 @@ X(M_COL_DRIVER, "Driver", "驱动")
 X(M_COL_SOURCE, "Measured source", "被测源文件")
 X(M_COL_SHA, "SHA-256", "SHA-256")
 X(M_PROV_DATASET, "Raw dataset `{0}`: SHA-256 `{1}`.", "原始数据集 `{0}`：SHA-256 `{1}`。")
-X(M_PROV_DATASET_OK, "It matches the hash recorded in `meta.json`.", "与 `meta.json` 中记录的哈希一致。")
+X(M_PROV_DATASET_OK, "It matches the hash recorded in `meta.json`.",
+  "与 `meta.json` 中记录的哈希一致。")
 X(M_PROV_DATASET_BAD, "It does NOT match the hash recorded in `meta.json` (`{0}`).",
   "与 `meta.json` 中记录的哈希（`{0}`）不一致。")
 X(M_PROV_GRID, "grid `{0}`", "网格 `{0}`")
@@ -242,7 +242,8 @@ X(M_COL_ROUNDS, "Rounds", "轮数")
 X(M_ONE_NOTE,
   "ops/s is shown as median [min–max] over the rounds; the other columns are medians. Local "
   "results on a shared machine are not production capacity.",
-  "次/秒 以各轮的 中位数 [最小–最大] 给出；其余列为中位数。共享机器上的本地结果不代表生产环境容量。")
+  "次/秒 以各轮的 中位数 [最小–最大] "
+  "给出；其余列为中位数。共享机器上的本地结果不代表生产环境容量。")
 X(M_ONE_SUMMARY, "{0} configurations of `{1}`, {2} of {3} runs ok.",
   "`{1}` 的 {0} 个配置，{3} 次运行中 {2} 次成功。")
 X(M_SERVE_MODE, "serve", "同进程服务")
@@ -270,6 +271,5 @@ X(M_UNJUDGED,
   "{0} of {1} configurations cannot be fully judged (failed or missing runs, or a spread "
   "above the noise limit): {2}.",
   "{1} 个配置中有 {0} 个无法完全判断（运行失败或缺失，或离散度超过噪声上限）：{2}。")
-X(M_REPLACED,
-  "Runs recorded again later for the same round (resume): {0}; the later run counts.",
+X(M_REPLACED, "Runs recorded again later for the same round (resume): {0}; the later run counts.",
   "有 {0} 次较早的尝试在同一轮中被重新记录（续跑）；以较晚的运行为准。")

@@ -51,8 +51,9 @@ int main(int argc, char **argv)
     for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "compare: unknown command '%s' (expected one of: run, report, gate, commits, "
-                    "drift, merge, calibrate, demo)\n",
+    fprintf(stderr,
+            "compare: unknown command '%s' (expected one of: run, report, gate, commits, "
+            "drift, merge, calibrate, demo)\n",
             argv[1]);
     return EXIT_USAGE;
 }

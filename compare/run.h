@@ -14,34 +14,34 @@ struct verdict_rules; /* stats.h */
 #define RUN_MAX_VERSIONS 16
 
 struct run_request {
-    const char *spec_path;                   /* --spec (required) */
-    const char *grid_paths[RUN_MAX_GRIDS];   /* --grid FILE...: replace the spec's grids */
+    const char *spec_path;                 /* --spec (required) */
+    const char *grid_paths[RUN_MAX_GRIDS]; /* --grid FILE...: replace the spec's grids */
     size_t n_grids;
-    int runs;                                /* --runs; 0 = spec's, else 5 */
-    double warmup_s;                         /* --warmup; < 0 = spec's, else 1 */
-    double duration_s;                       /* --duration; < 0 = spec's, else 5 */
-    const char *out_dir;                     /* --out; NULL = reports/<UTC time>-<short id>/ */
-    int resume;                              /* --resume: out_dir must hold a dataset */
-    unsigned shard_k, shard_n;               /* --shard K/N; 0/0 = all configurations */
-    const char *lang;                        /* --lang en|zh; NULL = en */
-    const char *pin_driver, *pin_server;     /* --pin-driver/--pin-server CPU lists, or NULL */
-    const struct verdict_rules *rules;       /* thresholds for verdicts; NULL = defaults */
-    int confirm_rounds;                      /* --confirm N: extra rounds at most for
-                                              * borderline rows; < 0 = the spec's (else 0) */
-    int argc;                                /* the full command line, for meta.json */
+    int runs;                            /* --runs; 0 = spec's, else 5 */
+    double warmup_s;                     /* --warmup; < 0 = spec's, else 1 */
+    double duration_s;                   /* --duration; < 0 = spec's, else 5 */
+    const char *out_dir;                 /* --out; NULL = reports/<UTC time>-<short id>/ */
+    int resume;                          /* --resume: out_dir must hold a dataset */
+    unsigned shard_k, shard_n;           /* --shard K/N; 0/0 = all configurations */
+    const char *lang;                    /* --lang en|zh; NULL = en */
+    const char *pin_driver, *pin_server; /* --pin-driver/--pin-server CPU lists, or NULL */
+    const struct verdict_rules *rules;   /* thresholds for verdicts; NULL = defaults */
+    int confirm_rounds;                  /* --confirm N: extra rounds at most for
+                                          * borderline rows; < 0 = the spec's (else 0) */
+    int argc;                            /* the full command line, for meta.json */
     char **argv;
     /* compare commits: {tree} in version commands expands to tree_dirs[version index]. */
     const char *tree_dirs[RUN_MAX_VERSIONS];
     size_t n_tree_dirs;
-    json_t *extra_meta;                      /* borrowed; merged into meta.json when set */
+    json_t *extra_meta; /* borrowed; merged into meta.json when set */
 };
 
 struct run_outcome {
-    char dir[PATH_MAX];     /* the run directory that was written */
-    unsigned runs_total;    /* runs recorded in runs.jsonl (including earlier ones on resume) */
+    char dir[PATH_MAX];  /* the run directory that was written */
+    unsigned runs_total; /* runs recorded in runs.jsonl (including earlier ones on resume) */
     unsigned runs_failed;
-    int interrupted;        /* stopped by SIGINT/SIGTERM: partial dataset + partial report */
-    json_t *summary;        /* new reference to the summary (caller json_decref()s), or NULL */
+    int interrupted; /* stopped by SIGINT/SIGTERM: partial dataset + partial report */
+    json_t *summary; /* new reference to the summary (caller json_decref()s), or NULL */
 };
 
 /* Defaults: runs 0, warmup/duration/confirm_rounds -1, everything else zero/NULL. */
@@ -50,16 +50,14 @@ void run_request_init(struct run_request *rq);
 /* Tries to consume the run flag at argv[*i] (and its value). Returns 1 when consumed (*i
  * advanced past it), 0 when argv[*i] is not a run flag (caller handles it), -1 on a bad value
  * with err naming the flag, the value and what was expected. */
-int run_flag_parse(struct run_request *rq, int argc, char **argv, int *i, char *err,
-                   size_t errlen);
+int run_flag_parse(struct run_request *rq, int argc, char **argv, int *i, char *err, size_t errlen);
 
 /* Loads and validates the spec and grids (nothing runs when they are bad), runs every
  * configuration × version × round in alternating order, appends runs.jsonl (fsync per run),
  * writes meta.json, summary.json, report.md, report.html. Returns EXIT_OK, EXIT_USAGE (bad
  * input; err says what), EXIT_HARNESS (runs failed or a server never became ready; the
  * dataset and reports are still written and out is filled). */
-int run_execute(const struct run_request *rq, struct run_outcome *out, char *err,
-                size_t errlen);
+int run_execute(const struct run_request *rq, struct run_outcome *out, char *err, size_t errlen);
 
 void run_outcome_release(struct run_outcome *out);
 

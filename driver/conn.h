@@ -45,8 +45,7 @@ int conn_connect_start(const char *host, int port, char *err, size_t errlen);
 /* After EPOLLOUT on a connecting fd: 0 connected, -1 failed with err set. */
 int conn_finish_connect(int fd, const char *host, int port, char *err, size_t errlen);
 /* Binds and listens (SO_REUSEADDR, non-blocking). port 0 picks one; *bound_port gets it. */
-int conn_listen(const char *host, int port, int backlog, int *bound_port, char *err,
-                size_t errlen);
+int conn_listen(const char *host, int port, int backlog, int *bound_port, char *err, size_t errlen);
 
 /* Initialises c over fd as plain TCP. */
 void conn_init_plain(struct conn *c, int fd);

@@ -18,8 +18,8 @@ struct drv_opts {
     enum drv_mode mode;
     enum drv_proto protocol;
     enum drv_transport transport;
-    char host[256];     /* default 127.0.0.1 */
-    int port;           /* default per protocol: redis 6379, others 8080 (0 = any, serve) */
+    char host[256];       /* default 127.0.0.1 */
+    int port;             /* default per protocol: redis 6379, others 8080 (0 = any, serve) */
     unsigned connections; /* default 1 */
     unsigned workers;     /* threads; default 1; never more than connections (client) */
     unsigned pipeline;    /* ops per batch, default 1 */
@@ -29,10 +29,10 @@ struct drv_opts {
     double duration_s;    /* default 5 */
     uint64_t requests;    /* exact measured op count; 0 = use duration */
     /* redis */
-    char command[32];     /* default ECHO (upper case) */
-    uint64_t keyspace;    /* random keys 0..keyspace-1; 0 = one fixed key */
-    int auth;             /* send AUTH / HELLO AUTH with credentials from env or file */
-    int resp;             /* 2 or 3, default 2 */
+    char command[32];  /* default ECHO (upper case) */
+    uint64_t keyspace; /* random keys 0..keyspace-1; 0 = one fixed key */
+    int auth;          /* send AUTH / HELLO AUTH with credentials from env or file */
+    int resp;          /* 2 or 3, default 2 */
     char password_file[PATH_MAX];
     /* http, ws */
     char path[1024];      /* default "/" */
@@ -43,13 +43,13 @@ struct drv_opts {
     char cert[PATH_MAX];
     char key[PATH_MAX];
     char sni[256];
-    int insecure;         /* skip chain and identity verification; recorded in the result */
+    int insecure; /* skip chain and identity verification; recorded in the result */
     /* colocated reference server */
-    int serve;            /* client mode: host the reference server in this process */
+    int serve;              /* client mode: host the reference server in this process */
     unsigned serve_workers; /* default 1 */
     /* reference server (serve mode, or --serve) */
-    unsigned delay_us;    /* delay before each reply */
-    double timeout_s;     /* connect/handshake and drain bound; default 5 */
+    unsigned delay_us; /* delay before each reply */
+    double timeout_s;  /* connect/handshake and drain bound; default 5 */
 };
 
 /* Sets every field to its default for the protocol. */

@@ -30,8 +30,9 @@ struct srv_proto {
      * Returns bytes consumed: 0 = need more bytes, > 0 = consumed (then *replied says
      * what was appended: SRV_REPLY_REQUEST a request's reply — counted, and held back by
      * --delay-us; SRV_REPLY_PROTOCOL a protocol reply that is not a request, such as the
-     * WebSocket handshake — held back too, not counted; 0 nothing), or SRV_CLOSE. Set *close_after when the connection must close once out is
-     * flushed (HTTP "Connection: close", WebSocket close frame). */
+     * WebSocket handshake — held back too, not counted; 0 nothing), or SRV_CLOSE. Set *close_after
+     * when the connection must close once out is flushed (HTTP "Connection: close", WebSocket close
+     * frame). */
     ssize_t (*feed)(void *st, const char *p, size_t n, struct buf *out, int *replied,
                     int *close_after);
     /* Largest input one request may need buffered (the server sizes its buffers). */
@@ -48,8 +49,8 @@ const struct srv_proto *srv_proto_for(enum drv_proto p);
 struct server;
 /* Starts listening and o->workers (or serve_workers for --serve) threads. *bound_port gets
  * the actual port. NULL with err set. */
-struct server *server_start(const struct drv_opts *o, unsigned workers, int *bound_port,
-                            char *err, size_t errlen);
+struct server *server_start(const struct drv_opts *o, unsigned workers, int *bound_port, char *err,
+                            size_t errlen);
 /* Requests served so far (complete requests, all workers). */
 unsigned long long server_requests(const struct server *s);
 /* Connections accepted so far (all workers). */

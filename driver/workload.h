@@ -22,10 +22,10 @@
 
 /* What feed() saw, added to by each call. replies = complete replies (ok + failed ones). */
 struct wl_tally {
-    uint64_t replies;   /* complete replies, in order; each completes one op */
-    uint64_t ok;        /* of those, verified correct */
-    uint64_t verify;    /* of those, well-formed but wrong (bad payload, wrong type...) */
-    uint64_t protocol;  /* server error replies (-ERR), bad status; counted per reply */
+    uint64_t replies;  /* complete replies, in order; each completes one op */
+    uint64_t ok;       /* of those, verified correct */
+    uint64_t verify;   /* of those, well-formed but wrong (bad payload, wrong type...) */
+    uint64_t protocol; /* server error replies (-ERR), bad status; counted per reply */
 };
 
 struct workload {
@@ -53,8 +53,7 @@ struct workload {
     /* Consumes handshake reply bytes. Returns bytes consumed (>= 0) and sets *done when the
      * handshake is complete; -1 on failure with a message in err (wrong password, bad
      * Sec-WebSocket-Accept): the engine counts a connect error and reports err. */
-    ssize_t (*hello_feed)(void *st, const char *p, size_t n, int *done, char *err,
-                          size_t errlen);
+    ssize_t (*hello_feed)(void *st, const char *p, size_t n, int *done, char *err, size_t errlen);
 
     /* The bytes of one batch of n ops. Sets *data and *len to memory owned by the workload,
      * valid until the next batch() call on this connection (pre-built when constant).

@@ -7,10 +7,9 @@
 static json_t *metric(double rmin, double rmax, int n, const char *verdict)
 {
     return json_pack("{s:{s:{s:f,s:f,s:f},s:{s:f,s:f,s:f}}, s:{s:{s:{s:f,s:f,s:f,s:i},s:s}}}",
-                     "values", "a", "median", 100.0, "min", 95.0, "max", 105.0, "a-again",
-                     "median", 100.0, "min", 90.0, "max", 110.0, "vs_baseline", "a-again",
-                     "paired_ratio", "min", rmin, "max", rmax, "median", 1.0, "n", n, "verdict",
-                     verdict);
+                     "values", "a", "median", 100.0, "min", 95.0, "max", 105.0, "a-again", "median",
+                     100.0, "min", 90.0, "max", 110.0, "vs_baseline", "a-again", "paired_ratio",
+                     "min", rmin, "max", rmax, "median", 1.0, "n", n, "verdict", verdict);
 }
 
 int main(void)
