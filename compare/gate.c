@@ -207,6 +207,74 @@ int gate_row_match(const struct gate_config *gc, const json_t *params)
     return -1;
 }
 
+int gate_apply_floors(struct gate_config *gc, const json_t *calibration, const char *file,
+                      char *err, size_t errlen)
+{
+    struct gate_row_rule fresh[GATE_MAX_ROWS];
+    const json_t *rows = json_object_get(calibration, "rows"), *row;
+    const char *schema = json_string_value(json_object_get(calibration, "schema"));
+    size_t n = 0, i, m;
+
+    if (!schema || strcmp(schema, "pairbench.calibration/1") != 0 || !json_is_array(rows)) {
+        snprintf(err, errlen,
+                 "%s: $.schema: expected \"pairbench.calibration/1\" with rows (the "
+                 "calibration.json of compare calibrate), got %s",
+                 file, schema ? schema : "none");
+        return -1;
+    }
+    if (json_array_size(rows) + gc->n_rows > GATE_MAX_ROWS) {
+        snprintf(err, errlen, "%s: $.rows: %zu calibrated rows and %zu spec rules exceed %d", file,
+                 json_array_size(rows), gc->n_rows, GATE_MAX_ROWS);
+        return -1;
+    }
+    json_array_foreach(rows, i, row)
+    {
+        const json_t *params = json_object_get(row, "params");
+        const json_t *metrics = json_object_get(row, "metrics");
+        struct verdict_rules eff;
+        unsigned char gated[METRIC_COUNT];
+        int base = gate_row_match(gc, params);
+        json_t *match;
+
+        if (!json_is_object(params) || !json_is_object(metrics)) {
+            snprintf(err, errlen, "%s: $.rows[%zu]: expected \"params\" and \"metrics\" objects",
+                     file, i);
+            goto fail;
+        }
+        gate_row_rules(gc, params, &eff, gated);
+        match = json_deep_copy(params);
+        if (!match) {
+            snprintf(err, errlen, "out of memory");
+            goto fail;
+        }
+        /* a calibration with other window lengths still describes the same configuration */
+        json_object_del(match, "warmup");
+        json_object_del(match, "duration");
+        fresh[n].match = match;
+        for (m = 0; m < METRIC_COUNT; m++) {
+            const json_t *f =
+                json_object_get(json_object_get(metrics, metric_name(m)), "floor_pct");
+
+            if (gated[m])
+                fresh[n].threshold_pct[m] =
+                    json_is_number(f) && json_number_value(f) > eff.threshold_pct[m]
+                        ? json_number_value(f)
+                        : eff.threshold_pct[m];
+            else
+                fresh[n].threshold_pct[m] = base >= 0 ? gc->rows[base].threshold_pct[m] : -1;
+        }
+        n++;
+    }
+    memmove(gc->rows + n, gc->rows, gc->n_rows * sizeof(gc->rows[0]));
+    memcpy(gc->rows, fresh, n * sizeof(fresh[0]));
+    gc->n_rows += n;
+    return 0;
+fail:
+    while (n > 0)
+        json_decref(fresh[--n].match);
+    return -1;
+}
+
 void gate_row_rules(const struct gate_config *gc, const json_t *params, struct verdict_rules *out,
                     unsigned char gated[METRIC_COUNT])
 {

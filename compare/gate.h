@@ -12,7 +12,7 @@
 
 #include "stats.h"
 
-#define GATE_MAX_ROWS 32
+#define GATE_MAX_ROWS 256
 #define GATE_MARKER "<!-- pairbench-gate -->"
 
 /* A per-row override from the spec: rows whose params contain every key of match (equal
@@ -46,6 +46,15 @@ int gate_parse_threshold(struct gate_config *gc, const char *arg, char *err, siz
  * naming the JSON path. */
 int gate_parse_spec(struct gate_config *gc, const json_t *gate, const char *file, char *err,
                     size_t errlen);
+
+/* Raises each calibrated row's thresholds to its floors from `compare calibrate`
+ * (calibration.json, schema pairbench.calibration/1): for every gated metric the row's
+ * threshold becomes max(its effective threshold, floor_pct). The floors become per-row rules
+ * placed before the spec's (first match wins), matched on the row's params without warm-up
+ * and duration. Call after the spec and the flags. file names the calibration in messages.
+ * Returns 0, or -1 with err. */
+int gate_apply_floors(struct gate_config *gc, const json_t *calibration, const char *file,
+                      char *err, size_t errlen);
 
 /* Effective rules and gated set for a row with these params (first matching row rule). */
 void gate_row_rules(const struct gate_config *gc, const json_t *params, struct verdict_rules *out,

@@ -28,12 +28,15 @@ static void usage(FILE *f)
     fprintf(
         f,
         "usage: compare gate --spec FILE [run flags] [--threshold METRIC=PERCENT]...\n"
-        "                    [--noise-limit PERCENT] [--post URL --post-token-env VAR]\n"
+        "                    [--noise-limit PERCENT] [--floors CALIBRATION.json]\n"
+        "                    [--post URL --post-token-env VAR]\n"
         "       compare gate --from RUNDIR [--spec FILE] [--threshold ...] [--post ...]\n"
         "  --threshold     gate METRIC (throughput, cpu_efficiency, p50, p99, rss) at PERCENT;\n"
         "                  naming any gates exactly the named ones (default: throughput 5,\n"
         "                  cpu_efficiency 5, p99 10); the spec's \"gate\" section is read first\n"
         "  --from RUNDIR   judge an existing run directory (e.g. `compare merge` output)\n"
+        "  --floors FILE   per-row floors from `compare calibrate` (calibration.json): a row's\n"
+        "                  threshold is raised to what its A/A noise lets the runs detect\n"
         "  --post URL      create or update the pull-request comment (GitHub issue-comment\n"
         "                  API: .../repos/OWNER/REPO/issues/N/comments); the bearer token is\n"
         "                  read from the environment variable named by --post-token-env\n"
@@ -103,7 +106,7 @@ int cmd_gate(int argc, char **argv)
     struct gate_config gc;
     struct gate_result gr;
     const char *thresholds[GATE_MAX_THRESHOLD_FLAGS];
-    const char *post_url = NULL, *token_env = NULL, *token = NULL, *from = NULL;
+    const char *post_url = NULL, *token_env = NULL, *token = NULL, *from = NULL, *floors = NULL;
     char err[4096] = "", path[4200];
     char *md = NULL, *report = NULL;
     json_t *spec = NULL, *summary = NULL;
@@ -129,7 +132,7 @@ int cmd_gate(int argc, char **argv)
         }
         if (strcmp(a, "--threshold") == 0 || strcmp(a, "--post") == 0 ||
             strcmp(a, "--post-token-env") == 0 || strcmp(a, "--from") == 0 ||
-            strcmp(a, "--noise-limit") == 0) {
+            strcmp(a, "--noise-limit") == 0 || strcmp(a, "--floors") == 0) {
             const char *v;
 
             if (i + 1 >= argc) {
@@ -158,6 +161,8 @@ int cmd_gate(int argc, char **argv)
                 token_env = v;
             } else if (strcmp(a, "--from") == 0) {
                 from = v;
+            } else if (strcmp(a, "--floors") == 0) {
+                floors = v;
             } else if (num_parse_double(v, 0.1, 1000, &noise) < 0) {
                 fprintf(stderr,
                         "compare: gate: --noise-limit '%s': expected a percent in "
@@ -227,6 +232,16 @@ int cmd_gate(int argc, char **argv)
         }
     if (noise > 0)
         gc.rules.noise_limit_pct = noise;
+    if (floors) {
+        json_t *cal = ju_load_json(floors, err, sizeof(err));
+        int frc = cal ? gate_apply_floors(&gc, cal, floors, err, sizeof(err)) : -1;
+
+        json_decref(cal);
+        if (frc < 0) {
+            fprintf(stderr, "compare: gate: --floors: %s\n", err);
+            goto out;
+        }
+    }
     rq.rules = &gc.rules;
 
     if (from) {
