@@ -68,8 +68,7 @@ static const char key_list[] =
     "command, keyspace, auth, resp, http_version, path, serve, serve_workers, warmup, "
     "duration, requests, method, cacert, cert, key, sni, insecure, timeout, delay_us";
 
-/* The value as compact JSON for a message, cut at 60 characters. */
-static void show(const json_t *v, char *out, size_t outlen)
+void grid_show_value(const json_t *v, char *out, size_t outlen)
 {
     char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 
@@ -89,7 +88,7 @@ int grid_fail_expected(const char *file, const char *path, const char *what, con
 {
     char got[80];
 
-    show(v, got, sizeof(got));
+    grid_show_value(v, got, sizeof(got));
     snprintf(err, errlen, "%s: %s: expected %s, got %s", file, path, what, got);
     return -1;
 }

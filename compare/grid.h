@@ -38,6 +38,9 @@ void grid_config_label(const json_t *params, char *out, size_t outlen);
 /* Size in words: "64 B", "4 KiB", "1 MiB", "1500 B". */
 void grid_format_size(unsigned long long bytes, char *out, size_t outlen);
 
+/* A JSON value as compact JSON for an error message, cut at 60 characters. */
+void grid_show_value(const json_t *v, char *out, size_t outlen);
+
 /* Writes "FILE: PATH: expected WHAT, got VALUE" (the value as compact JSON, cut at 60
  * characters) to err and returns -1. */
 int grid_fail_expected(const char *file, const char *path, const char *what, const json_t *v,

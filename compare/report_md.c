@@ -118,6 +118,25 @@ static int cmp_change_desc(const void *a, const void *b)
     return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
+/* items joined as md_put_list() writes them, as a malloc'd string (free()), or NULL. */
+static char *list_text(const struct md *m, char **items, size_t n)
+{
+    char *list = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&list, &len);
+    struct md lm = *m;
+
+    if (!f)
+        return NULL;
+    lm.f = f;
+    md_put_list(&lm, items, n);
+    if (fclose(f) != 0) {
+        free(list);
+        return NULL;
+    }
+    return list;
+}
+
 static void summary_for(const struct md *m, const char *ver)
 {
     char **items = calloc(m->nrows + 1, sizeof(*items));
@@ -201,17 +220,8 @@ static void summary_for(const struct md *m, const char *ver)
         if (disjoint == 0) {
             md_tmpl(m, md_t(m, M_OVERLAP_ALL), m->base, ver, MD_END);
         } else {
-            char *list = NULL;
-            size_t ln = 0;
-            FILE *lf = open_memstream(&list, &ln);
+            char *list = list_text(m, items, disjoint);
 
-            if (lf) {
-                struct md lm = *m;
-
-                lm.f = lf;
-                md_put_list(&lm, items, disjoint);
-                fclose(lf);
-            }
             snprintf(a, sizeof(a), "%zu", disjoint);
             snprintf(b, sizeof(b), "%zu", with_data);
             md_tmpl(m, md_t(m, M_OVERLAP_SOME), m->base, ver, a, b, list ? list : "", MD_END);
@@ -229,9 +239,8 @@ out:
 static void unjudged(const struct md *m)
 {
     char **items = calloc(m->nrows + 1, sizeof(*items)), a[32], b[32], *list = NULL;
-    size_t i, vi, mi, k = 0, ln = 0;
+    size_t i, vi, mi, k = 0;
     const json_t *row;
-    FILE *lf;
 
     if (!items)
         return;
@@ -246,12 +255,7 @@ static void unjudged(const struct md *m)
         if (bad)
             items[k++] = strdup(md_row_label(row));
     }
-    if (k > 0 && (lf = open_memstream(&list, &ln)) != NULL) {
-        struct md lm = *m;
-
-        lm.f = lf;
-        md_put_list(&lm, items, k);
-        fclose(lf);
+    if (k > 0 && (list = list_text(m, items, k)) != NULL) {
         snprintf(a, sizeof(a), "%zu", k);
         snprintf(b, sizeof(b), "%zu", m->nrows);
         md_tmpl(m, md_t(m, M_UNJUDGED), a, b, list ? list : "", MD_END);
@@ -465,16 +469,8 @@ static void completeness(const struct md *m)
         weak = 1;
     }
     if (nunstable > 0) {
-        char *list = NULL;
-        size_t ln = 0;
-        FILE *lf = open_memstream(&list, &ln);
-        struct md lm = *m;
+        char *list = list_text(m, unstable, nunstable);
 
-        if (lf) {
-            lm.f = lf;
-            md_put_list(&lm, unstable, nunstable);
-            fclose(lf);
-        }
         md_put(m, "- ");
         md_tmpl(m, md_t(m, M_WEAK_UNSTABLE),
                 num_fixed(summary_num(json_object_get(m->summary, "thresholds_pct"),
@@ -487,16 +483,8 @@ static void completeness(const struct md *m)
         weak = 1;
     }
     if (ninsecure > 0) {
-        char *list = NULL;
-        size_t ln = 0;
-        FILE *lf = open_memstream(&list, &ln);
-        struct md lm = *m;
+        char *list = list_text(m, insecure, ninsecure);
 
-        if (lf) {
-            lm.f = lf;
-            md_put_list(&lm, insecure, ninsecure);
-            fclose(lf);
-        }
         md_put(m, "- ");
         md_tmpl(m, md_t(m, M_WEAK_INSECURE), list ? list : "", MD_END);
         md_put(m, "\n");

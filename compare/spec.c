@@ -8,22 +8,6 @@
 
 #include "words.h"
 
-/* The value as compact JSON for a message, cut at 60 characters. */
-static void show(const json_t *v, char *out, size_t outlen)
-{
-    char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-
-    if (!s) {
-        snprintf(out, outlen, "?");
-        return;
-    }
-    if (strlen(s) > 60)
-        snprintf(out, outlen, "%.57s...", s);
-    else
-        snprintf(out, outlen, "%s", s);
-    free(s);
-}
-
 /* ---- spec ---- */
 
 static json_t *load_json_file(const char *path, char *err, size_t errlen)
@@ -63,7 +47,7 @@ static int check_command(const char *file, const char *path, const json_t *v, ch
         return grid_fail_expected(file, path, "a command string", v, err, errlen);
     if (words_split(json_string_value(v), NULL, &argv, &argc, why, sizeof(why)) < 0) {
         char got[80];
-        show(v, got, sizeof(got));
+        grid_show_value(v, got, sizeof(got));
         snprintf(err, errlen, "%s: %s: %s, in %s", file, path, why, got);
         return -1;
     }
