@@ -236,7 +236,7 @@ static size_t varying_keys(const struct html_ctx *c, const char **keys, size_t c
     static const char *const first[] = {"command",      "pipeline", "window",
                                         "connections",  "workers",  "resp",
                                         "http_version", "path",     "keyspace"};
-    const char *rest[64];
+    const char *rest[64] = {NULL};
     size_t n = 0, nrest = 0, i, k, r;
     const char *key;
     const json_t *val;
