@@ -128,7 +128,8 @@ static const char css[] =
     "pre{background:#f6f8fa;padding:8px 10px;overflow-x:auto;white-space:pre-wrap;"
     "word-break:break-all}\n"
     "footer{color:#777;font-size:.8em;margin-top:2em}\n"
-    "nav.toc{font-size:.9em;margin:.4em 0}nav.toc a{color:#1f5fa8;text-decoration:none}\n";
+    "nav.toc{font-size:.9em;margin:.4em 0}nav.toc a{color:#1f5fa8;text-decoration:none}\n"
+    "details.full{margin:.3em 0 .8em 0}details.full>summary{cursor:pointer;color:#1f5fa8}\n";
 
 struct metric_def {
     const char *key;

@@ -11,6 +11,10 @@
 
 #define HTML_MAX_VERSIONS 16
 
+/* More rows than this: the comparison tables show the rows that stand out and put the full
+ * table in a collapsed <details> block, as report.md does. */
+#define HTML_MAX_ROWS 12
+
 struct html_ctx {
     FILE *f;
     int zh;

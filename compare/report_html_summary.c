@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "confirm.h"
 #include "envinfo.h"
 #include "report_html_int.h"
 #include "report_html_svg.h"
@@ -342,6 +343,71 @@ static void weaknesses(const struct html_ctx *c, double failed)
     free(insecure);
 }
 
+/* meta.json "confirmation" (confirm.c): the cap fixed before the run, the rule, and the rows
+ * that got extra rounds, as report.md states it. Nothing when confirmation was off. */
+static void confirmation(const struct html_ctx *c)
+{
+    const json_t *cf = json_object_get(c->meta, "confirmation"), *rows, *n;
+    const char *id, *rule;
+    double cap = 0;
+    size_t k = 0, r;
+
+    if (!json_is_object(cf))
+        return;
+    html_num(cf, "max_extra_rounds", &cap);
+    rows = json_object_get(cf, "rows");
+    rule = html_str(cf, "rule");
+    fputs("<li class=\"confirm\">", c->f);
+    if (json_object_size(rows) == 0)
+        fprintf(c->f,
+                L(c,
+                  "Adaptive confirmation was on (at most %.0f extra rounds per row, fixed "
+                  "before the run); no row was borderline, so none got extra rounds.",
+                  "自适应确认已开启（每个配置最多 %.0f 个额外轮次，运行前已固定）；"
+                  "没有处于临界的配置，因此没有配置增加轮次。"),
+                cap);
+    else {
+        fprintf(c->f,
+                L(c,
+                  "Adaptive confirmation (at most %.0f extra rounds per row, fixed before the "
+                  "run; the extra rounds count whatever they show): ",
+                  "自适应确认（每个配置最多 %.0f 个额外轮次，运行前已固定；额外轮次无论结果如何"
+                  "都计入）："),
+                cap);
+        json_object_foreach((json_t *)rows, id, n)
+        {
+            const char *label = id;
+
+            for (r = 0; r < c->nrows; r++) {
+                const json_t *row = json_array_get(c->rows, r);
+                if (html_str(row, "config") && strcmp(html_str(row, "config"), id) == 0 &&
+                    html_str(row, "label"))
+                    label = html_str(row, "label");
+            }
+            if (k++)
+                fputs(L(c, "; ", "；"), c->f);
+            fputs("<b>", c->f);
+            html_esc(c, label);
+            fprintf(c->f, L(c, "</b> got %lld extra rounds", "</b> 增加了 %lld 轮"),
+                    (long long)json_integer_value(n));
+        }
+        fputs(L(c, ".", "。"), c->f);
+    }
+    if (rule) {
+        fputs(L(c, " Rule: ", " 规则："), c->f);
+        if (c->zh && strcmp(rule, confirm_rule) == 0)
+            fputs("某个受判定的指标变化超过阈值但证据不充分（判定 ~），或某一方的离散度超过噪声"
+                  "上限（判定 unstable）时，该配置处于临界；每次再交替运行两轮，直到不再临界，"
+                  "最多到上限为止。",
+                  c->f);
+        else {
+            html_esc(c, rule);
+            fputs(L(c, ".", "。"), c->f);
+        }
+    }
+    fputs("</li>\n", c->f);
+}
+
 void html_completeness(const struct html_ctx *c)
 {
     static const char *const ekeys[] = {"connect", "io", "protocol", "verify", "timeout"};
@@ -379,6 +445,7 @@ void html_completeness(const struct html_ctx *c)
               "</li>\n<li>驱动错误：连接 %.0f，I/O %.0f，协议 %.0f，校验 %.0f，超时 %.0f。"
               "</li>\n"),
             etot[0], etot[1], etot[2], etot[3], etot[4]);
+    confirmation(c);
     for (r = 0; r < c->nrows; r++) {
         row = json_array_get(c->rows, r);
         json_array_foreach(json_object_get(row, "failures"), i, f)

@@ -2,7 +2,8 @@
  * "Latency (µs)", "CPU efficiency and memory" and "Evidence" (overlap, exact U-test p,
  * paired ratios), one column per version, changes against the baseline coloured by their
  * verdict, the best value per row in bold when there are three or more versions. One
- * version: the "Detailed results" table. */
+ * version: the "Detailed results" table. More than HTML_MAX_ROWS rows: each comparison table
+ * shows the rows that stand out, and the full table sits in a collapsed <details> block. */
 #include <math.h>
 #include <string.h>
 
@@ -124,19 +125,91 @@ static void cpu_cell(const struct html_ctx *c, const json_t *row)
     fputs("</td>", c->f);
 }
 
-static void table_open(const struct html_ctx *c, const char *id, const char *title)
+typedef void (*head_fn)(const struct html_ctx *c);
+typedef void (*row_fn)(const struct html_ctx *c, const json_t *row);
+
+static const char *const gated[] = {"throughput", "cpu_efficiency", "p50_us", "p99_us", "rss_mib"};
+
+/* Whether a row stands out: some candidate has a verdict other than "~" on a gated metric
+ * (the same rule as report.md). */
+static int row_stands_out(const struct html_ctx *c, const json_t *row)
 {
-    fprintf(c->f, "<h3 id=\"%s\">", id);
-    html_esc(c, title);
-    fputs("</h3>\n<div class=\"wrap\"><table>\n<tr>", c->f);
-    th(c, L(c, "Configuration", "配置"), NULL);
+    size_t v, m;
+
+    for (v = 1; v < c->nv; v++)
+        for (m = 0; m < sizeof(gated) / sizeof(gated[0]); m++) {
+            const char *vd = html_str(html_vs(row, gated[m], c->versions[v]), "verdict");
+            if (vd && strcmp(vd, "~") != 0)
+                return 1;
+        }
+    return 0;
 }
 
-static void throughput_table(const struct html_ctx *c)
+static void table_body(const struct html_ctx *c, head_fn head, row_fn fn, int notable_only)
 {
-    size_t r, v;
+    size_t r;
 
-    table_open(c, "table-throughput", L(c, "Throughput and CPU", "吞吐量与 CPU"));
+    fputs("<div class=\"wrap\"><table>\n<tr>", c->f);
+    th(c, L(c, "Configuration", "配置"), NULL);
+    head(c);
+    fputs("</tr>\n", c->f);
+    for (r = 0; r < c->nrows; r++) {
+        const json_t *row = json_array_get(c->rows, r);
+
+        if (notable_only && !row_stands_out(c, row))
+            continue;
+        fputs("<tr>", c->f);
+        label_cell(c, row);
+        fn(c, row);
+        fputs("</tr>\n", c->f);
+    }
+    fputs("</table></div>\n", c->f);
+}
+
+/* A titled table: every row, or with more than HTML_MAX_ROWS rows the ones that stand out
+ * followed by the full table in a <details> block (collapsed, no script needed). */
+static void html_table(const struct html_ctx *c, const char *id, const char *title, head_fn head,
+                       row_fn fn)
+{
+    size_t r, shown = 0;
+
+    fprintf(c->f, "<h3 id=\"%s\">", id);
+    html_esc(c, title);
+    fputs("</h3>\n", c->f);
+    if (c->nrows <= HTML_MAX_ROWS) {
+        table_body(c, head, fn, 0);
+        return;
+    }
+    for (r = 0; r < c->nrows; r++)
+        shown += (size_t)row_stands_out(c, json_array_get(c->rows, r));
+    fputs("<p class=\"note\">", c->f);
+    if (shown)
+        fprintf(c->f,
+                L(c,
+                  "%zu configurations: this table shows the %zu that stand out (a verdict other "
+                  "than ~); the full table follows.",
+                  "共 %zu 个配置：此表只列出明显不同（判定不是 ~）的 %zu 个；完整表格见下。"),
+                c->nrows, shown);
+    else
+        fprintf(c->f,
+                L(c, "%zu configurations, none stands out (every verdict is ~); the full table "
+                     "follows.",
+                  "共 %zu 个配置，没有明显不同的配置（判定均为 ~）；完整表格见下。"),
+                c->nrows);
+    fputs("</p>\n", c->f);
+    if (shown)
+        table_body(c, head, fn, 1);
+    fprintf(c->f, "<details class=\"full\"><summary>");
+    fprintf(c->f, L(c, "Full table (%zu configurations)", "完整表格（%zu 个配置）"), c->nrows);
+    fputs("</summary>\n", c->f);
+    table_body(c, head, fn, 0);
+    fputs("</details>\n", c->f);
+}
+
+static void tput_head(const struct html_ctx *c)
+{
+    size_t v;
+
     for (v = 0; v < c->nv; v++)
         th(c, L(c, "k/s", "千次/秒"), c->versions[v]);
     for (v = 1; v < c->nv; v++)
@@ -151,23 +224,26 @@ static void throughput_table(const struct html_ctx *c)
         th(c, L(c, "CPU efficiency change", "CPU 效率变化"), c->nv > 2 ? c->versions[v] : NULL);
     for (v = 1; v < c->nv; v++)
         th(c, L(c, "verdict", "判定"), c->nv > 2 ? c->versions[v] : NULL);
-    fputs("</tr>\n", c->f);
-    for (r = 0; r < c->nrows; r++) {
-        const json_t *row = json_array_get(c->rows, r);
+}
 
-        fputs("<tr>", c->f);
-        label_cell(c, row);
-        range_cells(c, row, "throughput", 1000, 2, 1);
-        for (v = 1; v < c->nv; v++)
-            change_cell(c, row, "throughput", v);
-        cpu_cell(c, row);
-        for (v = 1; v < c->nv; v++)
-            change_cell(c, row, "cpu_efficiency", v);
-        for (v = 1; v < c->nv; v++)
-            verdict_cell(c, row, "throughput", v);
-        fputs("</tr>\n", c->f);
-    }
-    fputs("</table></div>\n", c->f);
+static void tput_row(const struct html_ctx *c, const json_t *row)
+{
+    size_t v;
+
+    range_cells(c, row, "throughput", 1000, 2, 1);
+    for (v = 1; v < c->nv; v++)
+        change_cell(c, row, "throughput", v);
+    cpu_cell(c, row);
+    for (v = 1; v < c->nv; v++)
+        change_cell(c, row, "cpu_efficiency", v);
+    for (v = 1; v < c->nv; v++)
+        verdict_cell(c, row, "throughput", v);
+}
+
+static void throughput_table(const struct html_ctx *c)
+{
+    html_table(c, "table-throughput", L(c, "Throughput and CPU", "吞吐量与 CPU"), tput_head,
+               tput_row);
     fputs(L(c,
             "<p class=\"note\">Throughput: Redis counts successful commands per second; TCP, "
             "HTTP and WebSocket count message round trips per second. Configurations are "
@@ -182,11 +258,10 @@ static void throughput_table(const struct html_ctx *c)
           c->f);
 }
 
-static void latency_table(const struct html_ctx *c)
+static void lat_head(const struct html_ctx *c)
 {
-    size_t r, v;
+    size_t v;
 
-    table_open(c, "table-latency", L(c, "Latency (µs)", "延迟（微秒）"));
     for (v = 0; v < c->nv; v++)
         th(c, "P50", c->versions[v]);
     for (v = 0; v < c->nv; v++)
@@ -195,21 +270,23 @@ static void latency_table(const struct html_ctx *c)
         th(c, L(c, "P50 change", "P50 变化"), c->nv > 2 ? c->versions[v] : NULL);
     for (v = 1; v < c->nv; v++)
         th(c, L(c, "P99 change", "P99 变化"), c->nv > 2 ? c->versions[v] : NULL);
-    fputs("</tr>\n", c->f);
-    for (r = 0; r < c->nrows; r++) {
-        const json_t *row = json_array_get(c->rows, r);
+}
 
-        fputs("<tr>", c->f);
-        label_cell(c, row);
-        range_cells(c, row, "p50_us", 1, 1, 0);
-        range_cells(c, row, "p99_us", 1, 1, 0);
-        for (v = 1; v < c->nv; v++)
-            change_cell(c, row, "p50_us", v);
-        for (v = 1; v < c->nv; v++)
-            change_cell(c, row, "p99_us", v);
-        fputs("</tr>\n", c->f);
-    }
-    fputs("</table></div>\n", c->f);
+static void lat_row(const struct html_ctx *c, const json_t *row)
+{
+    size_t v;
+
+    range_cells(c, row, "p50_us", 1, 1, 0);
+    range_cells(c, row, "p99_us", 1, 1, 0);
+    for (v = 1; v < c->nv; v++)
+        change_cell(c, row, "p50_us", v);
+    for (v = 1; v < c->nv; v++)
+        change_cell(c, row, "p99_us", v);
+}
+
+static void latency_table(const struct html_ctx *c)
+{
+    html_table(c, "table-latency", L(c, "Latency (µs)", "延迟（微秒）"), lat_head, lat_row);
     fputs(L(c,
             "<p class=\"note\">Latency is the closed-loop round trip of a whole batch, from "
             "writing its first byte to reading its last reply, including client queueing; "
@@ -232,37 +309,40 @@ static int have_metric(const struct html_ctx *c, const char *metric)
     return 0;
 }
 
-static void efficiency_table(const struct html_ctx *c)
+static void eff_head(const struct html_ctx *c)
 {
-    int server = have_metric(c, "server_cpu_percent");
-    size_t r, v;
+    size_t v;
 
-    table_open(c, "table-efficiency",
-               server ? L(c, "CPU efficiency, memory and server CPU", "CPU 效率、内存与服务器 CPU")
-                      : L(c, "CPU efficiency and memory", "CPU 效率与内存"));
     for (v = 0; v < c->nv; v++)
         th(c, L(c, "k ops/s per core", "每核心千次/秒"), c->versions[v]);
     for (v = 0; v < c->nv; v++)
         th(c, L(c, "peak RSS MiB", "峰值 RSS MiB"), c->versions[v]);
     for (v = 1; v < c->nv; v++)
         th(c, L(c, "RSS change", "RSS 变化"), c->nv > 2 ? c->versions[v] : NULL);
-    for (v = 0; server && v < c->nv; v++)
+    for (v = 0; have_metric(c, "server_cpu_percent") && v < c->nv; v++)
         th(c, L(c, "server CPU %", "服务器 CPU %"), c->versions[v]);
-    fputs("</tr>\n", c->f);
-    for (r = 0; r < c->nrows; r++) {
-        const json_t *row = json_array_get(c->rows, r);
+}
 
-        fputs("<tr>", c->f);
-        label_cell(c, row);
-        range_cells(c, row, "cpu_efficiency", 1000, 2, 1);
-        range_cells(c, row, "rss_mib", 1, 1, 0);
-        for (v = 1; v < c->nv; v++)
-            change_cell(c, row, "rss_mib", v);
-        if (server)
-            range_cells(c, row, "server_cpu_percent", 1, 2, 0);
-        fputs("</tr>\n", c->f);
-    }
-    fputs("</table></div>\n", c->f);
+static void eff_row(const struct html_ctx *c, const json_t *row)
+{
+    size_t v;
+
+    range_cells(c, row, "cpu_efficiency", 1000, 2, 1);
+    range_cells(c, row, "rss_mib", 1, 1, 0);
+    for (v = 1; v < c->nv; v++)
+        change_cell(c, row, "rss_mib", v);
+    if (have_metric(c, "server_cpu_percent"))
+        range_cells(c, row, "server_cpu_percent", 1, 2, 0);
+}
+
+static void efficiency_table(const struct html_ctx *c)
+{
+    int server = have_metric(c, "server_cpu_percent");
+
+    html_table(c, "table-efficiency",
+               server ? L(c, "CPU efficiency, memory and server CPU", "CPU 效率、内存与服务器 CPU")
+                      : L(c, "CPU efficiency and memory", "CPU 效率与内存"),
+               eff_head, eff_row);
     if (server)
         fputs(
             L(c,
@@ -274,43 +354,46 @@ static void efficiency_table(const struct html_ctx *c)
             c->f);
 }
 
-static void evidence_table(const struct html_ctx *c)
+static void evid_head(const struct html_ctx *c)
 {
-    const json_t *chance = json_object_get(c->summary, "chance");
-    double alpha, expected;
-    char buf[96];
-    size_t r, v;
+    size_t v;
 
-    table_open(c, "table-evidence", L(c, "Evidence (throughput)", "证据（吞吐量）"));
     for (v = 1; v < c->nv; v++) {
         th(c, L(c, "ranges overlap", "范围重叠"), c->nv > 2 ? c->versions[v] : NULL);
         th(c, L(c, "U-test p", "U 检验 p"), c->nv > 2 ? c->versions[v] : NULL);
         th(c, L(c, "paired ratio", "配对比值"), c->nv > 2 ? c->versions[v] : NULL);
     }
-    fputs("</tr>\n", c->f);
-    for (r = 0; r < c->nrows; r++) {
-        const json_t *row = json_array_get(c->rows, r);
+}
 
-        fputs("<tr>", c->f);
-        label_cell(c, row);
-        for (v = 1; v < c->nv; v++) {
-            const json_t *vs = html_vs(row, "throughput", c->versions[v]);
-            const json_t *ov = json_object_get(vs, "overlap");
-            double p;
+static void evid_row(const struct html_ctx *c, const json_t *row)
+{
+    char buf[96];
+    size_t v;
 
-            fprintf(c->f, "<td>%s</td>",
-                    json_is_boolean(ov) ? (json_is_true(ov) ? L(c, "yes", "是") : L(c, "no", "否"))
-                                        : "n/a");
-            if (html_num(vs, "p", &p) == 0)
-                fprintf(c->f, "<td class=\"n\">%.4f</td>", p);
-            else
-                fputs("<td class=\"n\">n/a</td>", c->f);
-            fprintf(c->f, "<td class=\"n\">%s</td>",
-                    html_fmt_range(json_object_get(vs, "paired_ratio"), 1, 3, buf, sizeof(buf)));
-        }
-        fputs("</tr>\n", c->f);
+    for (v = 1; v < c->nv; v++) {
+        const json_t *vs = html_vs(row, "throughput", c->versions[v]);
+        const json_t *ov = json_object_get(vs, "overlap");
+        double p;
+
+        fprintf(c->f, "<td>%s</td>",
+                json_is_boolean(ov) ? (json_is_true(ov) ? L(c, "yes", "是") : L(c, "no", "否"))
+                                    : "n/a");
+        if (html_num(vs, "p", &p) == 0)
+            fprintf(c->f, "<td class=\"n\">%.4f</td>", p);
+        else
+            fputs("<td class=\"n\">n/a</td>", c->f);
+        fprintf(c->f, "<td class=\"n\">%s</td>",
+                html_fmt_range(json_object_get(vs, "paired_ratio"), 1, 3, buf, sizeof(buf)));
     }
-    fputs("</table></div>\n", c->f);
+}
+
+static void evidence_table(const struct html_ctx *c)
+{
+    const json_t *chance = json_object_get(c->summary, "chance");
+    double alpha, expected;
+
+    html_table(c, "table-evidence", L(c, "Evidence (throughput)", "证据（吞吐量）"), evid_head,
+               evid_row);
     fputs(L(c,
             "<p class=\"note\">Overlap flag: whether the min–max ranges of the baseline and "
             "the candidate share a value. With 5 runs each, disjoint ranges are the most "
@@ -381,11 +464,8 @@ static void int_param_cell(const struct html_ctx *c, const json_t *row, const ch
         fputs("<td class=\"n\">\xe2\x80\x94</td>", c->f);
 }
 
-static void detailed_table(const struct html_ctx *c)
+static void detail_head(const struct html_ctx *c)
 {
-    size_t r;
-
-    table_open(c, "table-detailed", L(c, "Detailed results", "详细结果"));
     th(c, L(c, "version / transport / mode", "版本 / 传输 / 模式"), NULL);
     th(c, L(c, "payload B", "负载 B"), NULL);
     th(c, L(c, "clients", "连接数"), NULL);
@@ -396,40 +476,46 @@ static void detailed_table(const struct html_ctx *c)
     th(c, "CPU %", NULL);
     th(c, "RSS MiB", NULL);
     th(c, L(c, "rounds", "轮次"), NULL);
-    fputs("</tr>\n", c->f);
-    for (r = 0; r < c->nrows; r++) {
-        const json_t *row = json_array_get(c->rows, r);
-        const json_t *p = json_object_get(row, "params");
-        const json_t *runs = json_object_get(row, "runs");
-        const char *metrics[] = {"throughput", "p50_us", "p99_us", "cpu_percent", "rss_mib"};
-        const double scale[] = {1000, 1, 1, 1, 1};
-        const int decimals[] = {2, 1, 1, 2, 1};
-        double ok, expected;
-        size_t m;
+}
 
-        fputs("<tr>", c->f);
-        label_cell(c, row);
-        mode_cell(c, row);
-        int_param_cell(c, row, "payload");
-        int_param_cell(c, row, "connections");
-        if (json_is_integer(json_object_get(p, "pipeline")) &&
-            json_is_integer(json_object_get(p, "window")))
-            fprintf(c->f, "<td class=\"n\">%lld / %lld</td>",
-                    (long long)json_integer_value(json_object_get(p, "pipeline")),
-                    (long long)json_integer_value(json_object_get(p, "window")));
-        else
-            fputs("<td class=\"n\">\xe2\x80\x94</td>", c->f);
-        for (m = 0; m < 5; m++)
-            range_cell(c, html_values(row, metrics[m], c->versions[0]), scale[m], decimals[m], 0);
-        if (html_num(runs, "ok", &ok) == 0 && html_num(runs, "expected", &expected) == 0)
-            fprintf(c->f, "<td class=\"n\">%.0f / %.0f</td>", ok, expected);
-        else if (html_num(html_values(row, "throughput", c->versions[0]), "n", &ok) == 0)
-            fprintf(c->f, "<td class=\"n\">%.0f</td>", ok);
-        else
-            fputs("<td class=\"n\">\xe2\x80\x94</td>", c->f);
-        fputs("</tr>\n", c->f);
-    }
-    fputs("</table></div>\n", c->f);
+static void detail_row(const struct html_ctx *c, const json_t *row)
+{
+    const json_t *p = json_object_get(row, "params");
+    const json_t *runs = json_object_get(row, "runs");
+    const char *metrics[] = {"throughput", "p50_us", "p99_us", "cpu_percent", "rss_mib"};
+    const double scale[] = {1000, 1, 1, 1, 1};
+    const int decimals[] = {2, 1, 1, 2, 1};
+    double ok, expected;
+    size_t m;
+
+    mode_cell(c, row);
+    int_param_cell(c, row, "payload");
+    int_param_cell(c, row, "connections");
+    if (json_is_integer(json_object_get(p, "pipeline")) &&
+        json_is_integer(json_object_get(p, "window")))
+        fprintf(c->f, "<td class=\"n\">%lld / %lld</td>",
+                (long long)json_integer_value(json_object_get(p, "pipeline")),
+                (long long)json_integer_value(json_object_get(p, "window")));
+    else
+        fputs("<td class=\"n\">\xe2\x80\x94</td>", c->f);
+    for (m = 0; m < 5; m++)
+        range_cell(c, html_values(row, metrics[m], c->versions[0]), scale[m], decimals[m], 0);
+    if (html_num(runs, "ok", &ok) == 0 && html_num(runs, "expected", &expected) == 0)
+        fprintf(c->f, "<td class=\"n\">%.0f / %.0f</td>", ok, expected);
+    else if (html_num(html_values(row, "throughput", c->versions[0]), "n", &ok) == 0)
+        fprintf(c->f, "<td class=\"n\">%.0f</td>", ok);
+    else
+        fputs("<td class=\"n\">\xe2\x80\x94</td>", c->f);
+}
+
+/* One version: no verdicts, so nothing stands out; the table is the page's content and
+ * stays whole. */
+static void detailed_table(const struct html_ctx *c)
+{
+    fprintf(c->f, "<h3 id=\"table-detailed\">");
+    html_esc(c, L(c, "Detailed results", "详细结果"));
+    fputs("</h3>\n", c->f);
+    table_body(c, detail_head, detail_row, 0);
     fputs(L(c,
             "<p class=\"note\">Batch RT is the closed-loop round trip of a whole batch "
             "including client queueing; CPU is the client process (100% = one full core); "

@@ -2,7 +2,8 @@
 # report.html in headless Chromium, one browser for all pages:
 # - 96 configurations (2 versions): no console error, no request of any kind, exactly one
 #   chart per metric (live over the DevTools protocol and again in the DOM Chromium built),
-#   every row and band present, and a screenshot (--screenshot) that is a real PNG;
+#   every row and band present, the tables showing the rows that stand out with the full
+#   tables collapsed in <details>, and a screenshot (--screenshot) that is a real PNG;
 # - detection is real: copies of a good page broken one way each — a console.error call, an
 #   uncaught exception, a request to a dead loopback port, a missing chart — are all refused
 #   with the right reason, while the unbroken original passes.
@@ -50,6 +51,18 @@ assert_eq "$(grep -o 'class="lg"' "$dom" | wc -l | tr -d ' ')" 12 "legend entrie
 assert_eq "$(grep -o 'class="gh"' "$dom" | wc -l | tr -d ' ')" 36 "group bands"
 grep -q '<tr><td>redis · tls · 16 KiB · pipeline64 · window4 · 16 clients</td>' "$dom" ||
     fail "the last configuration is missing from the throughput table"
+
+# many rows: each table shows the rows that stand out, the full table is collapsed below it
+notable=$(json_get "$T/d96/summary.json" 'this.rows.filter(r => ["throughput", "cpu_efficiency",
+    "p50_us", "p99_us", "rss_mib"].some(m => r.metrics[m].vs_baseline.candidate.verdict !== "~")).length')
+[ "$notable" -gt 0 ] && [ "$notable" -lt 96 ] || fail "fixture: $notable notable rows"
+assert_eq "$(grep -o '<details class="full"><summary>Full table (96 configurations)</summary>' "$dom" |
+    wc -l | tr -d ' ')" 4 "collapsed full tables"
+if grep -q '<details[^>]* open' "$dom"; then fail "a full table is expanded"; fi
+assert_eq "$(grep -o "96 configurations: this table shows the $notable that stand out" "$dom" |
+    wc -l | tr -d ' ')" 4 "notable-rows notes"
+assert_eq "$(grep -o '<tr><td>redis' "$dom" | wc -l | tr -d ' ')" $((4 * (96 + notable))) \
+    "table rows (notable + full, 4 tables)"
 
 chromium_run --screenshot="$T/shot.png" --window-size=1280,2400 "file://$T/d96.html" \
     > /dev/null || fail "chromium --screenshot failed: $(tail -n 3 "$T/chromium.err")"

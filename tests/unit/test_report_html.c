@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "confirm.h"
 #include "report_html.h"
 #include "report_html_svg.h"
 #include "t.h"
@@ -247,6 +248,77 @@ int main(int argc, char **argv)
     CHECK(rc == 0 && a && strstr(a, "详细结果") != NULL);
     free(a);
     json_decref(s);
+
+    /* many rows: the notable ones in the tables, the full tables collapsed below them */
+    s = make_summary(two, 2, 20);
+    a = render(s, meta, "en", &rc);
+    CHECK(rc == 0 && a);
+    if (a) {
+        check_page(a, 2, "many");
+        CHECK_MSG(count(a, "<details class=\"full\"><summary>Full table (20 configurations)") == 4,
+                  "details blocks: %zu", count(a, "<details class=\"full\">"));
+        CHECK(count(a, "20 configurations: this table shows the 1 that stand out") == 4);
+        /* row 0 (regressed): notable table + full table in 4 tables; row 1 only in the full */
+        CHECK_MSG(count(a, "<tr><td>redis \xc2\xb7 tcp \xc2\xb7 1 KiB \xc2\xb7 pipeline1</td>") == 8,
+                  "row 0 rows: %zu",
+                  count(a, "<tr><td>redis \xc2\xb7 tcp \xc2\xb7 1 KiB \xc2\xb7 pipeline1</td>"));
+        CHECK(count(a, "<tr><td>redis \xc2\xb7 tls \xc2\xb7 1 KiB \xc2\xb7 pipeline2</td>") == 4);
+        CHECK(count(a, "data-metric=\"throughput\"") == 1); /* charts stay */
+    }
+    free(a);
+    a = render(s, meta, "zh", &rc);
+    CHECK(rc == 0 && a && count(a, "完整表格（20 个配置）") == 4);
+    free(a);
+    json_decref(s);
+    s = make_summary(two, 2, 12); /* at the limit: whole tables, nothing collapsed */
+    a = render(s, meta, "en", &rc);
+    CHECK(rc == 0 && a && !strstr(a, "<details"));
+    free(a);
+    json_decref(s);
+
+    /* adaptive confirmation from meta.json: cap, rule, rows with extra rounds (en, zh) */
+    {
+        json_t *cm = json_deep_copy(meta);
+
+        s = make_summary(two, 2, 3);
+        json_object_set_new(cm, "confirmation",
+                            json_pack("{s:i, s:s, s:{s:i}}", "max_extra_rounds", 4, "rule",
+                                      confirm_rule, "rows", "c0000001", 2));
+        a = render(s, cm, "en", &rc);
+        CHECK(rc == 0 && a);
+        if (a) {
+            CHECK(strstr(a, "Adaptive confirmation (at most 4 extra rounds per row, fixed before "
+                            "the run") != NULL);
+            CHECK(strstr(a, "<b>redis \xc2\xb7 tls \xc2\xb7 1 KiB \xc2\xb7 pipeline2</b> got 2 "
+                            "extra rounds") != NULL);
+            CHECK(strstr(a, "Rule: a row is borderline when") != NULL);
+            /* in the completeness section, before the weaknesses */
+            CHECK(strstr(a, "id=\"completeness\"") < strstr(a, "Adaptive confirmation") &&
+                  strstr(a, "Adaptive confirmation") < strstr(a, "What weakens"));
+        }
+        free(a);
+        a = render(s, cm, "zh", &rc);
+        CHECK(rc == 0 && a);
+        if (a) {
+            CHECK(strstr(a, "自适应确认（每个配置最多 4 个额外轮次") != NULL);
+            CHECK(strstr(a, "</b> 增加了 2 轮") != NULL);
+            CHECK(strstr(a, "规则：") != NULL);
+            CHECK(strstr(a, "a row is borderline") == NULL);
+        }
+        free(a);
+        json_object_set_new(cm, "confirmation",
+                            json_pack("{s:i, s:s, s:{}}", "max_extra_rounds", 2, "rule",
+                                      confirm_rule, "rows"));
+        a = render(s, cm, "en", &rc);
+        CHECK(rc == 0 && a && strstr(a, "at most 2 extra rounds per row") &&
+              strstr(a, "no row was borderline"));
+        free(a);
+        a = render(s, meta, "en", &rc); /* confirmation off: not mentioned */
+        CHECK(rc == 0 && a && !strstr(a, "Adaptive confirmation"));
+        free(a);
+        json_decref(s);
+        json_decref(cm);
+    }
 
     /* chart value labels */
     {
