@@ -86,6 +86,7 @@ struct worker {
     unsigned inflight; /* batches in flight on all this worker's connections */
     unsigned notready; /* connections not in C_READY/C_DONE (timers to check) */
     unsigned ever_ready;
+    uint64_t measured_sent; /* measured batches started */
     int running; /* past the start barrier */
     int sending; /* may start new batches */
     char first_err[ERR_MAX];
@@ -334,6 +335,36 @@ static void conn_ready(struct cconn *cc, uint64_t now)
         pump(cc);
 }
 
+/* Duration mode: whether the worker must stop starting batches at now. No batch starts at
+ * or after t_end, with one exception that keeps a run from ending with nothing measured:
+ * a worker that has not started a measured batch yet, while a connection can still send
+ * one (can_send: pump() on a ready connection; otherwise: batches are in flight, all of
+ * them warm-up ones, whose completion lets their connection send), starts one more, at
+ * most until t_end + --timeout. That happens when the process was descheduled across the
+ * whole window or a round trip is longer than the window. Warm-up replies stay counted
+ * nowhere, so this is the only way such a run measures something (its elapsed time is
+ * then longer than --duration, and throughput is ops / elapsed as always). */
+static int window_closed(const struct worker *w, uint64_t now, int can_send)
+{
+    const struct run *run = w->run;
+
+    if (!run->t_end || now < run->t_end)
+        return 0;
+    if (w->measured_sent > 0 || now >= run->t_end + run->timeout_ns)
+        return 1;
+    return !can_send && w->inflight == 0;
+}
+
+/* When the worker's sending ends at the latest (0: --requests, no fixed end). */
+static uint64_t window_end(const struct worker *w, uint64_t now)
+{
+    const struct run *run = w->run;
+
+    if (!run->t_end || now < run->t_end)
+        return run->t_end;
+    return run->t_end + run->timeout_ns;
+}
+
 /* Reserves up to want measured ops under --requests; 0 when none are left. */
 static unsigned reserve(struct run *run, unsigned want)
 {
@@ -386,7 +417,7 @@ static void pump(struct cconn *cc)
         if (!w->running || !w->sending || cc->count >= o->window)
             break;
         now = clock_now_ns();
-        if (run->t_end && now >= run->t_end) {
+        if (window_closed(w, now, 1)) {
             w->sending = 0;
             w->stop_ns = now;
             break;
@@ -414,6 +445,7 @@ static void pump(struct cconn *cc)
         cc->ring[slot].sent_ns = now;
         cc->ring[slot].n = take;
         cc->ring[slot].measured = (unsigned)measured;
+        w->measured_sent += (unsigned)measured;
         cc->count++;
         w->inflight++;
     }
@@ -761,7 +793,7 @@ static void *worker_main(void *arg)
     }
     for (;;) {
         now = clock_now_ns();
-        if (w->sending && run->t_end && now >= run->t_end) {
+        if (w->sending && window_closed(w, now, 0)) {
             w->sending = 0;
             w->stop_ns = now;
         }
@@ -784,8 +816,8 @@ static void *worker_main(void *arg)
         }
         t = check_timers(w, now);
         deadline = min_nz(t, drain_at);
-        if (w->sending && run->t_end)
-            deadline = min_nz(deadline, run->t_end);
+        if (w->sending)
+            deadline = min_nz(deadline, window_end(w, now));
         if (w->sending && o->requests)
             deadline = min_nz(deadline, w->last_progress_ns + run->timeout_ns + 1);
         run_events(w, deadline);
@@ -849,7 +881,7 @@ int client_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t
     struct run run;
     struct drv_cpu cpu0, cpu1;
     struct timespec ts;
-    uint64_t now, last = 0, ever = 0;
+    uint64_t now, last = 0, ever = 0, msent = 0;
     unsigned i, nw = o->workers, made = 0;
     int rc = CLIENT_EFAIL, barrier = 0;
     char first[ERR_MAX] = "", drop[ERR_MAX] = "";
@@ -953,6 +985,7 @@ int client_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t
         r->err_protocol += w->e_protocol;
         r->err_verify += w->e_verify;
         r->err_timeout += w->e_timeout;
+        msent += w->measured_sent;
         if (w->last_done_ns > last)
             last = w->last_done_ns;
         if (!drop[0] && w->drop_err[0])
@@ -965,10 +998,12 @@ int client_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t
     if (r->ops == 0) {
         snprintf(err, errlen,
                  "no successful operation in the measured window (errors: connect %llu, io "
-                 "%llu, protocol %llu, verify %llu, timeout %llu)%s%s",
+                 "%llu, protocol %llu, verify %llu, timeout %llu)%s%s%s",
                  (unsigned long long)r->err_connect, (unsigned long long)r->err_io,
                  (unsigned long long)r->err_protocol, (unsigned long long)r->err_verify,
-                 (unsigned long long)r->err_timeout, drop[0] ? "; first: " : "", drop);
+                 (unsigned long long)r->err_timeout,
+                 msent ? "" : "; no measured batch was started (no warm-up reply in time)",
+                 drop[0] ? "; first: " : "", drop);
         goto out;
     }
     rc = CLIENT_OK;
