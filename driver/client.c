@@ -2,7 +2,9 @@
  * its share of the connections (round robin), a histogram and counters merged at the end.
  * Per connection: buffers and the in-flight ring are allocated at setup; batches are
  * written directly (EPOLLOUT only after a short write), EPOLLIN stays registered, and one
- * clock read is taken per batch sent and per read event. */
+ * clock read is taken per batch sent and per read event. A worker with one plain TCP
+ * connection waits for its replies in a blocking read instead of epoll_wait (loop_solo_read):
+ * two system calls per round trip. */
 #include "client.h"
 
 #include <errno.h>
@@ -78,6 +80,8 @@ struct worker {
     pthread_t th;
     int started;
     struct loop loop;
+    struct loop_solo solo; /* one plain connection: its blocking-read wait */
+    int solo_ok;           /* nconns == 1 and plain TCP */
     struct cconn *conns;
     unsigned nconns;
     struct hist *hist;
@@ -153,6 +157,8 @@ static void clear_flights(struct cconn *cc)
 static void conn_close_transport(struct cconn *cc)
 {
     if (cc->c.fd >= 0) {
+        if (cc->w->solo.fd == cc->c.fd)
+            loop_solo_reset(&cc->w->solo);
         loop_del(&cc->w->loop, cc->c.fd);
         cc->c.ops->close(&cc->c);
     }
@@ -329,7 +335,9 @@ static void conn_ready(struct cconn *cc, uint64_t now)
     enter_state(cc, C_READY);
     cc->backoff_ns = 0;
     w->ever_ready++;
-    w->last_progress_ns = now;
+    /* not progress for --requests: a server that accepts and then drops every request
+     * would otherwise keep the run going for as many reconnects as there are requests */
+    (void)now;
     set_events(cc, EPOLLIN);
     if (w->running)
         pump(cc);
@@ -531,7 +539,26 @@ static int in_make_room(struct buf *b)
 
 static void hello_read(struct cconn *cc, uint64_t now);
 
-static void on_readable(struct cconn *cc)
+/* The first read of a one-connection worker's wait (see loop_solo_read): blocks until the
+ * reply, EOF, an error or the deadline; CONN_RETRY when the deadline came first. */
+static ssize_t solo_read(struct cconn *cc, void *buf, size_t len, uint64_t now, uint64_t deadline)
+{
+    ssize_t n = loop_solo_read(&cc->w->solo, cc->c.fd, buf, len, now, deadline);
+
+    if (n >= 0)
+        return n;
+    if (errno == EAGAIN || errno == EINTR) {
+        cc->c.want_write = 0;
+        return CONN_RETRY;
+    }
+    snprintf(cc->c.err, sizeof(cc->c.err), "read: %s", strerror(errno));
+    return CONN_ERROR;
+}
+
+/* Reads what the connection has. block_until != 0 (one-connection worker, batches in
+ * flight): the first read waits for data until then, bounded by that absolute time (block_now
+ * is the caller's current clock reading). */
+static void on_readable(struct cconn *cc, uint64_t block_now, uint64_t block_until)
 {
     struct worker *w = cc->w;
     const struct workload *wl = w->run->wl;
@@ -548,7 +575,12 @@ static void on_readable(struct cconn *cc)
             return;
         }
         space = buf_space(&cc->in);
-        n = cc->c.ops->read(&cc->c, cc->in.data + cc->in.len, space);
+        if (block_until) {
+            n = solo_read(cc, cc->in.data + cc->in.len, space, block_now, block_until);
+            block_until = 0;
+        } else {
+            n = cc->c.ops->read(&cc->c, cc->in.data + cc->in.len, space);
+        }
         if (n == CONN_RETRY) {
             cc->read_wants_write = cc->c.want_write;
             if (cc->read_wants_write)
@@ -657,13 +689,13 @@ static void on_event(struct cconn *cc, uint32_t ev)
         if ((ev & EPOLLOUT) && buf_used(&cc->hello))
             hello_write(cc, now);
         if (cc->state == C_HELLO && (ev & (EPOLLIN | EPOLLERR | EPOLLHUP)))
-            on_readable(cc);
+            on_readable(cc, 0, 0);
         break;
     case C_READY:
         if (ev & (EPOLLIN | EPOLLERR | EPOLLHUP)) {
-            on_readable(cc);
+            on_readable(cc, 0, 0);
         } else if (cc->read_wants_write) {
-            on_readable(cc);
+            on_readable(cc, 0, 0);
         }
         if (cc->state == C_READY && (ev & EPOLLOUT))
             pump(cc);
@@ -704,8 +736,11 @@ static uint64_t check_timers(struct worker *w, uint64_t now)
         case C_HANDSHAKE:
         case C_HELLO:
             if (now >= cc->deadline) {
-                snprintf(err, sizeof(err), "connect '%s:%d': timed out after %gs", w->run->o->host,
-                         w->run->o->port, w->run->o->timeout_s);
+                snprintf(err, sizeof(err), "connect '%s:%d': timed out after %gs%s",
+                         w->run->o->host, w->run->o->port, w->run->o->timeout_s,
+                         cc->state == C_HELLO       ? " (handshake not answered)"
+                         : cc->state == C_HANDSHAKE ? " (tls handshake)"
+                                                    : "");
                 connect_failed(cc, err, now);
                 t = cc->state == C_IDLE ? cc->retry_at : 0;
             } else {
@@ -751,6 +786,16 @@ static uint64_t min_nz(uint64_t a, uint64_t b)
     return a < b ? a : b;
 }
 
+/* The worker's only connection is plain TCP, ready, with a batch in flight and nothing
+ * left to write: its next event can only be a reply (or the connection closing). */
+static int solo_can_wait(const struct worker *w)
+{
+    const struct cconn *cc = &w->conns[0];
+
+    return w->solo_ok && cc->state == C_READY && cc->count > 0 && !cc->wdata &&
+           buf_used(&cc->ctl) == 0 && !cc->read_wants_write && cc->events == EPOLLIN;
+}
+
 static void *worker_main(void *arg)
 {
     struct worker *w = arg;
@@ -771,8 +816,12 @@ static void *worker_main(void *arg)
                 w->conns[i].state != C_DONE)
                 waiting++;
         now = clock_now_ns();
-        if (waiting == 0 || now >= deadline)
+        if (waiting == 0)
             break;
+        if (now >= deadline) {
+            check_timers(w, now); /* fails the attempts still pending, naming why */
+            break;
+        }
         run_events(w, min_nz(check_timers(w, now), deadline));
     }
     pthread_barrier_wait(&run->bar);
@@ -820,6 +869,19 @@ static void *worker_main(void *arg)
             deadline = min_nz(deadline, window_end(w, now));
         if (w->sending && o->requests)
             deadline = min_nz(deadline, w->last_progress_ns + run->timeout_ns + 1);
+        if (solo_can_wait(w)) {
+            /* a batch in flight on the only connection: nothing but its reply (or the
+             * drain/progress deadline) can happen, so wait for it in the read; --duration's
+             * end is noticed when the reply is in, it only stops new batches */
+            if (!w->sending)
+                t = drain_at;
+            else if (o->requests)
+                t = w->last_progress_ns + run->timeout_ns + 1;
+            else
+                t = run->t_end + run->timeout_ns;
+            on_readable(&w->conns[0], now, t);
+            continue;
+        }
         run_events(w, deadline);
     }
     return NULL;
@@ -919,6 +981,8 @@ int client_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t
         w->run = &run;
         w->id = i;
         w->loop.epfd = w->loop.wakefd = -1;
+        loop_solo_reset(&w->solo);
+        w->solo_ok = count == 1 && !run.tls && !getenv("PAIRBENCH_NO_SOLO");
         w->hist = hist_new();
         w->conns = calloc(count ? count : 1, sizeof(*w->conns));
         made = i + 1;

@@ -24,7 +24,9 @@ static ssize_t plain_read(struct conn *c, void *buf, size_t len)
     ssize_t n;
 
     for (;;) {
-        n = read(c->fd, buf, len);
+        /* MSG_DONTWAIT: never blocks, even on a socket the engine switched to blocking mode
+         * for its one-connection read wait (loop_solo_read) */
+        n = recv(c->fd, buf, len, MSG_DONTWAIT);
         if (n >= 0)
             return n;
         if (errno == EINTR)
@@ -43,7 +45,7 @@ static ssize_t plain_write(struct conn *c, const void *buf, size_t len)
     ssize_t n;
 
     for (;;) {
-        n = send(c->fd, buf, len, MSG_NOSIGNAL);
+        n = send(c->fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (n >= 0)
             return n;
         if (errno == EINTR)

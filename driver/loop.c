@@ -3,9 +3,12 @@
 #include "loop.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -102,4 +105,46 @@ void loop_wake(struct loop *l)
     do
         rc = write(l->wakefd, &one, sizeof(one));
     while (rc < 0 && errno == EINTR);
+}
+
+/* a timeout this much past the deadline is kept (SO_RCVTIMEO counts in scheduler ticks) */
+#define SOLO_SLACK_NS (2u * 1000 * 1000)
+
+void loop_solo_reset(struct loop_solo *s)
+{
+    s->fd = -1;
+    s->tmo_ns = 0;
+}
+
+ssize_t loop_solo_read(struct loop_solo *s, int fd, void *buf, size_t len, uint64_t now,
+                       uint64_t deadline_ns)
+{
+    uint64_t left;
+    ssize_t n;
+    int fl;
+
+    if (deadline_ns <= now) {
+        errno = EAGAIN;
+        return -1;
+    }
+    left = deadline_ns - now;
+    if (s->fd != fd) {
+        fl = fcntl(fd, F_GETFL);
+        if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
+            return -1;
+        s->fd = fd;
+        s->tmo_ns = 0;
+    }
+    if (s->tmo_ns == 0 || s->tmo_ns > left + SOLO_SLACK_NS || s->tmo_ns < left / 2) {
+        struct timeval tv = {(time_t)(left / 1000000000u), (suseconds_t)(left % 1000000000u / 1000)};
+        if (tv.tv_sec == 0 && tv.tv_usec == 0)
+            tv.tv_usec = 1; /* 0 would mean "no timeout" */
+        if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)
+            return -1;
+        s->tmo_ns = left;
+    }
+    n = recv(fd, buf, len, 0);
+    if (n < 0 && errno == EWOULDBLOCK)
+        errno = EAGAIN;
+    return n;
 }

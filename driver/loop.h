@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/epoll.h>
+#include <sys/types.h>
 
 struct loop {
     int epfd;
@@ -25,5 +26,25 @@ int loop_del(struct loop *l, int fd);
 int loop_wait(struct loop *l, struct epoll_event *ev, int max, uint64_t deadline_ns);
 /* Thread-safe: makes the loop's current or next loop_wait() return. */
 void loop_wake(struct loop *l);
+
+/* The one-connection wait: a thread whose only descriptor is one plain TCP socket can wait
+ * for its reply inside the read itself (write + read = 2 system calls per round trip instead
+ * of write + epoll_wait + read). The socket is switched to blocking mode once and each read
+ * is bounded by SO_RCVTIMEO, re-set only when the deadline comes nearer than the current
+ * timeout (or is much farther). Every other read and write on that socket must pass
+ * MSG_DONTWAIT (conn_plain_ops does). The socket stays registered with epoll. */
+struct loop_solo {
+    int fd;          /* the socket in blocking mode, -1 = none */
+    uint64_t tmo_ns; /* its SO_RCVTIMEO, 0 = not set yet */
+};
+
+/* Forget the socket (call before it is closed: a new one may reuse the number). */
+void loop_solo_reset(struct loop_solo *s);
+/* Reads up to len bytes from fd, waiting until data, EOF, an error or the absolute
+ * CLOCK_MONOTONIC deadline_ns (now = the caller's current reading; the kernel's timer may
+ * overrun it by a scheduler tick). Returns > 0 bytes, 0 at EOF, or -1 with errno: EAGAIN
+ * when the deadline came (or is past), EINTR, or the socket's error. */
+ssize_t loop_solo_read(struct loop_solo *s, int fd, void *buf, size_t len, uint64_t now,
+                       uint64_t deadline_ns);
 
 #endif
