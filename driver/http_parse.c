@@ -33,17 +33,79 @@ static int is_tchar(unsigned char c)
 
 static int lower(int c)
 {
-    return c >= 'A' && c <= 'Z' ? c + 32 : c;
+    return (unsigned)(c - 'A') < 26u ? c | 0x20 : c;
 }
 
-static int ieq(const char *a, size_t alen, const char *b)
+/* a[0..alen) equals b[0..blen) ignoring ASCII case */
+static int ieq_n(const char *a, size_t alen, const char *b, size_t blen)
 {
-    size_t blen = strlen(b);
     if (alen != blen)
         return 0;
     for (size_t i = 0; i < alen; i++)
         if (lower((unsigned char)a[i]) != lower((unsigned char)b[i]))
             return 0;
+    return 1;
+}
+
+static int ieq(const char *a, size_t alen, const char *b)
+{
+    return ieq_n(a, alen, b, strlen(b));
+}
+
+/* a[0..alen) equals the lower-case lc[0..lclen) ignoring ASCII case */
+static int ieq_lc(const char *a, size_t alen, const char *lc, size_t lclen)
+{
+    if (alen != lclen)
+        return 0;
+    for (size_t i = 0; i < alen; i++)
+        if (lower((unsigned char)a[i]) != (unsigned char)lc[i])
+            return 0;
+    return 1;
+}
+
+/* a header name or token against a lower-case literal: the length decides most mismatches */
+#define NAME_IS(h, lit) ieq_lc((h)->name, (h)->name_len, lit, sizeof(lit) - 1)
+#define TOKEN_IS(t, len, lit) ieq_lc(t, len, lit, sizeof(lit) - 1)
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* 1 when one of the 8 bytes of x may be below 0x20 or equal to 0x7f (never misses one) */
+static int word_may_ctl(uint64_t x)
+{
+    uint64_t y = x ^ (0x7f * ONES);
+    return ((((x - 0x20 * ONES) & ~x) | ((y - ONES) & ~y)) & HIGHS) != 0;
+}
+
+/* 1 when a header value holds no control character but tab (0x00-0x1f, 0x7f). Eight bytes at
+ * a time (this runs over every response head): words, the last one overlapping, or a short
+ * value padded with 'A'; only a word that may hold a control byte is checked byte by byte. */
+static int value_ok(const char *v, size_t n)
+{
+    uint64_t x = 0x41 * ONES;
+    size_t k;
+    int suspect = 0;
+
+    if (n < 8) {
+        memcpy(&x, v, n);
+        suspect = word_may_ctl(x);
+    } else {
+        for (k = 0; k + 8 <= n && !suspect; k += 8) {
+            memcpy(&x, v + k, 8);
+            suspect = word_may_ctl(x);
+        }
+        if (!suspect && k < n) {
+            memcpy(&x, v + n - 8, 8);
+            suspect = word_may_ctl(x);
+        }
+    }
+    if (!suspect)
+        return 1;
+    for (k = 0; k < n; k++) {
+        unsigned char c = (unsigned char)v[k];
+        if ((c < 0x20 && c != '\t') || c == 0x7f)
+            return 0;
+    }
     return 1;
 }
 
@@ -103,7 +165,10 @@ static ssize_t parse_headers(const char *p, size_t n, struct http_header *h, siz
         if (*num == HTTP_MAX_HEADERS)
             return HTTP_MALFORMED;
         size_t i = 0;
-        while (i < len && is_tchar((unsigned char)l[i]))
+        const unsigned char *u = (const unsigned char *)l;
+        while (i + 4 <= len && (tchar[u[i]] & tchar[u[i + 1]] & tchar[u[i + 2]] & tchar[u[i + 3]]))
+            i += 4;
+        while (i < len && is_tchar(u[i]))
             i++;
         if (i == 0 || i == len || l[i] != ':')
             return HTTP_MALFORMED; /* empty name, no colon, space before colon, obs-fold */
@@ -116,11 +181,8 @@ static ssize_t parse_headers(const char *p, size_t n, struct http_header *h, siz
         size_t end = len;
         while (end > i && (l[end - 1] == ' ' || l[end - 1] == '\t'))
             end--;
-        for (size_t k = i; k < end; k++) {
-            unsigned char c = (unsigned char)l[k];
-            if ((c < 0x20 && c != '\t') || c == 0x7f)
-                return HTTP_MALFORMED;
-        }
+        if (!value_ok(l + i, end - i))
+            return HTTP_MALFORMED;
         hd->value = l + i;
         hd->value_len = end - i;
     }
@@ -129,8 +191,9 @@ static ssize_t parse_headers(const char *p, size_t n, struct http_header *h, siz
 const struct http_header *http_header_find(const struct http_header *h, size_t num,
                                            const char *name)
 {
+    size_t len = strlen(name);
     for (size_t i = 0; i < num; i++)
-        if (ieq(h[i].name, h[i].name_len, name))
+        if (ieq_n(h[i].name, h[i].name_len, name, len))
             return &h[i];
     return NULL;
 }
@@ -176,7 +239,7 @@ static int scan_framing(const struct http_header *h, size_t num, int minor, stru
     f->content_length = 0;
     f->upgrade = 0;
     for (size_t i = 0; i < num; i++) {
-        if (ieq(h[i].name, h[i].name_len, "content-length")) {
+        if (NAME_IS(&h[i], "content-length")) {
             uint64_t v;
             if (parse_u64_dec(h[i].value, h[i].value_len, &v) < 0)
                 return -1;
@@ -184,7 +247,7 @@ static int scan_framing(const struct http_header *h, size_t num, int minor, stru
                 return -1;
             have_cl = 1;
             f->content_length = v;
-        } else if (ieq(h[i].name, h[i].name_len, "transfer-encoding")) {
+        } else if (NAME_IS(&h[i], "transfer-encoding")) {
             const char *cur = h[i].value, *end = cur + h[i].value_len, *t, *last = NULL;
             size_t len, last_len = 0;
             while ((t = next_token(&cur, end, &len)) != NULL) {
@@ -193,14 +256,24 @@ static int scan_framing(const struct http_header *h, size_t num, int minor, stru
             }
             if (!last)
                 return -1;
-            *te = ieq(last, last_len, "chunked");
-        } else if (ieq(h[i].name, h[i].name_len, "connection")) {
-            if (http_header_has_token(&h[i], "close"))
+            *te = TOKEN_IS(last, last_len, "chunked");
+        } else if (NAME_IS(&h[i], "connection")) {
+            /* one pass over the tokens: close wins over keep-alive wherever it is */
+            const char *cur = h[i].value, *end = cur + h[i].value_len, *t;
+            size_t len;
+            int close = 0, keep = 0;
+            while ((t = next_token(&cur, end, &len)) != NULL) {
+                if (TOKEN_IS(t, len, "close"))
+                    close = 1;
+                else if (TOKEN_IS(t, len, "keep-alive"))
+                    keep = 1;
+                else if (TOKEN_IS(t, len, "upgrade"))
+                    f->upgrade = 1;
+            }
+            if (close)
                 ka = 0;
-            else if (http_header_has_token(&h[i], "keep-alive") && ka < 0)
+            else if (keep && ka < 0)
                 ka = 1;
-            if (http_header_has_token(&h[i], "upgrade"))
-                f->upgrade = 1;
         }
     }
     f->keep_alive = ka >= 0 ? ka : minor >= 1;
