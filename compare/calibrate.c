@@ -2,8 +2,9 @@
  * itself (an A/A comparison: the same version twice, adjacent, alternating) and measures, per
  * configuration and metric, how far two identical builds drift apart on this machine. From
  * that it derives the smallest change the evidence rule can detect with these runs, a per-row
- * floor for the gate, and counts any A/A flag as a false alarm. Writes calibration.json and
- * calibration.md into the run directory; `compare gate --floors FILE` applies the floors. */
+ * floor for the gate, and counts any A/A flag as a false alarm. Writes calibration.json,
+ * calibration.md and calibration.html (calibrate_html.c) into the run directory;
+ * `compare gate --floors FILE` applies the floors. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 
 #include "atomic.h"
 #include "calibrate.h"
+#include "calibrate_html.h"
 #include "cmds.h"
 #include "run.h"
 #include "stats.h"
@@ -150,10 +152,41 @@ int calibrate_metric_from_summary(const json_t *metric, const char *base, const 
     return 0;
 }
 
-/* calibration.json and the Markdown table from the A/A summary. */
+/* calibration.html (in lang) from the calibration document. */
+static int write_calibration_html(const char *dir, const json_t *doc, const char *lang, char *err,
+                                  size_t errlen)
+{
+    char path[4096], *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    int rc = -1;
+
+    if (!f) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (calibrate_html_write(f, doc, lang, err, errlen) < 0) {
+        fclose(f);
+        goto out;
+    }
+    if (fclose(f) != 0) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    if ((size_t)snprintf(path, sizeof(path), "%s/calibration.html", dir) >= sizeof(path)) {
+        snprintf(err, errlen, "run directory path too long: '%.200s...'", dir);
+        goto out;
+    }
+    rc = atomic_write(path, text, len, err, errlen);
+out:
+    free(text);
+    return rc;
+}
+
+/* calibration.json, the Markdown table and the HTML page from the A/A summary. */
 static int write_calibration(const char *dir, const json_t *summary,
-                             const struct verdict_rules *rules, unsigned *false_alarms, char *err,
-                             size_t errlen)
+                             const struct verdict_rules *rules, const char *lang,
+                             unsigned *false_alarms, char *err, size_t errlen)
 {
     const char *base = json_string_value(json_object_get(summary, "baseline"));
     const char *again = json_string_value(json_array_get(json_object_get(summary, "versions"), 1));
@@ -242,6 +275,8 @@ static int write_calibration(const char *dir, const json_t *summary,
     }
     if (atomic_write(path, text, mdlen, err, errlen) < 0)
         goto out;
+    if (write_calibration_html(dir, doc, lang, err, errlen) < 0)
+        goto out;
     fputs(text, stdout);
     rc = 0;
 out:
@@ -310,7 +345,8 @@ int cmd_calibrate(int argc, char **argv)
         run_outcome_release(&out);
         return EXIT_HARNESS;
     }
-    if (write_calibration(out.dir, out.summary, &rules, &false_alarms, err, sizeof(err)) < 0) {
+    if (write_calibration(out.dir, out.summary, &rules, rq.lang, &false_alarms, err, sizeof(err)) <
+        0) {
         fprintf(stderr, "compare calibrate: %s\n", err);
         run_outcome_release(&out);
         return EXIT_HARNESS;

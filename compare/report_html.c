@@ -97,7 +97,7 @@ const char *html_verdict_class(const char *verdict)
 
 /* ---- the page ---- */
 
-static const char css[] =
+const char report_html_css[] =
     "body{font-family:system-ui,-apple-system,'Segoe UI','Noto Sans','Noto Sans CJK SC',"
     "'WenQuanYi Micro Hei',sans-serif;margin:0 auto;max-width:1280px;padding:16px 24px;"
     "color:#1b1b1b;line-height:1.45}\n"
@@ -550,7 +550,7 @@ int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const 
             fputs(" vs ", f);
         html_esc(c, ctx.versions[i]);
     }
-    fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>", css);
+    fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>", report_html_css);
     if (ctx.nv == 1) {
         fputs(L(c, "Benchmark results: ", "基准测试结果："), f);
         html_esc(c, ctx.versions[0]);

@@ -17,4 +17,8 @@
 int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const char *lang,
                       char *err, size_t errlen);
 
+/* The page's style sheet (charts included), for other self-contained pages such as
+ * calibration.html. */
+extern const char report_html_css[];
+
 #endif

@@ -192,8 +192,9 @@ static void html_table(const struct html_ctx *c, const char *id, const char *tit
                 c->nrows, shown);
     else
         fprintf(c->f,
-                L(c, "%zu configurations, none stands out (every verdict is ~); the full table "
-                     "follows.",
+                L(c,
+                  "%zu configurations, none stands out (every verdict is ~); the full table "
+                  "follows.",
                   "共 %zu 个配置，没有明显不同的配置（判定均为 ~）；完整表格见下。"),
                 c->nrows);
     fputs("</p>\n", c->f);

@@ -259,7 +259,8 @@ int main(int argc, char **argv)
                   "details blocks: %zu", count(a, "<details class=\"full\">"));
         CHECK(count(a, "20 configurations: this table shows the 1 that stand out") == 4);
         /* row 0 (regressed): notable table + full table in 4 tables; row 1 only in the full */
-        CHECK_MSG(count(a, "<tr><td>redis \xc2\xb7 tcp \xc2\xb7 1 KiB \xc2\xb7 pipeline1</td>") == 8,
+        CHECK_MSG(count(a, "<tr><td>redis \xc2\xb7 tcp \xc2\xb7 1 KiB \xc2\xb7 pipeline1</td>") ==
+                      8,
                   "row 0 rows: %zu",
                   count(a, "<tr><td>redis \xc2\xb7 tcp \xc2\xb7 1 KiB \xc2\xb7 pipeline1</td>"));
         CHECK(count(a, "<tr><td>redis \xc2\xb7 tls \xc2\xb7 1 KiB \xc2\xb7 pipeline2</td>") == 4);
@@ -306,9 +307,9 @@ int main(int argc, char **argv)
             CHECK(strstr(a, "a row is borderline") == NULL);
         }
         free(a);
-        json_object_set_new(cm, "confirmation",
-                            json_pack("{s:i, s:s, s:{}}", "max_extra_rounds", 2, "rule",
-                                      confirm_rule, "rows"));
+        json_object_set_new(
+            cm, "confirmation",
+            json_pack("{s:i, s:s, s:{}}", "max_extra_rounds", 2, "rule", confirm_rule, "rows"));
         a = render(s, cm, "en", &rc);
         CHECK(rc == 0 && a && strstr(a, "at most 2 extra rounds per row") &&
               strstr(a, "no row was borderline"));
