@@ -1,0 +1,60 @@
+#!/bin/sh
+# compare calibrate on the reference TCP server (driver serve tcp), short windows: an A/A run
+# of the baseline against itself writes calibration.json, calibration.md and calibration.html;
+# the three and stderr report the same false-alarm count, which is the number of A/A flags
+# in calibration.json; the page loads clean in headless Chromium (no error, no request, no
+# script, one chart of the detectable change) and gives a real screenshot.
+. "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/html_lib.sh"
+cd "$T"
+cat > grid.json <<'JSON'
+{"name": "calibrate", "defaults": {"protocol": "tcp", "connections": 1, "workers": 1},
+ "axes": {"payload": [64, 1024]}}
+JSON
+cat > spec.json <<JSON
+{"versions": [
+  {"name": "ref", "driver": "$DRIVER", "server": {"tcp": "$DRIVER serve tcp --port {port}"}}],
+ "grids": ["grid.json"], "runs": 3, "warmup": 0.1, "duration": 0.3, "grace": 10, "probe_timeout": 20}
+JSON
+
+"$COMPARE" calibrate --spec spec.json --out cal > cal.out 2> cal.err ||
+    { cat cal.err >&2; fail "calibrate exited $?"; }
+for f in calibration.json calibration.md calibration.html; do
+    [ -s "cal/$f" ] || fail "no cal/$f"
+done
+assert_eq "$(json_get cal/calibration.json '[this.schema, this.baseline, this.rows.length,
+    this.rows.every(r => ["throughput", "p99_us"].every(m => r.metrics[m].pairs === 3 &&
+        r.metrics[m].detectable_pct >= 0 && r.metrics[m].floor_pct >= 5))].join(" ")')" \
+    "pairbench.calibration/1 ref 2 true" "calibration.json"
+assert_eq "$(json_get cal/meta.json 'this.versions.map(v => v.name).join(",")')" "ref,ref-again" \
+    "A/A versions"
+
+# the false-alarm count: flags in the JSON = the count field = stderr = .md = .html
+n=$(json_get cal/calibration.json 'this.rows.reduce((a, r) => a + Object.values(r.metrics).filter(m => m.false_alarm).length, 0)')
+assert_eq "$(json_get cal/calibration.json 'this.false_alarms')" "$n" "false_alarms vs the flags"
+grep -q "^compare calibrate: $n false alarms\{0,1\}; floors: cal/calibration.json$" cal.err ||
+    fail "stderr does not report $n false alarms: $(cat cal.err)"
+grep -q "^$n false alarms\{0,1\} in this A/A run\.$" cal/calibration.md ||
+    fail "calibration.md does not report $n false alarms"
+grep -q "<b>$n false alarms\{0,1\}</b> in this A/A run" cal/calibration.html ||
+    fail "calibration.html does not report $n false alarms"
+assert_eq "$(grep -c '<td class="v-regressed">false alarm</td>' cal/calibration.html)" "$n" \
+    "false alarms marked in the table"
+assert_eq "$(grep -c '| throughput |' cal/calibration.md)" 2 "throughput rows in calibration.md"
+grep -q '<td rowspan="5">tcp · 1 KiB · window1 · 1 client</td>' cal/calibration.html ||
+    fail "calibration.html has no row for the 1 KiB configuration"
+
+# the page in Chromium
+html_check "$T/cal.jsonl" "$T/cal/calibration.html" || true
+assert_eq "$(page_field "$T/cal.jsonl" 0 '[this.errors.length, this.requests.length, this.scripts,
+    this.charts, this.metrics.join(","), this.lang].join(" ")')" "0 0 0 1 detectable_pct en" \
+    "calibration.html in Chromium ($(cat "$T/cal.jsonl"))"
+if grep -E -q 'https?://|src=|<link|@import|url\(' cal/calibration.html; then
+    fail "calibration.html refers outside the file"
+fi
+assert_eq "$(grep -o 'class="rl"' "$T/dom/calibration.html.dom" | wc -l | tr -d ' ')" 2 \
+    "chart rows in the DOM"
+chromium_run --screenshot="$T/cal.png" --window-size=1280,1200 "file://$T/cal/calibration.html" \
+    > /dev/null || fail "chromium --screenshot failed: $(tail -n 3 "$T/chromium.err")"
+assert_png "$T/cal.png"
+echo "ok: calibration.json/.md/.html agree on $n false alarm(s); the page is clean in Chromium"
