@@ -1,0 +1,82 @@
+#!/bin/sh
+# The reference servers (driver serve http|ws|tcp) against abusive clients
+# (tests/peers/abusive_client.js): 1000 idle connections, a slowloris sending one byte of a
+# request every 100 ms, and per protocol a set of bad inputs (garbage HTTP, absurd or
+# negative Content-Length, huge chunk sizes and heads; WebSocket frames unmasked, with a
+# reserved opcode or RSV bits, a 63-bit length, a long or fragmented control frame, a bad
+# handshake; tcp: EOF mid-message). Every bad connection is closed by the server; while all
+# of it is held open, a normal 'driver PROTO --requests N' run gets exactly N ops and no
+# errors, and on SIGTERM the server, still alive, reports exactly N requests.
+. "$(dirname "$0")/../lib.sh"
+need node
+
+cp "$DRIVER" "$T/driver" # others rebuild bin/ while this runs
+D=$T/driver
+N=2000
+IDLE=1000
+# 1000 idle connections need more than 1024 descriptors in the server and in node
+lim=$(ulimit -n)
+if [ "$lim" != unlimited ] && [ "$lim" -lt 4096 ]; then
+    ulimit -n 4096 2>/dev/null || ulimit -n "$(ulimit -H -n)" 2>/dev/null || true
+fi
+lim=$(ulimit -n)
+if [ "$lim" != unlimited ] && [ "$lim" -lt $((IDLE + 200)) ]; then
+    IDLE=$((lim - 200))
+    echo "note: descriptor limit $lim, holding $IDLE idle connections"
+fi
+
+# wait_line FILE REGEX SECONDS WHAT
+wait_line() {
+    i=0
+    while ! grep -q "$2" "$1" 2>/dev/null; do
+        [ $i -lt $(($3 * 10)) ] || { cat "$1" >&2; fail "$4: no '$2' after $3 s"; }
+        sleep 0.1; i=$((i + 1))
+    done
+}
+
+for proto in http ws tcp; do
+    port=$(free_port)
+    extra=""
+    [ "$proto" = tcp ] && extra="--payload 64" # message framing: exact request counts
+    # shellcheck disable=SC2086
+    start_bg "serve-$proto" "$D" serve "$proto" --port "$port" --workers 2 $extra
+    spid=$LAST_PID
+    wait_port "$port"
+    start_bg "abuse-$proto" node "$TOP/tests/peers/abusive_client.js" "$proto" "$port" "$IDLE"
+    apid=$LAST_PID
+    wait_line "$T/abuse-$proto.out" '^probes done$' 60 "abusive $proto client"
+    grep -q "^idle $IDLE opened$" "$T/abuse-$proto.out" || fail "$proto: not all $IDLE idle connections opened: $(cat "$T/abuse-$proto.out")"
+    if grep '^probe ' "$T/abuse-$proto.out" | grep -v ' closed' > "$T/open-$proto"; then
+        cat "$T/abuse-$proto.out" >&2
+        fail "$proto: the server did not close: $(cat "$T/open-$proto")"
+    fi
+
+    # a normal run meanwhile (its warm-up would add requests: none)
+    rc=0
+    # shellcheck disable=SC2086
+    "$D" "$proto" --port "$port" --requests "$N" --connections 4 --warmup 0 --timeout 5 $extra \
+        > "$T/run-$proto.json" 2> "$T/run-$proto.err" || rc=$?
+    [ $rc = 0 ] || { cat "$T/run-$proto.err" >&2; fail "$proto: driver run next to the abusers exited $rc"; }
+    assert_eq "$(json_get "$T/run-$proto.json" 'this.ops')" "$N" "$proto: ops"
+    assert_eq "$(json_get "$T/run-$proto.json" 'Object.values(this.errors).reduce((a,b)=>a+b,0)')" 0 "$proto: errors"
+
+    kill -TERM "$apid"
+    wait_line "$T/abuse-$proto.out" '^slowloris ' 10 "abusive $proto client summary"
+    kill -0 "$spid" 2>/dev/null || fail "$proto: the server died"
+    kill -TERM "$spid"
+    i=0
+    while kill -0 "$spid" 2>/dev/null; do
+        [ $i -lt 100 ] || fail "$proto: the server did not exit 10 s after SIGTERM"
+        sleep 0.1; i=$((i + 1))
+    done
+    rc=0
+    wait "$spid" || rc=$?
+    assert_eq "$rc" 0 "$proto: server exit code"
+    assert_eq "$(json_get "$T/serve-$proto.out" 'this.requests')" "$N" "$proto: server request count"
+    conns=$(json_get "$T/serve-$proto.out" 'this.connections')
+    [ "$conns" -ge $((IDLE + 4)) ] || fail "$proto: server accepted $conns connections, expected at least $((IDLE + 4))"
+    printf '%s: %s probes closed, %s; %s; run %s ops, 0 errors; server counted %s requests\n' \
+        "$proto" "$(grep -c '^probe ' "$T/abuse-$proto.out")" \
+        "$(grep '^idle .* still' "$T/abuse-$proto.out")" "$(grep '^slowloris' "$T/abuse-$proto.out")" "$N" "$N"
+done
+echo "abusive clients: every bad connection closed, the others served exactly"
