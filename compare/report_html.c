@@ -411,7 +411,7 @@ static int charts(const struct html_ctx *c)
               "(baseline first) in each configuration. Configurations are grouped by "
               "protocol · transport · payload; each group has its own scale, written in its band. "
               "Hover a bar for its figures.",
-              "柱高为各轮运行的中位数，须线为最小值–最大值；每个配置中每个版本一根柱（基线在前）。"
+              "柱长为各次运行的中位数，须线为最小值–最大值；每个配置中每个版本一根柱（基线在前）。"
               "配置按 协议 · 传输 · 负载 "
               "分组，每组使用各自的刻度（标在组标题栏中）。鼠标悬停可查看数值。"));
     for (m = 0; m < N_METRIC_DEFS; m++) {
@@ -483,15 +483,15 @@ static void nav(const struct html_ctx *c)
                 L(c, sections[i].en, sections[i].zh));
         if (strcmp(sections[i].id, "charts") != 0)
             continue;
-        fputs(" (", c->f);
+        fputs(L(c, " (", "（"), c->f);
         for (m = 0; m < N_METRIC_DEFS; m++) {
             if (strcmp(metric_defs[m].key, "server_cpu_percent") == 0 &&
                 !metric_present(c, metric_defs[m].key))
                 continue;
-            fprintf(c->f, "%s<a href=\"#chart-%s\">%s</a>", m ? ", " : "", metric_defs[m].key,
-                    L(c, metric_defs[m].title_en, metric_defs[m].title_zh));
+            fprintf(c->f, "%s<a href=\"#chart-%s\">%s</a>", m ? L(c, ", ", "、") : "",
+                    metric_defs[m].key, L(c, metric_defs[m].title_en, metric_defs[m].title_zh));
         }
-        fputs(")", c->f);
+        fputs(L(c, ")", "）"), c->f);
     }
     fputs("</nav>\n", c->f);
 }

@@ -394,9 +394,9 @@ static void confirmation(const struct html_ctx *c)
         fputs(L(c, ".", "。"), c->f);
     }
     if (rule) {
-        fputs(L(c, " Rule: ", " 规则："), c->f);
+        fputs(L(c, " Rule: ", "规则："), c->f);
         if (c->zh && strcmp(rule, confirm_rule) == 0)
-            fputs("某个受判定的指标变化超过阈值但证据不充分（判定 ~），或某一方的离散度超过噪声"
+            fputs("某个参与判定的指标变化超过阈值但证据不充分（判定 ~），或某一方的离散度超过噪声"
                   "上限（判定 unstable）时，该配置处于临界；每次再交替运行两轮，直到不再临界，"
                   "最多到上限为止。",
                   c->f);
@@ -438,14 +438,15 @@ void html_completeness(const struct html_ctx *c)
             L(c, "%zu of %zu configurations complete; %.0f of %.0f runs ok, %.0f failed.",
               "%zu / %zu 个配置完整；%.0f / %.0f 次运行成功，%.0f 次失败。"),
             complete, c->nrows, ok, expected > ok + failed ? expected : ok + failed, failed);
+    fputs("</li>\n", c->f);
+    confirmation(c);
     fprintf(c->f,
             L(c,
-              "</li>\n<li>Driver errors: connect %.0f, I/O %.0f, protocol %.0f, "
+              "<li>Driver errors: connect %.0f, I/O %.0f, protocol %.0f, "
               "verify %.0f, timeout %.0f.</li>\n",
-              "</li>\n<li>驱动错误：连接 %.0f，I/O %.0f，协议 %.0f，校验 %.0f，超时 %.0f。"
+              "<li>驱动错误：连接 %.0f，I/O %.0f，协议 %.0f，校验 %.0f，超时 %.0f。"
               "</li>\n"),
             etot[0], etot[1], etot[2], etot[3], etot[4]);
-    confirmation(c);
     for (r = 0; r < c->nrows; r++) {
         row = json_array_get(c->rows, r);
         json_array_foreach(json_object_get(row, "failures"), i, f)
