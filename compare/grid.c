@@ -421,8 +421,9 @@ int grid_expand(const json_t *grid, const char *file, struct grid_config **out, 
         return grid_fail_expected(file, "$", "a grid object", grid, err, errlen);
     json_object_foreach((json_t *)grid, k, v)
     {
-        if (strcmp(k, "name") && strcmp(k, "defaults") && strcmp(k, "axes") &&
-            strcmp(k, "exclude") && strcmp(k, "configs") && strcmp(k, "description")) {
+        if (strcmp(k, "name") != 0 && strcmp(k, "defaults") != 0 && strcmp(k, "axes") != 0 &&
+            strcmp(k, "exclude") != 0 && strcmp(k, "configs") != 0 &&
+            strcmp(k, "description") != 0) {
             snprintf(err, errlen,
                      "%s: $.%s: unknown key '%s' (expected one of: name, "
                      "description, defaults, axes, exclude, configs)",

@@ -166,7 +166,7 @@ void html_environment(const struct html_ctx *c)
         fputs("<tr><td>", c->f);
         html_esc(c, html_str(v, "name"));
         if (i == 0 && c->nv > 1 &&
-            strcmp(html_str(v, "name") ? html_str(v, "name") : "", "baseline"))
+            strcmp(html_str(v, "name") ? html_str(v, "name") : "", "baseline") != 0)
             fputs(L(c, " (baseline)", "（基线）"), c->f);
         fputs("</td><td>", c->f);
         html_esc(c, html_str(v, "ref") ? html_str(v, "ref") : "\xe2\x80\x94");

@@ -68,8 +68,8 @@ static int load_version(struct spec *sp, size_t i, json_t *v, char *err, size_t 
         return grid_fail_expected(file, path, "a version object", v, err, errlen);
     json_object_foreach(v, k, x)
     {
-        if (strcmp(k, "name") && strcmp(k, "ref") && strcmp(k, "driver") && strcmp(k, "server") &&
-            strcmp(k, "env") && strcmp(k, "description")) {
+        if (strcmp(k, "name") != 0 && strcmp(k, "ref") != 0 && strcmp(k, "driver") != 0 &&
+            strcmp(k, "server") != 0 && strcmp(k, "env") != 0 && strcmp(k, "description") != 0) {
             snprintf(err, errlen,
                      "%s: %s.%s: unknown key '%s' (expected one of: name, ref, "
                      "driver, server, env, description)",
@@ -122,7 +122,8 @@ static int load_version(struct spec *sp, size_t i, json_t *v, char *err, size_t 
         json_object_foreach(x, k, c)
         {
             snprintf(path, sizeof(path), "$.versions[%zu].server.%s", i, k);
-            if (strcmp(k, "redis") && strcmp(k, "tcp") && strcmp(k, "http") && strcmp(k, "ws")) {
+            if (strcmp(k, "redis") != 0 && strcmp(k, "tcp") != 0 && strcmp(k, "http") != 0 &&
+                strcmp(k, "ws") != 0) {
                 snprintf(err, errlen,
                          "%s: %s: unknown protocol '%s' (expected redis, tcp, http "
                          "or ws)",

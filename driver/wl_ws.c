@@ -209,7 +209,7 @@ static ssize_t ws_hello_feed(void *st, const char *p, size_t n, int *done, char 
         return -1;
     }
     h = http_header_find(r.headers, r.num_headers, "sec-websocket-accept");
-    if (!h || h->value_len != WS_ACCEPT_LEN || memcmp(h->value, c->accept, WS_ACCEPT_LEN)) {
+    if (!h || h->value_len != WS_ACCEPT_LEN || memcmp(h->value, c->accept, WS_ACCEPT_LEN) != 0) {
         snprintf(err, errlen, "ws: handshake Sec-WebSocket-Accept '%.*s', expected '%s'",
                  h ? (int)(h->value_len > 64 ? 64 : h->value_len) : 0, h ? h->value : "",
                  c->accept);
