@@ -129,7 +129,8 @@ const char report_html_css[] =
     "word-break:break-all}\n"
     "footer{color:#777;font-size:.8em;margin-top:2em}\n"
     "nav.toc{font-size:.9em;margin:.4em 0}nav.toc a{color:#1f5fa8;text-decoration:none}\n"
-    "details.full{margin:.3em 0 .8em 0}details.full>summary{cursor:pointer;color:#1f5fa8}\n";
+    "details.full{margin:.3em 0 .8em 0}details.full>summary{cursor:pointer;color:#1f5fa8}\n"
+    "th .u{white-space:nowrap}\n";
 
 struct metric_def {
     const char *key;

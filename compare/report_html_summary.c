@@ -24,9 +24,9 @@ static void notable_sentence(const struct html_ctx *c, const json_t *row, size_t
     html_esc(c, html_str(row, "label"));
     fputs("</b>", c->f);
     if (c->nv > 2) {
-        fputs(" (", c->f);
+        fputs(L(c, " (", "（"), c->f);
         html_esc(c, c->versions[v]);
-        fputs(")", c->f);
+        fputs(L(c, ")", "）"), c->f);
     }
     fprintf(c->f, L(c, ": %s throughput, %s P99", "：吞吐量 %s，P99 %s"),
             html_fmt_change(html_num(tv, "change", &ch) == 0 ? ch : NAN, b1, sizeof(b1)),

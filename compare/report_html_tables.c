@@ -14,7 +14,10 @@ static void th(const struct html_ctx *c, const char *text, const char *version)
     fputs("<th>", c->f);
     if (version) {
         html_esc(c, version);
-        fputc(' ', c->f);
+        fputs(" <span class=\"u\">", c->f); /* "千次/秒" stays on one line */
+        html_esc(c, text);
+        fputs("</span></th>", c->f);
+        return;
     }
     html_esc(c, text);
     fputs("</th>", c->f);
@@ -215,12 +218,12 @@ static void tput_head(const struct html_ctx *c)
         th(c, L(c, "k/s", "千次/秒"), c->versions[v]);
     for (v = 1; v < c->nv; v++)
         th(c, L(c, "change", "变化"), c->nv > 2 ? c->versions[v] : NULL);
-    fputs("<th>CPU % (", c->f);
+    fputs(L(c, "<th>CPU % (", "<th>CPU %（"), c->f);
     for (v = 0; v < c->nv; v++) {
         fputs(v ? " \xe2\x86\x92 " : "", c->f);
         html_esc(c, c->versions[v]);
     }
-    fputs(")</th>", c->f);
+    fputs(L(c, ")</th>", "）</th>"), c->f);
     for (v = 1; v < c->nv; v++)
         th(c, L(c, "CPU efficiency change", "CPU 效率变化"), c->nv > 2 ? c->versions[v] : NULL);
     for (v = 1; v < c->nv; v++)
@@ -413,7 +416,7 @@ static void evidence_table(const struct html_ctx *c)
                   " At the evidence level used (chance %.4f per row and metric when "
                   "nothing changed), about %.2f of these rows would be flagged by "
                   "chance alone.",
-                  " 在所用的证据水平下（无变化时每行每个指标被误标的概率为 %.4f），"
+                  "在所用的证据水平下（无变化时每行每个指标被误标的概率为 %.4f），"
                   "约有 %.2f 行会仅因偶然而被标记。"),
                 alpha, expected);
     fputs("</p>\n", c->f);
