@@ -163,7 +163,7 @@ void html_summary_multi(const struct html_ctx *c)
                 if (!json_is_false(o))
                     continue;
                 if (k == 8) {
-                    fputs(L(c, ", …", "，…"), c->f);
+                    fputs(L(c, ", …", " 等"), c->f);
                     break;
                 }
                 if (k++)
