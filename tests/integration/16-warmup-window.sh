@@ -1,10 +1,10 @@
 #!/bin/sh
 # A measured window that ends while every in-flight batch is still a warm-up one (a round
-# trip longer than the window here; a process descheduled across the window on a loaded
-# machine) must still measure a batch: the worker that has not started a measured batch by
-# the end of the window starts one, bounded by --timeout, and the run succeeds with that
-# batch's full round trip. Warm-up replies stay uncounted. A server that never answers still
-# ends the run (exit 3) by the drain deadline.
+# trip longer than the window; a process descheduled across the window on a loaded machine,
+# here by SIGSTOP) must still measure a batch: the worker that has not started a measured
+# batch by the end of the window starts one, bounded by --timeout, and the run succeeds with
+# that batch's full round trip. Warm-up replies stay uncounted. A server that never answers
+# still ends the run (exit 3) by the drain deadline.
 . "$(dirname "$0")/../lib.sh"
 need node
 
@@ -29,6 +29,21 @@ assert_eq "$(json_get "$T/h.json" '[this.ops >= 1, this.latency_us.p50 >= 290000
     JSON.stringify(this.errors)].join(" ")')" \
     'true true {"connect":0,"io":0,"protocol":0,"verify":0,"timeout":0}' \
     "colocated http, window shorter than a round trip"
+
+# the field case: a colocated HTTP run whose process is stopped (descheduled) from before t0
+# to after the end of the window; it used to end with zero ops and exit 3
+"$DRIVER" http --serve --warmup 0.5 --duration 0.2 > "$T/s.json" &
+pid=$!
+sleep 0.45
+kill -STOP "$pid"
+sleep 0.6
+kill -CONT "$pid"
+rc=0; wait "$pid" || rc=$?
+assert_eq "$rc" 0 "colocated http stopped across the window: exit code"
+assert_eq "$(json_get "$T/s.json" '[this.ops >= 1, this.ops === this.batches,
+    JSON.stringify(this.errors)].join(" ")')" \
+    'true true {"connect":0,"io":0,"protocol":0,"verify":0,"timeout":0}' \
+    "colocated http stopped across the window"
 
 # no reply within --timeout: the extra measured batch is abandoned at the drain deadline
 port2=$(free_port)
