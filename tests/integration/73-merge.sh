@@ -1,8 +1,10 @@
 #!/bin/sh
-# Sharded runs: a 3-configuration grid (reference TCP echo server, candidate with a reply
-# delay) run unsharded and as --shard 1/2 + 2/2 (through ci/slurm/shards.sh's task mode); `compare merge` gives exactly the unsharded
-# configuration set, the same report rows (structure, not figures) and one dataset. Refused:
-# a missing shard, a shard given twice, shards whose settings differ, a non-empty --out.
+# Sharded runs: a 3-configuration grid (reference TCP echo server, candidate with a 5 ms reply
+# delay: at most 200 round trips/s, so even a baseline run starved on a loaded machine stays far
+# above it and the ranges stay disjoint) run unsharded and as --shard 1/2 + 2/2 (through
+# ci/slurm/shards.sh's task mode); `compare merge` gives exactly the unsharded configuration set,
+# the same report rows (structure, not figures) and one dataset. Refused: a missing shard, a
+# shard given twice, shards whose settings differ, a non-empty --out.
 . "$(dirname "$0")/../lib.sh"
 need node
 cd "$T"
@@ -16,7 +18,7 @@ JSON
 cat > spec.json <<JSON
 {"versions": [
   {"name": "baseline", "driver": "$DRV", "server": {"tcp": "$DRV serve tcp --port {port}"}},
-  {"name": "candidate", "driver": "$DRV", "server": {"tcp": "$DRV serve tcp --port {port} --delay-us 300"}}],
+  {"name": "candidate", "driver": "$DRV", "server": {"tcp": "$DRV serve tcp --port {port} --delay-us 5000"}}],
  "grids": ["$T/grid.json"], "runs": 3, "warmup": 0.1, "duration": 0.3, "grace": 10, "probe_timeout": 20}
 JSON
 "$COMPARE" run --spec spec.json --out full > /dev/null 2> full.err || fail "unsharded run: $(tail -3 full.err)"
