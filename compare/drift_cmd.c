@@ -306,18 +306,18 @@ int cmd_drift(int argc, char **argv)
                 history);
         goto done;
     }
-    all_nights = calloc(n, sizeof(*all_nights));
+    all_nights = calloc(n, sizeof(json_t *));
     if (!all_nights)
         goto oom;
     nights = all_nights;
     for (i = 0; i < n; i++)
         nights[i] = json_array_get(index, i);
-    qsort(nights, n, sizeof(*nights), cmp_night);
+    qsort(nights, n, sizeof(json_t *), cmp_night);
     first = n > DRIFT_MAX_NIGHTS ? n - DRIFT_MAX_NIGHTS : 0;
     nights += first;
     n -= first;
     dn = calloc(n, sizeof(*dn));
-    summaries = calloc(n, sizeof(*summaries));
+    summaries = calloc(n, sizeof(json_t *));
     if (!dn || !summaries)
         goto oom;
     for (i = 0; i < n; i++) {
@@ -364,7 +364,7 @@ int cmd_drift(int argc, char **argv)
                     struct drift_series **ns;
 
                     cap_series = cap_series ? cap_series * 2 : 16;
-                    ns = realloc(series, cap_series * sizeof(*series));
+                    ns = realloc(series, cap_series * sizeof(struct drift_series *));
                     if (!ns)
                         goto oom;
                     series = ns;
