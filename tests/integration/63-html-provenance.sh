@@ -1,6 +1,7 @@
 #!/bin/sh
 # Provenance end to end with a real (tiny) comparison: two versions of the reference TCP echo
-# server, one configuration, 2 rounds of 0.2 s. meta.json's dataset hash equals sha256sum of
+# server, one configuration, 2 rounds of 0.2 s (--confirm 2: up to 2 more when borderline,
+# which report.html states). meta.json's dataset hash equals sha256sum of
 # runs.jsonl, the spec's hash_sources are hashed as sha256sum hashes them (sorted by path),
 # the environment is filled in, and report.html shows every hash and loads clean in Chromium.
 # Then one byte of runs.jsonl changes: `compare report` warns and the page says so.
@@ -23,7 +24,7 @@ cat > "$T/w/spec.json" <<JSON
  "hash_sources": ["src/*.c", "src/a.h"]}
 JSON
 rc=0
-(cd "$T/w" && "$COMPARE" run --spec spec.json --out "$T/run") > /dev/null 2> "$T/run.err" || rc=$?
+(cd "$T/w" && "$COMPARE" run --spec spec.json --confirm 2 --out "$T/run") > /dev/null 2> "$T/run.err" || rc=$?
 [ $rc -eq 0 ] || fail "compare run exited $rc: $(tail -n 5 "$T/run.err")"
 
 sum=$(sha256sum "$T/run/runs.jsonl" | cut -d' ' -f1)
@@ -47,6 +48,21 @@ for h in $(cd "$T/w" && sha256sum src/a.c src/a.h src/b.c | cut -d' ' -f1); do
     grep -q "$h" "$html" || fail "report.html does not show source hash $h"
 done
 grep -q 'src/a.h' "$html" || fail "report.html does not name the measured sources"
+# adaptive confirmation (--confirm 2) is stated as report.md states it: cap, rule, the rows
+# that got extra rounds (borderline or not, whichever this noisy A/A pair turned out)
+assert_eq "$(json_get "$T/run/meta.json" 'this.confirmation.max_extra_rounds')" 2 "confirmation cap"
+grep -q 'Adaptive confirmation[^<]*at most 2 extra rounds per row' "$html" ||
+    fail "report.html does not state adaptive confirmation"
+grep -q 'Rule: a row is borderline when' "$html" || fail "report.html does not state the rule"
+json_get "$T/run/meta.json" 'Object.entries(this.confirmation.rows).map(([id, n]) =>
+    "tcp · 64 B · window2 · 2 clients</b> got " + n + " extra rounds").join("\n")' > "$T/confirmed"
+while IFS= read -r line; do
+    [ -z "$line" ] || grep -qF "$line" "$html" || fail "report.html does not say '$line'"
+done < "$T/confirmed"
+if [ ! -s "$T/confirmed" ]; then
+    grep -q 'no row was borderline' "$html" || fail "report.html: no rows confirmed, but not said"
+fi
+grep -q 'at most 2 extra rounds per row' "$T/run/report.md" || fail "report.md does not state it"
 
 # one byte of the dataset changes: the report warns, on stderr and on the page
 cp "$T/run/report.html" "$T/before.html"
