@@ -4,6 +4,7 @@
  * completed its request (per-reply release marks; the loop sleeps until the earliest).
  * A misbehaving client only loses its own connection. */
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
@@ -26,6 +27,7 @@
 #define IN_MIN (16u * 1024)
 #define OUT_MIN (64u * 1024)
 #define ACCEPT_BURST 64
+#define ACCEPT_PAUSE_NS (50ull * 1000 * 1000) /* out of descriptors and no spare: wait */
 
 struct mark {
     uint64_t release_ns;
@@ -57,6 +59,8 @@ struct sworker {
     int started;
     struct loop loop;
     struct sconn *all, *delayed;
+    int spare_fd;              /* held for running out of descriptors (shed_one) */
+    uint64_t accept_resume_ns; /* listener left out of this loop until then (0 = in it) */
     _Atomic unsigned long long requests;
     _Atomic unsigned long long accepted;
     char pad[64];
@@ -292,18 +296,50 @@ static void on_event(struct sconn *sc, uint32_t ev)
         sconn_free(sc);
 }
 
+/* Out of descriptors (EMFILE/ENFILE): the listener stays readable, so epoll would report it
+ * again at once and the worker would spin. Frees the spare descriptor to accept the oldest
+ * pending connection and close it at once (that client sees the connection closed instead
+ * of waiting in the backlog), then takes the spare back. 1 = one shed, try the next;
+ * 0 = nothing pending; -1 = no spare (another thread took the number): leave the listener
+ * out of this loop for ACCEPT_PAUSE_NS. */
+static int shed_one(struct sworker *w)
+{
+    int fd, e;
+
+    if (w->spare_fd < 0)
+        w->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (w->spare_fd < 0)
+        return -1;
+    close(w->spare_fd);
+    fd = accept4(w->s->lfd, NULL, NULL, SOCK_CLOEXEC);
+    e = errno;
+    if (fd >= 0)
+        close(fd);
+    w->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0)
+        return 1;
+    return e == EAGAIN || e == EWOULDBLOCK ? 0 : -1;
+}
+
 static void accept_some(struct sworker *w)
 {
     struct server *s = w->s;
     struct sconn *sc;
-    int fd, i, one = 1;
+    int fd, i, rc, one = 1;
 
     for (i = 0; i < ACCEPT_BURST; i++) {
         fd = accept4(s->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
             if (errno == EINTR || errno == ECONNABORTED)
                 continue;
-            return; /* EAGAIN, or EMFILE and the like: try again on the next event */
+            if (errno == EMFILE || errno == ENFILE) {
+                rc = shed_one(w);
+                if (rc > 0)
+                    continue;
+                if (rc < 0 && loop_del(&w->loop, s->lfd) == 0)
+                    w->accept_resume_ns = clock_now_ns() + ACCEPT_PAUSE_NS;
+            }
+            return; /* EAGAIN, or out of memory and the like: try again on the next event */
         }
         (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
         sc = calloc(1, sizeof(*sc));
@@ -365,6 +401,8 @@ static void *sworker_main(void *arg)
             if (!deadline || t < deadline)
                 deadline = t;
         }
+        if (w->accept_resume_ns && (!deadline || w->accept_resume_ns < deadline))
+            deadline = w->accept_resume_ns;
         n = loop_wait(&w->loop, ev, MAX_EVENTS, deadline);
         if (n < 0)
             break;
@@ -385,6 +423,12 @@ static void *sworker_main(void *arg)
                     sconn_free(sc);
                 }
             }
+        }
+        if (w->accept_resume_ns && clock_now_ns() >= w->accept_resume_ns) {
+            if (loop_add(&w->loop, s->lfd, EPOLLIN | EPOLLEXCLUSIVE, &s->listen_tag) == 0)
+                w->accept_resume_ns = 0;
+            else
+                w->accept_resume_ns = clock_now_ns() + ACCEPT_PAUSE_NS;
         }
     }
     while (w->all)
@@ -427,6 +471,8 @@ void server_stop(struct server *s)
             pthread_join(s->w[i].th, NULL);
         if (s->w[i].loop.epfd >= 0)
             loop_release(&s->w[i].loop);
+        if (s->w[i].spare_fd >= 0)
+            close(s->w[i].spare_fd);
     }
     if (s->lfd >= 0)
         close(s->lfd);
@@ -477,8 +523,10 @@ struct server *server_start(const struct drv_opts *o, unsigned workers, int *bou
         goto fail;
     }
     s->nworkers = workers;
-    for (i = 0; i < workers; i++)
+    for (i = 0; i < workers; i++) {
         s->w[i].loop.epfd = s->w[i].loop.wakefd = -1;
+        s->w[i].spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC); /* -1: no shedding */
+    }
     for (i = 0; i < workers; i++) {
         struct sworker *w = &s->w[i];
         w->s = s;
