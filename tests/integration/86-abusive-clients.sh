@@ -6,7 +6,8 @@
 # reserved opcode or RSV bits, a 63-bit length, a long or fragmented control frame, a bad
 # handshake; tcp: EOF mid-message). Every bad connection is closed by the server; while all
 # of it is held open, a normal 'driver PROTO --requests N' run gets exactly N ops and no
-# errors, and on SIGTERM the server, still alive, reports exactly N requests.
+# errors, and on SIGTERM the server, still alive, reports exactly N requests. Last, the same
+# at the server's descriptor limit (no busy loop, the surplus shed).
 . "$(dirname "$0")/../lib.sh"
 need node
 
@@ -79,4 +80,50 @@ for proto in http ws tcp; do
         "$proto" "$(grep -c '^probe ' "$T/abuse-$proto.out")" \
         "$(grep '^idle .* still' "$T/abuse-$proto.out")" "$(grep '^slowloris' "$T/abuse-$proto.out")" "$N" "$N"
 done
+
+# Out of descriptors: a server limited to 64 descriptors and 100 idle connections. Before
+# the fix the listener stayed readable with accept() failing EMFILE: the worker spun at full
+# CPU and every later client waited in the backlog. Now the surplus is shed (accepted and
+# closed at once, or the listener paused): no spin, bad probes closed, a run meanwhile ends,
+# and once the idle connections go the server serves exactly again.
+port=$(free_port)
+start_bg serve-emfile sh -c "ulimit -n 64 && exec '$D' serve http --port $port --workers 2"
+spid=$LAST_PID
+wait_port "$port"
+start_bg abuse-emfile node "$TOP/tests/peers/abusive_client.js" http "$port" 100
+apid=$LAST_PID
+wait_line "$T/abuse-emfile.out" '^probes done$' 60 "abusive client at the descriptor limit"
+if grep '^probe ' "$T/abuse-emfile.out" | grep -v ' closed' > "$T/open-emfile"; then
+    fail "at the descriptor limit, not closed (left in the backlog): $(cat "$T/open-emfile")"
+fi
+tck=$(getconf CLK_TCK)
+cpu() { awk '{ print $14 + $15 }' "/proc/$spid/stat"; }
+c0=$(cpu)
+sleep 1
+c1=$(cpu)
+# a spinning worker takes what it can get of a core; an idle server ~0
+[ $((c1 - c0)) -lt $((tck / 5)) ] || fail "server at the descriptor limit used $((c1 - c0)) of $tck clock ticks in 1 s (spinning)"
+rc=0
+t0=$(date +%s%N)
+"$D" http --port "$port" --requests 200 --connections 2 --warmup 0 --timeout 1 \
+    > "$T/run-emfile.json" 2> "$T/run-emfile.err" || rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+[ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "run at the descriptor limit exited $rc"
+[ "$ms" -lt 8000 ] || fail "run at the descriptor limit took $ms ms"
+ops0=0
+[ "$rc" = 3 ] || ops0=$(json_get "$T/run-emfile.json" 'this.ops')
+kill -TERM "$apid"
+wait_line "$T/abuse-emfile.out" '^slowloris ' 10 "abusive client summary"
+rc=0
+"$D" http --port "$port" --requests 200 --connections 2 --warmup 0 --timeout 5 \
+    > "$T/run-emfile2.json" 2> "$T/run-emfile2.err" || rc=$?
+[ $rc = 0 ] || { cat "$T/run-emfile2.err" >&2; fail "run after the idle connections left exited $rc"; }
+assert_eq "$(json_get "$T/run-emfile2.json" 'this.ops')" 200 "ops after the descriptor limit"
+assert_eq "$(json_get "$T/run-emfile2.json" 'Object.values(this.errors).reduce((a,b)=>a+b,0)')" 0 "errors after the descriptor limit"
+kill -TERM "$spid"
+rc=0
+wait "$spid" || rc=$?
+assert_eq "$rc" 0 "server exit code (descriptor limit)"
+assert_eq "$(json_get "$T/serve-emfile.out" 'this.requests')" $((ops0 + 200)) "server request count (descriptor limit)"
+echo "descriptor limit: probes closed, $((c1 - c0)) ticks of CPU in 1 s idle, run meanwhile exit $( [ "$ops0" = 0 ] && echo 3 || echo 0), then 200 ops exactly"
 echo "abusive clients: every bad connection closed, the others served exactly"
