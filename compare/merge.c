@@ -264,7 +264,7 @@ static json_t *merged_meta(struct shard *sh, size_t n, const char *out_dir, int 
             json_array_append_new(warnings, json_string(w));
         }
     }
-    list = calloc(total ? total : 1, sizeof(*list));
+    list = calloc(total ? total : 1, sizeof(json_t *));
     if (!list) {
         json_decref(meta);
         json_decref(configs);
@@ -275,7 +275,7 @@ static json_t *merged_meta(struct shard *sh, size_t n, const char *out_dir, int 
     total = 0;
     for (i = 0; i < n; i++)
         json_array_foreach(json_object_get(sh[i].meta, "configs"), c, cfg) list[total++] = cfg;
-    qsort(list, total, sizeof(*list), cmp_index);
+    qsort(list, total, sizeof(json_t *), cmp_index);
     for (c = 0; c < total; c++)
         json_array_append(configs, list[c]);
     free(list);
