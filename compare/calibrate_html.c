@@ -108,7 +108,7 @@ static void table(FILE *f, const json_t *rows, int zh)
             "<div class=\"wrap\"><table>\n<tr><th>%s</th><th>%s</th><th>%s</th><th>%s</th>"
             "<th>%s</th><th>%s</th><th>%s</th><th>%s</th></tr>\n",
             L(zh, "Configuration", "配置"), L(zh, "Metric", "指标"), L(zh, "Noise", "噪声"),
-            L(zh, "Spread", "离散度"), L(zh, "Detectable", "可检测"), L(zh, "Floor", "门限"),
+            L(zh, "Spread", "离散度"), L(zh, "Detectable", "可检测"), L(zh, "Floor", "下限"),
             L(zh, "Pairs", "配对数"), L(zh, "A/A verdict", "A/A 判定"));
     for (r = 0; r < json_array_size(rows); r++) {
         const json_t *row = json_array_get(rows, r), *metrics = json_object_get(row, "metrics");
@@ -197,7 +197,7 @@ int calibrate_html_write(FILE *f, const json_t *cal, const char *lang, char *err
               "<code>regressed</code> or <code>improved</code> is a false alarm.",
               "A/A 运行：同一构建运行两次，均为全新进程，相邻并交替顺序运行。<b>噪声</b>为每轮配对"
               "比值偏离 1 的最大值；<b>离散度</b>为两方中较大的 (最大值 − 最小值) / 中位数；"
-              "<b>可检测</b>为使所有配对比值都落在 1 同一侧所需的最小变化；<b>门限</b>为 "
+              "<b>可检测</b>为使所有配对比值都落在 1 同一侧所需的最小变化；<b>下限</b>为 "
               "max(阈值, %.2f × 可检测)，即 <code>compare gate --floors calibration.json</code> "
               "对该行使用的值。A/A 中出现的任何 <code>regressed</code> 或 <code>improved</code> "
               "都是误报。"),
@@ -236,7 +236,7 @@ int calibrate_html_write(FILE *f, const json_t *cal, const char *lang, char *err
         return -1;
     }
     fputs("</figure>\n</section>\n<section id=\"table\">\n<h2>", f);
-    fputs(L(zh, "Noise and floors", "噪声与门限"), f);
+    fputs(L(zh, "Noise and floors", "噪声与下限"), f);
     fputs("</h2>\n", f);
     table(f, rows, zh);
     fputs("</section>\n<footer>", f);

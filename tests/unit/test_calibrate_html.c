@@ -85,7 +85,7 @@ int main(void)
     if (a) {
         CHECK(strstr(a, "<html lang=\"zh\">") != NULL);
         CHECK(strstr(a, "1 次误报") != NULL);
-        CHECK(strstr(a, "噪声与门限") != NULL);
+        CHECK(strstr(a, "噪声与下限") != NULL);
         CHECK(strstr(a, "Noise and floors") == NULL && strstr(a, "false alarm") == NULL);
     }
     free(a);
