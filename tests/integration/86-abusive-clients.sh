@@ -7,7 +7,8 @@
 # handshake; tcp: EOF mid-message). Every bad connection is closed by the server; while all
 # of it is held open, a normal 'driver PROTO --requests N' run gets exactly N ops and no
 # errors, and on SIGTERM the server, still alive, reports exactly N requests. Last, the same
-# at the server's descriptor limit (no busy loop, the surplus shed).
+# over TLS (bad records, a slowloris ClientHello) and at the server's descriptor limit (no
+# busy loop, the surplus shed).
 . "$(dirname "$0")/../lib.sh"
 need node
 
@@ -80,6 +81,38 @@ for proto in http ws tcp; do
         "$proto" "$(grep -c '^probe ' "$T/abuse-$proto.out")" \
         "$(grep '^idle .* still' "$T/abuse-$proto.out")" "$(grep '^slowloris' "$T/abuse-$proto.out")" "$N" "$N"
 done
+
+# TLS: 'driver serve http --transport tls' against plaintext, a huge record, application data
+# before the handshake, a garbage ClientHello (each closed), 100 idle connections and a
+# slowloris ClientHello; a TLS run meanwhile gets exactly N ops.
+need openssl
+PKI=$T/pki
+sh "$TOP/tests/certs.sh" "$PKI" > /dev/null || fail "tests/certs.sh failed"
+port=$(free_port)
+start_bg serve-tls "$D" serve http --port "$port" --transport tls --cert "$PKI/server.pem" --key "$PKI/server.key"
+spid=$LAST_PID
+wait_port "$port"
+start_bg abuse-tls node "$TOP/tests/peers/abusive_client.js" tls "$port" 100
+apid=$LAST_PID
+wait_line "$T/abuse-tls.out" '^probes done$' 60 "abusive tls client"
+if grep '^probe ' "$T/abuse-tls.out" | grep -v ' closed' > "$T/open-tls"; then
+    fail "tls: the server did not close: $(cat "$T/open-tls")"
+fi
+rc=0
+"$D" http --port "$port" --transport tls --cacert "$PKI/ca.pem" --requests 500 --connections 2 \
+    --warmup 0 --timeout 5 > "$T/run-tls.json" 2> "$T/run-tls.err" || rc=$?
+[ $rc = 0 ] || { cat "$T/run-tls.err" >&2; fail "tls: driver run next to the abusers exited $rc"; }
+assert_eq "$(json_get "$T/run-tls.json" 'this.ops')" 500 "tls: ops"
+assert_eq "$(json_get "$T/run-tls.json" 'Object.values(this.errors).reduce((a,b)=>a+b,0)')" 0 "tls: errors"
+kill -TERM "$apid"
+wait_line "$T/abuse-tls.out" '^slowloris ' 10 "abusive tls client summary"
+kill -0 "$spid" 2>/dev/null || fail "tls: the server died"
+kill -TERM "$spid"
+rc=0
+wait "$spid" || rc=$?
+assert_eq "$rc" 0 "tls: server exit code"
+assert_eq "$(json_get "$T/serve-tls.out" 'this.requests')" 500 "tls: server request count"
+echo "tls: $(grep -c '^probe ' "$T/abuse-tls.out") probes closed, $(grep '^slowloris' "$T/abuse-tls.out"); run 500 ops, 0 errors"
 
 # Out of descriptors: a server limited to 64 descriptors and 100 idle connections. Before
 # the fix the listener stayed readable with accept() failing EMFILE: the worker spun at full

@@ -1,8 +1,8 @@
 // Abusive clients for the reference servers' tests (tests/integration/86-abusive-clients.sh).
-// Usage: node abusive_client.js http|ws|tcp PORT [IDLE]
+// Usage: node abusive_client.js http|ws|tcp|tls PORT [IDLE]   (tls: a TLS listener)
 // 1. opens IDLE (default 1000) connections that never send a byte and keeps them open;
 // 2. starts a slowloris connection: one byte of a request head every 100 ms (tcp: of a
-//    64-byte message, stopping one byte short);
+//    64-byte message, stopping one byte short; tls: of a ClientHello record);
 // 3. runs the probes of the protocol one after another, each on a fresh connection: sends
 //    the bad bytes and waits up to 3 s for the server to close it; prints
 //    'probe NAME closed' or 'probe NAME OPEN' (and 'answered N bytes' when it replied);
@@ -64,6 +64,12 @@ const PROBES = {
   tcp: {
     'eof-mid-message': [false, Buffer.from('0123456789')],
   },
+  tls: {
+    'plaintext-http': [false, Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n')],
+    'huge-record': [false, Buffer.concat([Buffer.from([0x16, 0x03, 0x01, 0xff, 0xff]), Buffer.alloc(64, 0x41)])],
+    'data-before-handshake': [false, Buffer.from([0x17, 0x03, 0x03, 0x00, 0x05, 1, 2, 3, 4, 5])],
+    'garbage-client-hello': [false, Buffer.concat([Buffer.from([0x16, 0x03, 0x01, 0x00, 0x40]), Buffer.alloc(64, 0xee)])],
+  },
 };
 
 function probe(name, [hs, bytes]) {
@@ -121,6 +127,7 @@ async function main() {
   say('idle ' + idleOpen + ' opened');
 
   const slow = proto === 'tcp' ? Buffer.alloc(63, 0x61)
+    : proto === 'tls' ? Buffer.concat([Buffer.from([0x16, 0x03, 0x01, 0x00, 0xc8, 0x01, 0x00, 0x00, 0xc4]), Buffer.alloc(196)])
     : Buffer.from(proto === 'ws' ? WS_HEAD : 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
   let slowSent = 0, slowClosed = false;
   const sl = net.connect(port, '127.0.0.1');
