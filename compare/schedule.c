@@ -55,11 +55,10 @@ size_t sched_plan(size_t n_configs, size_t n_versions, unsigned runs, unsigned s
     for (c = 0; c < n_configs; c++)
         if (sched_in_shard(c, shard_k, shard_n))
             cap += (size_t)runs * n_versions;
-    if (cap) {
-        plan = malloc(cap * sizeof(*plan));
-        if (!plan)
-            return (size_t)-1;
-    }
+    /* always an allocation, even for an empty shard: the fill loop below never meets NULL */
+    plan = malloc((cap ? cap : 1) * sizeof(*plan));
+    if (!plan)
+        return (size_t)-1;
     for (c = 0; c < n_configs; c++) {
         if (!sched_in_shard(c, shard_k, shard_n))
             continue;
