@@ -207,8 +207,20 @@ void html_summary_single(const struct html_ctx *c)
     fprintf(c->f, L(c, "</b>, measured in %zu configurations.", "</b>，共测量 %zu 个配置。"),
             c->nrows);
     if (best_t) {
-        fprintf(c->f, L(c, " Highest throughput: %s/s on ", " 最高吞吐量：%s/秒，出现在 "),
-                svg_format_value(bt, b1, sizeof(b1)));
+        const char *unit = html_str(best_t, "unit");
+
+        /* the driver's unit ("commands/s", "round trips/s") says what was counted */
+        if (unit && !c->zh)
+            fprintf(c->f, " Highest throughput: %s %s on ", svg_format_value(bt, b1, sizeof(b1)),
+                    unit);
+        else if (unit && strcmp(unit, "commands/s") == 0)
+            fprintf(c->f, " 最高吞吐量：%s 命令/秒，出现在 ", svg_format_value(bt, b1, sizeof(b1)));
+        else if (unit && strcmp(unit, "round trips/s") == 0)
+            fprintf(c->f, " 最高吞吐量：%s 消息往返/秒，出现在 ",
+                    svg_format_value(bt, b1, sizeof(b1)));
+        else
+            fprintf(c->f, L(c, " Highest throughput: %s/s on ", " 最高吞吐量：%s/秒，出现在 "),
+                    svg_format_value(bt, b1, sizeof(b1)));
         html_esc(c, html_str(best_t, "label"));
         fputs(L(c, ".", "。"), c->f);
     }
