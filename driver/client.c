@@ -91,8 +91,8 @@ struct worker {
     unsigned notready; /* connections not in C_READY/C_DONE (timers to check) */
     unsigned ever_ready;
     uint64_t measured_sent; /* measured batches started */
-    int running; /* past the start barrier */
-    int sending; /* may start new batches */
+    int running;            /* past the start barrier */
+    int sending;            /* may start new batches */
     char first_err[ERR_MAX];
     unsigned drops;
     char drop_err[ERR_MAX];

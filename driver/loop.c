@@ -136,7 +136,8 @@ ssize_t loop_solo_read(struct loop_solo *s, int fd, void *buf, size_t len, uint6
         s->tmo_ns = 0;
     }
     if (s->tmo_ns == 0 || s->tmo_ns > left + SOLO_SLACK_NS || s->tmo_ns < left / 2) {
-        struct timeval tv = {(time_t)(left / 1000000000u), (suseconds_t)(left % 1000000000u / 1000)};
+        struct timeval tv = {(time_t)(left / 1000000000u),
+                             (suseconds_t)(left % 1000000000u / 1000)};
         if (tv.tv_sec == 0 && tv.tv_usec == 0)
             tv.tv_usec = 1; /* 0 would mean "no timeout" */
         if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)
