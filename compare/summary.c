@@ -284,7 +284,7 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
     int insecure = 0, m, any_server = 0;
     const char *unit = NULL;
 
-    sides = calloc(nv, sizeof(*sides));
+    sides = calloc(nv, sizeof(struct side *));
     for (vi = 0; sides && vi < nv; vi++)
         if (!(sides[vi] = calloc(1, sizeof(**sides))))
             break;
@@ -348,7 +348,8 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
     {
         json_t *rj = json_object();
 
-        json_object_set_new(rj, "expected", json_integer((json_int_t)(expected_rounds * nv)));
+        json_object_set_new(rj, "expected",
+                            json_integer((json_int_t)expected_rounds * (json_int_t)nv));
         json_object_set_new(rj, "ok", json_integer(ok));
         json_object_set_new(rj, "failed", json_integer(failed));
         json_object_set_new(row, "runs", rj);
