@@ -105,13 +105,13 @@ static json_t *sorted_unique(json_t *arr)
     size_t n = json_array_size(arr), i;
     json_t **items = NULL, *out = NULL;
 
-    items = calloc(n ? n : 1, sizeof(*items));
+    items = calloc(n ? n : 1, sizeof(json_t *));
     out = json_array();
     if (!items || !out)
         goto fail;
     for (i = 0; i < n; i++)
         items[i] = json_array_get(arr, i);
-    qsort(items, n, sizeof(*items), cmp_path);
+    qsort(items, n, sizeof(json_t *), cmp_path);
     for (i = 0; i < n; i++) {
         if (i > 0 && cmp_path(&items[i - 1], &items[i]) == 0)
             continue;
