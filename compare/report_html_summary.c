@@ -257,6 +257,28 @@ static void weak_rows(const struct html_ctx *c, const char *prefix, const unsign
     fputs("</li>\n", c->f);
 }
 
+/* A harness warning: envinfo.c writes them in English; on the Chinese page the known
+ * sentences are rewritten, anything else is shown as it is. */
+static void weak_warning(const struct html_ctx *c, const char *w)
+{
+    char when[16], gov[64], buf[256];
+    double load;
+    long cores;
+
+    if (c->zh && sscanf(w, "the machine was loaded at %15[a-z]: load average %lf on %ld CPU", when,
+                        &load, &cores) == 3) {
+        snprintf(buf, sizeof(buf), "%s机器负载较高：%ld 个 CPU 上的平均负载为 %.2f",
+                 strcmp(when, "end") == 0 ? "结束时" : "开始时", cores, load);
+        weak_item(c, buf);
+    } else if (c->zh &&
+               sscanf(w, "CPU frequency governor is '%63[^']', not 'performance'", gov) == 1) {
+        snprintf(buf, sizeof(buf), "CPU 调频策略为 '%s'，不是 'performance'", gov);
+        weak_item(c, buf);
+    } else {
+        weak_item(c, w);
+    }
+}
+
 static const char *const gated[] = {"throughput", "cpu_efficiency", "p50_us", "p99_us", "rss_mib"};
 
 /* Everything that weakens the measurement: no meta, the dataset changed since it was
@@ -303,9 +325,9 @@ static void weaknesses(const struct html_ctx *c, double failed)
     json_array_foreach((json_t *)list, i, w)
     {
         if (json_is_string(w))
-            weak_item(c, json_string_value(w));
+            weak_warning(c, json_string_value(w));
         else if (json_is_object(w) && html_str(w, "message"))
-            weak_item(c, html_str(w, "message"));
+            weak_warning(c, html_str(w, "message"));
         else
             continue;
         n++;

@@ -218,6 +218,32 @@ int main(int argc, char **argv)
         CHECK(strstr(a, "Measurement environment") == NULL);
     }
     free(a);
+
+    /* the harness's known warnings in Chinese; English on the English page */
+    {
+        json_t *wm = json_deep_copy(meta);
+
+        json_object_set_new(
+            wm, "warnings",
+            json_pack("[s, s, s]", "the machine was loaded at start: load average 3.10 on 2 CPUs",
+                      "CPU frequency governor is 'powersave', not 'performance'",
+                      "something else"));
+        a = render(s, wm, "zh", &rc);
+        CHECK(rc == 0 && a);
+        if (a) {
+            CHECK(strstr(a, "开始时机器负载较高：2 个 CPU 上的平均负载为 3.10") != NULL);
+            CHECK(strstr(a, "CPU 调频策略为 &#39;powersave&#39;，不是 &#39;performance&#39;") !=
+                  NULL);
+            CHECK(strstr(a, "something else") != NULL);
+            CHECK(strstr(a, "the machine was loaded") == NULL);
+        }
+        free(a);
+        a = render(s, wm, "en", &rc);
+        CHECK(rc == 0 && a &&
+              strstr(a, "the machine was loaded at start: load average 3.10 on 2 CPUs"));
+        free(a);
+        json_decref(wm);
+    }
     json_decref(s);
 
     /* three versions with hostile names: escaped, bold best per row */
