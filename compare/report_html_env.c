@@ -210,7 +210,7 @@ void html_provenance(const struct html_ctx *c)
             L(c, "Provenance", "来源与校验"),
             L(c, "SHA-256 of the raw dataset", "原始数据集的 SHA-256"));
     html_esc(c, html_str(ds, "file") ? html_str(ds, "file") : "runs.jsonl");
-    fputs("</code>: <code>", c->f);
+    fputs(L(c, "</code>: <code>", "</code>：<code>"), c->f);
     html_esc(c, html_str(ds, "sha256") ? html_str(ds, "sha256") : L(c, "unknown", "未知"));
     fputs("</code></p>\n", c->f);
     fprintf(c->f, "<div class=\"wrap\"><table>\n<tr><th>%s</th><th>SHA-256</th></tr>\n",
