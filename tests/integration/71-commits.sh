@@ -1,9 +1,10 @@
 #!/bin/sh
 # compare commits on a git repository made here: a tiny C echo server (one client at a time)
-# whose second commit sleeps 300 µs before each reply. HEAD~1 vs HEAD reports the throughput
-# regression (exit 0: commits is not a gate); HEAD~1 against itself has no regressed row
-# (exit 0 even with --gate) and reuses the cached, built tree; WORKTREE is recorded with its status;
-# a failing build exits 3 with the log's tail; a bad ref exits 2.
+# whose second commit sleeps 5 ms before each reply (at most 200 round trips/s: even a run of
+# the undelayed server starved on a loaded machine stays far above it). HEAD~1 vs HEAD reports
+# the throughput regression (exit 0: commits is not a gate); HEAD~1 against itself has no
+# regressed row (exit 0 even with --gate) and reuses the cached, built tree; WORKTREE is
+# recorded with its status; a failing build exits 3 with the log's tail; a bad ref exits 2.
 . "$(dirname "$0")/../lib.sh"
 need git
 need cc
@@ -43,8 +44,8 @@ int main(int argc, char **argv)
 }
 C
 git add echo.c && git commit -q -m "echo server"
-sed 's|/\* DELAY \*/|usleep(300);|' echo.c > echo.tmp && mv echo.tmp echo.c
-git commit -q -am "reply after 300 us"
+sed 's|/\* DELAY \*/|usleep(5000);|' echo.c > echo.tmp && mv echo.tmp echo.c
+git commit -q -am "reply after 5 ms"
 cd "$T"
 cat > grid.json <<'JSON'
 {"name": "echo", "defaults": {"protocol": "tcp", "connections": 1, "workers": 1, "payload": 64}}
@@ -88,7 +89,7 @@ done
 [ $self_ok -eq 1 ] || fail "the first commit regressed against itself twice"
 
 # 3. WORKTREE: uncommitted changes are measured and recorded
-sed 's|usleep(300);||' repo/echo.c > echo.tmp && mv echo.tmp repo/echo.c
+sed 's|usleep(5000);||' repo/echo.c > echo.tmp && mv echo.tmp repo/echo.c
 "$COMPARE" commits --repo repo --baseline HEAD --candidate WORKTREE --build "$build" --spec spec.json \
     --cache "$T/cache" --out r3 > /dev/null 2> r3.err || fail "worktree: $(tail -5 r3.err)"
 assert_eq "$(json_get r3/meta.json 'this.commits.trees[1].worktree')" true
