@@ -203,7 +203,7 @@ static void html_table(const struct html_ctx *c, const char *id, const char *tit
     fputs("</p>\n", c->f);
     if (shown)
         table_body(c, head, fn, 1);
-    fprintf(c->f, "<details class=\"full\"><summary>");
+    fputs("<details class=\"full\"><summary>", c->f);
     fprintf(c->f, L(c, "Full table (%zu configurations)", "完整表格（%zu 个配置）"), c->nrows);
     fputs("</summary>\n", c->f);
     table_body(c, head, fn, 0);
@@ -516,7 +516,7 @@ static void detail_row(const struct html_ctx *c, const json_t *row)
  * stays whole. */
 static void detailed_table(const struct html_ctx *c)
 {
-    fprintf(c->f, "<h3 id=\"table-detailed\">");
+    fputs("<h3 id=\"table-detailed\">", c->f);
     html_esc(c, L(c, "Detailed results", "详细结果"));
     fputs("</h3>\n", c->f);
     table_body(c, detail_head, detail_row, 0);
