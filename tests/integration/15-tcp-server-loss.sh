@@ -25,8 +25,10 @@ grep -q "warning" "$T/client.err" || fail "no warning on stderr about the lost c
 # a server too slow for the drain bound: in-flight batches at the end are timeout errors
 # (replies already readable when a descheduled client wakes are still taken: on a badly
 # loaded machine the last round may complete late instead of timing out, which elapsed_s
-# then shows)
-"$DRIVER" tcp --serve --delay-us 300000 --duration 1 --warmup 0 --timeout 0.05 \
+# then shows). A 0.6 s round trip puts t_end = 1 s in the middle of the second round, so up
+# to 0.4 s of lateness per round cannot make a round end inside the 0.05 s drain instead
+# (with 0.3 s rounds, 0.33 s ones on a loaded machine did: no timeout, elapsed 1.01 s).
+"$DRIVER" tcp --serve --delay-us 600000 --duration 1 --warmup 0 --timeout 0.05 \
     --connections 2 --window 2 > "$T/slow.json" || fail "slow server run exited $?"
 assert_eq "$(json_get "$T/slow.json" 'this.ops > 0 && this.errors.io === 0 && (this.errors.timeout > 0 || this.elapsed_s > 1.05)')" \
     true "timeouts counted: $(json_get "$T/slow.json" 'JSON.stringify([this.errors, this.elapsed_s])')"
