@@ -90,7 +90,7 @@ static struct tls_peer *peer_of(SSL *ssl)
 /* Fills the label from getpeername() once the socket is connected. */
 static void peer_label(struct conn *c, struct tls_peer *p)
 {
-    struct sockaddr_storage ss;
+    struct sockaddr_storage ss = {0}; /* zeroed: a short address reads as AF_UNSPEC */
     socklen_t sl = sizeof(ss);
     char ip[INET6_ADDRSTRLEN];
 
