@@ -73,6 +73,7 @@ int main(void)
         CHECK(strstr(a, "<td class=\"n\">9.75%</td>") != NULL);
         CHECK(strstr(a, "no paired runs (the row failed)") != NULL);
         CHECK(strstr(a, "1.25 \xc3\x97 detectable") != NULL);
+        CHECK(strstr(a, "<p>2 configurations, 5 paired rounds each.</p>") != NULL);
         CHECK(strstr(a, "</html>\n") != NULL);
         b = render(cal, "en", &rc, err, sizeof(err));
         CHECK(b && strcmp(a, b) == 0); /* deterministic */
