@@ -10,9 +10,19 @@ start_bg serve "$DRIVER" serve tcp --port "$port" --payload 64
 spid=$LAST_PID
 wait_port "$port"
 start_bg client "$DRIVER" tcp --port "$port" --connections 4 --workers 2 --window 4 \
-    --warmup 0 --duration 1.2 --timeout 1
+    --warmup 0 --duration 2.5 --timeout 1
 cpid=$LAST_PID
-sleep 0.4
+# the server dies once the client's 4 connections are up (a fixed sleep lost that race to a
+# slow start: sanitized build, loaded machine) and the run has gone on for a while; the 2.5 s
+# window leaves room for this polling to be slow too
+hexport=$(printf '%04X' "$port")
+i=0
+until [ "$(awk -v p=":$hexport" '$4 == "01" && substr($3, length($3) - 4) == p' /proc/net/tcp | wc -l)" -ge 4 ]; do
+    [ $i -lt 200 ] || fail "the client did not connect 4 times within 20 s"
+    kill -0 "$cpid" 2>/dev/null || fail "the client exited before connecting: $(cat "$T/client.err")"
+    sleep 0.1; i=$((i + 1))
+done
+sleep 0.3
 kill -9 "$spid"
 i=0
 while kill -0 "$cpid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
