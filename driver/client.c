@@ -543,7 +543,9 @@ static void hello_read(struct cconn *cc, uint64_t now);
  * reply, EOF, an error or the deadline; CONN_RETRY when the deadline came first. */
 static ssize_t solo_read(struct cconn *cc, void *buf, size_t len, uint64_t now, uint64_t deadline)
 {
-    ssize_t n = loop_solo_read(&cc->w->solo, cc->c.fd, buf, len, now, deadline);
+    /* the drain and progress bounds are --timeout long: overrun them by 1/16 at most */
+    ssize_t n = loop_solo_read(&cc->w->solo, cc->c.fd, buf, len, now, deadline,
+                               cc->w->run->timeout_ns / 16);
 
     if (n >= 0)
         return n;

@@ -107,8 +107,8 @@ void loop_wake(struct loop *l)
     while (rc < 0 && errno == EINTR);
 }
 
-/* a timeout this much past the deadline is kept (SO_RCVTIMEO counts in scheduler ticks) */
-#define SOLO_SLACK_NS (2u * 1000 * 1000)
+/* the least overrun allowed: SO_RCVTIMEO counts in scheduler ticks anyway */
+#define SOLO_SLACK_MIN_NS (2u * 1000 * 1000)
 
 void loop_solo_reset(struct loop_solo *s)
 {
@@ -117,7 +117,7 @@ void loop_solo_reset(struct loop_solo *s)
 }
 
 ssize_t loop_solo_read(struct loop_solo *s, int fd, void *buf, size_t len, uint64_t now,
-                       uint64_t deadline_ns)
+                       uint64_t deadline_ns, uint64_t slack_ns)
 {
     uint64_t left;
     ssize_t n;
@@ -128,6 +128,8 @@ ssize_t loop_solo_read(struct loop_solo *s, int fd, void *buf, size_t len, uint6
         return -1;
     }
     left = deadline_ns - now;
+    if (slack_ns < SOLO_SLACK_MIN_NS)
+        slack_ns = SOLO_SLACK_MIN_NS;
     if (s->fd != fd) {
         fl = fcntl(fd, F_GETFL);
         if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
@@ -135,7 +137,7 @@ ssize_t loop_solo_read(struct loop_solo *s, int fd, void *buf, size_t len, uint6
         s->fd = fd;
         s->tmo_ns = 0;
     }
-    if (s->tmo_ns == 0 || s->tmo_ns > left + SOLO_SLACK_NS || s->tmo_ns < left / 2) {
+    if (s->tmo_ns == 0 || s->tmo_ns > left + slack_ns || s->tmo_ns < left / 2) {
         struct timeval tv = {(time_t)(left / 1000000000u),
                              (suseconds_t)(left % 1000000000u / 1000)};
         if (tv.tv_sec == 0 && tv.tv_usec == 0)

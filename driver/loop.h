@@ -30,9 +30,10 @@ void loop_wake(struct loop *l);
 /* The one-connection wait: a thread whose only descriptor is one plain TCP socket can wait
  * for its reply inside the read itself (write + read = 2 system calls per round trip instead
  * of write + epoll_wait + read). The socket is switched to blocking mode once and each read
- * is bounded by SO_RCVTIMEO, re-set only when the deadline comes nearer than the current
- * timeout (or is much farther). Every other read and write on that socket must pass
- * MSG_DONTWAIT (conn_plain_ops does). The socket stays registered with epoll. */
+ * is bounded by SO_RCVTIMEO, re-set only when the current timeout would overrun the deadline
+ * by more than a slack (or is much shorter than needed): a fixed deadline costs one
+ * setsockopt per slack interval, not one per read. Every other read and write on that socket
+ * must pass MSG_DONTWAIT (conn_plain_ops does). The socket stays registered with epoll. */
 struct loop_solo {
     int fd;          /* the socket in blocking mode, -1 = none */
     uint64_t tmo_ns; /* its SO_RCVTIMEO, 0 = not set yet */
@@ -41,10 +42,11 @@ struct loop_solo {
 /* Forget the socket (call before it is closed: a new one may reuse the number). */
 void loop_solo_reset(struct loop_solo *s);
 /* Reads up to len bytes from fd, waiting until data, EOF, an error or the absolute
- * CLOCK_MONOTONIC deadline_ns (now = the caller's current reading; the kernel's timer may
- * overrun it by a scheduler tick). Returns > 0 bytes, 0 at EOF, or -1 with errno: EAGAIN
- * when the deadline came (or is past), EINTR, or the socket's error. */
+ * CLOCK_MONOTONIC deadline_ns (now = the caller's current reading), overrun by at most
+ * slack_ns (at least 2 ms, the kernel's timer tick). Returns > 0 bytes, 0 at EOF, or -1 with
+ * errno: EAGAIN when the wait timed out (the deadline may not have come yet: check the
+ * clock and call again) or is past, EINTR, or the socket's error. */
 ssize_t loop_solo_read(struct loop_solo *s, int fd, void *buf, size_t len, uint64_t now,
-                       uint64_t deadline_ns);
+                       uint64_t deadline_ns, uint64_t slack_ns);
 
 #endif
