@@ -418,10 +418,9 @@ static void *sworker_main(void *arg)
             now = clock_now_ns();
             for (sc = w->delayed; sc; sc = next) {
                 next = sc->dnext;
-                if (sc->marks[sc->mhead].release_ns <= now && flush(sc, now) < 0) {
-                    next = sc->dnext;
+                /* next was taken before flush(): flush may move sc to the list's head */
+                if (sc->marks[sc->mhead].release_ns <= now && flush(sc, now) < 0)
                     sconn_free(sc);
-                }
             }
         }
         if (w->accept_resume_ns && clock_now_ns() >= w->accept_resume_ns) {
@@ -431,8 +430,10 @@ static void *sworker_main(void *arg)
                 w->accept_resume_ns = clock_now_ns() + ACCEPT_PAUSE_NS;
         }
     }
-    while (w->all)
-        sconn_free(w->all);
+    for (sc = w->all; sc; sc = next) { /* next first: sconn_free() unlinks and frees sc */
+        next = sc->next;
+        sconn_free(sc);
+    }
     return NULL;
 }
 
