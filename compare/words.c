@@ -1,6 +1,7 @@
 /* words: shell-like word splitting and placeholder expansion (see words.h). */
 #include "words.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,9 @@ struct sbuf {
 
 static int sb_putn(struct sbuf *b, const char *s, size_t n)
 {
-    if (b->len + n + 1 > b->cap) {
+    if (n > SIZE_MAX - 1 - b->len)
+        return -1;
+    if (!b->p || b->len + n + 1 > b->cap) {
         size_t cap = b->cap ? b->cap : 32;
         char *np;
         while (cap < b->len + n + 1)
