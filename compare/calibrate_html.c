@@ -52,17 +52,56 @@ static const char *label_of(const json_t *row)
     return s ? s : "?";
 }
 
+static const char *proto_name(const char *p)
+{
+    static const char *const names[][2] = {
+        {"redis", "Redis"}, {"tcp", "TCP echo"}, {"http", "HTTP"}, {"ws", "WebSocket"}};
+    size_t i;
+
+    for (i = 0; p && i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcmp(p, names[i][0]) == 0)
+            return names[i][1];
+    return p;
+}
+
+/* "Redis · TLS · 1 KiB": the band of a row (protocol, transport, payload), "" without params;
+ * each band has its own axis, so one very noisy row does not flatten the others. */
+static void band_name(const json_t *row, char *out, size_t len)
+{
+    const json_t *p = json_object_get(row, "params"), *pl = json_object_get(p, "payload");
+    const char *proto = proto_name(json_string_value(json_object_get(p, "protocol")));
+    const char *tr = json_string_value(json_object_get(p, "transport"));
+    long long b = json_is_integer(pl) ? (long long)json_integer_value(pl) : -1;
+    char pay[32] = "";
+
+    out[0] = '\0';
+    if (!proto)
+        return;
+    if (tr && strcmp(tr, "tls") == 0)
+        tr = "TLS";
+    else if (tr && strcmp(tr, "tcp") == 0)
+        tr = "TCP";
+    if (b >= 1024 && b % 1024 == 0)
+        snprintf(pay, sizeof(pay), " \xc2\xb7 %lld KiB", b / 1024);
+    else if (b >= 0)
+        snprintf(pay, sizeof(pay), " \xc2\xb7 %lld B", b);
+    snprintf(out, len, "%s%s%s%s", proto, tr ? " \xc2\xb7 " : "", tr ? tr : "", pay);
+}
+
 /* The bar chart of detectable change: one row per configuration, one bar per series. */
 static int chart(FILE *f, const json_t *rows, int zh)
 {
     size_t n = json_array_size(rows), r, k, nk = sizeof(chart_keys) / sizeof(chart_keys[0]);
     struct svg_row *srows = calloc(n + 1, sizeof(*srows));
     struct svg_bar *bars = calloc((n + 1) * nk, sizeof(*bars));
+    struct svg_group *groups = calloc(n + 1, sizeof(*groups));
+    char(*gnames)[96] = calloc(n + 1, sizeof(*gnames));
     const char *names[2], *labels[2];
     struct svg_chart ch;
+    size_t ngroups = 0;
     int rc = -1;
 
-    if (!srows || !bars)
+    if (!srows || !bars || !groups || !gnames)
         goto out;
     names[0] = L(zh, "throughput", "吞吐量");
     names[1] = L(zh, "batch P99", "批次 P99");
@@ -74,6 +113,13 @@ static int chart(FILE *f, const json_t *rows, int zh)
         srows[r].label = label_of(row);
         srows[r].title = label_of(row);
         srows[r].bars = bars + r * nk;
+        band_name(row, gnames[r], sizeof(gnames[r]));
+        if (ngroups == 0 || strcmp(groups[ngroups - 1].name, gnames[r]) != 0) {
+            groups[ngroups].name = gnames[r];
+            groups[ngroups].first = r;
+            ngroups++;
+        }
+        groups[ngroups - 1].count++;
         for (k = 0; k < nk; k++) {
             const json_t *m = json_object_get(json_object_get(row, "metrics"), chart_keys[k]);
             struct svg_bar *b = &srows[r].bars[k];
@@ -93,10 +139,14 @@ static int chart(FILE *f, const json_t *rows, int zh)
     ch.nversions = nk;
     ch.rows = srows;
     ch.nrows = n;
+    ch.groups = groups;
+    ch.ngroups = ngroups;
     rc = svg_chart_write(f, &ch);
 out:
     free(srows);
     free(bars);
+    free(groups);
+    free(gnames);
     return rc;
 }
 
@@ -252,9 +302,10 @@ int calibrate_html_write(FILE *f, const json_t *cal, const char *lang, char *err
     fputs("</h2>\n<figure>\n<figcaption><span class=\"note\">", f);
     fputs(L(zh,
             "Per configuration, the smallest throughput and batch P99 change these runs can "
-            "detect; lower is better. Hover a bar for its figure.",
+            "detect; lower is better. Configurations are grouped by protocol · transport · "
+            "payload, each group with its own scale. Hover a bar for its figure.",
             "每个配置中这些运行能检测到的最小吞吐量变化与批次 P99 变化；越低越好。"
-            "鼠标悬停可查看数值。"),
+            "配置按 协议 · 传输 · 负载 分组，每组使用各自的刻度。鼠标悬停可查看数值。"),
           f);
     fputs("</span></figcaption>\n", f);
     if (chart(f, rows, zh) != 0) {

@@ -54,6 +54,8 @@ if grep -E -q 'https?://|src=|<link|@import|url\(' cal/calibration.html; then
 fi
 assert_eq "$(grep -o 'class="rl"' "$T/dom/calibration.html.dom" | wc -l | tr -d ' ')" 2 \
     "chart rows in the DOM"
+assert_eq "$(grep -o 'class="gh">TCP echo · TCP · [0-9]* [KiB]*<' "$T/dom/calibration.html.dom" |
+    wc -l | tr -d ' ')" 2 "one band per payload, each with its own axis"
 chromium_run --screenshot="$T/cal.png" --window-size=1280,1200 "file://$T/cal/calibration.html" \
     > /dev/null || fail "chromium --screenshot failed: $(tail -n 3 "$T/chromium.err")"
 assert_png "$T/cal.png"

@@ -20,11 +20,14 @@ static json_t *make_cal(unsigned alarms)
     json_t *ok = json_pack("{s:o, s:o, s:o}", "throughput", metric(2.0, 2.5, alarms > 0), "p99_us",
                            metric(8.0, 9.75, 0), "rss_mib", metric(0.5, 0.6, alarms > 1));
 
-    return json_pack("{s:s, s:s, s:f, s:i, s:[{s:s, s:s, s:s, s:o}, {s:s, s:s, s:s, s:{}}]}",
+    return json_pack("{s:s, s:s, s:f, s:i, s:[{s:s, s:s, s:s, s:{s:s, s:s, s:i}, s:o}, "
+                     "{s:s, s:s, s:s, s:{s:s, s:s, s:i}, s:{}}]}",
                      "schema", "pairbench.calibration/1", "baseline", "ref<1>", "margin", 1.25,
                      "false_alarms", (int)alarms, "rows", "config", "c1", "label",
-                     "tcp \xc2\xb7 64 B <b>", "status", "ok", "metrics", ok, "config", "c2",
-                     "label", "tcp \xc2\xb7 1 KiB", "status", "failed", "metrics");
+                     "tcp \xc2\xb7 64 B <b>", "status", "ok", "params", "protocol", "tcp",
+                     "transport", "tcp", "payload", 64, "metrics", ok, "config", "c2", "label",
+                     "tcp \xc2\xb7 1 KiB", "status", "failed", "params", "protocol", "tcp",
+                     "transport", "tls", "payload", 1024, "metrics");
 }
 
 static char *render(const json_t *cal, const char *lang, int *rc, char *err, size_t errlen)
@@ -63,6 +66,10 @@ int main(void)
         CHECK(strncmp(a, "<!DOCTYPE html>\n<html lang=\"en\">", 31) == 0);
         CHECK(count(a, "<svg class=\"chart\" data-metric=\"detectable_pct\"") == 1);
         CHECK(count(a, "class=\"lg\"") == 2); /* throughput and P99 */
+        /* one band (own axis) per protocol · transport · payload */
+        CHECK(count(a, "class=\"gh\"") == 2);
+        CHECK(strstr(a, "class=\"gh\">TCP echo \xc2\xb7 TCP \xc2\xb7 64 B</text>") != NULL);
+        CHECK(strstr(a, "class=\"gh\">TCP echo \xc2\xb7 TLS \xc2\xb7 1 KiB</text>") != NULL);
         CHECK(!strstr(a, "<script") && !strstr(a, "http://") && !strstr(a, "https://") &&
               !strstr(a, "src="));
         CHECK(strstr(a, "<b>1 false alarm</b> in this A/A run") != NULL);
