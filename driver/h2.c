@@ -363,6 +363,11 @@ int h2_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t n)
     }
     if (nw > o->connections)
         nw = o->connections;
+    if (nw == 0) { /* opts_parse already rejects --connections 0 */
+        snprintf(err, n, "--connections '0': expected an integer in 1..10000");
+        rc = CLIENT_EUSAGE;
+        goto out;
+    }
     w = calloc(nw, sizeof(*w));
     if (!w)
         goto oom;
