@@ -32,6 +32,7 @@
 #define BACKOFF_MIN_NS (20ull * 1000 * 1000)
 #define BACKOFF_MAX_NS (1000ull * 1000 * 1000)
 #define MAX_EVENTS 256
+#define READ_BURST 32 /* full reads per readable event before the loop checks its deadlines */
 #define ERR_MAX 600
 
 enum cstate {
@@ -567,6 +568,7 @@ static void on_readable(struct cconn *cc, uint64_t block_now, uint64_t block_unt
     uint64_t now = 0;
     ssize_t n, used;
     size_t space;
+    unsigned reads = 0;
     char err[ERR_MAX];
 
     for (;;) {
@@ -627,8 +629,8 @@ static void on_readable(struct cconn *cc, uint64_t block_now, uint64_t block_unt
             conn_fail(cc, &w->e_protocol, 1, err, now);
             return;
         }
-        if ((size_t)n < space && cc->c.ops->pending(&cc->c) == 0)
-            break;
+        if (cc->c.ops->pending(&cc->c) == 0 && ((size_t)n < space || ++reads >= READ_BURST))
+            break; /* a peer that never stops sending must not keep us from the deadlines */
     }
     if (cc->state == C_READY)
         pump(cc);
