@@ -8,6 +8,8 @@
 
 #include <hiredis/read.h>
 
+#define RESP_LINE_MAX (64u * 1024)
+
 /* Returned for every value: the reader only needs a non-NULL pointer (NULL means OOM). */
 static char resp_sentinel;
 
@@ -281,7 +283,18 @@ int resp_push_bytes(struct resp_verifier *v, const char *p, size_t n)
         snprintf(r->errstr, sizeof(r->errstr), "a reply larger than %zu bytes", v->max_pending);
         return -1;
     }
-    return redisReaderFeed(r, p, n) == REDIS_OK ? 0 : -1;
+    if (redisReaderFeed(r, p, n) != REDIS_OK)
+        return -1;
+    /* What the reader has not consumed starts with a line (a simple value, or the header of
+     * a bulk or aggregate) that it rescans for CRLF on every feed: a line that never ends
+     * would cost quadratic time long before max_pending. No real line is this long. */
+    if (r->len - r->pos > RESP_LINE_MAX && !memchr(r->buf + r->pos, '\r', RESP_LINE_MAX)) {
+        r->err = REDIS_ERR_PROTOCOL;
+        snprintf(r->errstr, sizeof(r->errstr), "a reply line longer than %u bytes",
+                 RESP_LINE_MAX);
+        return -1;
+    }
+    return 0;
 }
 
 int resp_next(struct resp_verifier *v, enum resp_verdict *verdict)
