@@ -9,6 +9,9 @@
 //            frame with a 63-bit length (tcp: not applicable, treated as garbage)
 //   stall    read the request, never answer
 //   reset    RST (socket.resetAndDestroy) with the request unanswered
+//   double   every reply twice (replies nobody asked for)
+//   flood    the start of a reply that never ends (RESP '+' line, HTTP header line, a
+//            WebSocket frame header, tcp echo bytes), written as fast as the client reads
 // The WebSocket handshake is always answered, except in mode 'stall' with N = 0 (stalls
 // right after accepting). tcp requests are --payload 64 byte messages.
 // Prints 'SPEC PORT' per listener on stdout, then 'ready'. Runs until killed.
@@ -147,6 +150,20 @@ function serve(spec, proto, mode, good, ready) {
         case 'stall':
           dead = true;
           return;
+        case 'double':
+          sock.write(req.reply);
+          sock.write(req.reply);
+          continue;
+        case 'flood': {
+          dead = true;
+          const start = { redis: '+', http: 'HTTP/1.1 200 OK\r\nX-Flood: ', ws: '', tcp: '' }[proto];
+          sock.write(proto === 'ws' ? Buffer.from([0x82, 0x7f, 0, 0, 0, 0, 0, 0x10, 0, 0]) : Buffer.from(start));
+          const chunk = Buffer.alloc(64 * 1024, 0x61);
+          const more = () => { while (!sock.destroyed && sock.write(chunk)); };
+          sock.on('drain', more);
+          more();
+          return;
+        }
         case 'reset':
           dead = true;
           sock.resetAndDestroy();
