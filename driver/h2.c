@@ -47,6 +47,7 @@ struct h2_worker {
     struct hist *hist;
     uint64_t ops, batches, err_connect, err_io, err_protocol, err_verify, err_timeout;
     uint64_t last_done_ns;
+    uint64_t measured_started;
     int ever_ok;
     char err[256];
 };
@@ -86,8 +87,11 @@ static size_t h2_on_body(char *p, size_t size, size_t n, void *ud)
 }
 
 /* Reserves the right to start one more transfer now: 1 yes, 0 no (measured window over or
- * the --requests count used up). Sets *measured. */
-static int h2_may_start(struct h2_run *run, uint64_t now, int *measured)
+ * the --requests count used up). Sets *measured. As in the engine (docs/driver.md), a worker
+ * that has started no measured transfer by the end of the window (its transfers all began
+ * in warm-up: a slow TLS setup, a descheduled process) may start one until end + --timeout,
+ * so the run measures something instead of ending with zero ops. */
+static int h2_may_start(struct h2_run *run, uint64_t now, int none_yet, int *measured)
 {
     if (atomic_load(&run->fatal))
         return 0;
@@ -101,7 +105,7 @@ static int h2_may_start(struct h2_run *run, uint64_t now, int *measured)
                 return 1;
         return 0;
     }
-    return now < run->end_ns;
+    return now < run->end_ns || (none_yet && now - run->end_ns < run->timeout_ns);
 }
 
 static int h2_xfer_setup(struct h2_xfer *x)
@@ -146,9 +150,10 @@ static int h2_xfer_setup(struct h2_xfer *x)
 static int h2_start(struct h2_worker *w, struct h2_xfer *x, uint64_t now)
 {
     int measured;
-    if (!h2_may_start(w->run, now, &measured))
+    if (!h2_may_start(w->run, now, w->measured_started == 0, &measured))
         return 0;
     x->measured = measured;
+    w->measured_started += (unsigned)measured;
     x->pattern = x->mismatch = 0;
     x->body = 0;
     x->errbuf[0] = 0;
