@@ -290,8 +290,7 @@ int resp_push_bytes(struct resp_verifier *v, const char *p, size_t n)
      * would cost quadratic time long before max_pending. No real line is this long. */
     if (r->len - r->pos > RESP_LINE_MAX && !memchr(r->buf + r->pos, '\r', RESP_LINE_MAX)) {
         r->err = REDIS_ERR_PROTOCOL;
-        snprintf(r->errstr, sizeof(r->errstr), "a reply line longer than %u bytes",
-                 RESP_LINE_MAX);
+        snprintf(r->errstr, sizeof(r->errstr), "a reply line longer than %u bytes", RESP_LINE_MAX);
         return -1;
     }
     return 0;
