@@ -57,6 +57,20 @@ static void check_nested(struct resp_verifier *v, const redisReadTask *task, con
     }
 }
 
+/* A push message's parts are skipped and a nested element is checked against the expected
+ * reply: returns 1 when task was one of those, else records the top-level type, returns 0. */
+static int below_top(struct resp_verifier *v, const redisReadTask *task)
+{
+    if (in_push(v, task))
+        return 1;
+    if (task->parent != NULL) {
+        check_nested(v, task, NULL, 0);
+        return 1;
+    }
+    v->top_type = task->type;
+    return 0;
+}
+
 static void *cb_string(const redisReadTask *task, char *s, size_t len)
 {
     struct resp_verifier *v = task->privdata;
@@ -106,13 +120,8 @@ static void *cb_array(const redisReadTask *task, size_t elements)
     struct resp_verifier *v = task->privdata;
     const struct resp_expect *e = &v->expect;
 
-    if (in_push(v, task))
+    if (below_top(v, task))
         return &resp_sentinel;
-    if (task->parent != NULL) {
-        check_nested(v, task, NULL, 0);
-        return &resp_sentinel;
-    }
-    v->top_type = task->type;
     if (task->type == REDIS_REPLY_PUSH) {
         v->push = 1;
         return &resp_sentinel;
@@ -140,13 +149,8 @@ static void *cb_integer(const redisReadTask *task, long long value)
     struct resp_verifier *v = task->privdata;
 
     (void)value;
-    if (in_push(v, task))
+    if (below_top(v, task))
         return &resp_sentinel;
-    if (task->parent != NULL) {
-        check_nested(v, task, NULL, 0);
-        return &resp_sentinel;
-    }
-    v->top_type = task->type;
     if (v->expect.check != RESP_CHECK_ANY && v->expect.check != RESP_CHECK_INTEGER)
         verdict_verify(v);
     return &resp_sentinel;
@@ -157,13 +161,8 @@ static void *cb_double(const redisReadTask *task, double value, char *s, size_t 
     struct resp_verifier *v = task->privdata;
 
     (void)value, (void)s, (void)len;
-    if (in_push(v, task))
+    if (below_top(v, task))
         return &resp_sentinel;
-    if (task->parent != NULL) {
-        check_nested(v, task, NULL, 0);
-        return &resp_sentinel;
-    }
-    v->top_type = task->type;
     if (v->expect.check != RESP_CHECK_ANY)
         verdict_verify(v);
     return &resp_sentinel;
@@ -174,12 +173,8 @@ static void *cb_nil(const redisReadTask *task)
     struct resp_verifier *v = task->privdata;
     enum resp_check c = v->expect.check;
 
-    if (in_push(v, task))
+    if (below_top(v, task))
         return &resp_sentinel;
-    if (task->parent != NULL) {
-        check_nested(v, task, NULL, 0);
-        return &resp_sentinel;
-    }
     v->top_type = REDIS_REPLY_NIL;
     if (c != RESP_CHECK_ANY && c != RESP_CHECK_BULK_EQ_OR_NIL && c != RESP_CHECK_BULK_OR_NIL &&
         c != RESP_CHECK_POP_PAIR)
@@ -192,13 +187,8 @@ static void *cb_bool(const redisReadTask *task, int value)
     struct resp_verifier *v = task->privdata;
 
     (void)value;
-    if (in_push(v, task))
+    if (below_top(v, task))
         return &resp_sentinel;
-    if (task->parent != NULL) {
-        check_nested(v, task, NULL, 0);
-        return &resp_sentinel;
-    }
-    v->top_type = task->type;
     if (v->expect.check != RESP_CHECK_ANY)
         verdict_verify(v);
     return &resp_sentinel;
