@@ -29,7 +29,7 @@ ws-4k|ws|4096|4|2"
 
 throughput_at() { # proto payload workers sworkers delay -> ops/s (median of 3 x 0.5 s)
     port=$(freeport)
-    "$driver" serve "$1" --port "$port" --workers "$4" --delay-us "$5" > /dev/null 2>&1 &
+    "$driver" serve "$1" --port "$port" --workers "$4" --payload "$2" --delay-us "$5" > /dev/null 2>&1 &
     srv=$!
     sleep 0.3
     for i in 1 2 3; do
@@ -59,8 +59,8 @@ JSON
     spec() { # FILE DELAY
         cat > "$1" <<JSON
 {"versions": [
-   {"name": "baseline", "server": {"$proto": "$driver serve $proto --port {port} --workers $sworkers"}},
-   {"name": "candidate", "server": {"$proto": "$driver serve $proto --port {port} --workers $sworkers --delay-us $2"}}],
+   {"name": "baseline", "server": {"$proto": "$driver serve $proto --port {port} --workers $sworkers --payload $payload"}},
+   {"name": "candidate", "server": {"$proto": "$driver serve $proto --port {port} --workers $sworkers --payload $payload --delay-us $2"}}],
  "grids": ["$tmp/grid-$name.json"], "runs": $runs, "warmup": 0.5, "duration": $duration}
 JSON
     }
