@@ -234,7 +234,7 @@ static void svg_chart(FILE *f, const struct drift_report *r, const struct drift_
 #define X(night) (l + (w - l - rt) * (double)(night) / (double)nn)
 #define Y(v) (t + (h - t - b) * (1 - ((v)-lo) / span))
     fprintf(f,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+            "<svg width=\"%.0f\" height=\"%.0f\" "
             "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"trend\">\n",
             w, h, w, h);
     fprintf(f,
