@@ -190,9 +190,12 @@ static int feed_all(struct sconn *sc, uint64_t read_ns)
         }
         buf_consume(&sc->in, (size_t)rc);
         sc->out_appended += buf_used(&sc->out) - before;
-        if (replied) {
-            if (replied == SRV_REPLY_REQUEST)
-                atomic_fetch_add_explicit(&sc->w->requests, 1, memory_order_relaxed);
+        if (replied == SRV_REPLY_REQUEST)
+            atomic_fetch_add_explicit(&sc->w->requests, 1, memory_order_relaxed);
+        /* Held back: every reply, and also the echo of a partial message (a TCP peer that
+         * sends fewer bytes than --payload, such as compare's readiness probe, gets them
+         * back after the delay instead of never). */
+        if (replied || buf_used(&sc->out) > before) {
             if (s->delay_ns) {
                 unsigned slot = (sc->mhead + sc->mcount) % MARKS_MAX;
                 sc->marks[slot].release_ns = read_ns + s->delay_ns;
