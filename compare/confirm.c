@@ -17,10 +17,28 @@
 
 const char *const confirm_rule =
     "a row is borderline when, for a gated metric, the change passes its threshold but the "
-    "evidence is not strong (verdict ~), or a side is noisier than the noise limit (verdict "
-    "unstable); it gets two more alternating rounds at a time until it is not, up to the cap";
+    "evidence is not strong (verdict ~ or unstable), or, after the planned rounds, a side is "
+    "noisier than the noise limit (verdict unstable); it gets two more alternating rounds at "
+    "a time until it is not, up to the cap. "
+    "Once it has extra rounds, a change counts only when the exact U-test p is at most 2/252 "
+    "divided by the looks the cap allows (half the cap), and a side's noise is read from its "
+    "interquartile range, as the spread of five runs";
 
-int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules)
+/* Whether a metric of a row already has more runs on some side than the planned rounds. */
+static int confirmed(const json_t *metric, size_t planned)
+{
+    const json_t *v;
+    const char *ver;
+
+    json_object_foreach((json_t *)json_object_get(metric, "values"), ver, v)
+    {
+        if (planned && summary_num(v, "n", 0) > (double)planned)
+            return 1;
+    }
+    return 0;
+}
+
+int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules, size_t planned)
 {
     const json_t *metrics = json_object_get(row, "metrics");
     int m;
@@ -28,7 +46,8 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules)
     if (strcmp(summary_str(row, "status", ""), "ok") != 0)
         return 0; /* failed or incomplete rows are not measured more */
     for (m = 0; m < METRIC_COUNT; m++) {
-        const json_t *vs = json_object_get(json_object_get(metrics, metric_name(m)), "vs_baseline");
+        const json_t *mj = json_object_get(metrics, metric_name(m));
+        const json_t *vs = json_object_get(mj, "vs_baseline");
         const char *cand;
         const json_t *cmp;
 
@@ -39,10 +58,14 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules)
             const char *verdict = summary_str(cmp, "verdict", "");
             double change = summary_num(cmp, "change", 0) * 100.0;
 
-            if (strcmp(verdict, VERDICT_UNSTABLE) == 0)
+            int past = change >= rules->threshold_pct[m] || -change >= rules->threshold_pct[m];
+
+            /* unstable after the planned rounds: measure more. Once the row has extra
+             * rounds its spread comes from the interquartile range, which more runs do not
+             * shrink: then only a change past the threshold is worth more rounds. */
+            if (strcmp(verdict, VERDICT_UNSTABLE) == 0 && (past || !confirmed(mj, planned)))
                 return 1;
-            if (strcmp(verdict, VERDICT_SAME) == 0 &&
-                (change >= rules->threshold_pct[m] || -change >= rules->threshold_pct[m]))
+            if (strcmp(verdict, VERDICT_SAME) == 0 && past)
                 return 1;
         }
     }
@@ -93,6 +116,13 @@ int confirm_run(struct confirm_ctx *cx, char *err, size_t errlen)
 
     if (!rows_done)
         goto oom;
+    /* the cap goes on record before the first extra round: the verdicts of a confirmed row
+     * split their false-alarm budget over the looks it allows (stats_verdict) */
+    record = json_pack("{s:i, s:s, s:O}", "max_extra_rounds", (int)cx->cap, "rule", confirm_rule,
+                       "rows", rows_done);
+    if (!record || json_object_set_new(cx->meta, "confirmation", record) < 0)
+        goto oom;
+    record = NULL;
     while (added < cx->cap && !*cx->r->stop) {
         size_t c, n_border = 0;
 
@@ -113,7 +143,8 @@ int confirm_run(struct confirm_ctx *cx, char *err, size_t errlen)
                 if (strcmp(summary_str(x, "config", ""), sp->configs[c].id) == 0)
                     row = x;
             }
-            if (!row || !confirm_row_borderline(row, cx->rules))
+            if (!row ||
+                !confirm_row_borderline(row, cx->rules, (size_t)summary_num(summary, "rounds", 0)))
                 continue;
             n_border++;
             base = last_round(runs, sp->configs[c].id);

@@ -12,9 +12,9 @@ struct runner;
 extern const char *const confirm_rule;
 
 /* Whether a summary row (design §7 shape) is borderline under rules: status ok and, for a
- * gated metric and some candidate, verdict "unstable", or verdict "~" with |change| at or
- * past the threshold. Pure. */
-int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules);
+ * gated metric and some candidate, verdict "~" or "unstable" with |change| at or past the
+ * threshold, or "unstable" while no side has more than the planned rounds. Pure. */
+int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules, size_t planned);
 
 struct confirm_ctx {
     struct runner *r;

@@ -215,9 +215,47 @@ double stats_change(const struct stats_range *base, const struct stats_range *ca
     return base->median != 0 ? cand->median / base->median - 1 : 0;
 }
 
+/* The q-quantile of sorted s[0..n), linear between order statistics (Hyndman–Fan type 7). */
+static double quantile_sorted(const double *s, size_t n, double q)
+{
+    double h = (double)(n - 1) * q;
+    size_t lo = (size_t)h;
+
+    return lo + 1 < n ? s[lo] + (h - (double)lo) * (s[lo + 1] - s[lo]) : s[n - 1];
+}
+
+double stats_spread_pct(const struct stats_range *r, const double *v)
+{
+    double *s, iqr;
+
+    if (r->median == 0)
+        return 0;
+    if (r->n <= 5 || !v || !(s = malloc(r->n * sizeof(*s))))
+        return (r->max - r->min) / fabs(r->median) * 100;
+    memcpy(s, v, r->n * sizeof(*s));
+    qsort(s, r->n, sizeof(*s), cmp_double);
+    iqr = quantile_sorted(s, r->n, 0.75) - quantile_sorted(s, r->n, 0.25);
+    free(s);
+    return 1.7245 * iqr / fabs(r->median) * 100;
+}
+
 static double spread_pct(const struct stats_range *r)
 {
-    return r->median != 0 ? (r->max - r->min) / fabs(r->median) * 100 : 0;
+    return stats_spread_pct(r, NULL);
+}
+
+/* A confirmed row (see stats_verdict): the U-test at the shared budget, then the noise. */
+static const char *verdict_confirmed(const struct verdict_input *in, const struct verdict_rules *r,
+                                     int beyond, int bad)
+{
+    size_t looks = in->looks ? in->looks : 1;
+
+    if (beyond && in->p >= 0 && in->p <= STATS_EXTRA_ALPHA / (double)looks)
+        return bad ? VERDICT_REGRESSED : VERDICT_IMPROVED;
+    if (r->noise_limit_pct > 0 && (stats_spread_pct(&in->base, in->base_v) > r->noise_limit_pct ||
+                                   stats_spread_pct(&in->cand, in->cand_v) > r->noise_limit_pct))
+        return VERDICT_UNSTABLE;
+    return VERDICT_SAME;
 }
 
 const char *stats_verdict(const struct verdict_input *in, const struct verdict_rules *r)
@@ -243,6 +281,8 @@ const char *stats_verdict(const struct verdict_input *in, const struct verdict_r
     /* the 1e-9 keeps a change printed as exactly the threshold from missing it by rounding */
     beyond = change != 0 && fabs(pct) + 1e-9 >= thr;
     bad = metric_higher_is_better(in->metric) ? change < 0 : change > 0;
+    if (in->planned && (in->base.n > in->planned || in->cand.n > in->planned))
+        return verdict_confirmed(in, r, beyond, bad);
     if (beyond && !stats_ranges_overlap(&in->base, &in->cand))
         return bad ? VERDICT_REGRESSED : VERDICT_IMPROVED;
     if (r->noise_limit_pct > 0 &&

@@ -78,12 +78,34 @@ struct verdict_input {
     struct stats_range base, cand;
     const double *ratios; /* paired per-round ratios (may be NULL when n_ratios 0) */
     size_t n_ratios;
+    /* Adaptive confirmation (confirm.c). planned: the rounds the run planned (0: unknown,
+     * the rules below for planned rounds apply whatever n is). When a side has more runs
+     * than planned, the row was confirmed, and the extra-look rule applies: the evidence is
+     * the exact U-test p (p, with the raw values base_v/cand_v of base.n and cand.n runs)
+     * at most STATS_EXTRA_ALPHA / looks, where looks is how many times the confirmation cap
+     * lets the row be judged again (at least 1). */
+    size_t planned, looks;
+    double p;
+    const double *base_v, *cand_v;
 };
+
+/* The false-alarm budget that the extra looks of a confirmed row share: the chance of
+ * disjoint ranges by luck with five runs a side, 2/252. */
+#define STATS_EXTRA_ALPHA (2.0 / 252.0)
+
+/* The spread a side shows in percent of its median: (max−min)/median with at most five
+ * runs; with more, 1.7245 × the interquartile range / median, the five-run range a normal
+ * sample with that IQR would have (2.326σ ÷ 1.349σ), so that more runs never make a side
+ * look noisier than it is. v holds r->n values (may be NULL: then the range is used). */
+double stats_spread_pct(const struct stats_range *r, const double *v);
 
 /* change = cand median / base median − 1 (0 when the base median is 0). */
 double stats_change(const struct stats_range *base, const struct stats_range *cand);
 
-/* The verdict (one of the VERDICT_* strings) under rules r, in this order:
+/* The verdict (one of the VERDICT_* strings) under rules r. For a confirmed row (a side
+ * has more runs than in->planned): failed; ~ when ungated; regressed / improved when
+ * |change| ≥ threshold and in->p ≤ STATS_EXTRA_ALPHA / looks; unstable when a side's
+ * stats_spread_pct() > noise limit; ~ otherwise. For the planned rounds, in this order:
  *   failed    — in->failed;
  *   ~         — metric not gated (threshold 0);
  *   regressed / improved — |change| ≥ threshold in the bad / good direction AND the ranges

@@ -184,8 +184,14 @@ static const char *const metric_units[METRIC_COUNT + 1] = {
 };
 
 /* The metric object of one row: values per version, comparisons against the baseline. */
+/* Planned rounds and the extra looks adaptive confirmation allows (see stats_verdict). */
+struct look_plan {
+    size_t planned, looks;
+};
+
 static json_t *metric_json(int m, struct side *const *sides, json_t *versions, size_t nr,
-                           int row_failed, const struct verdict_rules *rules)
+                           int row_failed, const struct verdict_rules *rules,
+                           const struct look_plan *lp)
 {
     json_t *o = json_object(), *vals = json_object(), *vs = json_object();
     static double a[MAX_ROUNDS], b[MAX_ROUNDS], ratios[MAX_ROUNDS];
@@ -228,10 +234,16 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
         in.cand = cand;
         in.ratios = ratios;
         in.n_ratios = np;
+        in.planned = lp->planned;
+        in.looks = lp->looks;
+        in.p = -1;
+        in.base_v = a;
+        in.cand_v = b;
         if (na && nb) {
+            in.p = stats_mwu_p(a, na, b, nb);
             json_object_set_new(c, "change", json_real(stats_change(&base, &cand)));
             json_object_set_new(c, "overlap", json_boolean(stats_ranges_overlap(&base, &cand)));
-            json_object_set_new(c, "p", json_real(stats_mwu_p(a, na, b, nb)));
+            json_object_set_new(c, "p", json_real(in.p));
         } else {
             json_object_set_new(c, "change", json_null());
             json_object_set_new(c, "overlap", json_null());
@@ -272,8 +284,8 @@ static void run_key(char *k, size_t n, const char *cfg, const char *ver, long ro
 
 static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *latest,
                          const json_t *versions, size_t nr, size_t expected_rounds,
-                         const struct verdict_rules *rules, const char *fallback_label,
-                         double warmup_default)
+                         const struct verdict_rules *rules, const struct look_plan *lp,
+                         const char *fallback_label, double warmup_default)
 {
     json_t *row = json_object(), *metrics = json_object(), *errs = json_object();
     json_t *failures = json_array();
@@ -362,11 +374,11 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
     json_object_set_new(row, "unit", unit ? json_string(unit) : json_null());
     for (m = 0; m < METRIC_COUNT; m++)
         json_object_set_new(metrics, metric_name(m),
-                            metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules));
+                            metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules, lp));
     if (any_server)
         json_object_set_new(
             metrics, SUMMARY_SERVER_CPU,
-            metric_json(M_SERVER_CPU, sides, (json_t *)versions, nr, failed > 0, rules));
+            metric_json(M_SERVER_CPU, sides, (json_t *)versions, nr, failed > 0, rules, lp));
     json_object_set_new(row, "metrics", metrics);
     for (vi = 0; vi < nv; vi++)
         free(sides[vi]);
@@ -383,6 +395,7 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     json_t *chance;
     const json_t *mv = json_object_get(meta, "versions"), *mc = json_object_get(meta, "configs");
     size_t i, nr = 0, expected_rounds, compared = 0;
+    struct look_plan lp;
     double alpha, p_disjoint;
     long max_round = 0;
 
@@ -446,6 +459,11 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     expected_rounds = (size_t)summary_num(json_object_get(meta, "settings"), "runs", 0);
     if (expected_rounds == 0 || expected_rounds > MAX_ROUNDS)
         expected_rounds = (size_t)max_round;
+    /* rounds past the planned ones come from adaptive confirmation: its cap (set in
+     * meta.json before the first extra round) says how many looks share the budget */
+    lp.planned = expected_rounds;
+    lp.looks =
+        ((size_t)summary_num(json_object_get(meta, "confirmation"), "max_extra_rounds", 0) + 1) / 2;
     nr = expected_rounds > (size_t)max_round ? expected_rounds : (size_t)max_round;
 
     sum = json_object();
@@ -463,7 +481,7 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
         for (j = 0; j < json_array_size(mc); j++)
             if (strcmp(summary_str(json_array_get(mc, j), "id", ""), cfg) == 0)
                 mcfg = json_array_get(mc, j);
-        row = build_row(cfg, mcfg, latest, versions, nr, expected_rounds, rules,
+        row = build_row(cfg, mcfg, latest, versions, nr, expected_rounds, rules, &lp,
                         summary_str(labels, cfg, cfg),
                         summary_num(json_object_get(meta, "settings"), "warmup", 0));
         if (!row) {

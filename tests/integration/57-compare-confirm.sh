@@ -21,6 +21,7 @@ case "$ver-$payload-$n" in
     candidate-64-0) tp=92000 ;; candidate-64-1) tp=120000 ;; candidate-64-2) tp=80000 ;;
     candidate-64-*) tp=92000 ;;
     candidate-128-*) tp=$((50000 + n)) ;;
+    candidate-256-0) tp=130000 ;; candidate-256-*) tp=$((88000 + n)) ;;
     *) tp=$((100000 + n)) ;;
 esac
 printf '{"schema":"pairbench.result/1","protocol":"tcp","transport":"tcp","config":{},'
@@ -59,6 +60,25 @@ grep -q "Adaptive confirmation (at most 4 extra rounds per row" "$T/out/report.m
 grep -q "got 4 extra rounds" "$T/out/report.md" || fail "report.md does not name the row's extra rounds"
 "$COMPARE" report "$T/out" --lang zh > /dev/null
 grep -q "自适应确认" "$T/out/report.md" || fail "the Chinese report does not state the confirmation"
+
+# A row that the planned rounds cannot judge (one wild candidate run: overlapping ranges,
+# spread above the noise limit) gets extra rounds; with them the U-test at 2/252 ÷ 5 looks
+# finds the −12% and the outlier no longer makes the row unstable (the spread is read from
+# the interquartile range).
+rm -f "$T"/count-*
+cat > "$T/grid256.json" <<JSON
+{"name": "confirm", "defaults": {"protocol": "tcp", "host": "127.0.0.1", "port": 9, "payload": 256}}
+JSON
+sed "s#$T/grid.json#$T/grid256.json#" "$T/spec.json" > "$T/spec256.json"
+"$COMPARE" run --spec "$T/spec256.json" --out "$T/plan256" > /dev/null 2>&1 || fail "planned-only run exited $?"
+assert_eq "$(json_get "$T/plan256/summary.json" 'this.rows[0].metrics.throughput.vs_baseline.candidate.verdict')" \
+    unstable "planned rounds only"
+rm -f "$T"/count-*
+"$COMPARE" run --spec "$T/spec256.json" --confirm 10 --out "$T/c256" > /dev/null 2> "$T/err3" ||
+    { cat "$T/err3" >&2; fail "compare run --confirm 10 exited $?"; }
+got=$(json_get "$T/c256/summary.json" '(c => c.verdict + " " + (c.p <= 2 / 252 / 5) + " " + this.rows[0].metrics.throughput.values.candidate.n)(this.rows[0].metrics.throughput.vs_baseline.candidate)')
+case $got in "regressed true "*) ;; *) fail "confirmed row: got '$got', expected regressed with p <= 2/252/5" ;; esac
+echo "confirmed row: $got"
 
 # without --confirm nothing is added, and the report says nothing about it
 rm -f "$T"/count-*

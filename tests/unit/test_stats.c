@@ -207,6 +207,70 @@ static void test_verdicts(void)
     }
 }
 
+/* A row with extra rounds from adaptive confirmation: the U-test at 2/252 ÷ looks decides,
+ * and the noise is read from the interquartile range, so an outlier run neither hides a
+ * clear change nor makes a quiet row unstable. */
+static void test_confirmed(void)
+{
+    /* 12 runs a side: baseline ~100 with one slow outlier, candidate ~90 (−10%) */
+    static const double base[12] = {100, 101, 99, 102, 98, 100, 103, 97, 100, 101, 99, 70};
+    static const double cand[12] = {90, 91, 89, 92, 88, 90, 93, 87, 90, 91, 89, 90};
+    static const double same[12] = {99, 100, 102, 98, 101, 100, 97, 103, 100, 99, 101, 100};
+    static const double nine[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    struct stats_range rb, rc, rs, r9;
+    struct verdict_input in;
+    struct verdict_rules r;
+
+    verdict_rules_default(&r);
+    stats_range(base, 12, &rb);
+    stats_range(cand, 12, &rc);
+    stats_range(same, 12, &rs);
+    stats_range(nine, 9, &r9);
+    /* five or fewer runs: (max−min)/median; more: 1.7245 × IQR / median (type-7 quartiles) */
+    CHECK(fabs(stats_spread_pct(&rb, NULL) - 33.0) < 1e-9);
+    CHECK(fabs(stats_spread_pct(&r9, nine) - 1.7245 * 4 / 5 * 100) < 1e-9);
+    CHECK(stats_spread_pct(&rb, base) < 10);
+
+    memset(&in, 0, sizeof(in));
+    in.metric = METRIC_THROUGHPUT;
+    in.base = rb;
+    in.cand = rc;
+    in.base_v = base;
+    in.cand_v = cand;
+    in.p = stats_mwu_p(base, 12, cand, 12);
+    CHECK(in.p < 1e-3);
+    /* the planned rules (no confirmation): the outlier makes the ranges overlap and the
+     * range spread unstable */
+    CHECK_STR(stats_verdict(&in, &r), "unstable");
+    /* planned 5, 12 runs: confirmed; 10 looks share 2/252 and p still passes */
+    in.planned = 5;
+    in.looks = 10;
+    CHECK_STR(stats_verdict(&in, &r), "regressed");
+    /* p above the budget per look: not strong, not noisy either → ~ */
+    in.p = STATS_EXTRA_ALPHA / 10 * 1.01;
+    CHECK_STR(stats_verdict(&in, &r), "~");
+    in.p = STATS_EXTRA_ALPHA / 10;
+    CHECK_STR(stats_verdict(&in, &r), "regressed");
+    /* no change past the threshold: ~ even with a tiny p */
+    in.cand = rs;
+    in.cand_v = same;
+    in.p = 1e-6;
+    CHECK_STR(stats_verdict(&in, &r), "~");
+    /* a side whose IQR-based spread passes the limit is unstable */
+    r.noise_limit_pct = 3;
+    in.p = 0.5;
+    CHECK_STR(stats_verdict(&in, &r), "unstable");
+    /* looks 0 counts as one look; a failed row stays failed */
+    r.noise_limit_pct = 20;
+    in.cand = rc;
+    in.cand_v = cand;
+    in.looks = 0;
+    in.p = STATS_EXTRA_ALPHA;
+    CHECK_STR(stats_verdict(&in, &r), "regressed");
+    in.failed = 1;
+    CHECK_STR(stats_verdict(&in, &r), "failed");
+}
+
 int main(void)
 {
     test_range();
@@ -214,5 +278,6 @@ int main(void)
     test_paired();
     test_rules();
     test_verdicts();
+    test_confirmed();
     return T_DONE();
 }
