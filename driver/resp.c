@@ -205,6 +205,8 @@ static redisReplyObjectFunctions resp_fns = {
     .freeObject = NULL,
 };
 
+static void fast_setup(struct resp_verifier *v);
+
 static void reply_reset(struct resp_verifier *v)
 {
     v->verdict = RESP_OK;
@@ -227,6 +229,7 @@ int resp_verifier_init(struct resp_verifier *v, const struct resp_expect *e)
     v->reader = r;
     v->expect = *e;
     reply_reset(v);
+    fast_setup(v);
     return 0;
 }
 
@@ -243,6 +246,8 @@ int resp_verifier_reset(struct resp_verifier *v)
 
     reply_reset(v);
     v->errtext[0] = '\0';
+    v->fast.k = 0;
+    v->fast.diff = 0;
     if (r != NULL && r->err == 0 && r->ridx == -1 && r->len == r->pos)
         return 0;
     if (r != NULL)
@@ -257,9 +262,34 @@ int resp_verifier_reset(struct resp_verifier *v)
     return 0;
 }
 
+/* Sets up the fast path for the expectation (see struct resp_verifier). */
+static void fast_setup(struct resp_verifier *v)
+{
+    const struct resp_expect *e = &v->expect;
+    int n = 0;
+
+    memset(&v->fast, 0, sizeof(v->fast));
+    if (e->check == RESP_CHECK_OK)
+        n = snprintf(v->fast.head, sizeof(v->fast.head), "+OK\r\n");
+    else if (e->check == RESP_CHECK_PONG)
+        n = snprintf(v->fast.head, sizeof(v->fast.head), "+PONG\r\n");
+    else if ((e->check == RESP_CHECK_BULK_EQ || e->check == RESP_CHECK_BULK_EQ_OR_NIL) &&
+             (e->value || e->value_len == 0)) {
+        n = snprintf(v->fast.head, sizeof(v->fast.head), "$%zu\r\n", e->value_len);
+        v->fast.body = e->value_len + 2;
+        v->fast.nil = e->check == RESP_CHECK_BULK_EQ_OR_NIL;
+    }
+    if (n <= 0 || (size_t)n >= sizeof(v->fast.head)) {
+        memset(&v->fast, 0, sizeof(v->fast));
+        return;
+    }
+    v->fast.hlen = (unsigned char)n;
+}
+
 void resp_verifier_expect(struct resp_verifier *v, const struct resp_expect *e)
 {
     v->expect = *e;
+    fast_setup(v);
 }
 
 int resp_push_bytes(struct resp_verifier *v, const char *p, size_t n)
@@ -317,14 +347,116 @@ const char *resp_error(const struct resp_verifier *v)
  * reply (quadratic in the read size), so bytes go in pieces of at most this many. */
 #define RESP_FEED_CHUNK 4096
 
+static const char resp_nil[] = "$-1\r\n";
+
+/* The fast path over p[0..n): consumes whole and partial expected replies, counting each
+ * complete one in t. Returns the bytes consumed; stops early (with *fallback set) at the
+ * first header byte that matches no candidate: then the header bytes consumed so far have
+ * been handed to the reader, and the caller feeds the rest there. */
+static size_t fast_scan(struct resp_verifier *v, const char *p, size_t n, struct wl_tally *t,
+                        int *fallback)
+{
+    const struct resp_expect *e = &v->expect;
+    size_t off = 0;
+
+    *fallback = 0;
+    while (off < n) {
+        size_t k = v->fast.k;
+
+        if (k == 0)
+            v->fast.mask = (unsigned char)(1 | (v->fast.nil ? 2 : 0));
+        if (v->fast.mask) { /* in a header */
+            unsigned char c = (unsigned char)p[off], m = v->fast.mask;
+
+            if ((m & 1) && (k >= v->fast.hlen || (unsigned char)v->fast.head[k] != c))
+                m &= (unsigned char)~1u;
+            if ((m & 2) && (k >= sizeof(resp_nil) - 1 || (unsigned char)resp_nil[k] != c))
+                m &= (unsigned char)~2u;
+            if (m == 0) {
+                /* the bytes consumed are a prefix of the header that matched until now */
+                const char *had = (v->fast.mask & 1) ? v->fast.head : resp_nil;
+
+                v->fast.k = 0;
+                *fallback = 1;
+                if (k && resp_push_bytes(v, had, k) < 0)
+                    *fallback = -1;
+                return off;
+            }
+            v->fast.mask = m;
+            v->fast.k = ++k;
+            off++;
+            if ((m & 2) && k == sizeof(resp_nil) - 1) { /* nil: allowed */
+                t->replies++;
+                t->ok++;
+                v->fast.k = 0;
+            } else if ((m & 1) && k == v->fast.hlen) {
+                v->fast.mask = 0; /* into the body */
+                v->fast.diff = 0;
+                if (v->fast.body == 0) {
+                    t->replies++;
+                    t->ok++;
+                    v->fast.k = 0;
+                }
+            }
+            continue;
+        }
+        { /* in the body: the value, then two bytes the reader would skip unchecked too */
+            size_t at = k - v->fast.hlen, want = v->fast.body - at, take = n - off;
+            size_t vlen = e->value_len;
+
+            if (take > want)
+                take = want;
+            if (at < vlen) {
+                size_t cmp = take < vlen - at ? take : vlen - at;
+
+                if (memcmp(p + off, e->value + at, cmp) != 0)
+                    v->fast.diff = 1;
+            }
+            off += take;
+            v->fast.k = k + take;
+            if (take == want) {
+                t->replies++;
+                if (v->fast.diff)
+                    t->verify++;
+                else
+                    t->ok++;
+                v->fast.k = 0;
+                v->fast.diff = 0;
+            }
+        }
+    }
+    return off;
+}
+
+/* Whether the reader holds nothing: no partial reply, no error. */
+static int reader_idle(const struct resp_verifier *v)
+{
+    const redisReader *r = v->reader;
+
+    return r->err == 0 && r->ridx == -1 && r->pos == r->len;
+}
+
 ssize_t resp_feed(struct resp_verifier *v, const char *p, size_t n, struct wl_tally *t)
 {
     enum resp_verdict verdict;
     size_t off = 0;
     int rc;
 
+    if (n == 0)
+        return resp_push_bytes(v, p, 0) < 0 ? -1 : 0;
     do {
-        size_t k = n - off < RESP_FEED_CHUNK ? n - off : RESP_FEED_CHUNK;
+        size_t k;
+
+        if (v->fast.hlen && (v->fast.k > 0 || reader_idle(v))) {
+            int fallback;
+
+            off += fast_scan(v, p + off, n - off, t, &fallback);
+            if (fallback < 0)
+                return -1;
+            if (off == n)
+                break;
+        }
+        k = n - off < RESP_FEED_CHUNK ? n - off : RESP_FEED_CHUNK;
 
         if (resp_push_bytes(v, p + off, k) < 0)
             return -1;

@@ -47,6 +47,20 @@ struct resp_verifier {
     int push;          /* the top-level value is a RESP3 push message */
     int top_type;      /* REDIS_REPLY_* of the top-level value, 0 before it is known */
     char errtext[320]; /* first error reply text in the current reply, NUL-terminated */
+    /* The fast path of resp_feed(): when the expected reply has a fixed header (+OK, +PONG,
+     * $<len> of a known value, and $-1 where nil is allowed), replies are checked in the
+     * caller's buffer, header byte by byte and value by memcmp, with no copy into the
+     * reader. Anything else (errors, other lengths, pushes, RESP3 nulls) goes to the reader
+     * from the first byte that differs, which then sees exactly the bytes it would have. */
+    struct {
+        char head[24];      /* "$<len>\r\n", "+OK\r\n" or "+PONG\r\n"; empty: no fast path */
+        unsigned char hlen; /* strlen(head) */
+        unsigned char nil;  /* "$-1\r\n" is an accepted reply too */
+        unsigned char mask; /* within a header: 1 head still matches, 2 nil still matches */
+        unsigned char diff; /* the value seen so far differs from the expected one */
+        size_t body;        /* bytes after head: value + CRLF, or 0 */
+        size_t k;           /* bytes of the current reply consumed (0: at a reply boundary) */
+    } fast;
 };
 
 /* 0, or -1 when out of memory. Release with resp_verifier_release(). */

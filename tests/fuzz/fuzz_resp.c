@@ -1,5 +1,6 @@
 /* libFuzzer target for resp.c: arbitrary bytes under every expectation, fed in pieces whose
- * sizes come from the input. The tally must match feeding the same bytes whole, and never
+ * sizes come from the input. The tally must match feeding the same bytes whole and feeding
+ * them to the reader alone (the fast path off), and never
  * count more replies than complete values could fit. Inputs whose first byte is >= 0xf0 go
  * through the whole wl_redis table instead (handshake replies, then command replies). */
 #include <stdint.h>
@@ -12,7 +13,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int feed_all(const struct resp_expect *e, const char *p, size_t n, unsigned split,
+static int feed_all(const struct resp_expect *e, const char *p, size_t n, unsigned split, int slow,
                     struct wl_tally *t)
 {
     struct resp_verifier v;
@@ -21,6 +22,8 @@ static int feed_all(const struct resp_expect *e, const char *p, size_t n, unsign
     memset(t, 0, sizeof(*t));
     if (resp_verifier_init(&v, e) < 0)
         return -2;
+    if (slow) /* the reader alone, without the in-place fast path */
+        memset(&v.fast, 0, sizeof(v.fast));
     for (size_t off = 0; off < n;) {
         size_t k = split ? 1 + (off * 7 + split) % (split + 1) : n - off;
 
@@ -88,8 +91,8 @@ out:
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct resp_expect e;
-    struct wl_tally whole, pieces;
-    int fw, fp;
+    struct wl_tally whole, pieces, slow;
+    int fw, fp, fs;
 
     if (size < 2)
         return 0;
@@ -102,14 +105,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     e.value = "xyz";
     e.value_len = data[1] % 4;
     e.count = data[1] % 5;
-    fw = feed_all(&e, (const char *)data + 2, size - 2, 0, &whole);
-    fp = feed_all(&e, (const char *)data + 2, size - 2, data[1] % 13 + 1, &pieces);
-    if (fw == -2 || fp == -2)
+    fw = feed_all(&e, (const char *)data + 2, size - 2, 0, 0, &whole);
+    fp = feed_all(&e, (const char *)data + 2, size - 2, data[1] % 13 + 1, 0, &pieces);
+    fs = feed_all(&e, (const char *)data + 2, size - 2, data[1] % 13 + 1, 1, &slow);
+    if (fw == -2 || fp == -2 || fs == -2)
         return 0;
-    /* Whole or in pieces, the same replies are seen before any failure. */
-    if (fw != fp)
+    /* Whole or in pieces, with or without the fast path, the same replies are seen before
+     * any failure. */
+    if (fw != fp || fw != fs)
         abort();
-    if (!fw && memcmp(&whole, &pieces, sizeof(whole)) != 0)
+    if (!fw &&
+        (memcmp(&whole, &pieces, sizeof(whole)) != 0 || memcmp(&whole, &slow, sizeof(whole)) != 0))
         abort();
     if (whole.ok + whole.verify + whole.protocol != whole.replies)
         abort();

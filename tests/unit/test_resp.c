@@ -264,8 +264,79 @@ static void test_max_pending(void)
     resp_verifier_release(&v);
 }
 
+/* The in-place fast path against the reader alone (fast path off): same tallies and the
+ * same failure, whatever the split, for streams that mix expected replies with everything
+ * that must fall back (other lengths, nil forms, errors, pushes, a malformed tail). */
+static int fast_feed(const struct resp_expect *e, const char *p, size_t n, size_t split, int slow,
+                     struct wl_tally *t)
+{
+    struct resp_verifier v;
+    size_t off;
+    int failed = 0;
+
+    memset(t, 0, sizeof(*t));
+    if (resp_verifier_init(&v, e) < 0)
+        return -2;
+    if (slow)
+        memset(&v.fast, 0, sizeof(v.fast));
+    for (off = 0; off < n && !failed; off += split) {
+        size_t k = n - off < split ? n - off : split;
+
+        failed = resp_feed(&v, p + off, k, t) < 0;
+    }
+    resp_verifier_release(&v);
+    return failed;
+}
+
+static void test_fast_path(void)
+{
+    static const struct {
+        enum resp_check check;
+        const char *stream;
+        uint64_t ok, verify, protocol;
+        int fails;
+    } fcases[] = {
+        {RESP_CHECK_BULK_EQ, "$5\r\nhello\r\n$5\r\nhello\r\n$5\r\nhellO\r\n$4\r\nhell\r\n", 2, 2, 0,
+         0},
+        {RESP_CHECK_BULK_EQ, "$5\r\nhello\r\n-ERR busy\r\n$-1\r\n$5\r\nhello\r\n", 2, 1, 1, 0},
+        {RESP_CHECK_BULK_EQ_OR_NIL, "$-1\r\n$5\r\nhello\r\n_\r\n$5\r\nhello\r\n$-1\r\n", 5, 0, 0,
+         0},
+        {RESP_CHECK_BULK_EQ_OR_NIL,
+         "$5\r\nhello\r\n>2\r\n$7\r\nmessage\r\n$1\r\nx\r\n$5\r\nhello\r\n", 2, 0, 0, 0},
+        {RESP_CHECK_OK, "+OK\r\n+OK\r\n+OKAY\r\n:1\r\n+OK\r\n", 3, 2, 0, 0},
+        {RESP_CHECK_PONG, "+PONG\r\n+PONG\r\n+PON\r\n+PONG\r\n", 3, 1, 0, 0},
+        {RESP_CHECK_BULK_EQ, "$5\r\nhello\r\n$5\r\nhel", 1, 0, 0, 0},
+        {RESP_CHECK_BULK_EQ, "$5\r\nhello\r\n$5x\r\nhello\r\n", 1, 0, 0, 1},
+        {RESP_CHECK_OK, "+OK\r\n?what\r\n+OK\r\n", 1, 0, 0, 1},
+    };
+    size_t i, split;
+
+    for (i = 0; i < sizeof(fcases) / sizeof(fcases[0]); i++) {
+        struct resp_expect e = {fcases[i].check, "hello", 5, 0};
+        size_t n = strlen(fcases[i].stream);
+
+        for (split = 1; split <= n; split++) {
+            struct wl_tally fast, slow;
+            int ff = fast_feed(&e, fcases[i].stream, n, split, 0, &fast);
+            int fs = fast_feed(&e, fcases[i].stream, n, split, 1, &slow);
+
+            CHECK_MSG(ff == fs, "case %zu split %zu: fast %d, reader %d", i, split, ff, fs);
+            CHECK_MSG(ff == fcases[i].fails, "case %zu split %zu: failed %d", i, split, ff);
+            if (ff || fs)
+                continue;
+            CHECK_MSG(memcmp(&fast, &slow, sizeof(fast)) == 0, "case %zu split %zu: tallies differ",
+                      i, split);
+            CHECK_MSG(fast.ok == fcases[i].ok && fast.verify == fcases[i].verify &&
+                          fast.protocol == fcases[i].protocol,
+                      "case %zu split %zu: ok %lld verify %lld protocol %lld", i, split,
+                      (long long)fast.ok, (long long)fast.verify, (long long)fast.protocol);
+        }
+    }
+}
+
 int main(void)
 {
+    test_fast_path();
     test_max_pending();
     test_cases();
     test_stream();
