@@ -83,20 +83,28 @@ wait_port "$PORT"
 URL="http://127.0.0.1:$PORT/file.bin"
 
 echo "== driver http vs wrk: nginx static 4 KiB, 16 connections, window 1, $THREADS threads, ${SECS}s x $ROUNDS rounds"
-printf '%-6s %-12s %14s %14s %12s %12s %8s %8s\n' round order "driver req/s" "wrk req/s" "drv us/req" "wrk us/req" tput cpu/req
+printf '%-6s %-12s %14s %14s %12s %12s %8s %8s %18s\n' round order "driver req/s" "wrk req/s" "drv us/req" "wrk us/req" tput cpu/req "nginx us/req d/w"
+NGX=${PIDS##* }
+tck=$(getconf CLK_TCK)
+# nginx's own CPU seconds so far (it runs as one process: master_process off)
+ngx_cpu() { read -r line < "/proc/$NGX/stat"; set -- ${line#*) }; echo "${12} ${13}" | awk -v t="$tck" '{printf "%.4f", ($1 + $2) / t}'; }
 run_driver() {
+    n0=$(ngx_cpu)
     cpu=$(cpu_run "$T/d.json" "$DRIVER" http --port "$PORT" --path /file.bin --connections 16 \
         --workers "$THREADS" --window 1 --warmup 0 --duration "$SECS")
     d_tput=$(js "$T/d.json" 'd.throughput')
     d_ops=$(js "$T/d.json" 'd.ops + " " + JSON.stringify(d.errors)')
     d_cpu=$(echo "$cpu ${d_ops%% *}" | awk '{printf "%.3f", $1 / $2 * 1e6}')
+    d_ngx=$(echo "$n0 $(ngx_cpu) ${d_ops%% *}" | awk '{printf "%.3f", ($2 - $1) / $3 * 1e6}')
 }
 run_wrk() {
+    n0=$(ngx_cpu)
     cpu=$(cpu_run "$T/w.txt" wrk -t "$THREADS" -c 16 -d "${SECS}s" "$URL")
     w_tput=$(awk '/^Requests\/sec:/ {print $2}' "$T/w.txt")
     w_req=$(awk '/requests in/ {print $1}' "$T/w.txt")
     if grep -Eq 'Non-2xx|Socket errors' "$T/w.txt"; then echo "bench: wrk reported errors" >&2; cat "$T/w.txt" >&2; fi
     w_cpu=$(echo "$cpu $w_req" | awk '{printf "%.3f", $1 / $2 * 1e6}')
+    w_ngx=$(echo "$n0 $(ngx_cpu) $w_req" | awk '{printf "%.3f", ($2 - $1) / $3 * 1e6}')
 }
 : > "$T/tput.txt"; : > "$T/cpu.txt"
 r=1
@@ -106,7 +114,7 @@ while [ $r -le "$ROUNDS" ]; do
     tr=$(echo "$d_tput $w_tput" | awk '{printf "%.3f", $1 / $2}')
     cr=$(echo "$d_cpu $w_cpu" | awk '{printf "%.3f", $1 / $2}')
     echo "$tr" >> "$T/tput.txt"; echo "$cr" >> "$T/cpu.txt"
-    printf '%-6s %-12s %14.0f %14.0f %12s %12s %8s %8s\n' "$r" "$order" "$d_tput" "$w_tput" "$d_cpu" "$w_cpu" "$tr" "$cr"
+    printf '%-6s %-12s %14.0f %14.0f %12s %12s %8s %8s %9s/%-8s\n' "$r" "$order" "$d_tput" "$w_tput" "$d_cpu" "$w_cpu" "$tr" "$cr" "$d_ngx" "$w_ngx"
     case "$d_ops" in *'"io":0,"protocol":0,"verify":0,"timeout":0}'*) ;; *) echo "bench: driver errors: $d_ops" >&2 ;; esac
     r=$((r + 1))
 done
