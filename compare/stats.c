@@ -244,13 +244,22 @@ static double spread_pct(const struct stats_range *r)
     return stats_spread_pct(r, NULL);
 }
 
+double stats_extra_alpha(size_t planned, size_t looks, size_t n)
+{
+    if (looks == 0)
+        looks = 1;
+    if (n >= planned + 2 * looks) /* the cap: the last look */
+        return STATS_EXTRA_ALPHA * 0.75;
+    return STATS_EXTRA_ALPHA / (4.0 * (double)looks);
+}
+
 /* A confirmed row (see stats_verdict): the U-test at the shared budget, then the noise. */
 static const char *verdict_confirmed(const struct verdict_input *in, const struct verdict_rules *r,
                                      int beyond, int bad)
 {
-    size_t looks = in->looks ? in->looks : 1;
+    size_t n = in->base.n > in->cand.n ? in->base.n : in->cand.n;
 
-    if (beyond && in->p >= 0 && in->p <= STATS_EXTRA_ALPHA / (double)looks)
+    if (beyond && in->p >= 0 && in->p <= stats_extra_alpha(in->planned, in->looks, n))
         return bad ? VERDICT_REGRESSED : VERDICT_IMPROVED;
     if (r->noise_limit_pct > 0 && (stats_spread_pct(&in->base, in->base_v) > r->noise_limit_pct ||
                                    stats_spread_pct(&in->cand, in->cand_v) > r->noise_limit_pct))

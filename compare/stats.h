@@ -82,8 +82,8 @@ struct verdict_input {
      * the rules below for planned rounds apply whatever n is). When a side has more runs
      * than planned, the row was confirmed, and the extra-look rule applies: the evidence is
      * the exact U-test p (p, with the raw values base_v/cand_v of base.n and cand.n runs)
-     * at most STATS_EXTRA_ALPHA / looks, where looks is how many times the confirmation cap
-     * lets the row be judged again (at least 1). */
+     * at most stats_extra_alpha(planned, looks, n), where looks is how many times the
+     * confirmation cap lets the row be judged again (half the cap, at least 1). */
     size_t planned, looks;
     double p;
     const double *base_v, *cand_v;
@@ -92,6 +92,13 @@ struct verdict_input {
 /* The false-alarm budget that the extra looks of a confirmed row share: the chance of
  * disjoint ranges by luck with five runs a side, 2/252. */
 #define STATS_EXTRA_ALPHA (2.0 / 252.0)
+
+/* The p a confirmed row must reach at a look with n runs a side (Haybittle–Peto style): a
+ * look before the cap gets STATS_EXTRA_ALPHA / (4 × looks), so all of them together spend
+ * at most a quarter of the budget, and the look at the cap (n ≥ planned + 2 × looks) gets
+ * the other three quarters. A clear change stops early; a small one is judged at the cap
+ * with nearly the whole budget. */
+double stats_extra_alpha(size_t planned, size_t looks, size_t n);
 
 /* The spread a side shows in percent of its median: (max−min)/median with at most five
  * runs; with more, 1.7245 × the interquartile range / median, the five-run range a normal
@@ -104,7 +111,7 @@ double stats_change(const struct stats_range *base, const struct stats_range *ca
 
 /* The verdict (one of the VERDICT_* strings) under rules r. For a confirmed row (a side
  * has more runs than in->planned): failed; ~ when ungated; regressed / improved when
- * |change| ≥ threshold and in->p ≤ STATS_EXTRA_ALPHA / looks; unstable when a side's
+ * |change| ≥ threshold and in->p ≤ stats_extra_alpha(); unstable when a side's
  * stats_spread_pct() > noise limit; ~ otherwise. For the planned rounds, in this order:
  *   failed    — in->failed;
  *   ~         — metric not gated (threshold 0);

@@ -245,12 +245,23 @@ static void test_confirmed(void)
     /* planned 5, 12 runs: confirmed; 10 looks share 2/252 and p still passes */
     in.planned = 5;
     in.looks = 10;
+    in.p = 1e-5;
     CHECK_STR(stats_verdict(&in, &r), "regressed");
-    /* p above the budget per look: not strong, not noisy either → ~ */
-    in.p = STATS_EXTRA_ALPHA / 10 * 1.01;
+    /* before the cap a look gets 2/252 ÷ (4 × looks); at the cap (5 + 20 runs) 3/4 of 2/252 */
+    CHECK(fabs(stats_extra_alpha(5, 10, 12) - STATS_EXTRA_ALPHA / 40) < 1e-15);
+    CHECK(fabs(stats_extra_alpha(5, 10, 24) - STATS_EXTRA_ALPHA / 40) < 1e-15);
+    CHECK(fabs(stats_extra_alpha(5, 10, 25) - STATS_EXTRA_ALPHA * 0.75) < 1e-15);
+    CHECK(fabs(stats_extra_alpha(5, 0, 7) - STATS_EXTRA_ALPHA * 0.75) < 1e-15);
+    /* p above the budget of this look: not strong, not noisy either → ~ */
+    in.p = STATS_EXTRA_ALPHA / 40 * 1.01;
     CHECK_STR(stats_verdict(&in, &r), "~");
-    in.p = STATS_EXTRA_ALPHA / 10;
+    in.p = STATS_EXTRA_ALPHA / 40;
     CHECK_STR(stats_verdict(&in, &r), "regressed");
+    /* the same p at the cap's look passes */
+    in.p = STATS_EXTRA_ALPHA / 2;
+    in.looks = 3; /* cap 6: 12 runs > 5 + 6 */
+    CHECK_STR(stats_verdict(&in, &r), "regressed");
+    in.looks = 10;
     /* no change past the threshold: ~ even with a tiny p */
     in.cand = rs;
     in.cand_v = same;
@@ -265,8 +276,10 @@ static void test_confirmed(void)
     in.cand = rc;
     in.cand_v = cand;
     in.looks = 0;
-    in.p = STATS_EXTRA_ALPHA;
+    in.p = STATS_EXTRA_ALPHA * 0.75;
     CHECK_STR(stats_verdict(&in, &r), "regressed");
+    in.p = STATS_EXTRA_ALPHA * 0.76;
+    CHECK_STR(stats_verdict(&in, &r), "~");
     in.failed = 1;
     CHECK_STR(stats_verdict(&in, &r), "failed");
 }
