@@ -16,7 +16,8 @@
 # Prints false alarms and detection rates per level. Targets (issue 8): zero false alarms,
 # >= 90% of rows flag the 10% loss; the 5% rate is reported as it is.
 # Usage: sh bench/sensitivity.sh [CAP] [DURATION] [REPEAT]
-#   env: RUNS (5), PAIRS (5), ROWS (names to keep, e.g. "tcp-64 ws-4k"), BIN_DRIVER, BIN_COMPARE
+#   env: RUNS (5), PAIRS (5), ROWS (names to keep, e.g. "tcp-64 ws-4k"), KEEP (a directory
+#   that keeps every comparison's run directory), BIN_DRIVER, BIN_COMPARE
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 driver=${BIN_DRIVER:-$top/bin/driver}
@@ -102,11 +103,11 @@ JSON
 }
 # verdict SPEC -> "verdict change% rounds" of the row's throughput
 verdict() {
-    out="$tmp/run-$(date +%s%N)"
+    out="${KEEP:-$tmp}/run-$(date +%s%N)"
     "$compare" run --spec "$1" --out "$out" > /dev/null 2> "$out.err" || true
     [ -f "$out/summary.json" ] || { echo "error ? ?"; tail -3 "$out.err" >&2; return; }
     jget "$out/summary.json" '(r => (c => c.verdict + " " + (c.change * 100).toFixed(1) + " " + r.metrics.throughput.values.candidate.n)(r.metrics.throughput.vs_baseline.candidate))(d.rows[0])'
-    rm -rf "$out" "$out.err"
+    [ -n "${KEEP:-}" ] || rm -rf "$out" "$out.err"
 }
 
 : > "$tmp/fa"; : > "$tmp/d10"; : > "$tmp/d5"
