@@ -22,6 +22,8 @@ CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -pthread -Icommon -Idriver -Icompare \
           $(HIREDIS_CFLAGS) $(shell pkg-config --cflags $(PKGS))
 LDLIBS += $(HIREDIS_LIBS) $(shell pkg-config --libs $(PKGS)) -lm -pthread
+# The driver loads libcurl at run time, for HTTP/2 only (driver/curl_dl.h).
+DRIVER_LDLIBS := $(HIREDIS_LIBS) $(shell pkg-config --libs $(filter-out libcurl,$(PKGS))) -lm -pthread -ldl
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CFLAGS += -DPAIRBENCH_VERSION='"$(VERSION)"'
 
@@ -60,7 +62,7 @@ $(BUILD)/%.o: %.c
 
 $(BIN_DRIVER): $(BUILD)/driver/main.o $(DRIVER_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(DRIVER_LDLIBS)
 
 $(BIN_COMPARE): $(BUILD)/compare/main.o $(COMPARE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)

@@ -16,11 +16,13 @@
 #include <strings.h>
 #include <time.h>
 
-#include <curl/curl.h>
-
 #include "client.h"
 #include "clock.h"
+#include "curl_dl.h"
 #include "http_parse.h"
+
+/* libcurl, loaded by h2_run() before any worker starts (curl_dl.h) */
+static const struct curl_api *cu;
 
 struct h2_run;
 
@@ -112,37 +114,37 @@ static int h2_xfer_setup(struct h2_xfer *x)
 {
     const struct h2_run *run = x->w->run;
     const struct drv_opts *o = run->o;
-    CURL *e = curl_easy_init();
+    CURL *e = cu->easy_init();
     if (!e)
         return -1;
     x->easy = e;
-    curl_easy_setopt(e, CURLOPT_URL, run->url);
-    curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
-    curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
-    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(e, CURLOPT_PRIVATE, x);
-    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
-    curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, h2_on_header);
-    curl_easy_setopt(e, CURLOPT_HEADERDATA, x);
-    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, h2_on_body);
-    curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
-    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)(o->timeout_s * 1000));
-    curl_easy_setopt(e, CURLOPT_USERAGENT, "pairbench");
+    cu->easy_setopt(e, CURLOPT_URL, run->url);
+    cu->easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
+    cu->easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+    cu->easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    cu->easy_setopt(e, CURLOPT_PRIVATE, x);
+    cu->easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
+    cu->easy_setopt(e, CURLOPT_HEADERFUNCTION, h2_on_header);
+    cu->easy_setopt(e, CURLOPT_HEADERDATA, x);
+    cu->easy_setopt(e, CURLOPT_WRITEFUNCTION, h2_on_body);
+    cu->easy_setopt(e, CURLOPT_WRITEDATA, x);
+    cu->easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)(o->timeout_s * 1000));
+    cu->easy_setopt(e, CURLOPT_USERAGENT, "pairbench");
     if (run->connect_list)
-        curl_easy_setopt(e, CURLOPT_CONNECT_TO, run->connect_list);
+        cu->easy_setopt(e, CURLOPT_CONNECT_TO, run->connect_list);
     if (o->cacert[0])
-        curl_easy_setopt(e, CURLOPT_CAINFO, o->cacert);
+        cu->easy_setopt(e, CURLOPT_CAINFO, o->cacert);
     if (o->cert[0]) {
-        curl_easy_setopt(e, CURLOPT_SSLCERT, o->cert);
-        curl_easy_setopt(e, CURLOPT_SSLKEY, o->key);
+        cu->easy_setopt(e, CURLOPT_SSLCERT, o->cert);
+        cu->easy_setopt(e, CURLOPT_SSLKEY, o->key);
     }
     if (o->insecure) {
-        curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
-        curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+        cu->easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+        cu->easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
     }
     if (strcmp(o->method, "POST") == 0) {
-        curl_easy_setopt(e, CURLOPT_POSTFIELDS, run->expect);
-        curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)o->payload);
+        cu->easy_setopt(e, CURLOPT_POSTFIELDS, run->expect);
+        cu->easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)o->payload);
     }
     return 0;
 }
@@ -159,7 +161,7 @@ static int h2_start(struct h2_worker *w, struct h2_xfer *x, uint64_t now)
     x->errbuf[0] = 0;
     x->start_ns = now;
     x->active = 1;
-    if (curl_multi_add_handle(w->multi, x->easy) != CURLM_OK) {
+    if (cu->multi_add_handle(w->multi, x->easy) != CURLM_OK) {
         snprintf(w->err, sizeof(w->err), "http/2: curl_multi_add_handle failed");
         atomic_store(&w->run->fatal, 1);
         return -1;
@@ -189,8 +191,8 @@ static int h2_done(struct h2_worker *w, struct h2_xfer *x, CURLcode rc, uint64_t
 {
     const struct drv_opts *o = w->run->o;
     long status = 0, version = 0;
-    curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
-    curl_easy_getinfo(x->easy, CURLINFO_HTTP_VERSION, &version);
+    cu->easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+    cu->easy_getinfo(x->easy, CURLINFO_HTTP_VERSION, &version);
     if (rc != CURLE_OK) {
         int conn = h2_connect_class(rc);
         if (x->measured || conn) {
@@ -201,7 +203,7 @@ static int h2_done(struct h2_worker *w, struct h2_xfer *x, CURLcode rc, uint64_t
         }
         if (!w->err[0])
             snprintf(w->err, sizeof(w->err), "connect '%.100s:%d': %.120s", o->host, o->port,
-                     x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc));
+                     x->errbuf[0] ? x->errbuf : cu->easy_strerror(rc));
         /* nothing ever worked: stop rather than spin on a refused port */
         if (conn && !w->ever_ok)
             return -1;
@@ -244,19 +246,19 @@ static void *h2_worker_main(void *arg)
     while (running > 0) {
         int still = 0, numfds = 0, msgs;
         CURLMsg *m;
-        if (curl_multi_perform(w->multi, &still) != CURLM_OK) {
+        if (cu->multi_perform(w->multi, &still) != CURLM_OK) {
             snprintf(w->err, sizeof(w->err), "http/2: curl_multi_perform failed");
             break;
         }
         now = clock_now_ns();
-        while ((m = curl_multi_info_read(w->multi, &msgs)) != NULL) {
+        while ((m = cu->multi_info_read(w->multi, &msgs)) != NULL) {
             char *priv = NULL;
             if (m->msg != CURLMSG_DONE)
                 continue;
             CURLcode rc = m->data.result;
-            curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, &priv);
+            cu->easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, &priv);
             struct h2_xfer *x = (struct h2_xfer *)priv;
-            curl_multi_remove_handle(w->multi, x->easy);
+            cu->multi_remove_handle(w->multi, x->easy);
             x->active = 0;
             running--;
             progress = now;
@@ -279,7 +281,7 @@ static void *h2_worker_main(void *arg)
                     w->err_timeout++;
             break;
         }
-        curl_multi_poll(w->multi, NULL, 0, 50, &numfds);
+        cu->multi_poll(w->multi, NULL, 0, 50, &numfds);
     }
 out:
     return NULL;
@@ -287,9 +289,9 @@ out:
 
 static int h2_check(const struct drv_opts *o, char *err, size_t n)
 {
-    const curl_version_info_data *cv = curl_version_info(CURLVERSION_NOW);
+    const curl_version_info_data *cv = cu->version_info(CURLVERSION_NOW);
     if (!(cv->features & CURL_VERSION_HTTP2)) {
-        snprintf(err, n, "--http-version '2': the linked libcurl %s has no HTTP/2 support",
+        snprintf(err, n, "--http-version '2': the loaded libcurl %s has no HTTP/2 support",
                  cv->version);
         return -1;
     }
@@ -338,9 +340,11 @@ int h2_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t n)
 
     memset(&run, 0, sizeof(run));
     run.o = o;
+    if (!cu && !(cu = curl_api_load(err, n)))
+        return CLIENT_EFAIL;
     if (h2_check(o, err, n) < 0)
         return CLIENT_EUSAGE;
-    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+    if (cu->global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
         snprintf(err, n, "http/2: curl_global_init failed");
         return CLIENT_EFAIL;
     }
@@ -362,7 +366,7 @@ int h2_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t n)
         snprintf(run.connect_to, sizeof(run.connect_to), "%s:%d:%s%s%s:%d", o->sni, o->port,
                  strchr(o->host, ':') ? "[" : "", o->host, strchr(o->host, ':') ? "]" : "",
                  o->port);
-        run.connect_list = curl_slist_append(NULL, run.connect_to);
+        run.connect_list = cu->slist_append(NULL, run.connect_to);
         if (!run.connect_list)
             goto oom;
     }
@@ -382,14 +386,14 @@ int h2_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t n)
         wk->nconn = o->connections / nw + (i < o->connections % nw);
         wk->nx = wk->nconn * o->window;
         wk->hist = hist_new();
-        wk->multi = curl_multi_init();
+        wk->multi = cu->multi_init();
         wk->x = calloc(wk->nx, sizeof(*wk->x));
         if (!wk->hist || !wk->multi || !wk->x)
             goto oom;
-        curl_multi_setopt(wk->multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);
-        curl_multi_setopt(wk->multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)wk->nconn);
-        curl_multi_setopt(wk->multi, CURLMOPT_MAXCONNECTS, (long)wk->nconn);
-        curl_multi_setopt(wk->multi, CURLMOPT_MAX_CONCURRENT_STREAMS, (long)o->window);
+        cu->multi_setopt(wk->multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);
+        cu->multi_setopt(wk->multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)wk->nconn);
+        cu->multi_setopt(wk->multi, CURLMOPT_MAXCONNECTS, (long)wk->nconn);
+        cu->multi_setopt(wk->multi, CURLMOPT_MAX_CONCURRENT_STREAMS, (long)o->window);
         for (unsigned k = 0; k < wk->nx; k++) {
             wk->x[k].w = wk;
             if (h2_xfer_setup(&wk->x[k]) < 0)
@@ -464,19 +468,19 @@ out:
                 pthread_join(w[i].th, NULL);
             for (unsigned k = 0; w[i].x && k < w[i].nx; k++)
                 if (w[i].x[k].easy) {
-                    curl_multi_remove_handle(w[i].multi, w[i].x[k].easy);
-                    curl_easy_cleanup(w[i].x[k].easy);
+                    cu->multi_remove_handle(w[i].multi, w[i].x[k].easy);
+                    cu->easy_cleanup(w[i].x[k].easy);
                 }
             free(w[i].x);
             if (w[i].multi)
-                curl_multi_cleanup(w[i].multi);
+                cu->multi_cleanup(w[i].multi);
             hist_free(w[i].hist);
         }
         free(w);
     }
-    curl_slist_free_all(run.connect_list);
+    cu->slist_free_all(run.connect_list);
     free(run.expect);
     if (curl_inited)
-        curl_global_cleanup();
+        cu->global_cleanup();
     return rc;
 }

@@ -4,9 +4,10 @@
 #include <sys/resource.h>
 #include <sys/time.h>
 
-#include <curl/curl.h>
 #include <hiredis/hiredis.h>
 #include <openssl/crypto.h>
+
+#include "curl_dl.h"
 
 #define STR2(x) #x
 #define STR(x) STR2(x)
@@ -68,7 +69,7 @@ static json_t *real1(double v)
 
 json_t *result_build_json(void)
 {
-    const curl_version_info_data *cv = curl_version_info(CURLVERSION_NOW);
+
     json_t *b = json_object();
 
     if (!b)
@@ -78,7 +79,7 @@ json_t *result_build_json(void)
         b, "hiredis",
         json_string(STR(HIREDIS_MAJOR) "." STR(HIREDIS_MINOR) "." STR(HIREDIS_PATCH)));
     json_object_set_new(b, "openssl", json_string(OpenSSL_version(OPENSSL_VERSION_STRING)));
-    json_object_set_new(b, "libcurl", json_string(cv && cv->version ? cv->version : "?"));
+    json_object_set_new(b, "libcurl", json_string(curl_api_version()));
     json_object_set_new(b, "jansson", json_string(JANSSON_VERSION));
 #if defined(__clang__)
     json_object_set_new(b, "cc", json_string("clang " __clang_version__));

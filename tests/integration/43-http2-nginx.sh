@@ -97,4 +97,19 @@ dead=$(free_port)
 drv dead http --port "$dead" $H2 --requests 5 --warmup 0
 assert_eq "$RC" 3 "h2 connection refused exit"
 assert_err dead "connect '127.0.0.1:$dead'"
+# libcurl is loaded at run time, for HTTP/2 only: the driver is not linked against it, an
+# HTTP/1.1 run never maps it, and a libcurl that lacks a needed function is named (exit 3)
+ldd "$DRIVER" | grep -q libcurl && fail "the driver links libcurl"
+"$DRIVER" http --port "$PORT11" --transport tls --cacert "$PKI/ca.pem" --path /file.bin \
+    --requests 5 --warmup 0 > "$T/h1.json" 2> "$T/h1.err" || fail "HTTP/1.1 over TLS: $(cat "$T/h1.err")"
+mkdir -p "$T/fakecurl"
+echo 'int curl_global_init(long f) { return (int)f; }' > "$T/fakecurl/c.c"
+cc -shared -fPIC -o "$T/fakecurl/libcurl.so.4" "$T/fakecurl/c.c" || fail "cannot build the fake libcurl"
+set +e
+LD_LIBRARY_PATH="$T/fakecurl" "$DRIVER" http --port "$PORT" $H2 --requests 5 --warmup 0 \
+    > /dev/null 2> "$T/fake.err"
+RC=$?
+set -e
+assert_eq "$RC" 3 "h2 with a libcurl lacking functions: exit"
+assert_err fake "libcurl.so.4 has no curl_global_cleanup"
 echo "43-http2-nginx: ok"
