@@ -35,6 +35,14 @@ BUILD := build/san
 endif
 PAIRBENCH_OPT_FLAGS := $(strip $(filter -O% -g -fsanitize=%,$(CFLAGS)))
 CFLAGS += -DPAIRBENCH_CFLAGS='"$(PAIRBENCH_OPT_FLAGS)"'
+.DEFAULT_GOAL := all
+# The objects that embed the version and flags (results, meta.json, --version) are rebuilt
+# when either changes: the stamp is rewritten only then.
+VERSION_STAMP := $(BUILD)/version.stamp
+$(shell mkdir -p $(BUILD) && echo '$(VERSION) $(PAIRBENCH_OPT_FLAGS)' | cmp -s - $(VERSION_STAMP) \
+    || echo '$(VERSION) $(PAIRBENCH_OPT_FLAGS)' > $(VERSION_STAMP))
+$(addprefix $(BUILD)/,driver/main.o driver/result.o compare/envinfo.o compare/main.o \
+    compare/runmeta.o): $(VERSION_STAMP)
 
 COMMON_SRC := $(wildcard common/*.c)
 DRIVER_SRC := $(filter-out driver/main.c,$(wildcard driver/*.c))
