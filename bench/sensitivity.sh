@@ -3,9 +3,9 @@
 # For each TCP/HTTP/WebSocket row of the PR grid (grids/pr-gate.json shapes, 16 connections,
 # window 16), with the reference servers in their own processes:
 #   1. calibrate the reference server's --delay-us so that the candidate loses ~10% and ~5%
-#      of throughput: a ladder of delays, each measured as the median of PAIRS alternating
-#      driver runs against an undelayed and a delayed server, a step that looks like enough
-#      re-measured with twice as many pairs before it is taken;
+#      of throughput: a ladder of delays, each measured as the median per-round ratio of a
+#      PAIRS-round `compare run` (the comparisons' own setting), a step that looks like
+#      enough re-measured with twice as many rounds before it is taken;
 #   2. run `compare run` A/A (baseline against itself) REPEAT times: every `regressed` (or
 #      `improved`) verdict is a false alarm;
 #   3. run it A/B with the 10% and with the 5% delay: `regressed` is a detection.
@@ -52,26 +52,24 @@ http-64|http|64|1|1
 ws-64|ws|64|4|2
 ws-4k|ws|4096|4|2"
 
-# ratios_at PROTO PAYLOAD WORKERS SWORKERS DELAY N -> N ratios delayed/undelayed, one per
-# alternating pair of driver runs against two persistent servers (the compare runs' timing)
+# ratios_at PROTO PAYLOAD WORKERS SWORKERS DELAY N -> N per-round throughput ratios
+# delayed/undelayed from `compare run` itself (fresh servers each run, the comparisons'
+# timing), so the calibration measures the loss the comparisons will see
 ratios_at() {
-    pa=$(freeport); pb=$(freeport)
-    "$driver" serve "$1" --port "$pa" --workers "$4" --payload "$2" > /dev/null 2>&1 &
-    srvs="$!"
-    "$driver" serve "$1" --port "$pb" --workers "$4" --payload "$2" --delay-us "$5" > /dev/null 2>&1 &
-    srvs="$srvs $!"
-    waitport "$pa"; waitport "$pb"
-    i=1
-    while [ "$i" -le "$6" ]; do
-        for p in $([ $((i % 2)) -eq 1 ] && echo "$pa $pb" || echo "$pb $pa"); do
-            "$driver" "$1" --port "$p" --connections 16 --workers "$3" --window 16 \
-                --payload "$2" --warmup 0.3 --duration "$duration" > "$tmp/t-$p.json"
-        done
-        awk -v a="$(jget "$tmp/t-$pa.json" 'd.throughput')" -v b="$(jget "$tmp/t-$pb.json" 'd.throughput')" \
-            'BEGIN {printf "%.4f\n", b / a}'
-        i=$((i + 1))
-    done
-    stop_servers
+    g="$tmp/cal-grid.json"; c="$tmp/cal-spec.json"; o="$tmp/cal-$(date +%s%N)"
+    cat > "$g" <<JSON
+{"name": "cal", "defaults": {"protocol": "$1", "payload": $2, "connections": 16, "workers": $3, "window": 16}}
+JSON
+    spec "$c" "$1" "$2" "$4" "$g" "$5"
+    sed -i 's/"confirm_rounds": [0-9]*/"confirm_rounds": 0/' "$c"
+    "$compare" run --spec "$c" --runs "$6" --out "$o" > /dev/null 2>&1 || true
+    node -e '
+const l = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").map(JSON.parse);
+const t = {};
+for (const r of l) if (r.result) (t[r.round] ??= {})[r.version] = r.result.throughput;
+for (const k in t) if (t[k].baseline && t[k].candidate) console.log((t[k].candidate / t[k].baseline).toFixed(4));
+' "$o/runs.jsonl" 2> /dev/null || true
+    rm -rf "$o"
 }
 # calibrate PROTO PAYLOAD WORKERS SWORKERS -> "d10 d5": the smallest ladder delays whose
 # throughput ratio is at most 0.905 / 0.955 over PAIRS pairs and still at most 0.915 / 0.965
@@ -110,7 +108,7 @@ verdict() {
     [ -n "${KEEP:-}" ] || rm -rf "$out" "$out.err"
 }
 
-: > "$tmp/fa"; : > "$tmp/d10"; : > "$tmp/d5"
+: > "$tmp/fa"; : > "$tmp/d10"; : > "$tmp/d5"; : > "$tmp/ab"
 printf 'sensitivity: %s planned rounds + up to %s extra, %s s runs, A/A x %s; load average %s\n' \
     "$runs" "$cap" "$duration" "$repeat" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-8s %7s %7s   %-34s %-24s %s\n' row "d10 µs" "d5 µs" "A/A verdicts (change%, runs)" \
@@ -144,10 +142,15 @@ JSON
     printf '%-8s %7s %7s   %-34s %-24s %s\n' "$name" "$d10" "$d5" "$aa" \
         "$(echo "$v10" | awk '{printf "%s (%s%%, %s)", $1, $2, $3}')" \
         "$(echo "$v5" | awk '{printf "%s (%s%%, %s)", $1, $2, $3}')"
+    echo "$v10" >> "$tmp/ab"; echo "$v5" >> "$tmp/ab"
     case $v10 in regressed*) echo 1 >> "$tmp/d10" ;; *) echo 0 >> "$tmp/d10" ;; esac
     case $v5 in regressed*) echo 1 >> "$tmp/d5" ;; *) echo 0 >> "$tmp/d5" ;; esac
 done
 awk '{s += $1; n++} END {printf "false alarms over the A/A runs: %d of %d comparisons\n", s, n}' "$tmp/fa"
+# the same A/B comparisons by the loss they measured themselves (calibration is approximate)
+awk '{b = ($2 <= -10) ? "a loss of 10% or more" : ($2 <= -5) ? "a loss of 5% to 10%" : "less than 5% lost"
+      n[b]++; s[b] += ($1 == "regressed")}
+     END {for (b in n) printf "A/B comparisons measuring %s: %d of %d flagged regressed\n", b, s[b], n[b]}' "$tmp/ab"
 awk '{s += $1; n++} END {if (n) printf "rows flagging the ~10%% loss: %d of %d (%.0f%%)\n", s, n, 100 * s / n}' "$tmp/d10"
 awk '{s += $1; n++} END {if (n) printf "rows flagging the ~5%% loss: %d of %d (%.0f%%)\n", s, n, 100 * s / n}' "$tmp/d5"
 printf 'load average at the end: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
