@@ -143,10 +143,22 @@ t0=$(date +%s%N)
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 [ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "run at the descriptor limit exited $rc"
 [ "$ms" -lt 8000 ] || fail "run at the descriptor limit took $ms ms"
-ops0=0
-[ "$rc" = 3 ] || ops0=$(json_get "$T/run-emfile.json" 'this.ops')
+# A request this run gave up on (timeout, or a connection shed at the limit) may still have
+# been answered by the server: the server's count may exceed the driver's by those.
+ops0=0; lost0=200
+if [ "$rc" = 0 ]; then
+    ops0=$(json_get "$T/run-emfile.json" 'this.ops')
+    lost0=$(json_get "$T/run-emfile.json" 'Object.values(this.errors).reduce((a,b)=>a+b,0)')
+fi
 kill -TERM "$apid"
 wait_line "$T/abuse-emfile.out" '^slowloris ' 10 "abusive client summary"
+# "once the idle connections go": wait until the server has closed them (it is still at its
+# limit, shedding new connections, until it has read each one's EOF)
+i=0
+while [ "$(ls "/proc/$spid/fd" 2>/dev/null | wc -l)" -gt 24 ]; do
+    i=$((i + 1)); [ $i -lt 100 ] || fail "the server still holds $(ls "/proc/$spid/fd" | wc -l) descriptors 5 s after the idle clients left"
+    sleep 0.05
+done
 rc=0
 "$D" http --port "$port" --requests 200 --connections 2 --warmup 0 --timeout 5 \
     > "$T/run-emfile2.json" 2> "$T/run-emfile2.err" || rc=$?
@@ -157,6 +169,8 @@ kill -TERM "$spid"
 rc=0
 wait "$spid" || rc=$?
 assert_eq "$rc" 0 "server exit code (descriptor limit)"
-assert_eq "$(json_get "$T/serve-emfile.out" 'this.requests')" $((ops0 + 200)) "server request count (descriptor limit)"
+served=$(json_get "$T/serve-emfile.out" 'this.requests')
+[ "$served" -ge $((ops0 + 200)) ] && [ "$served" -le $((ops0 + lost0 + 200)) ] ||
+    fail "server request count (descriptor limit): got $served, expected $((ops0 + 200)) (+ at most the $lost0 requests the run at the limit gave up on)"
 echo "descriptor limit: probes closed, $((c1 - c0)) ticks of CPU in 1 s idle, run meanwhile exit $( [ "$ops0" = 0 ] && echo 3 || echo 0), then 200 ops exactly"
 echo "abusive clients: every bad connection closed, the others served exactly"
