@@ -183,12 +183,12 @@ static const char *const metric_units[METRIC_COUNT + 1] = {
     "ops/s", "percent", "ops/s per core", "us", "us", "MiB", "percent",
 };
 
-/* The metric object of one row: values per version, comparisons against the baseline. */
 /* Planned rounds and the extra looks adaptive confirmation allows (see stats_verdict). */
 struct look_plan {
     size_t planned, looks;
 };
 
+/* The metric object of one row: values per version, comparisons against the baseline. */
 static json_t *metric_json(int m, struct side *const *sides, json_t *versions, size_t nr,
                            int row_failed, const struct verdict_rules *rules,
                            const struct look_plan *lp)

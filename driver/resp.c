@@ -349,6 +349,18 @@ const char *resp_error(const struct resp_verifier *v)
 
 static const char resp_nil[] = "$-1\r\n";
 
+/* Counts one complete reply with its verdict. */
+static void tally_reply(struct wl_tally *t, enum resp_verdict verdict)
+{
+    t->replies++;
+    if (verdict == RESP_OK)
+        t->ok++;
+    else if (verdict == RESP_VERIFY)
+        t->verify++;
+    else
+        t->protocol++;
+}
+
 /* The fast path over p[0..n): consumes whole and partial expected replies, counting each
  * complete one in t. Returns the bytes consumed; stops early (with *fallback set) at the
  * first header byte that matches no candidate: then the header bytes consumed so far have
@@ -386,15 +398,12 @@ static size_t fast_scan(struct resp_verifier *v, const char *p, size_t n, struct
             v->fast.k = ++k;
             off++;
             if ((m & 2) && k == sizeof(resp_nil) - 1) { /* nil: allowed */
-                t->replies++;
-                t->ok++;
+                tally_reply(t, RESP_OK);
                 v->fast.k = 0;
             } else if ((m & 1) && k == v->fast.hlen) {
-                v->fast.mask = 0; /* into the body */
-                v->fast.diff = 0;
+                v->fast.mask = 0; /* into the body (fast.diff is 0 between replies) */
                 if (v->fast.body == 0) {
-                    t->replies++;
-                    t->ok++;
+                    tally_reply(t, RESP_OK);
                     v->fast.k = 0;
                 }
             }
@@ -415,11 +424,7 @@ static size_t fast_scan(struct resp_verifier *v, const char *p, size_t n, struct
             off += take;
             v->fast.k = k + take;
             if (take == want) {
-                t->replies++;
-                if (v->fast.diff)
-                    t->verify++;
-                else
-                    t->ok++;
+                tally_reply(t, v->fast.diff ? RESP_VERIFY : RESP_OK);
                 v->fast.k = 0;
                 v->fast.diff = 0;
             }
@@ -461,15 +466,8 @@ ssize_t resp_feed(struct resp_verifier *v, const char *p, size_t n, struct wl_ta
         if (resp_push_bytes(v, p + off, k) < 0)
             return -1;
         off += k;
-        while ((rc = resp_next(v, &verdict)) == 1) {
-            t->replies++;
-            if (verdict == RESP_OK)
-                t->ok++;
-            else if (verdict == RESP_VERIFY)
-                t->verify++;
-            else
-                t->protocol++;
-        }
+        while ((rc = resp_next(v, &verdict)) == 1)
+            tally_reply(t, verdict);
         if (rc < 0)
             return -1;
     } while (off < n);
