@@ -69,6 +69,20 @@ json_get() {
     node -e 'const fs=require("fs");const d=JSON.parse(fs.readFileSync(process.argv[1]==="-"?0:process.argv[1],"utf8"));const v=(function(){return eval(process.argv[2]);}).call(d);console.log(typeof v==="object"?JSON.stringify(v):String(v));' "$1" "$2"
 }
 
+# run_stopped OUT ERR CMD...: runs CMD (a driver with --warmup 0.5) in the background and
+# stops it (SIGSTOP) from 0.45 s to 1.05 s after its start: descheduled from before its
+# window opens to after it should close. Its exit code goes to RC.
+run_stopped() {
+    out=$1; err=$2; shift 2
+    "$@" > "$out" 2> "$err" &
+    stopped_pid=$!
+    sleep 0.45
+    kill -STOP "$stopped_pid"
+    sleep 0.6
+    kill -CONT "$stopped_pid"
+    RC=0; wait "$stopped_pid" || RC=$?
+}
+
 assert_eq() { [ "$1" = "$2" ] || fail "${3:-values differ}: got '$1', expected '$2'"; }
 assert_exit() { # expected-code cmd...
     want=$1; shift

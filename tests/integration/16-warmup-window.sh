@@ -32,14 +32,8 @@ assert_eq "$(json_get "$T/h.json" '[this.ops >= 1, this.latency_us.p50 >= 290000
 
 # the field case: a colocated HTTP run whose process is stopped (descheduled) from before t0
 # to after the end of the window; it used to end with zero ops and exit 3
-"$DRIVER" http --serve --warmup 0.5 --duration 0.2 > "$T/s.json" &
-pid=$!
-sleep 0.45
-kill -STOP "$pid"
-sleep 0.6
-kill -CONT "$pid"
-rc=0; wait "$pid" || rc=$?
-assert_eq "$rc" 0 "colocated http stopped across the window: exit code"
+run_stopped "$T/s.json" "$T/s.err" "$DRIVER" http --serve --warmup 0.5 --duration 0.2
+assert_eq "$RC" 0 "colocated http stopped across the window: exit code ($(cat "$T/s.err"))"
 assert_eq "$(json_get "$T/s.json" '[this.ops >= 1, this.ops === this.batches,
     JSON.stringify(this.errors)].join(" ")')" \
     'true true {"connect":0,"io":0,"protocol":0,"verify":0,"timeout":0}' \

@@ -71,14 +71,8 @@ assert_eq "$(json_get "$T/dur.json" '[this.ops > 0, JSON.stringify(this.errors)]
 # stopped (descheduled) from before t0 to after the end of its window: the worker's
 # transfers all began in warm-up, so it starts one measured transfer late instead of
 # ending with zero ops (exit 3)
-"$DRIVER" http --port "$PORT" $H2 --warmup 0.5 --duration 0.2 > "$T/stop.json" 2> "$T/stop.err" &
-pid=$!
-sleep 0.45
-kill -STOP "$pid"
-sleep 0.6
-kill -CONT "$pid"
-rc=0; wait "$pid" || rc=$?
-assert_eq "$rc" 0 "h2 run stopped across its window: exit ($(cat "$T/stop.err"))"
+run_stopped "$T/stop.json" "$T/stop.err" "$DRIVER" http --port "$PORT" $H2 --warmup 0.5 --duration 0.2
+assert_eq "$RC" 0 "h2 run stopped across its window: exit ($(cat "$T/stop.err"))"
 assert_eq "$(json_get "$T/stop.json" '[this.ops >= 1, JSON.stringify(this.errors)].join(" ")')" \
     "true $ERRS0" "h2 run stopped across its window"
 
