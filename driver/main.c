@@ -36,11 +36,13 @@ static void usage(FILE *f)
             "           (credentials: PAIRBENCH_REDIS_USER / PAIRBENCH_REDIS_PASSWORD)\n"
             "  http/ws: --path PATH [/]  --http-version 1.1|2  --method GET|POST\n"
             "  tls:     --cacert F  --cert F  --key F  --sni NAME  --insecure\n"
-            "  --serve [--serve-workers N] [--delay-us N]   host the reference server in-process\n"
+            "  --serve [--serve-workers N] [--delay-us N] [--work N]   host the reference server\n"
+            "           in-process\n"
             "  --config FILE.json   the same keys as the flags, '-' written '_'\n"
             "\n"
             "serve flags: --host H  --port P  --workers N  --payload BYTES (tcp: message size\n"
-            "  for request counting and --delay-us; 0 = each chunk)  --delay-us N\n"
+            "  for request counting and --delay-us; 0 = each chunk)  --delay-us N (hold each\n"
+            "  reply)  --work N (N rounds of CPU work per request, a few ns each)\n"
             "  --transport tls --cert F --key F [--cacert F]\n"
             "  on SIGINT/SIGTERM prints {\"requests\": N, \"connections\": M} and exits 0\n"
             "\n"
@@ -74,8 +76,8 @@ static int run_serve(const struct drv_opts *o)
         fprintf(stderr, "driver: serve: %s\n", err);
         return EXIT_FAIL;
     }
-    fprintf(stderr, "driver: serving %s on %s:%d (%u workers, delay %u us)\n",
-            opts_proto_name(o->protocol), o->host, port, o->workers, o->delay_us);
+    fprintf(stderr, "driver: serving %s on %s:%d (%u workers, delay %u us, work %u)\n",
+            opts_proto_name(o->protocol), o->host, port, o->workers, o->delay_us, o->work);
     while (sigwait(&set, &sig) != 0)
         ;
     fflush(stderr);

@@ -81,6 +81,7 @@ static const struct key keys[] = {
     {"serve", T_BOOL, M_CLIENT, F(serve), 0, 0, NULL, "true or false"},
     {"serve_workers", T_UNS, M_CLIENT, F(serve_workers), 1, 256, NULL, "an integer in 1..256"},
     {"delay_us", T_UNS, M_ALL, F(delay_us), 0, 10000000, NULL, "microseconds in 0..10000000"},
+    {"work", T_UNS, M_ALL, F(work), 0, 100000000, NULL, "a round count in 0..100000000"},
     {"timeout", T_DBL, M_ALL, F(timeout_s), 1e-3, 3600, NULL, "seconds in 0.001..3600"},
 };
 
@@ -527,11 +528,15 @@ json_t *opts_to_json(const struct drv_opts *o)
         if (o->serve) {
             set_int(j, "serve_workers", o->serve_workers);
             set_int(j, "delay_us", o->delay_us);
+            if (o->work)
+                set_int(j, "work", o->work);
         }
     } else {
         set_int(j, "workers", o->workers);
         set_int(j, "payload", (long long)o->payload);
         set_int(j, "delay_us", o->delay_us);
+        if (o->work)
+            set_int(j, "work", o->work);
         if (o->protocol != PROTO_TCP)
             set_str(j, "path", o->path);
     }

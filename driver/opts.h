@@ -49,6 +49,7 @@ struct drv_opts {
     unsigned serve_workers; /* default 1 */
     /* reference server (serve mode, or --serve) */
     unsigned delay_us; /* delay before each reply */
+    unsigned work;     /* rounds of CPU work per request (a reproducible slowdown) */
     double timeout_s;  /* connect/handshake and drain bound; default 5 */
 };
 

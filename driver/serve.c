@@ -1,7 +1,10 @@
 /* The reference server (see srvproto.h): one listening socket shared by `workers` threads,
  * each with its own epoll loop (EPOLLEXCLUSIVE accept), per-connection fixed buffers, and
  * the --delay-us knob: every reply is held back until delay_us after the read that
- * completed its request (per-reply release marks; the loop sleeps until the earliest).
+ * completed its request (per-reply release marks; the loop sleeps until the earliest), and
+ * the --work knob: a fixed amount of CPU work per request, a slowdown that costs the same
+ * share of a CPU-bound loop every time (a hold does not: in a closed loop with many replies
+ * in flight it lets the server batch more, and its cost moves with the batching).
  * A misbehaving client only loses its own connection. */
 #include <errno.h>
 #include <fcntl.h>
@@ -77,7 +80,22 @@ struct server {
     atomic_int stop;
     size_t in_cap, out_cap, need; /* need: output room to feed one more request */
     uint64_t delay_ns;
+    unsigned work;
 };
+
+/* --work: n rounds of a dependent multiply-xorshift chain (a few cycles each), kept by a
+ * volatile store; fixed instructions, so the same n costs the same CPU in every process. */
+static void spend_work(unsigned n)
+{
+    static _Thread_local volatile uint64_t sink;
+    uint64_t x = sink | 1;
+
+    while (n--) {
+        x *= 0x9e3779b97f4a7c15ull;
+        x ^= x >> 29;
+    }
+    sink = x;
+}
 
 static void dlist_add(struct sconn *sc)
 {
@@ -190,8 +208,11 @@ static int feed_all(struct sconn *sc, uint64_t read_ns)
         }
         buf_consume(&sc->in, (size_t)rc);
         sc->out_appended += buf_used(&sc->out) - before;
-        if (replied == SRV_REPLY_REQUEST)
+        if (replied == SRV_REPLY_REQUEST) {
             atomic_fetch_add_explicit(&sc->w->requests, 1, memory_order_relaxed);
+            if (s->work)
+                spend_work(s->work);
+        }
         /* Held back: every reply, and also the echo of a partial message (a TCP peer that
          * sends fewer bytes than --payload, such as compare's readiness probe, gets them
          * back after the delay instead of never). */
@@ -509,6 +530,7 @@ struct server *server_start(const struct drv_opts *o, unsigned workers, int *bou
     if (workers < 1)
         workers = 1;
     s->delay_ns = (uint64_t)o->delay_us * 1000u;
+    s->work = o->work;
     maxreq = s->proto->max_request ? s->proto->max_request(o) : IN_MIN;
     s->in_cap = maxreq + 1 > IN_MIN ? maxreq + 1 : IN_MIN;
     s->need = maxreq + o->payload + 4096;
