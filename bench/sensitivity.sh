@@ -83,28 +83,59 @@ for (const k in t) if (t[k].baseline && t[k].candidate) console.log((t[k].candid
     rm -rf "$o"
 }
 # calibrate PROTO PAYLOAD WORKERS SWORKERS -> "s10 s5": the settings for a 10% and a 5%
-# loss, from a fit rather than from the first ladder step that looks like enough: with a
-# 0.5 s run's ~15% noise a few pairs cannot tell a 3% loss from 10%, and among a dozen noisy
-# steps the first that looks like 10% is usually a lucky one. The ladder doubles the setting
-# until the loss is large (median ratio <= 0.8, where the noise is small beside it). Extra
-# CPU per request (or a hold, once the loop is bound by its round trip) makes y = 1/ratio - 1
-# proportional to the setting; its slope, fitted through the origin over every step (least
-# squares, so the large, well-measured steps weigh most), gives 0.1111/slope for 10% and
-# 0.0526/slope for 5%. The steps are left in $tmp/fit.
+# loss. With a 0.5 s run's ~10-15% noise a few pairs cannot tell a 3% loss from 10%, and
+# among a dozen noisy steps the first that looks like 10% is usually a lucky one; and the
+# loss is not proportional to the setting: it stays small while the other side (the driver)
+# is the bottleneck and then climbs steeply. So: a doubling ladder of PAIRS-pair steps up
+# to a 20% loss (median ratio <= 0.8), then for each level the setting interpolated between
+# the steps around it, measured with 2 x PAIRS more pairs, and interpolated again with that
+# step added. Every step is left in $tmp/fit ("setting ratio pairs").
 calibrate() {
     : > "$tmp/fit"
     for d in $ladder; do
-        ratios_at "$1" "$2" "$3" "$4" "$d" "$pairs" > "$tmp/ratios"
-        [ -s "$tmp/ratios" ] || continue
-        r=$(median < "$tmp/ratios")
-        echo "$d $r" >> "$tmp/fit"
+        step "$@" "$d" "$pairs"
         if awk -v r="$r" 'BEGIN {exit !(r <= 0.8)}'; then
-            awk '{y = 1 / $2 - 1; sxy += $1 * y; sxx += $1 * $1}
-                 END {k = sxy / sxx; printf "%d %d\n", 0.1111 / k + 0.5, 0.0526 / k + 0.5}' "$tmp/fit"
+            s10=$(interp 0.9)
+            step "$@" "$s10" $((2 * pairs))
+            s10=$(interp 0.9)
+            s5=$(interp 0.95)
+            step "$@" "$s5" $((2 * pairs))
+            echo "$s10 $(interp 0.95)"
             return
         fi
     done
     echo "none none"
+}
+# step PROTO PAYLOAD WORKERS SWORKERS SETTING N: measures SETTING over N pairs into r and
+# $tmp/fit
+step() {
+    ratios_at "$1" "$2" "$3" "$4" "$5" "$6" > "$tmp/ratios"
+    r=1
+    [ -s "$tmp/ratios" ] || return 0
+    r=$(median < "$tmp/ratios")
+    echo "$5 $r $6" >> "$tmp/fit"
+}
+# interp LEVEL: the setting where the ratio crosses LEVEL. The steps' ratios are first made
+# non-increasing in the setting (pool-adjacent-violators, weighted by pairs: a noisy low
+# ratio at a small setting must not end the search there), then interpolated linearly
+# between the first step at or below LEVEL and the one before (a setting of 0 has ratio 1).
+interp() {
+    sort -g "$tmp/fit" | awk -v t="$1" '
+        {x[NR] = $1; bv[++nb] = $2; bw[nb] = $3; bn[nb] = 1
+         while (nb > 1 && bv[nb] > bv[nb - 1]) {
+             w = bw[nb - 1] + bw[nb]; bv[nb - 1] = (bv[nb - 1] * bw[nb - 1] + bv[nb] * bw[nb]) / w
+             bw[nb - 1] = w; bn[nb - 1] += bn[nb]; nb--
+         }}
+        END {
+            i = 0; ps = 0; pr = 1
+            for (b = 1; b <= nb; b++)
+                for (k = 0; k < bn[b]; k++) {
+                    i++
+                    if (bv[b] <= t) {printf "%d\n", ps + (pr - t) / (pr - bv[b]) * (x[i] - ps) + 0.5; exit}
+                    ps = x[i]; pr = bv[b]
+                }
+            print "none"
+        }'
 }
 
 spec() { # FILE PROTO PAYLOAD SWORKERS GRID SETTING
@@ -134,7 +165,7 @@ echo "$rows" | while IFS='|' read -r name proto payload workers sworkers; do
     if [ -n "$keep" ]; then case " $keep " in *" $name "*) ;; *) continue ;; esac; fi
     set -- $(calibrate "$proto" "$payload" "$workers" "$sworkers")
     d10=$1; d5=$2
-    echo "$name calibration (setting: median ratio): $(awk '{printf "%s: %s  ", $1, $2}' "$tmp/fit")" >&2
+    echo "$name calibration (setting: median ratio, pairs): $(awk '{printf "%s: %s, %s  ", $1, $2, $3}' "$tmp/fit")" >&2
     if [ "$d10" = none ]; then
         printf '%-8s no %s setting up to %s %s cost 20%% of throughput: row skipped\n' "$name" \
             "$flag" "${ladder##* }" "$unit"
