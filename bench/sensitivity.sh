@@ -20,14 +20,21 @@
 # Prints false alarms and detection rates per level. Targets (issue 8): zero false alarms,
 # >= 90% of rows flag the 10% loss; the 5% rate is reported as it is.
 # Usage: sh bench/sensitivity.sh [CAP] [DURATION] [REPEAT]
-#   env: KNOB (work or delay), RUNS (5), PAIRS (8), ROWS (names to keep, e.g. "tcp-64 ws-4k"),
-#   KEEP (a directory that keeps every comparison's run directory), BIN_DRIVER, BIN_COMPARE
+#   env: KNOB (work or delay), PIN (pinning for every comparison: "DRIVER_CPUS SERVER_CPUS",
+#   e.g. "0 1", passed as compare run's --pin-driver/--pin-server), RUNS (5), PAIRS (8),
+#   ROWS (names to keep, e.g. "tcp-64 ws-4k"), KEEP (a directory that keeps every
+#   comparison's run directory), BIN_DRIVER, BIN_COMPARE
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 driver=${BIN_DRIVER:-$top/bin/driver}
 compare=${BIN_COMPARE:-$top/bin/compare}
 cap=${1:-40}; duration=${2:-0.5}; repeat=${3:-3}
 runs=${RUNS:-5}; pairs=${PAIRS:-8}; keep=${ROWS:-}; knob=${KNOB:-work}
+pin=""
+if [ -n "${PIN:-}" ]; then
+    [ "${PIN#* }" != "$PIN" ] || { echo "bench: PIN '$PIN': expected \"DRIVER_CPUS SERVER_CPUS\"" >&2; exit 2; }
+    pin="--pin-driver ${PIN%% *} --pin-server ${PIN#* }"
+fi
 case $knob in
 work) flag=--work unit=rounds
       ladder="250 500 1000 2000 4000 8000 16000 32000 64000 128000" ;;
@@ -73,7 +80,7 @@ ratios_at() {
 JSON
     spec "$c" "$1" "$2" "$4" "$g" "$5"
     sed -i 's/"confirm_rounds": [0-9]*/"confirm_rounds": 0/' "$c"
-    "$compare" run --spec "$c" --runs "$6" --out "$o" > /dev/null 2>&1 || true
+    "$compare" run --spec "$c" --runs "$6" --out "$o" $pin > /dev/null 2>&1 || true
     node -e '
 const l = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").map(JSON.parse);
 const t = {};
@@ -149,7 +156,7 @@ JSON
 # verdict SPEC -> "verdict change% rounds" of the row's throughput
 verdict() {
     out="${KEEP:-$tmp}/run-$(date +%s%N)"
-    "$compare" run --spec "$1" --out "$out" > /dev/null 2> "$out.err" || true
+    "$compare" run --spec "$1" --out "$out" $pin > /dev/null 2> "$out.err" || true
     [ -f "$out/summary.json" ] || { echo "error ? ?"; tail -3 "$out.err" >&2; return; }
     jget "$out/summary.json" '(r => (c => c.verdict + " " + (c.change * 100).toFixed(1) + " " + r.metrics.throughput.values.candidate.n)(r.metrics.throughput.vs_baseline.candidate))(d.rows[0])'
     [ -n "${KEEP:-}" ] || rm -rf "$out" "$out.err"
@@ -158,7 +165,7 @@ verdict() {
 : > "$tmp/fa"; : > "$tmp/d10"; : > "$tmp/d5"; : > "$tmp/ab"
 printf 'sensitivity: candidate slowed by %s; %s planned rounds + up to %s extra, %s s runs, A/A x %s;\n' \
     "$flag" "$runs" "$cap" "$duration" "$repeat"
-printf 'load average %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf 'pinning: %s; load average %s\n' "${pin:-none}" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-8s %7s %7s   %-34s %-24s %s\n' row "10% $unit" "5% $unit" "A/A verdicts (change%, runs)" \
     "10% A/B" "5% A/B"
 echo "$rows" | while IFS='|' read -r name proto payload workers sworkers; do
