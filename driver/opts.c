@@ -450,6 +450,13 @@ int opts_validate(const struct drv_opts *o, char *err, size_t errlen)
                      o->cert, o->key);
             return -1;
         }
+        if (!o->serve && (o->delay_us || o->work)) {
+            /* they slow the reference server: without --serve there is none to slow */
+            snprintf(err, errlen,
+                     "%s '%u': expected only with --serve (it slows the reference server)",
+                     o->delay_us ? "--delay-us" : "--work", o->delay_us ? o->delay_us : o->work);
+            return -1;
+        }
     } else {
         if (o->protocol == PROTO_REDIS) {
             snprintf(err, errlen,

@@ -44,4 +44,7 @@ assert_eq "$(json_get "$T/s.json" 'this.config.work')" 1000 "config.work of --se
 # bad values name the flag and what was expected
 "$DRIVER" serve tcp --work lots > /dev/null 2> "$T/err" && fail "--work lots accepted"
 grep -q -- "--work.*lots.*round count" "$T/err" || fail "error for --work lots: $(cat "$T/err")"
+rc=0; "$DRIVER" tcp --port 9 --work 5 > /dev/null 2> "$T/err" || rc=$?
+assert_eq "$rc" 2 "exit code of a client --work without --serve"
+grep -q -- "--work '5'.*--serve" "$T/err" || fail "error for --work without --serve: $(cat "$T/err")"
 echo "ok: --work costs the server CPU per request in proportion"

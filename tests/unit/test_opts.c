@@ -89,6 +89,11 @@ int main(void)
         {MODE_SERVE, PROTO_TCP, "--pipeline 4", -1, "'--pipeline'", "not used"},
         {MODE_SERVE, PROTO_TCP, "--transport tls", -1, "--cert", "--key"},
         {MODE_SERVE, PROTO_TCP, "--delay-us 10000001", -1, "'--delay-us'", "'10000001'"},
+        {MODE_SERVE, PROTO_TCP, "--work 100000001", -1, "'--work'", "'100000001'"},
+        {MODE_SERVE, PROTO_TCP, "--work 5000", 0, NULL, NULL},
+        {MODE_CLIENT, PROTO_TCP, "--delay-us 100", -1, "--delay-us '100'", "--serve"},
+        {MODE_CLIENT, PROTO_TCP, "--work 100", -1, "--work '100'", "--serve"},
+        {MODE_CLIENT, PROTO_TCP, "--serve --work 100 --delay-us 5", 0, NULL, NULL},
     };
     struct drv_opts o, o2;
     char err[512];
