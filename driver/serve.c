@@ -2,9 +2,9 @@
  * each with its own epoll loop (EPOLLEXCLUSIVE accept), per-connection fixed buffers, and
  * the --delay-us knob: every reply is held back until delay_us after the read that
  * completed its request (per-reply release marks; the loop sleeps until the earliest), and
- * the --work knob: a fixed amount of CPU work per request, a slowdown that costs the same
- * share of a CPU-bound loop every time (a hold does not: in a closed loop with many replies
- * in flight it lets the server batch more, and its cost moves with the batching).
+ * the --work knob: a fixed amount of CPU work per request, a slowdown whose cost per request
+ * is the same in every process (a hold's is not: in a closed loop with many replies in flight
+ * it lets the server batch more, and what it costs moves with the batching).
  * A misbehaving client only loses its own connection. */
 #include <errno.h>
 #include <fcntl.h>
