@@ -32,7 +32,8 @@ cap=${1:-40}; duration=${2:-0.5}; repeat=${3:-3}
 runs=${RUNS:-5}; pairs=${PAIRS:-8}; keep=${ROWS:-}; knob=${KNOB:-work}
 pin=""
 if [ -n "${PIN:-}" ]; then
-    [ "${PIN#* }" != "$PIN" ] || { echo "bench: PIN '$PIN': expected \"DRIVER_CPUS SERVER_CPUS\"" >&2; exit 2; }
+    [ "${PIN#* }" != "$PIN" ] ||
+        { echo "bench: PIN '$PIN': expected \"DRIVER_CPUS SERVER_CPUS\"" >&2; exit 2; }
     pin="--pin-driver ${PIN%% *} --pin-server ${PIN#* }"
 fi
 case $knob in
