@@ -4,8 +4,8 @@
 # window 16), with the reference servers in their own processes:
 #   1. calibrate the candidate's slowdown so that it loses ~10% and ~5% of throughput: a
 #      doubling ladder of settings, each measured as the median per-round ratio of a
-#      PAIRS-round `compare run` (the comparisons' own setting), up to a 20% loss, and a
-#      line fitted through the steps (calibrate() below). KNOB=work (default) slows
+#      PAIRS-round `compare run` (the comparisons' own setting), up to a 20% loss, then
+#      each level interpolated and re-measured (calibrate() below). KNOB=work (default) slows
 #      the reference server with `--work N` (N rounds of CPU work per request); KNOB=delay
 #      with `--delay-us N` (each reply held N µs), the knob issue 8 names — in a CPU-bound
 #      closed loop with 256 messages in flight a hold mostly changes how the server batches,
@@ -47,20 +47,9 @@ for p in node "$driver" "$compare"; do
     command -v "$p" > /dev/null 2>&1 || { echo "bench: '$p' not found (run make)" >&2; exit 2; }
 done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pairbench-bench.XXXXXX")
-srvs=""
-stop_servers() {
-    for p in $srvs; do kill "$p" 2> /dev/null || true; done
-    for p in $srvs; do wait "$p" 2> /dev/null || true; done
-    srvs=""
-}
-trap 'stop_servers; rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 jget() { node -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));console.log(eval(process.argv[2]))' "$1" "$2"; }
-freeport() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
-waitport() {
-    node -e 'const p=+process.argv[1],t0=Date.now();(function go(){require("net").connect(p,"127.0.0.1").on("connect",function(){this.destroy()}).on("error",()=>{if(Date.now()-t0>5000)process.exit(1);setTimeout(go,50)})})()' "$1" \
-        || { echo "bench: nothing listening on 127.0.0.1:$1" >&2; exit 3; }
-}
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 # name|protocol|payload|client workers|server workers (the PR grid's shapes)
@@ -76,11 +65,8 @@ ws-4k|ws|4096|4|2"
 # timing), so the calibration measures the loss the comparisons will see
 ratios_at() {
     g="$tmp/cal-grid.json"; c="$tmp/cal-spec.json"; o="$tmp/cal-$(date +%s%N)"
-    cat > "$g" <<JSON
-{"name": "cal", "defaults": {"protocol": "$1", "payload": $2, "connections": 16, "workers": $3, "window": 16}}
-JSON
-    spec "$c" "$1" "$2" "$4" "$g" "$5"
-    sed -i 's/"confirm_rounds": [0-9]*/"confirm_rounds": 0/' "$c"
+    write_grid "$g" cal "$1" "$2" "$3"
+    spec "$c" "$1" "$2" "$4" "$g" "$5" 0
     "$compare" run --spec "$c" --runs "$6" --out "$o" $pin > /dev/null 2>&1 || true
     node -e '
 const l = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").map(JSON.parse);
@@ -146,12 +132,18 @@ interp() {
         }'
 }
 
-spec() { # FILE PROTO PAYLOAD SWORKERS GRID SETTING
+write_grid() { # FILE NAME PROTO PAYLOAD WORKERS: a one-row grid of the PR grid's shape
+    cat > "$1" <<JSON
+{"name": "$2", "defaults": {"protocol": "$3", "payload": $4, "connections": 16,
+ "workers": $5, "window": 16}}
+JSON
+}
+spec() { # FILE PROTO PAYLOAD SWORKERS GRID SETTING [CONFIRM_ROUNDS, default CAP]
     cat > "$1" <<JSON
 {"versions": [
    {"name": "baseline", "server": {"$2": "$driver serve $2 --port {port} --workers $4 --payload $3"}},
    {"name": "candidate", "server": {"$2": "$driver serve $2 --port {port} --workers $4 --payload $3 $flag $6"}}],
- "grids": ["$5"], "runs": $runs, "warmup": 0.3, "duration": $duration, "confirm_rounds": $cap}
+ "grids": ["$5"], "runs": $runs, "warmup": 0.3, "duration": $duration, "confirm_rounds": ${7:-$cap}}
 JSON
 }
 # verdict SPEC -> "verdict change% rounds" of the row's throughput
@@ -180,10 +172,7 @@ echo "$rows" | while IFS='|' read -r name proto payload workers sworkers; do
         continue
     fi
     grid="$tmp/grid-$name.json"
-    cat > "$grid" <<JSON
-{"name": "$name", "defaults": {"protocol": "$proto", "payload": $payload, "connections": 16,
- "workers": $workers, "window": 16}}
-JSON
+    write_grid "$grid" "$name" "$proto" "$payload" "$workers"
     spec "$tmp/aa.json" "$proto" "$payload" "$sworkers" "$grid" 0
     aa=""
     i=1
