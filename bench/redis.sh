@@ -4,14 +4,27 @@
 # commands (redis-benchmark -n N, driver --requests N --warmup 0) and both have their CPU
 # measured the same way: user+sys of the exited child, read from its parent shell's
 # /proc/PID/stat (cutime, cstime). Prints, per configuration, the medians and the ratios
-# driver/redis-benchmark of throughput and of client CPU per command (the driver also
-# verifies every reply; redis-benchmark does not).
-# Usage: sh bench/redis.sh [ROUNDS]   env: BENCH_SCALE (default 1) multiplies N
+# driver/redis-benchmark of throughput and of client CPU per command, and the median
+# [min-max] of the rounds' own throughput ratios (the driver also verifies every reply;
+# redis-benchmark does not).
+# Usage: sh bench/redis.sh [ROUNDS]   env: BENCH_SCALE (default 1) multiplies N;
+#   PIN="SERVER_CPU CLIENT_CPUS" (e.g. "1 0") pins redis-server and each client with taskset.
+#   Unpinned, where the scheduler puts redis-server decides the server-bound rows (50
+#   connections, pipeline 16) more than the client does: on a VM whose vCPUs run at
+#   different speeds its CPU per command moved 1.6-1.8 us or 2.4-2.6 us from run to run.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 driver=${BIN_DRIVER:-$top/bin/driver}
 rounds=${1:-3}
 scale=${BENCH_SCALE:-1}
+spin="" cpin="" pinned=none
+if [ -n "${PIN:-}" ]; then
+    [ "${PIN#* }" != "$PIN" ] ||
+        { echo "bench: PIN '$PIN': expected \"SERVER_CPU CLIENT_CPUS\", e.g. \"1 0\"" >&2; exit 2; }
+    command -v taskset >/dev/null 2>&1 || { echo "bench: PIN needs taskset (util-linux)" >&2; exit 2; }
+    spin="taskset -c ${PIN%% *}" cpin="taskset -c ${PIN#* }"
+    pinned="redis-server on CPU ${PIN%% *}, clients on ${PIN#* }"
+fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pairbench-bench.XXXXXX")
 srv=""
 cleanup() {
@@ -27,7 +40,7 @@ done
 [ -x "$driver" ] || { echo "bench: driver '$driver' not built (run make)" >&2; exit 2; }
 
 port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$tmp" \
+$spin redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$tmp" \
     > "$tmp/server.log" 2>&1 &
 srv=$!
 i=0
@@ -49,14 +62,18 @@ cpu_of() {
 # One measurement; appends "tool throughput cpu_per_command_us" to $tmp/NAME.
 run_rb() { # NAME N RB-ARGS...
     name=$1; n=$2; shift 2
-    cpu=$(cpu_of redis-benchmark -p "$port" -n "$n" --csv "$@")
+    cpu=$(cpu_of $cpin redis-benchmark -p "$port" -n "$n" --csv "$@")
     rps=$(awk -F'","' 'NR > 1 && NF > 1 {print $2; exit}' "$tmp/cmd.out")
     echo "rb $rps $(awk -v c="$cpu" -v n="$n" 'BEGIN {printf "%.4f", c / n * 1e6}')" >> "$tmp/$name"
 }
 run_drv() { # NAME N DRIVER-ARGS...
     name=$1; n=$2; shift 2
-    cpu=$(cpu_of "$driver" redis --port "$port" --requests "$n" --warmup 0 "$@")
-    tp=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).throughput)' "$tmp/cmd.out")
+    cpu=$(cpu_of $cpin "$driver" redis --port "$port" --requests "$n" --warmup 0 "$@")
+    tp=$(node -e 'const d = JSON.parse(require("fs").readFileSync(process.argv[1]));
+        const bad = Object.entries(d.errors).filter(([, v]) => v > 0);
+        if (bad.length) { console.error("bench: driver errors in " + process.argv[2] + ": " +
+            bad.map(([k, v]) => k + " " + v).join(", ")); process.exit(1); }
+        console.log(d.throughput)' "$tmp/cmd.out" "$name") || exit 3
     echo "drv $tp $(awk -v c="$cpu" -v n="$n" 'BEGIN {printf "%.4f", c / n * 1e6}')" >> "$tmp/$name"
 }
 
@@ -75,15 +92,19 @@ config() {
     done
     median() { grep "^$1 " "$tmp/$name" | awk "{print \$$2}" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
     rbt=$(median rb 2); dt=$(median drv 2); rbc=$(median rb 3); dc=$(median drv 3)
-    printf '%-34s %12.0f %12.0f %8.2f   %8.3f %8.3f %8.2f\n' "$name" "$rbt" "$dt" \
+    # per-round throughput ratios (each round's two runs are adjacent): median [min-max]
+    paired=$(awk '{t[$1] = $2} NR % 2 == 0 {print t["drv"] / t["rb"]}' "$tmp/$name" | sort -g |
+        awk '{v[NR] = $1} END {printf "%.2f [%.2f-%.2f]", v[int((NR + 1) / 2)], v[1], v[NR]}')
+    printf '%-34s %12.0f %12.0f %8.2f   %8.3f %8.3f %8.2f   %s\n' "$name" "$rbt" "$dt" \
         "$(awk -v a="$dt" -v b="$rbt" 'BEGIN {print a / b}')" "$rbc" "$dc" \
-        "$(awk -v a="$dc" -v b="$rbc" 'BEGIN {print a / b}')"
+        "$(awk -v a="$dc" -v b="$rbc" 'BEGIN {print a / b}')" "$paired"
 }
 
-printf 'redis-server %s on 127.0.0.1:%s, %s rounds, alternating; medians\n' \
-    "$(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/')" "$port" "$rounds"
-printf '%-34s %12s %12s %8s   %8s %8s %8s\n' configuration "rb cmd/s" "driver cmd/s" ratio \
-    "rb us/cmd" "drv us/cmd" ratio
+printf 'redis-server %s on 127.0.0.1:%s, %s rounds, alternating; pinning: %s; medians\n' \
+    "$(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/')" "$port" "$rounds" \
+    "$pinned"
+printf '%-34s %12s %12s %8s   %8s %8s %8s   %s\n' configuration "rb cmd/s" "driver cmd/s" ratio \
+    "rb us/cmd" "drv us/cmd" ratio "per-round cmd/s ratios"
 config "echo-1KiB-c4-P1" 40000 "-c 4 -P 1 ECHO $payload1k" "--connections 4 --payload 1024 --pipeline 1"
 config "echo-1KiB-c4-P16" 200000 "-c 4 -P 16 ECHO $payload1k" "--connections 4 --payload 1024 --pipeline 16"
 config "echo-1KiB-c4-P64" 400000 "-c 4 -P 64 ECHO $payload1k" "--connections 4 --payload 1024 --pipeline 64"
@@ -91,6 +112,11 @@ config "set-64B-c50-r100000-P1" 40000 "-c 50 -P 1 -d 64 -r 100000 -t set" \
     "--connections 50 --payload 64 --keyspace 100000 --pipeline 1 --command SET"
 config "set-64B-c50-r100000-P16" 200000 "-c 50 -P 16 -d 64 -r 100000 -t set" \
     "--connections 50 --payload 64 --keyspace 100000 --pipeline 16 --command SET"
+# The SET rows leave whichever tool ran last as the writer of most keys; the driver checks
+# every GET reply against the values it writes (redis-benchmark writes 'x's), so the driver
+# rewrites the keyspace first (~98% of the 100000 keys; a missing key's nil is allowed).
+cpu_of "$driver" redis --port "$port" --requests 400000 --warmup 0 --connections 50 \
+    --payload 64 --keyspace 100000 --pipeline 16 --command SET > /dev/null
 config "get-64B-c50-r100000-P1" 40000 "-c 50 -P 1 -d 64 -r 100000 -t get" \
     "--connections 50 --payload 64 --keyspace 100000 --pipeline 1 --command GET"
 config "get-64B-c50-r100000-P16" 200000 "-c 50 -P 16 -d 64 -r 100000 -t get" \
