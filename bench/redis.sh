@@ -11,7 +11,7 @@
 #   PIN="SERVER_CPU CLIENT_CPUS" (e.g. "1 0") pins redis-server and each client with taskset.
 #   Unpinned, where the scheduler puts redis-server decides the server-bound rows (50
 #   connections, pipeline 16) more than the client does: on a VM whose vCPUs run at
-#   different speeds its CPU per command moved 1.6-1.8 us or 2.4-2.6 us from run to run.
+#   different speeds its CPU per command for SET at pipeline 16 moved 1.6-2.6 us run to run.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 driver=${BIN_DRIVER:-$top/bin/driver}
@@ -20,8 +20,9 @@ scale=${BENCH_SCALE:-1}
 spin="" cpin="" pinned=none
 if [ -n "${PIN:-}" ]; then
     [ "${PIN#* }" != "$PIN" ] ||
-        { echo "bench: PIN '$PIN': expected \"SERVER_CPU CLIENT_CPUS\", e.g. \"1 0\"" >&2; exit 2; }
-    command -v taskset >/dev/null 2>&1 || { echo "bench: PIN needs taskset (util-linux)" >&2; exit 2; }
+        { echo "bench: PIN '$PIN': expected \"SERVER_CPU CLIENT_CPUS\" (\"1 0\")" >&2; exit 2; }
+    command -v taskset >/dev/null 2>&1 ||
+        { echo "bench: PIN needs taskset (util-linux)" >&2; exit 2; }
     spin="taskset -c ${PIN%% *}" cpin="taskset -c ${PIN#* }"
     pinned="redis-server on CPU ${PIN%% *}, clients on ${PIN#* }"
 fi
