@@ -116,7 +116,7 @@ config "set-64B-c50-r100000-P16" 200000 "-c 50 -P 16 -d 64 -r 100000 -t set" \
 # The SET rows leave whichever tool ran last as the writer of most keys; the driver checks
 # every GET reply against the values it writes (redis-benchmark writes 'x's), so the driver
 # rewrites the keyspace first (~98% of the 100000 keys; a missing key's nil is allowed).
-cpu_of "$driver" redis --port "$port" --requests 400000 --warmup 0 --connections 50 \
+cpu_of $cpin "$driver" redis --port "$port" --requests 400000 --warmup 0 --connections 50 \
     --payload 64 --keyspace 100000 --pipeline 16 --command SET > /dev/null
 config "get-64B-c50-r100000-P1" 40000 "-c 50 -P 1 -d 64 -r 100000 -t get" \
     "--connections 50 --payload 64 --keyspace 100000 --pipeline 1 --command GET"
