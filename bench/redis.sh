@@ -8,7 +8,8 @@
 # [min-max] of the rounds' own throughput ratios (the driver also verifies every reply;
 # redis-benchmark does not).
 # Usage: sh bench/redis.sh [ROUNDS]   env: BENCH_SCALE (default 1) multiplies N;
-#   PIN="SERVER_CPU CLIENT_CPUS" (e.g. "1 0") pins redis-server and each client with taskset.
+#   PIN="CLIENT_CPUS SERVER_CPUS" (e.g. "0 1"; the order of bench/sensitivity.sh's PIN and of
+#   compare run's --pin-driver/--pin-server) pins each client and redis-server with taskset.
 #   Unpinned, where the scheduler puts redis-server decides the server-bound rows (50
 #   connections, pipeline 16) more than the client does: on a VM whose vCPUs run at
 #   different speeds its CPU per command for SET at pipeline 16 moved 1.6-2.6 us run to run.
@@ -20,11 +21,11 @@ scale=${BENCH_SCALE:-1}
 spin="" cpin="" pinned=none
 if [ -n "${PIN:-}" ]; then
     [ "${PIN#* }" != "$PIN" ] ||
-        { echo "bench: PIN '$PIN': expected \"SERVER_CPU CLIENT_CPUS\" (\"1 0\")" >&2; exit 2; }
+        { echo "bench: PIN '$PIN': expected \"CLIENT_CPUS SERVER_CPUS\" (\"0 1\")" >&2; exit 2; }
     command -v taskset >/dev/null 2>&1 ||
         { echo "bench: PIN needs taskset (util-linux)" >&2; exit 2; }
-    spin="taskset -c ${PIN%% *}" cpin="taskset -c ${PIN#* }"
-    pinned="redis-server on CPU ${PIN%% *}, clients on ${PIN#* }"
+    cpin="taskset -c ${PIN%% *}" spin="taskset -c ${PIN#* }"
+    pinned="clients on CPU ${PIN%% *}, redis-server on ${PIN#* }"
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pairbench-bench.XXXXXX")
 srv=""
