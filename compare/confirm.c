@@ -20,10 +20,11 @@ const char *const confirm_rule =
     "evidence is not strong (verdict ~ or unstable), or, after the planned rounds, a side is "
     "noisier than the noise limit (verdict unstable); it gets two more alternating rounds at "
     "a time until it is not, up to the cap. "
-    "Once it has extra rounds, a change counts only when the exact U-test p is within a "
-    "budget of 2/252 shared by the looks: 2/252 / (4 x looks) before the cap (looks = half "
-    "the cap), 3/4 of 2/252 at it; and a side's noise is read from its interquartile range, "
-    "as the spread of five runs";
+    "Once it has extra rounds, a change counts only when the exact Wilcoxon signed-rank p "
+    "of its per-round ratios (the pairs' shared drift cancels) is within a budget of 2/252 "
+    "shared by the looks: 2/252 / (4 x looks) before the cap (looks = half the cap), 3/4 of "
+    "2/252 at it; and a side's noise is read from its interquartile range, as the spread of "
+    "five runs";
 
 /* Whether a metric of a row already has more runs on some side than the planned rounds. */
 static int confirmed(const json_t *metric, size_t planned)

@@ -411,19 +411,40 @@ static void confirmation(const struct html_ctx *c)
         json_object_foreach((json_t *)rows, id, n)
         {
             const char *label = id;
+            const json_t *found = NULL;
+            size_t v;
 
             for (r = 0; r < c->nrows; r++) {
                 const json_t *row = json_array_get(c->rows, r);
-                if (html_str(row, "config") && strcmp(html_str(row, "config"), id) == 0 &&
-                    html_str(row, "label"))
-                    label = html_str(row, "label");
+                if (html_str(row, "config") && strcmp(html_str(row, "config"), id) == 0) {
+                    found = row;
+                    if (html_str(row, "label"))
+                        label = html_str(row, "label");
+                }
             }
             if (k++)
                 fputs(L(c, "; ", "；"), c->f);
             fputs("<b>", c->f);
             html_esc(c, label);
-            fprintf(c->f, L(c, "</b> got %lld extra rounds", "</b> 增加了 %lld 轮"),
+            fprintf(c->f,
+                    L(c,
+                      "</b> got %lld extra rounds (throughput, signed-rank p of the per-round "
+                      "ratios: ",
+                      "</b> 增加了 %lld 轮（吞吐量各轮比值的符号秩检验 p："),
                     (long long)json_integer_value(n));
+            /* the evidence its verdict used, per candidate */
+            for (v = 1; v < c->nv; v++) {
+                double p;
+
+                if (v > 1)
+                    fputs(" / ", c->f);
+                if (found &&
+                    html_num(html_vs(found, "throughput", c->versions[v]), "p_paired", &p) == 0)
+                    fprintf(c->f, "%.2g", p);
+                else
+                    fputs("—", c->f);
+            }
+            fputs(L(c, ")", "）"), c->f);
         }
         fputs(L(c, ".", "。"), c->f);
     }
@@ -433,7 +454,8 @@ static void confirmation(const struct html_ctx *c)
             fputs("某个参与判定的指标变化超过阈值但证据不充分（判定 ~ 或 unstable），或在计划轮次"
                   "之后某一方的离散度超过噪声上限（判定 "
                   "unstable）时，该配置处于临界；每次再交替运行两轮，直到不再临界，"
-                  "最多到上限为止。增加轮次后，只有精确 U 检验的 p 在各次判断共享的 2/252 预算内"
+                  "最多到上限为止。增加轮次后，只有各轮配对比值的精确 Wilcoxon 符号秩检验 p"
+                  "（同一轮两次运行共有的漂移在比值中抵消）在各次判断共享的 2/252 预算内"
                   "（达到上限之前每次为 2/252 ÷（4 × 判断次数，即上限的一半），达到上限时为"
                   " 2/252 的 3/4）时，变化才算数；某一方的噪声按其四分位距折算为五次运行"
                   "的离散度。",

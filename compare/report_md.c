@@ -316,19 +316,34 @@ static void confirmation(const struct md *m)
     json_object_foreach((json_t *)rows, id, n)
     {
         const char *label = id;
-        char k[32];
+        const json_t *found = NULL;
+        char k[32], p[128] = "";
         struct md sub = *m;
+        size_t vi, used = 0;
 
         json_array_foreach(m->rows, i, row)
         {
-            if (strcmp(summary_str(row, "config", ""), id) == 0)
+            if (strcmp(summary_str(row, "config", ""), id) == 0) {
                 label = md_row_label(row);
+                found = row;
+            }
+        }
+        /* the evidence its verdict used: throughput's signed-rank p, per candidate */
+        for (vi = 1; vi < m->nv && used < sizeof(p); vi++) {
+            const json_t *pp =
+                json_object_get(summary_vs(found, "throughput", md_version(m, vi)), "p_paired");
+
+            if (json_is_number(pp)) /* two significant digits: budgets go down to ~1e-5 */
+                used += (size_t)snprintf(p + used, sizeof(p) - used, "%s%.2g", vi > 1 ? " / " : "",
+                                         json_number_value(pp));
+            else
+                used += (size_t)snprintf(p + used, sizeof(p) - used, "%s—", vi > 1 ? " / " : "");
         }
         snprintf(k, sizeof(k), "%lld", (long long)json_integer_value(n));
         if (ftell(f) > 0)
             fputs(md_t(m, M_LIST_SEP), f);
         sub.f = f;
-        md_tmpl(&sub, md_t(m, M_CONFIRM_ROW), label, k, MD_END);
+        md_tmpl(&sub, md_t(m, M_CONFIRM_ROW), label, k, p, MD_END);
     }
     fclose(f);
     md_tmpl(m, md_t(m, M_CONFIRM_ROWS), cap, list ? list : "", MD_END);

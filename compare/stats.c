@@ -1,4 +1,5 @@
-/* Statistics of design §6: ranges, the exact Mann–Whitney U test, paired ratios, verdicts.
+/* Statistics of design §6: ranges, the exact Mann–Whitney U test, the exact Wilcoxon
+ * signed-rank test of the paired per-round ratios, paired ratios, verdicts.
  * Pure functions, no I/O; known-answer tests in tests/unit/test_stats.c.
  *
  * Why these choices: with 5 runs a side nothing but order statistics are honest. The exact
@@ -194,6 +195,105 @@ out:
     return result;
 }
 
+/* Signed-rank statistic in doubled mid-ranks: the |d| sorted, ties given mid-ranks. */
+struct signed_rank {
+    long *rank2;   /* doubled mid-ranks, in order of |d| */
+    size_t n;      /* nonzero differences */
+    long w2, tot2; /* doubled sum of the positive ranks; doubled sum of all ranks */
+    double tie_sum;
+};
+
+static int cmp_abs(const void *a, const void *b)
+{
+    double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
+
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+
+static int signed_rank(const double *d, size_t n, struct signed_rank *sr)
+{
+    double *s;
+    size_t i, j, k;
+
+    memset(sr, 0, sizeof(*sr));
+    s = malloc((n ? n : 1) * sizeof(*s));
+    sr->rank2 = malloc((n ? n : 1) * sizeof(*sr->rank2));
+    if (!s || !sr->rank2) {
+        free(s);
+        return -1;
+    }
+    for (i = 0; i < n; i++)
+        if (d[i] != 0 && !isnan(d[i])) /* zeros carry no sign: dropped (Wilcoxon) */
+            s[sr->n++] = d[i];
+    qsort(s, sr->n, sizeof(*s), cmp_abs);
+    for (i = 0; i < sr->n; i = j) {
+        double t;
+
+        for (j = i + 1; j < sr->n && fabs(s[j]) == fabs(s[i]); j++)
+            ;
+        for (k = i; k < j; k++) {
+            sr->rank2[k] = (long)(i + 1 + j);
+            if (s[k] > 0)
+                sr->w2 += sr->rank2[k];
+        }
+        t = (double)(j - i);
+        sr->tie_sum += t * t * t - t;
+    }
+    sr->tot2 = (long)(sr->n * (sr->n + 1));
+    free(s);
+    return 0;
+}
+
+double stats_signed_rank_p(const double *d, size_t n)
+{
+    struct signed_rank sr;
+    double *count = NULL, tail = 0, total = 0, result = 1;
+    long dev2;
+    size_t i, t;
+
+    if (signed_rank(d, n, &sr) < 0)
+        goto out;
+    if (sr.n == 0)
+        goto out;
+    /* |2·W+ − total|, in doubled ranks: W+ sits on total/2 under the null */
+    dev2 = labs(2 * sr.w2 - sr.tot2);
+    if (sr.n > STATS_SIGNED_RANK_EXACT_MAX) {
+        double nn = (double)sr.n;
+        double var = nn * (nn + 1) * (2 * nn + 1) / 24 - sr.tie_sum / 48;
+        double z = ((double)dev2 / 4 - 0.5) / sqrt(var);
+
+        result = var > 0 && z > 0 ? fmin(1, erfc(z / sqrt(2))) : 1;
+        goto out;
+    }
+    /* count[s]: sign assignments whose positive doubled ranks sum to s; each of the 2^n
+     * assignments is equally likely under the null (the ratios symmetric about 1) */
+    count = calloc((size_t)sr.tot2 + 1, sizeof(*count));
+    if (!count)
+        goto out;
+    count[0] = 1;
+    for (i = 0; i < sr.n; i++) {
+        size_t r2 = (size_t)sr.rank2[i];
+
+        for (t = (size_t)sr.tot2; t >= r2; t--) {
+            count[t] += count[t - r2];
+            if (t == r2)
+                break;
+        }
+    }
+    for (t = 0; t <= (size_t)sr.tot2; t++) {
+        if (count[t] == 0)
+            continue;
+        total += count[t];
+        if (labs(2 * (long)t - sr.tot2) >= dev2)
+            tail += count[t];
+    }
+    result = total > 0 ? fmin(1, tail / total) : 1;
+out:
+    free(sr.rank2);
+    free(count);
+    return result;
+}
+
 int stats_ranges_overlap(const struct stats_range *a, const struct stats_range *b)
 {
     return a->min <= b->max && b->min <= a->max;
@@ -253,13 +353,14 @@ double stats_extra_alpha(size_t planned, size_t looks, size_t n)
     return STATS_EXTRA_ALPHA / (4.0 * (double)looks);
 }
 
-/* A confirmed row (see stats_verdict): the U-test at the shared budget, then the noise. */
+/* A confirmed row (see stats_verdict): the signed-rank test of the paired ratios at the
+ * shared budget, then the noise. */
 static const char *verdict_confirmed(const struct verdict_input *in, const struct verdict_rules *r,
                                      int beyond, int bad)
 {
     size_t n = in->base.n > in->cand.n ? in->base.n : in->cand.n;
 
-    if (beyond && in->p >= 0 && in->p <= stats_extra_alpha(in->planned, in->looks, n))
+    if (beyond && in->p_paired >= 0 && in->p_paired <= stats_extra_alpha(in->planned, in->looks, n))
         return bad ? VERDICT_REGRESSED : VERDICT_IMPROVED;
     if (r->noise_limit_pct > 0 && (stats_spread_pct(&in->base, in->base_v) > r->noise_limit_pct ||
                                    stats_spread_pct(&in->cand, in->cand_v) > r->noise_limit_pct))

@@ -63,6 +63,18 @@ int stats_range(const double *v, size_t n, struct stats_range *r);
 #define STATS_MWU_EXACT_MAX 60
 double stats_mwu_p(const double *a, size_t na, const double *b, size_t nb);
 
+/* Exact two-sided Wilcoxon signed-rank p-value of the paired differences d[0..n) (here the
+ * logs of the per-round ratios cand/base): zeros are dropped (they carry no sign), the |d|
+ * get mid-ranks, and the p-value is the share of the 2^n equally likely sign assignments
+ * whose positive rank sum is at least as far from its mean as the observed one — the exact
+ * permutation test of symmetry about 0, conditional on the ties. Above
+ * STATS_SIGNED_RANK_EXACT_MAX nonzero differences: the normal approximation with tie and
+ * continuity corrections. Returns 1 when no difference is nonzero. 5 of 5 on one side: 2/32.
+ * Unlike the U test it uses the pairing: runs of one round share the machine's slow drift,
+ * which cancels in their ratio. */
+#define STATS_SIGNED_RANK_EXACT_MAX 200
+double stats_signed_rank_p(const double *d, size_t n);
+
 /* Whether the [min, max] ranges of a and b share at least one value. */
 int stats_ranges_overlap(const struct stats_range *a, const struct stats_range *b);
 
@@ -81,11 +93,13 @@ struct verdict_input {
     /* Adaptive confirmation (confirm.c). planned: the rounds the run planned (0: unknown,
      * the rules below for planned rounds apply whatever n is). When a side has more runs
      * than planned, the row was confirmed, and the extra-look rule applies: the evidence is
-     * the exact U-test p (p, with the raw values base_v/cand_v of base.n and cand.n runs)
-     * at most stats_extra_alpha(planned, looks, n), where looks is how many times the
-     * confirmation cap lets the row be judged again (half the cap, at least 1). */
+     * the exact signed-rank p of the paired ratios' logs (p_paired) at most
+     * stats_extra_alpha(planned, looks, n), where looks is how many times the confirmation
+     * cap lets the row be judged again (half the cap, at least 1); the noise is read from
+     * the raw values base_v/cand_v of base.n and cand.n runs. p is the exact U-test p of
+     * the raw values, reported for every row (design §6); no rule uses it. */
     size_t planned, looks;
-    double p;
+    double p, p_paired;
     const double *base_v, *cand_v;
 };
 
@@ -111,7 +125,7 @@ double stats_change(const struct stats_range *base, const struct stats_range *ca
 
 /* The verdict (one of the VERDICT_* strings) under rules r. For a confirmed row (a side
  * has more runs than in->planned): failed; ~ when ungated; regressed / improved when
- * |change| ≥ threshold and in->p ≤ stats_extra_alpha(); unstable when a side's
+ * |change| ≥ threshold and in->p_paired ≤ stats_extra_alpha(); unstable when a side's
  * stats_spread_pct() > noise limit; ~ otherwise. For the planned rounds, in this order:
  *   failed    — in->failed;
  *   ~         — metric not gated (threshold 0);

@@ -194,7 +194,7 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
                            const struct look_plan *lp)
 {
     json_t *o = json_object(), *vals = json_object(), *vs = json_object();
-    static double a[MAX_ROUNDS], b[MAX_ROUNDS], ratios[MAX_ROUNDS];
+    static double a[MAX_ROUNDS], b[MAX_ROUNDS], ratios[MAX_ROUNDS], logs[MAX_ROUNDS];
     static unsigned char both[MAX_ROUNDS];
     struct stats_range base, cand;
     size_t na, nb, i, vi;
@@ -237,8 +237,13 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
         in.planned = lp->planned;
         in.looks = lp->looks;
         in.p = -1;
+        in.p_paired = -1;
         in.base_v = a;
         in.cand_v = b;
+        for (i = 0; i < np; i++)
+            logs[i] = log(ratios[i]);
+        if (np)
+            in.p_paired = stats_signed_rank_p(logs, np);
         if (na && nb) {
             in.p = stats_mwu_p(a, na, b, nb);
             json_object_set_new(c, "change", json_real(stats_change(&base, &cand)));
@@ -256,6 +261,7 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
             json_object_set_new(pj, "n", json_integer((json_int_t)np));
         }
         json_object_set_new(c, "paired_ratio", np ? pj : json_null());
+        json_object_set_new(c, "p_paired", np ? json_real(in.p_paired) : json_null());
         if (!np)
             json_decref(pj);
         json_object_set_new(c, "verdict", json_string(stats_verdict(&in, rules)));
@@ -565,7 +571,7 @@ int summary_write_csv(FILE *f, const json_t *summary)
     size_t i, vi;
 
     fputs("config,label,status,metric,version,median,min,max,n,change,overlap,p,"
-          "paired_median,paired_min,paired_max,verdict\n",
+          "paired_median,paired_min,paired_max,p_paired,verdict\n",
           f);
     json_array_foreach(rows, i, row)
     {
@@ -595,6 +601,7 @@ int summary_write_csv(FILE *f, const json_t *summary)
                 csv_num(f, pr, "median");
                 csv_num(f, pr, "min");
                 csv_num(f, pr, "max");
+                csv_num(f, vs, "p_paired");
                 fprintf(f, ",%s\n", summary_str(vs, "verdict", ""));
             }
         }

@@ -62,9 +62,11 @@ grep -q "got 4 extra rounds" "$T/out/report.md" || fail "report.md does not name
 grep -q "自适应确认" "$T/out/report.md" || fail "the Chinese report does not state the confirmation"
 
 # A row that the planned rounds cannot judge (one wild candidate run: overlapping ranges,
-# spread above the noise limit) gets extra rounds; with them the U-test finds the −12% (at
-# most 2/252 ÷ 20 before the cap, 3/4 of 2/252 at it) and the outlier no longer makes the
-# row unstable (the spread is read from the interquartile range).
+# spread above the noise limit) gets extra rounds; with them the signed-rank test of the
+# per-round ratios finds the −12% (at most 2/252 ÷ 40 before the cap, 3/4 of 2/252 at it)
+# and the outlier no longer makes the row unstable (the spread is read from the
+# interquartile range). The wild round is the largest ratio and the wrong way, so the test
+# needs the cap's 23 rounds: at 21 its p is 894/2^21 = 4.3e-4, at 23 1280/2^23 = 1.5e-4.
 rm -f "$T"/count-*
 cat > "$T/grid256.json" <<JSON
 {"name": "confirm", "defaults": {"protocol": "tcp", "host": "127.0.0.1", "port": 9, "payload": 256}}
@@ -74,10 +76,12 @@ sed "s#$T/grid.json#$T/grid256.json#" "$T/spec.json" > "$T/spec256.json"
 assert_eq "$(json_get "$T/plan256/summary.json" 'this.rows[0].metrics.throughput.vs_baseline.candidate.verdict')" \
     unstable "planned rounds only"
 rm -f "$T"/count-*
-"$COMPARE" run --spec "$T/spec256.json" --confirm 10 --out "$T/c256" > /dev/null 2> "$T/err3" ||
-    { cat "$T/err3" >&2; fail "compare run --confirm 10 exited $?"; }
-got=$(json_get "$T/c256/summary.json" '(c => (n => c.verdict + " " + (c.p <= (n < 13 ? 2 / 252 / 20 : 2 / 252 * 0.75)) + " " + n)(this.rows[0].metrics.throughput.values.candidate.n))(this.rows[0].metrics.throughput.vs_baseline.candidate)')
-case $got in "regressed true "*) ;; *) fail "confirmed row: got '$got', expected regressed with p within the look's budget" ;; esac
+"$COMPARE" run --spec "$T/spec256.json" --confirm 20 --out "$T/c256" > /dev/null 2> "$T/err3" ||
+    { cat "$T/err3" >&2; fail "compare run --confirm 20 exited $?"; }
+got=$(json_get "$T/c256/summary.json" '(c => (n => c.verdict + " " + (c.p_paired <= (n < 23 ? 2 / 252 / 40 : 2 / 252 * 0.75)) + " " + n + " " + (c.p_paired * 2 ** 23).toFixed(0))(this.rows[0].metrics.throughput.values.candidate.n))(this.rows[0].metrics.throughput.vs_baseline.candidate)')
+assert_eq "$got" "regressed true 23 1280" "confirmed row: verdict, p within the look's budget, runs, p × 2^23"
+grep -q "got 20 extra rounds (throughput, signed-rank p of the per-round ratios: 0.00015)" "$T/c256/report.md" ||
+    fail "report.md does not give the confirmed row's signed-rank p"
 echo "confirmed row: $got"
 
 # without --confirm nothing is added, and the report says nothing about it

@@ -68,6 +68,99 @@ static void test_mwu(void)
     }
 }
 
+/* The signed-rank p by brute force: every one of the 2^n sign assignments of the ranks. */
+static double signed_rank_brute(const double *d, size_t n)
+{
+    double r2[16], a[16], w2 = 0, tot2 = 0, tail = 0;
+    size_t i, j, m = 0;
+    unsigned long mask, all;
+
+    for (i = 0; i < n; i++)
+        if (d[i] != 0)
+            a[m++] = d[i];
+    for (i = 0; i < m; i++) { /* doubled mid-rank of |a[i]|: 2·(#smaller) + #equal + 1 */
+        double less = 0, eq = 0;
+        for (j = 0; j < m; j++) {
+            less += fabs(a[j]) < fabs(a[i]);
+            eq += fabs(a[j]) == fabs(a[i]);
+        }
+        r2[i] = 2 * less + eq + 1;
+        tot2 += r2[i];
+        if (a[i] > 0)
+            w2 += r2[i];
+    }
+    all = 1UL << m;
+    for (mask = 0; mask < all; mask++) {
+        double s = 0;
+        for (i = 0; i < m; i++)
+            if (mask & (1UL << i))
+                s += r2[i];
+        tail += fabs(2 * s - tot2) >= fabs(2 * w2 - tot2);
+    }
+    return m ? tail / (double)all : 1;
+}
+
+static void test_signed_rank(void)
+{
+    static const struct {
+        double d[12];
+        size_t n;
+        double p;
+    } cases[] = {
+        /* five of five on one side: the most extreme outcome, 2 of 32 */
+        {{-0.1, -0.2, -0.05, -0.3, -0.15}, 5, 2.0 / 32},
+        {{0.1, 0.2, 0.05, 0.3, 0.15}, 5, 2.0 / 32},
+        /* the smallest |d| has the other sign: W+ = 1, P(W+ <= 1) = 2/32, two-sided 4/32 */
+        {{0.01, -0.2, -0.05, -0.3, -0.15}, 5, 4.0 / 32},
+        /* the largest has the other sign: W+ = 5, 2.5 below its mean 7.5; subsets of {1..5}
+         * summing to at most 5 or at least 10: 10 + 10 of 32 */
+        {{0.3, -0.2, -0.05, -0.1, -0.15}, 5, 20.0 / 32},
+        /* symmetric: W+ on its mean */
+        {{0.1, -0.1, 0.2, -0.2}, 4, 1},
+        /* zeros are dropped: the same as the first case */
+        {{0, -0.1, -0.2, 0, -0.05, -0.3, -0.15}, 7, 2.0 / 32},
+        /* ties among |d| (mid-ranks), checked against the enumeration below */
+        {{0.1, -0.1, -0.1, -0.2, -0.2, 0.3, -0.4}, 7, -1},
+        {{-0.05, -0.05, -0.05, 0.05, -0.1, -0.2, -0.3, -0.3, 0.4, -0.5, -0.6, -0.7}, 12, -1},
+    };
+    size_t i;
+
+    for (i = 0; i < N(cases); i++) {
+        double p = stats_signed_rank_p(cases[i].d, cases[i].n);
+        double want = cases[i].p >= 0 ? cases[i].p : signed_rank_brute(cases[i].d, cases[i].n);
+
+        CHECK_MSG(NEAR(p, want), "case %zu: p %.15g, expected %.15g", i, p, want);
+        CHECK_MSG(NEAR(p, signed_rank_brute(cases[i].d, cases[i].n)), "case %zu: brute force", i);
+    }
+    CHECK(stats_signed_rank_p(cases[0].d, 0) == 1);
+    {
+        static const double zeros[3] = {0, 0, 0};
+        CHECK(stats_signed_rank_p(zeros, 3) == 1);
+    }
+    {
+        /* above the exact limit: the normal approximation, tiny for one-sided data and
+         * close to the exact p for mixed signs */
+        static double d[300];
+        double pe, pa;
+        for (i = 0; i < 300; i++)
+            d[i] = -(double)(i + 1);
+        CHECK(stats_signed_rank_p(d, 300) < 1e-30);
+        for (i = 0; i < 300; i++)
+            d[i] = (i % 3 == 0 ? 1 : -1) * (double)(i + 1);
+        pa = stats_signed_rank_p(d, 300);
+        pe = stats_signed_rank_p(d, STATS_SIGNED_RANK_EXACT_MAX);
+        CHECK(pa > 0 && pa < 1e-3);
+        CHECK(pe > 0 && pe < 1e-2);
+        for (i = 0; i < 300; i++)
+            d[i] = (i % 2 ? 1 : -1) * (double)(i + 1);
+        CHECK(stats_signed_rank_p(d, 300) > 0.8);
+        /* at the limit (exact) and one past it (approximated) alternating signs: no change */
+        pe = stats_signed_rank_p(d, STATS_SIGNED_RANK_EXACT_MAX);
+        pa = stats_signed_rank_p(d, STATS_SIGNED_RANK_EXACT_MAX + 1);
+        CHECK_MSG(pe > 0.8 && pa > 0.8, "exact %.6f, approximate %.6f", pe, pa);
+    }
+}
+
 static void test_paired(void)
 {
     static const double base[] = {100, 100, 0, 200, 50}, cand[] = {110, 90, 5, 100, 50};
@@ -207,7 +300,8 @@ static void test_verdicts(void)
     }
 }
 
-/* A row with extra rounds from adaptive confirmation: the U-test at 2/252 ÷ looks decides,
+/* A row with extra rounds from adaptive confirmation: the signed-rank test of the paired
+ * ratios at 2/252 ÷ looks decides (the U-test p is reported, not used),
  * and the noise is read from the interquartile range, so an outlier run neither hides a
  * clear change nor makes a quiet row unstable. */
 static void test_confirmed(void)
@@ -239,46 +333,63 @@ static void test_confirmed(void)
     in.cand_v = cand;
     in.p = stats_mwu_p(base, 12, cand, 12);
     CHECK(in.p < 1e-3);
+    {
+        /* paired: eleven rounds lost ~10%, the outlier round gained 29% (the largest |log|,
+         * so W+ = 12): about 2 × 70 of the 4096 sign assignments reach that far (three
+         * rounds tie at 90/100, so mid-ranks shift it: 134) */
+        double logs[12];
+        size_t i;
+        for (i = 0; i < 12; i++)
+            logs[i] = log(cand[i] / base[i]);
+        in.p_paired = stats_signed_rank_p(logs, 12);
+        CHECK_MSG(NEAR(in.p_paired, 134.0 / 4096), "p_paired %.15g", in.p_paired);
+        CHECK(NEAR(in.p_paired, signed_rank_brute(logs, 12)));
+    }
     /* the planned rules (no confirmation): the outlier makes the ranges overlap and the
      * range spread unstable */
     CHECK_STR(stats_verdict(&in, &r), "unstable");
     /* planned 5, 12 runs: confirmed; 10 looks share 2/252 and p still passes */
     in.planned = 5;
     in.looks = 10;
-    in.p = 1e-5;
+    in.p_paired = 1e-5;
     CHECK_STR(stats_verdict(&in, &r), "regressed");
+    /* the paired p decides, not the U-test p */
+    in.p = 1e-5;
+    in.p_paired = 0.5;
+    CHECK_STR(stats_verdict(&in, &r), "~");
+    in.p_paired = 1e-5;
     /* before the cap a look gets 2/252 ÷ (4 × looks); at the cap (5 + 20 runs) 3/4 of 2/252 */
     CHECK(fabs(stats_extra_alpha(5, 10, 12) - STATS_EXTRA_ALPHA / 40) < 1e-15);
     CHECK(fabs(stats_extra_alpha(5, 10, 24) - STATS_EXTRA_ALPHA / 40) < 1e-15);
     CHECK(fabs(stats_extra_alpha(5, 10, 25) - STATS_EXTRA_ALPHA * 0.75) < 1e-15);
     CHECK(fabs(stats_extra_alpha(5, 0, 7) - STATS_EXTRA_ALPHA * 0.75) < 1e-15);
     /* p above the budget of this look: not strong, not noisy either → ~ */
-    in.p = STATS_EXTRA_ALPHA / 40 * 1.01;
+    in.p_paired = STATS_EXTRA_ALPHA / 40 * 1.01;
     CHECK_STR(stats_verdict(&in, &r), "~");
-    in.p = STATS_EXTRA_ALPHA / 40;
+    in.p_paired = STATS_EXTRA_ALPHA / 40;
     CHECK_STR(stats_verdict(&in, &r), "regressed");
     /* the same p at the cap's look passes */
-    in.p = STATS_EXTRA_ALPHA / 2;
+    in.p_paired = STATS_EXTRA_ALPHA / 2;
     in.looks = 3; /* cap 6: 12 runs > 5 + 6 */
     CHECK_STR(stats_verdict(&in, &r), "regressed");
     in.looks = 10;
     /* no change past the threshold: ~ even with a tiny p */
     in.cand = rs;
     in.cand_v = same;
-    in.p = 1e-6;
+    in.p_paired = 1e-6;
     CHECK_STR(stats_verdict(&in, &r), "~");
     /* a side whose IQR-based spread passes the limit is unstable */
     r.noise_limit_pct = 3;
-    in.p = 0.5;
+    in.p_paired = 0.5;
     CHECK_STR(stats_verdict(&in, &r), "unstable");
     /* looks 0 counts as one look; a failed row stays failed */
     r.noise_limit_pct = 20;
     in.cand = rc;
     in.cand_v = cand;
     in.looks = 0;
-    in.p = STATS_EXTRA_ALPHA * 0.75;
+    in.p_paired = STATS_EXTRA_ALPHA * 0.75;
     CHECK_STR(stats_verdict(&in, &r), "regressed");
-    in.p = STATS_EXTRA_ALPHA * 0.76;
+    in.p_paired = STATS_EXTRA_ALPHA * 0.76;
     CHECK_STR(stats_verdict(&in, &r), "~");
     in.failed = 1;
     CHECK_STR(stats_verdict(&in, &r), "failed");
@@ -288,6 +399,7 @@ int main(void)
 {
     test_range();
     test_mwu();
+    test_signed_rank();
     test_paired();
     test_rules();
     test_verdicts();
