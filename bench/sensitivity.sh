@@ -20,17 +20,21 @@
 # since the calibration is only as good as a few noisy runs.
 # Prints false alarms and detection rates per level. Targets (issue 8): zero false alarms,
 # >= 90% of rows flag the 10% loss; the 5% rate is reported as it is.
+# Defaults: CAP 100 extra rounds, DURATION 0.25 s, REPEAT 3, PAIRS 12. On the project's VM a
+# run's noise does not shrink with its length (0.25 s and 2 s runs vary alike from one
+# process to the next), so short runs and many rounds measure a change most precisely in a
+# given time (docs/performance.md, "Short runs, more rounds").
 # Usage: sh bench/sensitivity.sh [CAP] [DURATION] [REPEAT]
 #   env: KNOB (work or delay), PIN (pinning for every comparison: "DRIVER_CPUS SERVER_CPUS",
-#   e.g. "0 1", passed as compare run's --pin-driver/--pin-server), RUNS (5), PAIRS (8),
+#   e.g. "0 1", passed as compare run's --pin-driver/--pin-server), RUNS (5), PAIRS (12),
 #   ROWS (names to keep, e.g. "tcp-64 ws-4k"), KEEP (a directory that keeps every
 #   comparison's run directory), BIN_DRIVER, BIN_COMPARE
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 driver=${BIN_DRIVER:-$top/bin/driver}
 compare=${BIN_COMPARE:-$top/bin/compare}
-cap=${1:-40}; duration=${2:-0.5}; repeat=${3:-3}
-runs=${RUNS:-5}; pairs=${PAIRS:-8}; keep=${ROWS:-}; knob=${KNOB:-work}
+cap=${1:-100}; duration=${2:-0.25}; repeat=${3:-3}
+runs=${RUNS:-5}; pairs=${PAIRS:-12}; keep=${ROWS:-}; knob=${KNOB:-work}
 pin=""
 if [ -n "${PIN:-}" ]; then
     [ "${PIN#* }" != "$PIN" ] ||
@@ -78,7 +82,7 @@ for (const k in t) if (t[k].baseline && t[k].candidate) console.log((t[k].candid
     rm -rf "$o"
 }
 # calibrate PROTO PAYLOAD WORKERS SWORKERS -> "s10 s5": the settings for a 10% and a 5%
-# loss. With a 0.5 s run's ~10-15% noise a few pairs cannot tell a 3% loss from 10%, and
+# loss. With a run's ~10-15% noise a few pairs cannot tell a 3% loss from 10%, and
 # among a dozen noisy steps the first that looks like 10% is usually a lucky one; and the
 # loss is not proportional to the setting: it stays small while the other side (the driver)
 # is the bottleneck and then climbs steeply. So: a doubling ladder of PAIRS-pair steps up
