@@ -2,7 +2,10 @@
 # The reference server's --work knob: a fixed amount of CPU work per request (the slowdown
 # bench/sensitivity.sh calibrates). Measured side by side: the server's own CPU time per
 # request (from /proc schedstat, in ns) must grow with the work, and in proportion — the
-# extra CPU per request at 4N rounds is about 4 times that at N.
+# extra CPU per request at 4N rounds is about 4 times that at N. The bounds are 2.5-6, not
+# tighter: on a shared VM the CPU's speed moves by a quarter within seconds (a fixed loop
+# took 110-171 ms from one slice to the next), and one run of this test read 5.4 with two
+# rounds; a knob that did not scale (1x) or scaled with the square (16x) still fails.
 . "$(dirname "$0")/../lib.sh"
 need node
 
@@ -26,8 +29,8 @@ measure() {
     assert_eq "$(json_get "$T/r$1.json" 'this.ops')" "$n" "requests measured with --work $1"
     echo "$c0 $c1" | awk -v n="$n" '{printf "%.0f\n", ($2 - $1) / n}' >> "$T/cpu.$1"
 }
-# alternating, two rounds; the lowest of each (preemption only ever adds)
-for round in 1 2; do
+# alternating, three rounds; the lowest of each (preemption only ever adds)
+for round in 1 2 3; do
     for w in 0 40000 160000; do measure "$w"; done
 done
 b0=$(sort -n "$T/cpu.0" | head -n1)
@@ -35,7 +38,7 @@ b1=$(sort -n "$T/cpu.40000" | head -n1)
 b4=$(sort -n "$T/cpu.160000" | head -n1)
 echo "server CPU per request: work 0 ${b0} ns, work 40000 ${b1} ns, work 160000 ${b4} ns"
 assert_eq "$(node -e "const a = $b0, x1 = $b1 - a, x4 = $b4 - a;
-console.log(x1 > a && x4 / x1 > 3 && x4 / x1 < 5)")" true \
+console.log(x1 > a && x4 / x1 > 2.5 && x4 / x1 < 6)")" true \
     "extra CPU per request not in proportion to --work (${b0} / ${b1} / ${b4} ns)"
 
 # the colocated server honours it too, and the result records it
