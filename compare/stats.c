@@ -92,6 +92,8 @@ int stats_range(const double *v, size_t n, struct stats_range *r)
     return 0;
 }
 
+/* A value to rank, and the mark its test sums ranks over: in group a (rank-sum test), or
+ * a positive difference (signed-rank test, v = |d|). */
 struct pooled {
     double v;
     int in_a;
@@ -100,6 +102,30 @@ struct pooled {
 static int cmp_pooled(const void *a, const void *b)
 {
     return cmp_double(&((const struct pooled *)a)->v, &((const struct pooled *)b)->v);
+}
+
+/* Sorts p[0..n) by value and gives each position its doubled mid-rank (ties share the
+ * mean of their ranks; doubled, it stays an integer) in rank2. Returns the tie correction
+ * sum of t³ − t over the groups of t equal values. Both rank tests below use it: the
+ * rank-sum test on the pooled values, the signed-rank test on the |differences|. */
+static double mid_ranks2(struct pooled *p, size_t n, long *rank2)
+{
+    size_t i, j, k;
+    double tie_sum = 0;
+
+    qsort(p, n, sizeof(*p), cmp_pooled);
+    for (i = 0; i < n; i = j) {
+        double t;
+
+        for (j = i + 1; j < n && p[j].v == p[i].v; j++)
+            ;
+        /* positions i..j-1 hold ranks i+1..j; their mid-rank doubled is i+1+j */
+        for (k = i; k < j; k++)
+            rank2[k] = (long)(i + 1 + j);
+        t = (double)(j - i);
+        tie_sum += t * t * t - t;
+    }
+    return tie_sum;
 }
 
 /* Normal approximation with tie correction and continuity correction, for large samples. */
@@ -120,7 +146,7 @@ static double mwu_normal(double w_a, size_t na, size_t nb, double tie_sum)
 
 double stats_mwu_p(const double *a, size_t na, const double *b, size_t nb)
 {
-    size_t N = na + nb, i, j, k, smax;
+    size_t N = na + nb, i, k, smax;
     struct pooled *p = NULL;
     long *rank2 = NULL; /* doubled mid-ranks, in pooled order */
     double *count = NULL, tail = 0, total = 0, tie_sum = 0, result = 1;
@@ -136,18 +162,7 @@ double stats_mwu_p(const double *a, size_t na, const double *b, size_t nb)
         p[i] = (struct pooled){a[i], 1};
     for (i = 0; i < nb; i++)
         p[na + i] = (struct pooled){b[i], 0};
-    qsort(p, N, sizeof(*p), cmp_pooled);
-    for (i = 0; i < N; i = j) {
-        double t;
-
-        for (j = i + 1; j < N && p[j].v == p[i].v; j++)
-            ;
-        /* positions i..j-1 hold ranks i+1..j; their mid-rank doubled is i+1+j */
-        for (k = i; k < j; k++)
-            rank2[k] = (long)(i + 1 + j);
-        t = (double)(j - i);
-        tie_sum += t * t * t - t;
-    }
+    tie_sum = mid_ranks2(p, N, rank2);
     for (i = 0; i < N; i++)
         if (p[i].in_a)
             w2 += rank2[i];
@@ -195,101 +210,63 @@ out:
     return result;
 }
 
-/* Signed-rank statistic in doubled mid-ranks: the |d| sorted, ties given mid-ranks. */
-struct signed_rank {
-    long *rank2;   /* doubled mid-ranks, in order of |d| */
-    size_t n;      /* nonzero differences */
-    long w2, tot2; /* doubled sum of the positive ranks; doubled sum of all ranks */
-    double tie_sum;
-};
-
-static int cmp_abs(const void *a, const void *b)
-{
-    double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
-
-    return x < y ? -1 : x > y ? 1 : 0;
-}
-
-static int signed_rank(const double *d, size_t n, struct signed_rank *sr)
-{
-    double *s;
-    size_t i, j, k;
-
-    memset(sr, 0, sizeof(*sr));
-    s = malloc((n ? n : 1) * sizeof(*s));
-    sr->rank2 = malloc((n ? n : 1) * sizeof(*sr->rank2));
-    if (!s || !sr->rank2) {
-        free(s);
-        return -1;
-    }
-    for (i = 0; i < n; i++)
-        if (d[i] != 0 && !isnan(d[i])) /* zeros carry no sign: dropped (Wilcoxon) */
-            s[sr->n++] = d[i];
-    qsort(s, sr->n, sizeof(*s), cmp_abs);
-    for (i = 0; i < sr->n; i = j) {
-        double t;
-
-        for (j = i + 1; j < sr->n && fabs(s[j]) == fabs(s[i]); j++)
-            ;
-        for (k = i; k < j; k++) {
-            sr->rank2[k] = (long)(i + 1 + j);
-            if (s[k] > 0)
-                sr->w2 += sr->rank2[k];
-        }
-        t = (double)(j - i);
-        sr->tie_sum += t * t * t - t;
-    }
-    sr->tot2 = (long)(sr->n * (sr->n + 1));
-    free(s);
-    return 0;
-}
-
 double stats_signed_rank_p(const double *d, size_t n)
 {
-    struct signed_rank sr;
-    double *count = NULL, tail = 0, total = 0, result = 1;
-    long dev2;
-    size_t i, t;
+    struct pooled *p = NULL; /* |d|, and whether d is positive */
+    long *rank2 = NULL, w2 = 0, tot2, dev2;
+    double *count = NULL, tail = 0, total = 0, tie_sum, result = 1;
+    size_t m = 0, i, t;
 
-    if (signed_rank(d, n, &sr) < 0)
+    p = malloc((n ? n : 1) * sizeof(*p));
+    rank2 = malloc((n ? n : 1) * sizeof(*rank2));
+    if (!p || !rank2)
         goto out;
-    if (sr.n == 0)
+    for (i = 0; i < n; i++)
+        if (d[i] != 0 && !isnan(d[i])) /* zeros carry no sign: dropped (Wilcoxon) */
+            p[m++] = (struct pooled){fabs(d[i]), d[i] > 0};
+    if (m == 0)
         goto out;
+    tie_sum = mid_ranks2(p, m, rank2);
+    for (i = 0; i < m; i++)
+        if (p[i].in_a)
+            w2 += rank2[i];
+    tot2 = (long)(m * (m + 1)); /* the doubled ranks' sum */
     /* |2·W+ − total|, in doubled ranks: W+ sits on total/2 under the null */
-    dev2 = labs(2 * sr.w2 - sr.tot2);
-    if (sr.n > STATS_SIGNED_RANK_EXACT_MAX) {
-        double nn = (double)sr.n;
-        double var = nn * (nn + 1) * (2 * nn + 1) / 24 - sr.tie_sum / 48;
+    dev2 = labs(2 * w2 - tot2);
+    if (m > STATS_SIGNED_RANK_EXACT_MAX) {
+        double nn = (double)m;
+        double var = nn * (nn + 1) * (2 * nn + 1) / 24 - tie_sum / 48;
         double z = ((double)dev2 / 4 - 0.5) / sqrt(var);
 
         result = var > 0 && z > 0 ? fmin(1, erfc(z / sqrt(2))) : 1;
         goto out;
     }
-    /* count[s]: sign assignments whose positive doubled ranks sum to s; each of the 2^n
+    /* count[s]: sign assignments whose positive doubled ranks sum to s; each of the 2^m
      * assignments is equally likely under the null (the ratios symmetric about 1) */
-    count = calloc((size_t)sr.tot2 + 1, sizeof(*count));
+    count = calloc((size_t)tot2 + 1, sizeof(*count));
     if (!count)
         goto out;
     count[0] = 1;
-    for (i = 0; i < sr.n; i++) {
-        size_t r2 = (size_t)sr.rank2[i];
+    for (i = 0; i < m; i++) {
+        size_t r2 = (size_t)rank2[i];
 
-        for (t = (size_t)sr.tot2; t >= r2; t--) {
+        for (t = (size_t)tot2; t >= r2; t--) {
             count[t] += count[t - r2];
             if (t == r2)
                 break;
         }
     }
-    for (t = 0; t <= (size_t)sr.tot2; t++) {
+    for (t = 0; t <= (size_t)tot2; t++) {
         if (count[t] == 0)
             continue;
         total += count[t];
-        if (labs(2 * (long)t - sr.tot2) >= dev2)
+        if (labs(2 * (long)t - tot2) >= dev2)
             tail += count[t];
     }
     result = total > 0 ? fmin(1, tail / total) : 1;
 out:
-    free(sr.rank2);
+    free(p);
+    free(rank2);
     free(count);
     return result;
 }
