@@ -1,10 +1,10 @@
 /* The client engine (see client.h and docs/driver.md). Per worker thread: one epoll loop,
  * its share of the connections (round robin), a histogram and counters merged at the end.
  * Per connection: buffers and the in-flight ring are allocated at setup; batches are
- * written directly (EPOLLOUT only after a short write), EPOLLIN stays registered, and one
- * clock read is taken per batch sent and per read event. A worker with one plain TCP
- * connection waits for its replies in a blocking read instead of epoll_wait (loop_solo_read):
- * two system calls per round trip. */
+ * written directly, those that start together in one write (EPOLLOUT only after a short
+ * write), EPOLLIN stays registered, and one clock read is taken per batch sent and per read
+ * event. A worker with one plain TCP connection waits for its replies in a blocking read
+ * instead of epoll_wait (loop_solo_read): two system calls per round trip. */
 #include "client.h"
 
 #include <errno.h>
@@ -26,7 +26,9 @@
 #define IN_CAP_MIN (16u * 1024)
 #define IN_CAP_START_MAX (256u * 1024)
 #define IN_CAP_MAX (1024u * 1024 * 1024)
-#define CTL_CAP (4u * 1024)     /* a few WebSocket control frames */
+#define CTL_CAP (4u * 1024) /* a few WebSocket control frames */
+#define OUT_GATHER_MIN (4u * 1024)
+#define OUT_GATHER_MAX (64u * 1024)
 #define HELLO_BASE (64u * 1024) /* workload.h promises hello() this much room */
 #define HELLO_BIG_MAX (256u * 1024 * 1024)
 #define BACKOFF_MIN_NS (20ull * 1000 * 1000)
@@ -59,6 +61,7 @@ struct cconn {
     enum cstate state;
     void *st;
     struct buf in, ctl, hello;
+    struct buf out; /* batches gathered for one write (window > 1; else cap 0) */
     /* the batch being written: bytes owned by the workload until the next batch() */
     const char *wdata;
     size_t wlen, woff;
@@ -153,6 +156,7 @@ static void clear_flights(struct cconn *cc)
     cc->head = cc->count = cc->head_done = 0;
     cc->wdata = NULL;
     cc->wlen = cc->woff = 0;
+    cc->out.off = cc->out.len = 0;
 }
 
 static void conn_close_transport(struct cconn *cc)
@@ -388,84 +392,128 @@ static unsigned reserve(struct run *run, unsigned want)
     return (unsigned)take;
 }
 
-/* Writes what is pending (rest of the current batch, control bytes), then new batches while
- * the window allows. EPOLLOUT is registered only while a write is short. */
-static void pump(struct cconn *cc)
+/* Starts one batch if the window and the run allow: its bytes in cc->wdata/wlen, its flight
+ * in the ring. 1: started, 0: none may start now, -1: the connection failed. */
+static int start_batch(struct cconn *cc)
 {
     struct worker *w = cc->w;
     struct run *run = w->run;
     const struct drv_opts *o = run->o;
-    ssize_t n;
     uint64_t now;
     unsigned take, slot;
     int measured;
     char err[ERR_MAX];
 
-    for (;;) {
-        if (cc->wdata) {
-            n = cc->c.ops->write(&cc->c, cc->wdata + cc->woff, cc->wlen - cc->woff);
-            if (n == CONN_RETRY)
-                goto blocked;
-            if (n < 0)
-                goto io_error;
-            cc->woff += (size_t)n;
-            if (cc->woff < cc->wlen)
-                goto blocked;
-            cc->wdata = NULL;
-        }
-        if (buf_used(&cc->ctl)) {
-            n = cc->c.ops->write(&cc->c, cc->ctl.data + cc->ctl.off, buf_used(&cc->ctl));
-            if (n == CONN_RETRY)
-                goto blocked;
-            if (n < 0)
-                goto io_error;
-            buf_consume(&cc->ctl, (size_t)n);
-            if (buf_used(&cc->ctl))
-                goto blocked;
-        }
-        if (!w->running || !w->sending || cc->count >= o->window)
-            break;
-        now = clock_now_ns();
-        if (window_closed(w, now, 1)) {
+    if (!w->running || !w->sending || cc->count >= o->window)
+        return 0;
+    now = clock_now_ns();
+    if (window_closed(w, now, 1)) {
+        w->sending = 0;
+        w->stop_ns = now;
+        return 0;
+    }
+    measured = now >= run->t0;
+    take = o->pipeline;
+    if (o->requests && measured) {
+        take = reserve(run, o->pipeline);
+        if (take == 0) {
             w->sending = 0;
             w->stop_ns = now;
-            break;
+            return 0;
         }
-        measured = now >= run->t0;
-        take = o->pipeline;
-        if (o->requests && measured) {
-            take = reserve(run, o->pipeline);
-            if (take == 0) {
-                w->sending = 0;
-                w->stop_ns = now;
-                break;
-            }
-        }
-        if (run->wl->batch(cc->st, take, &cc->wdata, &cc->wlen) < 0 || cc->wlen == 0) {
-            cc->wdata = NULL;
-            snprintf(err, sizeof(err), "%s: batch of %u ops could not be built", run->wl->name,
-                     take);
-            w->e_protocol += measured ? take : 0;
-            conn_fail(cc, &w->e_protocol, 1, err, now);
-            return;
-        }
-        cc->woff = 0;
-        slot = (cc->head + cc->count) % o->window;
-        cc->ring[slot].sent_ns = now;
-        cc->ring[slot].n = take;
-        cc->ring[slot].measured = (unsigned)measured;
-        w->measured_sent += (unsigned)measured;
-        cc->count++;
-        w->inflight++;
     }
+    if (run->wl->batch(cc->st, take, &cc->wdata, &cc->wlen) < 0 || cc->wlen == 0) {
+        cc->wdata = NULL;
+        snprintf(err, sizeof(err), "%s: batch of %u ops could not be built", run->wl->name, take);
+        w->e_protocol += measured ? take : 0;
+        conn_fail(cc, &w->e_protocol, 1, err, now);
+        return -1;
+    }
+    cc->woff = 0;
+    slot = (cc->head + cc->count) % o->window;
+    cc->ring[slot].sent_ns = now;
+    cc->ring[slot].n = take;
+    cc->ring[slot].measured = (unsigned)measured;
+    w->measured_sent += (unsigned)measured;
+    cc->count++;
+    w->inflight++;
+    return 1;
+}
+
+/* Writes p[*off..n). 1: all written, 0: the socket is full (a short write: wait for
+ * EPOLLOUT rather than spend a call on EAGAIN), -1: an error. */
+static int write_from(struct cconn *cc, const char *p, size_t n, size_t *off)
+{
+    ssize_t k;
+
+    if (*off == n)
+        return 1;
+    k = cc->c.ops->write(&cc->c, p + *off, n - *off);
+    if (k == CONN_RETRY)
+        return 0;
+    if (k < 0)
+        return -1;
+    *off += (size_t)k;
+    return *off == n;
+}
+
+static int write_buf(struct cconn *cc, struct buf *b)
+{
+    size_t off = 0;
+    int r;
+
+    if (!buf_used(b))
+        return 1;
+    r = write_from(cc, b->data + b->off, buf_used(b), &off);
+    buf_consume(b, off);
+    return r;
+}
+
+/* Writes what is pending in order (gathered batches, the rest of the current batch, control
+ * bytes), then starts new batches while the window allows. Batches that start together -
+ * the replies read at once freed several of the window's slots - are gathered in cc->out and
+ * go out in one write, as a pipelining client sends them, instead of one system call each;
+ * a batch too large for cc->out is written from the workload's memory. EPOLLOUT is
+ * registered only while a write is short. */
+static void pump(struct cconn *cc)
+{
+    unsigned window = cc->w->run->o->window;
+    char err[ERR_MAX];
+    int r;
+
+    for (;;) {
+        if ((r = write_buf(cc, &cc->out)) <= 0)
+            goto written;
+        if (cc->wdata) {
+            if ((r = write_from(cc, cc->wdata, cc->wlen, &cc->woff)) <= 0)
+                goto written;
+            cc->wdata = NULL;
+        }
+        if ((r = write_buf(cc, &cc->ctl)) <= 0)
+            goto written;
+        if ((r = start_batch(cc)) <= 0)
+            break;
+        /* gather: from the first batch on if another may start (cc->out is empty here) */
+        while (cc->wlen <= buf_space(&cc->out) && (buf_used(&cc->out) || cc->count < window)) {
+            buf_append(&cc->out, cc->wdata, cc->wlen);
+            cc->wdata = NULL;
+            if ((r = start_batch(cc)) <= 0)
+                break;
+        }
+        if (r < 0)
+            return; /* start_batch() failed the connection */
+    }
+    if (r < 0)
+        return;
     set_events(cc, cc->read_wants_write ? EPOLLIN | EPOLLOUT : EPOLLIN);
     return;
-blocked:
-    set_events(cc, EPOLLIN | EPOLLOUT);
-    return;
-io_error:
+written:
+    if (r == 0) {
+        set_events(cc, EPOLLIN | EPOLLOUT);
+        return;
+    }
     snprintf(err, sizeof(err), "connection %u: %s", cc->index, cc->c.err);
-    conn_fail(cc, &w->e_io, 1, err, clock_now_ns());
+    conn_fail(cc, &cc->w->e_io, 1, err, clock_now_ns());
 }
 
 /* Accounts replies the workload reported since the last call: completes batches in order. */
@@ -797,7 +845,8 @@ static int solo_can_wait(const struct worker *w)
     const struct cconn *cc = &w->conns[0];
 
     return w->solo_ok && cc->state == C_READY && cc->count > 0 && !cc->wdata &&
-           buf_used(&cc->ctl) == 0 && !cc->read_wants_write && cc->events == EPOLLIN;
+           buf_used(&cc->out) == 0 && buf_used(&cc->ctl) == 0 && !cc->read_wants_write &&
+           cc->events == EPOLLIN;
 }
 
 static void *worker_main(void *arg)
@@ -891,6 +940,18 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* cc->out's room: the window's batches at an estimated size (requests carry some framing and
+ * a key or path besides the payload), within OUT_GATHER_MIN..OUT_GATHER_MAX. It holds only
+ * batches in flight, so what it occupies is bounded by the bytes in flight. */
+static size_t gather_cap(const struct drv_opts *o)
+{
+    double est = (double)o->window * o->pipeline * ((double)o->payload + 256);
+
+    return est < OUT_GATHER_MIN   ? OUT_GATHER_MIN
+           : est > OUT_GATHER_MAX ? OUT_GATHER_MAX
+                                  : (size_t)est;
+}
+
 static int conn_setup(struct cconn *cc, struct worker *w, unsigned index)
 {
     const struct drv_opts *o = w->run->o;
@@ -910,6 +971,8 @@ static int conn_setup(struct cconn *cc, struct worker *w, unsigned index)
     cc->ring = calloc(o->window, sizeof(*cc->ring));
     if (!cc->ring || buf_init(&cc->in, in_cap) < 0 || buf_init(&cc->ctl, CTL_CAP) < 0)
         return -1;
+    if (o->window > 1 && buf_init(&cc->out, gather_cap(o)) < 0)
+        return -1;
     cc->st = w->run->wl->conn_new(w->run->shared, index, splitmix(0x5eedull + index));
     return cc->st ? 0 : -1;
 }
@@ -923,6 +986,7 @@ static void conn_teardown(struct cconn *cc)
     buf_release(&cc->in);
     buf_release(&cc->ctl);
     buf_release(&cc->hello);
+    buf_release(&cc->out);
     free(cc->ring);
 }
 
