@@ -5,6 +5,11 @@
 #      window 1, the same thread count; throughput ratio and client CPU per request ratio
 #      (whole-process CPU from getrusage of each client, no warm-up in either).
 #      Targets: throughput >= 1.0x wrk, CPU per request <= 1.0x wrk (issue 8; issue 4 set 1.2x).
+#      Then the pipelined rates against the same nginx (reported, no target): the driver at
+#      window 16 (a new request whenever a response is in, 16 in flight per connection) and
+#      at pipeline 16 (16 requests written together, the next 16 once all are answered), and
+#      wrk with a Lua script that writes 16 requests at once (wrk's way of pipelining: the
+#      same shape as pipeline 16).
 #   2. WebSocket echo rate / TCP echo rate, reference servers (driver serve ws / tcp), the
 #      same payload, window, connections and threads. Target: >= 0.8.
 # Usage: sh bench/http-ws.sh   (env: ROUNDS=5 SECS=2 THREADS=2 WS_PAYLOADS="64 4096")
@@ -120,6 +125,43 @@ while [ $r -le "$ROUNDS" ]; do
 done
 echo "driver/wrk throughput ratio: median $(median < "$T/tput.txt") [$(sort -g "$T/tput.txt" | head -n1)-$(sort -g "$T/tput.txt" | tail -n1)]  (target >= 1.0)"
 echo "driver/wrk CPU per request:  median $(median < "$T/cpu.txt") [$(sort -g "$T/cpu.txt" | head -n1)-$(sort -g "$T/cpu.txt" | tail -n1)]  (target <= 1.0)"
+
+# ---- 1b. pipelined: driver window 16, driver pipeline 16, wrk pipelining 16 ----
+echo
+echo "== pipelined, nginx static 4 KiB, 16 connections, $THREADS threads, ${SECS}s x $ROUNDS rounds (req/s)"
+cat > "$T/pipeline.lua" <<'LUA'
+-- 16 GET requests in one buffer: wrk writes them together and counts each response
+init = function(args)
+    local reqs = {}
+    for i = 1, 16 do reqs[i] = wrk.format("GET", "/file.bin") end
+    batch = table.concat(reqs)
+end
+request = function() return batch end
+LUA
+: > "$T/pipe-window.txt"; : > "$T/pipe-pipeline.txt"; : > "$T/pipe-wrk.txt"
+run_pipe() { # window|pipeline|wrk -> req/s
+    case $1 in
+    wrk) wrk -t "$THREADS" -c 16 -d "${SECS}s" -s "$T/pipeline.lua" "$URL" > "$T/wp.txt"
+         grep -Eq 'Non-2xx|Socket errors' "$T/wp.txt" && { echo "bench: wrk reported errors" >&2; cat "$T/wp.txt" >&2; }
+         awk '/^Requests\/sec:/ {print $2}' "$T/wp.txt" ;;
+    *) if [ "$1" = window ]; then shape="--window 16"; else shape="--pipeline 16"; fi
+       "$DRIVER" http --port "$PORT" --path /file.bin --connections 16 --workers "$THREADS" \
+           $shape --warmup 0 --duration "$SECS" > "$T/dp.json"
+       js "$T/dp.json" '(Object.values(d.errors).some(e => e) ? "errors " + JSON.stringify(d.errors) + " " : "") + d.throughput.toFixed(0)' ;;
+    esac
+}
+r=1
+while [ $r -le "$ROUNDS" ]; do
+    order="window pipeline wrk"
+    [ $((r % 2)) -eq 0 ] && order="wrk pipeline window"
+    for k in $order; do eval "v_$k=\$(run_pipe $k)"; eval "echo \"\$v_$k\"" >> "$T/pipe-$k.txt"; done
+    printf 'round %-3s driver window 16 %10s  driver pipeline 16 %10s  wrk pipeline 16 %10s\n' "$r" "$v_window" "$v_pipeline" "$v_wrk"
+    r=$((r + 1))
+done
+for k in window pipeline wrk; do
+    f="$T/pipe-$k.txt"
+    echo "pipelined rate, $k: median $(median < "$f") [$(sort -g "$f" | head -n1)-$(sort -g "$f" | tail -n1)] req/s"
+done
 
 # ---- 2. WebSocket echo vs TCP echo against the reference servers ----
 echo

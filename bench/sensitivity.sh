@@ -2,7 +2,9 @@
 # Benchmark (not a test): how sensitive and how trustworthy the verdicts are on this machine.
 # For each TCP/HTTP/WebSocket row of the PR grid (grids/pr-gate.json shapes, 16 connections,
 # window 16), with the reference servers in their own processes:
-#   1. calibrate the candidate's slowdown so that it loses ~10% and ~5% of throughput: a
+#   1. make the row server-bound (BASE=auto: both servers do the work of the first ladder
+#      step that cost 25% of throughput, see calibrate() below), then calibrate the
+#      candidate's extra slowdown so that it loses ~10% and ~5% of throughput: a
 #      doubling ladder of settings, each measured as the median per-round ratio of a
 #      PAIRS-round `compare run` (the comparisons' own setting), up to a 20% loss, then
 #      each level interpolated and re-measured, 10% up to three times (calibrate() below).
@@ -27,7 +29,8 @@
 # Usage: sh bench/sensitivity.sh [CAP] [DURATION] [REPEAT]
 #   env: KNOB (work or delay), PIN (pinning for every comparison: "DRIVER_CPUS SERVER_CPUS",
 #   e.g. "0 1", passed as compare run's --pin-driver/--pin-server), RUNS (5), PAIRS (12),
-#   ROWS (names to keep, e.g. "tcp-64 ws-4k"), KEEP (a directory that keeps every
+#   ROWS (names to keep, e.g. "tcp-64 ws-4k"), BASE (auto, or the knob's setting for both
+#   servers; auto with --work, 0 with --delay-us), KEEP (a directory that keeps every
 #   comparison's run directory), BIN_DRIVER, BIN_COMPARE
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,12 +45,17 @@ if [ -n "${PIN:-}" ]; then
     pin="--pin-driver ${PIN%% *} --pin-server ${PIN#* }"
 fi
 case $knob in
-work) flag=--work unit=rounds
-      ladder="250 500 1000 2000 4000 8000 16000 32000 64000 128000" ;;
-delay) flag=--delay-us unit=µs
+work) flag=--work unit=rounds base_mode=${BASE:-auto}
+      ladder="50 100 200 400 800 1600 3200 6400 12800 25600 51200" ;;
+delay) flag=--delay-us unit=µs base_mode=${BASE:-0}
        ladder="50 100 200 400 800 1600 3200 6400 12800 25600" ;;
 *) echo "bench: KNOB '$knob': expected work or delay" >&2; exit 2 ;;
 esac
+case $base_mode in
+auto) ;;
+'' | *[!0-9]*) echo "bench: BASE '$base_mode': expected auto or a whole number" >&2; exit 2 ;;
+esac
+base=0
 for p in node "$driver" "$compare"; do
     command -v "$p" > /dev/null 2>&1 || { echo "bench: '$p' not found (run make)" >&2; exit 2; }
 done
@@ -81,24 +89,43 @@ for (const k in t) if (t[k].baseline && t[k].candidate) console.log((t[k].candid
 ' "$o/runs.jsonl" 2> /dev/null || true
     rm -rf "$o"
 }
-# calibrate PROTO PAYLOAD WORKERS SWORKERS -> "s10 s5": the settings for a 10% and a 5%
-# loss. With a run's ~10-15% noise a few pairs cannot tell a 3% loss from 10%, and
+# calibrate PROTO PAYLOAD WORKERS SWORKERS -> "base s10 s5": the setting both servers run
+# with, and the candidate's extra for a 10% and a 5% loss. A slower server costs throughput
+# only where the server is the bottleneck: with BASE=auto both servers do `base` rounds of
+# work per request, the first ladder step that cost at least 25% on its own, so that the row
+# is server-bound with a margin (HTTP, one client thread against one server thread, is
+# balanced without it: a slowdown costs nothing until the server becomes the slower side,
+# and around that knee the same setting costs 0% in one comparison and 20% in the next, as
+# the two processes' speeds vary). Then the candidate's extra is calibrated on top of it. With a run's ~10-15% noise a few pairs cannot tell a 3% loss from 10%, and
 # among a dozen noisy steps the first that looks like 10% is usually a lucky one; and the
 # loss is not proportional to the setting: it stays small while the other side (the driver)
 # is the bottleneck and then climbs steeply. So: a doubling ladder of PAIRS-pair steps up
 # to a 20% loss (median ratio <= 0.8), then each level refined (refine below). Every step is
 # left in $tmp/fit ("setting ratio pairs").
 calibrate() {
+    base=0 steps=$ladder
+    if [ "$base_mode" = auto ]; then
+        : > "$tmp/fit"
+        for d in $ladder; do
+            step "$@" "$d" "$pairs"
+            if awk -v r="$r" 'BEGIN {exit !(r <= 0.75)}'; then base=$d; break; fi
+        done
+        [ "$base" -gt 0 ] || { echo "none none none"; return; }
+        cp "$tmp/fit" "$tmp/fit-base"
+        steps="$((base / 16)) $((base / 8)) $((base / 4)) $((base / 2)) $base $((base * 2)) $((base * 4))"
+    else
+        base=$base_mode
+    fi
     : > "$tmp/fit"
-    for d in $ladder; do
+    for d in $steps; do
         step "$@" "$d" "$pairs"
         if awk -v r="$r" 'BEGIN {exit !(r <= 0.8)}'; then
             s10=$(refine 0.9 3 "$@")
-            echo "$s10 $(refine 0.95 1 "$@")"
+            echo "$base $s10 $(refine 0.95 1 "$@")"
             return
         fi
     done
-    echo "none none"
+    echo "$base none none"
 }
 # refine LEVEL TRIES PROTO PAYLOAD WORKERS SWORKERS -> the setting for LEVEL: interpolated
 # between the steps around it, measured with 2 x PAIRS more pairs, and taken when that
@@ -159,11 +186,14 @@ write_grid() { # FILE NAME PROTO PAYLOAD WORKERS: a one-row grid of the PR grid'
  "workers": $5, "window": 16}}
 JSON
 }
-spec() { # FILE PROTO PAYLOAD SWORKERS GRID SETTING [CONFIRM_ROUNDS, default CAP]
+spec() { # FILE PROTO PAYLOAD SWORKERS GRID SETTING [CONFIRM_ROUNDS, default CAP]: the
+    # baseline server runs with $base of the knob, the candidate with $base + SETTING
+    b=""
+    [ "$base" -eq 0 ] || b="$flag $base"
     cat > "$1" <<JSON
 {"versions": [
-   {"name": "baseline", "server": {"$2": "$driver serve $2 --port {port} --workers $4 --payload $3"}},
-   {"name": "candidate", "server": {"$2": "$driver serve $2 --port {port} --workers $4 --payload $3 $flag $6"}}],
+   {"name": "baseline", "server": {"$2": "$driver serve $2 --port {port} --workers $4 --payload $3 $b"}},
+   {"name": "candidate", "server": {"$2": "$driver serve $2 --port {port} --workers $4 --payload $3 $flag $((base + $6))"}}],
  "grids": ["$5"], "runs": $runs, "warmup": 0.3, "duration": $duration, "confirm_rounds": ${7:-$cap}}
 JSON
 }
@@ -177,16 +207,23 @@ verdict() {
 }
 
 : > "$tmp/fa"; : > "$tmp/d10"; : > "$tmp/d5"; : > "$tmp/ab"
-printf 'sensitivity: candidate slowed by %s; %s planned rounds + up to %s extra, %s s runs, A/A x %s;\n' \
-    "$flag" "$runs" "$cap" "$duration" "$repeat"
+printf 'sensitivity: candidate slowed by %s (%s, both servers at the base); %s planned rounds + up to %s extra, %s s runs, A/A x %s;\n' \
+    "$flag" "$unit" "$runs" "$cap" "$duration" "$repeat"
 printf 'pinning: %s; load average %s\n' "${pin:-none}" "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-8s %7s %7s   %-34s %-24s %s\n' row "10% $unit" "5% $unit" "A/A verdicts (change%, runs)" \
-    "10% A/B" "5% A/B"
+printf '%-8s %6s %7s %7s   %-34s %-24s %s\n' row "base" "+10%" "+5%" \
+    "A/A verdicts (change%, runs)" "10% A/B" "5% A/B"
 echo "$rows" | while IFS='|' read -r name proto payload workers sworkers; do
     if [ -n "$keep" ]; then case " $keep " in *" $name "*) ;; *) continue ;; esac; fi
+    : > "$tmp/fit-base"
     set -- $(calibrate "$proto" "$payload" "$workers" "$sworkers")
-    d10=$1; d5=$2
-    echo "$name calibration (setting: median ratio, pairs): $(awk '{printf "%s: %s, %s  ", $1, $2, $3}' "$tmp/fit")" >&2
+    base=$1; d10=$2; d5=$3
+    [ -s "$tmp/fit-base" ] && echo "$name base (setting: median ratio, pairs): $(awk '{printf "%s: %s, %s  ", $1, $2, $3}' "$tmp/fit-base")" >&2
+    echo "$name calibration on base $base (extra: median ratio, pairs): $(awk '{printf "%s: %s, %s  ", $1, $2, $3}' "$tmp/fit")" >&2
+    if [ "$base" = none ]; then
+        printf '%-8s no %s setting up to %s %s cost 25%% of throughput: row skipped\n' "$name" \
+            "$flag" "${ladder##* }" "$unit"
+        continue
+    fi
     if [ "$d10" = none ]; then
         printf '%-8s no %s setting up to %s %s cost 20%% of throughput: row skipped\n' "$name" \
             "$flag" "${ladder##* }" "$unit"
@@ -207,7 +244,7 @@ echo "$rows" | while IFS='|' read -r name proto payload workers sworkers; do
     v10=$(verdict "$tmp/ab.json")
     spec "$tmp/ab.json" "$proto" "$payload" "$sworkers" "$grid" "$d5"
     v5=$(verdict "$tmp/ab.json")
-    printf '%-8s %7s %7s   %-34s %-24s %s\n' "$name" "$d10" "$d5" "$aa" \
+    printf '%-8s %6s %7s %7s   %-34s %-24s %s\n' "$name" "$base" "$d10" "$d5" "$aa" \
         "$(echo "$v10" | awk '{printf "%s (%s%%, %s)", $1, $2, $3}')" \
         "$(echo "$v5" | awk '{printf "%s (%s%%, %s)", $1, $2, $3}')"
     echo "$v10" >> "$tmp/ab"; echo "$v5" >> "$tmp/ab"
