@@ -20,8 +20,9 @@ const char *const confirm_rule =
     "evidence is not strong (verdict ~ or unstable), or, after the planned rounds, a side is "
     "noisier than the noise limit (verdict unstable); it gets two more alternating rounds at "
     "a time until it is not, up to the cap. "
-    "Once it has extra rounds, a change counts only when the exact Wilcoxon signed-rank p "
-    "of its per-round ratios (the pairs' shared drift cancels) is within a budget of 2/252 "
+    "Once it has extra rounds, its change is the median of its per-round ratios (the pairs' "
+    "shared drift cancels), and it counts only when the exact Wilcoxon signed-rank p "
+    "of those ratios is within a budget of 2/252 "
     "shared by the looks: 2/252 / (4 x looks) before the cap (looks = half the cap), 3/4 of "
     "2/252 at it; and a side's noise is read from its interquartile range, as the spread of "
     "five runs";
@@ -58,14 +59,17 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules,
         json_object_foreach((json_t *)vs, cand, cmp)
         {
             const char *verdict = summary_str(cmp, "verdict", "");
-            double change = summary_num(cmp, "change", 0) * 100.0;
-
+            int more = confirmed(mj, planned);
+            /* with extra rounds the row is judged on its paired change (stats_verdict) */
+            double change =
+                more ? (summary_num(json_object_get(cmp, "paired_ratio"), "median", 1) - 1) * 100.0
+                     : summary_num(cmp, "change", 0) * 100.0;
             int past = change >= rules->threshold_pct[m] || -change >= rules->threshold_pct[m];
 
             /* unstable after the planned rounds: measure more. Once the row has extra
              * rounds its spread comes from the interquartile range, which more runs do not
              * shrink: then only a change past the threshold is worth more rounds. */
-            if (strcmp(verdict, VERDICT_UNSTABLE) == 0 && (past || !confirmed(mj, planned)))
+            if (strcmp(verdict, VERDICT_UNSTABLE) == 0 && (past || !more))
                 return 1;
             if (strcmp(verdict, VERDICT_SAME) == 0 && past)
                 return 1;

@@ -428,19 +428,21 @@ static void confirmation(const struct html_ctx *c)
             html_esc(c, label);
             fprintf(c->f,
                     L(c,
-                      "</b> got %lld extra rounds (throughput, signed-rank p of the per-round "
-                      "ratios: ",
-                      "</b> 增加了 %lld 轮（吞吐量各轮比值的符号秩检验 p："),
+                      "</b> got %lld extra rounds (throughput: the median per-round change, "
+                      "and the signed-rank p of the per-round ratios: ",
+                      "</b> 增加了 %lld 轮（吞吐量：各轮变化的中位数，以及各轮比值的符号秩检验 "
+                      "p："),
                     (long long)json_integer_value(n));
-            /* the evidence its verdict used, per candidate */
+            /* what its verdict used, per candidate: the paired change and p */
             for (v = 1; v < c->nv; v++) {
-                double p;
+                const json_t *vs = found ? html_vs(found, "throughput", c->versions[v]) : NULL;
+                double p, pm;
 
                 if (v > 1)
                     fputs(" / ", c->f);
-                if (found &&
-                    html_num(html_vs(found, "throughput", c->versions[v]), "p_paired", &p) == 0)
-                    fprintf(c->f, "%.2g", p);
+                if (vs && html_num(vs, "p_paired", &p) == 0 &&
+                    html_num(json_object_get(vs, "paired_ratio"), "median", &pm) == 0)
+                    fprintf(c->f, "%+.1f%%, p %.2g", (pm - 1) * 100, p);
                 else
                     fputs("—", c->f);
             }
@@ -454,8 +456,9 @@ static void confirmation(const struct html_ctx *c)
             fputs("某个参与判定的指标变化超过阈值但证据不充分（判定 ~ 或 unstable），或在计划轮次"
                   "之后某一方的离散度超过噪声上限（判定 "
                   "unstable）时，该配置处于临界；每次再交替运行两轮，直到不再临界，"
-                  "最多到上限为止。增加轮次后，只有各轮配对比值的精确 Wilcoxon 符号秩检验 p"
-                  "（同一轮两次运行共有的漂移在比值中抵消）在各次判断共享的 2/252 预算内"
+                  "最多到上限为止。增加轮次后，其变化取各轮配对比值的中位数"
+                  "（同一轮两次运行共有的漂移在比值中抵消），且只有这些比值的精确 Wilcoxon "
+                  "符号秩检验 p 在各次判断共享的 2/252 预算内"
                   "（达到上限之前每次为 2/252 ÷（4 × 判断次数，即上限的一半），达到上限时为"
                   " 2/252 的 3/4）时，变化才算数；某一方的噪声按其四分位距折算为五次运行"
                   "的离散度。",

@@ -317,7 +317,7 @@ static void confirmation(const struct md *m)
     {
         const char *label = id;
         const json_t *found = NULL;
-        char k[32], p[128] = "";
+        char k[32], p[256] = "";
         struct md sub = *m;
         size_t vi, used = 0;
 
@@ -328,13 +328,15 @@ static void confirmation(const struct md *m)
                 found = row;
             }
         }
-        /* the evidence its verdict used: throughput's signed-rank p, per candidate */
+        /* what its verdict used: throughput's paired change and signed-rank p, per candidate */
         for (vi = 1; vi < m->nv && used < sizeof(p); vi++) {
-            const json_t *pp =
-                json_object_get(summary_vs(found, "throughput", md_version(m, vi)), "p_paired");
+            const json_t *vs = summary_vs(found, "throughput", md_version(m, vi));
+            const json_t *pp = json_object_get(vs, "p_paired");
+            const json_t *pm = json_object_get(json_object_get(vs, "paired_ratio"), "median");
 
-            if (json_is_number(pp)) /* two significant digits: budgets go down to ~1e-5 */
-                used += (size_t)snprintf(p + used, sizeof(p) - used, "%s%.2g", vi > 1 ? " / " : "",
+            if (json_is_number(pp) && json_is_number(pm)) /* p: budgets go down to ~1e-5 */
+                used += (size_t)snprintf(p + used, sizeof(p) - used, "%s%+.1f%%, p %.2g",
+                                         vi > 1 ? " / " : "", (json_number_value(pm) - 1) * 100,
                                          json_number_value(pp));
             else
                 used += (size_t)snprintf(p + used, sizeof(p) - used, "%s—", vi > 1 ? " / " : "");

@@ -330,12 +330,21 @@ double stats_extra_alpha(size_t planned, size_t looks, size_t n)
     return STATS_EXTRA_ALPHA / (4.0 * (double)looks);
 }
 
-/* A confirmed row (see stats_verdict): the signed-rank test of the paired ratios at the
- * shared budget, then the noise. */
-static const char *verdict_confirmed(const struct verdict_input *in, const struct verdict_rules *r,
-                                     int beyond, int bad)
+double stats_paired_change(const double *ratios, size_t n)
+{
+    struct stats_range pr;
+
+    return n && stats_range(ratios, n, &pr) == 0 ? pr.median - 1 : 0;
+}
+
+/* A confirmed row (see stats_verdict): the paired change past the threshold and the
+ * signed-rank test of the paired ratios at the shared budget, then the noise. */
+static const char *verdict_confirmed(const struct verdict_input *in, const struct verdict_rules *r)
 {
     size_t n = in->base.n > in->cand.n ? in->base.n : in->cand.n;
+    double change = stats_paired_change(in->ratios, in->n_ratios);
+    int beyond = change != 0 && fabs(change * 100) + 1e-9 >= r->threshold_pct[in->metric];
+    int bad = metric_higher_is_better(in->metric) ? change < 0 : change > 0;
 
     if (beyond && in->p_paired >= 0 && in->p_paired <= stats_extra_alpha(in->planned, in->looks, n))
         return bad ? VERDICT_REGRESSED : VERDICT_IMPROVED;
@@ -369,7 +378,7 @@ const char *stats_verdict(const struct verdict_input *in, const struct verdict_r
     beyond = change != 0 && fabs(pct) + 1e-9 >= thr;
     bad = metric_higher_is_better(in->metric) ? change < 0 : change > 0;
     if (in->planned && (in->base.n > in->planned || in->cand.n > in->planned))
-        return verdict_confirmed(in, r, beyond, bad);
+        return verdict_confirmed(in, r);
     if (beyond && !stats_ranges_overlap(&in->base, &in->cand))
         return bad ? VERDICT_REGRESSED : VERDICT_IMPROVED;
     if (r->noise_limit_pct > 0 &&

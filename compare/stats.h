@@ -75,6 +75,12 @@ double stats_mwu_p(const double *a, size_t na, const double *b, size_t nb);
 #define STATS_SIGNED_RANK_EXACT_MAX 200
 double stats_signed_rank_p(const double *d, size_t n);
 
+/* The paired change of a row: the median of its per-round ratios cand/base, minus 1 (0 when
+ * there are none). Each ratio compares two runs of one round, so the machine's slow drift,
+ * which both share, cancels in it; a row with extra rounds is judged on this change (the
+ * change of the sides' medians stays the reported one, design §6). */
+double stats_paired_change(const double *ratios, size_t n);
+
 /* Whether the [min, max] ranges of a and b share at least one value. */
 int stats_ranges_overlap(const struct stats_range *a, const struct stats_range *b);
 
@@ -92,7 +98,8 @@ struct verdict_input {
     size_t n_ratios;
     /* Adaptive confirmation (confirm.c). planned: the rounds the run planned (0: unknown,
      * the rules below for planned rounds apply whatever n is). When a side has more runs
-     * than planned, the row was confirmed, and the extra-look rule applies: the evidence is
+     * than planned, the row was confirmed, and the extra-look rule applies: the change is
+     * the paired one (stats_paired_change of ratios), the evidence is
      * the exact signed-rank p of the paired ratios' logs (p_paired) at most
      * stats_extra_alpha(planned, looks, n), where looks is how many times the confirmation
      * cap lets the row be judged again (half the cap, at least 1); the noise is read from
@@ -125,7 +132,7 @@ double stats_change(const struct stats_range *base, const struct stats_range *ca
 
 /* The verdict (one of the VERDICT_* strings) under rules r. For a confirmed row (a side
  * has more runs than in->planned): failed; ~ when ungated; regressed / improved when
- * |change| ≥ threshold and in->p_paired ≤ stats_extra_alpha(); unstable when a side's
+ * |paired change| ≥ threshold and in->p_paired ≤ stats_extra_alpha(); unstable when a side's
  * stats_spread_pct() > noise limit; ~ otherwise. For the planned rounds, in this order:
  *   failed    — in->failed;
  *   ~         — metric not gated (threshold 0);

@@ -80,8 +80,11 @@ rm -f "$T"/count-*
     { cat "$T/err3" >&2; fail "compare run --confirm 20 exited $?"; }
 got=$(json_get "$T/c256/summary.json" '(c => (n => c.verdict + " " + (c.p_paired <= (n < 23 ? 2 / 252 / 40 : 2 / 252 * 0.75)) + " " + n + " " + (c.p_paired * 2 ** 23).toFixed(0))(this.rows[0].metrics.throughput.values.candidate.n))(this.rows[0].metrics.throughput.vs_baseline.candidate)')
 assert_eq "$got" "regressed true 23 1280" "confirmed row: verdict, p within the look's budget, runs, p × 2^23"
-grep -q "got 20 extra rounds (throughput, signed-rank p of the per-round ratios: 0.00015)" "$T/c256/report.md" ||
-    fail "report.md does not give the confirmed row's signed-rank p"
+# the report gives what the verdict used: the median per-round change and the p
+pm=$(json_get "$T/c256/summary.json" '((this.rows[0].metrics.throughput.vs_baseline.candidate.paired_ratio.median - 1) * 100).toFixed(1)')
+awk -v c="$pm" 'BEGIN {exit !(c <= -10 && c >= -14)}' || fail "confirmed row's paired change $pm%, expected about -12%"
+grep -q "got 20 extra rounds (throughput: the median per-round change, and the signed-rank p of the per-round ratios: $pm%, p 0.00015)" "$T/c256/report.md" ||
+    fail "report.md does not give the confirmed row's paired change ($pm%) and signed-rank p"
 echo "confirmed row: $got"
 
 # without --confirm nothing is added, and the report says nothing about it

@@ -311,9 +311,11 @@ static void test_confirmed(void)
     static const double cand[12] = {90, 91, 89, 92, 88, 90, 93, 87, 90, 91, 89, 90};
     static const double same[12] = {99, 100, 102, 98, 101, 100, 97, 103, 100, 99, 101, 100};
     static const double nine[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    double rat_c[12], rat_s[12];
     struct stats_range rb, rc, rs, r9;
     struct verdict_input in;
     struct verdict_rules r;
+    size_t k;
 
     verdict_rules_default(&r);
     stats_range(base, 12, &rb);
@@ -331,6 +333,15 @@ static void test_confirmed(void)
     in.cand = rc;
     in.base_v = base;
     in.cand_v = cand;
+    for (k = 0; k < 12; k++) {
+        rat_c[k] = cand[k] / base[k];
+        rat_s[k] = same[k] / base[k];
+    }
+    in.ratios = rat_c;
+    in.n_ratios = 12;
+    /* the paired change: the median of the rounds' ratios (0.9 here), not of the sides */
+    CHECK(NEAR(stats_paired_change(rat_c, 12), 0.9 - 1));
+    CHECK(stats_paired_change(NULL, 0) == 0);
     in.p = stats_mwu_p(base, 12, cand, 12);
     CHECK(in.p < 1e-3);
     {
@@ -376,8 +387,39 @@ static void test_confirmed(void)
     /* no change past the threshold: ~ even with a tiny p */
     in.cand = rs;
     in.cand_v = same;
+    in.ratios = rat_s;
     in.p_paired = 1e-6;
     CHECK_STR(stats_verdict(&in, &r), "~");
+    /* the sides' medians within the threshold, the rounds' ratios past it: the paired
+     * change decides a confirmed row (the planned rules read the sides' change) */
+    {
+        static const double b2[12] = {100, 80, 120, 100, 80, 120, 100, 80, 120, 100, 80, 120};
+        static const double c2[12] = {98, 72, 108, 98, 72, 108, 98, 72, 108, 98, 72, 108};
+        double rat2[12];
+        struct stats_range rb2, rc2;
+
+        for (k = 0; k < 12; k++)
+            rat2[k] = c2[k] / b2[k];
+        stats_range(b2, 12, &rb2);
+        stats_range(c2, 12, &rc2);
+        CHECK(fabs(stats_change(&rb2, &rc2)) * 100 < 5);  /* −2% of the sides' medians */
+        CHECK(stats_paired_change(rat2, 12) * 100 <= -5); /* −10% of the rounds' ratios */
+        in.base = rb2;
+        in.cand = rc2;
+        in.base_v = b2;
+        in.cand_v = c2;
+        in.ratios = rat2;
+        CHECK_STR(stats_verdict(&in, &r), "regressed");
+        in.planned = 0; /* unconfirmed, the planned rules: no regression from the sides'
+                         * change; their 40% ranges read unstable */
+        CHECK_STR(stats_verdict(&in, &r), "unstable");
+        in.planned = 5;
+        in.base = rb;
+        in.base_v = base;
+        in.cand = rs;
+        in.cand_v = same;
+        in.ratios = rat_s;
+    }
     /* a side whose IQR-based spread passes the limit is unstable */
     r.noise_limit_pct = 3;
     in.p_paired = 0.5;
@@ -386,6 +428,7 @@ static void test_confirmed(void)
     r.noise_limit_pct = 20;
     in.cand = rc;
     in.cand_v = cand;
+    in.ratios = rat_c;
     in.looks = 0;
     in.p_paired = STATS_EXTRA_ALPHA * 0.75;
     CHECK_STR(stats_verdict(&in, &r), "regressed");
