@@ -44,7 +44,8 @@ static void usage(FILE *f)
             "  for request counting and --delay-us; 0 = each chunk)  --delay-us N (hold each\n"
             "  reply)  --work N (N rounds of CPU work per request, a few ns each)\n"
             "  --transport tls --cert F --key F [--cacert F]\n"
-            "  on SIGINT/SIGTERM prints {\"requests\": N, \"connections\": M} and exits 0\n"
+            "  on SIGINT/SIGTERM prints {\"requests\": N, \"connections\": M, \"per_worker\":\n"
+            "  [connections of each worker thread]} and exits 0\n"
             "\n"
             "exit codes: 0 result printed, 2 bad flags or configuration, 3 could not connect\n"
             "            or the run failed\n");
@@ -83,8 +84,13 @@ static int run_serve(const struct drv_opts *o)
     fflush(stderr);
     {
         unsigned long long reqs = server_requests(s), conns = server_connections(s);
+        unsigned i, nw = server_workers(s);
+
+        printf("{\"requests\": %llu, \"connections\": %llu, \"per_worker\": [", reqs, conns);
+        for (i = 0; i < nw; i++)
+            printf("%s%llu", i ? ", " : "", server_worker_connections(s, i));
+        printf("]}\n");
         server_stop(s);
-        printf("{\"requests\": %llu, \"connections\": %llu}\n", reqs, conns);
     }
     return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
 }

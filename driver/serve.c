@@ -1,5 +1,7 @@
 /* The reference server (see srvproto.h): one listening socket shared by `workers` threads,
- * each with its own epoll loop (EPOLLEXCLUSIVE accept), per-connection fixed buffers, and
+ * each with its own epoll loop (EPOLLEXCLUSIVE accept; the connections are dealt round
+ * robin, so each worker serves its share whichever one accepted), per-connection fixed
+ * buffers, and
  * the --delay-us knob: every reply is held back until delay_us after the read that
  * completed its request (per-reply release marks; the loop sleeps until the earliest), and
  * the --work knob: a fixed amount of CPU work per request, a slowdown whose cost per request
@@ -31,6 +33,7 @@
 #define OUT_MIN (64u * 1024)
 #define ACCEPT_BURST 64
 #define ACCEPT_PAUSE_NS (50ull * 1000 * 1000) /* out of descriptors and no spare: wait */
+#define HANDOFF_MAX 1024u                     /* accepted descriptors waiting for their worker */
 
 struct mark {
     uint64_t release_ns;
@@ -66,6 +69,12 @@ struct sworker {
     uint64_t accept_resume_ns; /* listener left out of this loop until then (0 = in it) */
     _Atomic unsigned long long requests;
     _Atomic unsigned long long accepted;
+    /* connections another worker accepted for this one (round robin), adopted by this
+     * worker's loop after loop_wake() */
+    pthread_mutex_t hand_mu;
+    int hand_mu_ok;
+    int hand[HANDOFF_MAX];
+    atomic_uint nhand;
     char pad[64];
 };
 
@@ -77,6 +86,7 @@ struct server {
     char listen_tag; /* its address marks the listener's epoll events */
     unsigned nworkers;
     struct sworker *w;
+    atomic_uint deal; /* accepted connections so far: the next one goes to w[deal % n] */
     atomic_int stop;
     size_t in_cap, out_cap, need; /* need: output room to feed one more request */
     uint64_t delay_ns;
@@ -345,10 +355,96 @@ static int shed_one(struct sworker *w)
     return e == EAGAIN || e == EWOULDBLOCK ? 0 : -1;
 }
 
+/* Takes the accepted connection fd into w's loop (on w's thread); closes it on failure. */
+static void adopt(struct sworker *w, int fd)
+{
+    struct server *s = w->s;
+    struct sconn *sc = calloc(1, sizeof(*sc));
+
+    if (!sc || buf_init(&sc->in, s->in_cap) < 0 || buf_init(&sc->out, s->out_cap) < 0 ||
+        (s->delay_ns && !(sc->marks = calloc(MARKS_MAX, sizeof(*sc->marks)))) ||
+        !(sc->st = s->proto->conn_new(&s->o))) {
+        if (sc) {
+            buf_release(&sc->in);
+            buf_release(&sc->out);
+            free(sc->marks);
+            free(sc);
+        }
+        close(fd);
+        return;
+    }
+    sc->w = w;
+    conn_init_plain(&sc->c, fd);
+    if (s->tls) {
+        if (conn_init_tls_server(&sc->c, fd, s->tls) < 0) {
+            sc->c.fd = fd;
+            sc->c.ops = &conn_plain_ops;
+            sc->st = (s->proto->conn_free(sc->st), NULL);
+            sc->c.ops->close(&sc->c);
+            buf_release(&sc->in);
+            buf_release(&sc->out);
+            free(sc->marks);
+            free(sc);
+            return;
+        }
+        sc->handshaking = 1;
+    }
+    sc->next = w->all;
+    if (w->all)
+        w->all->prev = sc;
+    w->all = sc;
+    sc->events = EPOLLIN;
+    if (loop_add(&w->loop, fd, EPOLLIN, sc) < 0) {
+        sc->events = 0;
+        sconn_free(sc);
+        return;
+    }
+    atomic_fetch_add_explicit(&w->accepted, 1, memory_order_relaxed);
+}
+
+/* Queues fd for worker t and wakes it. 0, or -1 when its queue is full (keep it here). */
+static int hand_off(struct sworker *t, int fd)
+{
+    unsigned n;
+
+    pthread_mutex_lock(&t->hand_mu);
+    n = atomic_load(&t->nhand);
+    if (n < HANDOFF_MAX) {
+        t->hand[n] = fd;
+        atomic_store(&t->nhand, n + 1);
+    }
+    pthread_mutex_unlock(&t->hand_mu);
+    if (n >= HANDOFF_MAX)
+        return -1;
+    loop_wake(&t->loop);
+    return 0;
+}
+
+/* The connections handed to w: adopted (adopt != 0) or closed. */
+static void take_handed(struct sworker *w, int adopt_them)
+{
+    int fds[HANDOFF_MAX];
+    unsigned n, i;
+
+    if (!w->hand_mu_ok || atomic_load(&w->nhand) == 0)
+        return;
+    pthread_mutex_lock(&w->hand_mu);
+    n = atomic_load(&w->nhand);
+    memcpy(fds, w->hand, n * sizeof(fds[0]));
+    atomic_store(&w->nhand, 0);
+    pthread_mutex_unlock(&w->hand_mu);
+    for (i = 0; i < n; i++) {
+        if (adopt_them)
+            adopt(w, fds[i]);
+        else
+            close(fds[i]);
+    }
+}
+
 static void accept_some(struct sworker *w)
 {
     struct server *s = w->s;
-    struct sconn *sc;
+    struct sworker *t;
     int fd, i, rc, one = 1;
 
     for (i = 0; i < ACCEPT_BURST; i++) {
@@ -366,46 +462,12 @@ static void accept_some(struct sworker *w)
             return; /* EAGAIN, or out of memory and the like: try again on the next event */
         }
         (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-        sc = calloc(1, sizeof(*sc));
-        if (!sc || buf_init(&sc->in, s->in_cap) < 0 || buf_init(&sc->out, s->out_cap) < 0 ||
-            (s->delay_ns && !(sc->marks = calloc(MARKS_MAX, sizeof(*sc->marks)))) ||
-            !(sc->st = s->proto->conn_new(&s->o))) {
-            if (sc) {
-                buf_release(&sc->in);
-                buf_release(&sc->out);
-                free(sc->marks);
-                free(sc);
-            }
-            close(fd);
-            continue;
-        }
-        sc->w = w;
-        conn_init_plain(&sc->c, fd);
-        if (s->tls) {
-            if (conn_init_tls_server(&sc->c, fd, s->tls) < 0) {
-                sc->c.fd = fd;
-                sc->c.ops = &conn_plain_ops;
-                sc->st = (s->proto->conn_free(sc->st), NULL);
-                sc->c.ops->close(&sc->c);
-                buf_release(&sc->in);
-                buf_release(&sc->out);
-                free(sc->marks);
-                free(sc);
-                continue;
-            }
-            sc->handshaking = 1;
-        }
-        sc->next = w->all;
-        if (w->all)
-            w->all->prev = sc;
-        w->all = sc;
-        sc->events = EPOLLIN;
-        if (loop_add(&w->loop, fd, EPOLLIN, sc) < 0) {
-            sc->events = 0;
-            sconn_free(sc);
-            continue;
-        }
-        atomic_fetch_add_explicit(&w->accepted, 1, memory_order_relaxed);
+        /* dealt round robin: EPOLLEXCLUSIVE wakes one worker, which then accepts the whole
+         * queue; kept, 16 connections split anywhere from 8/8 to 16/0 across two workers,
+         * and a server-bound run's rate followed the split */
+        t = &s->w[atomic_fetch_add(&s->deal, 1) % s->nworkers];
+        if (t == w || !t->hand_mu_ok || hand_off(t, fd) < 0)
+            adopt(w, fd);
     }
 }
 
@@ -419,6 +481,7 @@ static void *sworker_main(void *arg)
     int n, i;
 
     while (!atomic_load(&s->stop)) {
+        take_handed(w, 1); /* first: a wake-up may have come before this loop existed */
         deadline = 0;
         for (sc = w->delayed; sc; sc = sc->dnext) {
             uint64_t t = sc->marks[sc->mhead].release_ns;
@@ -471,6 +534,16 @@ unsigned long long server_requests(const struct server *s)
     return n;
 }
 
+unsigned server_workers(const struct server *s)
+{
+    return s->nworkers;
+}
+
+unsigned long long server_worker_connections(const struct server *s, unsigned i)
+{
+    return i < s->nworkers ? atomic_load_explicit(&s->w[i].accepted, memory_order_relaxed) : 0;
+}
+
 unsigned long long server_connections(const struct server *s)
 {
     unsigned long long n = 0;
@@ -498,6 +571,11 @@ void server_stop(struct server *s)
             loop_release(&s->w[i].loop);
         if (s->w[i].spare_fd >= 0)
             close(s->w[i].spare_fd);
+    }
+    for (i = 0; i < s->nworkers; i++) { /* after every join: nothing is handed any more */
+        take_handed(&s->w[i], 0);
+        if (s->w[i].hand_mu_ok)
+            pthread_mutex_destroy(&s->w[i].hand_mu);
     }
     if (s->lfd >= 0)
         close(s->lfd);
@@ -552,6 +630,8 @@ struct server *server_start(const struct drv_opts *o, unsigned workers, int *bou
     for (i = 0; i < workers; i++) {
         s->w[i].loop.epfd = s->w[i].loop.wakefd = -1;
         s->w[i].spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC); /* -1: no shedding */
+        s->w[i].hand_mu_ok = pthread_mutex_init(&s->w[i].hand_mu, NULL) == 0;
+        atomic_init(&s->w[i].nhand, 0);
     }
     for (i = 0; i < workers; i++) {
         struct sworker *w = &s->w[i];

@@ -55,6 +55,10 @@ struct server *server_start(const struct drv_opts *o, unsigned workers, int *bou
 unsigned long long server_requests(const struct server *s);
 /* Connections accepted so far (all workers). */
 unsigned long long server_connections(const struct server *s);
+/* The server's worker threads, and the connections worker i has served so far (dealt round
+ * robin: they differ by at most one, bar a worker whose hand-off queue was full). */
+unsigned server_workers(const struct server *s);
+unsigned long long server_worker_connections(const struct server *s, unsigned i);
 /* Stops the threads, closes every connection, frees. */
 void server_stop(struct server *s);
 
