@@ -1,10 +1,9 @@
 /* The reference server (see srvproto.h): one listening socket shared by `workers` threads,
  * each with its own epoll loop (EPOLLEXCLUSIVE accept; the connections are dealt round
  * robin, so each worker serves its share whichever one accepted), per-connection fixed
- * buffers, and
- * the --delay-us knob: every reply is held back until delay_us after the read that
- * completed its request (per-reply release marks; the loop sleeps until the earliest), and
- * the --work knob: a fixed amount of CPU work per request, a slowdown whose cost per request
+ * buffers, and the --delay-us knob: every reply is held back until delay_us after the read
+ * that completed its request (per-reply release marks; the loop sleeps until the earliest),
+ * and the --work knob: a fixed amount of CPU work per request, a slowdown whose cost per request
  * is the same in every process (a hold's is not: in a closed loop with many replies in flight
  * it lets the server batch more, and what it costs moves with the batching).
  * A misbehaving client only loses its own connection. */
@@ -420,7 +419,7 @@ static int hand_off(struct sworker *t, int fd)
     return 0;
 }
 
-/* The connections handed to w: adopted (adopt != 0) or closed. */
+/* The connections handed to w: adopted (adopt_them != 0) or closed. */
 static void take_handed(struct sworker *w, int adopt_them)
 {
     int fds[HANDOFF_MAX];
