@@ -96,12 +96,13 @@ for (const k in t) if (t[k].baseline && t[k].candidate) console.log((t[k].candid
 # is server-bound with a margin (HTTP, one client thread against one server thread, is
 # balanced without it: a slowdown costs nothing until the server becomes the slower side,
 # and around that knee the same setting costs 0% in one comparison and 20% in the next, as
-# the two processes' speeds vary). Then the candidate's extra is calibrated on top of it. With a run's ~10-15% noise a few pairs cannot tell a 3% loss from 10%, and
-# among a dozen noisy steps the first that looks like 10% is usually a lucky one; and the
+# the two processes' speeds vary). Then the candidate's extra is calibrated on top of it.
+# With a run's ~10-15% noise a few pairs cannot tell a 3% loss from 10%, and among a dozen
+# noisy steps the first that looks like 10% is usually a lucky one; and without the base the
 # loss is not proportional to the setting: it stays small while the other side (the driver)
 # is the bottleneck and then climbs steeply. So: a doubling ladder of PAIRS-pair steps up
 # to a 20% loss (median ratio <= 0.8), then each level refined (refine below). Every step is
-# left in $tmp/fit ("setting ratio pairs").
+# left in $tmp/fit ("setting ratio pairs"), the base's ladder in $tmp/fit-base.
 calibrate() {
     base=0 steps=$ladder
     if [ "$base_mode" = auto ]; then

@@ -8,23 +8,23 @@
 need node
 need strace
 
+# writes per batch, the difference of two runs (start-up, hello and exit cancel);
+# LeakSanitizer cannot run under ptrace: off for these runs of a sanitized driver
+writes() { # PROTO PORT REQUESTS -> sendto/write calls of the whole run
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+        strace -f -c -e trace=sendto,write -o "$T/strace.txt" "$DRIVER" "$1" --port "$2" \
+        --payload 64 --connections 4 --window 16 --warmup 0 --requests "$3" > "$T/$1.json"
+    assert_eq "$(json_get "$T/$1.json" "this.ops === $3 && Object.values(this.errors).every(e => e === 0)")" \
+        true "$1: exact --requests $3, no errors: $(json_get "$T/$1.json" 'JSON.stringify(this.errors)')"
+    awk '$NF == "total" {print $4 + 0}' "$T/strace.txt" # % seconds usecs/call calls [errors]
+}
+
 for proto in tcp http ws; do
     port=$(free_port)
     start_bg "serve-$proto" "$DRIVER" serve "$proto" --port "$port" --payload 64
     wait_port "$port"
-    # writes per batch, the difference of two runs (start-up, hello and exit cancel);
-    # LeakSanitizer cannot run under ptrace: off for these runs of a sanitized driver
-    writes() { # REQUESTS -> sendto calls of the whole run
-        ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-            strace -f -c -e trace=sendto,write -o "$T/strace.txt" "$DRIVER" "$proto" \
-            --port "$port" --payload 64 --connections 4 --window 16 --warmup 0 \
-            --requests "$1" > "$T/$proto.json"
-        assert_eq "$(json_get "$T/$proto.json" "this.ops === $1 && Object.values(this.errors).every(e => e === 0)")" \
-            true "$proto: exact --requests $1, no errors: $(json_get "$T/$proto.json" 'JSON.stringify(this.errors)')"
-        awk '$NF == "total" {print $4 + 0}' "$T/strace.txt"  # % seconds usecs/call calls
-    }
-    small=$(writes 2000)
-    large=$(writes 22000)
+    small=$(writes "$proto" "$port" 2000)
+    large=$(writes "$proto" "$port" 22000)
     per=$(awk -v s="$small" -v l="$large" 'BEGIN {printf "%.3f", (l - s) / 20000}')
     echo "$proto 64 B, 4 connections, window 16: $per writes per batch"
     # one write per batch would read 1.0; the replies of a window come back in a few reads
