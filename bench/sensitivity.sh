@@ -30,8 +30,8 @@
 #   env: KNOB (work or delay), PIN (pinning for every comparison: "DRIVER_CPUS SERVER_CPUS",
 #   e.g. "0 1", passed as compare run's --pin-driver/--pin-server), RUNS (5), PAIRS (12),
 #   ROWS (names to keep, e.g. "tcp-64 ws-4k"), BASE (auto, or the knob's setting for both
-#   servers; auto with --work, 0 with --delay-us), KEEP (a directory that keeps every
-#   comparison's run directory), BIN_DRIVER, BIN_COMPARE
+#   servers; auto with --work, 0 with --delay-us), KEEP (a directory, made if missing, that
+#   keeps every comparison's run directory), BIN_DRIVER, BIN_COMPARE
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 driver=${BIN_DRIVER:-$top/bin/driver}
@@ -56,6 +56,9 @@ auto) ;;
 '' | *[!0-9]*) echo "bench: BASE '$base_mode': expected auto or a whole number" >&2; exit 2 ;;
 esac
 base=0
+if [ -n "${KEEP:-}" ]; then
+    mkdir -p "$KEEP" || { echo "bench: KEEP '$KEEP': cannot create the directory" >&2; exit 2; }
+fi
 for p in node "$driver" "$compare"; do
     command -v "$p" > /dev/null 2>&1 || { echo "bench: '$p' not found (run make)" >&2; exit 2; }
 done

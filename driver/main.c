@@ -83,13 +83,18 @@ static int run_serve(const struct drv_opts *o)
         ;
     fflush(stderr);
     {
-        unsigned long long reqs = server_requests(s), conns = server_connections(s);
+        /* each worker's count read once, and "connections" is their sum, so the two
+         * agree even if a connection is accepted while this prints */
+        unsigned long long reqs = server_requests(s), conns = 0, c;
         unsigned i, nw = server_workers(s);
 
-        printf("{\"requests\": %llu, \"connections\": %llu, \"per_worker\": [", reqs, conns);
-        for (i = 0; i < nw; i++)
-            printf("%s%llu", i ? ", " : "", server_worker_connections(s, i));
-        printf("]}\n");
+        printf("{\"requests\": %llu, \"per_worker\": [", reqs);
+        for (i = 0; i < nw; i++) {
+            c = server_worker_connections(s, i);
+            conns += c;
+            printf("%s%llu", i ? ", " : "", c);
+        }
+        printf("], \"connections\": %llu}\n", conns);
         server_stop(s);
     }
     return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;

@@ -543,16 +543,6 @@ unsigned long long server_worker_connections(const struct server *s, unsigned i)
     return i < s->nworkers ? atomic_load_explicit(&s->w[i].accepted, memory_order_relaxed) : 0;
 }
 
-unsigned long long server_connections(const struct server *s)
-{
-    unsigned long long n = 0;
-    unsigned i;
-
-    for (i = 0; i < s->nworkers; i++)
-        n += atomic_load_explicit(&s->w[i].accepted, memory_order_relaxed);
-    return n;
-}
-
 void server_stop(struct server *s)
 {
     unsigned i;

@@ -53,8 +53,6 @@ struct server *server_start(const struct drv_opts *o, unsigned workers, int *bou
                             size_t errlen);
 /* Requests served so far (complete requests, all workers). */
 unsigned long long server_requests(const struct server *s);
-/* Connections accepted so far (all workers). */
-unsigned long long server_connections(const struct server *s);
 /* The server's worker threads, and the connections worker i has served so far (dealt round
  * robin: they differ by at most one, bar a worker whose hand-off queue was full). */
 unsigned server_workers(const struct server *s);
