@@ -44,8 +44,8 @@ static void usage(FILE *f)
             "  for request counting and --delay-us; 0 = each chunk)  --delay-us N (hold each\n"
             "  reply)  --work N (N rounds of CPU work per request, a few ns each)\n"
             "  --transport tls --cert F --key F [--cacert F]\n"
-            "  on SIGINT/SIGTERM prints {\"requests\": N, \"connections\": M, \"per_worker\":\n"
-            "  [connections of each worker thread]} and exits 0\n"
+            "  on SIGINT/SIGTERM prints {\"requests\": N, \"per_worker\": [connections of each\n"
+            "  worker thread], \"connections\": M (their sum)} and exits 0\n"
             "\n"
             "exit codes: 0 result printed, 2 bad flags or configuration, 3 could not connect\n"
             "            or the run failed\n");
