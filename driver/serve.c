@@ -133,6 +133,16 @@ static void dlist_del(struct sconn *sc)
     sc->in_dlist = 0;
 }
 
+/* Frees what a connection owns besides its socket and protocol state: buffers, release
+ * marks, the struct. */
+static void sconn_release(struct sconn *sc)
+{
+    buf_release(&sc->in);
+    buf_release(&sc->out);
+    free(sc->marks);
+    free(sc);
+}
+
 static void sconn_free(struct sconn *sc)
 {
     struct sworker *w = sc->w;
@@ -150,10 +160,7 @@ static void sconn_free(struct sconn *sc)
     }
     if (sc->st)
         w->s->proto->conn_free(sc->st);
-    buf_release(&sc->in);
-    buf_release(&sc->out);
-    free(sc->marks);
-    free(sc);
+    sconn_release(sc);
 }
 
 static void set_events(struct sconn *sc, uint32_t ev)
@@ -363,12 +370,8 @@ static void adopt(struct sworker *w, int fd)
     if (!sc || buf_init(&sc->in, s->in_cap) < 0 || buf_init(&sc->out, s->out_cap) < 0 ||
         (s->delay_ns && !(sc->marks = calloc(MARKS_MAX, sizeof(*sc->marks)))) ||
         !(sc->st = s->proto->conn_new(&s->o))) {
-        if (sc) {
-            buf_release(&sc->in);
-            buf_release(&sc->out);
-            free(sc->marks);
-            free(sc);
-        }
+        if (sc)
+            sconn_release(sc);
         close(fd);
         return;
     }
@@ -380,10 +383,7 @@ static void adopt(struct sworker *w, int fd)
             sc->c.ops = &conn_plain_ops;
             sc->st = (s->proto->conn_free(sc->st), NULL);
             sc->c.ops->close(&sc->c);
-            buf_release(&sc->in);
-            buf_release(&sc->out);
-            free(sc->marks);
-            free(sc);
+            sconn_release(sc);
             return;
         }
         sc->handshaking = 1;
