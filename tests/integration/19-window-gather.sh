@@ -42,3 +42,33 @@ wait_port "$port"
 assert_eq "$(json_get "$T/big.json" 'this.ops === 6000 && Object.values(this.errors).every(e => e === 0)')" \
     true "16 KiB batches gathered: $(json_get "$T/big.json" 'JSON.stringify([this.ops, this.errors])')"
 echo "ok: window batches gathered into one write, every reply verified"
+
+# One worker, 8 connections, window 1: the replies one wake-up brought are all read before
+# any of the next requests go out, so the server gets them together (as from wrk and
+# redis-benchmark, whose writes wait for the next turn of their event loop) instead of one
+# request per wake-up of its own. In the worker thread's system calls: within each turn of
+# the loop (from one epoll wait to the next), no read after a write.
+port=$(free_port)
+start_bg serve-order "$DRIVER" serve tcp --port "$port" --payload 64 --workers 1
+wait_port "$port"
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+    strace -f -e trace=epoll_wait,epoll_pwait2,recvfrom,sendto -o "$T/order.txt" "$DRIVER" tcp \
+    --port "$port" --payload 64 --connections 8 --workers 1 --window 1 --warmup 0 \
+    --requests 20000 > "$T/order.json"
+assert_eq "$(json_get "$T/order.json" 'this.ops === 20000 && Object.values(this.errors).every(e => e === 0)')" \
+    true "reads before writes: $(json_get "$T/order.json" 'JSON.stringify([this.ops, this.errors])')"
+# the worker is the thread that waits on epoll most; a call strace splits across lines
+# ("<unfinished ...>" then "<... NAME resumed>") counts once, at its start
+set -- $(awk '
+    { pid = $1; line = $0; sub(/^[0-9]+ +/, "", line); name = line; sub(/\(.*/, "", name) }
+    line ~ /^<\.\.\. / { next }
+    NR == FNR { if (name ~ /^epoll/ && ++waits[pid] > best) { best = waits[pid]; w = pid }; next }
+    pid != w { next }
+    name ~ /^epoll/ { if (reads > 1) multi++; reads = 0; sent = 0 }
+    name == "recvfrom" { if (sent) late++; reads++ }
+    name == "sendto" { sent = 1 }
+    END { print late + 0, multi + 0, best + 0 }' "$T/order.txt" "$T/order.txt")
+echo "8 connections, one worker: $3 turns of the loop, $2 read several replies, $1 read after a write"
+[ "$2" -gt 0 ] || fail "no turn of the loop read more than one reply: nothing to check the order on"
+[ "$1" -eq 0 ] || fail "$1 reads came after a write within one turn of the loop (requests not held until the replies are read)"
+echo "ok: a turn's replies read before its requests are sent"
