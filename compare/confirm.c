@@ -21,7 +21,9 @@ const char *const confirm_rule =
     "noisier than the noise limit (verdict unstable); it gets two more alternating rounds at "
     "a time until it is not, up to the cap. "
     "Once it has extra rounds, its change is the median of its per-round ratios (the pairs' "
-    "shared drift cancels), and it counts only when the exact Wilcoxon signed-rank p "
+    "shared drift cancels), it stays borderline while the 90% interval of that median "
+    "(order statistics) still reaches past the threshold, and it counts only when the exact "
+    "Wilcoxon signed-rank p "
     "of those ratios is within a budget of 2/252 "
     "shared by the looks: 2/252 / (4 x looks) before the cap (looks = half the cap), 3/4 of "
     "2/252 at it; and a side's noise is read from its interquartile range, as the spread of "
@@ -59,16 +61,24 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules,
         json_object_foreach((json_t *)vs, cand, cmp)
         {
             const char *verdict = summary_str(cmp, "verdict", "");
+            const json_t *pr = json_object_get(cmp, "paired_ratio");
             int more = confirmed(mj, planned);
+            double t = rules->threshold_pct[m] / 100.0;
             /* with extra rounds the row is judged on its paired change (stats_verdict) */
-            double change =
-                more ? (summary_num(json_object_get(cmp, "paired_ratio"), "median", 1) - 1) * 100.0
-                     : summary_num(cmp, "change", 0) * 100.0;
-            int past = change >= rules->threshold_pct[m] || -change >= rules->threshold_pct[m];
+            double change = more ? summary_num(pr, "median", 1) - 1 : summary_num(cmp, "change", 0);
+            int past = change >= t || -change >= t;
 
+            /* With extra rounds, a row also goes on while the interval of its paired change
+             * (paired_ratio lo..hi, stats_median_interval) still reaches past the
+             * threshold: its change may be past it even when the median is not yet. Its
+             * verdict's false-alarm budget is split over every look the cap allows, so
+             * going on does not add false alarms. */
+            if (more && !past && json_object_get(pr, "lo") && json_object_get(pr, "hi"))
+                past = summary_num(pr, "lo", 1) - 1 <= -t || summary_num(pr, "hi", 1) - 1 >= t;
             /* unstable after the planned rounds: measure more. Once the row has extra
              * rounds its spread comes from the interquartile range, which more runs do not
-             * shrink: then only a change past the threshold is worth more rounds. */
+             * shrink: then only a change that is or may be past the threshold is worth more
+             * rounds. */
             if (strcmp(verdict, VERDICT_UNSTABLE) == 0 && (past || !more))
                 return 1;
             if (strcmp(verdict, VERDICT_SAME) == 0 && past)

@@ -92,6 +92,36 @@ int stats_range(const double *v, size_t n, struct stats_range *r)
     return 0;
 }
 
+int stats_median_interval(const double *v, size_t n, double level, double *lo, double *hi)
+{
+    double tail = (1 - level) / 2, logp, cdf = 0;
+    size_t k = 0, i;
+    double *s;
+
+    *lo = -HUGE_VAL;
+    *hi = HUGE_VAL;
+    /* the binomial(n, 1/2) probabilities in logs: 2^-n underflows past n = 1074 */
+    logp = -(double)n * log(2.0);
+    for (i = 0; i < n; i++) {
+        cdf += exp(logp); /* P(X <= i) */
+        if (cdf > tail)
+            break;
+        k = i + 1;
+        logp += log((double)(n - i)) - log((double)(i + 1));
+    }
+    if (k == 0 || 2 * k > n + 1)
+        return -1;
+    s = malloc(n * sizeof(*s));
+    if (!s)
+        return -1;
+    memcpy(s, v, n * sizeof(*s));
+    qsort(s, n, sizeof(*s), cmp_double);
+    *lo = s[k - 1];
+    *hi = s[n - k];
+    free(s);
+    return 0;
+}
+
 /* A value to rank, and the mark its test sums ranks over: in group a (rank-sum test), or
  * a positive difference (signed-rank test, v = |d|). */
 struct pooled {

@@ -81,6 +81,14 @@ double stats_signed_rank_p(const double *d, size_t n);
  * change of the sides' medians stays the reported one, design §6). */
 double stats_paired_change(const double *ratios, size_t n);
 
+/* A distribution-free interval for the median of v[0..n): the order statistics
+ * [v_(k), v_(n+1-k)] of the sorted values, k the largest with P(Binomial(n, 1/2) < k) <=
+ * (1 - level) / 2, so it covers the median with probability at least level whatever the
+ * values' distribution. Returns 0, or -1 when n is too small for any k >= 1 (for level 0.9:
+ * n < 5; then *lo = -inf, *hi = +inf: nothing is excluded) or memory ran out. */
+#define STATS_MEDIAN_INTERVAL_LEVEL 0.90
+int stats_median_interval(const double *v, size_t n, double level, double *lo, double *hi);
+
 /* Whether the [min, max] ranges of a and b share at least one value. */
 int stats_ranges_overlap(const struct stats_range *a, const struct stats_range *b);
 

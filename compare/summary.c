@@ -219,6 +219,7 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
         const char *ver = json_string_value(json_array_get(versions, vi));
         struct verdict_input in;
         struct stats_range pr;
+        double lo, hi;
         json_t *c = json_object(), *pj = json_object();
         size_t np;
 
@@ -259,6 +260,10 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
             json_object_set_new(pj, "min", json_real(pr.min));
             json_object_set_new(pj, "max", json_real(pr.max));
             json_object_set_new(pj, "n", json_integer((json_int_t)np));
+            if (stats_median_interval(ratios, np, STATS_MEDIAN_INTERVAL_LEVEL, &lo, &hi) == 0) {
+                json_object_set_new(pj, "lo", json_real(lo));
+                json_object_set_new(pj, "hi", json_real(hi));
+            }
         }
         json_object_set_new(c, "paired_ratio", np ? pj : json_null());
         json_object_set_new(c, "p_paired", np ? json_real(in.p_paired) : json_null());

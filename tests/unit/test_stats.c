@@ -175,6 +175,52 @@ static void test_paired(void)
     CHECK(stats_evidence_alpha(0, 0, 0, &pd) == 1 && pd == 1);
 }
 
+/* P(Binomial(n, 1/2) <= j), from exact counts (n <= 60 fits a double exactly enough) */
+static double binom_cdf(unsigned n, unsigned j)
+{
+    double c = 1, sum = 0;
+    unsigned i;
+
+    for (i = 0; i <= j; i++) {
+        sum += c;
+        c = c * (n - i) / (i + 1);
+    }
+    return sum / pow(2, n);
+}
+
+static void test_median_interval(void)
+{
+    double v[2000], lo, hi;
+    unsigned n, k, i;
+
+    for (i = 0; i < 2000; i++)
+        v[i] = (double)((i * 7919u) % 2000u) + 1; /* 1..2000, shuffled */
+    CHECK(stats_median_interval(v, 4, 0.9, &lo, &hi) == -1 && isinf(lo) && lo < 0 && isinf(hi) &&
+          hi > 0); /* 1/16 > 5%: four values exclude nothing */
+    /* the order statistics for every n up to 60 against the binomial tails */
+    for (n = 5; n <= 60; n++) {
+        unsigned above = 0;
+        CHECK(stats_median_interval(v, n, 0.9, &lo, &hi) == 0);
+        k = 0;
+        for (i = 0; i < n; i++) {
+            k += v[i] <= lo;     /* lo is the k-th smallest */
+            above += v[i] >= hi; /* hi the above-th largest */
+        }
+        CHECK_MSG(binom_cdf(n, k - 1) <= 0.05 + 1e-12 && binom_cdf(n, k) > 0.05, "n %u k %u", n, k);
+        CHECK_MSG(above == k, "n %u: lo is the %u-th smallest, hi the %u-th largest", n, k, above);
+    }
+    CHECK(stats_median_interval(v, 9, 0.9, &lo, &hi) == 0); /* k = 2: 2nd and 8th of nine */
+    {
+        static const double nine[] = {0.91, 0.94, 0.93, 1.13, 0.89, 1.10, 0.90, 1.00, 1.03};
+        CHECK(stats_median_interval(nine, 9, 0.9, &lo, &hi) == 0);
+        CHECK(NEAR(lo, 0.90) && NEAR(hi, 1.10));
+        CHECK(nine[0] == 0.91); /* input untouched */
+    }
+    /* large n: 2^-n underflows a double; the interval is still near the median's +-1.645 sd */
+    CHECK(stats_median_interval(v, 2000, 0.9, &lo, &hi) == 0);
+    CHECK_MSG(lo >= 955 && lo <= 970 && hi == 2001 - lo, "lo %g hi %g", lo, hi);
+}
+
 static void test_rules(void)
 {
     struct verdict_rules r;
@@ -444,6 +490,7 @@ int main(void)
     test_mwu();
     test_signed_rank();
     test_paired();
+    test_median_interval();
     test_rules();
     test_verdicts();
     test_confirmed();

@@ -1,0 +1,73 @@
+/* Which summary rows adaptive confirmation measures more (confirm_row_borderline): after
+ * the planned rounds, a gated change past its threshold without strong evidence, or a noisy
+ * side; with extra rounds, a paired change past the threshold or an interval of it that
+ * still reaches past. */
+#include <jansson.h>
+
+#include "confirm.h"
+#include "stats.h"
+#include "t.h"
+
+/* A one-candidate row whose throughput sides have n runs each. lo/hi < 0: no interval
+ * (fewer than five pairs). */
+static json_t *row(const char *status, int n, const char *verdict, double change, double median,
+                   double lo, double hi)
+{
+    json_t *pr = json_pack("{s:f, s:i}", "median", median, "n", n);
+    json_t *r;
+
+    if (lo >= 0) {
+        json_object_set_new(pr, "lo", json_real(lo));
+        json_object_set_new(pr, "hi", json_real(hi));
+    }
+    r = json_pack("{s:s, s:{s:{s:{s:{s:i}, s:{s:i}}, s:{s:{s:s, s:f, s:o}}}}}", "status", status,
+                  "metrics", "throughput", "values", "baseline", "n", n, "candidate", "n", n,
+                  "vs_baseline", "candidate", "verdict", verdict, "change", change, "paired_ratio",
+                  pr);
+    return r;
+}
+
+static int border(json_t *r, const struct verdict_rules *rules)
+{
+    int b = confirm_row_borderline(r, rules, 5);
+
+    json_decref(r);
+    return b;
+}
+
+int main(void)
+{
+    struct verdict_rules rules;
+    int m;
+
+    for (m = 0; m < METRIC_COUNT; m++)
+        rules.threshold_pct[m] = 0;
+    rules.threshold_pct[METRIC_THROUGHPUT] = 5;
+    rules.noise_limit_pct = 20;
+
+    /* the planned rounds: the change of the sides' medians decides, the interval does not */
+    CHECK(border(row("ok", 5, "~", -0.06, 0.97, 0.90, 1.02), &rules) == 1);
+    CHECK(border(row("ok", 5, "~", -0.03, 0.93, 0.90, 1.02), &rules) == 0);
+    CHECK(border(row("ok", 5, "unstable", 0.0, 1.0, 0.99, 1.01), &rules) == 1);
+    CHECK(border(row("ok", 5, "regressed", -0.10, 0.90, 0.88, 0.92), &rules) == 0);
+    CHECK(border(row("failed", 5, "~", -0.06, 0.94, 0.90, 1.02), &rules) == 0);
+
+    /* extra rounds: the paired median past the threshold */
+    CHECK(border(row("ok", 9, "~", 0.0, 0.94, 0.90, 0.99), &rules) == 1);
+    /* ... or not yet, but its interval still reaches past it, either way */
+    CHECK(border(row("ok", 9, "~", -0.001, 0.999, 0.93, 1.04), &rules) == 1);
+    CHECK(border(row("ok", 9, "~", -0.001, 0.999, 0.97, 1.06), &rules) == 1);
+    CHECK(border(row("ok", 9, "~", -0.001, 0.999, 0.95, 1.04), &rules) == 1); /* at it */
+    /* the interval within the threshold: decided, stop */
+    CHECK(border(row("ok", 9, "~", -0.06, 0.999, 0.96, 1.04), &rules) == 0);
+    CHECK(border(row("ok", 9, "unstable", 0.0, 1.0, 0.97, 1.03), &rules) == 0);
+    CHECK(border(row("ok", 9, "unstable", 0.0, 1.0, 0.94, 1.03), &rules) == 1);
+    /* no interval (a row without five pairs): the median alone, as before */
+    CHECK(border(row("ok", 9, "~", 0.0, 0.99, -1, -1), &rules) == 0);
+    /* decided verdicts are not measured more */
+    CHECK(border(row("ok", 9, "regressed", -0.08, 0.92, 0.85, 0.97), &rules) == 0);
+    /* an ungated metric never makes a row borderline */
+    rules.threshold_pct[METRIC_THROUGHPUT] = 0;
+    CHECK(border(row("ok", 9, "~", -0.2, 0.8, 0.7, 0.9), &rules) == 0);
+    return T_DONE();
+}
