@@ -21,8 +21,9 @@ const char *const confirm_rule =
     "noisier than the noise limit (verdict unstable); it gets two more alternating rounds at "
     "a time until it is not, up to the cap. "
     "Once it has extra rounds, its change is the median of its per-round ratios (the pairs' "
-    "shared drift cancels), it stays borderline while the 90% interval of that median "
-    "(order statistics) still reaches past the threshold, and it counts only when the exact "
+    "shared drift cancels), it stays borderline while the 90% interval of its throughput's "
+    "median (order statistics) still reaches past the threshold, and it counts only when the "
+    "exact "
     "Wilcoxon signed-rank p "
     "of those ratios is within a budget of 2/252 "
     "shared by the looks: 2/252 / (4 x looks) before the cap (looks = half the cap), 3/4 of "
@@ -68,12 +69,16 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules,
             double change = more ? summary_num(pr, "median", 1) - 1 : summary_num(cmp, "change", 0);
             int past = change >= t || -change >= t;
 
-            /* With extra rounds, a row also goes on while the interval of its paired change
-             * (paired_ratio lo..hi, stats_median_interval) still reaches past the
-             * threshold: its change may be past it even when the median is not yet. Its
-             * verdict's false-alarm budget is split over every look the cap allows, so
-             * going on does not add false alarms. */
-            if (more && !past && json_object_get(pr, "lo") && json_object_get(pr, "hi"))
+            /* With extra rounds, a row also goes on while the interval of its paired
+             * throughput change (paired_ratio lo..hi, stats_median_interval) still reaches
+             * past the threshold: the change may be past it even when the median is not
+             * yet. Its verdict's false-alarm budget is split over every look the cap
+             * allows, so going on does not add false alarms. Throughput only: the rounds'
+             * ratios of CPU efficiency, latency percentiles and RSS swing so much more
+             * that their intervals would take nearly every row to the cap (replayed on
+             * sensitivity runs: docs/performance.md). */
+            if (more && !past && m == METRIC_THROUGHPUT && json_object_get(pr, "lo") &&
+                json_object_get(pr, "hi"))
                 past = summary_num(pr, "lo", 1) - 1 <= -t || summary_num(pr, "hi", 1) - 1 >= t;
             /* unstable after the planned rounds: measure more. Once the row has extra
              * rounds its spread comes from the interquartile range, which more runs do not

@@ -27,6 +27,17 @@ static json_t *row(const char *status, int n, const char *verdict, double change
     return r;
 }
 
+/* r with a p99_us metric (same runs, verdict ~) whose paired ratio is median [lo, hi] */
+static json_t *with_p99(json_t *r, double median, double lo, double hi)
+{
+    json_t *p = row("ok", 9, "~", median - 1, median, lo, hi);
+
+    json_object_set(json_object_get(r, "metrics"), "p99_us",
+                    json_object_get(json_object_get(p, "metrics"), "throughput"));
+    json_decref(p);
+    return r;
+}
+
 static int border(json_t *r, const struct verdict_rules *rules)
 {
     int b = confirm_row_borderline(r, rules, 5);
@@ -64,6 +75,12 @@ int main(void)
     CHECK(border(row("ok", 9, "unstable", 0.0, 1.0, 0.94, 1.03), &rules) == 1);
     /* no interval (a row without five pairs): the median alone, as before */
     CHECK(border(row("ok", 9, "~", 0.0, 0.99, -1, -1), &rules) == 0);
+    /* the interval counts for throughput only: a p99 interval reaching past its threshold
+     * does not keep a row going, its median past it does */
+    rules.threshold_pct[METRIC_P99_US] = 10;
+    CHECK(border(with_p99(row("ok", 9, "~", 0.0, 1.0, 0.97, 1.03), 1.02, 0.85, 1.25), &rules) == 0);
+    CHECK(border(with_p99(row("ok", 9, "~", 0.0, 1.0, 0.97, 1.03), 1.12, 0.85, 1.25), &rules) == 1);
+    rules.threshold_pct[METRIC_P99_US] = 0;
     /* decided verdicts are not measured more */
     CHECK(border(row("ok", 9, "regressed", -0.08, 0.92, 0.85, 0.97), &rules) == 0);
     /* an ungated metric never makes a row borderline */
