@@ -93,6 +93,25 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules,
     return 0;
 }
 
+void confirm_paired_text(const json_t *vs, char *buf, size_t len)
+{
+    const json_t *pr = json_object_get(vs, "paired_ratio");
+    const json_t *pp = json_object_get(vs, "p_paired"), *pm = json_object_get(pr, "median");
+    const json_t *lo = json_object_get(pr, "lo"), *hi = json_object_get(pr, "hi");
+
+    if (!json_is_number(pp) || !json_is_number(pm)) {
+        snprintf(buf, len, "—");
+        return;
+    }
+    if (json_is_number(lo) && json_is_number(hi)) /* p: budgets go down to ~1e-5 */
+        snprintf(buf, len, "%+.1f%% [%+.1f%%, %+.1f%%], p %.2g", (json_number_value(pm) - 1) * 100,
+                 (json_number_value(lo) - 1) * 100, (json_number_value(hi) - 1) * 100,
+                 json_number_value(pp));
+    else
+        snprintf(buf, len, "%+.1f%%, p %.2g", (json_number_value(pm) - 1) * 100,
+                 json_number_value(pp));
+}
+
 /* The highest round recorded for configuration id in runs (0 when none). */
 static unsigned last_round(const json_t *runs, const char *id)
 {

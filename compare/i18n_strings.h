@@ -74,9 +74,9 @@ X(M_CONFIRM_ROWS,
   "rounds count whatever they show): {1}.",
   "自适应确认（每个配置最多 {0} 个额外轮次，运行前已固定；额外轮次无论结果如何都计入）：{1}。")
 X(M_CONFIRM_ROW,
-  "{0} got {1} extra rounds (throughput: the median per-round change, and the signed-rank p "
-  "of the per-round ratios: {2})",
-  "{0} 增加了 {1} 轮（吞吐量：各轮变化的中位数，以及各轮比值的符号秩检验 p：{2}）")
+  "{0} got {1} extra rounds (throughput: the median per-round change [its 90% interval], and "
+  "the signed-rank p of the per-round ratios: {2})",
+  "{0} 增加了 {1} 轮（吞吐量：各轮变化的中位数［其 90% 区间］，以及各轮比值的符号秩检验 p：{2}）")
 X(M_CONFIRM_NONE,
   "Adaptive confirmation was on (at most {0} extra rounds per row); no row was borderline.",
   "自适应确认已开启（每个配置最多 {0} 个额外轮次）；没有处于临界的配置。")

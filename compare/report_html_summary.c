@@ -428,23 +428,20 @@ static void confirmation(const struct html_ctx *c)
             html_esc(c, label);
             fprintf(c->f,
                     L(c,
-                      "</b> got %lld extra rounds (throughput: the median per-round change, "
-                      "and the signed-rank p of the per-round ratios: ",
-                      "</b> 增加了 %lld 轮（吞吐量：各轮变化的中位数，以及各轮比值的符号秩检验 "
-                      "p："),
+                      "</b> got %lld extra rounds (throughput: the median per-round change "
+                      "[its 90%% interval], and the signed-rank p of the per-round ratios: ",
+                      "</b> 增加了 %lld 轮（吞吐量：各轮变化的中位数［其 90%% "
+                      "区间］，以及各轮比值的符号秩检验 p："),
                     (long long)json_integer_value(n));
-            /* what its verdict used, per candidate: the paired change and p */
+            /* what its verdict used, per candidate: the paired change [interval] and p */
             for (v = 1; v < c->nv; v++) {
-                const json_t *vs = found ? html_vs(found, "throughput", c->versions[v]) : NULL;
-                double p, pm;
+                char one[96];
 
                 if (v > 1)
                     fputs(" / ", c->f);
-                if (vs && html_num(vs, "p_paired", &p) == 0 &&
-                    html_num(json_object_get(vs, "paired_ratio"), "median", &pm) == 0)
-                    fprintf(c->f, "%+.1f%%, p %.2g", (pm - 1) * 100, p);
-                else
-                    fputs("—", c->f);
+                confirm_paired_text(found ? html_vs(found, "throughput", c->versions[v]) : NULL,
+                                    one, sizeof(one));
+                html_esc(c, one);
             }
             fputs(L(c, ")", "）"), c->f);
         }

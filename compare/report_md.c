@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "confirm.h"
 #include "report_md.h"
 #include "report_md_int.h"
 #include "stats.h"
@@ -330,16 +331,11 @@ static void confirmation(const struct md *m)
         }
         /* what its verdict used: throughput's paired change and signed-rank p, per candidate */
         for (vi = 1; vi < m->nv && used < sizeof(p); vi++) {
-            const json_t *vs = summary_vs(found, "throughput", md_version(m, vi));
-            const json_t *pp = json_object_get(vs, "p_paired");
-            const json_t *pm = json_object_get(json_object_get(vs, "paired_ratio"), "median");
+            char one[96];
 
-            if (json_is_number(pp) && json_is_number(pm)) /* p: budgets go down to ~1e-5 */
-                used += (size_t)snprintf(p + used, sizeof(p) - used, "%s%+.1f%%, p %.2g",
-                                         vi > 1 ? " / " : "", (json_number_value(pm) - 1) * 100,
-                                         json_number_value(pp));
-            else
-                used += (size_t)snprintf(p + used, sizeof(p) - used, "%s—", vi > 1 ? " / " : "");
+            confirm_paired_text(summary_vs(found, "throughput", md_version(m, vi)), one,
+                                sizeof(one));
+            used += (size_t)snprintf(p + used, sizeof(p) - used, "%s%s", vi > 1 ? " / " : "", one);
         }
         snprintf(k, sizeof(k), "%lld", (long long)json_integer_value(n));
         if (ftell(f) > 0)

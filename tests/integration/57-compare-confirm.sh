@@ -83,8 +83,10 @@ assert_eq "$got" "regressed true 23 1280" "confirmed row: verdict, p within the 
 # the report gives what the verdict used: the median per-round change and the p
 pm=$(json_get "$T/c256/summary.json" '((this.rows[0].metrics.throughput.vs_baseline.candidate.paired_ratio.median - 1) * 100).toFixed(1)')
 awk -v c="$pm" 'BEGIN {exit !(c <= -10 && c >= -14)}' || fail "confirmed row's paired change $pm%, expected about -12%"
-grep -q "got 20 extra rounds (throughput: the median per-round change, and the signed-rank p of the per-round ratios: $pm%, p 0.00015)" "$T/c256/report.md" ||
-    fail "report.md does not give the confirmed row's paired change ($pm%) and signed-rank p"
+# and the 90% interval of that change (paired_ratio lo..hi), which kept it going
+iv=$(json_get "$T/c256/summary.json" '(p => [p.lo, p.hi].map(r => ((r - 1) * 100 >= 0 ? "+" : "") + ((r - 1) * 100).toFixed(1) + "%").join(", "))(this.rows[0].metrics.throughput.vs_baseline.candidate.paired_ratio)')
+grep -qF "got 20 extra rounds (throughput: the median per-round change [its 90% interval], and the signed-rank p of the per-round ratios: $pm% [$iv], p 0.00015)" "$T/c256/report.md" ||
+    fail "report.md does not give the confirmed row's paired change ($pm% [$iv]) and signed-rank p"
 echo "confirmed row: $got"
 
 # without --confirm nothing is added, and the report says nothing about it

@@ -86,5 +86,23 @@ int main(void)
     /* an ungated metric never makes a row borderline */
     rules.threshold_pct[METRIC_THROUGHPUT] = 0;
     CHECK(border(row("ok", 9, "~", -0.2, 0.8, 0.7, 0.9), &rules) == 0);
+    /* the reports' text of what a confirmed row's verdict used */
+    {
+        char buf[96];
+        json_t *vs = json_pack("{s:f, s:{s:f, s:f, s:f}}", "p_paired", 0.0123, "paired_ratio",
+                               "median", 0.969, "lo", 0.928, "hi", 1.004);
+
+        confirm_paired_text(vs, buf, sizeof(buf));
+        CHECK_MSG(strcmp(buf, "-3.1% [-7.2%, +0.4%], p 0.012") == 0, "got '%s'", buf);
+        json_object_del(json_object_get(vs, "paired_ratio"), "lo");
+        confirm_paired_text(vs, buf, sizeof(buf)); /* no interval: fewer than five pairs */
+        CHECK_MSG(strcmp(buf, "-3.1%, p 0.012") == 0, "got '%s'", buf);
+        json_object_del(vs, "p_paired");
+        confirm_paired_text(vs, buf, sizeof(buf));
+        CHECK(strcmp(buf, "—") == 0);
+        confirm_paired_text(NULL, buf, sizeof(buf));
+        CHECK(strcmp(buf, "—") == 0);
+        json_decref(vs);
+    }
     return T_DONE();
 }
