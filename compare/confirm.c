@@ -23,9 +23,7 @@ const char *const confirm_rule =
     "Once it has extra rounds, its change is the median of its per-round ratios (the pairs' "
     "shared drift cancels), it stays borderline while the 90% interval of its throughput's "
     "median (order statistics) still reaches past the threshold, and it counts only when the "
-    "exact "
-    "Wilcoxon signed-rank p "
-    "of those ratios is within a budget of 2/252 "
+    "exact Wilcoxon signed-rank p of those ratios is within a budget of 2/252 "
     "shared by the looks: 2/252 / (4 x looks) before the cap (looks = half the cap), 3/4 of "
     "2/252 at it; and a side's noise is read from its interquartile range, as the spread of "
     "five runs";
