@@ -72,18 +72,25 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/* A sorted copy of v[0..n) (n > 0), or NULL when memory ran out; the caller frees it. */
+static double *sorted_copy(const double *v, size_t n)
+{
+    double *s = malloc(n * sizeof(*s));
+
+    if (!s)
+        return NULL;
+    memcpy(s, v, n * sizeof(*s));
+    qsort(s, n, sizeof(*s), cmp_double);
+    return s;
+}
+
 int stats_range(const double *v, size_t n, struct stats_range *r)
 {
     double *s;
 
     memset(r, 0, sizeof(*r));
-    if (n == 0)
+    if (n == 0 || !(s = sorted_copy(v, n)))
         return -1;
-    s = malloc(n * sizeof(*s));
-    if (!s)
-        return -1;
-    memcpy(s, v, n * sizeof(*s));
-    qsort(s, n, sizeof(*s), cmp_double);
     r->n = n;
     r->min = s[0];
     r->max = s[n - 1];
@@ -109,13 +116,8 @@ int stats_median_interval(const double *v, size_t n, double level, double *lo, d
         k = i + 1;
         logp += log((double)(n - i)) - log((double)(i + 1));
     }
-    if (k == 0 || 2 * k > n + 1)
+    if (k == 0 || 2 * k > n + 1 || !(s = sorted_copy(v, n)))
         return -1;
-    s = malloc(n * sizeof(*s));
-    if (!s)
-        return -1;
-    memcpy(s, v, n * sizeof(*s));
-    qsort(s, n, sizeof(*s), cmp_double);
     *lo = s[k - 1];
     *hi = s[n - k];
     free(s);
@@ -337,10 +339,8 @@ double stats_spread_pct(const struct stats_range *r, const double *v)
 
     if (r->median == 0)
         return 0;
-    if (r->n <= 5 || !v || !(s = malloc(r->n * sizeof(*s))))
+    if (r->n <= 5 || !v || !(s = sorted_copy(v, r->n)))
         return (r->max - r->min) / fabs(r->median) * 100;
-    memcpy(s, v, r->n * sizeof(*s));
-    qsort(s, r->n, sizeof(*s), cmp_double);
     iqr = quantile_sorted(s, r->n, 0.75) - quantile_sorted(s, r->n, 0.25);
     free(s);
     return 1.7245 * iqr / fabs(r->median) * 100;
