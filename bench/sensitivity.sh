@@ -6,8 +6,10 @@
 #      step that cost 25% of throughput, see calibrate() below), then calibrate the
 #      candidate's extra slowdown so that it loses ~10% and ~5% of throughput: a
 #      doubling ladder of settings, each measured as the median per-round ratio of a
-#      PAIRS-round `compare run` (the comparisons' own setting), up to a 20% loss, then
-#      each level interpolated and re-measured, 10% up to three times (calibrate() below).
+#      PAIRS-round `compare run` (the comparisons' own setting), up to a 20% loss, a
+#      straight line fitted through every step (server-bound, each request's time grows
+#      with the work: 1/ratio - 1 = k x setting), the 10% setting re-measured up to three
+#      times and the 5% one once, each measurement refitting the line (calibrate() below).
 #      KNOB=work (default) slows the reference server with `--work N` (N rounds of CPU
 #      work per request); KNOB=delay with `--delay-us N` (each reply held N µs), the knob
 #      issue 8 names — in a CPU-bound closed loop with 256 messages in flight a hold mostly
@@ -31,7 +33,12 @@
 #   e.g. "0 1", passed as compare run's --pin-driver/--pin-server), RUNS (5), PAIRS (12),
 #   ROWS (names to keep, e.g. "tcp-64 ws-4k"), BASE (auto, or the knob's setting for both
 #   servers; auto with --work, 0 with --delay-us), KEEP (a directory, made if missing, that
-#   keeps every comparison's run directory), BIN_DRIVER, BIN_COMPARE
+#   keeps every comparison's run directory), THRESHOLD (the throughput threshold in percent
+#   the comparisons judge by: with it they run `compare gate --threshold throughput=T`, the
+#   other metrics at their defaults; without it `compare run`, whose throughput threshold is
+#   5%), SETTINGS (settings from an earlier run instead of calibrating, per row
+#   NAME=BASE/EXTRA10/EXTRA5, e.g. "tcp-64=200/105/50 http-4k=800/190/95"; rows not named
+#   are calibrated), BIN_DRIVER, BIN_COMPARE
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 driver=${BIN_DRIVER:-$top/bin/driver}
@@ -56,6 +63,25 @@ auto) ;;
 '' | *[!0-9]*) echo "bench: BASE '$base_mode': expected auto or a whole number" >&2; exit 2 ;;
 esac
 base=0
+judge="run"
+case ${THRESHOLD:-} in
+'') ;;
+*[!0-9.]* | *.*.* | .*) echo "bench: THRESHOLD '$THRESHOLD': expected a percentage (3, 2.5)" >&2
+    exit 2 ;;
+*) judge="gate --threshold throughput=$THRESHOLD --threshold cpu_efficiency=5 --threshold p50=5
+    --threshold p99=10 --threshold rss=10" ;;
+esac
+for s in ${SETTINGS:-}; do
+    case $s in
+    *=*/*/*) v=${s#*=}
+        case $v in *[!0-9/]* | */*/*/* | /* | */ | *//*)
+            echo "bench: SETTINGS '$s': expected NAME=BASE/EXTRA10/EXTRA5 in whole numbers" >&2
+            exit 2 ;;
+        esac ;;
+    *) echo "bench: SETTINGS '$s': expected NAME=BASE/EXTRA10/EXTRA5 (tcp-64=200/105/50)" >&2
+       exit 2 ;;
+    esac
+done
 if [ -n "${KEEP:-}" ]; then
     mkdir -p "$KEEP" || { echo "bench: KEEP '$KEEP': cannot create the directory" >&2; exit 2; }
 fi
@@ -99,13 +125,10 @@ for (const k in t) if (t[k].baseline && t[k].candidate) console.log((t[k].candid
 # is server-bound with a margin (HTTP, one client thread against one server thread, is
 # balanced without it: a slowdown costs nothing until the server becomes the slower side,
 # and around that knee the same setting costs 0% in one comparison and 20% in the next, as
-# the two processes' speeds vary). Then the candidate's extra is calibrated on top of it.
-# With a run's ~10-15% noise a few pairs cannot tell a 3% loss from 10%, and among a dozen
-# noisy steps the first that looks like 10% is usually a lucky one; and without the base the
-# loss is not proportional to the setting: it stays small while the other side (the driver)
-# is the bottleneck and then climbs steeply. So: a doubling ladder of PAIRS-pair steps up
-# to a 20% loss (median ratio <= 0.8), then each level refined (refine below). Every step is
-# left in $tmp/fit ("setting ratio pairs"), the base's ladder in $tmp/fit-base.
+# the two processes' speeds vary). Then the candidate's extra is calibrated on top of it:
+# a doubling ladder of PAIRS-pair steps up to a 20% loss (median ratio <= 0.8), then each
+# level refined (refine below). Every step is left in $tmp/fit ("setting ratio pairs"), the
+# base's ladder in $tmp/fit-base.
 calibrate() {
     base=0 steps=$ladder
     if [ "$base_mode" = auto ]; then
@@ -124,33 +147,47 @@ calibrate() {
     for d in $steps; do
         step "$@" "$d" "$pairs"
         if awk -v r="$r" 'BEGIN {exit !(r <= 0.8)}'; then
-            s10=$(refine 0.9 3 "$@")
-            echo "$base $s10 $(refine 0.95 1 "$@")"
+            refine 0.9 3 "$@" > /dev/null
+            s5=$(refine 0.95 1 "$@")
+            echo "$base $(setting_for 0.9) $s5"
             return
         fi
     done
     echo "$base none none"
 }
-# refine LEVEL TRIES PROTO PAYLOAD WORKERS SWORKERS -> the setting for LEVEL: interpolated
-# between the steps around it, measured with 2 x PAIRS more pairs, and taken when that
-# measurement lands within 3 points of LEVEL; otherwise interpolated again with the new step
-# among the others, up to TRIES measurements (then the last interpolation). On a knee -
-# HTTP with one driver thread: no loss up to ~3500 rounds, 16% at 4000 - one interpolation
-# lands on the flat side and costs 3%; the next ones close in on the edge from both sides.
+# refine LEVEL TRIES PROTO PAYLOAD WORKERS SWORKERS -> the setting for LEVEL (setting_for),
+# measured with 2 x PAIRS more pairs up to TRIES times, until a measurement lands within 3
+# points of LEVEL; each measurement joins the steps, so the setting printed is the one the
+# steps give after the last of them.
 refine() {
     level=$1 tries=$2
     shift 2
-    s=$(interp "$level")
+    s=$(setting_for "$level")
     while [ "$tries" -gt 0 ] && [ "$s" != none ]; do
         step "$@" "$s" $((2 * pairs))
-        if awk -v r="$r" -v t="$level" 'BEGIN {exit !(r >= t - 0.03 && r <= t + 0.03)}'; then
-            echo "$s"
-            return
-        fi
-        s=$(interp "$level")
+        s=$(setting_for "$level")
+        awk -v r="$r" -v t="$level" 'BEGIN {exit !(r >= t - 0.03 && r <= t + 0.03)}' && break
         tries=$((tries - 1))
     done
     echo "$s"
+}
+# setting_for LEVEL: where the steps say the ratio reaches LEVEL. On a base (server-bound),
+# a request's time is the server's time for it, which grows with the work: the throughput
+# ratio is 1 / (1 + k x setting), and k is fitted by least squares through the origin to
+# every step's 1/ratio - 1, weighted by its pairs. A step's median ratio is good to a few
+# points whatever its setting, so the large settings fix k and the small ones cannot pull it
+# far; placing 5% by the two steps around it, as before, put it where the noise of the
+# smallest steps happened to cross 0.95 (run L: 21-45 rounds of work where the line says
+# about half the 10% setting). Without a base (BASE=0, or KNOB=delay) the loss is not
+# proportional to the setting (a knee, see calibrate()), so the steps are interpolated.
+setting_for() {
+    if [ "$base" -gt 0 ] && [ "$knob" = work ]; then
+        awk -v t="$1" '$1 > 0 {sxy += $3 * $1 * (1 / $2 - 1); sxx += $3 * $1 * $1}
+            END {if (sxx > 0 && sxy > 0) printf "%d\n", (1 / t - 1) / (sxy / sxx) + 0.5
+                 else print "none"}' "$tmp/fit"
+    else
+        interp "$1"
+    fi
 }
 # step PROTO PAYLOAD WORKERS SWORKERS SETTING N: measures SETTING over N pairs into r and
 # $tmp/fit
@@ -161,10 +198,11 @@ step() {
     r=$(median < "$tmp/ratios")
     echo "$5 $r $6" >> "$tmp/fit"
 }
-# interp LEVEL: the setting where the ratio crosses LEVEL. The steps' ratios are first made
-# non-increasing in the setting (pool-adjacent-violators, weighted by pairs: a noisy low
-# ratio at a small setting must not end the search there), then interpolated linearly
-# between the first step at or below LEVEL and the one before (a setting of 0 has ratio 1).
+# interp LEVEL: the setting where the ratio crosses LEVEL, without a base. The steps' ratios
+# are first made non-increasing in the setting (pool-adjacent-violators, weighted by pairs:
+# a noisy low ratio at a small setting must not end the search there), then interpolated
+# linearly between the first step at or below LEVEL and the one before (a setting of 0 has
+# ratio 1).
 interp() {
     sort -g "$tmp/fit" | awk -v t="$1" '
         {x[NR] = $1; bv[++nb] = $2; bw[nb] = $3; bn[nb] = 1
@@ -204,7 +242,7 @@ JSON
 # verdict SPEC -> "verdict change% rounds" of the row's throughput
 verdict() {
     out="${KEEP:-$tmp}/run-$(date +%s%N)"
-    "$compare" run --spec "$1" --out "$out" $pin > /dev/null 2> "$out.err" || true
+    "$compare" $judge --spec "$1" --out "$out" $pin > /dev/null 2> "$out.err" || true
     [ -f "$out/summary.json" ] || { echo "error ? ?"; tail -3 "$out.err" >&2; return; }
     jget "$out/summary.json" '(r => (c => c.verdict + " " + (c.change * 100).toFixed(1) + " " + r.metrics.throughput.values.candidate.n)(r.metrics.throughput.vs_baseline.candidate))(d.rows[0])'
     [ -n "${KEEP:-}" ] || rm -rf "$out" "$out.err"
@@ -213,16 +251,23 @@ verdict() {
 : > "$tmp/fa"; : > "$tmp/d10"; : > "$tmp/d5"; : > "$tmp/ab"
 printf 'sensitivity: candidate slowed by %s (%s, both servers at the base); %s planned rounds + up to %s extra, %s s runs, A/A x %s;\n' \
     "$flag" "$unit" "$runs" "$cap" "$duration" "$repeat"
-printf 'pinning: %s; load average %s\n' "${pin:-none}" "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf 'pinning: %s; throughput judged at %s%%; load average %s\n' "${pin:-none}" \
+    "${THRESHOLD:-5}" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-8s %6s %7s %7s   %-34s %-24s %s\n' row "base" "+10%" "+5%" \
     "A/A verdicts (change%, runs)" "10% A/B" "5% A/B"
 echo "$rows" | while IFS='|' read -r name proto payload workers sworkers; do
     if [ -n "$keep" ]; then case " $keep " in *" $name "*) ;; *) continue ;; esac; fi
     : > "$tmp/fit-base"
-    set -- $(calibrate "$proto" "$payload" "$workers" "$sworkers")
+    given=$(for s in ${SETTINGS:-}; do [ "${s%%=*}" = "$name" ] && echo "${s#*=}"; done | tail -1)
+    if [ -n "$given" ]; then
+        set -- $(echo "$given" | tr / ' ')
+        echo "$name settings given: base $1, extra $2 (10%) and $3 (5%)" >&2
+    else
+        set -- $(calibrate "$proto" "$payload" "$workers" "$sworkers")
+        [ -s "$tmp/fit-base" ] && echo "$name base (setting: median ratio, pairs): $(awk '{printf "%s: %s, %s  ", $1, $2, $3}' "$tmp/fit-base")" >&2
+        echo "$name calibration on base $1 (extra: median ratio, pairs): $(awk '{printf "%s: %s, %s  ", $1, $2, $3}' "$tmp/fit")" >&2
+    fi
     base=$1; d10=$2; d5=$3
-    [ -s "$tmp/fit-base" ] && echo "$name base (setting: median ratio, pairs): $(awk '{printf "%s: %s, %s  ", $1, $2, $3}' "$tmp/fit-base")" >&2
-    echo "$name calibration on base $base (extra: median ratio, pairs): $(awk '{printf "%s: %s, %s  ", $1, $2, $3}' "$tmp/fit")" >&2
     if [ "$base" = none ]; then
         printf '%-8s no %s setting up to %s %s cost 25%% of throughput: row skipped\n' "$name" \
             "$flag" "${ladder##* }" "$unit"
