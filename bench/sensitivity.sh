@@ -184,7 +184,7 @@ refine() {
 # proportional to the setting (a knee, see calibrate()), so the steps are interpolated.
 setting_for() {
     if [ "$base" -gt 0 ] && [ "$knob" = work ]; then
-        awk -v t="$1" '$1 > 0 {sxy += $3 * $1 * (1 / $2 - 1); sxx += $3 * $1 * $1}
+        awk -v t="$1" '$1 > 0 && $2 > 0 {sxy += $3 * $1 * (1 / $2 - 1); sxx += $3 * $1 * $1}
             END {if (sxx > 0 && sxy > 0) printf "%d\n", (1 / t - 1) / (sxy / sxx) + 0.5
                  else print "none"}' "$tmp/fit"
     else
