@@ -192,13 +192,14 @@ setting_for() {
     fi
 }
 # step PROTO PAYLOAD WORKERS SWORKERS SETTING N: measures SETTING over N pairs into r and
-# $tmp/fit
+# $tmp/fit ("setting ratio pairs-measured")
 step() {
     ratios_at "$1" "$2" "$3" "$4" "$5" "$6" > "$tmp/ratios"
     r=1
     [ -s "$tmp/ratios" ] || return 0
     r=$(median < "$tmp/ratios")
-    echo "$5 $r $6" >> "$tmp/fit"
+    # weighted by the pairs measured (a failed candidate run leaves its pair out)
+    echo "$5 $r $(wc -l < "$tmp/ratios")" >> "$tmp/fit"
 }
 # interp LEVEL: the setting where the ratio crosses LEVEL, without a base. The steps' ratios
 # are first made non-increasing in the setting (pool-adjacent-violators, weighted by pairs:
