@@ -71,8 +71,11 @@ X(M_DRIVER_ERRORS,
 X(M_FAILED_RUN, "Failed run: {0}, `{1}`, round {2}: {3}", "失败的运行：{0}，`{1}`，第 {2} 轮：{3}")
 X(M_CONFIRM_ROWS,
   "Adaptive confirmation (at most {0} extra rounds per row, fixed before the run; the extra "
-  "rounds count whatever they show): {1}.",
-  "自适应确认（每个配置最多 {0} 个额外轮次，运行前已固定；额外轮次无论结果如何都计入）：{1}。")
+  "rounds count whatever they show, and a row that got them is judged on the median of its "
+  "per-round ratios, throughput's given here, not on the tables' change of the medians): {1}.",
+  "自适应确认（每个配置最多 {0} 个额外轮次，运行前已固定；额外轮次无论结果如何都计入，"
+  "增加了轮次的配置按各轮比值的中位数判定（此处给出吞吐量的），而非表中两个中位数之比的变化）："
+  "{1}。")
 X(M_CONFIRM_ROW,
   "{0} got {1} extra rounds (throughput: the median per-round change [its 90% interval], and "
   "the signed-rank p of the per-round ratios: {2})",

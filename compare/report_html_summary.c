@@ -404,9 +404,12 @@ static void confirmation(const struct html_ctx *c)
         fprintf(c->f,
                 L(c,
                   "Adaptive confirmation (at most %.0f extra rounds per row, fixed before the "
-                  "run; the extra rounds count whatever they show): ",
+                  "run; the extra rounds count whatever they show, and a row that got them is "
+                  "judged on the median of its per-round ratios, throughput's given here, not "
+                  "on the tables' change of the medians): ",
                   "自适应确认（每个配置最多 %.0f 个额外轮次，运行前已固定；额外轮次无论结果如何"
-                  "都计入）："),
+                  "都计入，增加了轮次的配置按各轮比值的中位数判定（此处给出吞吐量的），"
+                  "而非表中两个中位数之比的变化）："),
                 cap);
         json_object_foreach((json_t *)rows, id, n)
         {

@@ -58,6 +58,8 @@ assert_eq "$got" "7 3 4 4 true 4c,4b,5b,5c,6c,6b,7b,7c regressed" "rounds, cap, 
 grep -q "Adaptive confirmation (at most 4 extra rounds per row" "$T/out/report.md" ||
     fail "report.md does not state the confirmation"
 grep -q "got 4 extra rounds" "$T/out/report.md" || fail "report.md does not name the row's extra rounds"
+grep -q "judged on the median of its per-round ratios, throughput's given here" "$T/out/report.md" ||
+    fail "report.md does not say what a confirmed row's verdict is judged on"
 "$COMPARE" report "$T/out" --lang zh > /dev/null
 grep -q "自适应确认" "$T/out/report.md" || fail "the Chinese report does not state the confirmation"
 

@@ -318,6 +318,7 @@ int main(int argc, char **argv)
                             "the run") != NULL);
             CHECK(strstr(a, "<b>redis \xc2\xb7 tls \xc2\xb7 1 KiB \xc2\xb7 pipeline2</b> got 2 "
                             "extra rounds") != NULL);
+            CHECK(strstr(a, "is judged on the median of its per-round ratios") != NULL);
             CHECK(strstr(a, "Rule: a row is borderline when") != NULL);
             /* in the completeness section, before the weaknesses */
             CHECK(strstr(a, "id=\"completeness\"") < strstr(a, "Adaptive confirmation") &&
