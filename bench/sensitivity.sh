@@ -242,12 +242,14 @@ spec() { # FILE PROTO PAYLOAD SWORKERS GRID SETTING [CONFIRM_ROUNDS, default CAP
  "grids": ["$5"], "runs": $runs, "warmup": 0.3, "duration": $duration, "confirm_rounds": ${7:-$cap}}
 JSON
 }
-# verdict SPEC -> "verdict change% rounds" of the row's throughput
+# verdict SPEC -> "verdict change% rounds" of the row's throughput; the change is the one
+# the verdict was judged on: the sides' medians after the planned rounds, the median of the
+# per-round ratios once the row has extra rounds (confirm.c)
 verdict() {
     out="${KEEP:-$tmp}/run-$(date +%s%N)"
     "$compare" $judge --spec "$1" --out "$out" $pin > /dev/null 2> "$out.err" || true
     [ -f "$out/summary.json" ] || { echo "error ? ?"; tail -3 "$out.err" >&2; return; }
-    jget "$out/summary.json" '(r => (c => c.verdict + " " + (c.change * 100).toFixed(1) + " " + r.metrics.throughput.values.candidate.n)(r.metrics.throughput.vs_baseline.candidate))(d.rows[0])'
+    jget "$out/summary.json" '(r => (c => (n => c.verdict + " " + (((n > '"$runs"' && c.paired_ratio && c.paired_ratio.median != null) ? c.paired_ratio.median - 1 : c.change) * 100).toFixed(1) + " " + n)(r.metrics.throughput.values.candidate.n))(r.metrics.throughput.vs_baseline.candidate))(d.rows[0])'
     [ -n "${KEEP:-}" ] || rm -rf "$out" "$out.err"
 }
 
