@@ -47,6 +47,9 @@ driver=${BIN_DRIVER:-$top/bin/driver}
 compare=${BIN_COMPARE:-$top/bin/compare}
 cap=${1:-100}; duration=${2:-0.25}; repeat=${3:-3}
 runs=${RUNS:-5}; pairs=${PAIRS:-12}; keep=${ROWS:-}; knob=${KNOB:-work}
+# both go into the specs' JSON, and RUNS into verdict()'s script, as they are
+case $runs in '' | *[!0-9]* | 0*) echo "bench: RUNS '$runs': expected a whole number >= 1" >&2; exit 2 ;; esac
+case $pairs in '' | *[!0-9]* | 0*) echo "bench: PAIRS '$pairs': expected a whole number >= 1" >&2; exit 2 ;; esac
 pin=""
 if [ -n "${PIN:-}" ]; then
     [ "${PIN#* }" != "$PIN" ] ||
