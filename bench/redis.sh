@@ -4,9 +4,11 @@
 # commands (redis-benchmark -n N, driver --requests N --warmup 0) and both have their CPU
 # measured the same way: user+sys of the exited child, read from its parent shell's
 # /proc/PID/stat (cutime, cstime). Prints, per configuration, the medians and the ratios
-# driver/redis-benchmark of throughput and of client CPU per command, and the median
-# [min-max] of the rounds' own throughput ratios (the driver also verifies every reply;
-# redis-benchmark does not).
+# driver/redis-benchmark of throughput and of client CPU per command, the median [min-max] of
+# the rounds' own throughput ratios (the driver also verifies every reply; redis-benchmark
+# does not), and redis-server's own CPU per command under each client (its /proc/PID/stat
+# before and after each run) with the share of a core it used: near 1.00 under both
+# clients, the server sets the pace and the throughput ratio can only be parity.
 # Usage: sh bench/redis.sh [ROUNDS]   env: BENCH_SCALE (default 1) multiplies N;
 #   PIN="CLIENT_CPUS SERVER_CPUS" (e.g. "0 1"; the order of bench/sensitivity.sh's PIN and of
 #   compare run's --pin-driver/--pin-server) pins each client and redis-server with taskset.
@@ -61,22 +63,34 @@ cpu_of() {
     awk -v t="$tck" '{printf "%.4f\n", ($1 + $2) / t}' "$tmp/cpu"
 }
 
-# One measurement; appends "tool throughput cpu_per_command_us" to $tmp/NAME.
+# srv_ticks: redis-server's user+sys CPU so far, in clock ticks
+srv_ticks() {
+    read -r line < /proc/$srv/stat; set -- ${line#*) }; echo $((${12} + ${13}))
+}
+
+# One measurement; appends "tool throughput cpu_per_command_us server_us_per_command" to
+# $tmp/NAME.
+per_cmd() { # TOOL THROUGHPUT CLIENT_CPU_S SERVER_TICKS_BEFORE N
+    echo "$1 $2 $(awk -v c="$3" -v s0="$4" -v s1="$(srv_ticks)" -v n="$5" -v t="$tck" \
+        'BEGIN {printf "%.4f %.4f", c / n * 1e6, (s1 - s0) / t / n * 1e6}')" >> "$tmp/$name"
+}
 run_rb() { # NAME N RB-ARGS...
     name=$1; n=$2; shift 2
+    s0=$(srv_ticks)
     cpu=$(cpu_of $cpin redis-benchmark -p "$port" -n "$n" --csv "$@")
     rps=$(awk -F'","' 'NR > 1 && NF > 1 {print $2; exit}' "$tmp/cmd.out")
-    echo "rb $rps $(awk -v c="$cpu" -v n="$n" 'BEGIN {printf "%.4f", c / n * 1e6}')" >> "$tmp/$name"
+    per_cmd rb "$rps" "$cpu" "$s0" "$n"
 }
 run_drv() { # NAME N DRIVER-ARGS...
     name=$1; n=$2; shift 2
+    s0=$(srv_ticks)
     cpu=$(cpu_of $cpin "$driver" redis --port "$port" --requests "$n" --warmup 0 "$@")
     tp=$(node -e 'const d = JSON.parse(require("fs").readFileSync(process.argv[1]));
         const bad = Object.entries(d.errors).filter(([, v]) => v > 0);
         if (bad.length) { console.error("bench: driver errors in " + process.argv[2] + ": " +
             bad.map(([k, v]) => k + " " + v).join(", ")); process.exit(1); }
         console.log(d.throughput)' "$tmp/cmd.out" "$name") || exit 3
-    echo "drv $tp $(awk -v c="$cpu" -v n="$n" 'BEGIN {printf "%.4f", c / n * 1e6}')" >> "$tmp/$name"
+    per_cmd drv "$tp" "$cpu" "$s0" "$n"
 }
 
 # config NAME N "RB-ARGS" "DRIVER-ARGS"
@@ -94,19 +108,24 @@ config() {
     done
     median() { grep "^$1 " "$tmp/$name" | awk "{print \$$2}" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
     rbt=$(median rb 2); dt=$(median drv 2); rbc=$(median rb 3); dc=$(median drv 3)
+    rbs=$(median rb 4); ds=$(median drv 4)
     # per-round throughput ratios (each round's two runs are adjacent): median [min-max]
     paired=$(awk '{t[$1] = $2} NR % 2 == 0 {print t["drv"] / t["rb"]}' "$tmp/$name" | sort -g |
         awk '{v[NR] = $1} END {printf "%.2f [%.2f-%.2f]", v[int((NR + 1) / 2)], v[1], v[NR]}')
-    printf '%-34s %12.0f %12.0f %8.2f   %8.3f %8.3f %8.2f   %s\n' "$name" "$rbt" "$dt" \
+    # redis-server: median us per command under each client, and the share of one core
+    # that is at each client's median throughput
+    srvcol=$(awk -v a="$rbs" -v b="$ds" -v ta="$rbt" -v tb="$dt" \
+        'BEGIN {printf "%6.3f %6.3f  %4.2f %4.2f", a, b, a * ta / 1e6, b * tb / 1e6}')
+    printf '%-26s %9.0f %9.0f %6.2f   %6.3f %6.3f %6.2f   %-18s  %s\n' "$name" "$rbt" "$dt" \
         "$(awk -v a="$dt" -v b="$rbt" 'BEGIN {print a / b}')" "$rbc" "$dc" \
-        "$(awk -v a="$dc" -v b="$rbc" 'BEGIN {print a / b}')" "$paired"
+        "$(awk -v a="$dc" -v b="$rbc" 'BEGIN {print a / b}')" "$paired" "$srvcol"
 }
 
 printf 'redis-server %s on 127.0.0.1:%s, %s rounds, alternating; pinning: %s; medians\n' \
     "$(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/')" "$port" "$rounds" \
     "$pinned"
-printf '%-34s %12s %12s %8s   %8s %8s %8s   %s\n' configuration "rb cmd/s" "driver cmd/s" ratio \
-    "rb us/cmd" "drv us/cmd" ratio "per-round cmd/s ratios"
+printf '%-26s %9s %9s %6s   %6s %6s %6s   %-18s  %s\n' configuration "rb cmd/s" "drv cmd/s" \
+    ratio "rb us" "drv us" ratio "per-round ratios" "server us/cmd, busy: rb drv, rb drv"
 config "echo-1KiB-c4-P1" 40000 "-c 4 -P 1 ECHO $payload1k" "--connections 4 --payload 1024 --pipeline 1"
 config "echo-1KiB-c4-P16" 200000 "-c 4 -P 16 ECHO $payload1k" "--connections 4 --payload 1024 --pipeline 16"
 config "echo-1KiB-c4-P64" 400000 "-c 4 -P 64 ECHO $payload1k" "--connections 4 --payload 1024 --pipeline 64"
@@ -123,4 +142,5 @@ config "get-64B-c50-r100000-P1" 40000 "-c 50 -P 1 -d 64 -r 100000 -t get" \
     "--connections 50 --payload 64 --keyspace 100000 --pipeline 1 --command GET"
 config "get-64B-c50-r100000-P16" 200000 "-c 50 -P 16 -d 64 -r 100000 -t get" \
     "--connections 50 --payload 64 --keyspace 100000 --pipeline 16 --command GET"
-echo "ratio = driver / redis-benchmark: throughput >= 1 and CPU per command <= 1 is the target"
+echo "ratio = driver / redis-benchmark: throughput >= 1 and CPU per command <= 1 is the target;"
+echo "busy = redis-server's CPU seconds per second at that throughput (1.00: one core, its limit)"
