@@ -8,6 +8,7 @@
 #   throughput (higher is better for the driver), and
 #   client CPU per command (whole process user+sys / N; lower is better for the driver).
 # Usage: sh bench/redis-tls.sh        env: ROUNDS=3 N=200000 C=4 P=16 REDIS=redis-server
+#   DRIVER_ARGS (e.g. "--busy-poll-us 50") is added to the measured driver commands.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 DRIVER=${BIN_DRIVER:-$top/bin/driver}
@@ -72,7 +73,7 @@ run_driver() { # cmd -> "throughput cpu_per_op"
     prep driver "$1"
     c=$(cpu "$DRIVER" redis --port "$port" --transport tls --cacert "$T/pki/ca.pem" \
         --command "$1" --connections "$C" --pipeline "$P" --payload 64 --warmup 0 \
-        --requests "$N")
+        --requests "$N" ${DRIVER_ARGS:-})
     node -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));
         console.log(d.throughput, process.argv[2] / d.ops)' "$T/out" "$c"
 }

@@ -15,6 +15,7 @@
 #   Unpinned, where the scheduler puts redis-server decides the server-bound rows (50
 #   connections, pipeline 16) more than the client does: on a VM whose vCPUs run at
 #   different speeds its CPU per command for SET at pipeline 16 moved 1.6-2.6 us run to run.
+#   DRIVER_ARGS (e.g. "--busy-poll-us 50") is added to every driver command.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 driver=${BIN_DRIVER:-$top/bin/driver}
@@ -84,7 +85,7 @@ run_rb() { # NAME N RB-ARGS...
 run_drv() { # NAME N DRIVER-ARGS...
     name=$1; n=$2; shift 2
     s0=$(srv_ticks)
-    cpu=$(cpu_of $cpin "$driver" redis --port "$port" --requests "$n" --warmup 0 "$@")
+    cpu=$(cpu_of $cpin "$driver" redis --port "$port" --requests "$n" --warmup 0 "$@" ${DRIVER_ARGS:-})
     tp=$(node -e 'const d = JSON.parse(require("fs").readFileSync(process.argv[1]));
         const bad = Object.entries(d.errors).filter(([, v]) => v > 0);
         if (bad.length) { console.error("bench: driver errors in " + process.argv[2] + ": " +
@@ -121,9 +122,9 @@ config() {
         "$(awk -v a="$dc" -v b="$rbc" 'BEGIN {print a / b}')" "$paired" "$srvcol"
 }
 
-printf 'redis-server %s on 127.0.0.1:%s, %s rounds, alternating; pinning: %s; medians\n' \
+printf 'redis-server %s on 127.0.0.1:%s, %s rounds, alternating; pinning: %s; driver args: %s; medians\n' \
     "$(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/')" "$port" "$rounds" \
-    "$pinned"
+    "$pinned" "${DRIVER_ARGS:-none}"
 printf '%-26s %9s %9s %6s   %6s %6s %6s   %-18s  %s\n' configuration "rb cmd/s" "drv cmd/s" \
     ratio "rb us" "drv us" ratio "per-round ratios" "server us/cmd, busy: rb drv, rb drv"
 config "echo-1KiB-c4-P1" 40000 "-c 4 -P 1 ECHO $payload1k" "--connections 4 --payload 1024 --pipeline 1"

@@ -60,13 +60,15 @@ static const struct key_rule key_rules[] = {
     {"insecure", K_BOOL, 0, 0, NULL, "true or false"},
     {"timeout", K_NUM, 0.001, 3600, NULL, "a number of seconds from 0.001 to 3600"},
     {"delay_us", K_INT, 0, 10000000, NULL, "an integer from 0 to 10000000 (microseconds)"},
+    {"busy_poll_us", K_INT, 0, 1000, NULL, "an integer from 0 to 1000 (microseconds)"},
 };
 #define N_KEY_RULES (sizeof(key_rules) / sizeof(key_rules[0]))
 
 static const char key_list[] =
     "protocol, transport, host, port, connections, workers, pipeline, window, payload, "
     "command, keyspace, auth, resp, http_version, path, serve, serve_workers, warmup, "
-    "duration, requests, method, cacert, cert, key, sni, insecure, timeout, delay_us";
+    "duration, requests, method, cacert, cert, key, sni, insecure, timeout, delay_us, "
+    "busy_poll_us";
 
 void grid_show_value(const json_t *v, char *out, size_t outlen)
 {

@@ -597,8 +597,8 @@ static void hello_read(struct cconn *cc, uint64_t now);
 static ssize_t solo_read(struct cconn *cc, void *buf, size_t len, uint64_t now, uint64_t deadline)
 {
     /* the drain and progress bounds are --timeout long: overrun them by 1/16 at most */
-    ssize_t n = loop_solo_read(&cc->w->solo, cc->c.fd, buf, len, now, deadline,
-                               cc->w->run->timeout_ns / 16);
+    ssize_t n = loop_solo_read_polled(&cc->w->solo, &cc->w->loop.poll, cc->c.fd, buf, len, now,
+                                      deadline, cc->w->run->timeout_ns / 16);
 
     if (n >= 0)
         return n;
@@ -1087,6 +1087,7 @@ int client_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t
             snprintf(err, errlen, "out of memory or descriptors for worker %u", i);
             goto out;
         }
+        w->loop.poll.max_ns = (uint64_t)o->busy_poll_us * 1000;
         for (j = 0; j < count; j++) {
             w->nconns++;
             if (conn_setup(&w->conns[j], w, i + j * nw) < 0) {

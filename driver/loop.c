@@ -20,6 +20,7 @@ int loop_init(struct loop *l, char *err, size_t errlen)
 {
     l->epfd = epoll_create1(EPOLL_CLOEXEC);
     l->wakefd = -1;
+    l->poll.max_ns = l->poll.cur_ns = 0;
     if (l->epfd < 0) {
         snprintf(err, errlen, "epoll_create1: %s", strerror(errno));
         return -1;
@@ -67,15 +68,55 @@ int loop_del(struct loop *l, int fd)
     return ctl(l, EPOLL_CTL_DEL, fd, 0, NULL);
 }
 
+void loop_poll_adapt(struct loop_poll *p, uint64_t blocked_ns)
+{
+    if (p->cur_ns + blocked_ns <= p->max_ns) {
+        p->cur_ns = p->cur_ns ? p->cur_ns * 2 : LOOP_POLL_START_NS;
+        if (p->cur_ns > p->max_ns)
+            p->cur_ns = p->max_ns;
+    } else {
+        p->cur_ns /= 2;
+        if (p->cur_ns < LOOP_POLL_START_NS)
+            p->cur_ns = 0;
+    }
+}
+
+/* Polls epfd for up to l->poll.cur_ns (not past deadline_ns): the events' count (or -1), or 0
+ * with *t0 the clock reading before the poll (0 when it did not poll). */
+static int poll_events(struct loop *l, struct epoll_event *ev, int max, uint64_t deadline_ns,
+                       uint64_t *t0)
+{
+    uint64_t now, until;
+    int n;
+
+    *t0 = 0;
+    if (!l->poll.max_ns)
+        return 0;
+    now = *t0 = clock_now_ns();
+    until = now + l->poll.cur_ns;
+    if (deadline_ns && deadline_ns < until)
+        until = deadline_ns;
+    while (now < until) {
+        n = epoll_wait(l->epfd, ev, max, 0);
+        if (n != 0)
+            return n;
+        now = clock_now_ns();
+    }
+    return 0;
+}
+
 int loop_wait(struct loop *l, struct epoll_event *ev, int max, uint64_t deadline_ns)
 {
-    uint64_t now, left = 0;
+    uint64_t now = 0, left = 0, t0;
     int n, i, ms;
 
-    if (deadline_ns) {
+    n = poll_events(l, ev, max, deadline_ns, &t0);
+    if (n != 0)
+        goto got;
+    if (deadline_ns || t0)
         now = clock_now_ns();
+    if (deadline_ns)
         left = deadline_ns > now ? deadline_ns - now : 0;
-    }
     if (have_pwait2) {
         struct timespec ts = {(time_t)(left / 1000000000u), (long)(left % 1000000000u)};
         n = epoll_pwait2(l->epfd, ev, max, deadline_ns ? &ts : NULL, NULL);
@@ -86,6 +127,9 @@ int loop_wait(struct loop *l, struct epoll_event *ev, int max, uint64_t deadline
         ms = deadline_ns ? (int)((left + 999999u) / 1000000u) : -1;
         n = epoll_wait(l->epfd, ev, max, ms);
     }
+    if (t0)
+        loop_poll_adapt(&l->poll, clock_now_ns() - now);
+got:
     if (n < 0)
         return errno == EINTR ? 0 : -1;
     for (i = 0; i < n; i++)
@@ -149,5 +193,27 @@ ssize_t loop_solo_read(struct loop_solo *s, int fd, void *buf, size_t len, uint6
     n = recv(fd, buf, len, 0);
     if (n < 0 && errno == EWOULDBLOCK)
         errno = EAGAIN;
+    return n;
+}
+
+ssize_t loop_solo_read_polled(struct loop_solo *s, struct loop_poll *p, int fd, void *buf,
+                              size_t len, uint64_t now, uint64_t deadline_ns, uint64_t slack_ns)
+{
+    uint64_t until, t;
+    ssize_t n;
+
+    if (!p->max_ns || deadline_ns <= now)
+        return loop_solo_read(s, fd, buf, len, now, deadline_ns, slack_ns);
+    until = now + p->cur_ns;
+    if (deadline_ns < until)
+        until = deadline_ns;
+    for (t = now; t < until; t = clock_now_ns()) {
+        n = recv(fd, buf, len, MSG_DONTWAIT);
+        if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+            return n;
+    }
+    t = clock_now_ns();
+    n = loop_solo_read(s, fd, buf, len, t, deadline_ns, slack_ns);
+    loop_poll_adapt(p, clock_now_ns() - t);
     return n;
 }

@@ -8,10 +8,27 @@
 #include <sys/epoll.h>
 #include <sys/types.h>
 
+/* Busy polling before a wait (--busy-poll-us, off by default). On a VM whose idle vCPUs
+ * halt at once, each sleep costs the sleeper a return from halt and its waker an exit to the
+ * host; a wait that ends within some microseconds is cheaper polled. The window adapts as the
+ * kernel's halt-polling does: it doubles (from LOOP_POLL_START_NS, up to max_ns) after a
+ * wait that a window of max_ns would have caught, and halves (to 0 below the start) after a
+ * longer one, so where replies come slower than max_ns it closes and costs nothing. */
+struct loop_poll {
+    uint64_t max_ns; /* 0 = never poll */
+    uint64_t cur_ns; /* the current window */
+};
+#define LOOP_POLL_START_NS 10000u
+
 struct loop {
     int epfd;
     int wakefd; /* eventfd: loop_wake() makes loop_wait() return; its data.ptr is NULL */
+    struct loop_poll poll;
 };
+
+/* Adapts p's window after a wait that was not caught by polling: blocked_ns is how long the
+ * blocking part took. */
+void loop_poll_adapt(struct loop_poll *p, uint64_t blocked_ns);
 
 /* 0, or -1 with err set. Release with loop_release(). */
 int loop_init(struct loop *l, char *err, size_t errlen);
@@ -20,9 +37,9 @@ void loop_release(struct loop *l);
 int loop_add(struct loop *l, int fd, uint32_t events, void *ptr);
 int loop_mod(struct loop *l, int fd, uint32_t events, void *ptr);
 int loop_del(struct loop *l, int fd);
-/* Waits until an event, a wake-up or the absolute CLOCK_MONOTONIC deadline (0 = none).
- * Returns the number of events (0 on timeout or EINTR), -1 on failure. An event with
- * data.ptr == NULL is a wake-up (already drained). */
+/* Waits until an event, a wake-up or the absolute CLOCK_MONOTONIC deadline (0 = none),
+ * polling first for l->poll's window. Returns the number of events (0 on timeout or EINTR), -1 on
+ * failure. An event with data.ptr == NULL is a wake-up (already drained). */
 int loop_wait(struct loop *l, struct epoll_event *ev, int max, uint64_t deadline_ns);
 /* Thread-safe: makes the loop's current or next loop_wait() return. */
 void loop_wake(struct loop *l);
@@ -48,5 +65,8 @@ void loop_solo_reset(struct loop_solo *s);
  * clock and call again) or is past, EINTR, or the socket's error. */
 ssize_t loop_solo_read(struct loop_solo *s, int fd, void *buf, size_t len, uint64_t now,
                        uint64_t deadline_ns, uint64_t slack_ns);
+/* loop_solo_read, polling first (MSG_DONTWAIT reads) for p's window and adapting it. */
+ssize_t loop_solo_read_polled(struct loop_solo *s, struct loop_poll *p, int fd, void *buf,
+                              size_t len, uint64_t now, uint64_t deadline_ns, uint64_t slack_ns);
 
 #endif

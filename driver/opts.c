@@ -83,6 +83,7 @@ static const struct key keys[] = {
     {"delay_us", T_UNS, M_ALL, F(delay_us), 0, 10000000, NULL, "microseconds in 0..10000000"},
     {"work", T_UNS, M_ALL, F(work), 0, 100000000, NULL, "a round count in 0..100000000"},
     {"timeout", T_DBL, M_ALL, F(timeout_s), 1e-3, 3600, NULL, "seconds in 0.001..3600"},
+    {"busy_poll_us", T_UNS, M_CLIENT, F(busy_poll_us), 0, 1000, NULL, "microseconds in 0..1000"},
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -531,6 +532,8 @@ json_t *opts_to_json(const struct drv_opts *o)
                 set_str(j, "sni", o->sni);
             json_object_set_new(j, "insecure", json_boolean(o->insecure));
         }
+        if (o->busy_poll_us)
+            set_int(j, "busy_poll_us", o->busy_poll_us);
         json_object_set_new(j, "serve", json_boolean(o->serve));
         if (o->serve) {
             set_int(j, "serve_workers", o->serve_workers);

@@ -94,6 +94,10 @@ int main(void)
         {MODE_CLIENT, PROTO_TCP, "--delay-us 100", -1, "--delay-us '100'", "--serve"},
         {MODE_CLIENT, PROTO_TCP, "--work 100", -1, "--work '100'", "--serve"},
         {MODE_CLIENT, PROTO_TCP, "--serve --work 100 --delay-us 5", 0, NULL, NULL},
+        {MODE_CLIENT, PROTO_REDIS, "--busy-poll-us 50", 0, NULL, NULL},
+        {MODE_CLIENT, PROTO_TCP, "--busy-poll-us 1001", -1, "'--busy-poll-us'", "0..1000"},
+        {MODE_CLIENT, PROTO_TCP, "--busy-poll-us -5", -1, "'--busy-poll-us'", "'-5'"},
+        {MODE_SERVE, PROTO_TCP, "--busy-poll-us 5", -1, "'--busy-poll-us'", "not used"},
     };
     struct drv_opts o, o2;
     char err[512];
@@ -128,8 +132,21 @@ int main(void)
     CHECK_STR(o.command, "LRANGE_600");
     CHECK_STR(o.sni, "example.org");
 
+    /* busy polling: off by default, in the effective configuration when set */
+    CHECK(parse_line(&o, MODE_CLIENT, PROTO_REDIS, "--busy-poll-us 50", err, sizeof(err)) == 0);
+    CHECK(o.busy_poll_us == 50);
+    j = opts_to_json(&o);
+    CHECK(j && json_integer_value(json_object_get(j, "busy_poll_us")) == 50);
+    opts_defaults(&o2, MODE_CLIENT, PROTO_REDIS);
+    CHECK(j && opts_apply_json(&o2, j, "result", err, sizeof(err)) == 0 && o2.busy_poll_us == 50);
+    json_decref(j);
+
     /* defaults */
     opts_defaults(&o, MODE_CLIENT, PROTO_REDIS);
+    CHECK(o.busy_poll_us == 0);
+    j = opts_to_json(&o);
+    CHECK(j && json_object_get(j, "busy_poll_us") == NULL);
+    json_decref(j);
     CHECK(o.port == 6379 && o.connections == 1 && o.workers == 1 && o.pipeline == 1);
     CHECK(o.window == 1 && o.payload == 64 && o.warmup_s == 1 && o.duration_s == 5);
     CHECK_STR(o.host, "127.0.0.1");
