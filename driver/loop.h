@@ -38,8 +38,8 @@ int loop_add(struct loop *l, int fd, uint32_t events, void *ptr);
 int loop_mod(struct loop *l, int fd, uint32_t events, void *ptr);
 int loop_del(struct loop *l, int fd);
 /* Waits until an event, a wake-up or the absolute CLOCK_MONOTONIC deadline (0 = none),
- * polling first for l->poll's window. Returns the number of events (0 on timeout or EINTR), -1 on
- * failure. An event with data.ptr == NULL is a wake-up (already drained). */
+ * polling first for l->poll's window. Returns the number of events (0 on timeout or EINTR),
+ * -1 on failure. An event with data.ptr == NULL is a wake-up (already drained). */
 int loop_wait(struct loop *l, struct epoll_event *ev, int max, uint64_t deadline_ns);
 /* Thread-safe: makes the loop's current or next loop_wait() return. */
 void loop_wake(struct loop *l);
