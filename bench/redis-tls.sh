@@ -6,7 +6,8 @@
 # order (A B, B A, ...) so slow drift cancels; each line prints per-round ratios
 # driver / redis-benchmark of
 #   throughput (higher is better for the driver), and
-#   client CPU per command (whole process user+sys / N; lower is better for the driver).
+#   client CPU per command (whole process user+sys / N; lower is better for the driver);
+# and redis-server's own CPU per command under each (its /proc/PID/stat around each run).
 # Usage: sh bench/redis-tls.sh        env: ROUNDS=3 N=200000 C=4 P=16 REDIS=redis-server
 #   DRIVER_ARGS (e.g. "--busy-poll-us 50") is added to the measured driver commands.
 set -eu
@@ -56,6 +57,14 @@ if rc != 0:
 print("%.6f" % (r.ru_utime + r.ru_stime))' "$T/out" "$@"
 }
 
+# srv_cpu: redis-server's user+sys CPU seconds so far
+srv_cpu() {
+    python3 -c '
+import os, sys
+f = open("/proc/%s/stat" % sys.argv[1]).read().rsplit(")", 1)[1].split()
+print((int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK"))' "$srv"
+}
+
 # GET reads key:__rand_int__, which both tools also SET, each with its own 64-byte value; the
 # driver checks that GET returns its value (or nil), so each tool writes its own value first.
 prep() { # tool cmd
@@ -69,21 +78,24 @@ prep() { # tool cmd
     fi
 }
 
-run_driver() { # cmd -> "throughput cpu_per_op"
+run_driver() { # cmd -> "throughput cpu_per_op server_cpu_per_op"
     prep driver "$1"
+    s0=$(srv_cpu)
     c=$(cpu "$DRIVER" redis --port "$port" --transport tls --cacert "$T/pki/ca.pem" \
         --command "$1" --connections "$C" --pipeline "$P" --payload 64 --warmup 0 \
         --requests "$N" ${DRIVER_ARGS:-})
     node -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));
-        console.log(d.throughput, process.argv[2] / d.ops)' "$T/out" "$c"
+        console.log(d.throughput, process.argv[2] / d.ops, process.argv[3] / d.ops)' "$T/out" "$c" \
+        "$(python3 -c "print($(srv_cpu) - $s0)")"
 }
 
-run_rb() { # cmd -> "throughput cpu_per_op"
+run_rb() { # cmd -> "throughput cpu_per_op server_cpu_per_op"
     prep rb "$(echo "$1" | tr 'a-z' 'A-Z')"
+    s0=$(srv_cpu)
     c=$(cpu redis-benchmark --tls --cacert "$T/pki/ca.pem" -h 127.0.0.1 -p "$port" \
         -c "$C" -P "$P" -d 64 -n "$N" -t "$1" --csv)
     rps=$(grep -i "^\"$1\"" "$T/out" | cut -d, -f2 | tr -d '"')
-    echo "$rps" "$(python3 -c "print($c / $N)")"
+    echo "$rps" "$(python3 -c "print($c / $N, ($(srv_cpu) - $s0) / $N)")"
 }
 
 echo "redis-tls: $REDIS $("$REDIS" --version | awk '{print $3}'), TLS, $C connections, pipeline $P, $N requests, $ROUNDS rounds"
@@ -98,10 +110,11 @@ for cmd in SET GET; do
             b=$(run_rb "$lc"); d=$(run_driver "$cmd")
         fi
         set -- $d $b
-        tr_all="$tr_all $(python3 -c "print('%.3f' % ($1 / $3))")"
-        cpu_all="$cpu_all $(python3 -c "print('%.3f' % ($2 / $4))")"
-        printf '  %s round %d: driver %.0f/s %.2f us cpu/cmd, redis-benchmark %.0f/s %.2f us cpu/cmd\n' \
-            "$cmd" "$r" "$1" "$(python3 -c "print($2 * 1e6)")" "$3" "$(python3 -c "print($4 * 1e6)")"
+        tr_all="$tr_all $(python3 -c "print('%.3f' % ($1 / $4))")"
+        cpu_all="$cpu_all $(python3 -c "print('%.3f' % ($2 / $5))")"
+        printf '  %s round %d: driver %.0f/s %.2f us cpu/cmd, redis-benchmark %.0f/s %.2f us cpu/cmd; redis-server %.2f / %.2f us/cmd\n' \
+            "$cmd" "$r" "$1" "$(python3 -c "print($2 * 1e6)")" "$4" "$(python3 -c "print($5 * 1e6)")" \
+            "$(python3 -c "print($3 * 1e6)")" "$(python3 -c "print($6 * 1e6)")"
         r=$((r + 1))
     done
     med() { python3 -c 'import statistics,sys; v=[float(x) for x in sys.argv[1:]]; print("%.3f [%.3f-%.3f]" % (statistics.median(v), min(v), max(v)))' "$@"; }
