@@ -269,6 +269,10 @@ void grid_config_label(const json_t *p, char *out, size_t outlen)
         snprintf(part, sizeof(part), "delay %lld µs", geti(p, "delay_us", 0));
         add_part(out, outlen, part);
     }
+    if (geti(p, "busy_poll_us", 0) > 0) {
+        snprintf(part, sizeof(part), "busy-poll %lld µs", geti(p, "busy_poll_us", 0));
+        add_part(out, outlen, part);
+    }
     if (json_is_true(json_object_get(p, "insecure")))
         add_part(out, outlen, "insecure");
 }

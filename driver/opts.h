@@ -48,10 +48,11 @@ struct drv_opts {
     int serve;              /* client mode: host the reference server in this process */
     unsigned serve_workers; /* default 1 */
     /* reference server (serve mode, or --serve) */
-    unsigned delay_us;     /* delay before each reply */
-    unsigned work;         /* rounds of CPU work per request (a reproducible slowdown) */
-    double timeout_s;      /* connect/handshake and drain bound; default 5 */
-    unsigned busy_poll_us; /* client: poll up to this long before a wait (loop.h); 0 = off */
+    unsigned delay_us; /* delay before each reply */
+    unsigned work;     /* rounds of CPU work per request (a reproducible slowdown) */
+    double timeout_s;  /* connect/handshake and drain bound; default 5 */
+    /* client: poll up to this long before a wait (loop.h's struct loop_poll); 0 = off */
+    unsigned busy_poll_us;
 };
 
 /* Sets every field to its default for the protocol. */

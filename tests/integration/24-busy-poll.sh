@@ -67,6 +67,8 @@ assert_eq "$(node -e '
 const l = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").map(JSON.parse);
 console.log(l.length + " " + l.every(x => x.result && x.result.config.busy_poll_us === 30));' \
     "$T/cmp/runs.jsonl")" "2 true" "busy_poll_us in every run's driver configuration"
+assert_eq "$(json_get "$T/cmp/summary.json" 'this.rows[0].label.includes("busy-poll 30 µs")')" true \
+    "the row's label names the polling: $(json_get "$T/cmp/summary.json" 'this.rows[0].label')"
 
 # bad values name the flag (or key and file), the value and the range
 set +e; "$DRIVER" redis --busy-poll-us 1001 2> "$T/flag.err"; rc=$?; set -e
