@@ -64,6 +64,14 @@ start_redis() {
     wait_port "$REDIS_PORT"
 }
 
+# redis_calls PORT COMMAND: the server's calls of COMMAND (lower case) since the last
+# CONFIG RESETSTAT, from INFO commandstats (0 when none).
+redis_calls() {
+    c=$(redis-cli -p "$1" INFO commandstats | tr -d '\r' |
+        sed -n "s/^cmdstat_$2:calls=\([0-9]*\),.*/\1/p")
+    printf '%s\n' "${c:-0}"
+}
+
 # json_get FILE-or--  EXPR: evaluate a jq-like JS expression on a JSON document with node.
 json_get() {
     node -e 'const fs=require("fs");const d=JSON.parse(fs.readFileSync(process.argv[1]==="-"?0:process.argv[1],"utf8"));const v=(function(){return eval(process.argv[2]);}).call(d);console.log(typeof v==="object"?JSON.stringify(v):String(v));' "$1" "$2"

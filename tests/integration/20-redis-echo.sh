@@ -13,12 +13,6 @@ res_errors() { # the sum of every error counter
 }
 res_error() { grep -o "\"errors\": *{[^}]*}" "$1" | grep -o "\"$2\": *[0-9]*" | grep -o '[0-9]*$'; }
 
-calls() { # PORT COMMAND: calls of COMMAND since the last CONFIG RESETSTAT (0 when none)
-    c=$(redis-cli -p "$1" INFO commandstats | tr -d '\r' |
-        sed -n "s/^cmdstat_$2:calls=\([0-9]*\),.*/\1/p")
-    printf '%s\n' "${c:-0}"
-}
-
 # run_exact PORT COMMAND N DRIVER-FLAGS...: the driver's ops, its error counters and the
 # server's call count all agree with N.
 run_exact() {
@@ -27,7 +21,7 @@ run_exact() {
     "$DRIVER" redis --port "$port" --command "$cmd" --requests "$n" --warmup 0 "$@" \
         > "$T/out.json" 2> "$T/err.txt" || { cat "$T/err.txt" >&2; fail "driver failed: $cmd $*"; }
     lc=$(printf '%s' "$cmd" | tr 'A-Z' 'a-z')
-    assert_eq "$(calls "$port" "$lc")" "$n" "server calls for $cmd $*"
+    assert_eq "$(redis_calls "$port" "$lc")" "$n" "server calls for $cmd $*"
     assert_eq "$(res_ops "$T/out.json")" "$n" "driver ops for $cmd $*"
     assert_eq "$(res_errors "$T/out.json")" 0 \
         "errors for $cmd $*"
@@ -52,7 +46,7 @@ printf '{"port": %s, "command": "ECHO", "requests": 321, "warmup": 0, "pipeline"
     "$rp" > "$T/cfg.json"
 redis-cli -p "$rp" CONFIG RESETSTAT >/dev/null
 "$DRIVER" redis --config "$T/cfg.json" > "$T/out.json"
-assert_eq "$(calls "$rp" echo)" 321 "calls with --config"
+assert_eq "$(redis_calls "$rp" echo)" 321 "calls with --config"
 
 # A duration run: throughput and latency are there, every reply verified.
 "$DRIVER" redis --port "$rp" --warmup 0.1 --duration 0.3 --pipeline 16 --window 4 \

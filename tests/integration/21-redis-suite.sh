@@ -13,12 +13,6 @@ res_errors() { # the sum of every error counter
 }
 res_error() { grep -o "\"errors\": *{[^}]*}" "$1" | grep -o "\"$2\": *[0-9]*" | grep -o '[0-9]*$'; }
 
-calls() {
-    c=$(redis-cli -p "$1" INFO commandstats | tr -d '\r' |
-        sed -n "s/^cmdstat_$2:calls=\([0-9]*\),.*/\1/p")
-    printf '%s\n' "${c:-0}"
-}
-
 start_redis redis redis-server
 p=$REDIS_PORT
 n=203
@@ -33,13 +27,13 @@ suite() { # PORT RESP
             > "$T/out.json" 2> "$T/err.txt" || { cat "$T/err.txt" >&2; fail "$cmd: driver failed"; }
         case $cmd in
         LRANGE_*)
-            assert_eq "$(calls "$1" lrange)" $n "$cmd: LRANGE calls"
-            assert_eq "$(calls "$1" lpush)" $conns "$cmd: prefill LPUSH calls"
-            assert_eq "$(calls "$1" ltrim)" $conns "$cmd: prefill LTRIM calls"
+            assert_eq "$(redis_calls "$1" lrange)" $n "$cmd: LRANGE calls"
+            assert_eq "$(redis_calls "$1" lpush)" $conns "$cmd: prefill LPUSH calls"
+            assert_eq "$(redis_calls "$1" ltrim)" $conns "$cmd: prefill LTRIM calls"
             ;;
         *)
             lc=$(printf '%s' "$cmd" | tr 'A-Z' 'a-z')
-            assert_eq "$(calls "$1" "$lc")" $n "$cmd: server calls"
+            assert_eq "$(redis_calls "$1" "$lc")" $n "$cmd: server calls"
             ;;
         esac
         assert_eq "$(res_ops "$T/out.json")" $n "$cmd: driver ops"

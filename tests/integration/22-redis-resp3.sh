@@ -12,22 +12,16 @@ res_errors() { # the sum of every error counter
 }
 res_error() { grep -o "\"errors\": *{[^}]*}" "$1" | grep -o "\"$2\": *[0-9]*" | grep -o '[0-9]*$'; }
 
-calls() {
-    c=$(redis-cli -p "$1" INFO commandstats | tr -d '\r' |
-        sed -n "s/^cmdstat_$2:calls=\([0-9]*\),.*/\1/p")
-    printf '%s\n' "${c:-0}"
-}
-
 check() { # PORT COMMAND N CONNS FLAGS...
     port=$1; cmd=$2; n=$3; conns=$4; shift 4
     redis-cli -p "$port" CONFIG RESETSTAT >/dev/null
     "$DRIVER" redis --port "$port" --resp 3 --command "$cmd" --requests "$n" --warmup 0 \
         --connections "$conns" "$@" > "$T/out.json" 2> "$T/err.txt" ||
         { cat "$T/err.txt" >&2; fail "$cmd resp3: driver failed"; }
-    assert_eq "$(calls "$port" hello)" "$conns" "$cmd: HELLO calls"
+    assert_eq "$(redis_calls "$port" hello)" "$conns" "$cmd: HELLO calls"
     lc=$(printf '%s' "$cmd" | tr 'A-Z' 'a-z')
     case $cmd in LRANGE_*) lc=lrange ;; esac
-    assert_eq "$(calls "$port" "$lc")" "$n" "$cmd: server calls"
+    assert_eq "$(redis_calls "$port" "$lc")" "$n" "$cmd: server calls"
     assert_eq "$(res_ops "$T/out.json")" "$n" "$cmd: ops"
     assert_eq "$(res_errors "$T/out.json")" 0 \
         "$cmd: errors"

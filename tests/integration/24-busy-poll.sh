@@ -9,12 +9,6 @@
 need redis-cli
 need node
 
-calls() { # PORT COMMAND: calls since the last CONFIG RESETSTAT
-    c=$(redis-cli -p "$1" INFO commandstats | tr -d '\r' |
-        sed -n "s/^cmdstat_$2:calls=\([0-9]*\),.*/\1/p")
-    printf '%s\n' "${c:-0}"
-}
-
 start_redis redis redis-server
 rp=$REDIS_PORT
 
@@ -25,7 +19,7 @@ for shape in "--connections 4 --pipeline 1 --payload 1024" \
     # shellcheck disable=SC2086 # the shape is a list of flags
     "$DRIVER" redis --port "$rp" --requests 20000 --warmup 0 --busy-poll-us 50 $shape \
         > "$T/out.json" 2> "$T/err.txt" || { cat "$T/err.txt" >&2; fail "driver failed: $shape"; }
-    assert_eq "$(calls "$rp" echo)" 20000 "server calls with busy polling, $shape"
+    assert_eq "$(redis_calls "$rp" echo)" 20000 "server calls with busy polling, $shape"
     assert_eq "$(json_get "$T/out.json" 'this.ops === 20000 && Object.values(this.errors).every(v => v === 0)')" \
         true "exact ops, no errors, $shape: $(json_get "$T/out.json" 'JSON.stringify(this.errors)')"
     assert_eq "$(json_get "$T/out.json" 'this.config.busy_poll_us')" 50 "busy_poll_us in the result"
