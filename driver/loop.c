@@ -82,17 +82,17 @@ void loop_poll_adapt(struct loop_poll *p, uint64_t blocked_ns)
 }
 
 /* Polls epfd for up to l->poll.cur_ns (not past deadline_ns): the events' count (or -1), or 0
- * with *t0 the clock reading before the poll (0 when it did not poll). */
+ * with *end the clock reading that ended the poll (0 when polling is off). */
 static int poll_events(struct loop *l, struct epoll_event *ev, int max, uint64_t deadline_ns,
-                       uint64_t *t0)
+                       uint64_t *end)
 {
     uint64_t now, until;
     int n;
 
-    *t0 = 0;
+    *end = 0;
     if (!l->poll.max_ns)
         return 0;
-    now = *t0 = clock_now_ns();
+    now = clock_now_ns();
     until = now + l->poll.cur_ns;
     if (deadline_ns && deadline_ns < until)
         until = deadline_ns;
@@ -102,21 +102,23 @@ static int poll_events(struct loop *l, struct epoll_event *ev, int max, uint64_t
             return n;
         now = clock_now_ns();
     }
+    *end = now;
     return 0;
 }
 
 int loop_wait(struct loop *l, struct epoll_event *ev, int max, uint64_t deadline_ns)
 {
-    uint64_t now = 0, left = 0, t0;
+    uint64_t now, left = 0;
     int n, i, ms;
 
-    n = poll_events(l, ev, max, deadline_ns, &t0);
+    n = poll_events(l, ev, max, deadline_ns, &now); /* now: 0 unless it polled */
     if (n != 0)
         goto got;
-    if (deadline_ns || t0)
-        now = clock_now_ns();
-    if (deadline_ns)
+    if (deadline_ns) {
+        if (!now)
+            now = clock_now_ns();
         left = deadline_ns > now ? deadline_ns - now : 0;
+    }
     if (have_pwait2) {
         struct timespec ts = {(time_t)(left / 1000000000u), (long)(left % 1000000000u)};
         n = epoll_pwait2(l->epfd, ev, max, deadline_ns ? &ts : NULL, NULL);
@@ -127,7 +129,7 @@ int loop_wait(struct loop *l, struct epoll_event *ev, int max, uint64_t deadline
         ms = deadline_ns ? (int)((left + 999999u) / 1000000u) : -1;
         n = epoll_wait(l->epfd, ev, max, ms);
     }
-    if (t0)
+    if (l->poll.max_ns)
         loop_poll_adapt(&l->poll, clock_now_ns() - now);
 got:
     if (n < 0)
@@ -212,7 +214,7 @@ ssize_t loop_solo_read_polled(struct loop_solo *s, struct loop_poll *p, int fd, 
         if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
             return n;
     }
-    t = clock_now_ns();
+    /* t: the reading that ended the poll (now when the window is shut) */
     n = loop_solo_read(s, fd, buf, len, t, deadline_ns, slack_ns);
     loop_poll_adapt(p, clock_now_ns() - t);
     return n;
