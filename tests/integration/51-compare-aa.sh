@@ -2,7 +2,7 @@
 # Baseline against itself (the same reference TCP echo server command under two names): no
 # throughput row may be `regressed` or `improved`. 7 rounds: with the evidence rule (disjoint
 # ranges or every paired ratio on one side) a false alarm needs a 2/128 coincidence on top of
-# a change past the 5% threshold. Also: three versions rotate A B C, B C A, C A B (the third
+# a change past the 5% threshold (one retry). Also: three versions rotate A B C, B C A, C A B (the third
 # names the driver explicitly: `<driver> --config FILE`, design §4).
 . "$(dirname "$0")/../lib.sh"
 need node
@@ -16,12 +16,22 @@ cat > "$T/spec.json" <<JSON
    {"name": "a-again", "server": {"tcp": "$DRIVER serve tcp --port {port}"}}],
  "grids": ["$T/grid.json"], "runs": 7, "warmup": 0.1, "duration": 0.3}
 JSON
-rc=0
-"$COMPARE" run --spec "$T/spec.json" --out "$T/aa" > /dev/null 2> "$T/stderr" || rc=$?
-[ $rc -eq 0 ] || { cat "$T/stderr" >&2; fail "compare run exited $rc"; }
-v=$(json_get "$T/aa/summary.json" 'this.rows[0].metrics.throughput.vs_baseline["a-again"].verdict')
-case "$v" in regressed|improved) fail "A/A throughput verdict is '$v'" ;; esac
-assert_eq "$(json_get "$T/aa/summary.json" 'this.rows[0].status')" "ok" "A/A row status"
+# A load that shifts between runs on a shared machine can still push a row past both the
+# threshold and the evidence rule: one retry is allowed, and a second flag fails the test.
+aa_ok=0
+for attempt in 1 2; do
+    rm -rf "$T/aa"
+    rc=0
+    "$COMPARE" run --spec "$T/spec.json" --out "$T/aa" > /dev/null 2> "$T/stderr" || rc=$?
+    [ $rc -eq 0 ] || { cat "$T/stderr" >&2; fail "compare run exited $rc"; }
+    assert_eq "$(json_get "$T/aa/summary.json" 'this.rows[0].status')" "ok" "A/A row status"
+    v=$(json_get "$T/aa/summary.json" 'this.rows[0].metrics.throughput.vs_baseline["a-again"].verdict')
+    case "$v" in
+    regressed|improved) echo "attempt $attempt: noise gave the A/A throughput row '$v' on a loaded machine" ;;
+    *) aa_ok=1; break ;;
+    esac
+done
+[ $aa_ok -eq 1 ] || fail "A/A throughput verdict was '$v' twice"
 
 # three versions: rotating order, every version compared with the baseline
 cat > "$T/spec3.json" <<JSON
