@@ -2,8 +2,8 @@
 # Baseline against itself (the same reference TCP echo server command under two names): no
 # throughput row may be `regressed` or `improved`. 7 rounds: with the evidence rule (disjoint
 # ranges or every paired ratio on one side) a false alarm needs a 2/128 coincidence on top of
-# a change past the 5% threshold (one retry). Also: three versions rotate A B C, B C A, C A B (the third
-# names the driver explicitly: `<driver> --config FILE`, design §4).
+# a change past the 5% threshold (one retry). Also: three versions rotate A B C, B C A,
+# C A B (the third names the driver explicitly: `<driver> --config FILE`, design §4).
 . "$(dirname "$0")/../lib.sh"
 need node
 
