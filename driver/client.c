@@ -73,8 +73,6 @@ struct cconn {
     struct wl_tally tally;
     uint32_t events;
     int read_wants_write; /* TLS read needs EPOLLOUT */
-    int queued;           /* on its worker's to-send list */
-    struct cconn *next_queued;
     uint64_t retry_at, backoff_ns, deadline;
 };
 
@@ -88,8 +86,6 @@ struct worker {
     struct loop loop;
     struct loop_solo solo; /* one plain connection: its blocking-read wait */
     int solo_ok;           /* nconns == 1 and plain TCP */
-    int in_events;         /* inside run_events(): replies read now, requests sent after */
-    struct cconn *queue_head, *queue_tail;
     struct cconn *conns;
     unsigned nconns;
     struct hist *hist;
@@ -684,22 +680,10 @@ static void on_readable(struct cconn *cc, uint64_t block_now, uint64_t block_unt
         if (cc->c.ops->pending(&cc->c) == 0 && ((size_t)n < space || ++reads >= READ_BURST))
             break; /* a peer that never stops sending must not keep us from the deadlines */
     }
-    if (cc->state != C_READY)
-        return;
-    /* inside a turn of the loop, the next requests wait until every ready connection has
-     * been read: the server then finds them together, as wrk's and redis-benchmark's
-     * (docs/driver.md, step 5) */
-    if (!w->in_events) {
+    /* the batches these replies freed go out now, before the next connection is read: the
+     * server works on them while we read the rest (docs/driver.md, step 5) */
+    if (cc->state == C_READY)
         pump(cc);
-    } else if (!cc->queued) {
-        cc->queued = 1;
-        cc->next_queued = NULL;
-        if (w->queue_tail)
-            w->queue_tail->next_queued = cc;
-        else
-            w->queue_head = cc;
-        w->queue_tail = cc;
-    }
 }
 
 static void hello_read(struct cconn *cc, uint64_t now)
@@ -842,20 +826,9 @@ static void run_events(struct worker *w, uint64_t deadline)
     int n, i;
 
     n = loop_wait(&w->loop, ev, MAX_EVENTS, deadline);
-    w->in_events = 1;
     for (i = 0; i < n; i++)
         if (ev[i].data.ptr)
             on_event(ev[i].data.ptr, ev[i].events);
-    w->in_events = 0;
-    while (w->queue_head) {
-        struct cconn *cc = w->queue_head;
-        w->queue_head = cc->next_queued;
-        if (!w->queue_head)
-            w->queue_tail = NULL;
-        cc->queued = 0;
-        if (cc->state == C_READY)
-            pump(cc);
-    }
 }
 
 static uint64_t min_nz(uint64_t a, uint64_t b)
