@@ -40,7 +40,8 @@
 #   other metrics at their defaults; without it `compare run`, whose throughput threshold is
 #   5%), SETTINGS (settings from an earlier run instead of calibrating, per row
 #   NAME=BASE/EXTRA10/EXTRA5, e.g. "tcp-64=200/105/50 http-4k=800/190/95"; rows not named
-#   are calibrated), BIN_DRIVER, BIN_COMPARE
+#   are calibrated), BUSY_POLL_US (every row's grid sets busy_poll_us: the driver's
+#   --busy-poll-us, calibration included), BIN_DRIVER, BIN_COMPARE
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 driver=${BIN_DRIVER:-$top/bin/driver}
@@ -50,6 +51,14 @@ runs=${RUNS:-5}; pairs=${PAIRS:-12}; keep=${ROWS:-}; knob=${KNOB:-work}
 # both go into the specs' JSON, and RUNS into verdict()'s script, as they are
 case $runs in '' | *[!0-9]* | 0*) echo "bench: RUNS '$runs': expected a whole number >= 1" >&2; exit 2 ;; esac
 case $pairs in '' | *[!0-9]* | 0*) echo "bench: PAIRS '$pairs': expected a whole number >= 1" >&2; exit 2 ;; esac
+poll=""
+case ${BUSY_POLL_US:-} in
+'') ;;
+*[!0-9]* | ?????*) echo "bench: BUSY_POLL_US '$BUSY_POLL_US': expected microseconds in 0..1000" >&2; exit 2 ;;
+*) [ "$BUSY_POLL_US" -le 1000 ] ||
+       { echo "bench: BUSY_POLL_US '$BUSY_POLL_US': expected microseconds in 0..1000" >&2; exit 2; }
+   poll=", \"busy_poll_us\": $BUSY_POLL_US" ;;
+esac
 pin=""
 if [ -n "${PIN:-}" ]; then
     [ "${PIN#* }" != "$PIN" ] ||
@@ -231,7 +240,7 @@ interp() {
 write_grid() { # FILE NAME PROTO PAYLOAD WORKERS: a one-row grid of the PR grid's shape
     cat > "$1" <<JSON
 {"name": "$2", "defaults": {"protocol": "$3", "payload": $4, "connections": 16,
- "workers": $5, "window": 16}}
+ "workers": $5, "window": 16$poll}}
 JSON
 }
 spec() { # FILE PROTO PAYLOAD SWORKERS GRID SETTING [CONFIRM_ROUNDS, default CAP]: the
@@ -259,8 +268,8 @@ verdict() {
 : > "$tmp/fa"; : > "$tmp/d10"; : > "$tmp/d5"; : > "$tmp/ab"
 printf 'sensitivity: candidate slowed by %s (%s, both servers at the base); %s planned rounds + up to %s extra, %s s runs, A/A x %s;\n' \
     "$flag" "$unit" "$runs" "$cap" "$duration" "$repeat"
-printf 'pinning: %s; throughput judged at %s%%; load average %s\n' "${pin:-none}" \
-    "${THRESHOLD:-5}" "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf 'pinning: %s; busy polling: %s; throughput judged at %s%%; load average %s\n' \
+    "${pin:-none}" "${BUSY_POLL_US:-off}${BUSY_POLL_US:+ µs}" "${THRESHOLD:-5}" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-8s %6s %7s %7s   %-34s %-24s %s\n' row "base" "+10%" "+5%" \
     "A/A verdicts (change%, runs)" "10% A/B" "5% A/B"
 echo "$rows" | while IFS='|' read -r name proto payload workers sworkers; do
