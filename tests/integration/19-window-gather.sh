@@ -69,7 +69,7 @@ set -- $(awk '
     NR == FNR { if (name ~ /^epoll/ && ++waits[pid] > best) { best = waits[pid]; w = pid }; next }
     pid != w { next }
     name ~ /^epoll/ { turn_end() }
-    name == "recvfrom" { if (sent && reads > 0) between = 1; reads++ }
+    name == "recvfrom" { if (reads == 0) sent = 0; else if (sent) between = 1; reads++ }
     name == "sendto" { sent = 1 }
     END { turn_end(); print held + 0, multi + 0, best + 0 }' "$T/order.txt" "$T/order.txt")
 echo "8 connections, one worker: $3 turns of the loop, $2 read several replies, $1 of them held every request until the last read"
