@@ -52,13 +52,15 @@ runs=${RUNS:-5}; pairs=${PAIRS:-12}; keep=${ROWS:-}; knob=${KNOB:-work}
 case $runs in '' | *[!0-9]* | 0*) echo "bench: RUNS '$runs': expected a whole number >= 1" >&2; exit 2 ;; esac
 case $pairs in '' | *[!0-9]* | 0*) echo "bench: PAIRS '$pairs': expected a whole number >= 1" >&2; exit 2 ;; esac
 poll=""
-case ${BUSY_POLL_US:-} in
-'') ;;
-*[!0-9]* | ?????*) echo "bench: BUSY_POLL_US '$BUSY_POLL_US': expected microseconds in 0..1000" >&2; exit 2 ;;
-*) [ "$BUSY_POLL_US" -le 1000 ] ||
-       { echo "bench: BUSY_POLL_US '$BUSY_POLL_US': expected microseconds in 0..1000" >&2; exit 2; }
-   poll=", \"busy_poll_us\": $BUSY_POLL_US" ;;
-esac
+if [ -n "${BUSY_POLL_US:-}" ]; then # it goes into the grids' JSON as it is: no leading zero
+    case $BUSY_POLL_US in
+    *[!0-9]* | 0?* | ?????*) ok=no ;;
+    *) ok=yes; [ "$BUSY_POLL_US" -le 1000 ] || ok=no ;;
+    esac
+    [ $ok = yes ] ||
+        { echo "bench: BUSY_POLL_US '$BUSY_POLL_US': expected microseconds in 0..1000" >&2; exit 2; }
+    poll=", \"busy_poll_us\": $BUSY_POLL_US"
+fi
 pin=""
 if [ -n "${PIN:-}" ]; then
     [ "${PIN#* }" != "$PIN" ] ||
