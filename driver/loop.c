@@ -21,6 +21,7 @@ int loop_init(struct loop *l, char *err, size_t errlen)
     l->epfd = epoll_create1(EPOLL_CLOEXEC);
     l->wakefd = -1;
     l->poll.max_ns = l->poll.cur_ns = 0;
+    l->poll.skip = 0;
     if (l->epfd < 0) {
         snprintf(err, errlen, "epoll_create1: %s", strerror(errno));
         return -1;
@@ -90,7 +91,7 @@ static int poll_events(struct loop *l, struct epoll_event *ev, int max, uint64_t
     int n;
 
     *end = 0;
-    if (!l->poll.max_ns)
+    if (!l->poll.max_ns || l->poll.skip)
         return 0;
     now = clock_now_ns();
     until = now + l->poll.cur_ns;
@@ -129,7 +130,7 @@ int loop_wait(struct loop *l, struct epoll_event *ev, int max, uint64_t deadline
         ms = deadline_ns ? (int)((left + 999999u) / 1000000u) : -1;
         n = epoll_wait(l->epfd, ev, max, ms);
     }
-    if (l->poll.max_ns)
+    if (l->poll.max_ns && !l->poll.skip)
         loop_poll_adapt(&l->poll, clock_now_ns() - now);
 got:
     if (n < 0)
@@ -204,7 +205,7 @@ ssize_t loop_solo_read_polled(struct loop_solo *s, struct loop_poll *p, int fd, 
     uint64_t until, t;
     ssize_t n;
 
-    if (!p->max_ns || deadline_ns <= now)
+    if (!p->max_ns || p->skip || deadline_ns <= now)
         return loop_solo_read(s, fd, buf, len, now, deadline_ns, slack_ns);
     until = now + p->cur_ns;
     if (deadline_ns < until)

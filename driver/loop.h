@@ -13,10 +13,13 @@
  * host; a wait that ends within some microseconds is cheaper polled. The window adapts as the
  * kernel's halt-polling does: it doubles (from LOOP_POLL_START_NS, up to max_ns) after a
  * wait that a window of max_ns would have caught, and halves (to 0 below the start) after a
- * longer one, so where replies come slower than max_ns it closes and costs nothing. */
+ * longer one, so where replies come slower than max_ns it closes and costs nothing. The
+ * caller sets skip for a wait that should not poll (the client: while a reply is coming in
+ * pieces); such a wait blocks at once and leaves the window as it was. */
 struct loop_poll {
     uint64_t max_ns; /* 0 = never poll */
     uint64_t cur_ns; /* the current window */
+    int skip;        /* set by the caller: the next wait blocks at once and does not adapt */
 };
 #define LOOP_POLL_START_NS 10000u
 

@@ -1,4 +1,5 @@
-/* driver/loop.c: the adaptive busy-poll window, and waits that poll before they block. */
+/* driver/loop.c: the adaptive busy-poll window, and waits that poll before they block (or,
+ * told to skip, do not). */
 #include <errno.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -11,7 +12,7 @@
 
 int main(void)
 {
-    struct loop_poll p = {50 * US, 0};
+    struct loop_poll p = {50 * US, 0, 0};
     struct loop l;
     struct loop_solo solo;
     struct epoll_event ev[4];
@@ -71,6 +72,22 @@ int main(void)
     r = loop_solo_read_polled(&solo, &l.poll, sv[0], buf, sizeof(buf), t0, t0 + 20000000ull, 0);
     CHECK(r == -1 && errno == EAGAIN);
     CHECK(l.poll.cur_ns == 50 * US);
+    /* skip (a reply coming in pieces): the wait blocks at once, and however long it takes
+     * the window stays as it was; data already there is still read */
+    l.poll.skip = 1;
+    t0 = clock_now_ns();
+    n = loop_wait(&l, ev, 4, t0 + 20000000ull);
+    CHECK(n == 0 && l.poll.cur_ns == 50 * US);
+    t0 = clock_now_ns();
+    r = loop_solo_read_polled(&solo, &l.poll, sv[0], buf, sizeof(buf), t0, t0 + 20000000ull, 0);
+    CHECK(r == -1 && errno == EAGAIN && l.poll.cur_ns == 50 * US);
+    CHECK(write(sv[1], "v", 1) == 1);
+    n = loop_wait(&l, ev, 4, clock_now_ns() + 1000000000ull);
+    CHECK(n == 1 && ev[0].data.ptr == &sv[0] && l.poll.cur_ns == 50 * US);
+    t0 = clock_now_ns();
+    r = loop_solo_read_polled(&solo, &l.poll, sv[0], buf, sizeof(buf), t0, t0 + 1000000000ull, 0);
+    CHECK(r == 1 && buf[0] == 'v');
+    l.poll.skip = 0;
     /* with polling off it is loop_solo_read */
     l.poll.max_ns = 0;
     CHECK(write(sv[1], "w", 1) == 1);
