@@ -48,7 +48,7 @@ echo "slow server: the client used $pct% CPU with a 1000 us window"
 # a reply that comes in pieces is waited for asleep: polling is for the wait until a reply
 # starts. A server answering each 64-byte message in 16 pieces 300 us apart, with a 1000 us
 # window: polling the gaps would keep the client on a core the whole run (it did, 100%, before
-# the rule); asleep it uses a small share (5-20% here), on both the epoll path and the
+# the rule); asleep it uses a small share (4-10% here), on both the epoll path and the
 # one-connection read
 port=$(free_port)
 cat > "$T/trickle.py" <<'PY'
