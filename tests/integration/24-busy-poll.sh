@@ -49,7 +49,9 @@ echo "slow server: the client used $pct% CPU with a 1000 us window"
 # starts. A server answering each 64-byte message in 16 pieces 300 us apart, with a 1000 us
 # window: polling the gaps would keep the client on a core the whole run (it did, 100%, before
 # the rule); asleep it uses a small share (4-10% here), on both the epoll path and the
-# one-connection read
+# one-connection read. The server is Python: its sleeps can be 300 us, shorter than the
+# window; node's timers are whole milliseconds, and gaps longer than the window close it
+# whatever the rule.
 port=$(free_port)
 cat > "$T/trickle.py" <<'PY'
 import socket, sys, threading, time
