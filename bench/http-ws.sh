@@ -46,12 +46,15 @@ wait_port() {
     echo "bench: nothing listening on 127.0.0.1:$1" >&2; exit 3
 }
 # cpu_run OUTFILE cmd...: runs cmd with stdout to OUTFILE; prints the child's user+sys seconds
+# (its own rusage from wait4: RUSAGE_CHILDREN would also count what the python3 process
+# inherited across exec, e.g. a pyenv shim's children, 40-70 ms)
 cpu_run() {
     python3 - "$@" <<'PY'
-import resource, subprocess, sys
+import os, subprocess, sys
 with open(sys.argv[1], "wb") as f:
-    rc = subprocess.run(sys.argv[2:], stdout=f).returncode
-ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.Popen(sys.argv[2:], stdout=f)
+    _, status, ru = os.wait4(p.pid, 0)
+rc = os.waitstatus_to_exitcode(status)
 print("%.6f" % (ru.ru_utime + ru.ru_stime))
 sys.exit(rc)
 PY

@@ -45,13 +45,16 @@ until redis-cli --tls --cacert "$T/pki/ca.pem" -p "$port" ping > /dev/null 2>&1;
     sleep 0.1
 done
 
-# cpu CMD...: runs CMD (stdout to $T/out), prints its user+sys CPU seconds.
+# cpu CMD...: runs CMD (stdout to $T/out), prints its user+sys CPU seconds: that child's own
+# rusage from wait4, not RUSAGE_CHILDREN, which also holds whatever the python3 process
+# inherited across exec (a pyenv shim's children: 40-70 ms, as much as a whole run).
 cpu() {
     python3 -c '
-import resource, subprocess, sys
+import os, subprocess, sys
 with open(sys.argv[1], "wb") as out:
-    rc = subprocess.call(sys.argv[2:], stdout=out)
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.Popen(sys.argv[2:], stdout=out)
+    _, status, r = os.wait4(p.pid, 0)
+rc = os.waitstatus_to_exitcode(status)
 if rc != 0:
     sys.exit("command failed (exit %d): %s" % (rc, " ".join(sys.argv[2:])))
 print("%.6f" % (r.ru_utime + r.ru_stime))' "$T/out" "$@"
