@@ -244,6 +244,28 @@ static json_t *hostname_hash(void)
     return json_string(hex);
 }
 
+/* "cpuidle": the idle driver; with the KVM guest driver "haltpoll" also "guest_halt_poll_ns",
+ * how long an idle vCPU polls before it halts (0: it halts at once, and each wake-up is an
+ * exit to the host). */
+static void cpuidle(json_t *env)
+{
+    char buf[64], *end;
+    unsigned long long ns;
+
+    if (read_line("/sys/devices/system/cpu/cpuidle/current_driver", buf, sizeof(buf)) != 0) {
+        json_object_set_new(env, "cpuidle", json_string("unknown"));
+        return;
+    }
+    json_object_set_new(env, "cpuidle", json_string(buf));
+    if (strcmp(buf, "haltpoll") != 0 ||
+        read_line("/sys/module/haltpoll/parameters/guest_halt_poll_ns", buf, sizeof(buf)) != 0)
+        return;
+    errno = 0;
+    ns = strtoull(buf, &end, 10);
+    if (errno == 0 && end != buf && *end == '\0')
+        json_object_set_new(env, "guest_halt_poll_ns", json_integer((json_int_t)ns));
+}
+
 json_t *envinfo_collect(void)
 {
     struct utsname u;
@@ -274,6 +296,7 @@ json_t *envinfo_collect(void)
         json_object_set_new(env, "governor", json_string(buf));
     else
         json_object_set_new(env, "governor", json_string("unknown"));
+    cpuidle(env);
     json_object_set_new(env, "loadavg", envinfo_loadavg());
     json_object_set_new(env, "hostname_hash", hostname_hash());
     json_object_set_new(env, "affinity", affinity());
@@ -319,6 +342,7 @@ static int warn_load(const json_t *env, const char *key, const char *when, json_
 
 int envinfo_warnings(const json_t *env, json_t *warnings_array)
 {
+    const json_t *halt;
     const char *gov;
     char msg[160];
     int n = 0;
@@ -337,5 +361,13 @@ int envinfo_warnings(const json_t *env, json_t *warnings_array)
         if (json_array_append_new(warnings_array, json_string(msg)) == 0)
             n++;
     }
+    halt = json_object_get(env, "guest_halt_poll_ns");
+    if (json_is_integer(halt) && json_integer_value(halt) == 0 &&
+        json_array_append_new(warnings_array,
+                              json_string("idle CPUs halt without polling first (cpuidle "
+                                          "'haltpoll', guest_halt_poll_ns 0): each wake-up "
+                                          "is an exit to the host, which slows rows that "
+                                          "wait on single round trips")) == 0)
+        n++;
     return n;
 }

@@ -1,17 +1,18 @@
 /* envinfo: describe the machine a measurement ran on, for meta.json and the reports:
- * machine model, CPU, cores, memory, OS, kernel, governor, load average, CPU affinity, the
- * compiler of this build and the library versions. Reads /proc, /sys, /etc/os-release and
- * uname(2); never fails as a whole: what cannot be read is "unknown" (a machine model hidden
- * by a VM: "unknown (virtual machine)"). */
+ * machine model, CPU, cores, memory, OS, kernel, governor, idle driver, load average, CPU
+ * affinity, the compiler of this build and the library versions. Reads /proc, /sys,
+ * /etc/os-release and uname(2); never fails as a whole: what cannot be read is "unknown" (a
+ * machine model hidden by a VM: "unknown (virtual machine)"). */
 #ifndef PAIRBENCH_ENVINFO_H
 #define PAIRBENCH_ENVINFO_H
 
 #include <jansson.h>
 
 /* New reference: {"machine", "cpu_model", "cores_physical", "cores_logical", "memory_bytes",
- * "os", "kernel", "arch", "governor", "loadavg": [1, 5, 15], "affinity", "compiler",
- * "cflags", "libraries": {"openssl", "libcurl", "jansson", "hiredis"}}. Free with
- * json_decref(). NULL only when out of memory. */
+ * "os", "kernel", "arch", "governor", "cpuidle" (the idle driver; with "haltpoll" also
+ * "guest_halt_poll_ns"), "loadavg": [1, 5, 15], "affinity", "compiler", "cflags",
+ * "libraries": {"openssl", "libcurl", "jansson", "hiredis"}}. Free with json_decref(). NULL
+ * only when out of memory. */
 json_t *envinfo_collect(void);
 
 /* New reference: the load average [1, 5, 15] now (from /proc/loadavg), or null when it
@@ -20,8 +21,9 @@ json_t *envinfo_loadavg(void);
 
 /* Append to `warnings_array` a sentence for each thing in `env` (an envinfo_collect()
  * object) that weakens a measurement: a loaded machine (1-minute load average above half the
- * logical CPUs) and a CPU frequency governor other than "performance". Returns how many
- * warnings were appended, or -1 on bad arguments. */
+ * logical CPUs), a CPU frequency governor other than "performance", and idle vCPUs that
+ * halt without polling first ("guest_halt_poll_ns" 0). Returns how many warnings were
+ * appended, or -1 on bad arguments. */
 int envinfo_warnings(const json_t *env, json_t *warnings_array);
 
 #endif

@@ -80,6 +80,13 @@ void html_environment(const struct html_ctx *c)
     env_row(c, L(c, "Kernel", "内核"), html_str(env, "kernel"));
     env_row(c, L(c, "Architecture", "架构"), html_str(env, "arch"));
     env_row(c, L(c, "CPU frequency governor", "CPU 调频策略"), html_str(env, "governor"));
+    if (html_str(env, "cpuidle")) { /* not in runs made before it was recorded */
+        if (html_num(env, "guest_halt_poll_ns", &x) == 0)
+            snprintf(buf, sizeof(buf), "%s (guest_halt_poll_ns %.0f)", html_str(env, "cpuidle"), x);
+        else
+            snprintf(buf, sizeof(buf), "%s", html_str(env, "cpuidle"));
+        env_row(c, L(c, "CPU idle driver", "CPU 空闲驱动"), buf);
+    }
     env_row(c, L(c, "CPU affinity", "CPU 亲和性"), html_str(env, "affinity"));
     env_row(c, L(c, "Driver pinned to CPUs", "驱动绑定的 CPU"),
             scalar(json_object_get(settings, "pin_driver"), b1, sizeof(b1))

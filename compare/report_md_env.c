@@ -109,6 +109,16 @@ static void environment(const struct md *m)
     env_row(m, M_ENV_OS, mget(env, "os"));
     env_row(m, M_ENV_KERNEL, mget(env, "kernel"));
     env_row(m, M_ENV_GOVERNOR, mget(env, "governor"));
+    if ((v = mget(env, "cpuidle")) != NULL) { /* not in runs made before it was recorded */
+        row_begin(m, M_ENV_CPUIDLE);
+        md_json(m, v);
+        if (mget(env, "guest_halt_poll_ns")) {
+            md_put(m, " (guest_halt_poll_ns ");
+            md_json(m, mget(env, "guest_halt_poll_ns"));
+            md_put(m, ")");
+        }
+        md_put(m, " |\n");
+    }
     row_begin(m, M_ENV_LOAD);
     load1(m, mget(env, "loadavg_start") ? mget(env, "loadavg_start") : mget(env, "loadavg"));
     md_put(m, " → ");

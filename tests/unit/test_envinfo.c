@@ -1,6 +1,6 @@
-/* envinfo: the warnings' exact sentences (loaded machine, governor) from hand-made
- * environments, and envinfo_collect() on this machine: every key present, counts that agree
- * with sysconf(3), libraries named. */
+/* envinfo: the warnings' exact sentences (loaded machine, governor, halt polling) from
+ * hand-made environments, and envinfo_collect() on this machine: every key present, counts
+ * that agree with sysconf(3), libraries named. */
 #include <unistd.h>
 
 #include "envinfo.h"
@@ -29,15 +29,20 @@ static const struct {
      "the machine was loaded at start: load average 12.5 on 2 CPUs"},
     {"{\"loadavg\": [4, 0, 0], \"cores_logical\": 2}", 1,
      "the machine was loaded at start: load average 4 on 2 CPUs"},
+    {"{\"cpuidle\": \"haltpoll\", \"guest_halt_poll_ns\": 0}", 1,
+     "idle CPUs halt without polling first (cpuidle 'haltpoll', guest_halt_poll_ns 0): each "
+     "wake-up is an exit to the host, which slows rows that wait on single round trips"},
+    {"{\"cpuidle\": \"haltpoll\", \"guest_halt_poll_ns\": 200000}", 0, NULL},
+    {"{\"cpuidle\": \"intel_idle\"}", 0, NULL},
     {"{}", 0, NULL},
 };
 
 int main(void)
 {
     static const char *const keys[] = {
-        "machine",  "cpu_model", "cores_physical", "cores_logical", "memory_bytes",
-        "os",       "kernel",    "arch",           "governor",      "loadavg",
-        "affinity", "compiler",  "libraries"};
+        "machine", "cpu_model", "cores_physical", "cores_logical", "memory_bytes",
+        "os",      "kernel",    "arch",           "governor",      "cpuidle",
+        "loadavg", "affinity",  "compiler",       "libraries"};
     size_t i;
     json_t *env, *w, *libs;
     json_error_t je;
@@ -75,6 +80,9 @@ int main(void)
     CHECK(strncmp(json_string_value(json_object_get(env, "compiler")), "gcc ", 4) == 0 ||
           strncmp(json_string_value(json_object_get(env, "compiler")), "clang ", 6) == 0);
     CHECK(strchr(json_string_value(json_object_get(env, "affinity")), '0') != NULL);
+    /* guest_halt_poll_ns is read with the haltpoll idle driver only (a KVM guest) */
+    CHECK((json_object_get(env, "guest_halt_poll_ns") != NULL) ==
+          (strcmp(json_string_value(json_object_get(env, "cpuidle")), "haltpoll") == 0));
     json_decref(env);
 
     w = envinfo_loadavg();
