@@ -1,8 +1,8 @@
 /* envinfo: the measurement environment for meta.json — what a reviewer needs to judge whether
- * two datasets are comparable (machine, CPU, cores, memory, OS, kernel, governor, load,
- * affinity, compiler, libraries). Everything is read from /proc, /sys, /etc/os-release and
- * uname(2); a value that cannot be read becomes "unknown" (or null for numbers) rather than an
- * error, because a container or VM often hides some of them. */
+ * two datasets are comparable (machine, CPU, cores, memory, OS, kernel, governor, idle
+ * driver, load, affinity, compiler, libraries). Everything is read from /proc, /sys,
+ * /etc/os-release and uname(2); a value that cannot be read becomes "unknown" (or null for
+ * numbers) rather than an error, because a container or VM often hides some of them. */
 #include "envinfo.h"
 
 #include <ctype.h>
