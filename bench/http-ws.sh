@@ -90,7 +90,8 @@ PIDS="$PIDS $!"
 wait_port "$PORT"
 URL="http://127.0.0.1:$PORT/file.bin"
 
-echo "idle: $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo unknown)$(sed 's/^/, guest_halt_poll_ns /' /sys/module/haltpoll/parameters/guest_halt_poll_ns 2>/dev/null) (docs/ci.md, \"Busy polling on a VM\")"
+. "$TOP/bench/host.sh"
+host_line
 echo "== driver http vs wrk: nginx static 4 KiB, 16 connections, window 1, $THREADS threads, ${SECS}s x $ROUNDS rounds"
 printf '%-6s %-12s %14s %14s %12s %12s %8s %8s %18s\n' round order "driver req/s" "wrk req/s" "drv us/req" "wrk us/req" tput cpu/req "nginx us/req d/w"
 NGX=${PIDS##* }

@@ -101,7 +101,8 @@ run_rb() { # cmd -> "throughput cpu_per_op server_cpu_per_op"
     echo "$rps" "$(python3 -c "print($c / $N, ($(srv_cpu) - $s0) / $N)")"
 }
 
-echo "idle: $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo unknown)$(sed 's/^/, guest_halt_poll_ns /' /sys/module/haltpoll/parameters/guest_halt_poll_ns 2>/dev/null) (docs/ci.md, \"Busy polling on a VM\")"
+. "$top/bench/host.sh"
+host_line
 echo "redis-tls: $REDIS $("$REDIS" --version | awk '{print $3}'), TLS, $C connections, pipeline $P, $N requests, $ROUNDS rounds"
 for cmd in SET GET; do
     lc=$(echo "$cmd" | tr 'A-Z' 'a-z')

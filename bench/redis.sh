@@ -122,7 +122,8 @@ config() {
         "$(awk -v a="$dc" -v b="$rbc" 'BEGIN {print a / b}')" "$paired" "$srvcol"
 }
 
-echo "idle: $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo unknown)$(sed 's/^/, guest_halt_poll_ns /' /sys/module/haltpoll/parameters/guest_halt_poll_ns 2>/dev/null) (docs/ci.md, \"Busy polling on a VM\")"
+. "$top/bench/host.sh"
+host_line
 printf 'redis-server %s on 127.0.0.1:%s, %s rounds, alternating; pinning: %s; driver args: %s; medians\n' \
     "$(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/')" "$port" "$rounds" \
     "$pinned" "${DRIVER_ARGS:-none}"

@@ -268,6 +268,8 @@ verdict() {
 }
 
 : > "$tmp/fa"; : > "$tmp/d10"; : > "$tmp/d5"; : > "$tmp/ab"
+. "$top/bench/host.sh"
+host_line
 printf 'sensitivity: candidate slowed by %s (%s, both servers at the base); %s planned rounds + up to %s extra, %s s runs, A/A x %s;\n' \
     "$flag" "$unit" "$runs" "$cap" "$duration" "$repeat"
 printf 'pinning: %s; busy polling: %s; throughput judged at %s%%; load average %s\n' \

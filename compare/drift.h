@@ -59,7 +59,7 @@ struct drift_night {
     char id[96];
     char started[40];
     char commit[48];
-    char env[512]; /* "machine · cpu · kernel · compiler" */
+    char env[512]; /* "machine · cpu · kernel · compiler[ · cpu identity]" */
     int other_env; /* environment differs from the newest night: marked, not in series */
 };
 

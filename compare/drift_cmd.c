@@ -45,10 +45,31 @@ static const char *env_key(const json_t *env, const char *key)
     return s ? s : "unknown";
 }
 
+static const char *const env_keys[] = {"machine", "cpu_model", "kernel", "compiler"};
+
+/* "machine · cpu · kernel · compiler", and the CPU's identity when the night recorded it */
 static void env_signature(const json_t *env, char *out, size_t len)
 {
-    snprintf(out, len, "%s · %s · %s · %s", env_key(env, "machine"), env_key(env, "cpu_model"),
-             env_key(env, "kernel"), env_key(env, "compiler"));
+    const char *id = json_string_value(json_object_get(env, "cpu_id"));
+
+    snprintf(out, len, "%s · %s · %s · %s%s%s", env_key(env, "machine"), env_key(env, "cpu_model"),
+             env_key(env, "kernel"), env_key(env, "compiler"), id ? " · " : "", id ? id : "");
+}
+
+/* Whether two nights ran in the same environment: the same machine, CPU model, kernel and
+ * compiler, and the same CPU identity (family, model, stepping) where both recorded it. A
+ * model name such as "AMD EPYC" covers several generations; nights added before the
+ * identity was recorded match on the rest, as they always did. */
+static int env_same(const json_t *a, const json_t *b)
+{
+    const char *ia = json_string_value(json_object_get(a, "cpu_id"));
+    const char *ib = json_string_value(json_object_get(b, "cpu_id"));
+    size_t k;
+
+    for (k = 0; k < sizeof(env_keys) / sizeof(env_keys[0]); k++)
+        if (strcmp(env_key(a, env_keys[k]), env_key(b, env_keys[k])) != 0)
+            return 0;
+    return !ia || !ib || strcmp(ia, ib) == 0;
 }
 
 /* "2026-11-29T20:00:00Z" + sha -> "20261129T200000Z-1a2b3c4d" */
@@ -132,7 +153,9 @@ static int add_night(const char *history, const char *rundir, json_t *index, cha
                      "environment", "machine", env_key(env, "machine"), "cpu_model",
                      env_key(env, "cpu_model"), "kernel", env_key(env, "kernel"), "compiler",
                      env_key(env, "compiler"));
-    if (!line) {
+    if (!line || (json_object_get(env, "cpu_id") &&
+                  json_object_set(json_object_get(line, "environment"), "cpu_id",
+                                  json_object_get(env, "cpu_id")) < 0)) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
@@ -336,7 +359,8 @@ int cmd_drift(int argc, char **argv)
             fprintf(stderr, "compare: drift: night '%s' left out: %s\n", dn[i].id, err);
     }
     for (i = 0; i < n; i++)
-        dn[i].other_env = strcmp(dn[i].env, dn[n - 1].env) != 0;
+        dn[i].other_env = !env_same(json_object_get(nights[i], "environment"),
+                                    json_object_get(nights[n - 1], "environment"));
     newest_sum = summaries[n - 1];
     if (!newest_sum) {
         fprintf(stderr, "compare: drift: the newest night has no summary\n");

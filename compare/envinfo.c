@@ -106,6 +106,76 @@ static json_t *cpu_model(void)
     return out ? out : json_string("unknown");
 }
 
+/* The value of a "key : value" line of /proc/cpuinfo whose key is exactly `key`, into out;
+ * 0, or -1 when the text has no such line before the first blank line (the first CPU). */
+static int cpuinfo_value(const char *text, const char *key, char *out, size_t len)
+{
+    size_t klen = strlen(key), n;
+    const char *line, *v, *end;
+
+    for (line = text; *line && *line != '\n'; line = *end ? end + 1 : end) {
+        end = strchr(line, '\n');
+        if (!end)
+            end = line + strlen(line);
+        if (strncmp(line, key, klen) != 0)
+            continue;
+        /* the key, padded with tabs or spaces, then ':' ("model" is not "model name") */
+        for (v = line + klen; v < end && (*v == ' ' || *v == '\t'); v++)
+            ;
+        if (v == end || *v != ':')
+            continue;
+        for (v++; v < end && (*v == ' ' || *v == '\t'); v++)
+            ;
+        n = (size_t)(end - v);
+        if (n == 0 || n >= len)
+            continue;
+        memcpy(out, v, n);
+        out[n] = '\0';
+        return 0;
+    }
+    return -1;
+}
+
+int envinfo_cpu_id(const char *cpuinfo, char *out, size_t len)
+{
+    char fam[32], model[32], step[32], impl[32], var[32], part[32], rev[32];
+
+    if (cpuinfo_value(cpuinfo, "cpu family", fam, sizeof(fam)) == 0 &&
+        cpuinfo_value(cpuinfo, "model", model, sizeof(model)) == 0) {
+        if (cpuinfo_value(cpuinfo, "stepping", step, sizeof(step)) != 0)
+            snprintf(step, sizeof(step), "unknown");
+        snprintf(out, len, "x86 family %s model %s stepping %s", fam, model, step);
+        return 0;
+    }
+    if (cpuinfo_value(cpuinfo, "CPU implementer", impl, sizeof(impl)) == 0 &&
+        cpuinfo_value(cpuinfo, "CPU part", part, sizeof(part)) == 0) {
+        if (cpuinfo_value(cpuinfo, "CPU variant", var, sizeof(var)) != 0)
+            snprintf(var, sizeof(var), "unknown");
+        if (cpuinfo_value(cpuinfo, "CPU revision", rev, sizeof(rev)) != 0)
+            snprintf(rev, sizeof(rev), "unknown");
+        snprintf(out, len, "arm implementer %s part %s variant %s revision %s", impl, part, var,
+                 rev);
+        return 0;
+    }
+    return -1;
+}
+
+/* The first CPU's block of /proc/cpuinfo, as envinfo_cpu_id() reads it; NULL when there is
+ * none. */
+static json_t *cpu_id(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "re");
+    char text[8192], id[160];
+    size_t n;
+
+    if (!f)
+        return NULL;
+    n = fread(text, 1, sizeof(text) - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    return envinfo_cpu_id(text, id, sizeof(id)) == 0 ? json_string(id) : NULL;
+}
+
 /* Physical cores: distinct (package, core) pairs among the online CPUs' topology. */
 static json_t *cores_physical(long logical)
 {
@@ -278,6 +348,11 @@ json_t *envinfo_collect(void)
         return NULL;
     json_object_set_new(env, "machine", machine_model());
     json_object_set_new(env, "cpu_model", cpu_model());
+    {
+        json_t *id = cpu_id();
+        if (id)
+            json_object_set_new(env, "cpu_id", id);
+    }
     json_object_set_new(env, "cores_physical", cores_physical(logical));
     json_object_set_new(env, "cores_logical", logical > 0 ? json_integer(logical) : json_null());
     json_object_set_new(env, "memory_bytes",

@@ -62,7 +62,11 @@ void html_environment(const struct html_ctx *c)
     fprintf(c->f, "<section id=\"environment\">\n<h2>%s</h2>\n<table>\n",
             L(c, "Measurement environment", "测量环境"));
     env_row(c, L(c, "Machine", "机器"), html_str(env, "machine"));
-    env_row(c, L(c, "CPU", "CPU"), html_str(env, "cpu_model"));
+    /* the CPU's identity, where recorded: a model name may cover several generations */
+    snprintf(buf, sizeof(buf), "%s", html_str(env, "cpu_model") ? html_str(env, "cpu_model") : "");
+    if (html_str(env, "cpu_id"))
+        snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (%s)", html_str(env, "cpu_id"));
+    env_row(c, L(c, "CPU", "CPU"), buf);
     if (html_num(env, "cores_physical", &x) == 0 && html_num(env, "cores_logical", &y) == 0)
         snprintf(buf, sizeof(buf),
                  L(c, "%.0f physical, %.0f logical", "%.0f 个物理核心，%.0f 个逻辑核心"), x, y);

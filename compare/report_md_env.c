@@ -93,7 +93,14 @@ static void environment(const struct md *m)
     md_json(m, mget(meta, "ended"));
     md_put(m, " |\n");
     env_row(m, M_ENV_MACHINE, mget(env, "machine"));
-    env_row(m, M_ENV_CPU, mget(env, "cpu_model"));
+    row_begin(m, M_ENV_CPU);
+    md_json(m, mget(env, "cpu_model"));
+    if ((v = mget(env, "cpu_id")) != NULL) { /* a model name may cover several generations */
+        md_put(m, " (");
+        md_json(m, v);
+        md_put(m, ")");
+    }
+    md_put(m, " |\n");
     row_begin(m, M_ENV_CORES);
     md_json(m, mget(env, "cores_physical"));
     md_put(m, " / ");

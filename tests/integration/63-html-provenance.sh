@@ -48,6 +48,16 @@ for h in $(cd "$T/w" && sha256sum src/a.c src/a.h src/b.c | cut -d' ' -f1); do
     grep -q "$h" "$html" || fail "report.html does not show source hash $h"
 done
 grep -q 'src/a.h' "$html" || fail "report.html does not name the measured sources"
+# the CPU's identity beside its model name in both reports (x86: /proc/cpuinfo's family,
+# model and stepping; a model name such as "AMD EPYC" covers several generations)
+fam=$(awk -F': *' '/^cpu family/ {print $2; exit}' /proc/cpuinfo)
+if [ -n "$fam" ]; then
+    id=$(json_get "$T/run/meta.json" 'this.environment.cpu_id')
+    case "$id" in "x86 family $fam model "*" stepping "*) ;; *) fail "environment.cpu_id is '$id'" ;; esac
+    grep -qF "$(json_get "$T/run/meta.json" 'this.environment.cpu_model') ($id)" "$T/run/report.md" ||
+        fail "report.md does not give the CPU identity '$id'"
+    grep -qF "($id)" "$html" || fail "report.html does not give the CPU identity '$id'"
+fi
 # adaptive confirmation (--confirm 2) is stated as report.md states it: cap, rule, the rows
 # that got extra rounds (borderline or not, whichever this noisy A/A pair turned out)
 assert_eq "$(json_get "$T/run/meta.json" 'this.confirmation.max_extra_rounds')" 2 "confirmation cap"

@@ -2,7 +2,8 @@
 # compare drift on histories of synthetic nights (run directories with hand-made meta.json and
 # summary.json, values from a fixed-seed generator): a 12% throughput step held for 3 nights
 # → exit 1 with the step at the right night; flat nights and a single bad night → exit 0; a
-# night from another kernel is marked and left out; re-adding a night is a no-op; bad flags
+# night from another kernel or another CPU of the same model name is marked and left out,
+# one that recorded no CPU identity is not; re-adding a night is a no-op; bad flags
 # exit 2. Then one real night (a `compare run` of the reference TCP server) added to a history.
 . "$(dirname "$0")/../lib.sh"
 need node
@@ -11,7 +12,9 @@ need node
 cp "$COMPARE" "$T/compare"; COMPARE=$T/compare
 
 # history NAME VALUES...: one run directory per night ("k:VALUE" = a night from another
-# kernel), all written by one node call, then added night by night with `compare drift --add`.
+# kernel, "c:VALUE" one from another CPU of the same model name, "n:VALUE" one that recorded
+# no CPU identity, as runs before it was recorded), all written by one node call, then added
+# night by night with `compare drift --add`.
 history() {
     name=$1; h=$T/$1; shift
     node - "$T/nights-$name" "$@" <<'JS'
@@ -19,10 +22,12 @@ const fs = require("fs");
 const [base, ...vals] = process.argv.slice(2);
 vals.forEach((v, i) => {
   const day = i + 1, dir = `${base}/${day}`;
-  const other = v.startsWith("k:"), tput = Number(other ? v.slice(2) : v) * 1000;
+  const tag = /^[kcn]:/.test(v) ? v[0] : "", tput = Number(tag ? v.slice(2) : v) * 1000;
   fs.mkdirSync(dir, {recursive: true});
   const started = `2026-10-${String(day).padStart(2, "0")}T02:00:00Z`;
-  const env = {machine: "test box", cpu_model: "cpu", kernel: other ? "5.10.0" : "6.1.0", compiler: "gcc 12"};
+  const env = {machine: "test box", cpu_model: "AMD EPYC", kernel: tag === "k" ? "5.10.0" : "6.1.0",
+    compiler: "gcc 12", cpu_id: `x86 family 25 model ${tag === "c" ? 1 : 17} stepping 1`};
+  if (tag === "n") delete env.cpu_id;
   fs.writeFileSync(`${dir}/meta.json`, JSON.stringify({schema: "pairbench.meta/1", started,
     ended: started, versions: [{name: "main", commit: `c0mmit${day}`}], environment: env,
     configs: [{id: "a1b2c3d4", label: "tcp · 64 B · window1 · 1 clients", index: 0, params: {}}],
@@ -82,6 +87,22 @@ grep -q "1 night ran in another environment" "$T/env/drift.md" || fail "other en
 grep -q "| 11 | 20261011T020000Z-00000011 | .* | no: other environment |" "$T/env/drift.md" \
     || fail "night 11 not marked"
 grep -q "(1 in another environment, marked)" "$T/env.out" || fail "stdout line"
+
+# 4b. the same CPU model name but another CPU (family/model/stepping): marked and left out
+history cpu $noise c:70.0 100.3 99.8
+assert_exit 0 "$COMPARE" drift --history "$T/cpu" > "$T/cpu.out"
+grep -q "| 11 | 20261011T020000Z-00000011 | .*model 1 stepping 1 | no: other environment |" \
+    "$T/cpu/drift.md" || { cat "$T/cpu/drift.md"; fail "night 11 (other CPU) not marked"; }
+grep -q "(1 in another environment, marked)" "$T/cpu.out" || fail "stdout line (cpu)"
+
+# 4c. nights that recorded no CPU identity still count with those that did: the step after
+# them is found
+legacy=""
+for v in $noise; do legacy="$legacy n:$v"; done
+history legacy $legacy 88.1 87.6 88.4
+assert_exit 1 "$COMPARE" drift --history "$T/legacy" > /dev/null 2> "$T/legacy.err"
+grep -q "night 11 (20261011T020000Z-00000011): 99.95 k/s → 88.10 k/s (−11.86%, step" \
+    "$T/legacy/drift.md" || { cat "$T/legacy/drift.md"; fail "legacy nights left out"; }
 
 # 5. bad input
 assert_exit 2 "$COMPARE" drift --history "$T/empty" 2> "$T/e.err"

@@ -1,6 +1,6 @@
 /* envinfo: the warnings' exact sentences (loaded machine, governor, halt polling) from
- * hand-made environments, and envinfo_collect() on this machine: every key present, counts
- * that agree with sysconf(3), libraries named. */
+ * hand-made environments, the CPU identity from /proc/cpuinfo texts, and envinfo_collect()
+ * on this machine: every key present, counts that agree with sysconf(3), libraries named. */
 #include <unistd.h>
 
 #include "envinfo.h"
@@ -37,8 +37,29 @@ static const struct {
     {"{}", 0, NULL},
 };
 
+/* /proc/cpuinfo texts: the first CPU's block is read, "model" is not "model name" */
+static const struct {
+    const char *text;
+    const char *id; /* NULL: none */
+} cpuinfos[] = {
+    {"processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\n"
+     "model name\t: AMD EPYC\nstepping\t: 1\n\nprocessor\t: 1\ncpu family\t: 26\n",
+     "x86 family 25 model 17 stepping 1"},
+    {"model name\t: Intel(R) Xeon(R) CPU\ncpu family\t: 6\nmodel\t\t: 106\n",
+     "x86 family 6 model 106 stepping unknown"},
+    {"processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\nCPU architecture: 8\n"
+     "CPU variant\t: 0x3\nCPU part\t: 0xd0c\nCPU revision\t: 1\n\n",
+     "arm implementer 0x41 part 0xd0c variant 0x3 revision 1"},
+    /* a field of the second CPU does not count */
+    {"processor\t: 0\nmodel name\t: X\n\ncpu family\t: 6\nmodel\t\t: 1\n", NULL},
+    {"model name\t: only a name\nmodel names\t: 3\ncpu family\t: 6\n", NULL},
+    {"cpu family:\nmodel\t: 5\n", NULL},
+    {"", NULL},
+};
+
 int main(void)
 {
+    char id[160];
     static const char *const keys[] = {
         "machine", "cpu_model", "cores_physical", "cores_logical", "memory_bytes",
         "os",      "kernel",    "arch",           "governor",      "cpuidle",
@@ -59,6 +80,12 @@ int main(void)
         json_decref(w);
     }
     CHECK(envinfo_warnings(NULL, NULL) == -1);
+    for (i = 0; i < sizeof(cpuinfos) / sizeof(cpuinfos[0]); i++) {
+        int rc = envinfo_cpu_id(cpuinfos[i].text, id, sizeof(id));
+        CHECK_MSG(rc == (cpuinfos[i].id ? 0 : -1), "cpuinfo %zu", i);
+        if (cpuinfos[i].id && rc == 0)
+            CHECK_STR(id, cpuinfos[i].id);
+    }
 
     env = envinfo_collect();
     CHECK(env != NULL);
@@ -83,6 +110,9 @@ int main(void)
     /* guest_halt_poll_ns is read with the haltpoll idle driver only (a KVM guest) */
     CHECK((json_object_get(env, "guest_halt_poll_ns") != NULL) ==
           (strcmp(json_string_value(json_object_get(env, "cpuidle")), "haltpoll") == 0));
+#if defined(__x86_64__) || defined(__i386__)
+    CHECK(strncmp(json_string_value(json_object_get(env, "cpu_id")), "x86 family ", 11) == 0);
+#endif
     json_decref(env);
 
     w = envinfo_loadavg();

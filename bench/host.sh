@@ -1,0 +1,17 @@
+# Sourced by the bench scripts: host_line prints one header line naming what the figures
+# depend on beyond the code: the CPU (its model name says only "AMD EPYC" on some VMs, so
+# family, model and stepping too, worded as meta.json's cpu_id), the kernel, and how an idle vCPU waits (the idle driver
+# and the guest's halt-polling window). Two VMs of the project's kind, same kernel and boot
+# line, put ECHO at 4 connections and pipeline 1 at 0.85 and at 1.56 of redis-benchmark
+# (docs/performance.md, "A second host").
+host_line() {
+    host_cpu=$(awk -F': *' '/^model name/ && !m {m = $2} /^cpu family/ && !f {f = $2}
+        /^model\t/ && !n {n = $2} /^stepping/ && !s {s = $2}
+        END {printf "%s", m; if (f != "") printf " (x86 family %s model %s stepping %s)", f, n, s}' \
+        /proc/cpuinfo 2>/dev/null)
+    host_idle=$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo unknown)
+    host_hp=$(cat /sys/module/haltpoll/parameters/guest_halt_poll_ns 2>/dev/null || true)
+    printf 'host: %s, %s CPUs, Linux %s; idle: %s%s (docs/ci.md, "Busy polling on a VM")\n' \
+        "$host_cpu" "$(getconf _NPROCESSORS_ONLN)" "$(uname -r)" "$host_idle" \
+        "${host_hp:+, guest_halt_poll_ns $host_hp}"
+}
