@@ -25,6 +25,7 @@ struct chan {
     SSL_CTX *ctx;
     SSL *ssl;
     uint64_t deadline;
+    int timed_out; /* a wait ran out of the attempt's time */
 };
 
 static int remaining_ms(const struct chan *c)
@@ -63,11 +64,15 @@ static int wait_fd(struct chan *c, short events)
     for (;;) {
         struct pollfd p = {.fd = c->fd, .events = events};
         int ms = remaining_ms(c), n;
-        if (ms <= 0)
+        if (ms <= 0) {
+            c->timed_out = 1;
             return 0;
+        }
         n = poll(&p, 1, ms);
         if (n < 0 && errno == EINTR)
             continue;
+        if (n == 0)
+            c->timed_out = 1;
         return n < 0 ? -1 : n > 0;
     }
 }
@@ -408,6 +413,8 @@ int probe_once(const struct probe_target *t, double timeout_s, char *err, size_t
     }
     rc = 0;
 out:
+    if (rc < 0 && c.timed_out)
+        rc = -2;
     chan_close(&c);
     return rc;
 }

@@ -22,7 +22,9 @@ struct probe_target {
 };
 
 /* One attempt within timeout_s. Returns 0 when the server answered as expected, -1 with err
- * saying why not (e.g. "connect '127.0.0.1:6379': Connection refused"). */
+ * saying why not (e.g. "connect '127.0.0.1:6379': Connection refused"), -2 with err saying
+ * where it was waiting when the attempt ran out of time ("read '127.0.0.1:6379': timed
+ * out"). */
 int probe_once(const struct probe_target *t, double timeout_s, char *err, size_t errlen);
 
 /* Redis: the server's version from INFO server ("valkey 8.0.1", "redis 7.0.15"). Returns 0,

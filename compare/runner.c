@@ -245,14 +245,15 @@ static int start_server(struct runner *r, size_t version, const json_t *params, 
                         struct proc *p, char *reason, size_t reasonlen)
 {
     const char *proto = jstr(params, "protocol");
-    char portstr[16], why[512], probe_err[512] = "no probe yet", tail[512], shown[1024];
+    char portstr[16], why[512], probe_err[512] = "no probe yet", attempt_err[512], tail[512];
+    char shown[1024];
     struct words_vars vars;
     char **argv = NULL;
     size_t argc, i, o = 0;
     struct proc_spec ps = {0};
     struct probe_target pt = {0};
     uint64_t deadline;
-    int rc = 1;
+    int rc = 1, tried = 0;
 
     snprintf(portstr, sizeof(portstr), "%u", port);
     memset(&vars, 0, sizeof(vars));
@@ -320,8 +321,19 @@ static int start_server(struct runner *r, size_t version, const json_t *params, 
                      r->sp->probe_timeout, shown, probe_err, tail[0] ? "; stderr: " : "", tail);
             goto out;
         }
-        if (probe_once(&pt, left < 1.0 ? left : 1.0, probe_err, sizeof(probe_err)) == 0)
-            break;
+        {
+            double attempt = left < 1.0 ? left : 1.0;
+            int prc = probe_once(&pt, attempt, attempt_err, sizeof(attempt_err));
+
+            if (prc == 0)
+                break;
+            /* the last attempt, cut short by the deadline, that only ran out of time says
+             * less than the answer the attempts before it got (a certificate refused, a
+             * wrong reply): the reason keeps theirs */
+            if (prc != -2 || attempt >= 1.0 || !tried)
+                snprintf(probe_err, sizeof(probe_err), "%s", attempt_err);
+            tried = 1;
+        }
         sleep_ms(5);
     }
     note_server_version(r, version, proto, &pt, argv);
