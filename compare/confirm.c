@@ -30,7 +30,8 @@ const char *const confirm_rule =
     "exact Wilcoxon signed-rank p of those ratios is within a budget of 2/252 "
     "shared by the looks: 2/252 / (4 x looks) before the cap (looks = half the cap), 3/4 of "
     "2/252 at it; and a side's noise is read from its interquartile range, as the spread of "
-    "five runs";
+    "five runs, and makes a metric unstable only while the 90% interval of its paired change "
+    "reaches its threshold";
 
 /* Whether a metric of a row already has more runs on some side than the planned rounds. */
 static int confirmed(const json_t *metric, size_t planned)

@@ -367,19 +367,36 @@ double stats_paired_change(const double *ratios, size_t n)
     return n && stats_range(ratios, n, &pr) == 0 ? pr.median - 1 : 0;
 }
 
+/* Whether the 90% interval of the paired change (stats_median_interval of the per-round
+ * ratios) lies inside the threshold on both sides: the change is then smaller than the
+ * threshold by the two one-sided tests at 5% each (an equivalence test), however much single
+ * runs swing. */
+static int paired_within(const struct verdict_input *in, double threshold_pct)
+{
+    double lo, hi, t = threshold_pct / 100;
+
+    if (stats_median_interval(in->ratios, in->n_ratios, STATS_MEDIAN_INTERVAL_LEVEL, &lo, &hi) < 0)
+        return 0; /* fewer than five pairs: no interval */
+    return lo - 1 > -t && hi - 1 < t;
+}
+
 /* A confirmed row (see stats_verdict): the paired change past the threshold and the
- * signed-rank test of the paired ratios at the shared budget, then the noise. */
+ * signed-rank test of the paired ratios at the shared budget, then the noise, unless the
+ * pairs have already bounded the change inside the threshold. */
 static const char *verdict_confirmed(const struct verdict_input *in, const struct verdict_rules *r)
 {
     size_t n = in->base.n > in->cand.n ? in->base.n : in->cand.n;
+    double thr = r->threshold_pct[in->metric];
     double change = stats_paired_change(in->ratios, in->n_ratios);
-    int beyond = change != 0 && fabs(change * 100) + 1e-9 >= r->threshold_pct[in->metric];
+    int beyond = change != 0 && fabs(change * 100) + 1e-9 >= thr;
     int bad = metric_higher_is_better(in->metric) ? change < 0 : change > 0;
 
     if (beyond && in->p_paired >= 0 && in->p_paired <= stats_extra_alpha(in->planned, in->looks, n))
         return bad ? VERDICT_REGRESSED : VERDICT_IMPROVED;
-    if (r->noise_limit_pct > 0 && (stats_spread_pct(&in->base, in->base_v) > r->noise_limit_pct ||
-                                   stats_spread_pct(&in->cand, in->cand_v) > r->noise_limit_pct))
+    if (r->noise_limit_pct > 0 &&
+        (stats_spread_pct(&in->base, in->base_v) > r->noise_limit_pct ||
+         stats_spread_pct(&in->cand, in->cand_v) > r->noise_limit_pct) &&
+        !paired_within(in, thr))
         return VERDICT_UNSTABLE;
     return VERDICT_SAME;
 }

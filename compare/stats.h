@@ -141,7 +141,10 @@ double stats_change(const struct stats_range *base, const struct stats_range *ca
 /* The verdict (one of the VERDICT_* strings) under rules r. For a confirmed row (a side
  * has more runs than in->planned): failed; ~ when ungated; regressed / improved when
  * |paired change| ≥ threshold and in->p_paired ≤ stats_extra_alpha(); unstable when a side's
- * stats_spread_pct() > noise limit; ~ otherwise. For the planned rounds, in this order:
+ * stats_spread_pct() > noise limit, unless the 90% interval of the paired change
+ * (stats_median_interval of the ratios) lies inside ±threshold: the pairs have then bounded
+ * the change below the threshold (two one-sided tests at 5%), which the noise of single runs
+ * does not undo; ~ otherwise. For the planned rounds, in this order:
  *   failed    — in->failed;
  *   ~         — metric not gated (threshold 0);
  *   regressed / improved — |change| ≥ threshold in the bad / good direction AND the ranges

@@ -466,10 +466,21 @@ static void test_confirmed(void)
         in.cand_v = same;
         in.ratios = rat_s;
     }
-    /* a side whose IQR-based spread passes the limit is unstable */
+    /* a side whose IQR-based spread passes the limit is unstable while the 90% interval of
+     * the paired change reaches the threshold; here the twelve pairs put it at [0.980,
+     * 1.031] (order statistics 3 and 10), inside ±5%: the change is known to be below the
+     * threshold whatever single runs do, ~ */
     r.noise_limit_pct = 3;
     in.p_paired = 0.5;
+    CHECK_STR(stats_verdict(&in, &r), "~");
+    r.threshold_pct[METRIC_THROUGHPUT] = 3; /* +3.1% reaches past it */
     CHECK_STR(stats_verdict(&in, &r), "unstable");
+    r.threshold_pct[METRIC_THROUGHPUT] = 3.2;
+    CHECK_STR(stats_verdict(&in, &r), "~");
+    r.threshold_pct[METRIC_THROUGHPUT] = 5;
+    in.n_ratios = 4; /* too few pairs for an interval: the noise decides */
+    CHECK_STR(stats_verdict(&in, &r), "unstable");
+    in.n_ratios = 12;
     /* looks 0 counts as one look; a failed row stays failed */
     r.noise_limit_pct = 20;
     in.cand = rc;
