@@ -63,7 +63,8 @@ void html_environment(const struct html_ctx *c)
             L(c, "Measurement environment", "测量环境"));
     env_row(c, L(c, "Machine", "机器"), html_str(env, "machine"));
     /* the CPU's identity, where recorded: a model name may cover several generations */
-    snprintf(buf, sizeof(buf), "%s", html_str(env, "cpu_model") ? html_str(env, "cpu_model") : "");
+    snprintf(buf, sizeof(buf), "%s",
+             html_str(env, "cpu_model") ? html_str(env, "cpu_model") : L(c, "unknown", "未知"));
     if (html_str(env, "cpu_id"))
         snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (%s)", html_str(env, "cpu_id"));
     env_row(c, L(c, "CPU", "CPU"), buf);

@@ -238,6 +238,10 @@ static void note_server_version(struct runner *r, size_t version, const char *pr
     json_object_set_new(r->server_versions, name, ver[0] ? json_string(ver) : json_null());
 }
 
+/* The longest one readiness probe may wait for its answer (the deadline may cut the last
+ * one shorter). */
+#define PROBE_ATTEMPT_S 1.0
+
 /* Starts the version's server and waits until it answers. 0 ready, 1 failed (reason set),
  * 2 interrupted, -1 internal error (err set). */
 static int start_server(struct runner *r, size_t version, const json_t *params, const char *cmd,
@@ -322,7 +326,7 @@ static int start_server(struct runner *r, size_t version, const json_t *params, 
             goto out;
         }
         {
-            double attempt = left < 1.0 ? left : 1.0;
+            double attempt = left < PROBE_ATTEMPT_S ? left : PROBE_ATTEMPT_S;
             int prc = probe_once(&pt, attempt, attempt_err, sizeof(attempt_err));
 
             if (prc == 0)
@@ -330,7 +334,7 @@ static int start_server(struct runner *r, size_t version, const json_t *params, 
             /* the last attempt, cut short by the deadline, that only ran out of time says
              * less than the answer the attempts before it got (a certificate refused, a
              * wrong reply): the reason keeps theirs */
-            if (prc != -2 || attempt >= 1.0 || !tried)
+            if (prc != -2 || attempt >= PROBE_ATTEMPT_S || !tried)
                 snprintf(probe_err, sizeof(probe_err), "%s", attempt_err);
             tried = 1;
         }
