@@ -45,15 +45,43 @@ static const char *env_key(const json_t *env, const char *key)
     return s ? s : "unknown";
 }
 
+/* What a night's environment is judged by, in the index and in drift.md; "cpu_id" after
+ * them when the night recorded it (see env_same). */
 static const char *const env_keys[] = {"machine", "cpu_model", "kernel", "compiler"};
+#define ENV_KEYS (sizeof(env_keys) / sizeof(env_keys[0]))
 
 /* "machine · cpu · kernel · compiler", and the CPU's identity when the night recorded it */
 static void env_signature(const json_t *env, char *out, size_t len)
 {
     const char *id = json_string_value(json_object_get(env, "cpu_id"));
+    size_t k, used = 0;
 
-    snprintf(out, len, "%s · %s · %s · %s%s%s", env_key(env, "machine"), env_key(env, "cpu_model"),
-             env_key(env, "kernel"), env_key(env, "compiler"), id ? " · " : "", id ? id : "");
+    out[0] = '\0';
+    for (k = 0; k < ENV_KEYS && used < len; k++)
+        used += (size_t)snprintf(out + used, len - used, "%s%s", k ? " · " : "",
+                                 env_key(env, env_keys[k]));
+    if (id && used < len)
+        snprintf(out + used, len - used, " · %s", id);
+}
+
+/* The environment a night keeps in the index: env_keys ("unknown" when absent), and cpu_id
+ * when recorded. New reference, NULL when out of memory. */
+static json_t *env_index(const json_t *env)
+{
+    json_t *o = json_object();
+    size_t k;
+
+    for (k = 0; o && k < ENV_KEYS; k++)
+        if (json_object_set_new(o, env_keys[k], json_string(env_key(env, env_keys[k]))) < 0) {
+            json_decref(o);
+            return NULL;
+        }
+    if (o && json_is_string(json_object_get(env, "cpu_id")) &&
+        json_object_set(o, "cpu_id", json_object_get(env, "cpu_id")) < 0) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
 }
 
 /* Whether two nights ran in the same environment: the same machine, CPU model, kernel and
@@ -66,7 +94,7 @@ static int env_same(const json_t *a, const json_t *b)
     const char *ib = json_string_value(json_object_get(b, "cpu_id"));
     size_t k;
 
-    for (k = 0; k < sizeof(env_keys) / sizeof(env_keys[0]); k++)
+    for (k = 0; k < ENV_KEYS; k++)
         if (strcmp(env_key(a, env_keys[k]), env_key(b, env_keys[k])) != 0)
             return 0;
     return !ia || !ib || strcmp(ia, ib) == 0;
@@ -147,15 +175,11 @@ static int add_night(const char *history, const char *rundir, json_t *index, cha
     strftime(added, sizeof(added), "%Y-%m-%dT%H:%M:%SZ", &tm);
     env = json_object_get(meta, "environment");
     v = json_array_get(json_object_get(meta, "versions"), 0);
-    line = json_pack("{s:s, s:s+, s:O?, s:s, s:O?, s:O?, s:{s:s, s:s, s:s, s:s}}", "id", id, "dir",
-                     "runs/", id, "started", json_object_get(meta, "started"), "added", added,
-                     "baseline", json_object_get(v, "name"), "commit", json_object_get(v, "commit"),
-                     "environment", "machine", env_key(env, "machine"), "cpu_model",
-                     env_key(env, "cpu_model"), "kernel", env_key(env, "kernel"), "compiler",
-                     env_key(env, "compiler"));
-    if (!line || (json_object_get(env, "cpu_id") &&
-                  json_object_set(json_object_get(line, "environment"), "cpu_id",
-                                  json_object_get(env, "cpu_id")) < 0)) {
+    line = json_pack("{s:s, s:s+, s:O?, s:s, s:O?, s:O?, s:o?}", "id", id, "dir", "runs/", id,
+                     "started", json_object_get(meta, "started"), "added", added, "baseline",
+                     json_object_get(v, "name"), "commit", json_object_get(v, "commit"),
+                     "environment", env_index(env));
+    if (!line || !json_is_object(json_object_get(line, "environment"))) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
