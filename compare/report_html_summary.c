@@ -210,10 +210,11 @@ void html_summary_single(const struct html_ctx *c)
         const char *unit = html_str(best_t, "unit");
 
         /* the driver's unit ("commands/s", "round trips/s") says what was counted */
-        if (unit && !c->zh)
-            fprintf(c->f, " Highest throughput: %s %s on ", svg_format_value(bt, b1, sizeof(b1)),
-                    unit);
-        else if (unit && strcmp(unit, "commands/s") == 0)
+        if (unit && !c->zh) { /* the unit is the data's: escaped like every other value */
+            fprintf(c->f, " Highest throughput: %s ", svg_format_value(bt, b1, sizeof(b1)));
+            html_esc(c, unit);
+            fputs(" on ", c->f);
+        } else if (unit && strcmp(unit, "commands/s") == 0)
             fprintf(c->f, " 最高吞吐量：%s 命令/秒，出现在 ", svg_format_value(bt, b1, sizeof(b1)));
         else if (unit && strcmp(unit, "round trips/s") == 0)
             fprintf(c->f, " 最高吞吐量：%s 消息往返/秒，出现在 ",
