@@ -66,6 +66,51 @@ static void put_escaped(FILE *f, const char *s, int html)
     }
 }
 
+/* s as HTML text (escaped) or as it is, for Markdown prose outside a table */
+static void put_text(FILE *f, const char *s, int html)
+{
+    if (html)
+        put_escaped(f, s, 1);
+    else
+        fputs(s, f);
+}
+
+/* "History H: N nights, the newest ID (started S, commit C)." H, ID, S and C come from the
+ * command line and the history's index, so HTML gets them escaped. */
+static void history_sentence(FILE *f, const struct drift_report *r, int html)
+{
+    const struct drift_night *nw = &r->nights[r->n_nights - 1];
+    const char *open = html ? "<code>" : "`", *close = html ? "</code>" : "`";
+
+    fprintf(f, "History %s", open);
+    put_text(f, r->history, html);
+    fprintf(f, "%s: %zu night%s, the newest %s", close, r->n_nights, r->n_nights == 1 ? "" : "s",
+            open);
+    put_text(f, nw->id, html);
+    fprintf(f, "%s (started ", close);
+    put_text(f, nw->started, html);
+    if (*nw->commit) {
+        fputs(", commit ", f);
+        put_text(f, nw->commit, html);
+    }
+    fputs(").", f);
+}
+
+/* A night's id, start, commit and environment as table cells, escaped: they come from the
+ * history's index, which a person may have edited. */
+static void night_cells(FILE *f, const struct drift_night *n, int html)
+{
+    const char *sep = html ? "</td><td>" : " | ";
+
+    put_escaped(f, n->id, html);
+    fputs(sep, f);
+    put_escaped(f, n->started, html);
+    fputs(sep, f);
+    put_escaped(f, *n->commit ? n->commit : "unknown", html);
+    fputs(sep, f);
+    put_escaped(f, n->env, html);
+}
+
 static void change_points_text(FILE *f, const struct drift_report *r, const struct drift_series *s,
                                int html)
 {
@@ -81,9 +126,9 @@ static void change_points_text(FILE *f, const struct drift_report *r, const stru
         fmt_value(b, sizeof(b), s->metric, c->before);
         fmt_value(a, sizeof(a), s->metric, c->after);
         fmt_pct(p, sizeof(p), s->step_change[k]);
-        fprintf(f, "%snight %zu (%s): %s → %s (%s, %s, p = %.3f)",
-                any ? (html ? "<br>" : "; ") : "", s->night[c->index] + 1,
-                r->nights[s->night[c->index]].id, b, a, p,
+        fprintf(f, "%snight %zu (", any ? (html ? "<br>" : "; ") : "", s->night[c->index] + 1);
+        put_escaped(f, r->nights[s->night[c->index]].id, html);
+        fprintf(f, "): %s → %s (%s, %s, p = %.3f)", b, a, p,
                 s->kind[k] == DRIFT_KIND_STEP ? "step" : "slow drift", c->p);
         any = 1;
     }
@@ -168,13 +213,10 @@ static size_t count_marked(const struct drift_report *r)
 
 int drift_write_md(FILE *f, const struct drift_report *r)
 {
-    const struct drift_night *nw = &r->nights[r->n_nights - 1];
     size_t i, flagged = 0, marked = count_marked(r);
 
     fprintf(f, "# pairbench drift report\n\n");
-    fprintf(f, "History `%s`: %zu night%s, the newest `%s` (started %s%s%s).", r->history,
-            r->n_nights, r->n_nights == 1 ? "" : "s", nw->id, nw->started,
-            *nw->commit ? ", commit " : "", nw->commit);
+    history_sentence(f, r, 0);
     if (marked)
         fprintf(f,
                 " %zu night%s ran in another environment (machine, CPU, kernel or compiler) "
@@ -201,9 +243,8 @@ int drift_write_md(FILE *f, const struct drift_report *r)
     fprintf(f, "\n</details>\n\n## Nights\n\n| # | Night | Started | Commit | Environment | "
                "In the series |\n|---|---|---|---|---|---|\n");
     for (i = 0; i < r->n_nights; i++) {
-        fprintf(f, "| %zu | %s | %s | %s | ", i + 1, r->nights[i].id, r->nights[i].started,
-                *r->nights[i].commit ? r->nights[i].commit : "unknown");
-        put_escaped(f, r->nights[i].env, 0);
+        fprintf(f, "| %zu | ", i + 1);
+        night_cells(f, &r->nights[i], 0);
         fprintf(f, " | %s |\n", r->nights[i].other_env ? "no: other environment" : "yes");
     }
     return ferror(f) ? -1 : 0;
@@ -301,7 +342,6 @@ static void svg_chart(FILE *f, const struct drift_report *r, const struct drift_
 
 int drift_write_html(FILE *f, const struct drift_report *r)
 {
-    const struct drift_night *nw = &r->nights[r->n_nights - 1];
     size_t i, flagged = 0, marked = count_marked(r);
     static const char *const head =
         "<tr><th>Configuration</th><th>Metric</th><th>Newest</th><th>Median of previous "
@@ -314,10 +354,8 @@ int drift_write_html(FILE *f, const struct drift_report *r)
                "collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;font-size:"
                "13px;text-align:left}th{background:#f0f0f0}.bad{color:#c0392b;font-weight:bold}"
                ".other{background:#fff4d6}</style></head><body>\n");
-    fprintf(f, "<h1>pairbench drift report</h1>\n<p>History <code>");
-    put_escaped(f, r->history, 1);
-    fprintf(f, "</code>: %zu nights, the newest <code>%s</code> (started %s%s%s).", r->n_nights,
-            nw->id, nw->started, *nw->commit ? ", commit " : "", nw->commit);
+    fputs("<h1>pairbench drift report</h1>\n<p>", f);
+    history_sentence(f, r, 1);
     if (marked)
         fprintf(f,
                 " %zu night%s ran in another environment than the newest: marked below and "
@@ -356,10 +394,9 @@ int drift_write_html(FILE *f, const struct drift_report *r)
           "</th><th>Commit</th><th>Environment</th><th>In the series</th></tr>\n",
           f);
     for (i = 0; i < r->n_nights; i++) {
-        fprintf(f, "<tr%s><td>%zu</td><td>%s</td><td>%s</td><td>%s</td><td>",
-                r->nights[i].other_env ? " class=\"other\"" : "", i + 1, r->nights[i].id,
-                r->nights[i].started, *r->nights[i].commit ? r->nights[i].commit : "unknown");
-        put_escaped(f, r->nights[i].env, 1);
+        fprintf(f, "<tr%s><td>%zu</td><td>", r->nights[i].other_env ? " class=\"other\"" : "",
+                i + 1);
+        night_cells(f, &r->nights[i], 1);
         fprintf(f, "</td><td>%s</td></tr>\n",
                 r->nights[i].other_env ? "no: other environment" : "yes");
     }

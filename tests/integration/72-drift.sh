@@ -13,8 +13,8 @@ cp "$COMPARE" "$T/compare"; COMPARE=$T/compare
 
 # history NAME VALUES...: one run directory per night ("k:VALUE" = a night from another
 # kernel, "c:VALUE" one from another CPU of the same model name, "n:VALUE" one that recorded
-# no CPU identity, as runs before it was recorded), all written by one node call, then added
-# night by night with `compare drift --add`.
+# no CPU identity, as runs before it was recorded, "h:VALUE" one whose commit holds markup and
+# a '|'), all written by one node call, then added night by night with `compare drift --add`.
 history() {
     name=$1; h=$T/$1; shift
     node - "$T/nights-$name" "$@" <<'JS'
@@ -22,14 +22,15 @@ const fs = require("fs");
 const [base, ...vals] = process.argv.slice(2);
 vals.forEach((v, i) => {
   const day = i + 1, dir = `${base}/${day}`;
-  const tag = /^[kcn]:/.test(v) ? v[0] : "", tput = Number(tag ? v.slice(2) : v) * 1000;
+  const tag = /^[kcnh]:/.test(v) ? v[0] : "", tput = Number(tag ? v.slice(2) : v) * 1000;
   fs.mkdirSync(dir, {recursive: true});
   const started = `2026-10-${String(day).padStart(2, "0")}T02:00:00Z`;
   const env = {machine: "test box", cpu_model: "AMD EPYC", kernel: tag === "k" ? "5.10.0" : "6.1.0",
     compiler: "gcc 12", cpu_id: `x86 family 25 model ${tag === "c" ? 1 : 17} stepping 1`};
   if (tag === "n") delete env.cpu_id;
   fs.writeFileSync(`${dir}/meta.json`, JSON.stringify({schema: "pairbench.meta/1", started,
-    ended: started, versions: [{name: "main", commit: `c0mmit${day}`}], environment: env,
+    ended: started, versions: [{name: "main", commit: tag === "h" ? `<b>c${day}</b>|x` : `c0mmit${day}`}],
+    environment: env,
     configs: [{id: "a1b2c3d4", label: "tcp · 64 B · window1 · 1 clients", index: 0, params: {}}],
     dataset: {file: "runs.jsonl", sha256: `${String(day).padStart(8, "0")}ffff`}}));
   fs.writeFileSync(`${dir}/runs.jsonl`, "");
@@ -103,6 +104,13 @@ history legacy $legacy 88.1 87.6 88.4
 assert_exit 1 "$COMPARE" drift --history "$T/legacy" > /dev/null 2> "$T/legacy.err"
 grep -q "night 11 (20261011T020000Z-00000011): 99.95 k/s → 88.10 k/s (−11.86%, step" \
     "$T/legacy/drift.md" || { cat "$T/legacy/drift.md"; fail "legacy nights left out"; }
+
+# 4d. what a night's meta.json says is escaped in both reports
+history markup $noise h:100.2
+assert_exit 0 "$COMPARE" drift --history "$T/markup" > /dev/null
+grep -qF '&lt;b&gt;c11&lt;/b&gt;|x' "$T/markup/drift.html" || fail "commit not escaped in drift.html"
+if grep -qF "<b>c11" "$T/markup/drift.html"; then fail "markup from a commit in drift.html"; fi
+grep -qF '| <b>c11</b>\|x |' "$T/markup/drift.md" || fail "'|' of a commit not escaped in drift.md"
 
 # 5. bad input
 assert_exit 2 "$COMPARE" drift --history "$T/empty" 2> "$T/e.err"
