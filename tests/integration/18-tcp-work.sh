@@ -5,9 +5,14 @@
 # extra CPU per request at 4N rounds is about 4 times that at N. The bounds are 2.5-6, not
 # tighter: on a shared VM the CPU's speed moves by a quarter within seconds (a fixed loop
 # took 110-171 ms from one slice to the next), and one run of this test read 5.4 with two
-# rounds; a knob that did not scale (1x) or scaled with the square (16x) still fails.
+# rounds; a knob that did not scale (1x) or scaled with the square (16x) still fails. Server
+# and client are pinned to one CPU: unpinned, the server's CPU per request without work
+# moved between 10 and 46 us from one run to the next on a VM where waking an idle vCPU is
+# costly (same CPU or not, as the scheduler placed them), and the test failed 1 run in 4;
+# pinned it reads 8-11 us and a ratio of 4.1-4.2 run after run.
 . "$(dirname "$0")/../lib.sh"
 need node
+need taskset
 
 # cpu_ns PID: CPU time of all the process's threads so far, in ns
 cpu_ns() {
@@ -18,11 +23,11 @@ n=3000
 # $T/cpu.WORK (a fresh server each time)
 measure() {
     port=$(free_port)
-    start_bg "w$1" "$DRIVER" serve tcp --port "$port" --payload 64 --work "$1"
+    start_bg "w$1" taskset -c 0 "$DRIVER" serve tcp --port "$port" --payload 64 --work "$1"
     pid=$LAST_PID
     wait_port "$port"
     c0=$(cpu_ns "$pid")
-    "$DRIVER" tcp --port "$port" --warmup 0 --requests "$n" > "$T/r$1.json" \
+    taskset -c 0 "$DRIVER" tcp --port "$port" --warmup 0 --requests "$n" > "$T/r$1.json" \
         || fail "driver exited $? (--work $1)"
     c1=$(cpu_ns "$pid")
     kill "$pid"
