@@ -55,6 +55,7 @@ void html_environment(const struct html_ctx *c)
     const json_t *build = json_object_get(c->meta, "driver_build");
     const json_t *settings = json_object_get(c->meta, "settings");
     const json_t *libs = json_object_get(env, "libraries"), *v;
+    const char *model, *id;
     char buf[512], b1[64], b2[64];
     double x, y;
     size_t i;
@@ -63,10 +64,10 @@ void html_environment(const struct html_ctx *c)
             L(c, "Measurement environment", "测量环境"));
     env_row(c, L(c, "Machine", "机器"), html_str(env, "machine"));
     /* the CPU's identity, where recorded: a model name may cover several generations */
-    snprintf(buf, sizeof(buf), "%s",
-             html_str(env, "cpu_model") ? html_str(env, "cpu_model") : L(c, "unknown", "未知"));
-    if (html_str(env, "cpu_id"))
-        snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (%s)", html_str(env, "cpu_id"));
+    model = html_str(env, "cpu_model");
+    id = html_str(env, "cpu_id");
+    snprintf(buf, sizeof(buf), "%s%s%s%s", model ? model : L(c, "unknown", "未知"), id ? " (" : "",
+             id ? id : "", id ? ")" : "");
     env_row(c, L(c, "CPU", "CPU"), buf);
     if (html_num(env, "cores_physical", &x) == 0 && html_num(env, "cores_logical", &y) == 0)
         snprintf(buf, sizeof(buf),
