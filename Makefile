@@ -19,7 +19,12 @@ HIREDIS_LIBS := $(DEPS)/lib/libhiredis.a
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
         -Wvla -Wundef -Werror
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -pthread -Icommon -Idriver -Icompare \
+# The rooms of each program (docs/architecture.md); headers keep unique names across them.
+DRIVER_DIRS := driver driver/engine driver/proto driver/wl driver/srv
+COMPARE_DIRS := compare compare/cmd compare/run compare/analysis compare/report compare/util
+SRC_DIRS := common $(DRIVER_DIRS) $(COMPARE_DIRS)
+INCLUDES := $(addprefix -I,$(SRC_DIRS))
+CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -pthread $(INCLUDES) \
           $(HIREDIS_CFLAGS) $(shell pkg-config --cflags $(PKGS))
 LDLIBS += $(HIREDIS_LIBS) $(shell pkg-config --libs $(PKGS)) -lm -pthread
 # The driver loads libcurl at run time, for HTTP/2 only (driver/curl_dl.h).
@@ -41,12 +46,12 @@ CFLAGS += -DPAIRBENCH_CFLAGS='"$(PAIRBENCH_OPT_FLAGS)"'
 VERSION_STAMP := $(BUILD)/version.stamp
 $(shell mkdir -p $(BUILD) && echo '$(VERSION) $(PAIRBENCH_OPT_FLAGS)' | cmp -s - $(VERSION_STAMP) \
     || echo '$(VERSION) $(PAIRBENCH_OPT_FLAGS)' > $(VERSION_STAMP))
-$(addprefix $(BUILD)/,driver/main.o driver/result.o compare/envinfo.o compare/main.o \
-    compare/runmeta.o): $(VERSION_STAMP)
+$(addprefix $(BUILD)/,driver/main.o driver/result.o compare/run/envinfo.o compare/main.o \
+    compare/run/runmeta.o): $(VERSION_STAMP)
 
 COMMON_SRC := $(wildcard common/*.c)
-DRIVER_SRC := $(filter-out driver/main.c,$(wildcard driver/*.c))
-COMPARE_SRC := $(filter-out compare/main.c,$(wildcard compare/*.c))
+DRIVER_SRC := $(filter-out driver/main.c,$(wildcard $(addsuffix /*.c,$(DRIVER_DIRS))))
+COMPARE_SRC := $(filter-out compare/main.c,$(wildcard $(addsuffix /*.c,$(COMPARE_DIRS))))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o)
@@ -90,12 +95,12 @@ unit: all
 	PAIRBENCH_BUILD=$(BUILD) BIN_DRIVER=$(CURDIR)/$(BIN_DRIVER) BIN_COMPARE=$(CURDIR)/$(BIN_COMPARE) \
 	    sh tests/run.sh unit
 
-C_FILES = $(wildcard common/*.[ch] driver/*.[ch] compare/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c)
+C_FILES = $(wildcard $(addsuffix /*.[ch],$(SRC_DIRS)) tests/unit/*.[ch] tests/fuzz/*.c)
 check:
 	clang-format --dry-run --Werror $(C_FILES)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
 	    --suppress=missingIncludeSystem --include=ci/cppcheck-jansson.h \
-	    -Icommon -Idriver -Icompare common driver compare
+	    $(INCLUDES) common driver compare
 	@# one clang-tidy per file: clang-tidy 14 analysing several files in one process reports
 	@# every va_start after the first file as an uninitialised va_list (valist.Uninitialized)
 	@rc=0; for f in $(filter %.c,$(C_FILES)); do \
