@@ -161,8 +161,13 @@ int run_flag_parse(struct run_request *rq, int argc, char **argv, int *i, char *
     }
     default: {
         cpu_set_t set;
+        char why[320];
         if (proc_parse_cpus(v, &set) < 0) {
             snprintf(err, errlen, "%s: expected a CPU list like 0,2-3, got '%s'", names[k], v);
+            return -1;
+        }
+        if (proc_check_cpus(&set, why, sizeof(why)) < 0) {
+            snprintf(err, errlen, "%s '%s': %s", names[k], v, why);
             return -1;
         }
         if (k == 8)
@@ -404,6 +409,15 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
         snprintf(dir, sizeof(dir), "%s", rq->out_dir);
     else
         default_out_dir(dir, sizeof(dir));
+    {
+        struct stat st;
+        if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            snprintf(err, errlen, "--out '%s': not a directory (expected a directory to write "
+                                  "the run into, new or holding a run to --resume)",
+                     dir);
+            goto out;
+        }
+    }
     snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
     if (rq->resume) {
         if (access(path, F_OK) < 0) {

@@ -224,6 +224,7 @@ static void note_server_version(struct runner *r, size_t version, const char *pr
     argv[2] = NULL;
     ps.argv = argv;
     ps.env = r->sp->versions[version].env;
+    ps.no_secrets = 1;
     ps.capture_stdout = 1;
     if (proc_start(&p, &ps, err, sizeof(err)) == 0) {
         if (proc_wait(&p, 5.0, 1.0, r->stop, &res, err, sizeof(err)) == 0) {
@@ -281,6 +282,7 @@ static int start_server(struct runner *r, size_t version, const json_t *params, 
     ps.argv = argv;
     ps.env = r->sp->versions[version].env;
     ps.cpus = r->pin_server;
+    ps.no_secrets = 1; /* credentials go to the driver and the probe only */
     ps.stderr_path = log;
     ps.capture_stdout = 0;
     if (proc_start(p, &ps, why, sizeof(why)) < 0) {
