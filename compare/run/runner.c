@@ -334,6 +334,10 @@ static int start_server(struct runner *r, size_t version, const json_t *params, 
 
             if (prc == 0)
                 break;
+            if (prc == -3) { /* a refused password or certificate: final, no retry */
+                snprintf(reason, reasonlen, "server not ready: '%s': %s", shown, attempt_err);
+                goto out;
+            }
             /* the last attempt, cut short by the deadline, that only ran out of time says
              * less than the answer the attempts before it got (a certificate refused, a
              * wrong reply): the reason keeps theirs */
