@@ -363,6 +363,16 @@ static int finish_config(const char *file, const char *where, json_t *p, char *e
         json_object_set_new(p, "payload", json_integer(64));
     if (strcmp(proto, "redis") == 0 && !json_object_get(p, "command"))
         json_object_set_new(p, "command", json_string("ECHO"));
+    if (json_integer_value(json_object_get(p, "workers")) >
+        json_integer_value(json_object_get(p, "connections"))) {
+        /* a worker without a connection measures nothing and idles a thread */
+        snprintf(err, errlen,
+                 "%s: %s: key 'workers' is %lld but 'connections' is %lld (expected workers <= "
+                 "connections: each worker drives at least one connection)",
+                 file, where, (long long)json_integer_value(json_object_get(p, "workers")),
+                 (long long)json_integer_value(json_object_get(p, "connections")));
+        return -1;
+    }
     return 0;
 }
 
