@@ -9,7 +9,7 @@
 #include "cmds.h"
 #include "num.h"
 
-#define GATE_EXPECTED "expected throughput, cpu_efficiency, p50, p99, rss"
+#define GATE_EXPECTED "expected throughput, cpu_efficiency, p50_us, p99_us, rss_mib"
 
 void gate_config_init(struct gate_config *gc)
 {
