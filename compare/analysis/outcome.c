@@ -6,10 +6,10 @@
 
 void outcome_default_gated(unsigned char gated[METRIC_COUNT])
 {
-    memset(gated, 0, METRIC_COUNT);
-    gated[METRIC_THROUGHPUT] = 1;
-    gated[METRIC_CPU_EFFICIENCY] = 1;
-    gated[METRIC_P99_US] = 1;
+    int m;
+
+    for (m = 0; m < METRIC_COUNT; m++)
+        gated[m] = (unsigned char)metric_def((enum metric)m)->gate_default;
 }
 
 const char *outcome_row_verdict(const json_t *row, const char *candidate,

@@ -14,7 +14,8 @@
 #define OUTCOME_INCOMPLETE "incomplete"
 #define OUTCOME_INCONCLUSIVE "inconclusive"
 
-/* Fills gated with the headline metrics: throughput, cpu_efficiency, p99_us. */
+/* Fills gated with the headline metrics: the gate's defaults of the metric table
+ * (throughput, cpu_efficiency, p99_us). */
 void outcome_default_gated(unsigned char gated[METRIC_COUNT]);
 
 /* The verdict of a summary row for one candidate over the gated metrics (NULL = the

@@ -23,9 +23,6 @@
  * the A/A sample of paired ratios is small, so its extremes understate the true noise. */
 #define CALIBRATE_MARGIN 1.25
 
-static const enum metric gated_metrics[] = {METRIC_THROUGHPUT, METRIC_CPU_EFFICIENCY, METRIC_P50_US,
-                                            METRIC_P99_US, METRIC_RSS_MIB};
-
 static void usage(FILE *f)
 {
     fprintf(f, "usage: compare calibrate --spec FILE [--grid FILE]... [--runs N] [--warmup S]\n"
@@ -228,13 +225,13 @@ static int write_calibration(const char *dir, const json_t *summary,
         json_object_set(jrow, "label", json_object_get(row, "label"));
         json_object_set(jrow, "params", json_object_get(row, "params"));
         json_object_set(jrow, "status", json_object_get(row, "status"));
-        for (k = 0; k < sizeof(gated_metrics) / sizeof(gated_metrics[0]); k++) {
-            enum metric m = gated_metrics[k];
+        for (k = 0; k < METRIC_COUNT; k++) {
+            enum metric m = (enum metric)k;
             const json_t *jm = json_object_get(json_object_get(row, "metrics"), metric_name(m));
             struct calibrate_metric cm;
             double floor_pct;
 
-            if (calibrate_metric_from_summary(jm, base, again, &cm) < 0 ||
+            if (!metric_gateable(m) || calibrate_metric_from_summary(jm, base, again, &cm) < 0 ||
                 calibrate_floor(&cm, rules->threshold_pct[m], &floor_pct) < 0)
                 continue;
             *false_alarms += (unsigned)cm.false_alarm;

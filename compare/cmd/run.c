@@ -1,4 +1,4 @@
-/* cli_run: `compare run`, `compare report` and `compare demo`, and the run machinery of
+/* cmd/run.c: `compare run`, `compare report` and `compare demo`, and the run machinery of
  * run.h that gate, commits and calibrate call: load and check the spec (nothing runs when it
  * is bad), choose the run directory, run the schedule (runner.c per run, runs.jsonl appended
  * and fsync'd per run), write meta.json, render the reports. SIGINT/SIGTERM stop the current
@@ -26,6 +26,7 @@
 #include "num.h"
 #include "proc.h"
 #include "render.h"
+#include "resume.h"
 #include "run.h"
 #include "runmeta.h"
 #include "runner.h"
@@ -162,8 +163,13 @@ int run_flag_parse(struct run_request *rq, int argc, char **argv, int *i, char *
     }
     default: {
         cpu_set_t set;
+        char why[320];
         if (proc_parse_cpus(v, &set) < 0) {
             snprintf(err, errlen, "%s: expected a CPU list like 0,2-3, got '%s'", names[k], v);
+            return -1;
+        }
+        if (proc_check_cpus(&set, why, sizeof(why)) < 0) {
+            snprintf(err, errlen, "%s '%s': %s", names[k], v, why);
             return -1;
         }
         if (k == 8)
@@ -362,7 +368,7 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     if (spec_load(&sp, rq->spec_path ? rq->spec_path : "", NULL, rq->grid_paths, rq->n_grids, err,
                   errlen) < 0) {
         if (!rq->spec_path)
-            snprintf(err, errlen, "--spec: missing (expected a spec file, see design §2)");
+            snprintf(err, errlen, "--spec: missing (expected a spec file, see specs/README.md)");
         goto out;
     }
     if (rq->resume && !rq->out_dir) {
@@ -405,6 +411,15 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
         snprintf(dir, sizeof(dir), "%s", rq->out_dir);
     else
         default_out_dir(dir, sizeof(dir));
+    {
+        struct stat st;
+        if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            snprintf(err, errlen, "--out '%s': not a directory (expected a directory to write "
+                                  "the run into, new or holding a run to --resume)",
+                     dir);
+            goto out;
+        }
+    }
     snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
     if (rq->resume) {
         if (access(path, F_OK) < 0) {
@@ -445,48 +460,15 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     if (!meta)
         goto out;
     if (rq->resume) {
-        /* keep the original start time and command line, note the resumption */
+        /* the same measurement only; keep the original start time and command line */
         json_t *old = NULL;
-        json_error_t je;
-        snprintf(path, sizeof(path), "%s/meta.json", dir);
-        old = json_load_file(path, 0, &je);
+        if (resume_check(dir, meta, &old, err, errlen) < 0)
+            goto out;
         if (old) {
-            json_t *resumed = json_array(), *prev = json_object_get(old, "resumed");
-            if (json_is_array(prev))
-                json_array_extend(resumed, prev);
-            json_array_append(resumed, json_object_get(meta, "started"));
-            if (json_object_get(old, "started"))
-                json_object_set(meta, "started", json_object_get(old, "started"));
-            if (json_object_get(old, "command_line"))
-                json_object_set(meta, "command_line", json_object_get(old, "command_line"));
-            json_object_set_new(meta, "resumed", resumed);
+            resume_carry(meta, old);
             json_decref(old);
         }
-        {
-            /* lines of configurations or versions this spec does not have */
-            json_t *line;
-            size_t j, stray = 0;
-            json_array_foreach(existing, j, line)
-            {
-                const char *c = json_string_value(json_object_get(line, "config"));
-                const char *v = json_string_value(json_object_get(line, "version"));
-                size_t q;
-                int known_c = 0, known_v = 0;
-                for (q = 0; c && q < sp.n_configs && !known_c; q++)
-                    known_c = selected[q] && strcmp(sp.configs[q].id, c) == 0;
-                for (q = 0; v && q < sp.n_versions && !known_v; q++)
-                    known_v = strcmp(sp.versions[q].name, v) == 0;
-                stray += !(known_c && known_v);
-            }
-            if (stray) {
-                char w[256];
-                snprintf(w, sizeof(w),
-                         "runs.jsonl holds %zu runs of configurations or versions "
-                         "this spec does not have (was the spec changed since the run started?)",
-                         stray);
-                json_array_append_new(json_object_get(meta, "warnings"), json_string(w));
-            }
-        }
+        resume_warn_stray(meta, existing, &sp, selected);
         if (truncated)
             json_array_append_new(json_object_get(meta, "warnings"),
                                   json_string("runs.jsonl ended in a truncated line (a run cut "

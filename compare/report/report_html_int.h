@@ -9,6 +9,8 @@
 
 #include <jansson.h>
 
+#include "metrics.h"
+
 #define HTML_MAX_VERSIONS 16
 
 /* More rows than this: the comparison tables show the rows that stand out and put the full

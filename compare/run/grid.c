@@ -25,7 +25,7 @@ static const char *const commands[] = {
     "LPOP", "RPOP",       "SADD",       "HSET",       "SPOP",       "ZADD",  "ZPOPMIN",
     "MSET", "LRANGE_100", "LRANGE_300", "LRANGE_500", "LRANGE_600", NULL};
 static const char *const http_versions[] = {"1.1", "2", NULL};
-/* What the driver's HTTP workload sends (driver/wl_http.c). */
+/* What the driver's HTTP workload sends (driver/wl/wl_http.c). */
 static const char *const methods[] = {"GET", "POST", NULL};
 
 static const struct key_rule key_rules[] = {
@@ -363,6 +363,16 @@ static int finish_config(const char *file, const char *where, json_t *p, char *e
         json_object_set_new(p, "payload", json_integer(64));
     if (strcmp(proto, "redis") == 0 && !json_object_get(p, "command"))
         json_object_set_new(p, "command", json_string("ECHO"));
+    if (json_integer_value(json_object_get(p, "workers")) >
+        json_integer_value(json_object_get(p, "connections"))) {
+        /* a worker without a connection measures nothing and idles a thread */
+        snprintf(err, errlen,
+                 "%s: %s: key 'workers' is %lld but 'connections' is %lld (expected workers <= "
+                 "connections: each worker drives at least one connection)",
+                 file, where, (long long)json_integer_value(json_object_get(p, "workers")),
+                 (long long)json_integer_value(json_object_get(p, "connections")));
+        return -1;
+    }
     return 0;
 }
 
