@@ -32,6 +32,7 @@
 #include "runner.h"
 #include "schedule.h"
 #include "spec.h"
+#include "term.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -649,10 +650,11 @@ static void print_outcome(int rc, const struct run_outcome *o, const char *err)
     if (rc != EXIT_USAGE && o->dir[0]) {
         /* No summary means the reports could not be written (err says why): say where the
          * dataset is, and how to render it once the cause is fixed. */
-        if (o->summary)
+        if (o->summary) {
+            term_table(stderr, o->summary, NULL, 100);
             fprintf(stderr, "compare: %u runs recorded, %u failed; report: %s/report.md\n",
                     o->runs_total, o->runs_failed, o->dir);
-        else
+        } else
             fprintf(stderr,
                     "compare: %u runs recorded, %u failed, in %s/runs.jsonl; no report "
                     "(render it with: compare report %s)\n",
