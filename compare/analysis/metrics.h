@@ -24,8 +24,9 @@ enum metric {
 struct metric_def {
     const char *key;                         /* the summary.json key */
     const char *aliases[METRIC_MAX_ALIASES]; /* also accepted by name (flags, spec), NULL-ended */
-    const char *arg;                         /* the name help and error messages show */
-    int higher_better;                       /* 1: higher is better; 0: lower is better */
+    const char *arg;      /* the name help and error messages show: the summary key (the aliases are
+                             the older names, still accepted) */
+    int higher_better;    /* 1: higher is better; 0: lower is better */
     int gateable;         /* 1: gets a verdict a gate or drift may act on; 0: informational */
     int gate_default;     /* 1: gated when no threshold is named */
     double threshold_pct; /* default |change| for regressed/improved (0: informational) */
@@ -51,8 +52,8 @@ int metric_lookup(const char *name);
 int metric_higher_is_better(enum metric m);
 /* 1 when the metric's verdict may be gated (every metric but cpu_percent). */
 int metric_gateable(enum metric m);
-/* The gateable metrics' names (their arg) for a message: "throughput, cpu_efficiency, p50,
- * p99, rss". */
+/* The gateable metrics' names (their arg) for a message: "throughput, cpu_efficiency,
+ * p50_us, p99_us, rss_mib". */
 const char *metric_gateable_names(void);
 
 #endif

@@ -14,6 +14,7 @@
 #include "atomic.h"
 #include "cmds.h"
 #include "run.h"
+#include "term.h"
 
 static const char demo_grid[] =
     "{\n"
@@ -37,31 +38,6 @@ static const char demo_spec_fmt[] =
     "  \"grids\": [\"%s\"],\n"
     "  \"runs\": 3, \"warmup\": 0.5, \"duration\": 1.5\n"
     "}\n";
-
-/* Prints the "Throughput and CPU" section of report.md (heading to the next heading). */
-static void print_table(const char *dir)
-{
-    char path[PATH_MAX + 32], *line = NULL;
-    size_t cap = 0;
-    FILE *f;
-    int in = 0;
-
-    snprintf(path, sizeof(path), "%s/report.md", dir);
-    f = fopen(path, "re");
-    if (!f)
-        return;
-    while (getline(&line, &cap, f) > 0) {
-        if (line[0] == '#') {
-            if (in)
-                break;
-            in = strstr(line, "Throughput and CPU") != NULL;
-        }
-        if (in)
-            fputs(line, stdout);
-    }
-    free(line);
-    fclose(f);
-}
 
 /* The run flags the demo takes: its spec, grids and schedule are its own. */
 static const struct flag_def demo_flags[] = {
@@ -135,8 +111,9 @@ int cmd_demo(int argc, char **argv)
     if (err[0])
         fprintf(stderr, "compare demo: %s\n", err);
     if (rc != EXIT_USAGE && o.dir[0]) {
-        printf("report: %s/report.md (and report.html, summary.json, runs.jsonl)\n\n", o.dir);
-        print_table(o.dir);
+        if (o.summary)
+            term_table(stdout, o.summary, NULL, 100);
+        printf("report: %s/report.md (and report.html, summary.json, runs.jsonl)\n", o.dir);
     }
     run_outcome_release(&o);
     return rc;

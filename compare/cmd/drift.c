@@ -34,7 +34,7 @@ static void usage(FILE *f)
             "  --window K     compare the newest night with the median of the previous K\n"
             "                 (default %d)\n"
             "  --threshold    size of change that counts (default throughput 5, cpu_efficiency\n"
-            "                 5, p99 10, ...); naming one gates exactly the named metrics\n"
+            "                 5, p99_us 10, ...); naming one gates exactly the named metrics\n"
             "exit: 0 no regression step, 1 regression step in a gated metric, 2 bad input\n",
             DRIFT_DEFAULT_WINDOW);
 }

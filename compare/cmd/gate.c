@@ -16,10 +16,13 @@
 #include "gate.h"
 #include "jobs_util.h"
 #include "num.h"
+#include "outcome.h"
 #include "post.h"
 #include "render.h"
 #include "run.h"
+#include "step_summary.h"
 #include "summary.h"
+#include "term.h"
 
 #define GATE_MAX_THRESHOLD_FLAGS 32
 #define GATE_COMMENT_MAX 60000 /* GitHub refuses comment bodies over 65536 characters */
@@ -27,21 +30,22 @@
 static void usage(FILE *f)
 {
     fprintf(
-        f,
-        "usage: compare gate --spec FILE [run flags] [--threshold METRIC=PERCENT]...\n"
-        "                    [--noise-limit PERCENT] [--floors CALIBRATION.json]\n"
-        "                    [--post URL --post-token-env VAR]\n"
-        "       compare gate --from RUNDIR [--spec FILE] [--threshold ...] [--post ...]\n"
-        "  --threshold     gate METRIC (throughput, cpu_efficiency, p50, p99, rss) at PERCENT;\n"
-        "                  naming any gates exactly the named ones (default: throughput 5,\n"
-        "                  cpu_efficiency 5, p99 10); the spec's \"gate\" section is read first\n"
-        "  --from RUNDIR   judge an existing run directory (e.g. `compare merge` output)\n"
-        "  --floors FILE   per-row floors from `compare calibrate` (calibration.json): a row's\n"
-        "                  threshold is raised to what its A/A noise lets the runs detect\n"
-        "  --post URL      create or update the pull-request comment (GitHub issue-comment\n"
-        "                  API: .../repos/OWNER/REPO/issues/N/comments); the bearer token is\n"
-        "                  read from the environment variable named by --post-token-env\n"
-        "exit: 0 pass, 1 regression, 2 bad input, 3 harness failure, 4 inconclusive\n");
+        f, "usage: compare gate --spec FILE [run flags] [--threshold METRIC=PERCENT]...\n"
+           "                    [--noise-limit PERCENT] [--floors CALIBRATION.json]\n"
+           "                    [--post URL --post-token-env VAR]\n"
+           "       compare gate --from RUNDIR [--spec FILE] [--threshold ...] [--post ...]\n"
+           "  --threshold     gate METRIC (throughput, cpu_efficiency, p50_us, p99_us, rss_mib;\n"
+           "                  old names p50, p99, rss accepted) at PERCENT;\n"
+           "                  naming any gates exactly the named ones (default: throughput 5,\n"
+           "                  cpu_efficiency 5, p99_us 10); the spec's \"gate\" section is read "
+           "first\n"
+           "  --from RUNDIR   judge an existing run directory (e.g. `compare merge` output)\n"
+           "  --floors FILE   per-row floors from `compare calibrate` (calibration.json): a row's\n"
+           "                  threshold is raised to what its A/A noise lets the runs detect\n"
+           "  --post URL      create or update the pull-request comment (GitHub issue-comment\n"
+           "                  API: .../repos/OWNER/REPO/issues/N/comments); the bearer token is\n"
+           "                  read from the environment variable named by --post-token-env\n"
+           "exit: 0 pass, 1 regression, 2 bad input, 3 harness failure, 4 inconclusive\n");
 }
 
 /* Replaces the rows that a per-row rule matches with rows computed under that rule. */
@@ -291,10 +295,14 @@ static void write_verdict(const json_t *summary, const struct gate_config *gc,
         snprintf(path, sizeof(path), "%s/gate.md", dir);
         if (atomic_write(path, md, strlen(md), err, sizeof(err)) < 0)
             fprintf(stderr, "compare: gate: warning: %s\n", err);
+        if (step_summary_append(md, err, sizeof(err)) < 0)
+            fprintf(stderr, "compare: gate: warning: %s\n", err);
         fputs(md, stdout);
         fflush(stdout);
         free(md);
     }
+    term_table(stderr, summary, gc->gated, 100);
+    fprintf(stderr, "compare: gate: run directory: %s\n", dir);
     if (rc != EXIT_OK)
         fprintf(stderr, "compare: gate: exit %d: %s\n", rc, gr->reason);
     else
@@ -358,6 +366,7 @@ int cmd_gate(int argc, char **argv)
                  o.interrupted ? "the run was interrupted"
                                : "runs failed in rows that are not gated");
     }
+    json_object_set_new(summary, "outcome", outcome_build(summary, gc.gated));
     write_verdict(summary, &gc, &gr, o.dir, rc);
     if (cli.post_url)
         post_verdict(&cli, summary, &gc, &gr, o.dir);

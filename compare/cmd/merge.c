@@ -15,6 +15,7 @@
 #include "cmds.h"
 #include "flags.h"
 #include "jobs_util.h"
+#include "metacmp.h"
 #include "num.h"
 #include "render.h"
 #include "sha256.h"
@@ -46,62 +47,6 @@ static int parse_shard(const json_t *settings, unsigned *k, unsigned *n)
     return 0;
 }
 
-/* settings without the keys that may differ between shards. */
-static json_t *comparable_settings(const json_t *settings)
-{
-    json_t *c = json_deep_copy(settings);
-
-    if (c) {
-        json_object_del(c, "shard");
-        json_object_del(c, "pin_driver");
-        json_object_del(c, "pin_server");
-    }
-    return c;
-}
-
-/* versions projected on what defines them (the driver path may differ between machines). */
-static json_t *comparable_versions(const json_t *versions)
-{
-    json_t *out = json_array(), *v;
-    size_t i;
-
-    json_array_foreach(versions, i, v)
-    {
-        json_t *p = json_object();
-        static const char *const keys[] = {"name", "ref", "commit", "server", "env"};
-        size_t k;
-
-        for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-            if (json_object_get(v, keys[k]))
-                json_object_set(p, keys[k], json_object_get(v, keys[k]));
-        json_array_append_new(out, p);
-    }
-    return out;
-}
-
-static json_t *comparable_grids(const json_t *grids)
-{
-    json_t *out = json_array(), *g;
-    size_t i;
-
-    json_array_foreach(grids, i, g)
-    {
-        json_array_append_new(out, json_pack("{s:O?, s:O?}", "name", json_object_get(g, "name"),
-                                             "sha256", json_object_get(g, "sha256")));
-    }
-    return out;
-}
-
-static int same(const char *what, const json_t *a, const json_t *b, const struct shard *sa,
-                const struct shard *sb, char *err, size_t errlen)
-{
-    if (json_equal(a, b))
-        return 0;
-    snprintf(err, errlen, "shards '%s' and '%s' differ in their %s: they are not parts of one run",
-             sa->dir, sb->dir, what);
-    return -1;
-}
-
 static int check_shards(struct shard *sh, size_t n, char *err, size_t errlen)
 {
     unsigned char seen[MERGE_MAX_SHARDS + 1] = {0};
@@ -131,34 +76,13 @@ static int check_shards(struct shard *sh, size_t n, char *err, size_t errlen)
         }
         seen[sh[i].k] = 1;
         if (i > 0) {
-            json_t *a, *b;
-            int bad;
-
-            if (same("spec", json_object_get(sh[0].meta, "spec"),
-                     json_object_get(sh[i].meta, "spec"), &sh[0], &sh[i], err, errlen) < 0)
+            char what[512];
+            if (metacmp_diff(sh[0].meta, sh[i].meta, what, sizeof(what))) {
+                snprintf(err, errlen,
+                         "shards '%s' and '%s' differ in their %s: they are not parts of one run",
+                         sh[0].dir, sh[i].dir, what);
                 goto out;
-            a = comparable_versions(json_object_get(sh[0].meta, "versions"));
-            b = comparable_versions(json_object_get(sh[i].meta, "versions"));
-            bad = same("versions", a, b, &sh[0], &sh[i], err, errlen);
-            json_decref(a);
-            json_decref(b);
-            if (bad)
-                goto out;
-            a = comparable_grids(json_object_get(sh[0].meta, "grids"));
-            b = comparable_grids(json_object_get(sh[i].meta, "grids"));
-            bad = same("grids", a, b, &sh[0], &sh[i], err, errlen);
-            json_decref(a);
-            json_decref(b);
-            if (bad)
-                goto out;
-            a = comparable_settings(json_object_get(sh[0].meta, "settings"));
-            b = comparable_settings(json_object_get(sh[i].meta, "settings"));
-            bad = same("settings (runs, warm-up, duration, grace)", a, b, &sh[0], &sh[i], err,
-                       errlen);
-            json_decref(a);
-            json_decref(b);
-            if (bad)
-                goto out;
+            }
         }
         json_array_foreach(json_object_get(sh[i].meta, "configs"), c, cfg)
         {

@@ -26,11 +26,13 @@
 #include "num.h"
 #include "proc.h"
 #include "render.h"
+#include "resume.h"
 #include "run.h"
 #include "runmeta.h"
 #include "runner.h"
 #include "schedule.h"
 #include "spec.h"
+#include "term.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -128,14 +130,18 @@ int run_flag_apply(struct run_request *rq, struct flags *f, int id)
         rq->lang = v;
         return 0;
     case RUN_FLAG_PIN_DRIVER:
-    case RUN_FLAG_PIN_SERVER:
+    case RUN_FLAG_PIN_SERVER: {
+        char why[320];
         if (proc_parse_cpus(v, &set) < 0)
             return flags_bad_value(f, "a CPU list like 0,2-3");
+        if (proc_check_cpus(&set, why, sizeof(why)) < 0)
+            return flags_fail(f, "%s '%s': %s", f->flag, v, why);
         if (id == RUN_FLAG_PIN_DRIVER)
             rq->pin_driver = v;
         else
             rq->pin_server = v;
         return 0;
+    }
     default:
         return flags_fail(f, "%s: not a run flag", f->flag ? f->flag : "?");
     }
@@ -371,6 +377,15 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
         snprintf(dir, sizeof(dir), "%s", rq->out_dir);
     else
         default_out_dir(dir, sizeof(dir));
+    {
+        struct stat st;
+        if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            snprintf(err, errlen, "--out '%s': not a directory (expected a directory to write "
+                                  "the run into, new or holding a run to --resume)",
+                     dir);
+            goto out;
+        }
+    }
     snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
     if (rq->resume) {
         if (access(path, F_OK) < 0) {
@@ -411,48 +426,15 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     if (!meta)
         goto out;
     if (rq->resume) {
-        /* keep the original start time and command line, note the resumption */
+        /* the same measurement only; keep the original start time and command line */
         json_t *old = NULL;
-        json_error_t je;
-        snprintf(path, sizeof(path), "%s/meta.json", dir);
-        old = json_load_file(path, 0, &je);
+        if (resume_check(dir, meta, &old, err, errlen) < 0)
+            goto out;
         if (old) {
-            json_t *resumed = json_array(), *prev = json_object_get(old, "resumed");
-            if (json_is_array(prev))
-                json_array_extend(resumed, prev);
-            json_array_append(resumed, json_object_get(meta, "started"));
-            if (json_object_get(old, "started"))
-                json_object_set(meta, "started", json_object_get(old, "started"));
-            if (json_object_get(old, "command_line"))
-                json_object_set(meta, "command_line", json_object_get(old, "command_line"));
-            json_object_set_new(meta, "resumed", resumed);
+            resume_carry(meta, old);
             json_decref(old);
         }
-        {
-            /* lines of configurations or versions this spec does not have */
-            json_t *line;
-            size_t j, stray = 0;
-            json_array_foreach(existing, j, line)
-            {
-                const char *c = json_string_value(json_object_get(line, "config"));
-                const char *v = json_string_value(json_object_get(line, "version"));
-                size_t q;
-                int known_c = 0, known_v = 0;
-                for (q = 0; c && q < sp.n_configs && !known_c; q++)
-                    known_c = selected[q] && strcmp(sp.configs[q].id, c) == 0;
-                for (q = 0; v && q < sp.n_versions && !known_v; q++)
-                    known_v = strcmp(sp.versions[q].name, v) == 0;
-                stray += !(known_c && known_v);
-            }
-            if (stray) {
-                char w[256];
-                snprintf(w, sizeof(w),
-                         "runs.jsonl holds %zu runs of configurations or versions "
-                         "this spec does not have (was the spec changed since the run started?)",
-                         stray);
-                json_array_append_new(json_object_get(meta, "warnings"), json_string(w));
-            }
-        }
+        resume_warn_stray(meta, existing, &sp, selected);
         if (truncated)
             json_array_append_new(json_object_get(meta, "warnings"),
                                   json_string("runs.jsonl ended in a truncated line (a run cut "
@@ -668,10 +650,11 @@ static void print_outcome(int rc, const struct run_outcome *o, const char *err)
     if (rc != EXIT_USAGE && o->dir[0]) {
         /* No summary means the reports could not be written (err says why): say where the
          * dataset is, and how to render it once the cause is fixed. */
-        if (o->summary)
+        if (o->summary) {
+            term_table(stderr, o->summary, NULL, 100);
             fprintf(stderr, "compare: %u runs recorded, %u failed; report: %s/report.md\n",
                     o->runs_total, o->runs_failed, o->dir);
-        else
+        } else
             fprintf(stderr,
                     "compare: %u runs recorded, %u failed, in %s/runs.jsonl; no report "
                     "(render it with: compare report %s)\n",

@@ -142,6 +142,7 @@ const char report_html_css[] =
     "svg .ax{stroke:#888;stroke-width:1}svg .tk{font-size:10px;fill:#555}\n"
     "svg .al{font-size:11px;fill:#333}svg .rl{font-size:10.5px;fill:#222}\n"
     "svg .lg{font-size:12px;fill:#222}svg .wk{stroke:#222;stroke-width:1;fill:none}\n"
+    "svg .fb{fill:#dfe6ee}svg .fi{stroke-width:2}svg .fl{font-size:10.5px;fill:#222}\n"
     "svg .vl{font-size:9px;fill:#333}svg .na{font-size:10px;fill:#999;font-style:italic}\n"
     "code,pre{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:.85em}\n"
     "pre{background:#f6f8fa;padding:8px 10px;overflow-x:auto;white-space:pre-wrap;"
@@ -626,6 +627,7 @@ static int write_page(const struct html_ctx *c, char *err, size_t errlen)
         html_summary_single(c);
     fputs("</section>\n", f);
     html_completeness(c);
+    html_forest(c);
     if (charts(c) != 0) {
         snprintf(err, errlen, "report_html: out of memory or write error");
         return -1;

@@ -64,6 +64,9 @@ void html_summary_multi(const struct html_ctx *c);
 void html_summary_single(const struct html_ctx *c);
 void html_completeness(const struct html_ctx *c);
 
+/* The forest plot of the change per row, first of the charts (report_html_forest.c). */
+void html_forest(const struct html_ctx *c);
+
 /* The environment and versions, the provenance, the reproduce command (report_html_env.c). */
 void html_environment(const struct html_ctx *c);
 void html_provenance(const struct html_ctx *c);

@@ -38,7 +38,10 @@ int main(void)
           metric_higher_is_better(METRIC_CPU_EFFICIENCY));
     CHECK(!metric_higher_is_better(METRIC_P99_US) && !metric_higher_is_better(METRIC_RSS_MIB));
     CHECK(!metric_gateable(METRIC_CPU_PERCENT) && metric_gateable(METRIC_RSS_MIB));
-    CHECK_STR(metric_gateable_names(), "throughput, cpu_efficiency, p50, p99, rss");
+    CHECK_STR(metric_gateable_names(), "throughput, cpu_efficiency, p50_us, p99_us, rss_mib");
+    /* the names help and errors show are the outputs' keys; the old names stay aliases */
+    for (m = 0; m < METRIC_COUNT; m++)
+        CHECK_STR(metric_def((enum metric)m)->arg, metric_name((enum metric)m));
     CHECK(metric_def(METRIC_THROUGHPUT)->gate_default && metric_def(METRIC_P99_US)->gate_default &&
           metric_def(METRIC_CPU_EFFICIENCY)->gate_default &&
           !metric_def(METRIC_P50_US)->gate_default);

@@ -124,7 +124,7 @@ static void check_page(const char *html, size_t nv, const char *what)
     CHECK_MSG(count(html, "<svg class=\"chart\"") == NMETRICS, "%s: %zu charts", what,
               count(html, "<svg class=\"chart\""));
     for (m = 0; m < NMETRICS; m++) {
-        snprintf(needle, sizeof(needle), "data-metric=\"%s\"", metrics[m]);
+        snprintf(needle, sizeof(needle), "class=\"chart\" data-metric=\"%s\"", metrics[m]);
         CHECK_MSG(count(html, needle) == 1, "%s: %s", what, needle);
     }
     CHECK_MSG(!strstr(html, "http://") && !strstr(html, "https://") && !strstr(html, "//cdn") &&
@@ -135,8 +135,8 @@ static void check_page(const char *html, size_t nv, const char *what)
     CHECK(strstr(html, "</html>\n") != NULL);
     CHECK(strstr(html, "<meta charset=\"utf-8\">") != NULL);
     /* every version appears in the legend of every chart */
-    CHECK_MSG(count(html, "class=\"lg\"") == NMETRICS * nv, "%s: legend entries %zu", what,
-              count(html, "class=\"lg\""));
+    CHECK_MSG(count(html, "class=\"lg\">") == NMETRICS * nv, "%s: legend entries %zu", what,
+              count(html, "class=\"lg\">")); /* the charts' (the forest plot's have x= next) */
 }
 
 static int render_files(char **argv)
@@ -315,7 +315,7 @@ int main(int argc, char **argv)
                   "row 0 rows: %zu",
                   count(a, "<tr><td>redis \xc2\xb7 tcp \xc2\xb7 1 KiB \xc2\xb7 pipeline1</td>"));
         CHECK(count(a, "<tr><td>redis \xc2\xb7 tls \xc2\xb7 1 KiB \xc2\xb7 pipeline2</td>") == 4);
-        CHECK(count(a, "data-metric=\"throughput\"") == 1); /* charts stay */
+        CHECK(count(a, "class=\"chart\" data-metric=\"throughput\"") == 1); /* charts stay */
     }
     free(a);
     a = render(s, meta, "zh", &rc);
