@@ -306,8 +306,14 @@ static void reason_add(char *buf, size_t len, const char *label, const char *wha
                  what);
     else
         snprintf(buf + used, len - used, "%s%s", used ? "; " : "", what);
-    if (strlen(buf) + 8 >= len)
-        snprintf(buf + len - 8, 8, "...");
+    if (strlen(buf) + 8 >= len) {
+        /* cut before the character that straddles the limit, never inside it (a UTF-8
+         * continuation byte is 10xxxxxx): gate.md and stderr stay valid UTF-8 */
+        size_t cut = len - 8;
+        while (cut > 0 && ((unsigned char)buf[cut] & 0xC0) == 0x80)
+            cut--;
+        snprintf(buf + cut, len - cut, "...");
+    }
 }
 
 static void fmt_change(char *out, size_t len, const json_t *vs)

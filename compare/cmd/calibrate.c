@@ -292,26 +292,21 @@ int cmd_calibrate(int argc, char **argv)
     struct verdict_rules rules;
     char err[1024] = "", aa_spec[4096] = "";
     unsigned false_alarms = 0;
-    int i = 1, rc;
+    struct flags f;
+    int id, rc;
 
     run_request_init(&rq);
     memset(&out, 0, sizeof(out));
     verdict_rules_default(&rules);
-    while (i < argc) {
-        int r;
-
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+    flags_init(&f, "compare calibrate", argc, argv);
+    flags_add(&f, run_flags, run_flags_count);
+    while ((id = flags_next(&f)) != FLAGS_END) {
+        if (id == FLAGS_HELP) {
             usage(stdout);
             return EXIT_OK;
         }
-        r = run_flag_parse(&rq, argc, argv, &i, err, sizeof(err));
-        if (r < 0) {
-            fprintf(stderr, "compare calibrate: %s\n", err);
-            return EXIT_USAGE;
-        }
-        if (r == 0) {
-            fprintf(stderr, "compare calibrate: unknown flag '%s'\n", argv[i]);
-            usage(stderr);
+        if (id < 0 || run_flag_apply(&rq, &f, id) < 0) {
+            fprintf(stderr, "%s\n", f.err);
             return EXIT_USAGE;
         }
     }

@@ -204,6 +204,54 @@ static void test_decide(void)
     }
 }
 
+/* Whether s is valid UTF-8 (no cut character). */
+static int valid_utf8(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+
+    while (*p) {
+        int n = *p < 0x80             ? 0
+                : (*p & 0xE0) == 0xC0 ? 1
+                : (*p & 0xF0) == 0xE0 ? 2
+                : (*p & 0xF8) == 0xF0 ? 3
+                                      : -1;
+        if (n < 0)
+            return 0;
+        for (p++; n > 0; n--, p++)
+            if ((*p & 0xC0) != 0x80)
+                return 0;
+    }
+    return 1;
+}
+
+/* Many failed rows with multi-byte labels: the reason is cut to its bound at a character
+ * boundary, whatever the alignment of the labels. */
+static void test_reason_utf8(void)
+{
+    size_t shift;
+
+    for (shift = 0; shift < 4; shift++) {
+        struct gate_config gc;
+        struct gate_result gr;
+        json_t *rows = json_array(), *s;
+        char label[64];
+        int i;
+
+        for (i = 0; i < 120; i++) {
+            snprintf(label, sizeof(label), "%.*s配置·%d", (int)shift, "xxx", i);
+            json_array_append_new(rows, row(label, "failed", "failed", 0, "failed"));
+        }
+        s = summary_of(rows);
+        gate_config_init(&gc);
+        CHECK(gate_decide(s, &gc, &gr) == EXIT_HARNESS);
+        CHECK_MSG(valid_utf8(gr.reason), "shift %zu: reason ends '%s'", shift,
+                  gr.reason + (strlen(gr.reason) > 20 ? strlen(gr.reason) - 20 : 0));
+        CHECK(strstr(gr.reason, "...") != NULL);
+        gate_config_release(&gc);
+        json_decref(s);
+    }
+}
+
 /* A regression beats a failure elsewhere; an ungated metric never fails the gate. */
 static void test_precedence(void)
 {
@@ -305,6 +353,7 @@ int main(void)
     test_row_rules();
     test_decide();
     test_precedence();
+    test_reason_utf8();
     test_markdown();
     test_post_logic();
     return T_DONE();
