@@ -13,6 +13,7 @@
 #include "result.h"
 #include "srvproto.h"
 #include "winmark.h"
+#include "wrap.h"
 
 enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_FAIL = 3 };
 
@@ -22,6 +23,9 @@ static void usage(FILE *f)
             "usage: driver redis|tcp|http|ws [flags]      run one measurement, print JSON\n"
             "       driver serve tcp|http|ws [flags]      run the reference server\n"
             "       driver --config FILE.json             the file's \"protocol\" key picks it\n"
+            "       driver wrap redis-benchmark|wrk|h2load [--timeout S] [--error-limit PCT]\n"
+            "              -- ARGS... [--config FILE.json]   run that tool, report its figures\n"
+            "              ({host} {port} {duration} ... in ARGS: the config file's keys)\n"
             "       driver --version | --help\n"
             "\n"
             "client flags (defaults in brackets):\n"
@@ -233,6 +237,13 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--version") == 0) {
         printf("pairbench driver %s\n", PAIRBENCH_VERSION);
         return EXIT_OK;
+    }
+    if (strcmp(argv[1], "wrap") == 0) {
+        if (argc < 3 || has_help(1, argv + 2)) {
+            usage(argc < 3 ? stderr : stdout);
+            return argc < 3 ? EXIT_USAGE : EXIT_OK;
+        }
+        return wrap_main(argc - 2, argv + 2);
     }
     if (strcmp(argv[1], "serve") == 0) {
         mode = MODE_SERVE;
