@@ -44,5 +44,5 @@ check_usage "'65536': expected a port number 1..65535" "$DRIVER" serve tcp --por
 
 assert_exit 0 "$DRIVER" --help > /dev/null
 assert_exit 0 "$DRIVER" tcp --help > /dev/null
-"$DRIVER" --version | grep -q '^pairbench driver ' || fail "--version"
+"$DRIVER" --version | grep -q "^pairbench $(cat "$PAIRBENCH_TOP/VERSION") (" || fail "--version"
 echo "ok: error paths"
