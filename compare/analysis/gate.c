@@ -8,6 +8,7 @@
 
 #include "cmds.h"
 #include "num.h"
+#include "summary.h"
 
 #define GATE_EXPECTED "expected throughput, cpu_efficiency, p50, p99, rss"
 
@@ -386,7 +387,13 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
                     continue;
                 fmt_change(ch, sizeof(ch), cand);
                 snprintf(what, sizeof(what), "%s %s (%s)", metric_title(m), ch, ver);
-                if (strcmp(v, VERDICT_REGRESSED) == 0) {
+                if (strcmp(v, VERDICT_SAME) == 0 &&
+                    strcmp(summary_str(cand, "reason", ""), STATS_REASON_TOO_FEW) == 0) {
+                    gr->too_few++;
+                    snprintf(what, sizeof(what), "%s %s: %s (%s)", metric_title(m), ch,
+                             STATS_REASON_TOO_FEW, ver);
+                    reason_add(incs, sizeof(incs), label, what);
+                } else if (strcmp(v, VERDICT_REGRESSED) == 0) {
                     gr->regressed++;
                     reason_add(regs, sizeof(regs), label, what);
                 } else if (strcmp(v, VERDICT_IMPROVED) == 0) {
@@ -409,7 +416,7 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
         gr->code = EXIT_REGRESSION;
     else if (gr->failed)
         gr->code = EXIT_HARNESS;
-    else if (gr->unstable || gr->incomplete)
+    else if (gr->unstable || gr->incomplete || gr->too_few)
         gr->code = EXIT_INCONCLUSIVE;
     else if (gr->rows == 0 && json_array_size(rows) > 0)
         gr->code = EXIT_OK; /* nothing gated: every metric switched off */
@@ -428,7 +435,7 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
             snprintf(part, sizeof(part), "rows with failed runs: %s", fails);
             reason_add(gr->reason, sizeof(gr->reason), NULL, part);
         }
-        if (gr->unstable || gr->incomplete) {
+        if (gr->unstable || gr->incomplete || gr->too_few) {
             snprintf(part, sizeof(part), "inconclusive: %s", incs);
             reason_add(gr->reason, sizeof(gr->reason), NULL, part);
         }

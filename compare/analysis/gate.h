@@ -69,6 +69,7 @@ struct gate_result {
     unsigned unstable;
     unsigned failed;     /* gated rows with failed runs */
     unsigned incomplete; /* gated rows with missing runs (interrupted, resumed short) */
+    unsigned too_few;    /* gated findings "~" by the evidence floor (reason "too few runs") */
     unsigned rows;       /* rows looked at */
     char reason[2048];   /* one line for a non-zero exit (empty for 0) */
 };

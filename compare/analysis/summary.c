@@ -270,6 +270,8 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
         if (!np)
             json_decref(pj);
         json_object_set_new(c, "verdict", json_string(stats_verdict(&in, rules)));
+        if (stats_verdict_reason(&in, rules))
+            json_object_set_new(c, "reason", json_string(stats_verdict_reason(&in, rules)));
         json_object_set_new(vs, ver, c);
     }
     json_object_set_new(o, "values", vals);
@@ -507,13 +509,19 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     rows = NULL;
 
     compared = json_array_size(configs) * (json_array_size(versions) - 1);
-    alpha = stats_evidence_alpha(expected_rounds, expected_rounds, expected_rounds, &p_disjoint);
+    stats_evidence_alpha(expected_rounds, expected_rounds, expected_rounds, &p_disjoint);
+    alpha = stats_false_flag_chance(expected_rounds, expected_rounds, expected_rounds);
     chance = json_object();
     json_object_set_new(chance, "evidence",
                         json_string("ranges disjoint, or every paired per-round ratio on the "
                                     "same side of 1"));
     json_object_set_new(chance, "alpha", json_real(alpha));
     json_object_set_new(chance, "p_disjoint", json_real(p_disjoint));
+    json_object_set_new(chance, "runs_per_side", json_integer((json_int_t)expected_rounds));
+    json_object_set_new(chance, "level", json_real(STATS_EVIDENCE_LEVEL));
+    json_object_set_new(
+        chance, "reachable",
+        json_boolean(stats_evidence_reachable(expected_rounds, expected_rounds, expected_rounds)));
     json_object_set_new(chance, "comparisons", json_integer((json_int_t)compared));
     json_object_set_new(chance, "expected_false_flags", json_real((double)compared * alpha));
     json_object_set_new(chance, "expected_disjoint_by_chance",

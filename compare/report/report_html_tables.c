@@ -391,26 +391,52 @@ static void evid_row(const struct html_ctx *c, const json_t *row)
     }
 }
 
-static void evidence_table(const struct html_ctx *c)
+/* The overlap flag and the evidence floor in words, for the run counts this summary has
+ * (summary.json "chance"), never a fixed five. */
+static void evidence_note(const struct html_ctx *c, const json_t *chance)
 {
-    const json_t *chance = json_object_get(c->summary, "chance");
-    double alpha, expected;
+    double alpha = NAN, level = NAN, runs = 0, pd = NAN, expected = NAN, comb = 1;
+    int reach = json_is_true(json_object_get(chance, "reachable")), k;
 
-    html_table(c, "table-evidence", L(c, "Evidence (throughput)", "证据（吞吐量）"), evid_head,
-               evid_row);
-    fputs(L(c,
-            "<p class=\"note\">Overlap flag: whether the min–max ranges of the baseline and "
-            "the candidate share a value. With 5 runs each, disjoint ranges are the most "
-            "extreme outcome of the Mann–Whitney U test (two-sided p = 2/252 ≈ 0.008); the "
-            "exact p of every row is given. The paired ratio is candidate / baseline within "
-            "each round, median [min–max].",
-            "<p class=\"note\">重叠标记：基线与候选版本的 最小值–最大值 范围是否有共同的值。"
-            "每方 5 次运行时，范围不重叠是 Mann–Whitney U 检验最极端的结果（双侧 p = 2/252 ≈ "
-            "0.008）；表中给出每行的精确 p 值。配对比值为每一轮中 候选 / 基线 的比值，"
-            "取 中位数 [最小值–最大值]。"),
-          c->f);
-    if (html_num(chance, "alpha", &alpha) == 0 &&
-        html_num(chance, "expected_false_flags", &expected) == 0)
+    html_num(chance, "alpha", &alpha);
+    html_num(chance, "level", &level);
+    if (html_num(chance, "runs_per_side", &runs) < 0)
+        html_num(c->summary, "rounds", &runs);
+    html_num(chance, "p_disjoint", &pd);
+    html_num(chance, "expected_false_flags", &expected);
+    for (k = 1; k <= (int)runs && runs <= 30; k++)
+        comb = comb * (runs + k) / k;
+    fprintf(c->f,
+            L(c,
+              "<p class=\"note\">Overlap flag: whether the min–max ranges of the baseline and "
+              "the candidate share a value. With %.0f run%s each, disjoint ranges are the most "
+              "extreme outcome of the Mann–Whitney U test (two-sided p = 2/%.0f ≈ %.4f); the "
+              "exact p of every row is given. The paired ratio is candidate / baseline within "
+              "each round, median [min–max].",
+              "<p class=\"note\">重叠标记：基线与候选版本的 最小值–最大值 范围是否有共同的值。"
+              "每方 %.0f 次运行%s时，范围不重叠是 Mann–Whitney U 检验最极端的结果（双侧 p = "
+              "2/%.0f ≈ %.4f）；表中给出每行的精确 p 值。配对比值为每一轮中 候选 / 基线 "
+              "的比值，取 中位数 [最小值–最大值]。"),
+            runs, runs == 1 || c->zh ? "" : "s", comb, pd);
+    if (!isnan(level) && !isnan(alpha))
+        fprintf(c->f,
+                reach ? L(c,
+                          " Evidence floor: a row is called regressed or improved only when "
+                          "chance alone gives its evidence at most %.2f of the time; with %.0f "
+                          "runs a side the chance of a false flag per row and metric is at "
+                          "most %.4f.",
+                          " 证据下限：只有当偶然出现这种证据的概率不超过 %.2f 时才判为退步或改进；"
+                          "每方 %.0f 次运行时，每行每个指标被误标的概率至多为 %.4f。")
+                      : L(c,
+                          " Evidence floor: a row is called regressed or improved only when "
+                          "chance alone gives its evidence at most %.2f of the time; with %.0f "
+                          "runs a side even the most extreme outcome has a chance of %.4f, so "
+                          "no row can be decided (too few runs: use at least 3 a side).",
+                          " 证据下限：只有当偶然出现这种证据的概率不超过 %.2f 时才判为退步或改进；"
+                          "每方 %.0f 次运行时，即使最极端的结果偶然出现的概率也有 %.4f，"
+                          "无法判定任何一行（运行次数太少：每方至少 3 次）。"),
+                level, runs, alpha);
+    if (!isnan(expected) && !isnan(alpha))
         fprintf(c->f,
                 L(c,
                   " At the evidence level used (chance %.4f per row and metric when "
@@ -420,6 +446,13 @@ static void evidence_table(const struct html_ctx *c)
                   "约有 %.2f 行会仅因偶然而被标记。"),
                 alpha, expected);
     fputs("</p>\n", c->f);
+}
+
+static void evidence_table(const struct html_ctx *c)
+{
+    html_table(c, "table-evidence", L(c, "Evidence (throughput)", "证据（吞吐量）"), evid_head,
+               evid_row);
+    evidence_note(c, json_object_get(c->summary, "chance"));
 }
 
 /* "Valkey 8.0 / TLS / RESP3": version, transport and the protocol's mode. */

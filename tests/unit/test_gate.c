@@ -202,6 +202,32 @@ static void test_decide(void)
     }
 }
 
+/* A gated metric held at "~" by the evidence floor makes the gate inconclusive, and the
+ * reason says why. */
+static void test_too_few_runs(void)
+{
+    struct gate_config gc;
+    struct gate_result gr;
+    json_t *r = row("tcp · 64 B", "ok", "~", -0.3, "~");
+    json_t *s;
+
+    json_object_set_new(
+        json_object_get(
+            json_object_get(json_object_get(json_object_get(r, "metrics"), "throughput"),
+                            "vs_baseline"),
+            "candidate"),
+        "reason", json_string("too few runs"));
+    s = summary_of(json_pack("[o]", r));
+    gate_config_init(&gc);
+    CHECK(gate_decide(s, &gc, &gr) == EXIT_INCONCLUSIVE);
+    CHECK(gr.too_few == 1);
+    CHECK_MSG(strstr(gr.reason, "inconclusive: 'tcp · 64 B' throughput \xe2\x88\x92"
+                                "30.00%: too few runs (candidate)") != NULL,
+              "reason '%s'", gr.reason);
+    gate_config_release(&gc);
+    json_decref(s);
+}
+
 /* A regression beats a failure elsewhere; an ungated metric never fails the gate. */
 static void test_precedence(void)
 {
@@ -298,6 +324,7 @@ static void test_post_logic(void)
 int main(void)
 {
     test_threshold_flags();
+    test_too_few_runs();
     test_gated_set();
     test_spec_section();
     test_row_rules();
