@@ -10,7 +10,7 @@
 #include "num.h"
 #include "summary.h"
 
-#define GATE_EXPECTED "expected throughput, cpu_efficiency, p50, p99, rss"
+#define GATE_EXPECTED "expected throughput, cpu_efficiency, p50, p99, rss, server_cpu"
 
 void gate_config_init(struct gate_config *gc)
 {
@@ -168,7 +168,7 @@ int gate_parse_spec(struct gate_config *gc, const json_t *gate, const char *file
                     return -1;
                 }
                 rr = &gc->rows[gc->n_rows];
-                for (m = 0; m < METRIC_COUNT; m++)
+                for (m = 0; m < METRIC_ALL; m++)
                     rr->threshold_pct[m] = -1;
                 snprintf(path, sizeof(path), "$.gate.rows[%zu].thresholds", i);
                 if (parse_thresholds(gc, th, file, path, rr->threshold_pct, 0, err, errlen) < 0)
@@ -233,7 +233,7 @@ int gate_apply_floors(struct gate_config *gc, const json_t *calibration, const c
         const json_t *params = json_object_get(row, "params");
         const json_t *metrics = json_object_get(row, "metrics");
         struct verdict_rules eff;
-        unsigned char gated[METRIC_COUNT];
+        unsigned char gated[METRIC_ALL];
         int base = gate_row_match(gc, params);
         json_t *match;
 
@@ -252,7 +252,7 @@ int gate_apply_floors(struct gate_config *gc, const json_t *calibration, const c
         json_object_del(match, "warmup");
         json_object_del(match, "duration");
         fresh[n].match = match;
-        for (m = 0; m < METRIC_COUNT; m++) {
+        for (m = 0; m < METRIC_ALL; m++) {
             const json_t *f =
                 json_object_get(json_object_get(metrics, metric_name(m)), "floor_pct");
 
@@ -277,16 +277,16 @@ fail:
 }
 
 void gate_row_rules(const struct gate_config *gc, const json_t *params, struct verdict_rules *out,
-                    unsigned char gated[METRIC_COUNT])
+                    unsigned char gated[METRIC_ALL])
 {
     int r = gate_row_match(gc, params);
     size_t m;
 
     *out = gc->rules;
-    memcpy(gated, gc->gated, METRIC_COUNT);
+    memcpy(gated, gc->gated, METRIC_ALL);
     if (r < 0)
         return;
-    for (m = 0; m < METRIC_COUNT; m++) {
+    for (m = 0; m < METRIC_ALL; m++) {
         double pct = gc->rows[r].threshold_pct[m];
 
         if (pct < 0)
@@ -329,10 +329,10 @@ static void fmt_change(char *out, size_t len, const json_t *vs)
 
 static const char *metric_title(int m)
 {
-    static const char *const t[METRIC_COUNT] = {"throughput", "CPU %", "CPU efficiency",
-                                                "P50",        "P99",   "RSS"};
+    static const char *const t[METRIC_ALL] = {"throughput", "CPU %", "CPU efficiency", "P50",
+                                              "P99",        "RSS",   "server CPU/op"};
 
-    return m >= 0 && m < METRIC_COUNT ? t[m] : "?";
+    return m >= 0 && m < METRIC_ALL ? t[m] : "?";
 }
 
 int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate_result *gr)
@@ -347,7 +347,7 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
         const char *label = json_string_value(json_object_get(row, "label"));
         const char *status = json_string_value(json_object_get(row, "status"));
         struct verdict_rules rules;
-        unsigned char gated[METRIC_COUNT];
+        unsigned char gated[METRIC_ALL];
         int m, any = 0;
 
         if (!label)
@@ -355,7 +355,7 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
         if (!label)
             label = "?";
         gate_row_rules(gc, json_object_get(row, "params"), &rules, gated);
-        for (m = 0; m < METRIC_COUNT; m++)
+        for (m = 0; m < METRIC_ALL; m++)
             any |= gated[m];
         if (!any)
             continue;
@@ -369,7 +369,7 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
             gr->incomplete++;
             reason_add(incs, sizeof(incs), label, "incomplete");
         }
-        for (m = 0; m < METRIC_COUNT; m++) {
+        for (m = 0; m < METRIC_ALL; m++) {
             json_t *vs, *cand;
             const char *ver;
 
@@ -482,7 +482,7 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
     if (*gr->reason)
         fprintf(f, " Reason: %s.", gr->reason);
     fprintf(f, "\n\nGated metrics and thresholds: ");
-    for (m = 0; m < METRIC_COUNT; m++)
+    for (m = 0; m < METRIC_ALL; m++)
         if (gc->gated[m]) {
             fprintf(f, "%s%s %g%%", first ? "" : ", ", metric_title(m), gc->rules.threshold_pct[m]);
             first = 0;
@@ -501,7 +501,7 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
     json_array_foreach(rows, i, row)
     {
         struct verdict_rules rules;
-        unsigned char gated[METRIC_COUNT];
+        unsigned char gated[METRIC_ALL];
         const char *label = json_string_value(json_object_get(row, "label"));
         const char *status = json_string_value(json_object_get(row, "status"));
         size_t vi;
@@ -513,7 +513,7 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
             int sep = 0;
 
             fprintf(f, "| %s | %s | ", label ? label : "?", ver ? ver : "?");
-            for (m = 0; m < METRIC_COUNT; m++) {
+            for (m = 0; m < METRIC_ALL; m++) {
                 json_t *vs;
                 const char *v;
                 char ch[32];

@@ -19,13 +19,13 @@
  * JSON values) use these thresholds; < 0 = inherit, 0 = not gated for those rows. */
 struct gate_row_rule {
     json_t *match; /* owned */
-    double threshold_pct[METRIC_COUNT];
+    double threshold_pct[METRIC_ALL];
 };
 
 struct gate_config {
-    struct verdict_rules rules;        /* global: defaults, then spec thresholds, then flags */
-    unsigned char gated[METRIC_COUNT]; /* metrics that decide the exit code */
-    int explicit_set;                  /* some threshold was named: gated = the named ones */
+    struct verdict_rules rules;      /* global: defaults, then spec thresholds, then flags */
+    unsigned char gated[METRIC_ALL]; /* metrics that decide the exit code */
+    int explicit_set;                /* some threshold was named: gated = the named ones */
     struct gate_row_rule rows[GATE_MAX_ROWS];
     size_t n_rows;
 };
@@ -37,7 +37,7 @@ void gate_config_release(struct gate_config *gc);
 
 /* One `--threshold METRIC=PERCENT` value (PERCENT in (0, 1000]). Returns 0, or -1 with err
  * like "--threshold 'latency=5': unknown metric 'latency' (expected throughput,
- * cpu_efficiency, p50, p99, rss)". */
+ * cpu_efficiency, p50, p99, rss, server_cpu)". */
 int gate_parse_threshold(struct gate_config *gc, const char *arg, char *err, size_t errlen);
 
 /* The spec's "gate" object: {"thresholds": {METRIC: PCT}, "noise_limit": PCT,
@@ -58,7 +58,7 @@ int gate_apply_floors(struct gate_config *gc, const json_t *calibration, const c
 
 /* Effective rules and gated set for a row with these params (first matching row rule). */
 void gate_row_rules(const struct gate_config *gc, const json_t *params, struct verdict_rules *out,
-                    unsigned char gated[METRIC_COUNT]);
+                    unsigned char gated[METRIC_ALL]);
 /* Index of the row rule params match, or -1. */
 int gate_row_match(const struct gate_config *gc, const json_t *params);
 

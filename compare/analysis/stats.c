@@ -14,8 +14,8 @@
 
 #include "stats.h"
 
-static const char *const metric_names[METRIC_COUNT] = {
-    "throughput", "cpu_percent", "cpu_efficiency", "p50_us", "p99_us", "rss_mib",
+static const char *const metric_names[METRIC_ALL] = {
+    "throughput", "cpu_percent", "cpu_efficiency", "p50_us", "p99_us", "rss_mib", "server_cpu_us",
 };
 
 void verdict_rules_default(struct verdict_rules *r)
@@ -32,7 +32,7 @@ void verdict_rules_default(struct verdict_rules *r)
 
 const char *metric_name(enum metric m)
 {
-    return (unsigned)m < METRIC_COUNT ? metric_names[m] : "unknown";
+    return (unsigned)m < METRIC_ALL ? metric_names[m] : "unknown";
 }
 
 int metric_lookup(const char *name)
@@ -46,12 +46,13 @@ int metric_lookup(const char *name)
         {"rss", METRIC_RSS_MIB},
         {"cpu", METRIC_CPU_PERCENT},
         {"efficiency", METRIC_CPU_EFFICIENCY},
+        {"server_cpu", METRIC_SERVER_CPU_US},
     };
     size_t i;
 
     if (!name)
         return -1;
-    for (i = 0; i < METRIC_COUNT; i++)
+    for (i = 0; i < METRIC_ALL; i++)
         if (strcmp(name, metric_names[i]) == 0)
             return (int)i;
     for (i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
@@ -420,7 +421,7 @@ const char *stats_verdict(const struct verdict_input *in, const struct verdict_r
     }
     if (in->failed || in->base.n == 0 || in->cand.n == 0)
         return VERDICT_FAILED;
-    if ((unsigned)in->metric >= METRIC_COUNT)
+    if ((unsigned)in->metric >= METRIC_ALL)
         return VERDICT_SAME;
     thr = r->threshold_pct[in->metric];
     if (!(thr > 0))
@@ -457,7 +458,7 @@ const char *stats_verdict_reason(const struct verdict_input *in, const struct ve
         verdict_rules_default(&def);
         r = &def;
     }
-    if (in->failed || in->base.n == 0 || in->cand.n == 0 || (unsigned)in->metric >= METRIC_COUNT ||
+    if (in->failed || in->base.n == 0 || in->cand.n == 0 || (unsigned)in->metric >= METRIC_ALL ||
         !(r->threshold_pct[in->metric] > 0))
         return NULL;
     return stats_evidence_reachable(in->base.n, in->cand.n, in->n_ratios) ? NULL

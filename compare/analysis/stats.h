@@ -14,7 +14,12 @@ enum metric {
     METRIC_P50_US,         /* "p50_us": batch round trip P50, lower is better */
     METRIC_P99_US,         /* "p99_us": batch round trip P99, lower is better */
     METRIC_RSS_MIB,        /* "rss_mib": client peak RSS, lower is better */
-    METRIC_COUNT
+    METRIC_COUNT,          /* the six metrics every row has (tables, drift) */
+    /* "server_cpu_us": the server tree's CPU µs per operation over the measured window
+     * (runs.jsonl server.window), lower is better; only in rows whose runs started a server.
+     * Not gated by default (threshold 0): `--threshold server_cpu=PCT` gates it. */
+    METRIC_SERVER_CPU_US = METRIC_COUNT,
+    METRIC_ALL /* every metric a verdict rule knows */
 };
 
 /* Verdict words, exactly as they appear in summary.json and the reports. */
@@ -27,7 +32,7 @@ enum metric {
 struct verdict_rules {
     /* Minimum |change| in percent for regressed/improved; 0 = metric not gated (its verdict
      * is "~" or "failed", never regressed/improved/unstable). */
-    double threshold_pct[METRIC_COUNT];
+    double threshold_pct[METRIC_ALL];
     /* A side whose (max−min)/median exceeds this (percent) makes the metric "unstable". */
     double noise_limit_pct;
 };
@@ -38,7 +43,7 @@ void verdict_rules_default(struct verdict_rules *r);
 
 /* "throughput", "cpu_percent", ... */
 const char *metric_name(enum metric m);
-/* Accepts the summary keys and the aliases p50, p99, rss, efficiency, cpu. Returns the
+/* Accepts the summary keys and the aliases p50, p99, rss, efficiency, cpu, server_cpu. Returns the
  * metric, or -1 when the name is unknown. */
 int metric_lookup(const char *name);
 /* 1 when a larger value is better (throughput, cpu_efficiency), else 0. */

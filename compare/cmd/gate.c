@@ -31,7 +31,8 @@ static void usage(FILE *f)
         "                    [--noise-limit PERCENT] [--floors CALIBRATION.json]\n"
         "                    [--post URL --post-token-env VAR]\n"
         "       compare gate --from RUNDIR [--spec FILE] [--threshold ...] [--post ...]\n"
-        "  --threshold     gate METRIC (throughput, cpu_efficiency, p50, p99, rss) at PERCENT;\n"
+        "  --threshold     gate METRIC (throughput, cpu_efficiency, p50, p99, rss, server_cpu)\n"
+        "                  at PERCENT;\n"
         "                  naming any gates exactly the named ones (default: throughput 5,\n"
         "                  cpu_efficiency 5, p99 10); the spec's \"gate\" section is read first\n"
         "  --from RUNDIR   judge an existing run directory (e.g. `compare merge` output)\n"
@@ -63,7 +64,7 @@ static int apply_row_rules(const char *dir, json_t *summary, const struct gate_c
         goto out;
     for (r = 0; r < gc->n_rows; r++) {
         struct verdict_rules rules;
-        unsigned char gated[METRIC_COUNT];
+        unsigned char gated[METRIC_ALL];
         json_t *alt = NULL;
 
         json_array_foreach(json_object_get(summary, "rows"), i, row)

@@ -54,7 +54,7 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules,
 
     if (strcmp(summary_str(row, "status", ""), "ok") != 0)
         return 0; /* failed or incomplete rows are not measured more */
-    for (m = 0; m < METRIC_COUNT; m++) {
+    for (m = 0; m < METRIC_ALL; m++) {
         const json_t *mj = json_object_get(metrics, metric_name(m));
         const json_t *vs = json_object_get(mj, "vs_baseline");
         const char *cand;

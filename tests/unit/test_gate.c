@@ -24,10 +24,10 @@ static void test_threshold_flags(void)
         {"efficiency=7", 1, ""},
         {"latency=5", 0,
          "--threshold 'latency=5': unknown metric 'latency' (expected throughput, "
-         "cpu_efficiency, p50, p99, rss)"},
+         "cpu_efficiency, p50, p99, rss, server_cpu)"},
         {"cpu=5", 0,
          "--threshold 'cpu=5': unknown metric 'cpu' (expected throughput, cpu_efficiency, p50, "
-         "p99, rss)"},
+         "p99, rss, server_cpu)"},
         {"throughput", 0, "--threshold 'throughput': expected METRIC=PERCENT (e.g. throughput=5)"},
         {"=5", 0, "--threshold '=5': expected METRIC=PERCENT (e.g. throughput=5)"},
         {"throughput=abc", 0,
@@ -83,7 +83,7 @@ static void test_spec_section(void)
          NULL},
         {"{\"thresholds\": {\"latency\": 5}}",
          "spec.json: $.gate.thresholds.latency: unknown metric 'latency' (expected throughput, "
-         "cpu_efficiency, p50, p99, rss)"},
+         "cpu_efficiency, p50, p99, rss, server_cpu)"},
         {"{\"thresholds\": {\"p99\": \"10\"}}",
          "spec.json: $.gate.thresholds.p99: expected a percent in [0, 1000] (0 = not gated)"},
         {"{\"treshold\": {}}",
@@ -122,7 +122,7 @@ static void test_row_rules(void)
 {
     struct gate_config gc;
     struct verdict_rules r;
-    unsigned char gated[METRIC_COUNT];
+    unsigned char gated[METRIC_ALL];
     char err[256];
     json_t *g = json_loads("{\"thresholds\": {\"throughput\": 5, \"p99\": 10}, \"rows\": ["
                            "{\"match\": {\"protocol\": \"redis\", \"pipeline\": 16}, "
