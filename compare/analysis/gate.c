@@ -19,6 +19,79 @@ void gate_config_init(struct gate_config *gc)
     gc->gated[METRIC_THROUGHPUT] = 1;
     gc->gated[METRIC_CPU_EFFICIENCY] = 1;
     gc->gated[METRIC_P99_US] = 1;
+    interference_limits_default(&gc->limits);
+}
+
+int gate_parse_duration(const char *s, double *seconds)
+{
+    char num[32];
+    size_t n = strlen(s);
+    double mult = 1, v;
+
+    if (n == 0 || n >= sizeof(num))
+        return -1;
+    memcpy(num, s, n + 1);
+    switch (num[n - 1]) {
+    case 's':
+        num[--n] = '\0';
+        break;
+    case 'm':
+        mult = 60;
+        num[--n] = '\0';
+        break;
+    case 'h':
+        mult = 3600;
+        num[--n] = '\0';
+        break;
+    default:
+        break;
+    }
+    if (num_parse_double(num, 0, 86400, &v) < 0 || !(v * mult > 0) || v * mult > 86400)
+        return -1;
+    *seconds = v * mult;
+    return 0;
+}
+
+/* The spec's gate.budget and gate.disturbed_limit. Returns 0, 1 when key is neither, -1. */
+static int parse_gate_extra(struct gate_config *gc, const char *key, const json_t *v,
+                            const char *file, char *err, size_t errlen)
+{
+    if (strcmp(key, "budget") == 0) {
+        char buf[32];
+
+        if (json_is_number(v))
+            snprintf(buf, sizeof(buf), "%g", json_number_value(v));
+        else
+            snprintf(buf, sizeof(buf), "%s", json_is_string(v) ? json_string_value(v) : "");
+        if (gate_parse_duration(buf, &gc->budget_s) < 0) {
+            snprintf(err, errlen,
+                     "%s: $.gate.budget: expected a duration like \"5m\", \"90s\" or seconds "
+                     "in (0, 86400]",
+                     file);
+            return -1;
+        }
+        return 0;
+    }
+    if (strcmp(key, "disturbed_limit") == 0) {
+        const json_t *c = json_object_get(v, "other_cpu_cores"),
+                     *st = json_object_get(v, "steal_pct");
+
+        if (!json_is_object(v) || (c && (!json_is_number(c) || json_number_value(c) <= 0)) ||
+            (st && (!json_is_number(st) || json_number_value(st) <= 0)) ||
+            json_object_size(v) != (size_t)(!!c + !!st)) {
+            snprintf(err, errlen,
+                     "%s: $.gate.disturbed_limit: expected {\"other_cpu_cores\": CORES, "
+                     "\"steal_pct\": PERCENT} with positive numbers",
+                     file);
+            return -1;
+        }
+        if (c)
+            gc->limits.other_cpu_cores = json_number_value(c);
+        if (st)
+            gc->limits.steal_pct = json_number_value(st);
+        return 0;
+    }
+    return 1;
 }
 
 void gate_config_release(struct gate_config *gc)
@@ -177,10 +250,17 @@ int gate_parse_spec(struct gate_config *gc, const json_t *gate, const char *file
                 gc->n_rows++;
             }
         } else {
-            snprintf(err, errlen,
-                     "%s: $.gate.%s: unknown key (expected thresholds, noise_limit, rows)", file,
-                     key);
-            return -1;
+            int x = parse_gate_extra(gc, key, v, file, err, errlen);
+
+            if (x < 0)
+                return -1;
+            if (x > 0) {
+                snprintf(err, errlen,
+                         "%s: $.gate.%s: unknown key (expected thresholds, noise_limit, rows, "
+                         "budget, disturbed_limit)",
+                         file, key);
+                return -1;
+            }
         }
     }
     return 0;

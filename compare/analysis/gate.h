@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "interference.h"
 #include "stats.h"
 
 #define GATE_MAX_ROWS 256
@@ -28,7 +29,12 @@ struct gate_config {
     int explicit_set;                /* some threshold was named: gated = the named ones */
     struct gate_row_rule rows[GATE_MAX_ROWS];
     size_t n_rows;
+    double budget_s;                   /* --budget / spec gate.budget; 0 = none */
+    struct interference_limits limits; /* --disturbed-limit / spec gate.disturbed_limit */
 };
+
+/* "90", "90s", "5m", "1.5h" as seconds in (0, 86400]. Returns 0, or -1. */
+int gate_parse_duration(const char *s, double *seconds);
 
 /* Default rules (stats.h); gated until a threshold is named: throughput, cpu_efficiency and
  * p99 (design: throughput, CPU efficiency or tail latency). Release with gate_config_release. */
@@ -41,8 +47,9 @@ void gate_config_release(struct gate_config *gc);
 int gate_parse_threshold(struct gate_config *gc, const char *arg, char *err, size_t errlen);
 
 /* The spec's "gate" object: {"thresholds": {METRIC: PCT}, "noise_limit": PCT,
- * "rows": [{"match": {KEY: VALUE}, "thresholds": {...}}]}. Apply it before the flags (flags
- * win for the global thresholds). file names the spec in messages. Returns 0, or -1 with err
+ * "rows": [{"match": {KEY: VALUE}, "thresholds": {...}}], "budget": "5m" | SECONDS,
+ * "disturbed_limit": {"other_cpu_cores": CORES, "steal_pct": PCT}}. Apply it before the flags
+ * (flags win for the global thresholds). file names the spec in messages. Returns 0, or -1 with err
  * naming the JSON path. */
 int gate_parse_spec(struct gate_config *gc, const json_t *gate, const char *file, char *err,
                     size_t errlen);

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "atomic.h"
+#include "clock.h"
 #include "cmds.h"
 #include "dataset.h"
 #include "gate.h"
@@ -29,12 +30,19 @@ static void usage(FILE *f)
         f,
         "usage: compare gate --spec FILE [run flags] [--threshold METRIC=PERCENT]...\n"
         "                    [--noise-limit PERCENT] [--floors CALIBRATION.json]\n"
+        "                    [--budget DURATION] [--disturbed-limit CORES]\n"
         "                    [--post URL --post-token-env VAR]\n"
         "       compare gate --from RUNDIR [--spec FILE] [--threshold ...] [--post ...]\n"
         "  --threshold     gate METRIC (throughput, cpu_efficiency, p50, p99, rss, server_cpu)\n"
         "                  at PERCENT;\n"
         "                  naming any gates exactly the named ones (default: throughput 5,\n"
         "                  cpu_efficiency 5, p99 10); the spec's \"gate\" section is read first\n"
+        "  --budget D      spend at most D (5m, 90s, 1h; spec gate.budget): after the planned\n"
+        "                  rounds, undecided rows get alternating rounds while time is left;\n"
+        "                  stops early when every row is decided\n"
+        "  --disturbed-limit CORES  a run during which other processes used more CPU than\n"
+        "                  this (default 0.5 cores; or steal above 5%%) is disturbed: its round\n"
+        "                  is run again (at most 2 rounds per row)\n"
         "  --from RUNDIR   judge an existing run directory (e.g. `compare merge` output)\n"
         "  --floors FILE   per-row floors from `compare calibrate` (calibration.json): a row's\n"
         "                  threshold is raised to what its A/A noise lets the runs detect\n"
@@ -114,8 +122,9 @@ int cmd_gate(int argc, char **argv)
     const json_t *gate_section = NULL;
     const char *spec_name = NULL;
     size_t n_thresholds = 0, k;
-    double noise = -1;
+    double noise = -1, budget = 0, disturbed = 0;
     int i = 1, rc = EXIT_USAGE, run_rc = EXIT_OK, interrupted = 0;
+    uint64_t t_start = clock_now_ns();
 
     memset(&o, 0, sizeof(o));
     gate_config_init(&gc);
@@ -133,7 +142,8 @@ int cmd_gate(int argc, char **argv)
         }
         if (strcmp(a, "--threshold") == 0 || strcmp(a, "--post") == 0 ||
             strcmp(a, "--post-token-env") == 0 || strcmp(a, "--from") == 0 ||
-            strcmp(a, "--noise-limit") == 0 || strcmp(a, "--floors") == 0) {
+            strcmp(a, "--noise-limit") == 0 || strcmp(a, "--floors") == 0 ||
+            strcmp(a, "--budget") == 0 || strcmp(a, "--disturbed-limit") == 0) {
             const char *v;
 
             if (i + 1 >= argc) {
@@ -164,6 +174,22 @@ int cmd_gate(int argc, char **argv)
                 from = v;
             } else if (strcmp(a, "--floors") == 0) {
                 floors = v;
+            } else if (strcmp(a, "--budget") == 0) {
+                if (gate_parse_duration(v, &budget) < 0) {
+                    fprintf(stderr,
+                            "compare: gate: --budget '%s': expected a duration like 5m, 90s "
+                            "or 1h (at most 24h)\n",
+                            v);
+                    goto out;
+                }
+            } else if (strcmp(a, "--disturbed-limit") == 0) {
+                if (num_parse_double(v, 0.01, 1024, &disturbed) < 0) {
+                    fprintf(stderr,
+                            "compare: gate: --disturbed-limit '%s': expected the CPU cores "
+                            "other processes may use during a run, from 0.01 to 1024\n",
+                            v);
+                    goto out;
+                }
             } else if (num_parse_double(v, 0.1, 1000, &noise) < 0) {
                 fprintf(stderr,
                         "compare: gate: --noise-limit '%s': expected a percent in "
@@ -233,6 +259,13 @@ int cmd_gate(int argc, char **argv)
         }
     if (noise > 0)
         gc.rules.noise_limit_pct = noise;
+    if (budget > 0)
+        gc.budget_s = budget;
+    if (disturbed > 0)
+        gc.limits.other_cpu_cores = disturbed;
+    rq.limits = &gc.limits;
+    if (gc.budget_s > 0)
+        rq.deadline_ns = t_start + (uint64_t)(gc.budget_s * 1e9);
     if (floors) {
         json_t *cal = ju_load_json(floors, err, sizeof(err));
         int frc = cal ? gate_apply_floors(&gc, cal, floors, err, sizeof(err)) : -1;

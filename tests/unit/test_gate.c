@@ -87,7 +87,13 @@ static void test_spec_section(void)
         {"{\"thresholds\": {\"p99\": \"10\"}}",
          "spec.json: $.gate.thresholds.p99: expected a percent in [0, 1000] (0 = not gated)"},
         {"{\"treshold\": {}}",
-         "spec.json: $.gate.treshold: unknown key (expected thresholds, noise_limit, rows)"},
+         "spec.json: $.gate.treshold: unknown key (expected thresholds, noise_limit, rows, budget, "
+         "disturbed_limit)"},
+        {"{\"budget\": \"5 minutes\"}", "spec.json: $.gate.budget: expected a duration like "
+                                        "\"5m\", \"90s\" or seconds in (0, 86400]"},
+        {"{\"disturbed_limit\": {\"other_cpu_cores\": -1}}",
+         "spec.json: $.gate.disturbed_limit: expected {\"other_cpu_cores\": CORES, "
+         "\"steal_pct\": PERCENT} with positive numbers"},
         {"{\"rows\": [{\"match\": 3, \"thresholds\": {}}]}",
          "spec.json: $.gate.rows[0]: expected {\"match\": {key: value}, \"thresholds\": "
          "{metric: percent}}"},
@@ -204,6 +210,29 @@ static void test_decide(void)
 
 /* A gated metric held at "~" by the evidence floor makes the gate inconclusive, and the
  * reason says why. */
+static void test_budget_limits(void)
+{
+    struct gate_config gc;
+    char err[256];
+    double d = 0;
+    json_t *g = json_loads(
+        "{\"budget\": \"15m\", \"disturbed_limit\": {\"other_cpu_cores\": 0.25}}", 0, NULL);
+
+    CHECK(gate_parse_duration("5m", &d) == 0 && d == 300);
+    CHECK(gate_parse_duration("90s", &d) == 0 && d == 90);
+    CHECK(gate_parse_duration("1.5h", &d) == 0 && d == 5400);
+    CHECK(gate_parse_duration("42", &d) == 0 && d == 42);
+    CHECK(gate_parse_duration("0m", &d) == -1 && gate_parse_duration("5x", &d) == -1);
+    CHECK(gate_parse_duration("", &d) == -1 && gate_parse_duration("25h", &d) == -1);
+    gate_config_init(&gc);
+    CHECK(gc.budget_s == 0 && gc.limits.other_cpu_cores == INTERFERENCE_OTHER_CORES);
+    CHECK(gate_parse_spec(&gc, g, "spec.json", err, sizeof(err)) == 0);
+    CHECK(gc.budget_s == 900 && gc.limits.other_cpu_cores == 0.25);
+    CHECK(gc.limits.steal_pct == INTERFERENCE_STEAL_PCT);
+    gate_config_release(&gc);
+    json_decref(g);
+}
+
 static void test_too_few_runs(void)
 {
     struct gate_config gc;
@@ -325,6 +354,7 @@ int main(void)
 {
     test_threshold_flags();
     test_too_few_runs();
+    test_budget_limits();
     test_gated_set();
     test_spec_section();
     test_row_rules();
