@@ -27,7 +27,7 @@ INCLUDES := $(addprefix -I,$(SRC_DIRS))
 CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -pthread $(INCLUDES) \
           $(HIREDIS_CFLAGS) $(shell pkg-config --cflags $(PKGS))
 LDLIBS += $(HIREDIS_LIBS) $(shell pkg-config --libs $(PKGS)) -lm -pthread
-# The driver loads libcurl at run time, for HTTP/2 only (driver/curl_dl.h).
+# The driver loads libcurl at run time, for HTTP/2 only (driver/engine/curl_dl.h).
 DRIVER_LDLIBS := $(HIREDIS_LIBS) $(shell pkg-config --libs $(filter-out libcurl,$(PKGS))) -lm -pthread -ldl
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CFLAGS += -DPAIRBENCH_VERSION='"$(VERSION)"'

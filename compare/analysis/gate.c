@@ -1,5 +1,5 @@
 /* The gate's thresholds, decision and comment Markdown (see gate.h). Pure: the command that
- * runs, writes and posts is in gate_cmd.c. */
+ * runs, writes and posts is in cmd/gate.c. */
 #include "gate.h"
 
 #include <math.h>

@@ -1,7 +1,8 @@
 /* gate: the pre-merge performance gate. Thresholds per metric (from `--threshold METRIC=PCT`
  * flags and the spec's "gate" section, optionally per grid row), the decision over a summary
- * (design §7) and its exit code (design §8), and the Markdown a pull-request comment carries.
- * The parsing and the decision are pure; cmd_gate (gate_cmd.c) runs and posts. */
+ * (docs/architecture.md#summary) and its exit code (docs/architecture.md#exit-codes), and the
+ * Markdown a pull-request comment carries. The parsing and the decision are pure; cmd_gate
+ * (cmd/gate.c) runs and posts. */
 #ifndef PAIRBENCH_GATE_H
 #define PAIRBENCH_GATE_H
 

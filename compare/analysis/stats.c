@@ -1,6 +1,6 @@
-/* Statistics of design §6: ranges, the exact Mann–Whitney U test, the exact Wilcoxon
- * signed-rank test of the paired per-round ratios, paired ratios, verdicts.
- * Pure functions, no I/O; known-answer tests in tests/unit/test_stats.c.
+/* Statistics of docs/architecture.md#statistics: ranges, the exact Mann–Whitney U test, the exact
+ * Wilcoxon signed-rank test of the paired per-round ratios, paired ratios, verdicts. Pure
+ * functions, no I/O; known-answer tests in tests/unit/test_stats.c.
  *
  * Why these choices: with 5 runs a side nothing but order statistics are honest. The exact
  * U test is computed by counting: a dynamic programme over the pooled sample (sorted, ties

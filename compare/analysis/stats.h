@@ -1,6 +1,7 @@
-/* Statistics of design §6, free of I/O: median [min–max] of a sample, the exact two-sided
- * Mann–Whitney U p-value, paired per-round ratios, and the verdict rules (per-metric
- * thresholds, noise limit) that turn them into regressed / improved / ~ / unstable / failed. */
+/* Statistics of docs/architecture.md#statistics, free of I/O: median [min–max] of a sample, the
+ * exact two-sided Mann–Whitney U p-value, paired per-round ratios, and the verdict rules
+ * (per-metric thresholds, noise limit) that turn them into regressed / improved / ~ / unstable /
+ * failed. */
 #ifndef PAIRBENCH_STATS_H
 #define PAIRBENCH_STATS_H
 
@@ -83,7 +84,7 @@ double stats_signed_rank_p(const double *d, size_t n);
 /* The paired change of a row: the median of its per-round ratios cand/base, minus 1 (0 when
  * there are none). Each ratio compares two runs of one round, so the machine's slow drift,
  * which both share, cancels in it; a row with extra rounds is judged on this change (the
- * change of the sides' medians stays the reported one, design §6). */
+ * change of the sides' medians stays the reported one, docs/architecture.md#statistics). */
 double stats_paired_change(const double *ratios, size_t n);
 
 /* A distribution-free interval for the median of v[0..n): the order statistics
@@ -117,7 +118,7 @@ struct verdict_input {
      * stats_extra_alpha(planned, looks, n), where looks is how many times the confirmation
      * cap lets the row be judged again (half the cap, at least 1); the noise is read from
      * the raw values base_v/cand_v of base.n and cand.n runs. p is the exact U-test p of
-     * the raw values, reported for every row (design §6); no rule uses it. */
+     * the raw values, reported for every row (docs/architecture.md#statistics); no rule uses it. */
     size_t planned, looks;
     double p, p_paired;
     const double *base_v, *cand_v;

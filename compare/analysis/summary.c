@@ -1,4 +1,5 @@
-/* summary: runs.jsonl lines + meta.json → the summary object (design §7) and summary.csv.
+/* summary: runs.jsonl lines + meta.json → the summary object (docs/architecture.md#summary) and
+ * summary.csv.
  *
  * Per row (configuration) and version, each metric is taken per run from the driver's JSON:
  * throughput = result.throughput; cpu_percent = result.cpu.percent (the client process, or

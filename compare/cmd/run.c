@@ -1,4 +1,4 @@
-/* cli_run: `compare run`, `compare report` and `compare demo`, and the run machinery of
+/* cmd/run.c: `compare run`, `compare report` and `compare demo`, and the run machinery of
  * run.h that gate, commits and calibrate call: load and check the spec (nothing runs when it
  * is bad), choose the run directory, run the schedule (runner.c per run, runs.jsonl appended
  * and fsync'd per run), write meta.json, render the reports. SIGINT/SIGTERM stop the current
@@ -361,7 +361,7 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     if (spec_load(&sp, rq->spec_path ? rq->spec_path : "", NULL, rq->grid_paths, rq->n_grids, err,
                   errlen) < 0) {
         if (!rq->spec_path)
-            snprintf(err, errlen, "--spec: missing (expected a spec file, see design §2)");
+            snprintf(err, errlen, "--spec: missing (expected a spec file, see specs/README.md)");
         goto out;
     }
     if (rq->resume && !rq->out_dir) {

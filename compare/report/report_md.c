@@ -1,7 +1,7 @@
-/* report_md: the Markdown report. Layout (design §7, seed comparison report): title, method
- * line, summary paragraph (notable rows in words, whether the throughput ranges overlap, the
- * cause not confirmed), completeness and weaknesses, "Throughput and CPU", "Latency (µs)",
- * memory, evidence (exact p, chance flags), then environment/provenance/reproduce
+/* report_md: the Markdown report. Layout (docs/architecture.md#summary, seed comparison report):
+ * title, method line, summary paragraph (notable rows in words, whether the throughput ranges
+ * overlap, the cause not confirmed), completeness and weaknesses, "Throughput and CPU", "Latency
+ * (µs)", memory, evidence (exact p, chance flags), then environment/provenance/reproduce
  * (report_md_env.c). Two versions: baseline/candidate columns; three or more: one column per
  * version with the best value in bold; one version: the "Detailed results" page. More than
  * MD_MAX_ROWS rows: the tables show the rows that stand out and the full table goes into a
@@ -268,7 +268,7 @@ static void unjudged(const struct md *m)
 
 /* ---- completeness and weaknesses ---- */
 
-/* A harness warning (compare/envinfo.c writes them in English). The known sentences are
+/* A harness warning (compare/run/envinfo.c writes them in English). The known sentences are
  * rewritten in the report's language; anything else is quoted as it is. */
 static void machine_warning(const struct md *m, const char *w)
 {

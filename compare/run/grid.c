@@ -25,7 +25,7 @@ static const char *const commands[] = {
     "LPOP", "RPOP",       "SADD",       "HSET",       "SPOP",       "ZADD",  "ZPOPMIN",
     "MSET", "LRANGE_100", "LRANGE_300", "LRANGE_500", "LRANGE_600", NULL};
 static const char *const http_versions[] = {"1.1", "2", NULL};
-/* What the driver's HTTP workload sends (driver/wl_http.c). */
+/* What the driver's HTTP workload sends (driver/wl/wl_http.c). */
 static const char *const methods[] = {"GET", "POST", NULL};
 
 static const struct key_rule key_rules[] = {

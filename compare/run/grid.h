@@ -1,6 +1,6 @@
-/* grid: one grid document (design §3) validated strictly and expanded into configurations —
- * the cartesian product of its axes over its defaults, minus exclude, plus configs — each
- * with a stable id (first 8 hex digits of the SHA-256 of its canonical JSON) and a human
+/* grid: one grid document (docs/architecture.md#grid) validated strictly and expanded into
+ * configurations — the cartesian product of its axes over its defaults, minus exclude, plus configs
+ * — each with a stable id (first 8 hex digits of the SHA-256 of its canonical JSON) and a human
  * label. Pure logic, no I/O: unit tests and fuzzers call it on JSON documents. */
 #ifndef PAIRBENCH_GRID_H
 #define PAIRBENCH_GRID_H

@@ -1,5 +1,6 @@
 /* The run machinery as a library: what `compare run` does, callable by gate, commits,
- * calibrate and demo. Owned by cli_run.c / sched.c; this header is the contract. */
+ * calibrate and demo. Implemented in cmd/run.c (run_execute) over run/schedule.c and
+ * run/runner.c; this header is the contract. */
 #ifndef PAIRBENCH_RUN_H
 #define PAIRBENCH_RUN_H
 

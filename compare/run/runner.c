@@ -477,7 +477,7 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
     }
     for (i = 0; i < dargc; i++)
         full[i] = dargv[i];
-    /* design §4: "<driver command> --config FILE.json" */
+    /* docs/architecture.md#driver-result: "<driver command> --config FILE.json" */
     full[dargc] = "--config";
     full[dargc + 1] = cfg_path;
     if (window_open(&win, srv_started ? server.pid : 0, err, errlen) < 0 ||

@@ -1,6 +1,6 @@
-/* spec: strict loading of a spec file (design §2: versions, grids, settings) and of the grids
- * it names (grid.h expands each into configurations). Bad input is refused
- * with the file, the JSON path, the bad value and what was expected; nothing runs then. */
+/* spec: strict loading of a spec file (docs/architecture.md#spec: versions, grids, settings) and of
+ * the grids it names (grid.h expands each into configurations). Bad input is refused with the file,
+ * the JSON path, the bad value and what was expected; nothing runs then. */
 #ifndef PAIRBENCH_SPEC_H
 #define PAIRBENCH_SPEC_H
 
