@@ -42,7 +42,7 @@ void disturb_row(json_t *row, const json_t *const *cells, const json_t *versions
     size_t nv = json_array_size(versions), vi, r, clean = 0;
     json_t *dist = json_array(), *outl = json_array(), *excl = json_array(), *o;
     unsigned char *disturbed = calloc(nr ? nr : 1, 1), *outlier = calloc(nr ? nr : 1, 1);
-    int seen = 0;
+    int seen = 0, any = 0;
 
     memset(exclude, 0, nr);
     if (!disturbed || !outlier)
@@ -58,6 +58,7 @@ void disturb_row(json_t *row, const json_t *const *cells, const json_t *versions
                 continue;
             note_source(row, run, &seen);
             in = json_object_get(run, "interference");
+            any |= in != NULL;
             t = summary_num(json_object_get(run, "result"), "throughput", 0);
             if (json_is_true(json_object_get(in, "disturbed")))
                 disturbed[r] = 1;
@@ -99,8 +100,10 @@ void disturb_row(json_t *row, const json_t *const *cells, const json_t *versions
 out:
     o = json_pack("{s:o, s:o, s:I, s:o}", "disturbed", dist, "outliers", outl, "clean_rounds",
                   (json_int_t)clean, "excluded_rounds", excl);
-    if (o)
+    if (o && (any || json_array_size(outl)))
         json_object_set_new(row, "interference", o);
+    else
+        json_decref(o);
     free(disturbed);
     free(outlier);
 }

@@ -264,6 +264,7 @@ int cmd_gate(int argc, char **argv)
     if (disturbed > 0)
         gc.limits.other_cpu_cores = disturbed;
     rq.limits = &gc.limits;
+    rq.repeat_disturbed = 1;
     if (gc.budget_s > 0)
         rq.deadline_ns = t_start + (uint64_t)(gc.budget_s * 1e9);
     if (floors) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report_html_int.h"
+#include "window_text.h"
 
 static void th(const struct html_ctx *c, const char *text, const char *version)
 {
@@ -448,6 +449,41 @@ static void evidence_note(const struct html_ctx *c, const json_t *chance)
     fputs("</p>\n", c->f);
 }
 
+/* window_text's sentences (interference, server accounting) as a section. */
+struct html_window_ctx {
+    const struct html_ctx *c;
+    int started, in_list;
+};
+
+static void html_window_put(void *ctx, int item, const char *text)
+{
+    struct html_window_ctx *w = ctx;
+
+    if (!w->started)
+        fputs("<section id=\"interference\"><h2>Interference and server accounting</h2>\n",
+              w->c->f);
+    if (item && !w->in_list)
+        fputs("<ul>\n", w->c->f);
+    if (!item && w->in_list)
+        fputs("</ul>\n", w->c->f);
+    fputs(item ? "<li>" : "<p>", w->c->f);
+    html_esc(w->c, text);
+    fputs(item ? "</li>\n" : "</p>\n", w->c->f);
+    w->started = 1;
+    w->in_list = item;
+}
+
+static void window_section(const struct html_ctx *c)
+{
+    struct html_window_ctx w = {c, 0, 0};
+
+    window_text(c->summary, c->meta, html_window_put, &w);
+    if (w.in_list)
+        fputs("</ul>\n", c->f);
+    if (w.started)
+        fputs("</section>\n", c->f);
+}
+
 static void evidence_table(const struct html_ctx *c)
 {
     html_table(c, "table-evidence", L(c, "Evidence (throughput)", "证据（吞吐量）"), evid_head,
@@ -571,6 +607,7 @@ void html_tables(const struct html_ctx *c)
         latency_table(c);
         efficiency_table(c);
         evidence_table(c);
+        window_section(c);
     } else {
         detailed_table(c);
     }

@@ -258,6 +258,17 @@ int confirm_repeat_disturbed(struct confirm_ctx *cx, char *err, size_t errlen)
     summary = current_summary(cx->dir, cx->meta, cx->rules, &runs, err, errlen);
     if (!summary || !rec)
         goto out;
+    {
+        struct interference_limits def;
+        const struct interference_limits *lim = cx->r->limits;
+
+        interference_limits_default(&def);
+        if (!lim)
+            lim = &def;
+        json_object_set_new(cx->meta, "interference_limits",
+                            json_pack("{s:f, s:f}", "other_cpu_cores", lim->other_cpu_cores,
+                                      "steal_pct", lim->steal_pct));
+    }
     for (c = 0; c < sp->n_configs && !*cx->r->stop; c++) {
         unsigned rounds[CONFIRM_DISTURBED_REPEATS];
         size_t n;
