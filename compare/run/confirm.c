@@ -277,6 +277,8 @@ int confirm_repeat_disturbed(struct confirm_ctx *cx, char *err, size_t errlen)
             continue;
         n = disturbed_rounds(runs, sp->configs[c].id, rounds, CONFIRM_DISTURBED_REPEATS, rec);
         for (k = 0; k < n && !*cx->r->stop; k++) {
+            if (cx->deadline_ns && clock_now_ns() + cx->round_ns > cx->deadline_ns)
+                break; /* gate --budget: no time left for it */
             fprintf(stderr,
                     "compare: %s: round %u was disturbed by other processes: running it "
                     "again\n",
