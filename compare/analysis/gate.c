@@ -8,6 +8,7 @@
 
 #include "cmds.h"
 #include "num.h"
+#include "gate_words.h"
 #include "summary.h"
 
 #define GATE_EXPECTED "expected throughput, cpu_efficiency, p50, p99, rss, server_cpu"
@@ -554,6 +555,7 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
         return NULL;
     versions = json_object_get(summary, "versions");
     fprintf(f, "%s\n## pairbench gate: %s\n\n", GATE_MARKER, outcome_words(gr->code));
+    gate_words(f, summary, gc, gr);
     fprintf(f,
             "Candidate against baseline `%s` over %zu configurations: %u regressed, "
             "%u improved, %u unstable, %u with failed runs, %u incomplete.",
@@ -574,10 +576,13 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
     fprintf(f,
             ". A metric counts as regressed only when the change passes its threshold and "
             "the evidence is strong (min–max ranges disjoint, or every paired per-round "
-            "ratio on the same side); a side whose spread exceeds %g%% makes it unstable.\n\n",
+            "ratio on the same side); a side whose spread exceeds %g%% makes it unstable. "
+            "The last column is the chance, per gated metric, that a row is flagged when nothing "
+            "changed, at the row's run counts (at most; the threshold makes it rarer).\n\n",
             gc->rules.noise_limit_pct);
-    fprintf(f, "| Configuration | Version | Gated metrics (change, verdict) | Gate |\n"
-               "|---|---|---|---|\n");
+    fprintf(f, "| Configuration | Version | Gated metrics (change, verdict) | Gate | False-flag "
+               "chance |\n"
+               "|---|---|---|---|---:|\n");
     json_array_foreach(rows, i, row)
     {
         struct verdict_rules rules;
@@ -620,7 +625,7 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
                 fprintf(f, "not gated");
             if (status && strcmp(status, "ok") != 0 && strcmp(gate, "ok") == 0)
                 gate = status;
-            fprintf(f, " | %s |\n", gate);
+            fprintf(f, " | %s | %.4f |\n", gate, gate_row_chance(row, ver ? ver : ""));
         }
     }
     if (run_dir)

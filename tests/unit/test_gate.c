@@ -250,6 +250,15 @@ static void test_too_few_runs(void)
     gate_config_init(&gc);
     CHECK(gate_decide(s, &gc, &gr) == EXIT_INCONCLUSIVE);
     CHECK(gr.too_few == 1);
+    {
+        char *md = gate_markdown(s, &gc, &gr, NULL, NULL, 65536);
+
+        CHECK(md && strstr(md, "**Inconclusive.**") &&
+              strstr(md, "- **tcp · 64 B**: throughput changed -30.0% on 0 runs a side: too few "
+                         "runs for any verdict") &&
+              strstr(md, "Rerun with --runs 5, or --budget 5m."));
+        free(md);
+    }
     CHECK_MSG(strstr(gr.reason, "inconclusive: 'tcp · 64 B' throughput \xe2\x88\x92"
                                 "30.00%: too few runs (candidate)") != NULL,
               "reason '%s'", gr.reason);
@@ -307,6 +316,11 @@ static void test_markdown(void)
     CHECK(strstr(md, "| redis · 4 KiB | candidate | throughput \xe2\x88\x92"
                      "12.30% regressed (5%)") != NULL);
     CHECK(strstr(md, "<details><summary>Full report</summary>\n\n# report\n") != NULL);
+    /* plain words first: the outcome, then the row in a sentence */
+    CHECK(strstr(md, "## pairbench gate: regression\n\n**Regression.** The candidate is "
+                     "measurably worse:\n\n- **redis · 4 KiB**: throughput fell 12.3% "
+                     "(threshold 5%).") != NULL);
+    CHECK(strstr(md, "| Gate | False-flag chance |") != NULL);
     free(md);
     md = gate_markdown(s, &gc, &gr, big, NULL, 2000);
     CHECK(md && strlen(md) <= 2000);
