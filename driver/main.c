@@ -215,7 +215,7 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("pairbench driver %s\n", PAIRBENCH_VERSION);
+        printf("pairbench %s (%s)\n", PAIRBENCH_RELEASE, PAIRBENCH_VERSION);
         return EXIT_OK;
     }
     if (strcmp(argv[1], "serve") == 0) {

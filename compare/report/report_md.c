@@ -61,9 +61,11 @@ static int row_flagged(const json_t *row, const char *ver)
 {
     size_t i;
 
-    for (i = 0; i < MD_N_GATED; i++) {
-        const char *v = md_verdict(row, md_gated[i], ver);
+    for (i = 0; i < METRIC_COUNT; i++) {
+        const char *v = md_verdict(row, metric_name((enum metric)i), ver);
 
+        if (!metric_gateable((enum metric)i))
+            continue;
         if (strcmp(v, VERDICT_REGRESSED) == 0 || strcmp(v, VERDICT_IMPROVED) == 0)
             return 1;
     }
@@ -93,9 +95,11 @@ static char *flag_text(const struct md *m, const json_t *row, const char *ver)
 
     if (!f)
         return NULL;
-    for (i = 0; i < MD_N_GATED; i++) {
-        const char *v = md_verdict(row, md_gated[i], ver);
+    for (i = 0; i < METRIC_COUNT; i++) {
+        const char *v = md_verdict(row, metric_name((enum metric)i), ver);
 
+        if (!metric_gateable((enum metric)i))
+            continue;
         if (strcmp(v, VERDICT_REGRESSED) != 0 && strcmp(v, VERDICT_IMPROVED) != 0)
             continue;
         if (!first)
@@ -105,8 +109,8 @@ static char *flag_text(const struct md *m, const json_t *row, const char *ver)
             struct md fm = *m;
 
             fm.f = f;
-            md_tmpl(&fm, md_t(m, M_FLAG), md_t(m, metric_msg(md_gated[i])), verdict_word(m, v),
-                    MD_END);
+            md_tmpl(&fm, md_t(m, M_FLAG), md_t(m, metric_msg(metric_name((enum metric)i))),
+                    verdict_word(m, v), MD_END);
         }
     }
     fclose(f);
@@ -253,8 +257,10 @@ static void unjudged(const struct md *m)
         int bad = strcmp(md_str(row, "status"), "ok") != 0;
 
         for (vi = 1; vi < m->nv && !bad; vi++)
-            for (mi = 0; mi < MD_N_GATED; mi++)
-                if (strcmp(md_verdict(row, md_gated[mi], md_version(m, vi)), VERDICT_UNSTABLE) == 0)
+            for (mi = 0; mi < METRIC_COUNT; mi++)
+                if (metric_gateable((enum metric)mi) &&
+                    strcmp(md_verdict(row, metric_name((enum metric)mi), md_version(m, vi)),
+                           VERDICT_UNSTABLE) == 0)
                     bad = 1;
         if (bad)
             items[k++] = strdup(md_row_label(row));
@@ -381,8 +387,10 @@ static void completeness(const struct md *m)
         if (json_is_true(json_object_get(row, "tls_insecure")) && insecure)
             insecure[ninsecure++] = strdup(md_row_label(row));
         for (vi = 1; vi < m->nv; vi++)
-            for (mi = 0; mi < MD_N_GATED; mi++)
-                if (strcmp(md_verdict(row, md_gated[mi], md_version(m, vi)), VERDICT_UNSTABLE) == 0)
+            for (mi = 0; mi < METRIC_COUNT; mi++)
+                if (metric_gateable((enum metric)mi) &&
+                    strcmp(md_verdict(row, metric_name((enum metric)mi), md_version(m, vi)),
+                           VERDICT_UNSTABLE) == 0)
                     is_unstable = 1;
         if (is_unstable && unstable)
             unstable[nunstable++] = strdup(md_row_label(row));

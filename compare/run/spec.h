@@ -11,6 +11,10 @@
 #include "grid.h"
 #include "run.h"
 
+/* The most configurations one spec may expand to (all grids together, after de-duplication):
+ * a run plans, records and renders every one of them. */
+#define SPEC_MAX_CONFIGS 100000
+
 struct spec_version {
     const char *name;        /* unique, [A-Za-z0-9._-]+ */
     const char *ref;         /* or NULL */
