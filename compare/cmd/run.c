@@ -542,7 +542,7 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
         confirm_plan_budget(&cx, rq->deadline_ns, n_plan ? (clock_now_ns() - t0) / n_plan : 0,
                             sp.n_versions);
         if ((rq->repeat_disturbed && confirm_repeat_disturbed(&cx, why, sizeof(why)) < 0) ||
-            (cx.cap > 0 && confirm_run(&cx, why, sizeof(why)) < 0)) {
+            ((cx.cap > 0 || cx.deadline_ns) && confirm_run(&cx, why, sizeof(why)) < 0)) {
             snprintf(err, errlen, "%s", why);
             rc = EXIT_HARNESS;
         }
