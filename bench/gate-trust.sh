@@ -49,7 +49,7 @@ spec() {
      "tcp": "$DRIVER serve tcp --port {port} --workers 4", "http": "$DRIVER serve http --port {port}"}},
   {"name": "candidate", "driver": "$DRIVER", "server": {"redis": "$redis",
      "tcp": "$DRIVER serve tcp --port {port} --workers 4$cand", "http": "$DRIVER serve http --port {port}$cand"}}],
- "grids": ["grid.json"], "runs": $RUNS, "warmup": $WARMUP, "duration": $DURATION, "grace": 10}
+ "grids": ["$OUT/grid.json"], "runs": $RUNS, "warmup": $WARMUP, "duration": $DURATION, "grace": 10}
 JSON
 }
 

@@ -5,9 +5,11 @@
  * version: the "Detailed results" table. More than HTML_MAX_ROWS rows: each comparison table
  * shows the rows that stand out, and the full table sits in a collapsed <details> block. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report_html_int.h"
+#include "sentences.h"
 #include "window_text.h"
 
 static void th(const struct html_ctx *c, const char *text, const char *version)
@@ -391,52 +393,38 @@ static void evid_row(const struct html_ctx *c, const json_t *row)
     }
 }
 
-/* The overlap flag and the evidence floor in words, for the run counts this summary has
- * (summary.json "chance"), never a fixed five. */
+/* The overlap flag, the chance at this dataset's run count and the evidence floor, in
+ * report.md's words (sentences.c), never a fixed five. */
 static void evidence_note(const struct html_ctx *c, const json_t *chance)
 {
-    double alpha = NAN, level = NAN, runs = 0, pd = NAN, expected = NAN, comb = 1;
-    int reach = json_is_true(json_object_get(chance, "reachable")), k;
+    double alpha = NAN, expected = NAN;
+    char *s;
 
+    fputs(L(c,
+            "<p class=\"note\">Overlap flag: whether the min–max ranges of the baseline and "
+            "the candidate share a value. ",
+            "<p class=\"note\">重叠标记：基线与候选版本的 最小值–最大值 范围是否有共同的值。"),
+          c->f);
     html_num(chance, "alpha", &alpha);
-    html_num(chance, "level", &level);
-    if (html_num(chance, "runs_per_side", &runs) < 0)
-        html_num(c->summary, "rounds", &runs);
-    html_num(chance, "p_disjoint", &pd);
-    html_num(chance, "expected_false_flags", &expected);
-    for (k = 1; k <= (int)runs && runs <= 30; k++)
-        comb = comb * (runs + k) / k;
-    fprintf(c->f,
-            L(c,
-              "<p class=\"note\">Overlap flag: whether the min–max ranges of the baseline and "
-              "the candidate share a value. With %.0f run%s each, disjoint ranges are the most "
-              "extreme outcome of the Mann–Whitney U test (two-sided p = 2/%.0f ≈ %.4f); the "
-              "exact p of every row is given. The paired ratio is candidate / baseline within "
-              "each round, median [min–max].",
-              "<p class=\"note\">重叠标记：基线与候选版本的 最小值–最大值 范围是否有共同的值。"
-              "每方 %.0f 次运行%s时，范围不重叠是 Mann–Whitney U 检验最极端的结果（双侧 p = "
-              "2/%.0f ≈ %.4f）；表中给出每行的精确 p 值。配对比值为每一轮中 候选 / 基线 "
-              "的比值，取 中位数 [最小值–最大值]。"),
-            runs, runs == 1 || c->zh ? "" : "s", comb, pd);
-    if (!isnan(level) && !isnan(alpha))
-        fprintf(c->f,
-                reach ? L(c,
-                          " Evidence floor: a row is called regressed or improved only when "
-                          "chance alone gives its evidence at most %.2f of the time; with %.0f "
-                          "runs a side the chance of a false flag per row and metric is at "
-                          "most %.4f.",
-                          " 证据下限：只有当偶然出现这种证据的概率不超过 %.2f 时才判为退步或改进；"
-                          "每方 %.0f 次运行时，每行每个指标被误标的概率至多为 %.4f。")
-                      : L(c,
-                          " Evidence floor: a row is called regressed or improved only when "
-                          "chance alone gives its evidence at most %.2f of the time; with %.0f "
-                          "runs a side even the most extreme outcome has a chance of %.4f, so "
-                          "no row can be decided (too few runs: use at least 3 a side).",
-                          " 证据下限：只有当偶然出现这种证据的概率不超过 %.2f 时才判为退步或改进；"
-                          "每方 %.0f 次运行时，即使最极端的结果偶然出现的概率也有 %.4f，"
-                          "无法判定任何一行（运行次数太少：每方至少 3 次）。"),
-                level, runs, alpha);
-    if (!isnan(expected) && !isnan(alpha))
+    s = sent_evidence(c->model, alpha, c->zh ? "zh" : "en");
+    if (s) {
+        html_text(c, s);
+        fputs(c->zh ? "" : " ", c->f);
+    }
+    free(s);
+    s = sent_floor(chance, c->zh ? "zh" : "en");
+    if (s) {
+        html_text(c, s);
+        fputs(c->zh ? "" : " ", c->f);
+    }
+    free(s);
+    fputs(L(c,
+            "The exact p of every row is given. The paired ratio is candidate / baseline within "
+            "each round, median [min–max].",
+            "表中给出每行的精确 p 值。配对比值为每一轮中 候选 / 基线 的比值，"
+            "取 中位数 [最小值–最大值]。"),
+          c->f);
+    if (!isnan(alpha) && html_num(chance, "expected_false_flags", &expected) == 0)
         fprintf(c->f,
                 L(c,
                   " At the evidence level used (chance %.4f per row and metric when "

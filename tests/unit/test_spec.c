@@ -242,9 +242,10 @@ int main(void)
     expect_spec_error("{\"versions\":[{\"name\":\"a\"},{\"name\":\"a\"}]}",
                       "spec.json: $.versions[1].name: duplicate version name \"a\" (also "
                       "$.versions[0])");
-    expect_spec_error("{\"versions\":[{\"name\":\"a b\"}]}",
-                      "spec.json: $.versions[0].name: expected a name of letters, digits, '.', "
-                      "'_', '-', got \"a b\"");
+    expect_spec_error(
+        "{\"versions\":[{\"name\":\"a b\"}]}",
+        "spec.json: $.versions[0].name: expected a name of 1 to 64 letters, digits, '.', "
+        "'_', '-', got \"a b\"");
     expect_spec_error("{\"versions\":[{\"name\":\"a\",\"server\":{\"redis\":\"redis-server "
                       "--port {prot}\"}}]}",
                       "spec.json: $.versions[0].server.redis: unknown placeholder '{prot}' "
