@@ -22,6 +22,7 @@ struct html_ctx {
     size_t nrows;
     const char *versions[HTML_MAX_VERSIONS];
     size_t nv;
+    int server_cpu; /* some row has server CPU figures (found once: tables ask per row) */
 };
 
 /* The English or the Chinese text. */
