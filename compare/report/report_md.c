@@ -752,7 +752,8 @@ int report_md_write(FILE *f, const json_t *summary, const json_t *meta, const ch
     {
         const json_t *row;
         size_t i;
-        json_array_foreach(m.rows, i, row) m.server_cpu |= summary_metric(row, SUMMARY_SERVER_CPU) != NULL;
+        json_array_foreach(m.rows, i, row) m.server_cpu |=
+            summary_metric(row, SUMMARY_SERVER_CPU) != NULL;
     }
     m.base = json_string_value(json_array_get(m.versions, 0));
     if (m.nv == 1)

@@ -417,7 +417,6 @@ static int push_config(struct grid_config **arr, size_t *n, size_t *cap, json_t 
     return 0;
 }
 
-
 int grid_expand(const json_t *grid, const char *file, struct grid_config **out, size_t *n,
                 char *err, size_t errlen)
 {
