@@ -56,11 +56,7 @@ static void md_table(const struct md *m, void (*head)(const struct md *m), row_f
 
 static int any_server_cpu(const struct md *m)
 {
-    const json_t *row;
-    size_t i;
-
-    json_array_foreach(m->rows, i, row) if (summary_metric(row, SUMMARY_SERVER_CPU)) return 1;
-    return 0;
+    return m->server_cpu;
 }
 
 /* Two versions. */
