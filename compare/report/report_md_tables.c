@@ -56,11 +56,7 @@ static void md_table(const struct md *m, void (*head)(const struct md *m), row_f
 
 static int any_server_cpu(const struct md *m)
 {
-    const json_t *row;
-    size_t i;
-
-    json_array_foreach(m->rows, i, row) if (summary_metric(row, SUMMARY_SERVER_CPU)) return 1;
-    return 0;
+    return m->server_cpu;
 }
 
 /* Two versions. */
@@ -396,6 +392,15 @@ void md_evidence(const struct md *m)
         snprintf(r, sizeof(r), "%lld", rounds);
         snprintf(comb, sizeof(comb), "%.0f", c);
         md_tmpl(m, md_t(m, M_EVID_MWU), r, comb, num_fixed(2 / c, 4).s,
+                num_fixed(2 / ldexp(1, (int)rounds), 4).s, MD_END);
+        md_put(m, md_t(m, M_SENT_SEP));
+    }
+    if (json_is_boolean(json_object_get(ch, "reachable"))) {
+        snprintf(r, sizeof(r), "%lld", rounds);
+        md_tmpl(m,
+                md_t(m, json_is_true(json_object_get(ch, "reachable")) ? M_EVID_FLOOR
+                                                                       : M_EVID_FLOOR_NO),
+                num_fixed(summary_num(ch, "level", NAN), 2).s, r,
                 num_fixed(summary_num(ch, "alpha", NAN), 4).s, MD_END);
         md_put(m, md_t(m, M_SENT_SEP));
     }

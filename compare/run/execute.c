@@ -230,6 +230,7 @@ struct exec {
     char dir[PATH_MAX], work[PATH_MAX], drv[PATH_MAX], why[2048];
     unsigned runs, n_failed, truncated;
     int fd;
+    uint64_t t0; /* when the schedule started */
 };
 
 /* The spec, the grids, the programs and the shard's configurations. */
@@ -260,6 +261,7 @@ static int exec_load(struct exec *e)
     e->r.tree_dirs = rq->n_tree_dirs ? rq->tree_dirs : NULL;
     e->r.n_tree_dirs = rq->n_tree_dirs;
     e->r.stop = &stop_flag;
+    e->r.limits = rq->limits;
     e->r.server_versions = json_object();
     if (runner_check_programs(&e->r, e->err, e->errlen) < 0)
         return EXIT_USAGE;
@@ -430,6 +432,7 @@ static int exec_schedule(struct exec *e)
     int is_tty = isatty(2), rc = EXIT_OK, failed;
     uint64_t t0 = clock_now_ns();
 
+    e->t0 = t0;
     if (e->n_plan < e->n_total)
         fprintf(stderr, "compare: resuming '%s': %zu of %zu runs to go\n", e->dir, e->n_plan,
                 e->n_total);
@@ -483,7 +486,10 @@ static int exec_confirm(struct exec *e)
         verdict_rules_default(&def);
         cx.rules = &def;
     }
-    if (cap > 0 && confirm_run(&cx, e->why, sizeof(e->why)) < 0) {
+    confirm_plan_budget(&cx, e->rq->deadline_ns,
+                        e->n_plan ? (clock_now_ns() - e->t0) / e->n_plan : 0, e->sp.n_versions);
+    if ((e->rq->repeat_disturbed && confirm_repeat_disturbed(&cx, e->why, sizeof(e->why)) < 0) ||
+        ((cx.cap > 0 || cx.deadline_ns) && confirm_run(&cx, e->why, sizeof(e->why)) < 0)) {
         snprintf(e->err, e->errlen, "%s", e->why);
         return EXIT_HARNESS;
     }
