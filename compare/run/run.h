@@ -12,7 +12,7 @@
 
 #include "flags.h"
 
-struct verdict_rules;        /* stats.h */
+struct verdict_rules;       /* stats.h */
 struct interference_limits; /* interference.h */
 
 #define RUN_MAX_GRIDS 32
