@@ -304,13 +304,13 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
     return o;
 }
 
-static void add_unique(json_t *arr, const char *s)
+/* Appends s to arr unless seen (a hash set of arr's strings) has it: linear in the number of
+ * configurations, which may be 100,000. */
+static void add_unique(json_t *arr, json_t *seen, const char *s)
 {
-    size_t i;
-
-    for (i = 0; i < json_array_size(arr); i++)
-        if (strcmp(json_string_value(json_array_get(arr, i)), s) == 0)
-            return;
+    if (json_object_get(seen, s))
+        return;
+    json_object_set_new(seen, s, json_true());
     json_array_append_new(arr, json_string(s));
 }
 
@@ -464,6 +464,8 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
 {
     struct verdict_rules def;
     json_t *versions = json_array(), *configs = json_array(), *latest = json_object();
+    json_t *seen_v = json_object(), *seen_c = json_object();
+    json_t *meta_cfg = json_object(); /* id -> meta.json's configs[i], looked up per row */
     json_t *labels = json_object(), *replaced = json_object(), *sum = NULL, *rows = NULL;
     json_t *chance;
     const json_t *mv = json_object_get(meta, "versions"), *mc = json_object_get(meta, "configs");
@@ -483,12 +485,14 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     for (i = 0; i < json_array_size(mv); i++) {
         const char *n = summary_str(json_array_get(mv, i), "name", NULL);
         if (n)
-            add_unique(versions, n);
+            add_unique(versions, seen_v, n);
     }
     for (i = 0; i < json_array_size(mc); i++) {
         const char *id = summary_str(json_array_get(mc, i), "id", NULL);
-        if (id)
-            add_unique(configs, id);
+        if (id) {
+            add_unique(configs, seen_c, id);
+            json_object_set(meta_cfg, id, json_array_get(mc, i)); /* the last one wins */
+        }
     }
     for (i = 0; i < json_array_size(runs); i++) {
         const json_t *run = json_array_get(runs, i);
@@ -509,8 +513,8 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
         round = (long)json_integer_value(rj);
         if (round > max_round)
             max_round = round;
-        add_unique(versions, ver);
-        add_unique(configs, cfg);
+        add_unique(versions, seen_v, ver);
+        add_unique(configs, seen_c, cfg);
         if (!json_object_get(labels, cfg) && summary_str(run, "label", NULL))
             json_object_set_new(labels, cfg, json_string(summary_str(run, "label", "")));
         run_key(key, sizeof(key), cfg, ver, round);
@@ -548,13 +552,9 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     json_object_set_new(sum, "outcome", json_null()); /* filled once the rows are known */
     for (i = 0; i < json_array_size(configs); i++) {
         const char *cfg = json_string_value(json_array_get(configs, i));
-        const json_t *mcfg = NULL;
+        const json_t *mcfg = json_object_get(meta_cfg, cfg);
         json_t *row;
-        size_t j;
 
-        for (j = 0; j < json_array_size(mc); j++)
-            if (strcmp(summary_str(json_array_get(mc, j), "id", ""), cfg) == 0)
-                mcfg = json_array_get(mc, j);
         row = build_row(cfg, mcfg, latest, versions, nr, expected_rounds, rules, &lp,
                         summary_str(labels, cfg, cfg),
                         summary_num(json_object_get(meta, "settings"), "warmup", 0));
@@ -598,6 +598,9 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
         json_object_set_new(rj, "noise_limit_pct", json_real(rules->noise_limit_pct));
         json_object_set_new(sum, "thresholds_pct", rj);
     }
+    json_decref(seen_v);
+    json_decref(seen_c);
+    json_decref(meta_cfg);
     json_decref(versions);
     json_decref(configs);
     json_decref(latest);
@@ -605,6 +608,9 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     json_decref(replaced);
     return sum;
 fail:
+    json_decref(seen_v);
+    json_decref(seen_c);
+    json_decref(meta_cfg);
     json_decref(versions);
     json_decref(configs);
     json_decref(latest);

@@ -381,8 +381,9 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     {
         struct stat st;
         if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-            snprintf(err, errlen, "--out '%s': not a directory (expected a directory to write "
-                                  "the run into, new or holding a run to --resume)",
+            snprintf(err, errlen,
+                     "--out '%s': not a directory (expected a directory to write "
+                     "the run into, new or holding a run to --resume)",
                      dir);
             goto out;
         }

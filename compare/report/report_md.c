@@ -541,6 +541,12 @@ int report_md_write(FILE *f, const json_t *summary, const json_t *meta, const ch
     }
     m.nv = json_array_size(m.versions);
     m.nrows = json_array_size(m.rows);
+    {
+        const json_t *row;
+        size_t i;
+        json_array_foreach(m.rows, i, row) m.server_cpu |=
+            summary_metric(row, SUMMARY_SERVER_CPU) != NULL;
+    }
     m.base = json_string_value(json_array_get(m.versions, 0));
     if (report_model_build(&model, summary, m.meta) < 0) {
         snprintf(err, errlen, "out of memory");
