@@ -180,6 +180,20 @@ X(M_EVID_CHANCE,
   "({2} with disjoint ranges); the threshold makes a false flag rarer still.",
   "每个指标有 {0} 次比较，仅凭偶然约有 {1} 次会满足证据条件（区间不相交的约 {2} "
   "次）；阈值条件使误报更加罕见。")
+X(M_EVID_FLOOR,
+  "Evidence floor: a row is called `regressed` or `improved` only when chance alone gives its "
+  "evidence at most {0} of the time. With {1} runs a side, the chance of a false flag per row "
+  "and metric when nothing changed is at most {2}.",
+  "证据下限：只有当仅凭偶然出现这种证据的概率不超过 {0} 时，某行才会被判为 `regressed` 或 "
+  "`improved`。每方 {1} 次运行时，无变化时每行每个指标被误标的概率至多为 {2}。")
+X(M_EVID_FLOOR_NO,
+  "Evidence floor: a row is called `regressed` or `improved` only when chance alone gives its "
+  "evidence at most {0} of the time. With {1} runs a side even the most extreme outcome has a "
+  "chance of {2}: no verdict can be reached, every gated metric is `~` (too few runs); use at "
+  "least 3 runs a side.",
+  "证据下限：只有当仅凭偶然出现这种证据的概率不超过 {0} 时，某行才会被判为 `regressed` 或 "
+  "`improved`。每方 {1} 次运行时，即使最极端的结果偶然出现的概率也有 {2}：无法得出结论，"
+  "所有受检指标均为 `~`（运行次数太少）；每方至少需要 3 次运行。")
 X(M_EVID_TABLE, "Exact two-sided Mann–Whitney p and paired ratios per configuration:",
   "各配置的精确双侧 Mann–Whitney p 值与配对比值：")
 X(M_THRESHOLDS, "throughput {0}%, CPU efficiency {1}%, P50 {2}%, P99 {3}%, peak RSS {4}%",
@@ -256,8 +270,8 @@ X(M_ONE_SUMMARY, "{0} configurations of `{1}`, {2} of {3} runs ok.",
 X(M_SERVE_MODE, "serve", "同进程服务")
 X(M_RUN_DIR, "<run directory>", "<运行目录>")
 X(M_PERIOD, ".", "。")
-X(M_ONE_BEST, "Highest throughput: {0}, {1} ops/s. Lowest batch P50: {2}, {3} µs.",
-  "吞吐量最高：{0}，{1} 次/秒。批次 P50 最低：{2}，{3} µs。")
+X(M_ONE_BEST, "Highest throughput: {0}, {1} ops/s. Lowest batch P99: {2}, {3} µs.",
+  "吞吐量最高：{0}，{1} 次/秒。批次 P99 最低：{2}，{3} µs。")
 X(M_AUTH, "AUTH", "AUTH")
 X(M_SENT_SEP, " ", "")
 X(M_FLAG, "{0} {1}", "{0}{1}")
@@ -267,6 +281,11 @@ X(M_WARN_LOAD_START, "The machine was loaded at start: load average {0} on {1} C
   "机器：开始时负载较高，{1} 个 CPU 上的平均负载为 {0}。")
 X(M_WARN_LOAD_END, "The machine was loaded at the end: load average {0} on {1} CPUs.",
   "机器：结束时负载较高，{1} 个 CPU 上的平均负载为 {0}。")
+X(M_WARN_HALT_POLL,
+  "idle CPUs halt without polling first (cpuidle 'haltpoll', guest_halt_poll_ns 0): each "
+  "wake-up is an exit to the host, which slows rows that wait on single round trips",
+  "机器：空闲 CPU 不先轮询就进入停机（cpuidle 'haltpoll'，guest_halt_poll_ns 为 "
+  "0）：每次唤醒都是一次到宿主机的退出，会拖慢等待单次往返的配置。")
 X(M_WARN_GOVERNOR, "The CPU frequency governor is '{0}', not 'performance'.",
   "机器：CPU 频率调节器为 '{0}'，而不是 'performance'。")
 X(M_ENV_SCOPE, "Scope", "范围")
