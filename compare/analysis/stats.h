@@ -7,16 +7,7 @@
 
 #include <stddef.h>
 
-/* The metrics of a row, in table order; metric_name() gives the summary.json key. */
-enum metric {
-    METRIC_THROUGHPUT,     /* "throughput": ops/s, higher is better */
-    METRIC_CPU_PERCENT,    /* "cpu_percent": client process, 100 = one core; informational */
-    METRIC_CPU_EFFICIENCY, /* "cpu_efficiency": ops/s per core, per run; higher is better */
-    METRIC_P50_US,         /* "p50_us": batch round trip P50, lower is better */
-    METRIC_P99_US,         /* "p99_us": batch round trip P99, lower is better */
-    METRIC_RSS_MIB,        /* "rss_mib": client peak RSS, lower is better */
-    METRIC_COUNT
-};
+#include "metrics.h"
 
 /* Verdict words, exactly as they appear in summary.json and the reports. */
 #define VERDICT_REGRESSED "regressed"
@@ -33,17 +24,9 @@ struct verdict_rules {
     double noise_limit_pct;
 };
 
-/* throughput 5, cpu_percent 0 (informational), cpu_efficiency 5, p50 5, p99 10, rss 10;
- * noise limit 20. */
+/* Each metric's threshold_pct from the metric table (throughput 5, cpu_percent 0
+ * (informational), cpu_efficiency 5, p50 5, p99 10, rss 10); noise limit 20. */
 void verdict_rules_default(struct verdict_rules *r);
-
-/* "throughput", "cpu_percent", ... */
-const char *metric_name(enum metric m);
-/* Accepts the summary keys and the aliases p50, p99, rss, efficiency, cpu. Returns the
- * metric, or -1 when the name is unknown. */
-int metric_lookup(const char *name);
-/* 1 when a larger value is better (throughput, cpu_efficiency), else 0. */
-int metric_higher_is_better(enum metric m);
 
 /* median [min–max] of a sample. */
 struct stats_range {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "outcome.h"
 #include "summary.h"
 
 #define MAX_ROUNDS 1000
@@ -488,6 +489,7 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     json_object_set(sum, "baseline", json_array_get(versions, 0));
     json_object_set(sum, "versions", versions);
     json_object_set_new(sum, "rounds", json_integer((json_int_t)expected_rounds));
+    json_object_set_new(sum, "outcome", json_null()); /* filled once the rows are known */
     for (i = 0; i < json_array_size(configs); i++) {
         const char *cfg = json_string_value(json_array_get(configs, i));
         const json_t *mcfg = json_object_get(meta_cfg, cfg);
@@ -506,6 +508,7 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     }
     json_object_set_new(sum, "rows", rows);
     rows = NULL;
+    json_object_set_new(sum, "outcome", outcome_build(sum, NULL));
 
     compared = json_array_size(configs) * (json_array_size(versions) - 1);
     alpha = stats_evidence_alpha(expected_rounds, expected_rounds, expected_rounds, &p_disjoint);

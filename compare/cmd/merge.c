@@ -13,6 +13,7 @@
 
 #include "atomic.h"
 #include "cmds.h"
+#include "flags.h"
 #include "jobs_util.h"
 #include "metacmp.h"
 #include "num.h"
@@ -232,6 +233,8 @@ static void usage(FILE *f)
 
 int cmd_merge(int argc, char **argv)
 {
+    static const struct flag_def defs[] = {{"--out", 1, 0}};
+    struct flags f;
     struct shard sh[MERGE_MAX_SHARDS];
     const char *out_dir = NULL;
     char err[1024] = "", path[4096], sha[65];
@@ -241,24 +244,23 @@ int cmd_merge(int argc, char **argv)
     int a, rc = EXIT_USAGE, e;
 
     memset(sh, 0, sizeof(sh));
-    for (a = 1; a < argc; a++) {
-        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
+    flags_init(&f, "compare merge", argc, argv);
+    flags_add(&f, defs, 1);
+    f.positional = 1;
+    while ((a = flags_next(&f)) != FLAGS_END) {
+        if (a == FLAGS_HELP) {
             usage(stdout);
             return EXIT_OK;
-        } else if (strcmp(argv[a], "--out") == 0) {
-            if (++a >= argc) {
-                fprintf(stderr, "compare: merge: --out needs a directory\n");
-                return EXIT_USAGE;
-            }
-            out_dir = argv[a];
-        } else if (argv[a][0] == '-') {
-            fprintf(stderr, "compare: merge: unknown option '%s' (expected --out DIR)\n", argv[a]);
+        }
+        if (a == 0)
+            out_dir = f.value;
+        else if (a == FLAGS_POSITIONAL && n >= MERGE_MAX_SHARDS)
+            a = flags_fail(&f, "more than %d shard directories", MERGE_MAX_SHARDS);
+        else if (a == FLAGS_POSITIONAL)
+            sh[n++].dir = f.value;
+        if (a == FLAGS_ERROR) {
+            fprintf(stderr, "%s\n", f.err);
             return EXIT_USAGE;
-        } else if (n >= MERGE_MAX_SHARDS) {
-            fprintf(stderr, "compare: merge: more than %d shard directories\n", MERGE_MAX_SHARDS);
-            return EXIT_USAGE;
-        } else {
-            sh[n++].dir = argv[a];
         }
     }
     if (!out_dir || n == 0) {

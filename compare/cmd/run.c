@@ -32,6 +32,7 @@
 #include "runner.h"
 #include "schedule.h"
 #include "spec.h"
+#include "term.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -49,134 +50,100 @@ void run_request_init(struct run_request *rq)
     rq->confirm_rounds = -1;
 }
 
-/* "--flag value" or "--flag=value": the value, advancing *i; NULL when missing. */
-static const char *flag_value(const char *name, int argc, char **argv, int *i, int *matched)
-{
-    size_t n = strlen(name);
-    const char *a = argv[*i];
+const struct flag_def run_flags[] = {
+    {"--spec", 1, RUN_FLAG_SPEC},
+    {"--grid", 1, RUN_FLAG_GRID},
+    {"--runs", 1, RUN_FLAG_RUNS},
+    {"--warmup", 1, RUN_FLAG_WARMUP},
+    {"--duration", 1, RUN_FLAG_DURATION},
+    {"--out", 1, RUN_FLAG_OUT},
+    {"--shard", 1, RUN_FLAG_SHARD},
+    {"--lang", 1, RUN_FLAG_LANG},
+    {"--pin-driver", 1, RUN_FLAG_PIN_DRIVER},
+    {"--pin-server", 1, RUN_FLAG_PIN_SERVER},
+    {"--confirm", 1, RUN_FLAG_CONFIRM},
+    {"--resume", 0, RUN_FLAG_RESUME},
+};
+const size_t run_flags_count = sizeof(run_flags) / sizeof(run_flags[0]);
 
-    *matched = 0;
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=') {
-        *matched = 1;
-        (*i)++;
-        return a + n + 1;
+static int run_flag_number(struct flags *f, int id, struct run_request *rq)
+{
+    const char *v = f->value;
+    unsigned n;
+
+    switch (id) {
+    case RUN_FLAG_RUNS:
+        if (num_parse_uint(v, 1, 1000, &n) < 0)
+            return flags_bad_value(f, "an integer from 1 to 1000");
+        rq->runs = (int)n;
+        return 0;
+    case RUN_FLAG_WARMUP:
+        if (num_parse_double(v, 0, 3600, &rq->warmup_s) < 0)
+            return flags_bad_value(f, "seconds from 0 to 3600");
+        return 0;
+    case RUN_FLAG_DURATION:
+        if (num_parse_double(v, 0.001, 86400, &rq->duration_s) < 0)
+            return flags_bad_value(f, "seconds from 0.001 to 86400");
+        return 0;
+    default: /* RUN_FLAG_CONFIRM */
+        if (num_parse_uint(v, 0, 100, &n) < 0)
+            return flags_bad_value(f, "extra rounds from 0 to 100");
+        rq->confirm_rounds = (int)n;
+        return 0;
     }
-    if (a[n] != '\0')
-        return NULL;
-    *matched = 1;
-    if (*i + 1 >= argc) {
-        (*i)++;
-        return NULL;
-    }
-    *i += 2;
-    return argv[*i - 1];
 }
 
-int run_flag_parse(struct run_request *rq, int argc, char **argv, int *i, char *err, size_t errlen)
+int run_flag_apply(struct run_request *rq, struct flags *f, int id)
 {
-    static const char *const names[] = {"--spec",       "--grid",       "--runs",   "--warmup",
-                                        "--duration",   "--out",        "--shard",  "--lang",
-                                        "--pin-driver", "--pin-server", "--confirm"};
-    const char *a = argv[*i], *v = NULL;
-    size_t k;
-    int matched = 0;
+    const char *v = f->value;
+    cpu_set_t set;
 
-    if (strcmp(a, "--resume") == 0) {
+    switch (id) {
+    case RUN_FLAG_RESUME:
         rq->resume = 1;
-        (*i)++;
-        return 1;
-    }
-    for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-        v = flag_value(names[k], argc, argv, i, &matched);
-        if (matched)
-            break;
-    }
-    if (!matched)
         return 0;
-    if (!v) {
-        snprintf(err, errlen, "%s: missing value", names[k]);
-        return -1;
-    }
-    switch (k) {
-    case 0:
+    case RUN_FLAG_SPEC:
         rq->spec_path = v;
-        return 1;
-    case 1:
-        if (rq->n_grids == RUN_MAX_GRIDS) {
-            snprintf(err, errlen, "--grid: at most %d grids", RUN_MAX_GRIDS);
-            return -1;
-        }
+        return 0;
+    case RUN_FLAG_GRID:
+        if (rq->n_grids == RUN_MAX_GRIDS)
+            return flags_fail(f, "--grid: at most %d grids", RUN_MAX_GRIDS);
         rq->grid_paths[rq->n_grids++] = v;
-        return 1;
-    case 2: {
-        unsigned n;
-        if (num_parse_uint(v, 1, 1000, &n) < 0) {
-            snprintf(err, errlen, "--runs: expected an integer from 1 to 1000, got '%s'", v);
-            return -1;
-        }
-        rq->runs = (int)n;
-        return 1;
-    }
-    case 3:
-        if (num_parse_double(v, 0, 3600, &rq->warmup_s) < 0) {
-            snprintf(err, errlen, "--warmup: expected seconds from 0 to 3600, got '%s'", v);
-            return -1;
-        }
-        return 1;
-    case 4:
-        if (num_parse_double(v, 0.001, 86400, &rq->duration_s) < 0) {
-            snprintf(err, errlen, "--duration: expected seconds from 0.001 to 86400, got '%s'", v);
-            return -1;
-        }
-        return 1;
-    case 5:
-        if (!*v) {
-            snprintf(err, errlen, "--out: expected a directory, got ''");
-            return -1;
-        }
+        return 0;
+    case RUN_FLAG_RUNS:
+    case RUN_FLAG_WARMUP:
+    case RUN_FLAG_DURATION:
+    case RUN_FLAG_CONFIRM:
+        return run_flag_number(f, id, rq);
+    case RUN_FLAG_OUT:
+        if (!*v)
+            return flags_bad_value(f, "a directory");
         rq->out_dir = v;
-        return 1;
-    case 6:
-        if (sched_parse_shard(v, &rq->shard_k, &rq->shard_n) < 0) {
-            snprintf(err, errlen, "--shard: expected K/N with 1 <= K <= N, got '%s'", v);
-            return -1;
-        }
-        return 1;
-    case 7:
-        if (strcmp(v, "en") != 0 && strcmp(v, "zh") != 0) {
-            snprintf(err, errlen, "--lang: expected 'en' or 'zh', got '%s'", v);
-            return -1;
-        }
+        return 0;
+    case RUN_FLAG_SHARD:
+        if (sched_parse_shard(v, &rq->shard_k, &rq->shard_n) < 0)
+            return flags_bad_value(f, "K/N with 1 <= K <= N");
+        return 0;
+    case RUN_FLAG_LANG:
+        if (strcmp(v, "en") != 0 && strcmp(v, "zh") != 0)
+            return flags_bad_value(f, "'en' or 'zh'");
         rq->lang = v;
-        return 1;
-    case 10: {
-        unsigned n;
-        if (num_parse_uint(v, 0, 100, &n) < 0) {
-            snprintf(err, errlen, "--confirm: expected extra rounds from 0 to 100, got '%s'", v);
-            return -1;
-        }
-        rq->confirm_rounds = (int)n;
-        return 1;
-    }
-    default: {
-        cpu_set_t set;
+        return 0;
+    case RUN_FLAG_PIN_DRIVER:
+    case RUN_FLAG_PIN_SERVER: {
         char why[320];
-        if (proc_parse_cpus(v, &set) < 0) {
-            snprintf(err, errlen, "%s: expected a CPU list like 0,2-3, got '%s'", names[k], v);
-            return -1;
-        }
-        if (proc_check_cpus(&set, why, sizeof(why)) < 0) {
-            snprintf(err, errlen, "%s '%s': %s", names[k], v, why);
-            return -1;
-        }
-        if (k == 8)
+        if (proc_parse_cpus(v, &set) < 0)
+            return flags_bad_value(f, "a CPU list like 0,2-3");
+        if (proc_check_cpus(&set, why, sizeof(why)) < 0)
+            return flags_fail(f, "%s '%s': %s", f->flag, v, why);
+        if (id == RUN_FLAG_PIN_DRIVER)
             rq->pin_driver = v;
         else
             rq->pin_server = v;
-        return 1;
+        return 0;
     }
+    default:
+        return flags_fail(f, "%s: not a run flag", f->flag ? f->flag : "?");
     }
 }
 
@@ -684,10 +651,11 @@ static void print_outcome(int rc, const struct run_outcome *o, const char *err)
     if (rc != EXIT_USAGE && o->dir[0]) {
         /* No summary means the reports could not be written (err says why): say where the
          * dataset is, and how to render it once the cause is fixed. */
-        if (o->summary)
+        if (o->summary) {
+            term_table(stderr, o->summary, NULL, 100);
             fprintf(stderr, "compare: %u runs recorded, %u failed; report: %s/report.md\n",
                     o->runs_total, o->runs_failed, o->dir);
-        else
+        } else
             fprintf(stderr,
                     "compare: %u runs recorded, %u failed, in %s/runs.jsonl; no report "
                     "(render it with: compare report %s)\n",
@@ -700,25 +668,22 @@ int cmd_run(int argc, char **argv)
 {
     struct run_request rq;
     struct run_outcome o;
+    struct flags f;
     char err[4096] = "";
-    int i = 1, rc;
+    int id, rc;
 
     run_request_init(&rq);
     rq.argc = argc;
     rq.argv = argv;
-    while (i < argc) {
-        int r;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+    flags_init(&f, "compare run", argc, argv);
+    flags_add(&f, run_flags, run_flags_count);
+    while ((id = flags_next(&f)) != FLAGS_END) {
+        if (id == FLAGS_HELP) {
             run_usage(stdout);
             return EXIT_OK;
         }
-        r = run_flag_parse(&rq, argc, argv, &i, err, sizeof(err));
-        if (r < 0) {
-            fprintf(stderr, "compare run: %s\n", err);
-            return EXIT_USAGE;
-        }
-        if (r == 0) {
-            fprintf(stderr, "compare run: unknown option '%s' (see compare run --help)\n", argv[i]);
+        if (id < 0 || run_flag_apply(&rq, &f, id) < 0) {
+            fprintf(stderr, "%s\n", f.err);
             return EXIT_USAGE;
         }
     }
@@ -735,32 +700,35 @@ int cmd_run(int argc, char **argv)
 
 int cmd_report(int argc, char **argv)
 {
+    static const struct flag_def defs[] = {{"--lang", 1, RUN_FLAG_LANG}};
     const char *dir = NULL, *lang = NULL;
     char err[2048], path[PATH_MAX + 32];
     struct render_opts ro = {0};
-    int i;
+    struct flags f;
+    int id;
 
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+    flags_init(&f, "compare report", argc, argv);
+    flags_add(&f, defs, 1);
+    f.positional = 1;
+    while ((id = flags_next(&f)) != FLAGS_END) {
+        if (id == FLAGS_HELP) {
             printf("usage: compare report DIR [--lang en|zh]\n"
                    "Re-renders summary.json, summary.csv, report.md and report.html of a run\n"
                    "directory from its runs.jsonl and meta.json (nothing is measured).\n");
             return EXIT_OK;
         }
-        if (strcmp(argv[i], "--lang") == 0 || strncmp(argv[i], "--lang=", 7) == 0) {
-            lang = argv[i][6] == '=' ? argv[i] + 7 : (i + 1 < argc ? argv[++i] : "");
-            if (strcmp(lang, "en") != 0 && strcmp(lang, "zh") != 0) {
-                fprintf(stderr, "compare report: --lang: expected 'en' or 'zh', got '%s'\n", lang);
-                return EXIT_USAGE;
-            }
-        } else if (argv[i][0] == '-' || dir) {
-            fprintf(stderr,
-                    "compare report: unexpected argument '%s' (usage: compare report "
-                    "DIR [--lang en|zh])\n",
-                    argv[i]);
+        if (id == FLAGS_POSITIONAL && dir)
+            id = flags_fail(
+                &f, "unexpected argument '%s' (usage: compare report DIR [--lang en|zh])", f.value);
+        else if (id == FLAGS_POSITIONAL)
+            dir = f.value;
+        else if (id == RUN_FLAG_LANG && strcmp(f.value, "en") != 0 && strcmp(f.value, "zh") != 0)
+            id = flags_bad_value(&f, "'en' or 'zh'");
+        else if (id == RUN_FLAG_LANG)
+            lang = f.value;
+        if (id == FLAGS_ERROR) {
+            fprintf(stderr, "%s\n", f.err);
             return EXIT_USAGE;
-        } else {
-            dir = argv[i];
         }
     }
     if (!dir) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics.h"
 #include "report_html_int.h"
 #include "report_html_svg.h"
 
@@ -18,6 +19,24 @@
 void html_esc(const struct html_ctx *c, const char *s)
 {
     svg_escape(c->f, s);
+}
+
+void html_text(const struct html_ctx *c, const char *s)
+{
+    int code = 0;
+    char one[2] = {0, 0};
+
+    for (; s && *s; s++) {
+        if (*s == '`') {
+            fputs(code ? "</code>" : "<code>", c->f);
+            code = !code;
+            continue;
+        }
+        one[0] = *s;
+        svg_escape(c->f, one);
+    }
+    if (code)
+        fputs("</code>", c->f);
 }
 
 const char *html_str(const json_t *o, const char *key)
@@ -123,6 +142,8 @@ const char report_html_css[] =
     "svg .ax{stroke:#888;stroke-width:1}svg .tk{font-size:10px;fill:#555}\n"
     "svg .al{font-size:11px;fill:#333}svg .rl{font-size:10.5px;fill:#222}\n"
     "svg .lg{font-size:12px;fill:#222}svg .wk{stroke:#222;stroke-width:1;fill:none}\n"
+    "svg .fb{fill:#dfe6ee}svg .fi{stroke-width:2}svg .fl{font-size:10.5px;fill:#222}svg "
+    ".flg{font-size:12px;fill:#222}svg .fh{font-weight:600;font-size:12px;fill:#223}\n"
     "svg .vl{font-size:9px;fill:#333}svg .na{font-size:10px;fill:#999;font-style:italic}\n"
     "code,pre{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:.85em}\n"
     "pre{background:#f6f8fa;padding:8px 10px;overflow-x:auto;white-space:pre-wrap;"
@@ -132,26 +153,11 @@ const char report_html_css[] =
     "details.full{margin:.3em 0 .8em 0}details.full>summary{cursor:pointer;color:#1f5fa8}\n"
     "th .u{white-space:nowrap}\n";
 
-struct metric_def {
-    const char *key;
-    const char *title_en, *title_zh;
-    const char *axis_en, *axis_zh; /* NULL for throughput: depends on the protocols */
-    int higher_better;
-};
-
-static const struct metric_def metric_defs[] = {
-    {"throughput", "Throughput", "吞吐量", NULL, NULL, 1},
-    {"p50_us", "Batch RT P50", "批次往返时间 P50", "µs", "微秒", 0},
-    {"p99_us", "Batch RT P99", "批次往返时间 P99", "µs", "微秒", 0},
-    {"cpu_percent", "Client CPU", "客户端 CPU", "% (100 = one full core)",
-     "%（100 = 一个完整核心）", 0},
-    {"rss_mib", "Client peak RSS", "客户端峰值 RSS", "MiB", "MiB", 0},
-    {"cpu_efficiency", "CPU efficiency", "CPU 效率", "operations/s per CPU core",
-     "每个 CPU 核心的操作数/秒", 1},
-    {"server_cpu_percent", "Server CPU", "服务器 CPU", "% (100 = one full core)",
-     "%（100 = 一个完整核心）", 0},
-};
-#define N_METRIC_DEFS (sizeof(metric_defs) / sizeof(metric_defs[0]))
+/* The charts, in page order; titles and axes come from the metric table (metrics.h). */
+static const char *const chart_keys[] = {"throughput",        "p50_us",  "p99_us",
+                                         "cpu_percent",       "rss_mib", "cpu_efficiency",
+                                         "server_cpu_percent"};
+#define N_CHARTS (sizeof(chart_keys) / sizeof(chart_keys[0]))
 
 static const char *pget(const json_t *row, const char *key)
 {
@@ -421,8 +427,8 @@ static int charts(const struct html_ctx *c)
               "柱长为各次运行的中位数，须线为最小值–最大值；每个配置中每个版本一根柱（基线在前）。"
               "配置按 协议 · 传输 · 负载 "
               "分组，每组使用各自的刻度（标在组标题栏中）。鼠标悬停可查看数值。"));
-    for (m = 0; m < N_METRIC_DEFS; m++) {
-        const struct metric_def *d = &metric_defs[m];
+    for (m = 0; m < N_CHARTS; m++) {
+        const struct metric_def *d = metric_def_by_key(chart_keys[m]);
         struct svg_chart ch;
         const char *title = L(c, d->title_en, d->title_zh);
 
@@ -491,24 +497,29 @@ static void nav(const struct html_ctx *c)
         if (strcmp(sections[i].id, "charts") != 0)
             continue;
         fputs(L(c, " (", "（"), c->f);
-        for (m = 0; m < N_METRIC_DEFS; m++) {
-            if (strcmp(metric_defs[m].key, "server_cpu_percent") == 0 &&
-                !metric_present(c, metric_defs[m].key))
+        for (m = 0; m < N_CHARTS; m++) {
+            const struct metric_def *d = metric_def_by_key(chart_keys[m]);
+
+            if (strcmp(d->key, "server_cpu_percent") == 0 && !metric_present(c, d->key))
                 continue;
-            fprintf(c->f, "%s<a href=\"#chart-%s\">%s</a>", m ? L(c, ", ", "、") : "",
-                    metric_defs[m].key, L(c, metric_defs[m].title_en, metric_defs[m].title_zh));
+            fprintf(c->f, "%s<a href=\"#chart-%s\">%s</a>", m ? L(c, ", ", "、") : "", d->key,
+                    L(c, d->title_en, d->title_zh));
         }
         fputs(L(c, ")", "）"), c->f);
     }
     fputs("</nav>\n", c->f);
 }
 
+static int write_page(const struct html_ctx *c, char *err, size_t errlen);
+
 int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const char *lang,
                       char *err, size_t errlen)
 {
-    struct html_ctx ctx, *c = &ctx;
+    struct html_ctx ctx;
+    struct report_model model;
     const json_t *vs, *v;
     size_t i;
+    int rc;
 
     memset(&ctx, 0, sizeof(ctx));
     ctx.f = f;
@@ -548,28 +559,43 @@ int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const 
         snprintf(err, errlen, "report_html: summary: 'versions': expected at least one name");
         return -1;
     }
+    if (report_model_build(&model, summary, meta) < 0) {
+        snprintf(err, errlen, "report_html: out of memory");
+        return -1;
+    }
+    ctx.model = &model;
+    rc = write_page(&ctx, err, errlen);
+    report_model_release(&model);
+    return rc;
+}
+
+static int write_page(const struct html_ctx *c, char *err, size_t errlen)
+{
+    FILE *f = c->f;
+    const json_t *meta = c->meta;
+    size_t i;
 
     fprintf(f,
             "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             "<title>",
-            ctx.zh ? "zh" : "en");
+            c->zh ? "zh" : "en");
     fputs("pairbench: ", f);
-    for (i = 0; i < ctx.nv; i++) {
+    for (i = 0; i < c->nv; i++) {
         if (i)
             fputs(" vs ", f);
-        html_esc(c, ctx.versions[i]);
+        html_esc(c, c->versions[i]);
     }
     fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>", report_html_css);
-    if (ctx.nv == 1) {
+    if (c->nv == 1) {
         fputs(L(c, "Benchmark results: ", "基准测试结果："), f);
-        html_esc(c, ctx.versions[0]);
+        html_esc(c, c->versions[0]);
     } else {
         fputs(L(c, "Performance comparison: ", "性能对比："), f);
-        for (i = 0; i < ctx.nv; i++) {
+        for (i = 0; i < c->nv; i++) {
             if (i)
                 fputs(" vs ", f);
-            html_esc(c, ctx.versions[i]);
+            html_esc(c, c->versions[i]);
         }
     }
     fputs("</h1>\n<p class=\"method\">", f);
@@ -580,7 +606,7 @@ int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const 
         html_num(st, "runs", &runs);
         html_num(st, "warmup", &warm);
         html_num(st, "duration", &dur);
-        if (ctx.nv > 1)
+        if (c->nv > 1)
             fprintf(f,
                     L(c,
                       "Each version ran %.0f times per configuration in fresh processes "
@@ -605,12 +631,13 @@ int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const 
     fputs("</header>\n", f);
 
     fprintf(f, "<section id=\"summary\">\n<h2>%s</h2>\n", L(c, "Summary", "摘要"));
-    if (ctx.nv > 1)
+    if (c->nv > 1)
         html_summary_multi(c);
     else
         html_summary_single(c);
     fputs("</section>\n", f);
     html_completeness(c);
+    html_forest(c);
     if (charts(c) != 0) {
         snprintf(err, errlen, "report_html: out of memory or write error");
         return -1;

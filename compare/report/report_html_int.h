@@ -9,6 +9,9 @@
 
 #include <jansson.h>
 
+#include "metrics.h"
+#include "model.h"
+
 #define HTML_MAX_VERSIONS 16
 
 /* More rows than this: the comparison tables show the rows that stand out and put the full
@@ -23,6 +26,7 @@ struct html_ctx {
     const char *versions[HTML_MAX_VERSIONS];
     size_t nv;
     int server_cpu; /* some row has server CPU figures (found once: tables ask per row) */
+    const struct report_model *model; /* every fact the page states, computed once */
 };
 
 /* The English or the Chinese text. */
@@ -30,6 +34,8 @@ struct html_ctx {
 
 /* Escaped text. */
 void html_esc(const struct html_ctx *c, const char *s);
+/* A sentence of sentences.h: escaped, `x` as <code>x</code>. */
+void html_text(const struct html_ctx *c, const char *s);
 
 /* The string at key of object o, or NULL. */
 const char *html_str(const json_t *o, const char *key);
@@ -58,6 +64,9 @@ void html_tables(const struct html_ctx *c);
 void html_summary_multi(const struct html_ctx *c);
 void html_summary_single(const struct html_ctx *c);
 void html_completeness(const struct html_ctx *c);
+
+/* The forest plot of the change per row, first of the charts (report_html_forest.c). */
+void html_forest(const struct html_ctx *c);
 
 /* The environment and versions, the provenance, the reproduce command (report_html_env.c). */
 void html_environment(const struct html_ctx *c);

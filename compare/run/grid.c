@@ -226,7 +226,7 @@ void grid_config_label(const json_t *p, char *out, size_t outlen)
     add_part(out, outlen, proto);
     if (strcmp(gets_(p, "transport", "tcp"), "tls") == 0)
         add_part(out, outlen, "tls");
-    if (is_redis && strcmp(cmd, "ECHO") != 0)
+    if (is_redis)
         add_part(out, outlen, cmd);
     if (!is_redis || strcmp(cmd, "ECHO") == 0 || strcmp(cmd, "SET") == 0 ||
         json_object_get(p, "payload")) {
@@ -579,6 +579,7 @@ int grid_expand(const json_t *grid, const char *file, struct grid_config **out, 
             p = NULL;
         }
     }
+    grid_label_axes(arr, cnt, axis_key, axis_val, n_axes);
     if (cnt == 0) {
         snprintf(err, errlen, "%s: $.exclude: every configuration is excluded", file);
         goto fail;

@@ -39,6 +39,12 @@ int grid_config_id(const json_t *params, char id[9]);
 /* The label, e.g. "redis · tls · 4 KiB · pipeline16 · window1 · 4 clients". */
 void grid_config_label(const json_t *params, char *out, size_t outlen);
 
+/* Appends "key value" to the labels of configs[0..n) for every axis with two or more values
+ * whose key grid_config_label() does not show (host, port, sni, timeout, warmup, ...), so
+ * a label names every axis that varies. */
+void grid_label_axes(struct grid_config *configs, size_t n, const char *const *axis_key,
+                     json_t *const *axis_val, size_t n_axes);
+
 /* Size in words: "64 B", "4 KiB", "1 MiB", "1500 B". */
 void grid_format_size(unsigned long long bytes, char *out, size_t outlen);
 

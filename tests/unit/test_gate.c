@@ -20,14 +20,16 @@ static void test_threshold_flags(void)
         {"throughput=5", 1, ""},
         {"p99=10", 1, ""},
         {"p50_us=2.5", 1, ""},
+        {"p99_us=10", 1, ""},
         {"rss=10", 1, ""},
+        {"rss_mib=10", 1, ""},
         {"efficiency=7", 1, ""},
         {"latency=5", 0,
          "--threshold 'latency=5': unknown metric 'latency' (expected throughput, "
-         "cpu_efficiency, p50, p99, rss)"},
+         "cpu_efficiency, p50_us, p99_us, rss_mib)"},
         {"cpu=5", 0,
-         "--threshold 'cpu=5': unknown metric 'cpu' (expected throughput, cpu_efficiency, p50, "
-         "p99, rss)"},
+         "--threshold 'cpu=5': unknown metric 'cpu' (expected throughput, cpu_efficiency, "
+         "p50_us, p99_us, rss_mib)"},
         {"throughput", 0, "--threshold 'throughput': expected METRIC=PERCENT (e.g. throughput=5)"},
         {"=5", 0, "--threshold '=5': expected METRIC=PERCENT (e.g. throughput=5)"},
         {"throughput=abc", 0,
@@ -83,7 +85,7 @@ static void test_spec_section(void)
          NULL},
         {"{\"thresholds\": {\"latency\": 5}}",
          "spec.json: $.gate.thresholds.latency: unknown metric 'latency' (expected throughput, "
-         "cpu_efficiency, p50, p99, rss)"},
+         "cpu_efficiency, p50_us, p99_us, rss_mib)"},
         {"{\"thresholds\": {\"p99\": \"10\"}}",
          "spec.json: $.gate.thresholds.p99: expected a percent in [0, 1000] (0 = not gated)"},
         {"{\"treshold\": {}}",
