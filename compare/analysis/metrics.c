@@ -7,7 +7,7 @@
 #define PCT_UNIT_EN "% (100 = one full core)"
 #define PCT_UNIT_ZH "%（100 = 一个完整核心）"
 
-static const struct metric_def defs[METRIC_COUNT] = {
+static const struct metric_def defs[METRIC_ALL] = {
     [METRIC_THROUGHPUT] = {"throughput",
                            {NULL},
                            "throughput",
@@ -92,6 +92,20 @@ static const struct metric_def defs[METRIC_COUNT] = {
                         "客户端峰值 RSS",
                         "MiB",
                         "MiB"},
+    [METRIC_SERVER_CPU_US] = {"server_cpu_us",
+                              {"server_cpu", NULL},
+                              "server_cpu_us",
+                              0,
+                              1,
+                              0,
+                              0,
+                              "µs/op",
+                              "server CPU per operation",
+                              "server CPU/op",
+                              "Server CPU per operation",
+                              "每次操作的服务器 CPU",
+                              "µs per operation",
+                              "每次操作的微秒数"},
 };
 
 /* Reported beside the table's metrics, without verdicts of their own. */
@@ -114,7 +128,7 @@ static const struct metric_def reported[] = {
 
 const struct metric_def *metric_def(enum metric m)
 {
-    return (unsigned)m < METRIC_COUNT ? &defs[m] : NULL;
+    return (unsigned)m < METRIC_ALL ? &defs[m] : NULL;
 }
 
 const struct metric_def *metric_def_by_key(const char *key)
@@ -126,6 +140,8 @@ const struct metric_def *metric_def_by_key(const char *key)
     for (i = 0; i < METRIC_COUNT; i++)
         if (strcmp(key, defs[i].key) == 0)
             return &defs[i];
+    if (strcmp(key, defs[METRIC_SERVER_CPU_US].key) == 0)
+        return &defs[METRIC_SERVER_CPU_US];
     for (i = 0; i < sizeof(reported) / sizeof(reported[0]); i++)
         if (strcmp(key, reported[i].key) == 0)
             return &reported[i];
@@ -134,7 +150,7 @@ const struct metric_def *metric_def_by_key(const char *key)
 
 const char *metric_name(enum metric m)
 {
-    return (unsigned)m < METRIC_COUNT ? defs[m].key : "unknown";
+    return (unsigned)m < METRIC_ALL ? defs[m].key : "unknown";
 }
 
 int metric_lookup(const char *name)
@@ -143,10 +159,10 @@ int metric_lookup(const char *name)
 
     if (!name)
         return -1;
-    for (i = 0; i < METRIC_COUNT; i++)
+    for (i = 0; i < METRIC_ALL; i++)
         if (strcmp(name, defs[i].key) == 0)
             return (int)i;
-    for (i = 0; i < METRIC_COUNT; i++)
+    for (i = 0; i < METRIC_ALL; i++)
         for (a = 0; a < METRIC_MAX_ALIASES && defs[i].aliases[a]; a++)
             if (strcmp(name, defs[i].aliases[a]) == 0)
                 return (int)i;
@@ -155,12 +171,12 @@ int metric_lookup(const char *name)
 
 int metric_higher_is_better(enum metric m)
 {
-    return (unsigned)m < METRIC_COUNT && defs[m].higher_better;
+    return (unsigned)m < METRIC_ALL && defs[m].higher_better;
 }
 
 int metric_gateable(enum metric m)
 {
-    return (unsigned)m < METRIC_COUNT && defs[m].gateable;
+    return (unsigned)m < METRIC_ALL && defs[m].gateable;
 }
 
 const char *metric_gateable_names(void)
@@ -170,7 +186,7 @@ const char *metric_gateable_names(void)
 
     if (buf[0])
         return buf;
-    for (i = 0; i < METRIC_COUNT && len < sizeof(buf); i++)
+    for (i = 0; i < METRIC_ALL && len < sizeof(buf); i++)
         if (defs[i].gateable)
             len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? ", " : "",
                                     defs[i].arg);
