@@ -463,7 +463,9 @@ static void test_http_server_cases(void)
         {"POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\nab", 0, 0, ""},
         {"garbage\r\n\r\n", -1, 0, ""},
         {"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", -1, 0, ""},
-        {"POST / HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n", -1, 0, ""},
+        /* a body past the limit: 413, then close (a protocol reply, not a request) */
+        {"POST / HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n", SRV_REPLY_PROTOCOL, 1,
+         "HTTP/1.1 413 Content Too Large\r\nServer: pairbench\r\nConnection: close\r\n"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         void *st = srv_http.conn_new(&o);
@@ -501,7 +503,8 @@ static void test_http_server_cases(void)
         buf_release(&out);
         srv_http.conn_free(st);
     }
-    /* an unterminated head larger than the limit closes instead of waiting forever */
+    /* an unterminated head larger than the limit gets 431 and closes instead of waiting
+     * forever */
     size_t big = srv_http.max_request(&o) + 10;
     char *junk = malloc(big);
     memcpy(junk, "GET / HTTP/1.1\r\nX: ", 20);
@@ -510,7 +513,10 @@ static void test_http_server_cases(void)
     struct buf out;
     int replied = 0, close_after = 0;
     buf_init(&out, 4096);
-    CHECK(srv_http.feed(st, junk, big, &out, &replied, &close_after) == SRV_CLOSE);
+    CHECK(srv_http.feed(st, junk, big, &out, &replied, &close_after) == (ssize_t)big);
+    CHECK(close_after == 1 && replied == SRV_REPLY_PROTOCOL);
+    CHECK(out.len > 40 &&
+          memcmp(out.data, "HTTP/1.1 431 Request Header Fields Too Large\r\n", 46) == 0);
     buf_release(&out);
     srv_http.conn_free(st);
     free(junk);

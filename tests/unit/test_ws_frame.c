@@ -405,7 +405,6 @@ static void test_ws_server(void)
         {"\x82\x03"
          "abc",
          5},                             /* unmasked */
-        {big_hdr, bl},                   /* longer than the limit */
         {"\x80\x80\x01\x02\x03\x04", 6}, /* continuation without a message */
         {"\x83\x80\x01\x02\x03\x04", 6}, /* reserved opcode */
     };
@@ -416,6 +415,19 @@ static void test_ws_server(void)
                   "bad frame %zu not refused", i);
         srv_ws.conn_free(st);
     }
+    /* a message longer than the limit: Close 1009 "message too big", then the connection
+     * closes (the header alone is enough to answer) */
+    st = srv_ws.conn_new(&o);
+    out.off = out.len = 0;
+    CHECK(server_feed(st, hs, strlen(hs), &out, &close_after) == 1);
+    out.off = out.len = 0;
+    close_after = 0;
+    CHECK(srv_ws.feed(st, (const char *)big_hdr, bl, &out, &replied, &close_after) == (ssize_t)bl);
+    CHECK(close_after == 1 && replied == SRV_REPLY_PROTOCOL);
+    CHECK(out.len == 2 + 2 + 15 && (uint8_t)out.data[0] == 0x88 && out.data[1] == 17);
+    CHECK((uint8_t)out.data[2] == 0x03 && (uint8_t)out.data[3] == 0xf1);
+    CHECK(memcmp(out.data + 4, "message too big", 15) == 0);
+    srv_ws.conn_free(st);
     const char *bad_hs[] = {
         "GET / HTTP/1.1\r\n\r\n",
         ("GET / HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
