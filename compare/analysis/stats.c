@@ -15,7 +15,7 @@
 #include "stats.h"
 
 static const char *const metric_names[METRIC_COUNT] = {
-    "throughput", "cpu_percent", "cpu_efficiency", "p50_us", "p99_us", "rss_mib",
+    "throughput", "cpu_percent", "cpu_efficiency", "p50_us", "p99_us", "rss_mib", "instructions",
 };
 
 void verdict_rules_default(struct verdict_rules *r)
@@ -27,6 +27,8 @@ void verdict_rules_default(struct verdict_rules *r)
     r->threshold_pct[METRIC_P50_US] = 5;
     r->threshold_pct[METRIC_P99_US] = 10;
     r->threshold_pct[METRIC_RSS_MIB] = 10;
+    /* repeats of a count spread by at most 0.5% here (docs/performance.md) */
+    r->threshold_pct[METRIC_INSTRUCTIONS] = 1;
     r->noise_limit_pct = 20;
 }
 

@@ -14,6 +14,8 @@ enum metric {
     METRIC_P50_US,         /* "p50_us": batch round trip P50, lower is better */
     METRIC_P99_US,         /* "p99_us": batch round trip P99, lower is better */
     METRIC_RSS_MIB,        /* "rss_mib": client peak RSS, lower is better */
+    METRIC_INSTRUCTIONS,   /* "instructions": server user-space instructions per operation
+                            * from the counted runs (cost.h), lower is better */
     METRIC_COUNT
 };
 

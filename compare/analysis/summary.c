@@ -15,6 +15,7 @@
 
 #include "stats.h"
 #include "summary.h"
+#include "summary_cost.h"
 
 #define MAX_ROUNDS 1000
 #define N_ERR_KINDS 5
@@ -150,6 +151,52 @@ static void side_add_run(struct side *s, size_t r, const json_t *run, double war
     }
 }
 
+static void run_key(char *k, size_t n, const char *cfg, const char *ver, long round);
+
+/* The counted runs (kind "instructions") of one row into the sides; failed ones into
+ * failures. Returns how many failed. */
+static unsigned add_counted(struct side *const *sides, const char *cfg, const json_t *latest,
+                            const json_t *versions, size_t nr, json_t *failures)
+{
+    size_t vi, r;
+    unsigned failed = 0;
+
+    for (vi = 0; vi < json_array_size(versions); vi++) {
+        const char *ver = json_string_value(json_array_get(versions, vi));
+        char kv[300], key[512];
+
+        snprintf(kv, sizeof(kv), "%s\x1finstructions", ver);
+        for (r = 0; r < nr; r++) {
+            const json_t *run;
+
+            run_key(key, sizeof(key), cfg, kv, (long)r + 1);
+            if (!(run = json_object_get(latest, key)))
+                continue;
+            if (strcmp(summary_str(run, "status", "failed"), "ok") != 0) {
+                failed++;
+                json_array_append_new(
+                    failures, json_pack("{s:s,s:I,s:s,s:s}", "version", ver, "round",
+                                        (json_int_t)r + 1, "kind", "instructions", "reason",
+                                        summary_str(run, "reason", "unknown")));
+                continue;
+            }
+            put(sides[vi], METRIC_INSTRUCTIONS, r, path2(run, "instructions", "per_op"));
+        }
+    }
+    return failed;
+}
+
+static int any_metric(struct side *const *sides, size_t nv, int m, size_t nr)
+{
+    size_t vi, r;
+
+    for (vi = 0; vi < nv; vi++)
+        for (r = 0; r < nr; r++)
+            if (sides[vi]->have[m][r])
+                return 1;
+    return 0;
+}
+
 /* ---- building ---- */
 
 static json_t *range_json(const struct stats_range *r, const double *v, const unsigned char *h,
@@ -180,7 +227,7 @@ static size_t collect(const struct side *s, int m, size_t nr, double *out)
 }
 
 static const char *const metric_units[METRIC_COUNT + 1] = {
-    "ops/s", "percent", "ops/s per core", "us", "us", "MiB", "percent",
+    "ops/s", "percent", "ops/s per core", "us", "us", "MiB", "instructions/op", "percent",
 };
 
 /* Planned rounds and the extra looks adaptive confirmation allows (see stats_verdict). */
@@ -302,7 +349,7 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
     json_t *failures = json_array();
     struct side **sides;
     size_t nv = json_array_size(versions), vi, r, e;
-    unsigned ok = 0, failed = 0;
+    unsigned ok = 0, failed = 0, inst_failed;
     double errsum[N_ERR_KINDS] = {0};
     int insecure = 0, m, any_server = 0;
     const char *unit = NULL;
@@ -383,9 +430,18 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
     json_object_set_new(row, "errors", errs);
     json_object_set_new(row, "tls_insecure", json_boolean(insecure));
     json_object_set_new(row, "unit", unit ? json_string(unit) : json_null());
-    for (m = 0; m < METRIC_COUNT; m++)
+    inst_failed = add_counted(sides, cfg, latest, versions, nr, failures);
+    for (m = 0; m < METRIC_COUNT; m++) {
+        int counted = m == METRIC_INSTRUCTIONS;
+        if (counted && !any_metric(sides, nv, m, nr) && !inst_failed)
+            continue; /* the counted channel was off */
         json_object_set_new(metrics, metric_name(m),
-                            metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules, lp));
+                            metric_json(m, sides, (json_t *)versions, nr,
+                                        counted ? inst_failed > 0 : failed > 0, rules, lp));
+        if (counted)
+            summary_cost_annotate(json_object_get(metrics, metric_name(m)), cfg, latest,
+                                  versions, nr);
+    }
     if (any_server)
         json_object_set_new(
             metrics, SUMMARY_SERVER_CPU,
@@ -451,7 +507,13 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
         add_unique(configs, cfg);
         if (!json_object_get(labels, cfg) && summary_str(run, "label", NULL))
             json_object_set_new(labels, cfg, json_string(summary_str(run, "label", "")));
-        run_key(key, sizeof(key), cfg, ver, round);
+        {
+            /* counted runs (kind "instructions") have rounds of their own */
+            const char *kind = summary_str(run, "kind", NULL);
+            char kv[300];
+            snprintf(kv, sizeof(kv), "%s%s%s", ver, kind ? "\x1f" : "", kind ? kind : "");
+            run_key(key, sizeof(key), cfg, kv, round);
+        }
         if (json_object_get(latest, key)) {
             /* a later line replaces an earlier one (resume); count it for the report */
             json_t *c = json_object_get(replaced, cfg);

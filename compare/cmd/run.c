@@ -21,6 +21,7 @@
 #include "clock.h"
 #include "cmds.h"
 #include "confirm.h"
+#include "cost.h"
 #include "stats.h"
 #include "dataset.h"
 #include "num.h"
@@ -82,6 +83,11 @@ int run_flag_parse(struct run_request *rq, int argc, char **argv, int *i, char *
     size_t k;
     int matched = 0;
 
+    if (strcmp(a, "--instructions") == 0) {
+        rq->instructions = 1;
+        (*i)++;
+        return 1;
+    }
     if (strcmp(a, "--resume") == 0) {
         rq->resume = 1;
         (*i)++;
@@ -277,9 +283,13 @@ static json_t *latest_status(const json_t *runs, unsigned *n_failed)
         const char *c = json_string_value(json_object_get(line, "config"));
         const char *ver = json_string_value(json_object_get(line, "version"));
         const char *st = json_string_value(json_object_get(line, "status"));
+        const char *kind = json_string_value(json_object_get(line, "kind"));
+        char kv[160];
         if (!c || !ver || !st)
             continue;
-        done_key(key, sizeof(key), c, ver, json_integer_value(json_object_get(line, "round")));
+        /* counted runs (kind "instructions") have rounds of their own */
+        snprintf(kv, sizeof(kv), "%s%s%s", ver, kind ? "\x1f" : "", kind ? kind : "");
+        done_key(key, sizeof(key), c, kv, json_integer_value(json_object_get(line, "round")));
         json_object_set_new(latest, key, json_string(st));
     }
     *n_failed = 0;
@@ -343,6 +353,7 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     struct spec sp;
     struct runner r;
     struct done_set done = {0};
+    struct cost_settings cost;
     struct sched_run *plan = NULL;
     struct sigaction old_int, old_term, old_pipe;
     json_t *meta = NULL, *existing = NULL, *driver_build = NULL, *runs_now = NULL;
@@ -380,7 +391,8 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     r.n_tree_dirs = rq->n_tree_dirs;
     r.stop = &stop_flag;
     r.server_versions = json_object();
-    if (runner_check_programs(&r, err, errlen) < 0)
+    if (runner_check_programs(&r, err, errlen) < 0 ||
+        cost_settings_parse(sp.instructions, rq->instructions, sp.path, &cost, err, errlen) < 0)
         goto out;
     selected = calloc(sp.n_configs + 1, 1);
     if (!selected || !r.server_versions) {
@@ -574,6 +586,9 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     }
     if (is_tty && n_plan)
         fputc('\n', stderr);
+    if (!stop_flag && rc == EXIT_OK &&
+        cost_schedule(&r, &cost, selected, rq->shard_k, rq->shard_n, existing, fd, err, errlen) < 0)
+        rc = EXIT_HARNESS;
     if (!stop_flag && rc == EXIT_OK && sp.n_versions >= 2) {
         unsigned cap = rq->confirm_rounds >= 0 ? (unsigned)rq->confirm_rounds : sp.confirm_rounds;
         struct verdict_rules def;

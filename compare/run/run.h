@@ -22,6 +22,7 @@ struct run_request {
     double duration_s;                   /* --duration; < 0 = spec's, else 5 */
     const char *out_dir;                 /* --out; NULL = reports/<UTC time>-<short id>/ */
     int resume;                          /* --resume: out_dir must hold a dataset */
+    int instructions;                    /* --instructions: the counted-cost channel on */
     unsigned shard_k, shard_n;           /* --shard K/N; 0/0 = all configurations */
     const char *lang;                    /* --lang en|zh; NULL = en */
     const char *pin_driver, *pin_server; /* --pin-driver/--pin-server CPU lists, or NULL */
