@@ -328,9 +328,8 @@ static void fmt_change(char *out, size_t len, const json_t *vs)
 
 static const char *metric_title(int m)
 {
-    static const char *const t[METRIC_COUNT] = {"throughput", "CPU %", "CPU efficiency",
-                                                "P50",        "P99",   "RSS",
-                                                "instructions/op"};
+    static const char *const t[METRIC_COUNT] = {"throughput", "CPU %", "CPU efficiency", "P50",
+                                                "P99",        "RSS",   "instructions/op"};
 
     return m >= 0 && m < METRIC_COUNT ? t[m] : "?";
 }

@@ -174,10 +174,10 @@ static unsigned add_counted(struct side *const *sides, const char *cfg, const js
                 continue;
             if (strcmp(summary_str(run, "status", "failed"), "ok") != 0) {
                 failed++;
-                json_array_append_new(
-                    failures, json_pack("{s:s,s:I,s:s,s:s}", "version", ver, "round",
-                                        (json_int_t)r + 1, "kind", "instructions", "reason",
-                                        summary_str(run, "reason", "unknown")));
+                json_array_append_new(failures,
+                                      json_pack("{s:s,s:I,s:s,s:s}", "version", ver, "round",
+                                                (json_int_t)r + 1, "kind", "instructions", "reason",
+                                                summary_str(run, "reason", "unknown")));
                 continue;
             }
             put(sides[vi], METRIC_INSTRUCTIONS, r, path2(run, "instructions", "per_op"));
@@ -439,8 +439,8 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
                             metric_json(m, sides, (json_t *)versions, nr,
                                         counted ? inst_failed > 0 : failed > 0, rules, lp));
         if (counted)
-            summary_cost_annotate(json_object_get(metrics, metric_name(m)), cfg, latest,
-                                  versions, nr);
+            summary_cost_annotate(json_object_get(metrics, metric_name(m)), cfg, latest, versions,
+                                  nr);
     }
     if (any_server)
         json_object_set_new(

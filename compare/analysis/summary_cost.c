@@ -110,6 +110,15 @@ void summary_cost_annotate(json_t *metric, const char *cfg, const json_t *latest
     if (!metric || !b)
         return;
     nb = counted_lines(cfg, b, latest, nr, base, 64);
+    if (nb) {
+        double v[64];
+        struct stats_range r;
+        size_t i;
+        for (i = 0; i < nb; i++)
+            v[i] = summary_num(json_object_get(base[i], "instructions"), "throughput_counted", 0);
+        if (stats_range(v, nb, &r) == 0)
+            json_object_set_new(metric, "throughput_counted", json_real(r.median));
+    }
     for (vi = 0; vi < json_array_size(versions); vi++) {
         const char *ver = json_string_value(json_array_get(versions, vi));
         size_t nc = counted_lines(cfg, ver, latest, nr, cand, 64);

@@ -23,8 +23,9 @@
  * the A/A sample of paired ratios is small, so its extremes understate the true noise. */
 #define CALIBRATE_MARGIN 1.25
 
-static const enum metric gated_metrics[] = {METRIC_THROUGHPUT, METRIC_CPU_EFFICIENCY, METRIC_P50_US,
-                                            METRIC_P99_US, METRIC_RSS_MIB, METRIC_INSTRUCTIONS};
+static const enum metric gated_metrics[] = {METRIC_THROUGHPUT, METRIC_CPU_EFFICIENCY,
+                                            METRIC_P50_US,     METRIC_P99_US,
+                                            METRIC_RSS_MIB,    METRIC_INSTRUCTIONS};
 
 static void usage(FILE *f)
 {

@@ -9,7 +9,8 @@
 #include "drift.h"
 
 static const char *const metric_words[METRIC_COUNT] = {
-    "throughput", "CPU %", "CPU efficiency", "batch P50", "batch P99", "peak RSS", "instructions/op",
+    "throughput", "CPU %",    "CPU efficiency",  "batch P50",
+    "batch P99",  "peak RSS", "instructions/op",
 };
 
 static void fmt_value(char *out, size_t len, enum metric m, double v)
@@ -283,8 +284,8 @@ static void svg_chart(FILE *f, const struct drift_report *r, const struct drift_
             "stroke=\"#ccc\"/>\n",
             l, t, w - l - rt, h - t - b);
     {
-        static const char *const units[METRIC_COUNT] = {
-            "ops/s", "%", "ops/s per core", "µs", "µs", "MiB", "instructions/op"};
+        static const char *const units[METRIC_COUNT] = {"ops/s", "%",   "ops/s per core", "µs",
+                                                        "µs",    "MiB", "instructions/op"};
 
         fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\">%s</text>\n", l + 4, t + 12,
                 units[s->metric]);

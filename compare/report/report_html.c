@@ -150,6 +150,8 @@ static const struct metric_def metric_defs[] = {
      "每个 CPU 核心的操作数/秒", 1},
     {"server_cpu_percent", "Server CPU", "服务器 CPU", "% (100 = one full core)",
      "%（100 = 一个完整核心）", 0},
+    {"instructions", "Server instructions per operation (counted)",
+     "服务器每次操作的指令数（计数）", "instructions/op", "指令/操作", 0},
 };
 #define N_METRIC_DEFS (sizeof(metric_defs) / sizeof(metric_defs[0]))
 
@@ -420,8 +422,9 @@ static int charts(const struct html_ctx *c)
         struct svg_chart ch;
         const char *title = L(c, d->title_en, d->title_zh);
 
-        if (strcmp(d->key, "server_cpu_percent") == 0 && !metric_present(c, d->key))
-            continue; /* only known when pairbench started the server */
+        if ((strcmp(d->key, "server_cpu_percent") == 0 || strcmp(d->key, "instructions") == 0) &&
+            !metric_present(c, d->key))
+            continue; /* only known when pairbench started the server / counted it */
         for (r = 0; r < c->nrows; r++)
             for (v = 0; v < c->nv; v++) {
                 const json_t *val = html_values(json_array_get(c->rows, r), d->key, c->versions[v]);
@@ -607,6 +610,7 @@ int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const 
         return -1;
     }
     html_tables(c);
+    html_instructions(c);
     html_environment(c);
     html_provenance(c);
     html_reproduce(c);

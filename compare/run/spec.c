@@ -296,11 +296,10 @@ int spec_load(struct spec *sp, const char *path, json_t *root, const char *const
         return grid_fail_expected(file, "$", "a spec object", root, err, errlen);
     json_object_foreach(root, k, v)
     {
-        static const char *const keys[] = {"versions",      "grids",       "runs",
-                                           "warmup",        "duration",    "grace",
-                                           "probe_timeout", "gate",        "hash_sources",
-                                           "description",   "noise_limit", "confirm_rounds",
-                                           "instructions"};
+        static const char *const keys[] = {
+            "versions",    "grids",          "runs",        "warmup",       "duration",
+            "grace",       "probe_timeout",  "gate",        "hash_sources", "description",
+            "noise_limit", "confirm_rounds", "instructions"};
         size_t j;
         for (j = 0; j < sizeof(keys) / sizeof(keys[0]); j++)
             if (strcmp(k, keys[j]) == 0)
