@@ -468,7 +468,8 @@ static json_t *figures(const struct cgprof *idle, const struct cgprof *win, doub
     json_object_foreach(fns, k, v)
         json_object_set_new(per, k, json_real((double)json_integer_value(v) / ops));
     json_decref(fns);
-    return json_pack("{s:f,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:s,s:o}", "per_op", (total - corr) / ops,
+    return json_pack("{s:f,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:s,s:o}", "per_op",
+                     (total - corr) / ops, "processes", (json_int_t)cgprof_files(win),
                      "window_instructions", (json_int_t)cgprof_total(win), "ops", (json_int_t)ops,
                      "window_s", win_s, "idle_rate_per_s", rate, "idle_correction", corr, "idle_s",
                      idle_s, "throughput_counted", win_s > 0 ? ops / win_s : 0, "source",
