@@ -36,10 +36,11 @@ struct cost_settings {
     double idle_s;                         /* idle measurement; default 0.5 */
     const char *exclude[COST_MAX_EXCLUDE]; /* functions left out (timers); default serverCron */
     size_t n_exclude;
+    const json_t *match; /* count only configurations with these key/values; NULL = all */
 };
 
 /* Settings from the spec's "instructions" value (true/false, or an object with "runs",
- * "requests", "warmup_requests", "idle_s", "exclude"; NULL = off); `force` (--instructions)
+ * "requests", "warmup_requests", "idle_s", "exclude", "match", "enabled"; NULL = off); `force` (--instructions)
  * turns it on. Returns 0, or -1 with err naming file, the JSON path, the value and what was
  * expected. Strings are borrowed from j. */
 int cost_settings_parse(const json_t *j, int force, const char *file, struct cost_settings *cs,
