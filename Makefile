@@ -4,17 +4,30 @@
 #   make check      clang-format check, cppcheck, clang-tidy
 #   make demo       install what is missing, build, run a short real comparison
 #   make deps       run ci/install-deps.sh
+#   make install    bin/compare, bin/driver and their man pages into $(DESTDIR)$(PREFIX)
 #   make fuzz       libFuzzer targets (clang), FUZZ_SECONDS each
 #   make SANITIZE=address,undefined ...   sanitizer build (separate build dir)
 
 CC ?= cc
 DEPS := $(CURDIR)/.deps
+ENV_PKG_CONFIG_PATH := $(PKG_CONFIG_PATH)
 export PKG_CONFIG_PATH := $(DEPS)/lib/pkgconfig:$(PKG_CONFIG_PATH)
 
 PKGS := openssl libcurl jansson
+# hiredis >= 1.0 (RESP3): the system's when pkg-config finds one (the caller's own
+# PKG_CONFIG_PATH, not .deps), else a static copy built into .deps by ci/build-hiredis.sh.
+SYSTEM_HIREDIS := $(shell PKG_CONFIG_PATH='$(ENV_PKG_CONFIG_PATH)' \
+    pkg-config --atleast-version=1.0.0 hiredis 2>/dev/null && echo yes)
+ifeq ($(SYSTEM_HIREDIS),yes)
+HIREDIS_CFLAGS := $(shell PKG_CONFIG_PATH='$(ENV_PKG_CONFIG_PATH)' pkg-config --cflags hiredis)
+HIREDIS_LIBS := $(shell PKG_CONFIG_PATH='$(ENV_PKG_CONFIG_PATH)' pkg-config --libs hiredis)
+HIREDIS_DEP :=
+else
 # GNU make 4.3 does not pass exported variables to $(shell): name the path here.
-HIREDIS_CFLAGS := $(shell PKG_CONFIG_PATH=$(DEPS)/lib/pkgconfig pkg-config --cflags hiredis 2>/dev/null)
+HIREDIS_CFLAGS = $(shell PKG_CONFIG_PATH=$(DEPS)/lib/pkgconfig pkg-config --cflags hiredis 2>/dev/null)
 HIREDIS_LIBS := $(DEPS)/lib/libhiredis.a
+HIREDIS_DEP := $(DEPS)/lib/libhiredis.a
+endif
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
         -Wvla -Wundef -Werror
@@ -27,10 +40,12 @@ INCLUDES := $(addprefix -I,$(SRC_DIRS))
 CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -pthread $(INCLUDES) \
           $(HIREDIS_CFLAGS) $(shell pkg-config --cflags $(PKGS))
 LDLIBS += $(HIREDIS_LIBS) $(shell pkg-config --libs $(PKGS)) -lm -pthread
-# The driver loads libcurl at run time, for HTTP/2 only (driver/curl_dl.h).
+# The driver loads libcurl at run time, for HTTP/2 only (driver/engine/curl_dl.h).
 DRIVER_LDLIBS := $(HIREDIS_LIBS) $(shell pkg-config --libs $(filter-out libcurl,$(PKGS))) -lm -pthread -ldl
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
-CFLAGS += -DPAIRBENCH_VERSION='"$(VERSION)"'
+# The release (VERSION, semantic) and the commit: --version prints "pairbench 0.9.0 (abc1234)".
+RELEASE := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+CFLAGS += -DPAIRBENCH_VERSION='"$(VERSION)"' -DPAIRBENCH_RELEASE='"$(RELEASE)"'
 
 BUILD := build
 ifneq ($(SANITIZE),)
@@ -44,8 +59,8 @@ CFLAGS += -DPAIRBENCH_CFLAGS='"$(PAIRBENCH_OPT_FLAGS)"'
 # The objects that embed the version and flags (results, meta.json, --version) are rebuilt
 # when either changes: the stamp is rewritten only then.
 VERSION_STAMP := $(BUILD)/version.stamp
-$(shell mkdir -p $(BUILD) && echo '$(VERSION) $(PAIRBENCH_OPT_FLAGS)' | cmp -s - $(VERSION_STAMP) \
-    || echo '$(VERSION) $(PAIRBENCH_OPT_FLAGS)' > $(VERSION_STAMP))
+$(shell mkdir -p $(BUILD) && echo '$(RELEASE) $(VERSION) $(PAIRBENCH_OPT_FLAGS)' | cmp -s - $(VERSION_STAMP) \
+    || echo '$(RELEASE) $(VERSION) $(PAIRBENCH_OPT_FLAGS)' > $(VERSION_STAMP))
 $(addprefix $(BUILD)/,driver/main.o driver/result.o compare/run/envinfo.o compare/main.o \
     compare/run/runmeta.o): $(VERSION_STAMP)
 
@@ -66,10 +81,10 @@ BIN_DRIVER := $(BUILD)/bin/driver
 BIN_COMPARE := $(BUILD)/bin/compare
 endif
 
-.PHONY: all test unit check format clean deps demo fuzz fuzz-smoke bench
+.PHONY: all test unit check format clean deps demo fuzz fuzz-smoke bench install uninstall
 all: $(BIN_DRIVER) $(BIN_COMPARE) $(UNIT_BIN)
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c | $(HIREDIS_DEP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
@@ -130,10 +145,28 @@ $(BUILD)/fuzz-bin/%: tests/fuzz/%.c $(DRIVER_OBJ) $(COMPARE_OBJ) $(COMMON_OBJ)
 deps:
 	sh ci/install-deps.sh
 
+# As root: install what is missing first. Otherwise: check, and name what to install.
 demo:
-	sh ci/install-deps.sh
+	@if [ "$$(id -u)" -eq 0 ]; then sh ci/install-deps.sh; else sh ci/install-deps.sh --check; fi
 	$(MAKE) all
 	$(BIN_COMPARE) demo
+
+$(DEPS)/lib/libhiredis.a:
+	sh ci/build-hiredis.sh "$(DEPS)"
+
+# Install: the two binaries and their man pages, nothing else. Packagers stage with DESTDIR.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+MAN_PAGES := man/compare.1 man/driver.1
+install: bin/driver bin/compare
+	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)/man1'
+	install -m 755 bin/compare bin/driver '$(DESTDIR)$(BINDIR)/'
+	install -m 644 $(MAN_PAGES) '$(DESTDIR)$(MANDIR)/man1/'
+
+uninstall:
+	rm -f '$(DESTDIR)$(BINDIR)/compare' '$(DESTDIR)$(BINDIR)/driver' \
+	    $(addprefix '$(DESTDIR)$(MANDIR)/man1/,$(addsuffix ',$(notdir $(MAN_PAGES))))
 
 clean:
 	rm -rf build bin

@@ -5,7 +5,7 @@
 // regressed / improved when the median per-round ratio is past the 5% threshold and the
 // signed-rank p of the ratios' logs (normal approximation here; exact in compare) is within
 // the look's share of 2/252; ~ when the 90% order-statistics interval of the ratios lies
-// inside +-5% (verdict_confirmed's equivalence rule in compare/stats.c); otherwise two more
+// inside +-5% (verdict_confirmed's equivalence rule in compare/analysis/stats.c); otherwise two more
 // rounds, and at the cap "cap" (the report's unstable, or ~ when both sides are quiet). It
 // leaves out the other metrics and the rules of the planned rounds.
 // Usage: node bench/verdict-model.js [COMPARISONS per cell, default 2000]

@@ -1,18 +1,77 @@
 #!/bin/sh
-# Installs what pairbench needs to build and test on Debian 12, as root. Idempotent: a second
-# run changes nothing. Every apt source it adds reuses the mirror URI already configured on
-# this machine, so no registry host name is written here.
+# What pairbench needs on Debian 12, split in two:
+#   sh ci/install-deps.sh           runtime: build pairbench (`make`) and run `compare demo`
+#   sh ci/install-deps.sh --test    also the test toolchain (`make test`, `make check`)
+#   sh ci/install-deps.sh --check   install nothing: say what is missing (exit 1 if anything)
+# As root it installs what is missing and prints every package, apt source and file it adds.
+# As another user it checks (like --check) and names the command to run as root. Idempotent: a
+# second run adds nothing. It stops only the services of packages it has just installed (they
+# start on default ports); services that were already there are left alone. Every apt source
+# it adds reuses the mirror URI already configured here, so no registry host name is written.
+# Exit: 0 everything present (or installed), 1 something missing (check mode), 2 bad usage,
+# 3 an install step failed.
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-prefix="$here/.deps"        # local, git-ignored prefix for hiredis >= 1.0
 export DEBIAN_FRONTEND=noninteractive
-
 log() { printf 'install-deps: %s\n' "$*" >&2; }
 
-if [ "$(id -u)" -ne 0 ]; then
-    log "must run as root (it calls apt-get)"
-    exit 2
+test_too=0; check=0
+for a in "$@"; do
+    case "$a" in
+    --test) test_too=1 ;;
+    --check) check=1 ;;
+    -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) log "unknown argument '$a' (expected --test, --check or --help)"; exit 2 ;;
+    esac
+done
+[ "$(id -u)" -eq 0 ] || check=1
+
+runtime_pkgs="build-essential pkg-config git ca-certificates dpkg-dev libssl-dev libjansson-dev
+ libcurl4-openssl-dev redis-server"
+test_pkgs="clang llvm libclang-rt-14-dev clang-format clang-tidy cppcheck valgrind strace
+ python3 python3-yaml openssl curl redis-tools nginx-light socat wrk nghttp2-client nodejs
+ chromium fonts-wqy-microhei man-db groff-base"
+backport_pkgs="valkey-server"          # Debian 12 has valkey only in bookworm-backports
+[ "$test_too" = 1 ] && backport_pkgs="$backport_pkgs valkey-tools"
+want="$runtime_pkgs"
+[ "$test_too" = 1 ] && want="$want $test_pkgs"
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
+missing_of() { for p in "$@"; do installed "$p" || printf ' %s' "$p"; done; }
+missing=$(missing_of $want)
+missing_bp=$(missing_of $backport_pkgs)
+need_npm=0; need_ws=0
+if [ "$test_too" = 1 ]; then
+    command -v npm >/dev/null 2>&1 || need_npm=1
+    [ -d "$here/tests/node_modules/ws" ] || need_ws=1
+fi
+# hiredis >= 1.0 (RESP3): the system's if pkg-config finds one, else .deps (ci/build-hiredis.sh)
+need_hiredis=1
+if pkg-config --atleast-version=1.0.0 hiredis 2>/dev/null ||
+    { PKG_CONFIG_PATH="$here/.deps/lib/pkgconfig" pkg-config --atleast-version=1.0.0 hiredis 2>/dev/null &&
+      [ -f "$here/.deps/lib/libhiredis.a" ]; }; then
+    need_hiredis=0
+fi
+
+if [ "$check" = 1 ]; then
+    all="$missing$missing_bp"
+    [ "$need_npm" = 1 ] && all="$all npm"
+    flag=""; [ "$test_too" = 1 ] && flag=" --test"
+    if [ -n "$all" ]; then
+        log "missing Debian packages:$all"
+        log "install them as root with:  sh ci/install-deps.sh$flag"
+        [ "$need_ws" = 1 ] && log "and the tests' WebSocket peer:  (cd tests && npm ci)"
+        exit 1
+    fi
+    if [ "$need_ws" = 1 ]; then
+        log "missing the tests' WebSocket peer: run  (cd tests && npm ci)"
+        exit 1
+    fi
+    [ "$need_hiredis" = 1 ] &&
+        log "no hiredis >= 1.0 on this system: make builds Debian's 1.2.0 source into .deps (no root needed)"
+    log "ok: every${flag:+ test and} runtime package is present"
+    exit 0
 fi
 
 # The URI of the first configured Debian archive (deb822 or one-line format).
@@ -20,6 +79,7 @@ mirror_uri() {
     uri=""
     for f in /etc/apt/sources.list.d/*.sources; do
         [ -f "$f" ] || continue
+        case "$f" in */pairbench-*) continue ;; esac
         uri=$(awk '/^URIs:/ && $2 !~ /security/ {print $2; exit}' "$f")
         [ -n "$uri" ] && break
     done
@@ -30,82 +90,66 @@ mirror_uri() {
     printf '%s\n' "$uri"
 }
 
-uri=$(mirror_uri)
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 changed=0
-
 add_source() { # file content
     if [ ! -f "$1" ] || [ "$(cat "$1")" != "$2" ]; then
+        log "adding apt source $1 ($(printf '%s' "$2" | awk '/^Suites:/ {print $2}'), mirror $uri)"
         printf '%s\n' "$2" > "$1"
         changed=1
     fi
 }
-
-add_source /etc/apt/sources.list.d/pairbench-backports.sources "Types: deb
+if [ -n "$missing_bp" ] || [ "$need_hiredis" = 1 ]; then
+    uri=$(mirror_uri)
+    [ -n "$missing_bp" ] && add_source /etc/apt/sources.list.d/pairbench-backports.sources "Types: deb
 URIs: $uri
 Suites: bookworm-backports
 Components: main
 Signed-By: $keyring"
-
-# Source packages only (no binaries) from the next release, for hiredis 1.2.0.
-add_source /etc/apt/sources.list.d/pairbench-src.sources "Types: deb-src
+    # Source packages only (no binaries) from the next release, for hiredis 1.2.0.
+    [ "$need_hiredis" = 1 ] && add_source /etc/apt/sources.list.d/pairbench-src.sources "Types: deb-src
 URIs: $uri
 Suites: trixie
 Components: main
 Signed-By: $keyring"
-
-stamp=/var/lib/apt/periodic/pairbench-update-stamp
-if [ "$changed" = 1 ] || [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +360 2>/dev/null)" ]; then
-    log "apt-get update"
-    apt-get update -qq
-    mkdir -p "$(dirname "$stamp")" && touch "$stamp"
 fi
 
-pkgs="build-essential pkg-config clang llvm libclang-rt-14-dev clang-format clang-tidy cppcheck
- valgrind strace dpkg-dev git ca-certificates openssl python3
- libssl-dev libjansson-dev libcurl4-openssl-dev libhiredis-dev
- redis-server redis-tools nginx-light socat wrk curl nodejs chromium fonts-wqy-microhei"
-missing=""
-for p in $pkgs; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
+stamp=/var/lib/apt/periodic/pairbench-update-stamp
+if [ -n "$missing$missing_bp" ] || [ "$need_npm" = 1 ] || [ "$need_hiredis" = 1 ]; then
+    if [ "$changed" = 1 ] || [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +360 2>/dev/null)" ]; then
+        log "apt-get update"
+        apt-get update -qq
+        mkdir -p "$(dirname "$stamp")" && touch "$stamp"
+    fi
+fi
+
+# Services whose packages this run installs: only those are stopped afterwards.
+fresh_services=""
+for pair in redis-server:redis-server valkey-server:valkey-server nginx-light:nginx; do
+    case " $missing $missing_bp " in *" ${pair%%:*} "*) fresh_services="$fresh_services ${pair#*:}" ;; esac
 done
 if [ -n "$missing" ]; then
     log "installing:$missing"
     apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
-for p in valkey-server valkey-tools; do
-    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
-        log "installing $p from bookworm-backports"
-        apt-get install -y -qq --no-install-recommends -t bookworm-backports "$p" >/dev/null
-    fi
-done
-# Packages install services that start on default ports; tests start their own servers.
-for s in redis-server valkey-server nginx; do
+if [ -n "$missing_bp" ]; then
+    log "installing from bookworm-backports:$missing_bp"
+    apt-get install -y -qq --no-install-recommends -t bookworm-backports $missing_bp >/dev/null
+fi
+for s in $fresh_services; do
+    log "stopping $s (just installed; the tests and the demo start their own servers)"
     if command -v service >/dev/null 2>&1; then service "$s" stop >/dev/null 2>&1 || true; fi
 done
 
-# npm is not packaged with every nodejs build; Debian's npm is used only when missing.
-if ! command -v npm >/dev/null 2>&1; then
+if [ "$need_npm" = 1 ]; then # npm is not packaged with every nodejs build
+    log "installing: npm"
     apt-get install -y -qq --no-install-recommends npm >/dev/null
 fi
-if [ ! -d "$here/tests/node_modules/ws" ]; then
-    log "npm ci (tests/: ws)"
+if [ "$need_ws" = 1 ]; then
+    log "npm ci in tests/ (the WebSocket peer 'ws', pinned by tests/package-lock.json)"
     (cd "$here/tests" && npm ci --no-audit --no-fund --silent)
 fi
-
-# hiredis >= 1.0 (RESP3). Debian 12 ships 0.14.1: build Debian's 1.2.0 source into .deps.
-if ! PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --atleast-version=1.0.0 hiredis 2>/dev/null; then
-    log "building hiredis from Debian's trixie source package into $prefix"
-    work=$(mktemp -d)
-    trap 'rm -rf "$work"' EXIT
-    (cd "$work" && apt-get source -qq hiredis/trixie >/dev/null 2>&1) ||
-        (cd "$work" && apt-get source -qq -t trixie hiredis >/dev/null)
-    src=$(find "$work" -maxdepth 1 -type d -name 'hiredis-*' | head -n 1)
-    [ -n "$src" ] || { log "apt-get source hiredis gave no source tree"; exit 3; }
-    # hiredis's Makefile installs into $(LIBRARY_PATH), which this environment sets: override it.
-    make -C "$src" -s -j2 USE_SSL=1 PREFIX="$prefix" LIBRARY_PATH=lib >/dev/null
-    make -C "$src" -s install USE_SSL=1 PREFIX="$prefix" LIBRARY_PATH=lib >/dev/null
-    PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --atleast-version=1.0.0 hiredis ||
-        { log "hiredis build in $prefix is not >= 1.0"; exit 3; }
+if [ "$need_hiredis" = 1 ]; then
+    sh "$here/ci/build-hiredis.sh" "$here/.deps"
 fi
-log "ok: hiredis $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --modversion hiredis) in $prefix"
+log "ok: nothing else to install"

@@ -45,7 +45,7 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("pairbench compare %s\n", PAIRBENCH_VERSION);
+        printf("pairbench %s (%s)\n", PAIRBENCH_RELEASE, PAIRBENCH_VERSION);
         return EXIT_OK;
     }
     for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

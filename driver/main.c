@@ -1,7 +1,7 @@
-/* bin/driver: one process = one measurement (design §4). "driver <protocol> [flags]" runs
- * the client engine and prints one JSON result; "driver serve <protocol> [flags]" runs the
- * reference server until SIGINT/SIGTERM and prints what it served. Exit codes: 0 result
- * printed, 2 bad flags or configuration, 3 could not connect or the run failed. */
+/* bin/driver: one process = one measurement (docs/architecture.md#driver-result). "driver
+ * <protocol> [flags]" runs the client engine and prints one JSON result; "driver serve <protocol>
+ * [flags]" runs the reference server until SIGINT/SIGTERM and prints what it served. Exit codes: 0
+ * result printed, 2 bad flags or configuration, 3 could not connect or the run failed. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -215,7 +215,7 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("pairbench driver %s\n", PAIRBENCH_VERSION);
+        printf("pairbench %s (%s)\n", PAIRBENCH_RELEASE, PAIRBENCH_VERSION);
         return EXIT_OK;
     }
     if (strcmp(argv[1], "serve") == 0) {
@@ -231,7 +231,8 @@ int main(int argc, char **argv)
         }
         first = 3;
     } else if (strcmp(argv[1], "--config") == 0 || strncmp(argv[1], "--config=", 9) == 0) {
-        /* "<driver> --config FILE.json" (design §4): the file names the protocol */
+        /* "<driver> --config FILE.json" (docs/architecture.md#driver-result): the file names the
+         * protocol */
         if (proto_from_config(argc, argv, &proto, err, sizeof(err)) < 0) {
             fprintf(stderr, "driver: %s\n", err);
             return EXIT_USAGE;

@@ -1,6 +1,6 @@
-/* One measurement's outcome and its JSON rendering (design §4, schema pairbench.result/1).
- * The epoll engine (client.c) fills it, and so does any other runner that does not fit the
- * workload table (h2.c, HTTP/2 via libcurl); main.c prints it. */
+/* One measurement's outcome and its JSON rendering (docs/architecture.md#driver-result, schema
+ * pairbench.result/1). The epoll engine (client.c) fills it, and so does any other runner that does
+ * not fit the workload table (h2.c, HTTP/2 via libcurl); main.c prints it. */
 #ifndef PAIRBENCH_RESULT_H
 #define PAIRBENCH_RESULT_H
 

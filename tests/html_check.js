@@ -11,7 +11,9 @@
 //
 // Prints one JSON object per file, one per line, in argument order:
 //   {"file": "...", "errors": [...], "requests": [...], "charts": N, "metrics": [...],
-//    "lang": "en", "scripts": N, "title": "..."}
+//    "lang": "en", "scripts": N, "title": "...", "forest": null | {"before_charts", "width",
+//    "labels", "label_min_x", "marks": [{"metric", "verdict", "fill", "cx", "lo", "hi",
+//    "band"}]}}   (the forest plot's marks as laid out: coordinates from the live SVG)
 // errors: console.error/assert calls, uncaught exceptions, Log domain errors (failed loads,
 // CSP, ...). requests: every URL the page asked for other than the page itself and data:
 // URLs (a self-contained report asks for none). Exit 0 when every file's errors and requests
@@ -157,7 +159,24 @@ async function check(file) {
     metrics: Array.from(document.querySelectorAll('svg.chart[data-metric]')).map(e => e.getAttribute('data-metric')),
     lang: document.documentElement.getAttribute('lang'),
     scripts: document.querySelectorAll('script').length,
-    title: document.title })`;
+    title: document.title,
+    forest: (() => {
+      const s = document.querySelector('svg.forest');
+      if (!s) return null;
+      const first = document.querySelector('svg.chart');
+      const num = (e, a) => e ? e[a].baseVal.value : null;
+      const marks = Array.from(s.querySelectorAll('g.fr')).map(g => {
+        const c = g.querySelector('circle.fp'), l = g.querySelector('line.fi'), b = g.querySelector('rect.fb');
+        return { metric: g.getAttribute('data-metric'), verdict: g.getAttribute('data-verdict'),
+                 fill: c && c.getAttribute('fill'), cx: num(c, 'cx'),
+                 lo: l && Math.min(num(l, 'x1'), num(l, 'x2')), hi: l && Math.max(num(l, 'x1'), num(l, 'x2')),
+                 band: b && [num(b, 'x'), num(b, 'x') + num(b, 'width')] };
+      });
+      const boxes = Array.from(s.querySelectorAll('text.fl')).map(t => t.getBBox());
+      return { before_charts: !first || !!(s.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING),
+               width: s.viewBox.baseVal.width, labels: boxes.length,
+               label_min_x: Math.min(...boxes.map(b => b.x)), marks };
+    })() })`;
   const ev = await send('Runtime.evaluate', { expression: expr, returnByValue: true }, sessionId);
   Object.assign(result, JSON.parse(ev.result.value));
   if (domDir) {

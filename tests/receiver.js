@@ -2,6 +2,7 @@
 //   GET   /repos/O/R/issues/N/comments            -> [{id, url, body}, ...]
 //   POST  /repos/O/R/issues/N/comments   {body}   -> 201 {id, url, body}
 //   PATCH /repos/O/R/issues/comments/ID  {body}   -> 200 {id, url, body}
+//   ANY   /echo-auth/...                          -> 500 whose body echoes the Authorization header
 // GET honours per_page (default 30, at most 100) and page like GitHub. RECEIVER_SEED=N starts
 // with N comments by someone else on issue 1 of o/r (so ours lands on a later page).
 // Every request is appended to LOGFILE as one JSON line {method, url, authorization, body}.
@@ -38,6 +39,9 @@ http.createServer((req, res) => {
     const path = req.url.split("?")[0];
     const host = req.headers.host;
     let m;
+    if (path.startsWith("/echo-auth/")) { // a careless server: its error echoes the request
+      return reply(res, 500, {message: "internal error", request: {authorization: req.headers.authorization}});
+    }
     if (req.headers.authorization !== "Bearer " + (process.env.RECEIVER_TOKEN || "")) {
       return reply(res, 401, {message: "Bad credentials"});
     }

@@ -1,5 +1,5 @@
 /* The gate's thresholds, decision and comment Markdown (see gate.h). Pure: the command that
- * runs, writes and posts is in gate_cmd.c. */
+ * runs, writes and posts is in cmd/gate.c. */
 #include "gate.h"
 
 #include <math.h>
@@ -9,15 +9,14 @@
 #include "cmds.h"
 #include "num.h"
 
-#define GATE_EXPECTED "expected throughput, cpu_efficiency, p50, p99, rss"
-
 void gate_config_init(struct gate_config *gc)
 {
+    int m;
+
     memset(gc, 0, sizeof(*gc));
     verdict_rules_default(&gc->rules);
-    gc->gated[METRIC_THROUGHPUT] = 1;
-    gc->gated[METRIC_CPU_EFFICIENCY] = 1;
-    gc->gated[METRIC_P99_US] = 1;
+    for (m = 0; m < METRIC_COUNT; m++)
+        gc->gated[m] = (unsigned char)metric_def((enum metric)m)->gate_default;
 }
 
 void gate_config_release(struct gate_config *gc)
@@ -34,7 +33,7 @@ static int gate_metric(const char *name)
 {
     int m = metric_lookup(name);
 
-    return m == METRIC_CPU_PERCENT ? -1 : m;
+    return m >= 0 && metric_gateable((enum metric)m) ? m : -1;
 }
 
 static void name_gated(struct gate_config *gc, int m, double pct)
@@ -62,8 +61,8 @@ int gate_parse_threshold(struct gate_config *gc, const char *arg, char *err, siz
     name[eq - arg] = '\0';
     m = gate_metric(name);
     if (m < 0) {
-        snprintf(err, errlen, "--threshold '%s': unknown metric '%s' (" GATE_EXPECTED ")", arg,
-                 name);
+        snprintf(err, errlen, "--threshold '%s': unknown metric '%s' (expected %s)", arg, name,
+                 metric_gateable_names());
         return -1;
     }
     if (num_parse_double(eq + 1, 0, 1000, &pct) < 0 || !(pct > 0)) {
@@ -92,8 +91,8 @@ static int parse_thresholds(struct gate_config *gc, const json_t *obj, const cha
         double d;
 
         if (m < 0) {
-            snprintf(err, errlen, "%s: %s.%s: unknown metric '%s' (" GATE_EXPECTED ")", file, path,
-                     key, key);
+            snprintf(err, errlen, "%s: %s.%s: unknown metric '%s' (expected %s)", file, path, key,
+                     key, metric_gateable_names());
             return -1;
         }
         d = json_number_value(v);
@@ -307,8 +306,14 @@ static void reason_add(char *buf, size_t len, const char *label, const char *wha
                  what);
     else
         snprintf(buf + used, len - used, "%s%s", used ? "; " : "", what);
-    if (strlen(buf) + 8 >= len)
-        snprintf(buf + len - 8, 8, "...");
+    if (strlen(buf) + 8 >= len) {
+        /* cut before the character that straddles the limit, never inside it (a UTF-8
+         * continuation byte is 10xxxxxx): gate.md and stderr stay valid UTF-8 */
+        size_t cut = len - 8;
+        while (cut > 0 && ((unsigned char)buf[cut] & 0xC0) == 0x80)
+            cut--;
+        snprintf(buf + cut, len - cut, "...");
+    }
 }
 
 static void fmt_change(char *out, size_t len, const json_t *vs)
@@ -328,10 +333,7 @@ static void fmt_change(char *out, size_t len, const json_t *vs)
 
 static const char *metric_title(int m)
 {
-    static const char *const t[METRIC_COUNT] = {"throughput", "CPU %", "CPU efficiency", "P50",
-                                                "P99",        "RSS",   "instructions/op"};
-
-    return m >= 0 && m < METRIC_COUNT ? t[m] : "?";
+    return m >= 0 && m < METRIC_COUNT ? metric_def((enum metric)m)->short_en : "?";
 }
 
 int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate_result *gr)

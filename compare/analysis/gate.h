@@ -1,7 +1,8 @@
 /* gate: the pre-merge performance gate. Thresholds per metric (from `--threshold METRIC=PCT`
  * flags and the spec's "gate" section, optionally per grid row), the decision over a summary
- * (design §7) and its exit code (design §8), and the Markdown a pull-request comment carries.
- * The parsing and the decision are pure; cmd_gate (gate_cmd.c) runs and posts. */
+ * (docs/architecture.md#summary) and its exit code (docs/architecture.md#exit-codes), and the
+ * Markdown a pull-request comment carries. The parsing and the decision are pure; cmd_gate
+ * (cmd/gate.c) runs and posts. */
 #ifndef PAIRBENCH_GATE_H
 #define PAIRBENCH_GATE_H
 
@@ -37,7 +38,7 @@ void gate_config_release(struct gate_config *gc);
 
 /* One `--threshold METRIC=PERCENT` value (PERCENT in (0, 1000]). Returns 0, or -1 with err
  * like "--threshold 'latency=5': unknown metric 'latency' (expected throughput,
- * cpu_efficiency, p50, p99, rss)". */
+ * cpu_efficiency, p50_us, p99_us, rss_mib)"; the aliases p50, p99, rss are accepted). */
 int gate_parse_threshold(struct gate_config *gc, const char *arg, char *err, size_t errlen);
 
 /* The spec's "gate" object: {"thresholds": {METRIC: PCT}, "noise_limit": PCT,

@@ -1,6 +1,6 @@
-/* Statistics of design §6: ranges, the exact Mann–Whitney U test, the exact Wilcoxon
- * signed-rank test of the paired per-round ratios, paired ratios, verdicts.
- * Pure functions, no I/O; known-answer tests in tests/unit/test_stats.c.
+/* Statistics of docs/architecture.md#statistics: ranges, the exact Mann–Whitney U test, the exact
+ * Wilcoxon signed-rank test of the paired per-round ratios, paired ratios, verdicts. Pure
+ * functions, no I/O; known-answer tests in tests/unit/test_stats.c.
  *
  * Why these choices: with 5 runs a side nothing but order statistics are honest. The exact
  * U test is computed by counting: a dynamic programme over the pooled sample (sorted, ties
@@ -14,57 +14,14 @@
 
 #include "stats.h"
 
-static const char *const metric_names[METRIC_COUNT] = {
-    "throughput", "cpu_percent", "cpu_efficiency", "p50_us", "p99_us", "rss_mib", "instructions",
-};
-
 void verdict_rules_default(struct verdict_rules *r)
 {
+    int m;
+
     memset(r, 0, sizeof(*r));
-    r->threshold_pct[METRIC_THROUGHPUT] = 5;
-    r->threshold_pct[METRIC_CPU_PERCENT] = 0;
-    r->threshold_pct[METRIC_CPU_EFFICIENCY] = 5;
-    r->threshold_pct[METRIC_P50_US] = 5;
-    r->threshold_pct[METRIC_P99_US] = 10;
-    r->threshold_pct[METRIC_RSS_MIB] = 10;
-    /* repeats of a count spread by at most 0.5% here (docs/performance.md) */
-    r->threshold_pct[METRIC_INSTRUCTIONS] = 1;
+    for (m = 0; m < METRIC_COUNT; m++)
+        r->threshold_pct[m] = metric_def((enum metric)m)->threshold_pct;
     r->noise_limit_pct = 20;
-}
-
-const char *metric_name(enum metric m)
-{
-    return (unsigned)m < METRIC_COUNT ? metric_names[m] : "unknown";
-}
-
-int metric_lookup(const char *name)
-{
-    static const struct {
-        const char *alias;
-        enum metric m;
-    } aliases[] = {
-        {"p50", METRIC_P50_US},
-        {"p99", METRIC_P99_US},
-        {"rss", METRIC_RSS_MIB},
-        {"cpu", METRIC_CPU_PERCENT},
-        {"efficiency", METRIC_CPU_EFFICIENCY},
-    };
-    size_t i;
-
-    if (!name)
-        return -1;
-    for (i = 0; i < METRIC_COUNT; i++)
-        if (strcmp(name, metric_names[i]) == 0)
-            return (int)i;
-    for (i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
-        if (strcmp(name, aliases[i].alias) == 0)
-            return (int)aliases[i].m;
-    return -1;
-}
-
-int metric_higher_is_better(enum metric m)
-{
-    return m == METRIC_THROUGHPUT || m == METRIC_CPU_EFFICIENCY;
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -1,23 +1,13 @@
-/* Statistics of design §6, free of I/O: median [min–max] of a sample, the exact two-sided
- * Mann–Whitney U p-value, paired per-round ratios, and the verdict rules (per-metric
- * thresholds, noise limit) that turn them into regressed / improved / ~ / unstable / failed. */
+/* Statistics of docs/architecture.md#statistics, free of I/O: median [min–max] of a sample, the
+ * exact two-sided Mann–Whitney U p-value, paired per-round ratios, and the verdict rules
+ * (per-metric thresholds, noise limit) that turn them into regressed / improved / ~ / unstable /
+ * failed. */
 #ifndef PAIRBENCH_STATS_H
 #define PAIRBENCH_STATS_H
 
 #include <stddef.h>
 
-/* The metrics of a row, in table order; metric_name() gives the summary.json key. */
-enum metric {
-    METRIC_THROUGHPUT,     /* "throughput": ops/s, higher is better */
-    METRIC_CPU_PERCENT,    /* "cpu_percent": client process, 100 = one core; informational */
-    METRIC_CPU_EFFICIENCY, /* "cpu_efficiency": ops/s per core, per run; higher is better */
-    METRIC_P50_US,         /* "p50_us": batch round trip P50, lower is better */
-    METRIC_P99_US,         /* "p99_us": batch round trip P99, lower is better */
-    METRIC_RSS_MIB,        /* "rss_mib": client peak RSS, lower is better */
-    METRIC_INSTRUCTIONS,   /* "instructions": server user-space instructions per operation
-                            * from the counted runs (cost.h), lower is better */
-    METRIC_COUNT
-};
+#include "metrics.h"
 
 /* Verdict words, exactly as they appear in summary.json and the reports. */
 #define VERDICT_REGRESSED "regressed"
@@ -34,17 +24,9 @@ struct verdict_rules {
     double noise_limit_pct;
 };
 
-/* throughput 5, cpu_percent 0 (informational), cpu_efficiency 5, p50 5, p99 10, rss 10;
- * noise limit 20. */
+/* Each metric's threshold_pct from the metric table (throughput 5, cpu_percent 0
+ * (informational), cpu_efficiency 5, p50 5, p99 10, rss 10); noise limit 20. */
 void verdict_rules_default(struct verdict_rules *r);
-
-/* "throughput", "cpu_percent", ... */
-const char *metric_name(enum metric m);
-/* Accepts the summary keys and the aliases p50, p99, rss, efficiency, cpu. Returns the
- * metric, or -1 when the name is unknown. */
-int metric_lookup(const char *name);
-/* 1 when a larger value is better (throughput, cpu_efficiency), else 0. */
-int metric_higher_is_better(enum metric m);
 
 /* median [min–max] of a sample. */
 struct stats_range {
@@ -80,7 +62,7 @@ double stats_signed_rank_p(const double *d, size_t n);
 /* The paired change of a row: the median of its per-round ratios cand/base, minus 1 (0 when
  * there are none). Each ratio compares two runs of one round, so the machine's slow drift,
  * which both share, cancels in it; a row with extra rounds is judged on this change (the
- * change of the sides' medians stays the reported one, design §6). */
+ * change of the sides' medians stays the reported one, docs/architecture.md#statistics). */
 double stats_paired_change(const double *ratios, size_t n);
 
 /* A distribution-free interval for the median of v[0..n): the order statistics
@@ -114,7 +96,7 @@ struct verdict_input {
      * stats_extra_alpha(planned, looks, n), where looks is how many times the confirmation
      * cap lets the row be judged again (half the cap, at least 1); the noise is read from
      * the raw values base_v/cand_v of base.n and cand.n runs. p is the exact U-test p of
-     * the raw values, reported for every row (design §6); no rule uses it. */
+     * the raw values, reported for every row (docs/architecture.md#statistics); no rule uses it. */
     size_t planned, looks;
     double p, p_paired;
     const double *base_v, *cand_v;

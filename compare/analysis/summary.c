@@ -1,4 +1,5 @@
-/* summary: runs.jsonl lines + meta.json → the summary object (design §7) and summary.csv.
+/* summary: runs.jsonl lines + meta.json → the summary object (docs/architecture.md#summary) and
+ * summary.csv.
  *
  * Per row (configuration) and version, each metric is taken per run from the driver's JSON:
  * throughput = result.throughput; cpu_percent = result.cpu.percent (the client process, or
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "outcome.h"
 #include "summary.h"
 #include "summary_cost.h"
 
@@ -545,6 +547,7 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     json_object_set(sum, "baseline", json_array_get(versions, 0));
     json_object_set(sum, "versions", versions);
     json_object_set_new(sum, "rounds", json_integer((json_int_t)expected_rounds));
+    json_object_set_new(sum, "outcome", json_null()); /* filled once the rows are known */
     for (i = 0; i < json_array_size(configs); i++) {
         const char *cfg = json_string_value(json_array_get(configs, i));
         const json_t *mcfg = NULL;
@@ -567,6 +570,7 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     }
     json_object_set_new(sum, "rows", rows);
     rows = NULL;
+    json_object_set_new(sum, "outcome", outcome_build(sum, NULL));
 
     compared = json_array_size(configs) * (json_array_size(versions) - 1);
     alpha = stats_evidence_alpha(expected_rounds, expected_rounds, expected_rounds, &p_disjoint);

@@ -1,5 +1,5 @@
-/* summary: the statistics of a run directory as one JSON object (design §7, schema
- * "pairbench.summary/1") built from the runs.jsonl lines and meta.json, and its flat CSV
+/* summary: the statistics of a run directory as one JSON object (docs/architecture.md#summary,
+ * schema "pairbench.summary/1") built from the runs.jsonl lines and meta.json, and its flat CSV
  * form. Pure: no file or network I/O (the caller reads and writes the files). */
 #ifndef PAIRBENCH_SUMMARY_H
 #define PAIRBENCH_SUMMARY_H

@@ -23,10 +23,6 @@
  * the A/A sample of paired ratios is small, so its extremes understate the true noise. */
 #define CALIBRATE_MARGIN 1.25
 
-static const enum metric gated_metrics[] = {METRIC_THROUGHPUT, METRIC_CPU_EFFICIENCY,
-                                            METRIC_P50_US,     METRIC_P99_US,
-                                            METRIC_RSS_MIB,    METRIC_INSTRUCTIONS};
-
 static void usage(FILE *f)
 {
     fprintf(f, "usage: compare calibrate --spec FILE [--grid FILE]... [--runs N] [--warmup S]\n"
@@ -229,13 +225,13 @@ static int write_calibration(const char *dir, const json_t *summary,
         json_object_set(jrow, "label", json_object_get(row, "label"));
         json_object_set(jrow, "params", json_object_get(row, "params"));
         json_object_set(jrow, "status", json_object_get(row, "status"));
-        for (k = 0; k < sizeof(gated_metrics) / sizeof(gated_metrics[0]); k++) {
-            enum metric m = gated_metrics[k];
+        for (k = 0; k < METRIC_COUNT; k++) {
+            enum metric m = (enum metric)k;
             const json_t *jm = json_object_get(json_object_get(row, "metrics"), metric_name(m));
             struct calibrate_metric cm;
             double floor_pct;
 
-            if (calibrate_metric_from_summary(jm, base, again, &cm) < 0 ||
+            if (!metric_gateable(m) || calibrate_metric_from_summary(jm, base, again, &cm) < 0 ||
                 calibrate_floor(&cm, rules->threshold_pct[m], &floor_pct) < 0)
                 continue;
             *false_alarms += (unsigned)cm.false_alarm;
@@ -296,26 +292,21 @@ int cmd_calibrate(int argc, char **argv)
     struct verdict_rules rules;
     char err[1024] = "", aa_spec[4096] = "";
     unsigned false_alarms = 0;
-    int i = 1, rc;
+    struct flags f;
+    int id, rc;
 
     run_request_init(&rq);
     memset(&out, 0, sizeof(out));
     verdict_rules_default(&rules);
-    while (i < argc) {
-        int r;
-
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+    flags_init(&f, "compare calibrate", argc, argv);
+    flags_add(&f, run_flags, run_flags_count);
+    while ((id = flags_next(&f)) != FLAGS_END) {
+        if (id == FLAGS_HELP) {
             usage(stdout);
             return EXIT_OK;
         }
-        r = run_flag_parse(&rq, argc, argv, &i, err, sizeof(err));
-        if (r < 0) {
-            fprintf(stderr, "compare calibrate: %s\n", err);
-            return EXIT_USAGE;
-        }
-        if (r == 0) {
-            fprintf(stderr, "compare calibrate: unknown flag '%s'\n", argv[i]);
-            usage(stderr);
+        if (id < 0 || run_flag_apply(&rq, &f, id) < 0) {
+            fprintf(stderr, "%s\n", f.err);
             return EXIT_USAGE;
         }
     }

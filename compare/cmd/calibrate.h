@@ -13,8 +13,8 @@ struct calibrate_metric {
     int false_alarm; /* the A/A verdict was regressed or improved */
 };
 
-/* From one metric object of an A/A summary row (design §7 shape) with versions base and
- * again. Returns 0, or -1 when the metric has no paired ratios. */
+/* From one metric object of an A/A summary row (docs/architecture.md#summary shape) with versions
+ * base and again. Returns 0, or -1 when the metric has no paired ratios. */
 int calibrate_metric_from_summary(const json_t *metric, const char *base, const char *again,
                                   struct calibrate_metric *cm);
 

@@ -18,6 +18,7 @@
 
 #include "atomic.h"
 #include "cmds.h"
+#include "flags.h"
 #include "gate.h"
 #include "jobs_util.h"
 #include "proc.h"
@@ -322,134 +323,159 @@ out:
     return rc;
 }
 
-int cmd_commits(int argc, char **argv)
-{
+/* What the command line asked for. */
+struct commits_cli {
     struct run_request rq;
-    struct run_outcome o;
+    const char *repo, *build, *cache;
     struct tree t[2];
-    const char *repo = NULL, *build = NULL, *cache_flag = NULL;
-    char err[4096] = "", cache[1024], dir[1024], tmpdir[64] = "", spec2[1100], log[1100];
-    json_t *extra = NULL;
-    int i = 1, rc = EXIT_USAGE, gate = 0, k, r;
+    int gate;
+};
 
-    memset(&o, 0, sizeof(o));
-    memset(t, 0, sizeof(t));
-    run_request_init(&rq);
-    rq.argc = argc;
-    rq.argv = argv;
-    while (i < argc) {
-        const char *a = argv[i];
-        const char **dst = NULL;
+enum { CF_REPO, CF_BASELINE, CF_CANDIDATE, CF_BUILD, CF_CACHE, CF_GATE };
 
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+static int commits_flag(struct commits_cli *cli, struct flags *f, int id)
+{
+    const char **dst[] = {&cli->repo, &cli->t[0].ref, &cli->t[1].ref, &cli->build, &cli->cache};
+
+    if (id == CF_GATE) {
+        cli->gate = 1;
+        return 0;
+    }
+    if (id >= CF_REPO && id <= CF_CACHE) {
+        if (!*f->value)
+            return flags_fail(f, "%s: missing value", f->flag);
+        *dst[id] = f->value;
+        return 0;
+    }
+    return run_flag_apply(&cli->rq, f, id);
+}
+
+/* Fills cli from argv. Returns -1 to go on, else the exit code (help: 0; bad usage: 2). */
+static int parse_args(struct commits_cli *cli, int argc, char **argv)
+{
+    static const struct flag_def defs[] = {
+        {"--repo", 1, CF_REPO},   {"--baseline", 1, CF_BASELINE}, {"--candidate", 1, CF_CANDIDATE},
+        {"--build", 1, CF_BUILD}, {"--cache", 1, CF_CACHE},       {"--gate", 0, CF_GATE},
+    };
+    struct flags f;
+    int id;
+
+    memset(cli, 0, sizeof(*cli));
+    run_request_init(&cli->rq);
+    cli->rq.argc = argc;
+    cli->rq.argv = argv;
+    flags_init(&f, "compare commits", argc, argv);
+    flags_add(&f, defs, sizeof(defs) / sizeof(defs[0]));
+    flags_add(&f, run_flags, run_flags_count);
+    while ((id = flags_next(&f)) != FLAGS_END) {
+        if (id == FLAGS_HELP) {
             usage(stdout);
             return EXIT_OK;
         }
-        if (strcmp(a, "--gate") == 0) {
-            gate = 1;
-            i++;
-            continue;
-        }
-        if (strcmp(a, "--repo") == 0)
-            dst = &repo;
-        else if (strcmp(a, "--baseline") == 0)
-            dst = &t[0].ref;
-        else if (strcmp(a, "--candidate") == 0)
-            dst = &t[1].ref;
-        else if (strcmp(a, "--build") == 0)
-            dst = &build;
-        else if (strcmp(a, "--cache") == 0)
-            dst = &cache_flag;
-        if (dst) {
-            if (i + 1 >= argc || !*argv[i + 1]) {
-                fprintf(stderr, "compare: commits: %s: missing value\n", a);
-                return EXIT_USAGE;
-            }
-            *dst = argv[i + 1];
-            i += 2;
-            continue;
-        }
-        r = run_flag_parse(&rq, argc, argv, &i, err, sizeof(err));
-        if (r < 0) {
-            fprintf(stderr, "compare: commits: %s\n", err);
-            return EXIT_USAGE;
-        }
-        if (r == 0) {
-            fprintf(stderr, "compare: commits: unknown option '%s' (see compare commits --help)\n",
-                    a);
+        if (id < 0 || commits_flag(cli, &f, id) < 0) {
+            fprintf(stderr, "%s\n", f.err);
             return EXIT_USAGE;
         }
     }
-    if (!repo || !t[0].ref || !t[1].ref || !build || !rq.spec_path) {
+    if (!cli->repo || !cli->t[0].ref || !cli->t[1].ref || !cli->build || !cli->rq.spec_path) {
         fprintf(stderr, "compare: commits: --repo, --baseline, --candidate, --build and --spec "
                         "are required\n");
         usage(stderr);
         return EXIT_USAGE;
     }
-    if (strcmp(t[0].ref, "WORKTREE") == 0) {
+    if (strcmp(cli->t[0].ref, "WORKTREE") == 0) {
         fprintf(stderr, "compare: commits: --baseline 'WORKTREE': only the candidate may be the "
                         "working tree\n");
         return EXIT_USAGE;
     }
-    t[0].name = "baseline";
-    t[1].name = "candidate";
-    t[1].worktree = strcmp(t[1].ref, "WORKTREE") == 0;
-    snprintf(tmpdir, sizeof(tmpdir), "/tmp/pairbench-commits.XXXXXX");
-    if (!mkdtemp(tmpdir)) {
-        fprintf(stderr, "compare: commits: mkdtemp: %s\n", strerror(errno));
-        tmpdir[0] = '\0';
-        rc = EXIT_HARNESS;
-        goto out;
-    }
-    if (cache_root(cache_flag, cache, sizeof(cache), err, sizeof(err)) < 0) {
+    cli->t[0].name = "baseline";
+    cli->t[1].name = "candidate";
+    cli->t[1].worktree = strcmp(cli->t[1].ref, "WORKTREE") == 0;
+    return -1;
+}
+
+/* Checks out (or reuses) both trees under the cache. Returns -1 to go on, else the exit
+ * code. */
+static int prepare_trees(struct commits_cli *cli, const char *tmpdir)
+{
+    char err[4096] = "", cache[1024];
+    int k, r;
+
+    if (cache_root(cli->cache, cache, sizeof(cache), err, sizeof(err)) < 0) {
         fprintf(stderr, "compare: commits: %s\n", err);
-        rc = EXIT_HARNESS;
-        goto out;
+        return EXIT_HARNESS;
     }
     for (k = 0; k < 2; k++) {
-        r = prepare_tree(&t[k], repo, cache, tmpdir, err, sizeof(err));
+        r = prepare_tree(&cli->t[k], cli->repo, cache, tmpdir, err, sizeof(err));
         if (r < 0) {
             fprintf(stderr, "compare: commits: %s\n", err);
-            rc = r == -2 || k == 0 ? EXIT_USAGE : EXIT_HARNESS;
-            goto out;
+            return r == -2 || k == 0 ? EXIT_USAGE : EXIT_HARNESS;
         }
     }
-    if (rq.out_dir)
-        snprintf(dir, sizeof(dir), "%s", rq.out_dir);
+    return -1;
+}
+
+/* The run directory, the derived spec and both builds. Returns -1 to go on, else the exit
+ * code. */
+static int build_both(struct commits_cli *cli, char *dir, size_t dirlen, char *spec2,
+                      size_t spec2len)
+{
+    char err[4096] = "", log[1100];
+    int k;
+
+    if (cli->rq.out_dir)
+        snprintf(dir, dirlen, "%s", cli->rq.out_dir);
     else
-        default_dir(t[1].sha, dir, sizeof(dir));
-    rq.out_dir = dir;
+        default_dir(cli->t[1].sha, dir, dirlen);
+    cli->rq.out_dir = dir;
     if (ju_mkdir_p(dir, err, sizeof(err)) < 0) {
         fprintf(stderr, "compare: commits: %s\n", err);
-        rc = EXIT_HARNESS;
-        goto out;
+        return EXIT_HARNESS;
     }
-    if (derived_spec(rq.spec_path, t, dir, spec2, sizeof(spec2), err, sizeof(err)) < 0) {
+    if (derived_spec(cli->rq.spec_path, cli->t, dir, spec2, spec2len, err, sizeof(err)) < 0) {
         fprintf(stderr, "compare: commits: %s\n", err);
-        goto out;
+        return EXIT_USAGE;
     }
     for (k = 0; k < 2; k++) {
-        snprintf(log, sizeof(log), "%s/build-%s.log", dir, t[k].name);
-        if (build_tree(&t[k], build, log, err, sizeof(err)) < 0) {
+        snprintf(log, sizeof(log), "%s/build-%s.log", dir, cli->t[k].name);
+        if (build_tree(&cli->t[k], cli->build, log, err, sizeof(err)) < 0) {
             fprintf(stderr, "compare: commits: exit 3: %s\n", err);
-            rc = EXIT_HARNESS;
-            goto out;
+            return EXIT_HARNESS;
         }
     }
-    extra = json_pack("{s:{s:s, s:s, s:[{s:s, s:s, s:s, s:s, s:b}, {s:s, s:s, s:s, s:s, s:b, "
-                      "s:b, s:s?, s:s?}]}}",
-                      "commits", "repo", repo, "build", build, "trees", "version", t[0].name, "ref",
-                      t[0].ref, "commit", t[0].sha, "tree", t[0].dir, "reused", t[0].reused,
-                      "version", t[1].name, "ref", t[1].ref, "commit", t[1].sha, "tree", t[1].dir,
-                      "reused", t[1].reused, "worktree", t[1].worktree, "worktree_status",
-                      t[1].worktree ? t[1].status : NULL, "diff_sha256",
-                      t[1].worktree ? t[1].diff_sha : NULL);
-    rq.extra_meta = extra;
-    rq.spec_path = spec2;
-    rq.tree_dirs[0] = t[0].dir;
-    rq.tree_dirs[1] = t[1].dir;
-    rq.n_tree_dirs = 2;
-    rc = run_execute(&rq, &o, err, sizeof(err));
+    return -1;
+}
+
+/* meta.json's "commits" object: the repository, the build command and both trees. */
+static json_t *commits_meta(const struct commits_cli *cli)
+{
+    const struct tree *t = cli->t;
+
+    return json_pack("{s:{s:s, s:s, s:[{s:s, s:s, s:s, s:s, s:b}, {s:s, s:s, s:s, s:s, s:b, "
+                     "s:b, s:s?, s:s?}]}}",
+                     "commits", "repo", cli->repo, "build", cli->build, "trees", "version",
+                     t[0].name, "ref", t[0].ref, "commit", t[0].sha, "tree", t[0].dir, "reused",
+                     t[0].reused, "version", t[1].name, "ref", t[1].ref, "commit", t[1].sha, "tree",
+                     t[1].dir, "reused", t[1].reused, "worktree", t[1].worktree, "worktree_status",
+                     t[1].worktree ? t[1].status : NULL, "diff_sha256",
+                     t[1].worktree ? t[1].diff_sha : NULL);
+}
+
+/* Runs the comparison of the two builds and judges it with the gate's defaults. */
+static int run_and_judge(struct commits_cli *cli, const char *spec2, const char *dir)
+{
+    struct run_outcome o;
+    char err[4096] = "";
+    json_t *extra = commits_meta(cli);
+    int rc;
+
+    memset(&o, 0, sizeof(o));
+    cli->rq.extra_meta = extra;
+    cli->rq.spec_path = spec2;
+    cli->rq.tree_dirs[0] = cli->t[0].dir;
+    cli->rq.tree_dirs[1] = cli->t[1].dir;
+    cli->rq.n_tree_dirs = 2;
+    rc = run_execute(&cli->rq, &o, err, sizeof(err));
     if (rc == EXIT_USAGE) {
         fprintf(stderr, "compare: commits: %s\n", err);
         goto out;
@@ -466,20 +492,41 @@ int cmd_commits(int argc, char **argv)
             fprintf(stderr, "compare: commits: %s\n", gr.reason);
         else
             fprintf(stderr, "compare: commits: no regressed row\n");
-        if (gate && rc == EXIT_OK && gr.code != EXIT_OK)
+        if (cli->gate && rc == EXIT_OK && gr.code != EXIT_OK)
             rc = gr.code;
         gate_config_release(&gc);
     }
     printf("%s\n", o.dir[0] ? o.dir : dir);
 out:
-    if (*tmpdir) {
+    json_decref(extra);
+    run_outcome_release(&o);
+    return rc;
+}
+
+int cmd_commits(int argc, char **argv)
+{
+    struct commits_cli cli;
+    char dir[1024], tmpdir[64] = "", spec2[1100];
+    int rc = parse_args(&cli, argc, argv);
+
+    if (rc >= 0)
+        return rc;
+    snprintf(tmpdir, sizeof(tmpdir), "/tmp/pairbench-commits.XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        fprintf(stderr, "compare: commits: mkdtemp: %s\n", strerror(errno));
+        return EXIT_HARNESS;
+    }
+    rc = prepare_trees(&cli, tmpdir);
+    if (rc < 0)
+        rc = build_both(&cli, dir, sizeof(dir), spec2, sizeof(spec2));
+    if (rc < 0)
+        rc = run_and_judge(&cli, spec2, dir);
+    {
         char p[128];
 
         snprintf(p, sizeof(p), "%s/git.err", tmpdir);
         unlink(p);
         rmdir(tmpdir);
     }
-    json_decref(extra);
-    run_outcome_release(&o);
     return rc;
 }

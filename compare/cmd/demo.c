@@ -16,6 +16,7 @@
 #include "atomic.h"
 #include "cmds.h"
 #include "run.h"
+#include "term.h"
 
 static const char demo_grid[] =
     "{\n"
@@ -42,45 +43,31 @@ static const char demo_spec_fmt[] =
     "\"warmup_requests\": 300, \"idle_s\": 0.3, \"match\": {\"pipeline\": 1}}\n"
     "}\n";
 
-/* Prints the "Throughput and CPU" section of report.md (heading to the next heading). */
-static void print_table(const char *dir)
-{
-    char path[PATH_MAX + 32], *line = NULL;
-    size_t cap = 0;
-    FILE *f;
-    int in = 0;
+#define DEMO_NO_INSTRUCTIONS 1
 
-    snprintf(path, sizeof(path), "%s/report.md", dir);
-    f = fopen(path, "re");
-    if (!f)
-        return;
-    while (getline(&line, &cap, f) > 0) {
-        if (line[0] == '#') {
-            if (in)
-                break;
-            in = strstr(line, "Throughput and CPU") != NULL;
-        }
-        if (in)
-            fputs(line, stdout);
-    }
-    free(line);
-    fclose(f);
-}
+/* The run flags the demo takes: its spec, grids and schedule are its own. */
+static const struct flag_def demo_flags[] = {
+    {"--out", 1, RUN_FLAG_OUT},       {"--runs", 1, RUN_FLAG_RUNS},
+    {"--warmup", 1, RUN_FLAG_WARMUP}, {"--duration", 1, RUN_FLAG_DURATION},
+    {"--lang", 1, RUN_FLAG_LANG},     {"--no-instructions", 0, DEMO_NO_INSTRUCTIONS},
+};
 
 int cmd_demo(int argc, char **argv)
 {
     struct run_request rq;
     struct run_outcome o;
+    struct flags f;
     char err[4096] = "", dir[PATH_MAX], in_dir[PATH_MAX + 16], spec_path[PATH_MAX + 32],
          grid_path[PATH_MAX + 32], spec[2 * PATH_MAX];
-    int i = 1, rc, counted = 1;
+    int id, rc, counted = 1;
 
     run_request_init(&rq);
     rq.argc = argc;
     rq.argv = argv;
-    while (i < argc) {
-        int r;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+    flags_init(&f, "compare demo", argc, argv);
+    flags_add(&f, demo_flags, sizeof(demo_flags) / sizeof(demo_flags[0]));
+    while ((id = flags_next(&f)) != FLAGS_END) {
+        if (id == FLAGS_HELP) {
             printf("usage: compare demo [--out DIR] [--runs N] [--warmup S] [--duration S]\n"
                    "                    [--no-instructions]\n"
                    "A short real comparison: redis-server 7.0 (baseline) vs valkey-server 8.0\n"
@@ -89,21 +76,12 @@ int cmd_demo(int argc, char **argv)
                    "pipeline 1 (3 counted rounds; --no-instructions leaves them out).\n");
             return EXIT_OK;
         }
-        if (strcmp(argv[i], "--no-instructions") == 0) {
+        if (id == DEMO_NO_INSTRUCTIONS) {
             counted = 0; /* the counted rounds take about a minute of the demo's three */
-            i++;
             continue;
         }
-        r = run_flag_parse(&rq, argc, argv, &i, err, sizeof(err));
-        if (r < 0) {
-            fprintf(stderr, "compare demo: %s\n", err);
-            return EXIT_USAGE;
-        }
-        if (r == 0 || rq.spec_path || rq.n_grids || rq.resume || rq.shard_n) {
-            fprintf(stderr,
-                    "compare demo: unsupported option '%s' (expected --out, --runs, "
-                    "--warmup, --duration, --lang)\n",
-                    argv[i - (r != 0)]);
+        if (id < 0 || run_flag_apply(&rq, &f, id) < 0) {
+            fprintf(stderr, "%s\n", f.err);
             return EXIT_USAGE;
         }
     }
@@ -146,8 +124,9 @@ int cmd_demo(int argc, char **argv)
     if (err[0])
         fprintf(stderr, "compare demo: %s\n", err);
     if (rc != EXIT_USAGE && o.dir[0]) {
-        printf("report: %s/report.md (and report.html, summary.json, runs.jsonl)\n\n", o.dir);
-        print_table(o.dir);
+        if (o.summary)
+            term_table(stdout, o.summary, NULL, 100);
+        printf("report: %s/report.md (and report.html, summary.json, runs.jsonl)\n", o.dir);
     }
     run_outcome_release(&o);
     return rc;

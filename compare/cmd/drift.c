@@ -17,6 +17,7 @@
 #include "cmds.h"
 #include "dataset.h"
 #include "drift.h"
+#include "flags.h"
 #include "gate.h"
 #include "jobs_util.h"
 #include "num.h"
@@ -33,7 +34,7 @@ static void usage(FILE *f)
             "  --window K     compare the newest night with the median of the previous K\n"
             "                 (default %d)\n"
             "  --threshold    size of change that counts (default throughput 5, cpu_efficiency\n"
-            "                 5, p99 10, ...); naming one gates exactly the named metrics\n"
+            "                 5, p99_us 10, ...); naming one gates exactly the named metrics\n"
             "exit: 0 no regression step, 1 regression step in a gated metric, 2 bad input\n",
             DRIFT_DEFAULT_WINDOW);
 }
@@ -277,6 +278,48 @@ static int write_reports(const struct drift_report *r, char *err, size_t errlen)
     return 0;
 }
 
+/* Fills the flags' values. Returns -1 to go on, else the exit code (help: 0; bad usage: 2). */
+static int parse_args(int argc, char **argv, struct gate_config *gc, const char **history,
+                      const char **add, unsigned *window)
+{
+    enum { DF_HISTORY, DF_ADD, DF_WINDOW, DF_THRESHOLD };
+    static const struct flag_def defs[] = {
+        {"--history", 1, DF_HISTORY},
+        {"--add", 1, DF_ADD},
+        {"--window", 1, DF_WINDOW},
+        {"--threshold", 1, DF_THRESHOLD},
+    };
+    struct flags f;
+    int id;
+
+    flags_init(&f, "compare drift", argc, argv);
+    flags_add(&f, defs, sizeof(defs) / sizeof(defs[0]));
+    while ((id = flags_next(&f)) != FLAGS_END) {
+        if (id == FLAGS_HELP) {
+            usage(stdout);
+            return EXIT_OK;
+        }
+        if (id == DF_HISTORY)
+            *history = f.value;
+        else if (id == DF_ADD)
+            *add = f.value;
+        else if (id == DF_WINDOW && num_parse_uint(f.value, 1, 365, window) < 0)
+            id = flags_bad_value(&f, "a number of nights in [1, 365]");
+        else if (id == DF_THRESHOLD &&
+                 gate_parse_threshold(gc, f.value, f.err, sizeof(f.err)) < 0) {
+            char msg[sizeof(f.err)];
+
+            snprintf(msg, sizeof(msg), "%s", f.err);
+            id = flags_fail(&f, "%s", msg);
+        }
+        if (id < 0) {
+            fprintf(stderr, "%s\n", f.err);
+            return EXIT_USAGE;
+        }
+    }
+    return -1;
+}
+
 int cmd_drift(int argc, char **argv)
 {
     const char *history = NULL, *add = NULL;
@@ -292,41 +335,10 @@ int cmd_drift(int argc, char **argv)
     unsigned truncated = 0;
 
     gate_config_init(&gc);
-    for (a = 1; a < argc; a++) {
-        const char *opt = argv[a];
-
-        if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
-            usage(stdout);
-            gate_config_release(&gc);
-            return EXIT_OK;
-        }
-        if (a + 1 >= argc) {
-            fprintf(stderr, "compare: drift: unknown option '%s' (or missing value)\n", opt);
-            usage(stderr);
-            goto done;
-        }
-        if (strcmp(opt, "--history") == 0) {
-            history = argv[++a];
-        } else if (strcmp(opt, "--add") == 0) {
-            add = argv[++a];
-        } else if (strcmp(opt, "--window") == 0) {
-            if (num_parse_uint(argv[++a], 1, 365, &window) < 0) {
-                fprintf(stderr,
-                        "compare: drift: --window '%s': expected a number of nights in "
-                        "[1, 365]\n",
-                        argv[a]);
-                goto done;
-            }
-        } else if (strcmp(opt, "--threshold") == 0) {
-            if (gate_parse_threshold(&gc, argv[++a], err, sizeof(err)) < 0) {
-                fprintf(stderr, "compare: %s\n", err);
-                goto done;
-            }
-        } else {
-            fprintf(stderr, "compare: drift: unknown option '%s'\n", opt);
-            usage(stderr);
-            goto done;
-        }
+    a = parse_args(argc, argv, &gc, &history, &add, &window);
+    if (a >= 0) {
+        rc = a;
+        goto done;
     }
     if (!history) {
         fprintf(stderr, "compare: drift: --history DIR is required\n");

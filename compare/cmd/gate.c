@@ -12,13 +12,17 @@
 #include "atomic.h"
 #include "cmds.h"
 #include "dataset.h"
+#include "flags.h"
 #include "gate.h"
 #include "jobs_util.h"
 #include "num.h"
+#include "outcome.h"
 #include "post.h"
 #include "render.h"
 #include "run.h"
+#include "step_summary.h"
 #include "summary.h"
+#include "term.h"
 
 #define GATE_MAX_THRESHOLD_FLAGS 32
 #define GATE_COMMENT_MAX 60000 /* GitHub refuses comment bodies over 65536 characters */
@@ -26,21 +30,22 @@
 static void usage(FILE *f)
 {
     fprintf(
-        f,
-        "usage: compare gate --spec FILE [run flags] [--threshold METRIC=PERCENT]...\n"
-        "                    [--noise-limit PERCENT] [--floors CALIBRATION.json]\n"
-        "                    [--post URL --post-token-env VAR]\n"
-        "       compare gate --from RUNDIR [--spec FILE] [--threshold ...] [--post ...]\n"
-        "  --threshold     gate METRIC (throughput, cpu_efficiency, p50, p99, rss) at PERCENT;\n"
-        "                  naming any gates exactly the named ones (default: throughput 5,\n"
-        "                  cpu_efficiency 5, p99 10); the spec's \"gate\" section is read first\n"
-        "  --from RUNDIR   judge an existing run directory (e.g. `compare merge` output)\n"
-        "  --floors FILE   per-row floors from `compare calibrate` (calibration.json): a row's\n"
-        "                  threshold is raised to what its A/A noise lets the runs detect\n"
-        "  --post URL      create or update the pull-request comment (GitHub issue-comment\n"
-        "                  API: .../repos/OWNER/REPO/issues/N/comments); the bearer token is\n"
-        "                  read from the environment variable named by --post-token-env\n"
-        "exit: 0 pass, 1 regression, 2 bad input, 3 harness failure, 4 inconclusive\n");
+        f, "usage: compare gate --spec FILE [run flags] [--threshold METRIC=PERCENT]...\n"
+           "                    [--noise-limit PERCENT] [--floors CALIBRATION.json]\n"
+           "                    [--post URL --post-token-env VAR]\n"
+           "       compare gate --from RUNDIR [--spec FILE] [--threshold ...] [--post ...]\n"
+           "  --threshold     gate METRIC (throughput, cpu_efficiency, p50_us, p99_us, rss_mib;\n"
+           "                  old names p50, p99, rss accepted) at PERCENT;\n"
+           "                  naming any gates exactly the named ones (default: throughput 5,\n"
+           "                  cpu_efficiency 5, p99_us 10); the spec's \"gate\" section is read "
+           "first\n"
+           "  --from RUNDIR   judge an existing run directory (e.g. `compare merge` output)\n"
+           "  --floors FILE   per-row floors from `compare calibrate` (calibration.json): a row's\n"
+           "                  threshold is raised to what its A/A noise lets the runs detect\n"
+           "  --post URL      create or update the pull-request comment (GitHub issue-comment\n"
+           "                  API: .../repos/OWNER/REPO/issues/N/comments); the bearer token is\n"
+           "                  read from the environment variable named by --post-token-env\n"
+           "exit: 0 pass, 1 regression, 2 bad input, 3 harness failure, 4 inconclusive\n");
 }
 
 /* Replaces the rows that a per-row rule matches with rows computed under that rule. */
@@ -99,218 +104,273 @@ out:
     return rc;
 }
 
-int cmd_gate(int argc, char **argv)
-{
+/* What the command line asked for. */
+struct gate_cli {
     struct run_request rq;
-    struct run_outcome o;
-    struct gate_config gc;
-    struct gate_result gr;
     const char *thresholds[GATE_MAX_THRESHOLD_FLAGS];
-    const char *post_url = NULL, *token_env = NULL, *token = NULL, *from = NULL, *floors = NULL;
-    char err[4096] = "", path[4200];
-    char *md = NULL, *report = NULL;
-    json_t *spec = NULL, *summary = NULL;
-    const json_t *gate_section = NULL;
-    const char *spec_name = NULL;
-    size_t n_thresholds = 0, k;
-    double noise = -1;
-    int i = 1, rc = EXIT_USAGE, run_rc = EXIT_OK, interrupted = 0;
+    size_t n_thresholds;
+    const char *post_url, *token_env, *token, *from, *floors;
+    double noise;
+};
 
-    memset(&o, 0, sizeof(o));
-    gate_config_init(&gc);
-    run_request_init(&rq);
-    rq.argc = argc;
-    rq.argv = argv;
-    while (i < argc) {
-        const char *a = argv[i];
-        int r;
+enum { GF_THRESHOLD, GF_POST, GF_TOKEN_ENV, GF_FROM, GF_NOISE, GF_FLOORS };
 
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+static int gate_flag(struct gate_cli *cli, struct flags *f, int id)
+{
+    switch (id) {
+    case GF_THRESHOLD:
+        if (cli->n_thresholds == GATE_MAX_THRESHOLD_FLAGS)
+            return flags_fail(f, "more than %d --threshold flags", GATE_MAX_THRESHOLD_FLAGS);
+        cli->thresholds[cli->n_thresholds++] = f->value;
+        return 0;
+    case GF_POST:
+        if (strncmp(f->value, "http://", 7) != 0 && strncmp(f->value, "https://", 8) != 0)
+            return flags_bad_value(f, "an http:// or https:// URL of an issue's comments");
+        cli->post_url = f->value;
+        return 0;
+    case GF_TOKEN_ENV:
+        cli->token_env = f->value;
+        return 0;
+    case GF_FROM:
+        cli->from = f->value;
+        return 0;
+    case GF_FLOORS:
+        cli->floors = f->value;
+        return 0;
+    case GF_NOISE:
+        if (num_parse_double(f->value, 0.1, 1000, &cli->noise) < 0)
+            return flags_bad_value(f, "a percent in [0.1, 1000]");
+        return 0;
+    default:
+        return run_flag_apply(&cli->rq, f, id);
+    }
+}
+
+/* Fills cli from argv. Returns -1 to go on, else the exit code (help: 0; bad usage: 2). */
+static int parse_args(struct gate_cli *cli, int argc, char **argv)
+{
+    static const struct flag_def defs[] = {
+        {"--threshold", 1, GF_THRESHOLD},      {"--post", 1, GF_POST},
+        {"--post-token-env", 1, GF_TOKEN_ENV}, {"--from", 1, GF_FROM},
+        {"--noise-limit", 1, GF_NOISE},        {"--floors", 1, GF_FLOORS},
+    };
+    struct flags f;
+    int id;
+
+    memset(cli, 0, sizeof(*cli));
+    cli->noise = -1;
+    run_request_init(&cli->rq);
+    cli->rq.argc = argc;
+    cli->rq.argv = argv;
+    flags_init(&f, "compare gate", argc, argv);
+    flags_add(&f, defs, sizeof(defs) / sizeof(defs[0]));
+    flags_add(&f, run_flags, run_flags_count);
+    while ((id = flags_next(&f)) != FLAGS_END) {
+        if (id == FLAGS_HELP) {
             usage(stdout);
-            rc = EXIT_OK;
-            goto out;
+            return EXIT_OK;
         }
-        if (strcmp(a, "--threshold") == 0 || strcmp(a, "--post") == 0 ||
-            strcmp(a, "--post-token-env") == 0 || strcmp(a, "--from") == 0 ||
-            strcmp(a, "--noise-limit") == 0 || strcmp(a, "--floors") == 0) {
-            const char *v;
-
-            if (i + 1 >= argc) {
-                fprintf(stderr, "compare: gate: %s: missing value\n", a);
-                goto out;
-            }
-            v = argv[i + 1];
-            i += 2;
-            if (strcmp(a, "--threshold") == 0) {
-                if (n_thresholds == GATE_MAX_THRESHOLD_FLAGS) {
-                    fprintf(stderr, "compare: gate: more than %d --threshold flags\n",
-                            GATE_MAX_THRESHOLD_FLAGS);
-                    goto out;
-                }
-                thresholds[n_thresholds++] = v;
-            } else if (strcmp(a, "--post") == 0) {
-                if (strncmp(v, "http://", 7) != 0 && strncmp(v, "https://", 8) != 0) {
-                    fprintf(stderr,
-                            "compare: gate: --post '%s': expected an http:// or https:// "
-                            "URL of an issue's comments\n",
-                            v);
-                    goto out;
-                }
-                post_url = v;
-            } else if (strcmp(a, "--post-token-env") == 0) {
-                token_env = v;
-            } else if (strcmp(a, "--from") == 0) {
-                from = v;
-            } else if (strcmp(a, "--floors") == 0) {
-                floors = v;
-            } else if (num_parse_double(v, 0.1, 1000, &noise) < 0) {
-                fprintf(stderr,
-                        "compare: gate: --noise-limit '%s': expected a percent in "
-                        "[0.1, 1000]\n",
-                        v);
-                goto out;
-            }
-            continue;
-        }
-        r = run_flag_parse(&rq, argc, argv, &i, err, sizeof(err));
-        if (r < 0) {
-            fprintf(stderr, "compare: gate: %s\n", err);
-            goto out;
-        }
-        if (r == 0) {
-            fprintf(stderr, "compare: gate: unknown option '%s' (see compare gate --help)\n", a);
-            goto out;
+        if (id < 0 || gate_flag(cli, &f, id) < 0) {
+            fprintf(stderr, "%s\n", f.err);
+            return EXIT_USAGE;
         }
     }
-    if (!rq.spec_path && !from) {
+    if (!cli->rq.spec_path && !cli->from) {
         fprintf(stderr, "compare: gate: --spec FILE (or --from RUNDIR) is required\n");
         usage(stderr);
-        goto out;
+        return EXIT_USAGE;
     }
-    if (post_url && !token_env) {
+    if (cli->post_url && !cli->token_env) {
         fprintf(stderr, "compare: gate: --post needs --post-token-env VAR (the token is read "
                         "from that environment variable, never from the command line)\n");
-        goto out;
+        return EXIT_USAGE;
     }
-    if (token_env) {
-        token = getenv(token_env);
-        if (!token || !*token) {
+    if (cli->token_env) {
+        cli->token = getenv(cli->token_env);
+        if (!cli->token || !*cli->token) {
             fprintf(stderr,
                     "compare: gate: --post-token-env '%s': the environment variable is "
                     "not set or empty\n",
-                    token_env);
-            goto out;
+                    cli->token_env);
+            return EXIT_USAGE;
         }
     }
-    /* thresholds: the spec's gate section first, then the flags */
-    if (rq.spec_path) {
-        spec = ju_load_json(rq.spec_path, err, sizeof(err));
-        if (!spec) {
+    return -1;
+}
+
+/* The thresholds: the spec's (or the run directory's) gate section first, then the flags,
+ * the noise limit and the calibration's floors. *spec keeps the loaded document. */
+static int load_config(const struct gate_cli *cli, struct gate_config *gc, json_t **spec)
+{
+    char err[4096] = "", path[4200];
+    const json_t *gate_section;
+    const char *spec_name;
+    size_t k;
+
+    if (cli->rq.spec_path) {
+        *spec = ju_load_json(cli->rq.spec_path, err, sizeof(err));
+        if (!*spec) {
             fprintf(stderr, "compare: gate: %s\n", err);
-            goto out;
+            return -1;
         }
-        gate_section = json_object_get(spec, "gate");
-        spec_name = rq.spec_path;
+        gate_section = json_object_get(*spec, "gate");
+        spec_name = cli->rq.spec_path;
     } else {
-        snprintf(path, sizeof(path), "%s/meta.json", from);
-        spec = ju_load_json(path, err, sizeof(err));
-        if (!spec) {
-            fprintf(stderr, "compare: gate: --from '%s': %s\n", from, err);
-            goto out;
+        snprintf(path, sizeof(path), "%s/meta.json", cli->from);
+        *spec = ju_load_json(path, err, sizeof(err));
+        if (!*spec) {
+            fprintf(stderr, "compare: gate: --from '%s': %s\n", cli->from, err);
+            return -1;
         }
-        gate_section = json_object_get(json_object_get(spec, "spec"), "gate");
+        gate_section = json_object_get(json_object_get(*spec, "spec"), "gate");
         spec_name = "meta.json spec";
     }
-    if (gate_parse_spec(&gc, gate_section, spec_name, err, sizeof(err)) < 0) {
+    if (gate_parse_spec(gc, gate_section, spec_name, err, sizeof(err)) < 0) {
         fprintf(stderr, "compare: %s\n", err);
-        goto out;
+        return -1;
     }
-    for (k = 0; k < n_thresholds; k++)
-        if (gate_parse_threshold(&gc, thresholds[k], err, sizeof(err)) < 0) {
+    for (k = 0; k < cli->n_thresholds; k++)
+        if (gate_parse_threshold(gc, cli->thresholds[k], err, sizeof(err)) < 0) {
             fprintf(stderr, "compare: %s\n", err);
-            goto out;
+            return -1;
         }
-    if (noise > 0)
-        gc.rules.noise_limit_pct = noise;
-    if (floors) {
-        json_t *cal = ju_load_json(floors, err, sizeof(err));
-        int frc = cal ? gate_apply_floors(&gc, cal, floors, err, sizeof(err)) : -1;
+    if (cli->noise > 0)
+        gc->rules.noise_limit_pct = cli->noise;
+    if (cli->floors) {
+        json_t *cal = ju_load_json(cli->floors, err, sizeof(err));
+        int frc = cal ? gate_apply_floors(gc, cal, cli->floors, err, sizeof(err)) : -1;
 
         json_decref(cal);
         if (frc < 0) {
             fprintf(stderr, "compare: gate: --floors: %s\n", err);
-            goto out;
+            return -1;
         }
     }
-    rq.rules = &gc.rules;
+    return 0;
+}
 
-    if (from) {
-        struct render_opts ro = {NULL, &gc.rules};
+/* The summary to judge: rendered from --from's directory, or from a run made now. Returns
+ * -1 to go on (*summary set), else the exit code. */
+static int obtain_summary(struct gate_cli *cli, struct gate_config *gc, struct run_outcome *o,
+                          json_t **summary, int *run_rc)
+{
+    char err[4096] = "";
 
-        snprintf(o.dir, sizeof(o.dir), "%s", from);
-        if (render_dir(from, &ro, &summary, err, sizeof(err)) < 0) {
-            fprintf(stderr, "compare: gate: --from '%s': %s\n", from, err);
-            goto out;
+    cli->rq.rules = &gc->rules;
+    if (cli->from) {
+        struct render_opts ro = {NULL, &gc->rules};
+
+        snprintf(o->dir, sizeof(o->dir), "%s", cli->from);
+        if (render_dir(cli->from, &ro, summary, err, sizeof(err)) < 0) {
+            fprintf(stderr, "compare: gate: --from '%s': %s\n", cli->from, err);
+            return EXIT_USAGE;
         }
-    } else {
-        run_rc = run_execute(&rq, &o, err, sizeof(err));
-        if (run_rc == EXIT_USAGE) {
-            fprintf(stderr, "compare: gate: %s\n", err);
-            goto out;
-        }
-        summary = o.summary;
-        o.summary = NULL;
-        interrupted = o.interrupted;
-        if (!summary) {
-            fprintf(stderr, "compare: gate: exit 3: nothing to judge: %s\n",
-                    *err ? err : "the run wrote no summary");
-            rc = EXIT_HARNESS;
-            goto out;
-        }
+        return -1;
     }
+    *run_rc = run_execute(&cli->rq, o, err, sizeof(err));
+    if (*run_rc == EXIT_USAGE) {
+        fprintf(stderr, "compare: gate: %s\n", err);
+        return EXIT_USAGE;
+    }
+    *summary = o->summary;
+    o->summary = NULL;
+    if (!*summary) {
+        fprintf(stderr, "compare: gate: exit 3: nothing to judge: %s\n",
+                *err ? err : "the run wrote no summary");
+        return EXIT_HARNESS;
+    }
+    if (o->interrupted)
+        *run_rc = EXIT_HARNESS;
+    return -1;
+}
+
+/* gate.md in the run directory and on stdout, then the one-line verdict on stderr. */
+static void write_verdict(const json_t *summary, const struct gate_config *gc,
+                          const struct gate_result *gr, const char *dir, int rc)
+{
+    char err[1024] = "", path[4200];
+    char *md = gate_markdown(summary, gc, gr, NULL, dir, (size_t)-1);
+
+    if (md) {
+        snprintf(path, sizeof(path), "%s/gate.md", dir);
+        if (atomic_write(path, md, strlen(md), err, sizeof(err)) < 0)
+            fprintf(stderr, "compare: gate: warning: %s\n", err);
+        if (step_summary_append(md, err, sizeof(err)) < 0)
+            fprintf(stderr, "compare: gate: warning: %s\n", err);
+        fputs(md, stdout);
+        fflush(stdout);
+        free(md);
+    }
+    term_table(stderr, summary, gc->gated, 100);
+    fprintf(stderr, "compare: gate: run directory: %s\n", dir);
+    if (rc != EXIT_OK)
+        fprintf(stderr, "compare: gate: exit %d: %s\n", rc, gr->reason);
+    else
+        fprintf(stderr, "compare: gate: pass (%u rows gated)\n", gr->rows);
+}
+
+/* The pull-request comment; its failure is a warning, never the exit code. */
+static void post_verdict(const struct gate_cli *cli, const json_t *summary,
+                         const struct gate_config *gc, const struct gate_result *gr,
+                         const char *dir)
+{
+    char err[4096] = "", path[4200];
+    const char *action = NULL;
+    char *report, *md;
+
+    snprintf(path, sizeof(path), "%s/report.md", dir);
+    report = ju_read_file(path, 16u << 20, NULL, err, sizeof(err));
+    md = gate_markdown(summary, gc, gr, report, dir, GATE_COMMENT_MAX);
+    if (!md)
+        fprintf(stderr, "compare: gate: warning: could not format the comment\n");
+    else if (post_comment(cli->post_url, cli->token, md, GATE_MARKER, &action, err, sizeof(err)) <
+             0)
+        fprintf(stderr, "compare: gate: warning: comment not posted (the verdict stands): %s\n",
+                err);
+    else
+        fprintf(stderr, "compare: gate: comment %s\n", action);
+    free(md);
+    free(report);
+}
+
+int cmd_gate(int argc, char **argv)
+{
+    struct gate_cli cli;
+    struct run_outcome o;
+    struct gate_config gc;
+    struct gate_result gr;
+    char err[4096] = "";
+    json_t *spec = NULL, *summary = NULL;
+    int rc, run_rc = EXIT_OK;
+
+    memset(&o, 0, sizeof(o));
+    gate_config_init(&gc);
+    rc = parse_args(&cli, argc, argv);
+    if (rc >= 0)
+        goto out;
+    rc = EXIT_USAGE;
+    if (load_config(&cli, &gc, &spec) < 0)
+        goto out;
+    rc = obtain_summary(&cli, &gc, &o, &summary, &run_rc);
+    if (rc >= 0)
+        goto out;
     if (apply_row_rules(o.dir, summary, &gc, err, sizeof(err)) < 0) {
         fprintf(stderr, "compare: gate: per-row thresholds: %s\n", err);
         rc = EXIT_HARNESS;
         goto out;
     }
     rc = gate_decide(summary, &gc, &gr);
-    if (rc == EXIT_OK && (run_rc == EXIT_HARNESS || interrupted)) {
+    if (rc == EXIT_OK && run_rc == EXIT_HARNESS) {
         rc = gr.code = EXIT_HARNESS;
         snprintf(gr.reason, sizeof(gr.reason), "%s",
-                 interrupted ? "the run was interrupted"
-                             : "runs failed in rows that are not gated");
+                 o.interrupted ? "the run was interrupted"
+                               : "runs failed in rows that are not gated");
     }
-    md = gate_markdown(summary, &gc, &gr, NULL, o.dir, (size_t)-1);
-    if (md) {
-        snprintf(path, sizeof(path), "%s/gate.md", o.dir);
-        if (atomic_write(path, md, strlen(md), err, sizeof(err)) < 0)
-            fprintf(stderr, "compare: gate: warning: %s\n", err);
-        fputs(md, stdout);
-        fflush(stdout);
-        free(md);
-        md = NULL;
-    }
-    if (rc != EXIT_OK)
-        fprintf(stderr, "compare: gate: exit %d: %s\n", rc, gr.reason);
-    else
-        fprintf(stderr, "compare: gate: pass (%u rows gated)\n", gr.rows);
-    if (post_url) {
-        const char *action = NULL;
-
-        snprintf(path, sizeof(path), "%s/report.md", o.dir);
-        report = ju_read_file(path, 16u << 20, NULL, err, sizeof(err));
-        md = gate_markdown(summary, &gc, &gr, report, o.dir, GATE_COMMENT_MAX);
-        if (!md)
-            fprintf(stderr, "compare: gate: warning: could not format the comment\n");
-        else if (post_comment(post_url, token, md, GATE_MARKER, &action, err, sizeof(err)) < 0)
-            fprintf(stderr, "compare: gate: warning: comment not posted (the verdict stands): %s\n",
-                    err);
-        else
-            fprintf(stderr, "compare: gate: comment %s\n", action);
-    }
+    json_object_set_new(summary, "outcome", outcome_build(summary, gc.gated));
+    write_verdict(summary, &gc, &gr, o.dir, rc);
+    if (cli.post_url)
+        post_verdict(&cli, summary, &gc, &gr, o.dir);
 out:
-    free(md);
-    free(report);
     json_decref(summary);
     json_decref(spec);
     run_outcome_release(&o);

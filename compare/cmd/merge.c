@@ -13,7 +13,9 @@
 
 #include "atomic.h"
 #include "cmds.h"
+#include "flags.h"
 #include "jobs_util.h"
+#include "metacmp.h"
 #include "num.h"
 #include "render.h"
 #include "sha256.h"
@@ -45,62 +47,6 @@ static int parse_shard(const json_t *settings, unsigned *k, unsigned *n)
     return 0;
 }
 
-/* settings without the keys that may differ between shards. */
-static json_t *comparable_settings(const json_t *settings)
-{
-    json_t *c = json_deep_copy(settings);
-
-    if (c) {
-        json_object_del(c, "shard");
-        json_object_del(c, "pin_driver");
-        json_object_del(c, "pin_server");
-    }
-    return c;
-}
-
-/* versions projected on what defines them (the driver path may differ between machines). */
-static json_t *comparable_versions(const json_t *versions)
-{
-    json_t *out = json_array(), *v;
-    size_t i;
-
-    json_array_foreach(versions, i, v)
-    {
-        json_t *p = json_object();
-        static const char *const keys[] = {"name", "ref", "commit", "server", "env"};
-        size_t k;
-
-        for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-            if (json_object_get(v, keys[k]))
-                json_object_set(p, keys[k], json_object_get(v, keys[k]));
-        json_array_append_new(out, p);
-    }
-    return out;
-}
-
-static json_t *comparable_grids(const json_t *grids)
-{
-    json_t *out = json_array(), *g;
-    size_t i;
-
-    json_array_foreach(grids, i, g)
-    {
-        json_array_append_new(out, json_pack("{s:O?, s:O?}", "name", json_object_get(g, "name"),
-                                             "sha256", json_object_get(g, "sha256")));
-    }
-    return out;
-}
-
-static int same(const char *what, const json_t *a, const json_t *b, const struct shard *sa,
-                const struct shard *sb, char *err, size_t errlen)
-{
-    if (json_equal(a, b))
-        return 0;
-    snprintf(err, errlen, "shards '%s' and '%s' differ in their %s: they are not parts of one run",
-             sa->dir, sb->dir, what);
-    return -1;
-}
-
 static int check_shards(struct shard *sh, size_t n, char *err, size_t errlen)
 {
     unsigned char seen[MERGE_MAX_SHARDS + 1] = {0};
@@ -130,34 +76,13 @@ static int check_shards(struct shard *sh, size_t n, char *err, size_t errlen)
         }
         seen[sh[i].k] = 1;
         if (i > 0) {
-            json_t *a, *b;
-            int bad;
-
-            if (same("spec", json_object_get(sh[0].meta, "spec"),
-                     json_object_get(sh[i].meta, "spec"), &sh[0], &sh[i], err, errlen) < 0)
+            char what[512];
+            if (metacmp_diff(sh[0].meta, sh[i].meta, what, sizeof(what))) {
+                snprintf(err, errlen,
+                         "shards '%s' and '%s' differ in their %s: they are not parts of one run",
+                         sh[0].dir, sh[i].dir, what);
                 goto out;
-            a = comparable_versions(json_object_get(sh[0].meta, "versions"));
-            b = comparable_versions(json_object_get(sh[i].meta, "versions"));
-            bad = same("versions", a, b, &sh[0], &sh[i], err, errlen);
-            json_decref(a);
-            json_decref(b);
-            if (bad)
-                goto out;
-            a = comparable_grids(json_object_get(sh[0].meta, "grids"));
-            b = comparable_grids(json_object_get(sh[i].meta, "grids"));
-            bad = same("grids", a, b, &sh[0], &sh[i], err, errlen);
-            json_decref(a);
-            json_decref(b);
-            if (bad)
-                goto out;
-            a = comparable_settings(json_object_get(sh[0].meta, "settings"));
-            b = comparable_settings(json_object_get(sh[i].meta, "settings"));
-            bad = same("settings (runs, warm-up, duration, grace)", a, b, &sh[0], &sh[i], err,
-                       errlen);
-            json_decref(a);
-            json_decref(b);
-            if (bad)
-                goto out;
+            }
         }
         json_array_foreach(json_object_get(sh[i].meta, "configs"), c, cfg)
         {
@@ -308,6 +233,8 @@ static void usage(FILE *f)
 
 int cmd_merge(int argc, char **argv)
 {
+    static const struct flag_def defs[] = {{"--out", 1, 0}};
+    struct flags f;
     struct shard sh[MERGE_MAX_SHARDS];
     const char *out_dir = NULL;
     char err[1024] = "", path[4096], sha[65];
@@ -317,24 +244,23 @@ int cmd_merge(int argc, char **argv)
     int a, rc = EXIT_USAGE, e;
 
     memset(sh, 0, sizeof(sh));
-    for (a = 1; a < argc; a++) {
-        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
+    flags_init(&f, "compare merge", argc, argv);
+    flags_add(&f, defs, 1);
+    f.positional = 1;
+    while ((a = flags_next(&f)) != FLAGS_END) {
+        if (a == FLAGS_HELP) {
             usage(stdout);
             return EXIT_OK;
-        } else if (strcmp(argv[a], "--out") == 0) {
-            if (++a >= argc) {
-                fprintf(stderr, "compare: merge: --out needs a directory\n");
-                return EXIT_USAGE;
-            }
-            out_dir = argv[a];
-        } else if (argv[a][0] == '-') {
-            fprintf(stderr, "compare: merge: unknown option '%s' (expected --out DIR)\n", argv[a]);
+        }
+        if (a == 0)
+            out_dir = f.value;
+        else if (a == FLAGS_POSITIONAL && n >= MERGE_MAX_SHARDS)
+            a = flags_fail(&f, "more than %d shard directories", MERGE_MAX_SHARDS);
+        else if (a == FLAGS_POSITIONAL)
+            sh[n++].dir = f.value;
+        if (a == FLAGS_ERROR) {
+            fprintf(stderr, "%s\n", f.err);
             return EXIT_USAGE;
-        } else if (n >= MERGE_MAX_SHARDS) {
-            fprintf(stderr, "compare: merge: more than %d shard directories\n", MERGE_MAX_SHARDS);
-            return EXIT_USAGE;
-        } else {
-            sh[n++].dir = argv[a];
         }
     }
     if (!out_dir || n == 0) {

@@ -1,4 +1,4 @@
-/* cli_run: `compare run`, `compare report` and `compare demo`, and the run machinery of
+/* cmd/run.c: `compare run`, `compare report` and `compare demo`, and the run machinery of
  * run.h that gate, commits and calibrate call: load and check the spec (nothing runs when it
  * is bad), choose the run directory, run the schedule (runner.c per run, runs.jsonl appended
  * and fsync'd per run), write meta.json, render the reports. SIGINT/SIGTERM stop the current
@@ -27,11 +27,13 @@
 #include "num.h"
 #include "proc.h"
 #include "render.h"
+#include "resume.h"
 #include "run.h"
 #include "runmeta.h"
 #include "runner.h"
 #include "schedule.h"
 #include "spec.h"
+#include "term.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -49,134 +51,104 @@ void run_request_init(struct run_request *rq)
     rq->confirm_rounds = -1;
 }
 
-/* "--flag value" or "--flag=value": the value, advancing *i; NULL when missing. */
-static const char *flag_value(const char *name, int argc, char **argv, int *i, int *matched)
-{
-    size_t n = strlen(name);
-    const char *a = argv[*i];
+const struct flag_def run_flags[] = {
+    {"--spec", 1, RUN_FLAG_SPEC},
+    {"--grid", 1, RUN_FLAG_GRID},
+    {"--runs", 1, RUN_FLAG_RUNS},
+    {"--warmup", 1, RUN_FLAG_WARMUP},
+    {"--duration", 1, RUN_FLAG_DURATION},
+    {"--out", 1, RUN_FLAG_OUT},
+    {"--shard", 1, RUN_FLAG_SHARD},
+    {"--lang", 1, RUN_FLAG_LANG},
+    {"--pin-driver", 1, RUN_FLAG_PIN_DRIVER},
+    {"--pin-server", 1, RUN_FLAG_PIN_SERVER},
+    {"--confirm", 1, RUN_FLAG_CONFIRM},
+    {"--resume", 0, RUN_FLAG_RESUME},
+    {"--instructions", 0, RUN_FLAG_INSTRUCTIONS},
+};
+const size_t run_flags_count = sizeof(run_flags) / sizeof(run_flags[0]);
 
-    *matched = 0;
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=') {
-        *matched = 1;
-        (*i)++;
-        return a + n + 1;
+static int run_flag_number(struct flags *f, int id, struct run_request *rq)
+{
+    const char *v = f->value;
+    unsigned n;
+
+    switch (id) {
+    case RUN_FLAG_RUNS:
+        if (num_parse_uint(v, 1, 1000, &n) < 0)
+            return flags_bad_value(f, "an integer from 1 to 1000");
+        rq->runs = (int)n;
+        return 0;
+    case RUN_FLAG_WARMUP:
+        if (num_parse_double(v, 0, 3600, &rq->warmup_s) < 0)
+            return flags_bad_value(f, "seconds from 0 to 3600");
+        return 0;
+    case RUN_FLAG_DURATION:
+        if (num_parse_double(v, 0.001, 86400, &rq->duration_s) < 0)
+            return flags_bad_value(f, "seconds from 0.001 to 86400");
+        return 0;
+    default: /* RUN_FLAG_CONFIRM */
+        if (num_parse_uint(v, 0, 100, &n) < 0)
+            return flags_bad_value(f, "extra rounds from 0 to 100");
+        rq->confirm_rounds = (int)n;
+        return 0;
     }
-    if (a[n] != '\0')
-        return NULL;
-    *matched = 1;
-    if (*i + 1 >= argc) {
-        (*i)++;
-        return NULL;
-    }
-    *i += 2;
-    return argv[*i - 1];
 }
 
-int run_flag_parse(struct run_request *rq, int argc, char **argv, int *i, char *err, size_t errlen)
+int run_flag_apply(struct run_request *rq, struct flags *f, int id)
 {
-    static const char *const names[] = {"--spec",       "--grid",       "--runs",   "--warmup",
-                                        "--duration",   "--out",        "--shard",  "--lang",
-                                        "--pin-driver", "--pin-server", "--confirm"};
-    const char *a = argv[*i], *v = NULL;
-    size_t k;
-    int matched = 0;
+    const char *v = f->value;
+    cpu_set_t set;
 
-    if (strcmp(a, "--instructions") == 0) {
+    switch (id) {
+    case RUN_FLAG_INSTRUCTIONS:
         rq->instructions = 1;
-        (*i)++;
-        return 1;
-    }
-    if (strcmp(a, "--resume") == 0) {
-        rq->resume = 1;
-        (*i)++;
-        return 1;
-    }
-    for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-        v = flag_value(names[k], argc, argv, i, &matched);
-        if (matched)
-            break;
-    }
-    if (!matched)
         return 0;
-    if (!v) {
-        snprintf(err, errlen, "%s: missing value", names[k]);
-        return -1;
-    }
-    switch (k) {
-    case 0:
+    case RUN_FLAG_RESUME:
+        rq->resume = 1;
+        return 0;
+    case RUN_FLAG_SPEC:
         rq->spec_path = v;
-        return 1;
-    case 1:
-        if (rq->n_grids == RUN_MAX_GRIDS) {
-            snprintf(err, errlen, "--grid: at most %d grids", RUN_MAX_GRIDS);
-            return -1;
-        }
+        return 0;
+    case RUN_FLAG_GRID:
+        if (rq->n_grids == RUN_MAX_GRIDS)
+            return flags_fail(f, "--grid: at most %d grids", RUN_MAX_GRIDS);
         rq->grid_paths[rq->n_grids++] = v;
-        return 1;
-    case 2: {
-        unsigned n;
-        if (num_parse_uint(v, 1, 1000, &n) < 0) {
-            snprintf(err, errlen, "--runs: expected an integer from 1 to 1000, got '%s'", v);
-            return -1;
-        }
-        rq->runs = (int)n;
-        return 1;
-    }
-    case 3:
-        if (num_parse_double(v, 0, 3600, &rq->warmup_s) < 0) {
-            snprintf(err, errlen, "--warmup: expected seconds from 0 to 3600, got '%s'", v);
-            return -1;
-        }
-        return 1;
-    case 4:
-        if (num_parse_double(v, 0.001, 86400, &rq->duration_s) < 0) {
-            snprintf(err, errlen, "--duration: expected seconds from 0.001 to 86400, got '%s'", v);
-            return -1;
-        }
-        return 1;
-    case 5:
-        if (!*v) {
-            snprintf(err, errlen, "--out: expected a directory, got ''");
-            return -1;
-        }
+        return 0;
+    case RUN_FLAG_RUNS:
+    case RUN_FLAG_WARMUP:
+    case RUN_FLAG_DURATION:
+    case RUN_FLAG_CONFIRM:
+        return run_flag_number(f, id, rq);
+    case RUN_FLAG_OUT:
+        if (!*v)
+            return flags_bad_value(f, "a directory");
         rq->out_dir = v;
-        return 1;
-    case 6:
-        if (sched_parse_shard(v, &rq->shard_k, &rq->shard_n) < 0) {
-            snprintf(err, errlen, "--shard: expected K/N with 1 <= K <= N, got '%s'", v);
-            return -1;
-        }
-        return 1;
-    case 7:
-        if (strcmp(v, "en") != 0 && strcmp(v, "zh") != 0) {
-            snprintf(err, errlen, "--lang: expected 'en' or 'zh', got '%s'", v);
-            return -1;
-        }
+        return 0;
+    case RUN_FLAG_SHARD:
+        if (sched_parse_shard(v, &rq->shard_k, &rq->shard_n) < 0)
+            return flags_bad_value(f, "K/N with 1 <= K <= N");
+        return 0;
+    case RUN_FLAG_LANG:
+        if (strcmp(v, "en") != 0 && strcmp(v, "zh") != 0)
+            return flags_bad_value(f, "'en' or 'zh'");
         rq->lang = v;
-        return 1;
-    case 10: {
-        unsigned n;
-        if (num_parse_uint(v, 0, 100, &n) < 0) {
-            snprintf(err, errlen, "--confirm: expected extra rounds from 0 to 100, got '%s'", v);
-            return -1;
-        }
-        rq->confirm_rounds = (int)n;
-        return 1;
-    }
-    default: {
-        cpu_set_t set;
-        if (proc_parse_cpus(v, &set) < 0) {
-            snprintf(err, errlen, "%s: expected a CPU list like 0,2-3, got '%s'", names[k], v);
-            return -1;
-        }
-        if (k == 8)
+        return 0;
+    case RUN_FLAG_PIN_DRIVER:
+    case RUN_FLAG_PIN_SERVER: {
+        char why[320];
+        if (proc_parse_cpus(v, &set) < 0)
+            return flags_bad_value(f, "a CPU list like 0,2-3");
+        if (proc_check_cpus(&set, why, sizeof(why)) < 0)
+            return flags_fail(f, "%s '%s': %s", f->flag, v, why);
+        if (id == RUN_FLAG_PIN_DRIVER)
             rq->pin_driver = v;
         else
             rq->pin_server = v;
-        return 1;
+        return 0;
     }
+    default:
+        return flags_fail(f, "%s: not a run flag", f->flag ? f->flag : "?");
     }
 }
 
@@ -372,7 +344,7 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     if (spec_load(&sp, rq->spec_path ? rq->spec_path : "", NULL, rq->grid_paths, rq->n_grids, err,
                   errlen) < 0) {
         if (!rq->spec_path)
-            snprintf(err, errlen, "--spec: missing (expected a spec file, see design §2)");
+            snprintf(err, errlen, "--spec: missing (expected a spec file, see specs/README.md)");
         goto out;
     }
     if (rq->resume && !rq->out_dir) {
@@ -416,6 +388,15 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
         snprintf(dir, sizeof(dir), "%s", rq->out_dir);
     else
         default_out_dir(dir, sizeof(dir));
+    {
+        struct stat st;
+        if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            snprintf(err, errlen, "--out '%s': not a directory (expected a directory to write "
+                                  "the run into, new or holding a run to --resume)",
+                     dir);
+            goto out;
+        }
+    }
     snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
     if (rq->resume) {
         if (access(path, F_OK) < 0) {
@@ -456,48 +437,15 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     if (!meta)
         goto out;
     if (rq->resume) {
-        /* keep the original start time and command line, note the resumption */
+        /* the same measurement only; keep the original start time and command line */
         json_t *old = NULL;
-        json_error_t je;
-        snprintf(path, sizeof(path), "%s/meta.json", dir);
-        old = json_load_file(path, 0, &je);
+        if (resume_check(dir, meta, &old, err, errlen) < 0)
+            goto out;
         if (old) {
-            json_t *resumed = json_array(), *prev = json_object_get(old, "resumed");
-            if (json_is_array(prev))
-                json_array_extend(resumed, prev);
-            json_array_append(resumed, json_object_get(meta, "started"));
-            if (json_object_get(old, "started"))
-                json_object_set(meta, "started", json_object_get(old, "started"));
-            if (json_object_get(old, "command_line"))
-                json_object_set(meta, "command_line", json_object_get(old, "command_line"));
-            json_object_set_new(meta, "resumed", resumed);
+            resume_carry(meta, old);
             json_decref(old);
         }
-        {
-            /* lines of configurations or versions this spec does not have */
-            json_t *line;
-            size_t j, stray = 0;
-            json_array_foreach(existing, j, line)
-            {
-                const char *c = json_string_value(json_object_get(line, "config"));
-                const char *v = json_string_value(json_object_get(line, "version"));
-                size_t q;
-                int known_c = 0, known_v = 0;
-                for (q = 0; c && q < sp.n_configs && !known_c; q++)
-                    known_c = selected[q] && strcmp(sp.configs[q].id, c) == 0;
-                for (q = 0; v && q < sp.n_versions && !known_v; q++)
-                    known_v = strcmp(sp.versions[q].name, v) == 0;
-                stray += !(known_c && known_v);
-            }
-            if (stray) {
-                char w[256];
-                snprintf(w, sizeof(w),
-                         "runs.jsonl holds %zu runs of configurations or versions "
-                         "this spec does not have (was the spec changed since the run started?)",
-                         stray);
-                json_array_append_new(json_object_get(meta, "warnings"), json_string(w));
-            }
-        }
+        resume_warn_stray(meta, existing, &sp, selected);
         if (truncated)
             json_array_append_new(json_object_get(meta, "warnings"),
                                   json_string("runs.jsonl ended in a truncated line (a run cut "
@@ -716,10 +664,11 @@ static void print_outcome(int rc, const struct run_outcome *o, const char *err)
     if (rc != EXIT_USAGE && o->dir[0]) {
         /* No summary means the reports could not be written (err says why): say where the
          * dataset is, and how to render it once the cause is fixed. */
-        if (o->summary)
+        if (o->summary) {
+            term_table(stderr, o->summary, NULL, 100);
             fprintf(stderr, "compare: %u runs recorded, %u failed; report: %s/report.md\n",
                     o->runs_total, o->runs_failed, o->dir);
-        else
+        } else
             fprintf(stderr,
                     "compare: %u runs recorded, %u failed, in %s/runs.jsonl; no report "
                     "(render it with: compare report %s)\n",
@@ -732,25 +681,22 @@ int cmd_run(int argc, char **argv)
 {
     struct run_request rq;
     struct run_outcome o;
+    struct flags f;
     char err[4096] = "";
-    int i = 1, rc;
+    int id, rc;
 
     run_request_init(&rq);
     rq.argc = argc;
     rq.argv = argv;
-    while (i < argc) {
-        int r;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+    flags_init(&f, "compare run", argc, argv);
+    flags_add(&f, run_flags, run_flags_count);
+    while ((id = flags_next(&f)) != FLAGS_END) {
+        if (id == FLAGS_HELP) {
             run_usage(stdout);
             return EXIT_OK;
         }
-        r = run_flag_parse(&rq, argc, argv, &i, err, sizeof(err));
-        if (r < 0) {
-            fprintf(stderr, "compare run: %s\n", err);
-            return EXIT_USAGE;
-        }
-        if (r == 0) {
-            fprintf(stderr, "compare run: unknown option '%s' (see compare run --help)\n", argv[i]);
+        if (id < 0 || run_flag_apply(&rq, &f, id) < 0) {
+            fprintf(stderr, "%s\n", f.err);
             return EXIT_USAGE;
         }
     }
@@ -767,32 +713,35 @@ int cmd_run(int argc, char **argv)
 
 int cmd_report(int argc, char **argv)
 {
+    static const struct flag_def defs[] = {{"--lang", 1, RUN_FLAG_LANG}};
     const char *dir = NULL, *lang = NULL;
     char err[2048], path[PATH_MAX + 32];
     struct render_opts ro = {0};
-    int i;
+    struct flags f;
+    int id;
 
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+    flags_init(&f, "compare report", argc, argv);
+    flags_add(&f, defs, 1);
+    f.positional = 1;
+    while ((id = flags_next(&f)) != FLAGS_END) {
+        if (id == FLAGS_HELP) {
             printf("usage: compare report DIR [--lang en|zh]\n"
                    "Re-renders summary.json, summary.csv, report.md and report.html of a run\n"
                    "directory from its runs.jsonl and meta.json (nothing is measured).\n");
             return EXIT_OK;
         }
-        if (strcmp(argv[i], "--lang") == 0 || strncmp(argv[i], "--lang=", 7) == 0) {
-            lang = argv[i][6] == '=' ? argv[i] + 7 : (i + 1 < argc ? argv[++i] : "");
-            if (strcmp(lang, "en") != 0 && strcmp(lang, "zh") != 0) {
-                fprintf(stderr, "compare report: --lang: expected 'en' or 'zh', got '%s'\n", lang);
-                return EXIT_USAGE;
-            }
-        } else if (argv[i][0] == '-' || dir) {
-            fprintf(stderr,
-                    "compare report: unexpected argument '%s' (usage: compare report "
-                    "DIR [--lang en|zh])\n",
-                    argv[i]);
+        if (id == FLAGS_POSITIONAL && dir)
+            id = flags_fail(
+                &f, "unexpected argument '%s' (usage: compare report DIR [--lang en|zh])", f.value);
+        else if (id == FLAGS_POSITIONAL)
+            dir = f.value;
+        else if (id == RUN_FLAG_LANG && strcmp(f.value, "en") != 0 && strcmp(f.value, "zh") != 0)
+            id = flags_bad_value(&f, "'en' or 'zh'");
+        else if (id == RUN_FLAG_LANG)
+            lang = f.value;
+        if (id == FLAGS_ERROR) {
+            fprintf(stderr, "%s\n", f.err);
             return EXIT_USAGE;
-        } else {
-            dir = argv[i];
         }
     }
     if (!dir) {

@@ -9,21 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics.h"
 #include "report_html.h"
 #include "report_html_svg.h"
 
 #define L(zh, en, zh_text) ((zh) ? (zh_text) : (en))
-
-static const struct {
-    const char *key, *en, *zh;
-} cal_metrics[] = {
-    {"throughput", "Throughput", "吞吐量"},
-    {"cpu_efficiency", "CPU efficiency", "CPU 效率"},
-    {"p50_us", "Batch RT P50", "批次往返时间 P50"},
-    {"p99_us", "Batch RT P99", "批次往返时间 P99"},
-    {"rss_mib", "Client peak RSS", "客户端峰值 RSS"},
-};
-#define N_CAL_METRICS (sizeof(cal_metrics) / sizeof(cal_metrics[0]))
 
 /* The chart's two series: the headline metrics. */
 static const char *const chart_keys[] = {"throughput", "p99_us"};
@@ -164,8 +154,9 @@ static void table(FILE *f, const json_t *rows, int zh)
         const json_t *row = json_array_get(rows, r), *metrics = json_object_get(row, "metrics");
         size_t present = 0, shown = 0;
 
-        for (k = 0; k < N_CAL_METRICS; k++)
-            present += json_is_object(json_object_get(metrics, cal_metrics[k].key));
+        for (k = 0; k < METRIC_COUNT; k++)
+            present += metric_gateable((enum metric)k) &&
+                       json_is_object(json_object_get(metrics, metric_name((enum metric)k)));
         if (!present) {
             fputs("<tr><td>", f);
             svg_escape(f, label_of(row));
@@ -173,11 +164,12 @@ static void table(FILE *f, const json_t *rows, int zh)
                     L(zh, "no paired runs (the row failed)", "无配对运行（该行失败）"));
             continue;
         }
-        for (k = 0; k < N_CAL_METRICS; k++) {
-            const json_t *m = json_object_get(metrics, cal_metrics[k].key);
+        for (k = 0; k < METRIC_COUNT; k++) {
+            const struct metric_def *d = metric_def((enum metric)k);
+            const json_t *m = json_object_get(metrics, d->key);
             int alarm;
 
-            if (!json_is_object(m))
+            if (!d->gateable || !json_is_object(m))
                 continue;
             alarm = json_is_true(json_object_get(m, "false_alarm"));
             fputs("<tr>", f);
@@ -186,7 +178,7 @@ static void table(FILE *f, const json_t *rows, int zh)
                 svg_escape(f, label_of(row));
                 fputs("</td>", f);
             }
-            fprintf(f, "<td>%s</td>", L(zh, cal_metrics[k].en, cal_metrics[k].zh));
+            fprintf(f, "<td>%s</td>", L(zh, d->title_en, d->title_zh));
             pct_cell(f, num(m, "noise_pct"));
             pct_cell(f, num(m, "spread_pct"));
             pct_cell(f, num(m, "detectable_pct"));

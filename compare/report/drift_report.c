@@ -6,12 +6,13 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "metrics.h"
 #include "drift.h"
 
-static const char *const metric_words[METRIC_COUNT] = {
-    "throughput", "CPU %",    "CPU efficiency",  "batch P50",
-    "batch P99",  "peak RSS", "instructions/op",
-};
+static const char *metric_word(enum metric m)
+{
+    return metric_def(m)->word;
+}
 
 static void fmt_value(char *out, size_t len, enum metric m, double v)
 {
@@ -151,7 +152,7 @@ static void series_row(FILE *f, const struct drift_report *r, const struct drift
     fprintf(f,
             html ? "</td><td>%s</td><td>%s</td><td>%s</td><td>%s%s</td><td>%s%s</td><td>"
                  : " | %s | %s | %s | %s%s | %s%s | ",
-            metric_words[s->metric], nv, pm, ch,
+            metric_word(s->metric), nv, pm, ch,
             s->newest_dir < 0   ? " worse"
             : s->newest_dir > 0 ? " better"
                                 : "",
@@ -196,8 +197,8 @@ static void method_text(FILE *f, const struct drift_report *r)
     for (m = 0; m < METRIC_COUNT; m++) {
         if (m == METRIC_CPU_PERCENT)
             continue;
-        fprintf(f, "%s%s %g%%%s", first ? "" : ", ", metric_words[m], r->rules->threshold_pct[m],
-                r->gated[m] ? " (gated)" : "");
+        fprintf(f, "%s%s %g%%%s", first ? "" : ", ", metric_word((enum metric)m),
+                r->rules->threshold_pct[m], r->gated[m] ? " (gated)" : "");
         first = 0;
     }
     fprintf(f, ". Only gated metrics decide the exit code.");
@@ -284,11 +285,8 @@ static void svg_chart(FILE *f, const struct drift_report *r, const struct drift_
             "stroke=\"#ccc\"/>\n",
             l, t, w - l - rt, h - t - b);
     {
-        static const char *const units[METRIC_COUNT] = {"ops/s", "%",   "ops/s per core", "µs",
-                                                        "µs",    "MiB", "instructions/op"};
-
         fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\">%s</text>\n", l + 4, t + 12,
-                units[s->metric]);
+                metric_def(s->metric)->unit);
     }
     for (k = 0; k <= 4; k++) {
         double v = lo + span * (double)k / 4;
@@ -381,7 +379,7 @@ int drift_write_html(FILE *f, const struct drift_report *r)
         flagged++;
         fputs("<h3>", f);
         put_escaped(f, s->label, 1);
-        fprintf(f, " — %s</h3>\n<table>%s", metric_words[s->metric], head);
+        fprintf(f, " — %s</h3>\n<table>%s", metric_word(s->metric), head);
         series_row(f, r, s, 1);
         fputs("</table>\n", f);
         svg_chart(f, r, s);

@@ -1,4 +1,4 @@
-/* i18n: the English and Chinese string tables, generated from compare/i18n_strings.h. */
+/* i18n: the English and Chinese string tables, generated from compare/report/i18n_strings.h. */
 #include <string.h>
 
 #include "i18n.h"

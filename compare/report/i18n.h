@@ -1,4 +1,4 @@
-/* i18n: the report strings in English and Chinese (the table is compare/i18n_strings.h).
+/* i18n: the report strings in English and Chinese (the table is compare/report/i18n_strings.h).
  * A string may hold {0}..{9} placeholders; report writers fill them, never printf. */
 #ifndef PAIRBENCH_I18N_H
 #define PAIRBENCH_I18N_H

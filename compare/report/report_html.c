@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics.h"
 #include "report_html_int.h"
 #include "report_html_svg.h"
 
@@ -123,6 +124,7 @@ const char report_html_css[] =
     "svg .ax{stroke:#888;stroke-width:1}svg .tk{font-size:10px;fill:#555}\n"
     "svg .al{font-size:11px;fill:#333}svg .rl{font-size:10.5px;fill:#222}\n"
     "svg .lg{font-size:12px;fill:#222}svg .wk{stroke:#222;stroke-width:1;fill:none}\n"
+    "svg .fb{fill:#dfe6ee}svg .fi{stroke-width:2}svg .fl{font-size:10.5px;fill:#222}\n"
     "svg .vl{font-size:9px;fill:#333}svg .na{font-size:10px;fill:#999;font-style:italic}\n"
     "code,pre{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:.85em}\n"
     "pre{background:#f6f8fa;padding:8px 10px;overflow-x:auto;white-space:pre-wrap;"
@@ -132,28 +134,11 @@ const char report_html_css[] =
     "details.full{margin:.3em 0 .8em 0}details.full>summary{cursor:pointer;color:#1f5fa8}\n"
     "th .u{white-space:nowrap}\n";
 
-struct metric_def {
-    const char *key;
-    const char *title_en, *title_zh;
-    const char *axis_en, *axis_zh; /* NULL for throughput: depends on the protocols */
-    int higher_better;
-};
-
-static const struct metric_def metric_defs[] = {
-    {"throughput", "Throughput", "吞吐量", NULL, NULL, 1},
-    {"p50_us", "Batch RT P50", "批次往返时间 P50", "µs", "微秒", 0},
-    {"p99_us", "Batch RT P99", "批次往返时间 P99", "µs", "微秒", 0},
-    {"cpu_percent", "Client CPU", "客户端 CPU", "% (100 = one full core)",
-     "%（100 = 一个完整核心）", 0},
-    {"rss_mib", "Client peak RSS", "客户端峰值 RSS", "MiB", "MiB", 0},
-    {"cpu_efficiency", "CPU efficiency", "CPU 效率", "operations/s per CPU core",
-     "每个 CPU 核心的操作数/秒", 1},
-    {"server_cpu_percent", "Server CPU", "服务器 CPU", "% (100 = one full core)",
-     "%（100 = 一个完整核心）", 0},
-    {"instructions", "Server instructions per operation (counted)",
-     "服务器每次操作的指令数（计数）", "instructions/op", "指令/操作", 0},
-};
-#define N_METRIC_DEFS (sizeof(metric_defs) / sizeof(metric_defs[0]))
+/* The charts, in page order; titles and axes come from the metric table (metrics.h). */
+static const char *const chart_keys[] = {"throughput",        "p50_us",  "p99_us",
+                                         "cpu_percent",       "rss_mib", "cpu_efficiency",
+                                         "server_cpu_percent", "instructions"};
+#define N_CHARTS (sizeof(chart_keys) / sizeof(chart_keys[0]))
 
 static const char *pget(const json_t *row, const char *key)
 {
@@ -417,14 +402,14 @@ static int charts(const struct html_ctx *c)
               "柱长为各次运行的中位数，须线为最小值–最大值；每个配置中每个版本一根柱（基线在前）。"
               "配置按 协议 · 传输 · 负载 "
               "分组，每组使用各自的刻度（标在组标题栏中）。鼠标悬停可查看数值。"));
-    for (m = 0; m < N_METRIC_DEFS; m++) {
-        const struct metric_def *d = &metric_defs[m];
+    for (m = 0; m < N_CHARTS; m++) {
+        const struct metric_def *d = metric_def_by_key(chart_keys[m]);
         struct svg_chart ch;
         const char *title = L(c, d->title_en, d->title_zh);
 
         if ((strcmp(d->key, "server_cpu_percent") == 0 || strcmp(d->key, "instructions") == 0) &&
             !metric_present(c, d->key))
-            continue; /* only known when pairbench started the server / counted it */
+            continue; /* only known when pairbench started the server */
         for (r = 0; r < c->nrows; r++)
             for (v = 0; v < c->nv; v++) {
                 const json_t *val = html_values(json_array_get(c->rows, r), d->key, c->versions[v]);
@@ -488,12 +473,14 @@ static void nav(const struct html_ctx *c)
         if (strcmp(sections[i].id, "charts") != 0)
             continue;
         fputs(L(c, " (", "（"), c->f);
-        for (m = 0; m < N_METRIC_DEFS; m++) {
-            if (strcmp(metric_defs[m].key, "server_cpu_percent") == 0 &&
-                !metric_present(c, metric_defs[m].key))
+        for (m = 0; m < N_CHARTS; m++) {
+            const struct metric_def *d = metric_def_by_key(chart_keys[m]);
+
+            if ((strcmp(d->key, "server_cpu_percent") == 0 || strcmp(d->key, "instructions") == 0) &&
+            !metric_present(c, d->key))
                 continue;
-            fprintf(c->f, "%s<a href=\"#chart-%s\">%s</a>", m ? L(c, ", ", "、") : "",
-                    metric_defs[m].key, L(c, metric_defs[m].title_en, metric_defs[m].title_zh));
+            fprintf(c->f, "%s<a href=\"#chart-%s\">%s</a>", m ? L(c, ", ", "、") : "", d->key,
+                    L(c, d->title_en, d->title_zh));
         }
         fputs(L(c, ")", "）"), c->f);
     }
@@ -605,6 +592,7 @@ int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const 
         html_summary_single(c);
     fputs("</section>\n", f);
     html_completeness(c);
+    html_forest(c);
     if (charts(c) != 0) {
         snprintf(err, errlen, "report_html: out of memory or write error");
         return -1;

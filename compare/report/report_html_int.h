@@ -9,6 +9,8 @@
 
 #include <jansson.h>
 
+#include "metrics.h"
+
 #define HTML_MAX_VERSIONS 16
 
 /* More rows than this: the comparison tables show the rows that stand out and put the full
@@ -61,6 +63,9 @@ void html_instructions(const struct html_ctx *c);
 void html_summary_multi(const struct html_ctx *c);
 void html_summary_single(const struct html_ctx *c);
 void html_completeness(const struct html_ctx *c);
+
+/* The forest plot of the change per row, first of the charts (report_html_forest.c). */
+void html_forest(const struct html_ctx *c);
 
 /* The environment and versions, the provenance, the reproduce command (report_html_env.c). */
 void html_environment(const struct html_ctx *c);

@@ -280,8 +280,6 @@ static void weak_warning(const struct html_ctx *c, const char *w)
     }
 }
 
-static const char *const gated[] = {"throughput", "cpu_efficiency", "p50_us", "p99_us", "rss_mib"};
-
 /* Everything that weakens the measurement: no meta, the dataset changed since it was
  * recorded, the harness's warnings (or, for datasets without them, the load average judged
  * here), failed runs, unstable rows, TLS without verification. */
@@ -346,9 +344,10 @@ static void weaknesses(const struct html_ctx *c, double failed)
         const json_t *row = json_array_get(c->rows, r);
 
         for (v = 1; v < c->nv; v++)
-            for (m = 0; m < sizeof(gated) / sizeof(gated[0]); m++) {
-                const char *vd = html_str(html_vs(row, gated[m], c->versions[v]), "verdict");
-                if (vd && strcmp(vd, "unstable") == 0)
+            for (m = 0; m < METRIC_COUNT; m++) {
+                const char *vd =
+                    html_str(html_vs(row, metric_name((enum metric)m), c->versions[v]), "verdict");
+                if (metric_gateable((enum metric)m) && vd && strcmp(vd, "unstable") == 0)
                     unstable[r] = 1;
             }
         nunstable += unstable[r];

@@ -131,18 +131,17 @@ static void cpu_cell(const struct html_ctx *c, const json_t *row)
 typedef void (*head_fn)(const struct html_ctx *c);
 typedef void (*row_fn)(const struct html_ctx *c, const json_t *row);
 
-static const char *const gated[] = {"throughput", "cpu_efficiency", "p50_us", "p99_us", "rss_mib"};
-
 /* Whether a row stands out: some candidate has a verdict other than "~" on a gated metric
  * (the same rule as report.md). */
 static int row_stands_out(const struct html_ctx *c, const json_t *row)
 {
-    size_t v, m;
+    size_t v;
+    int m;
 
     for (v = 1; v < c->nv; v++)
-        for (m = 0; m < sizeof(gated) / sizeof(gated[0]); m++) {
-            const char *vd = html_str(html_vs(row, gated[m], c->versions[v]), "verdict");
-            if (vd && strcmp(vd, "~") != 0)
+        for (m = 0; m < METRIC_COUNT; m++) {
+            const char *vd = html_str(html_vs(row, metric_name(m), c->versions[v]), "verdict");
+            if (metric_gateable(m) && vd && strcmp(vd, "~") != 0)
                 return 1;
         }
     return 0;

@@ -1,7 +1,7 @@
-/* report_md: the Markdown report. Layout (design §7, seed comparison report): title, method
- * line, summary paragraph (notable rows in words, whether the throughput ranges overlap, the
- * cause not confirmed), completeness and weaknesses, "Throughput and CPU", "Latency (µs)",
- * memory, evidence (exact p, chance flags), then environment/provenance/reproduce
+/* report_md: the Markdown report. Layout (docs/architecture.md#summary, seed comparison report):
+ * title, method line, summary paragraph (notable rows in words, whether the throughput ranges
+ * overlap, the cause not confirmed), completeness and weaknesses, "Throughput and CPU", "Latency
+ * (µs)", memory, evidence (exact p, chance flags), then environment/provenance/reproduce
  * (report_md_env.c). Two versions: baseline/candidate columns; three or more: one column per
  * version with the best value in bold; one version: the "Detailed results" page. More than
  * MD_MAX_ROWS rows: the tables show the rows that stand out and the full table goes into a
@@ -58,9 +58,11 @@ static int row_flagged(const json_t *row, const char *ver)
 {
     size_t i;
 
-    for (i = 0; i < MD_N_GATED; i++) {
-        const char *v = md_verdict(row, md_gated[i], ver);
+    for (i = 0; i < METRIC_COUNT; i++) {
+        const char *v = md_verdict(row, metric_name((enum metric)i), ver);
 
+        if (!metric_gateable((enum metric)i))
+            continue;
         if (strcmp(v, VERDICT_REGRESSED) == 0 || strcmp(v, VERDICT_IMPROVED) == 0)
             return 1;
     }
@@ -90,9 +92,11 @@ static char *flag_text(const struct md *m, const json_t *row, const char *ver)
 
     if (!f)
         return NULL;
-    for (i = 0; i < MD_N_GATED; i++) {
-        const char *v = md_verdict(row, md_gated[i], ver);
+    for (i = 0; i < METRIC_COUNT; i++) {
+        const char *v = md_verdict(row, metric_name((enum metric)i), ver);
 
+        if (!metric_gateable((enum metric)i))
+            continue;
         if (strcmp(v, VERDICT_REGRESSED) != 0 && strcmp(v, VERDICT_IMPROVED) != 0)
             continue;
         if (!first)
@@ -102,8 +106,8 @@ static char *flag_text(const struct md *m, const json_t *row, const char *ver)
             struct md fm = *m;
 
             fm.f = f;
-            md_tmpl(&fm, md_t(m, M_FLAG), md_t(m, metric_msg(md_gated[i])), verdict_word(m, v),
-                    MD_END);
+            md_tmpl(&fm, md_t(m, M_FLAG), md_t(m, metric_msg(metric_name((enum metric)i))),
+                    verdict_word(m, v), MD_END);
         }
     }
     fclose(f);
@@ -250,8 +254,10 @@ static void unjudged(const struct md *m)
         int bad = strcmp(md_str(row, "status"), "ok") != 0;
 
         for (vi = 1; vi < m->nv && !bad; vi++)
-            for (mi = 0; mi < MD_N_GATED; mi++)
-                if (strcmp(md_verdict(row, md_gated[mi], md_version(m, vi)), VERDICT_UNSTABLE) == 0)
+            for (mi = 0; mi < METRIC_COUNT; mi++)
+                if (metric_gateable((enum metric)mi) &&
+                    strcmp(md_verdict(row, metric_name((enum metric)mi), md_version(m, vi)),
+                           VERDICT_UNSTABLE) == 0)
                     bad = 1;
         if (bad)
             items[k++] = strdup(md_row_label(row));
@@ -268,7 +274,7 @@ static void unjudged(const struct md *m)
 
 /* ---- completeness and weaknesses ---- */
 
-/* A harness warning (compare/envinfo.c writes them in English). The known sentences are
+/* A harness warning (compare/run/envinfo.c writes them in English). The known sentences are
  * rewritten in the report's language; anything else is quoted as it is. */
 static void machine_warning(const struct md *m, const char *w)
 {
@@ -378,8 +384,10 @@ static void completeness(const struct md *m)
         if (json_is_true(json_object_get(row, "tls_insecure")) && insecure)
             insecure[ninsecure++] = strdup(md_row_label(row));
         for (vi = 1; vi < m->nv; vi++)
-            for (mi = 0; mi < MD_N_GATED; mi++)
-                if (strcmp(md_verdict(row, md_gated[mi], md_version(m, vi)), VERDICT_UNSTABLE) == 0)
+            for (mi = 0; mi < METRIC_COUNT; mi++)
+                if (metric_gateable((enum metric)mi) &&
+                    strcmp(md_verdict(row, metric_name((enum metric)mi), md_version(m, vi)),
+                           VERDICT_UNSTABLE) == 0)
                     is_unstable = 1;
         if (is_unstable && unstable)
             unstable[nunstable++] = strdup(md_row_label(row));

@@ -1,5 +1,5 @@
-/* report_md: the Markdown report (design §7, the seed comparison report) from a summary
- * (pairbench.summary/1, as built by summary_build() and completed by render_dir()) and
+/* report_md: the Markdown report (docs/architecture.md#summary, the seed comparison report) from a
+ * summary (pairbench.summary/1, as built by summary_build() and completed by render_dir()) and
  * meta.json: two versions, N versions (one column per version, best in bold) or one version
  * (the "Detailed results" page); English or Chinese. Pure: writes only to the FILE given;
  * the same input gives the same bytes (no render time). */

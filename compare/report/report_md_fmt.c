@@ -10,9 +10,6 @@
 #include "stats.h"
 #include "summary.h"
 
-const char *const md_gated[MD_N_GATED] = {"throughput", "cpu_efficiency", "p50_us", "p99_us",
-                                          "rss_mib"};
-
 /* ---- writer helpers ---- */
 
 const char *md_t(const struct md *m, enum i18n_msg id)
@@ -159,8 +156,10 @@ int md_row_stands_out(const struct md *m, const json_t *row)
     size_t vi, i;
 
     for (vi = 1; vi < m->nv; vi++)
-        for (i = 0; i < MD_N_GATED; i++)
-            if (strcmp(md_verdict(row, md_gated[i], md_version(m, vi)), VERDICT_SAME) != 0)
+        for (i = 0; i < METRIC_COUNT; i++)
+            if (metric_gateable((enum metric)i) &&
+                strcmp(md_verdict(row, metric_name((enum metric)i), md_version(m, vi)),
+                       VERDICT_SAME) != 0)
                 return 1;
     return 0;
 }

@@ -49,8 +49,6 @@ void md_json(const struct md *m, const json_t *v);
  * full tables into <details>; a sentence names at most MD_LIST_MAX rows, then "and N more". */
 #define MD_MAX_ROWS 12
 #define MD_LIST_MAX 6
-#define MD_N_GATED 5
-extern const char *const md_gated[MD_N_GATED]; /* the metrics that get verdicts */
 
 /* The template's text in a new string (free()), or NULL when out of memory. */
 char *md_tmpl_str(const char *tmpl, ...);

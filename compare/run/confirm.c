@@ -79,7 +79,7 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules,
              * allows, so going on does not add false alarms. Throughput only: the rounds'
              * ratios of CPU efficiency, latency percentiles and RSS swing so much more
              * that their intervals would take nearly every row to the cap (replayed on
-             * sensitivity runs: docs/performance.md). */
+             * sensitivity runs: docs/results/). */
             if (more && !past && m == METRIC_THROUGHPUT && json_object_get(pr, "lo") &&
                 json_object_get(pr, "hi"))
                 past = summary_num(pr, "lo", 1) - 1 <= -t || summary_num(pr, "hi", 1) - 1 >= t;
@@ -97,8 +97,8 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules,
              * disjoint 5-vs-5 ranges, which stand, are 2/252. An A/A comparison of the
              * sensitivity benchmark came out `regressed` this way (-5.3%, five paired
              * ratios 0.91-1.00). Disjoint ranges stay final whatever the number of runs,
-             * as design §6 has it: with three runs they are the strongest evidence there
-             * can be, and a short cap could not reach the budget after them. */
+             * as docs/architecture.md#statistics has it: with three runs they are the strongest
+             * evidence there can be, and a short cap could not reach the budget after them. */
             if (!more &&
                 (strcmp(verdict, VERDICT_REGRESSED) == 0 ||
                  strcmp(verdict, VERDICT_IMPROVED) == 0) &&

@@ -11,11 +11,11 @@ struct runner;
 /* The rule, in words, as meta.json and the report state it. */
 extern const char *const confirm_rule;
 
-/* Whether a summary row (design §7 shape) is borderline under rules: status ok and, for a
- * gated metric and some candidate, verdict "~" or "unstable" with |change| at or past the
- * threshold (with extra rounds: the paired change, and for throughput also when its
- * interval paired_ratio lo..hi reaches past the threshold), or "unstable" while no side has
- * more than the planned rounds. Pure. */
+/* Whether a summary row (docs/architecture.md#summary shape) is borderline under rules: status ok
+ * and, for a gated metric and some candidate, verdict "~" or "unstable" with |change| at or past
+ * the threshold (with extra rounds: the paired change, and for throughput also when its interval
+ * paired_ratio lo..hi reaches past the threshold), or "unstable" while no side has more than the
+ * planned rounds. Pure. */
 int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules, size_t planned);
 
 /* What a confirmed row's throughput verdict used, for the reports: "-3.1% [-7.2%, +0.4%], p

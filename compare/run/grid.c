@@ -25,7 +25,7 @@ static const char *const commands[] = {
     "LPOP", "RPOP",       "SADD",       "HSET",       "SPOP",       "ZADD",  "ZPOPMIN",
     "MSET", "LRANGE_100", "LRANGE_300", "LRANGE_500", "LRANGE_600", NULL};
 static const char *const http_versions[] = {"1.1", "2", NULL};
-/* What the driver's HTTP workload sends (driver/wl_http.c). */
+/* What the driver's HTTP workload sends (driver/wl/wl_http.c). */
 static const char *const methods[] = {"GET", "POST", NULL};
 
 static const struct key_rule key_rules[] = {
@@ -226,7 +226,7 @@ void grid_config_label(const json_t *p, char *out, size_t outlen)
     add_part(out, outlen, proto);
     if (strcmp(gets_(p, "transport", "tcp"), "tls") == 0)
         add_part(out, outlen, "tls");
-    if (is_redis && strcmp(cmd, "ECHO") != 0)
+    if (is_redis)
         add_part(out, outlen, cmd);
     if (!is_redis || strcmp(cmd, "ECHO") == 0 || strcmp(cmd, "SET") == 0 ||
         json_object_get(p, "payload")) {
@@ -363,6 +363,16 @@ static int finish_config(const char *file, const char *where, json_t *p, char *e
         json_object_set_new(p, "payload", json_integer(64));
     if (strcmp(proto, "redis") == 0 && !json_object_get(p, "command"))
         json_object_set_new(p, "command", json_string("ECHO"));
+    if (json_integer_value(json_object_get(p, "workers")) >
+        json_integer_value(json_object_get(p, "connections"))) {
+        /* a worker without a connection measures nothing and idles a thread */
+        snprintf(err, errlen,
+                 "%s: %s: key 'workers' is %lld but 'connections' is %lld (expected workers <= "
+                 "connections: each worker drives at least one connection)",
+                 file, where, (long long)json_integer_value(json_object_get(p, "workers")),
+                 (long long)json_integer_value(json_object_get(p, "connections")));
+        return -1;
+    }
     return 0;
 }
 
@@ -568,6 +578,7 @@ int grid_expand(const json_t *grid, const char *file, struct grid_config **out, 
             p = NULL;
         }
     }
+    grid_label_axes(arr, cnt, axis_key, axis_val, n_axes);
     if (cnt == 0) {
         snprintf(err, errlen, "%s: $.exclude: every configuration is excluded", file);
         goto fail;

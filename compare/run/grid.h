@@ -1,6 +1,6 @@
-/* grid: one grid document (design §3) validated strictly and expanded into configurations —
- * the cartesian product of its axes over its defaults, minus exclude, plus configs — each
- * with a stable id (first 8 hex digits of the SHA-256 of its canonical JSON) and a human
+/* grid: one grid document (docs/architecture.md#grid) validated strictly and expanded into
+ * configurations — the cartesian product of its axes over its defaults, minus exclude, plus configs
+ * — each with a stable id (first 8 hex digits of the SHA-256 of its canonical JSON) and a human
  * label. Pure logic, no I/O: unit tests and fuzzers call it on JSON documents. */
 #ifndef PAIRBENCH_GRID_H
 #define PAIRBENCH_GRID_H
@@ -34,6 +34,12 @@ int grid_config_id(const json_t *params, char id[9]);
 
 /* The label, e.g. "redis · tls · 4 KiB · pipeline16 · window1 · 4 clients". */
 void grid_config_label(const json_t *params, char *out, size_t outlen);
+
+/* Appends "key value" to the labels of configs[0..n) for every axis with two or more values
+ * whose key grid_config_label() does not show (host, port, sni, timeout, warmup, ...), so
+ * a label names every axis that varies. */
+void grid_label_axes(struct grid_config *configs, size_t n, const char *const *axis_key,
+                     json_t *const *axis_val, size_t n_axes);
 
 /* Size in words: "64 B", "4 KiB", "1 MiB", "1500 B". */
 void grid_format_size(unsigned long long bytes, char *out, size_t outlen);

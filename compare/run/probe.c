@@ -26,6 +26,7 @@ struct chan {
     SSL *ssl;
     uint64_t deadline;
     int timed_out; /* a wait ran out of the attempt's time */
+    int final;     /* the server's answer will not change by asking again */
 };
 
 static int remaining_ms(const struct chan *c)
@@ -168,11 +169,12 @@ static int chan_open(struct chan *c, const struct probe_target *t, double timeou
                      w == 0 ? "timed out" : strerror(errno));
             return -1;
         }
-        if (SSL_get_verify_result(c->ssl) != X509_V_OK)
+        if (SSL_get_verify_result(c->ssl) != X509_V_OK) {
             snprintf(err, errlen, "tls handshake '%s:%u': certificate verification failed: %s",
                      t->host, t->port,
                      X509_verify_cert_error_string(SSL_get_verify_result(c->ssl)));
-        else
+            c->final = 1;
+        } else
             ssl_error(err, errlen, "handshake", t);
         return -1;
     }
@@ -343,6 +345,7 @@ static int redis_auth(struct chan *c, const struct probe_target *t, char *err, s
         return 0;
     if (!t->password) {
         snprintf(err, errlen, "redis auth: PAIRBENCH_REDIS_PASSWORD is not set");
+        c->final = 1;
         return -1;
     }
     if (t->user)
@@ -353,6 +356,7 @@ static int redis_auth(struct chan *c, const struct probe_target *t, char *err, s
     if (strncmp(reply, "+OK", 3) != 0) {
         clip_line(reply, line, sizeof(line));
         snprintf(err, errlen, "redis AUTH on '%s:%u' answered '%s'", t->host, t->port, line);
+        c->final = strncmp(reply, "-LOADING", 8) != 0; /* a wrong password stays wrong */
         return -1;
     }
     return 0;
@@ -372,6 +376,15 @@ int probe_once(const struct probe_target *t, double timeout_s, char *err, size_t
         if (redis_auth(&c, t, err, errlen) < 0 ||
             redis_cmd(&c, t, ping, 1, buf, sizeof(buf), 0, err, errlen) < 0)
             goto out;
+        if (strncmp(buf, "-NOAUTH", 7) == 0) {
+            clip_line(buf, line, sizeof(line));
+            snprintf(err, errlen,
+                     "redis PING on '%s:%u' answered '%s' (the server wants a password: "
+                     "set \"auth\": true and PAIRBENCH_REDIS_PASSWORD)",
+                     t->host, t->port, line);
+            c.final = 1;
+            goto out;
+        }
         if (strncmp(buf, "-LOADING", 8) == 0 || (buf[0] != '+' && buf[0] != '-')) {
             clip_line(buf, line, sizeof(line));
             snprintf(err, errlen, "redis PING on '%s:%u' answered '%s'", t->host, t->port, line);
@@ -413,7 +426,9 @@ int probe_once(const struct probe_target *t, double timeout_s, char *err, size_t
     }
     rc = 0;
 out:
-    if (rc < 0 && c.timed_out)
+    if (rc < 0 && c.final)
+        rc = -3;
+    else if (rc < 0 && c.timed_out)
         rc = -2;
     chan_close(&c);
     return rc;

@@ -24,7 +24,9 @@ struct probe_target {
 /* One attempt within timeout_s. Returns 0 when the server answered as expected, -1 with err
  * saying why not (e.g. "connect '127.0.0.1:6379': Connection refused"), -2 with err saying
  * where it was waiting when the attempt ran out of time ("read '127.0.0.1:6379': timed
- * out"). */
+ * out"), -3 with err when the answer is final and asking again cannot help: a password
+ * refused or missing (AUTH error, PING answered NOAUTH), a certificate that failed
+ * verification. */
 int probe_once(const struct probe_target *t, double timeout_s, char *err, size_t errlen);
 
 /* Redis: the server's version from INFO server ("valkey 8.0.1", "redis 7.0.15"). Returns 0,

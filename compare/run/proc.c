@@ -62,6 +62,50 @@ static void child_fail(int fd, int code)
     _exit(127);
 }
 
+/* "0-1,4" for a CPU set. */
+static void format_cpus(const cpu_set_t *set, char *out, size_t outlen)
+{
+    size_t o = 0;
+    int c = 0;
+
+    out[0] = '\0';
+    while (c < CPU_SETSIZE && o < outlen) {
+        int end;
+        if (!CPU_ISSET(c, set)) {
+            c++;
+            continue;
+        }
+        for (end = c; end + 1 < CPU_SETSIZE && CPU_ISSET(end + 1, set); end++)
+            ;
+        if (end > c)
+            o += (size_t)snprintf(out + o, outlen - o, "%s%d-%d", o ? "," : "", c, end);
+        else
+            o += (size_t)snprintf(out + o, outlen - o, "%s%d", o ? "," : "", c);
+        c = end + 1;
+    }
+}
+
+int proc_check_cpus(const cpu_set_t *set, char *err, size_t errlen)
+{
+    cpu_set_t have;
+    char shown[256];
+    int c;
+
+    if (sched_getaffinity(0, sizeof(have), &have) < 0) {
+        snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
+        return -1;
+    }
+    for (c = 0; c < CPU_SETSIZE; c++) {
+        if (CPU_ISSET(c, set) && !CPU_ISSET(c, &have)) {
+            format_cpus(&have, shown, sizeof(shown));
+            snprintf(err, errlen, "CPU %d is not available (this process may use CPUs %s)", c,
+                     shown);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int proc_start(struct proc *p, const struct proc_spec *ps, char *err, size_t errlen)
 {
     int outp[2] = {-1, -1}, errp[2] = {-1, -1}, errfd = -1, code = 0;
@@ -120,6 +164,13 @@ int proc_start(struct proc *p, const struct proc_spec *ps, char *err, size_t err
                 if (setenv(k, json_string_value(v), 1) < 0)
                     child_fail(errp[1], errno);
             }
+        }
+        if (ps->no_secrets) {
+            static const char *const secrets[] = PROC_SECRET_VARS;
+            size_t i;
+            for (i = 0; i < sizeof(secrets) / sizeof(secrets[0]); i++)
+                if (unsetenv(secrets[i]) < 0)
+                    child_fail(errp[1], errno);
         }
         if (ps->cpus && sched_setaffinity(0, sizeof(cpus), &cpus) < 0)
             child_fail(errp[1], errno);

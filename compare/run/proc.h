@@ -20,7 +20,12 @@ struct proc_spec {
     const char *cpus;        /* CPU list like "0,2-3" to pin to, or NULL */
     const char *stderr_path; /* file for stderr (truncated), or NULL = /dev/null */
     int capture_stdout;      /* 1: stdout through a pipe (proc_wait); 0: stdout to stderr_path */
+    int no_secrets; /* 1: PROC_SECRET_VARS removed from its environment (inherited or in env):
+                     * the server under test gets no credentials meant for the driver */
 };
+
+/* The environment variables no_secrets removes. */
+#define PROC_SECRET_VARS {"PAIRBENCH_REDIS_PASSWORD", "PAIRBENCH_REDIS_USER"}
 
 struct proc {
     pid_t pid;  /* also the process group id */
@@ -68,5 +73,10 @@ void proc_file_tail(const char *path, size_t max_bytes, char *out, size_t outlen
 
 /* Parses a CPU list ("0", "0,2", "1-3,6") into set. Returns 0, or -1. */
 int proc_parse_cpus(const char *list, cpu_set_t *set);
+
+/* Checks that every CPU of set is one this process may run on (sched_getaffinity). Returns 0,
+ * or -1 with err naming the first missing CPU and the CPUs present, e.g. "CPU 99 is not
+ * available (this process may use CPUs 0-1)". */
+int proc_check_cpus(const cpu_set_t *set, char *err, size_t errlen);
 
 #endif

@@ -1,5 +1,5 @@
-/* runmeta: meta.json of a run directory (design §7): versions, spec, grids, settings,
- * configurations, environment, timestamps, the SHA-256 of runs.jsonl and of the measured
+/* runmeta: meta.json of a run directory (docs/architecture.md#summary): versions, spec, grids,
+ * settings, configurations, environment, timestamps, the SHA-256 of runs.jsonl and of the measured
  * sources. The report writers and merge read it; its keys are a contract. */
 #ifndef PAIRBENCH_RUNMETA_H
 #define PAIRBENCH_RUNMETA_H

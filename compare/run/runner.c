@@ -17,6 +17,7 @@
 #include "ports.h"
 #include "probe.h"
 #include "proc.h"
+#include "validate.h"
 #include "words.h"
 
 #define KILL_AFTER_S 2.0
@@ -223,6 +224,7 @@ static void note_server_version(struct runner *r, size_t version, const char *pr
     argv[2] = NULL;
     ps.argv = argv;
     ps.env = r->sp->versions[version].env;
+    ps.no_secrets = 1;
     ps.capture_stdout = 1;
     if (proc_start(&p, &ps, err, sizeof(err)) == 0) {
         if (proc_wait(&p, 5.0, 1.0, r->stop, &res, err, sizeof(err)) == 0) {
@@ -291,6 +293,7 @@ int runner_start_server(struct runner *r, size_t version, const json_t *params, 
     ps.argv = wrapped;
     ps.env = r->sp->versions[version].env;
     ps.cpus = r->pin_server;
+    ps.no_secrets = 1; /* credentials go to the driver and the probe only */
     ps.stderr_path = log;
     ps.capture_stdout = 0;
     if (proc_start(p, &ps, why, sizeof(why)) < 0) {
@@ -342,6 +345,10 @@ int runner_start_server(struct runner *r, size_t version, const json_t *params, 
 
             if (prc == 0)
                 break;
+            if (prc == -3) { /* a refused password or certificate: final, no retry */
+                snprintf(reason, reasonlen, "server not ready: '%s': %s", shown, attempt_err);
+                goto out;
+            }
             /* the last attempt, cut short by the deadline, that only ran out of time says
              * less than the answer the attempts before it got (a certificate refused, a
              * wrong reply): the reason keeps theirs */
@@ -365,34 +372,6 @@ static int start_server(struct runner *r, size_t version, const json_t *params, 
 {
     return runner_start_server(r, version, params, cmd, host, port, srv_dir, log, NULL,
                                r->sp->probe_timeout, p, reason, reasonlen);
-}
-
-static json_t *parse_result(const char *out, char *reason, size_t reasonlen)
-{
-    json_error_t je;
-    json_t *res;
-    const char *p = out;
-
-    while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')
-        p++;
-    if (!*p) {
-        snprintf(reason, reasonlen, "bad JSON on stdout: nothing printed");
-        return NULL;
-    }
-    res = json_loads(p, 0, &je);
-    if (!res) {
-        snprintf(reason, reasonlen, "bad JSON on stdout: line %d column %d: %s", je.line, je.column,
-                 je.text);
-        return NULL;
-    }
-    if (!json_is_object(res) || !json_is_number(json_object_get(res, "throughput"))) {
-        snprintf(reason, reasonlen,
-                 "bad JSON on stdout: expected a result object with a "
-                 "numeric \"throughput\"");
-        json_decref(res);
-        return NULL;
-    }
-    return res;
 }
 
 json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size_t errlen)
@@ -481,7 +460,7 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
     }
     for (i = 0; i < dargc; i++)
         full[i] = dargv[i];
-    /* design §4: "<driver command> --config FILE.json" */
+    /* docs/architecture.md#driver-result: "<driver command> --config FILE.json" */
     full[dargc] = "--config";
     full[dargc + 1] = cfg_path;
     ps.argv = full;
@@ -496,7 +475,7 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
     if (srv_started)
         cpu0 = proc_cpu_s(server.pid);
     timeout = json_number_value(json_object_get(eff, "warmup")) +
-              json_number_value(json_object_get(eff, "duration")) + sp->grace;
+              json_number_value(json_object_get(eff, "duration")) + validate_grace(eff, sp->grace);
     if (json_is_integer(json_object_get(eff, "requests")))
         timeout += 60; /* a count, not a time: give it a minute beyond the usual */
     if (proc_wait(&driver, timeout, KILL_AFTER_S, r->stop, &res, err, errlen) < 0)
@@ -509,14 +488,8 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
         goto out;
     }
     proc_file_tail(drv_log, 300, tail, sizeof(tail));
-    if (res.timed_out) {
-        snprintf(reason, sizeof(reason), "timeout after %.1f s", timeout);
-    } else if (!WIFEXITED(res.status) || WEXITSTATUS(res.status) != 0) {
-        proc_describe_status(res.status, why, sizeof(why));
-        snprintf(reason, sizeof(reason), "%s%s%s", why, tail[0] ? ": " : "", tail);
-    } else {
-        result = parse_result(res.out, reason, sizeof(reason));
-    }
+    result = validate_run(res.status, res.timed_out, timeout, res.out, tail, eff, reason,
+                          sizeof(reason));
 record:
     if (srv_started) {
         if (cpu1 < 0 && !proc_running(&server) && !reason[0]) {

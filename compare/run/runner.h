@@ -1,8 +1,8 @@
-/* runner: one run of the schedule (design §5): a fresh server for the version when it has one
- * (free loopback port, placeholders expanded, readiness probe bounded by probe_timeout), a
- * fresh driver with the effective configuration in a file, a timeout of warm-up + duration +
- * grace (SIGTERM, then SIGKILL 2 s later), client CPU and peak RSS from wait4(), server CPU
- * from /proc over the driver's lifetime; the server stopped and reaped. The result is the
+/* runner: one run of the schedule (docs/architecture.md#schedule): a fresh server for the version
+ * when it has one (free loopback port, placeholders expanded, readiness probe bounded by
+ * probe_timeout), a fresh driver with the effective configuration in a file, a timeout of warm-up +
+ * duration + grace (SIGTERM, then SIGKILL 2 s later), client CPU and peak RSS from wait4(), server
+ * CPU from /proc over the driver's lifetime; the server stopped and reaped. The result is the
  * runs.jsonl line, status "ok" or "failed" with the reason. */
 #ifndef PAIRBENCH_RUNNER_H
 #define PAIRBENCH_RUNNER_H

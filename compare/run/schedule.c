@@ -1,4 +1,4 @@
-/* schedule: run order, shards, resume (see sched.h). */
+/* schedule: run order, shards, resume (see schedule.h). */
 #include "schedule.h"
 
 #include <stdlib.h>

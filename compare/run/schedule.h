@@ -1,8 +1,8 @@
-/* schedule (sched_*): the order of runs (design §5). For each configuration, `runs` rounds;
- * in each round every version runs once, adjacently; the order rotates by one version per round (A
- * B, B A, A B, ... with two versions; A B C, B C A, C A B with three). Sharding keeps the
- * configurations whose stable index mod N is K-1; resuming skips runs already recorded. Pure
- * logic, no I/O. (Not named sched.h: with -Icompare it would shadow <sched.h>.) */
+/* schedule (sched_*): the order of runs (docs/architecture.md#schedule). For each configuration,
+ * `runs` rounds; in each round every version runs once, adjacently; the order rotates by one
+ * version per round (A B, B A, A B, ... with two versions; A B C, B C A, C A B with three).
+ * Sharding keeps the configurations whose stable index mod N is K-1; resuming skips runs already
+ * recorded. Pure logic, no I/O. (Not named sched.h: with -Icompare it would shadow <sched.h>.) */
 #ifndef PAIRBENCH_SCHEDULE_H
 #define PAIRBENCH_SCHEDULE_H
 

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "speccheck.h"
 #include "words.h"
 
 /* ---- spec ---- */
@@ -13,8 +15,15 @@
 static json_t *load_json_file(const char *path, char *err, size_t errlen)
 {
     json_error_t je;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    json_t *root;
+    struct stat st;
 
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: %s (expected a JSON file)", path,
+                 S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+        return NULL;
+    }
+    root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!root) {
         if (je.line <= 0)
             snprintf(err, errlen, "%s: %s", path, je.text);
@@ -87,7 +96,8 @@ static int load_version(struct spec *sp, size_t i, json_t *v, char *err, size_t 
         return -1;
     }
     if (!json_is_string(x) || !valid_name(json_string_value(x)) || json_string_length(x) > 64)
-        return grid_fail_expected(file, path, "a name of letters, digits, '.', '_', '-'", x, err,
+        return grid_fail_expected(file, path,
+                                  "a name of 1 to 64 letters, digits, '.', '_', '-'", x, err,
                                   errlen);
     ver->name = json_string_value(x);
     for (j = 0; j < i; j++)
@@ -175,8 +185,9 @@ static int load_grid(struct spec *sp, const char *gpath, char *err, size_t errle
 {
     struct spec_grid *g = &sp->grids[sp->n_grids];
     struct grid_config *cfgs = NULL;
-    size_t n = 0, i, j, kept = 0;
+    size_t n = 0, i, j, kept = 0, over = 0;
     const char *slash, *name;
+    json_t *seen;
 
     memset(g, 0, sizeof(*g));
     g->path = strdup(gpath);
@@ -210,20 +221,37 @@ static int load_grid(struct spec *sp, const char *gpath, char *err, size_t errle
         }
         sp->configs = na;
     }
+    /* ids already taken, by an earlier grid or earlier in this one: a hash set keeps
+     * de-duplication linear in the number of configurations */
+    seen = json_object();
+    for (j = 0; seen && j < sp->n_configs; j++)
+        json_object_set_new(seen, sp->configs[j].id, json_true());
     for (i = 0; i < n; i++) {
-        int dup = 0;
-        for (j = 0; j < sp->n_configs && !dup; j++)
-            dup = strcmp(sp->configs[j].id, cfgs[i].id) == 0;
-        if (dup) {
+        if (!seen || json_object_get(seen, cfgs[i].id) || sp->n_configs >= SPEC_MAX_CONFIGS) {
+            over += seen && !json_object_get(seen, cfgs[i].id);
             json_decref(cfgs[i].params);
             continue;
         }
+        json_object_set_new(seen, cfgs[i].id, json_true());
         cfgs[i].grid = sp->n_grids - 1;
         sp->configs[sp->n_configs++] = cfgs[i];
         kept++;
     }
     g->n_configs = kept;
     free(cfgs);
+    json_decref(seen);
+    if (!seen) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (over) {
+        snprintf(err, errlen,
+                 "%s: the grids have %zu configurations in all, more than the %d a run "
+                 "can plan (expected at most %d: split the grids, or run them in shards "
+                 "of separate runs)",
+                 gpath, sp->n_configs + over, SPEC_MAX_CONFIGS, SPEC_MAX_CONFIGS);
+        return -1;
+    }
     return 0;
 }
 
@@ -253,18 +281,22 @@ static int check_endpoints(struct spec *sp, char *err, size_t errlen)
     return 0;
 }
 
-/* Labels must tell configurations apart: a repeated label gets the id appended. */
+/* Labels must tell configurations apart: a repeated label gets the id appended. The labels
+ * seen so far sit in a hash set, so this stays linear in the number of configurations. */
 static void unique_labels(struct spec *sp)
 {
-    size_t i, j;
+    json_t *seen = json_object();
+    size_t i;
 
-    for (i = 0; i < sp->n_configs; i++)
-        for (j = i + 1; j < sp->n_configs; j++)
-            if (strcmp(sp->configs[i].label, sp->configs[j].label) == 0) {
-                size_t n = strlen(sp->configs[j].label);
-                snprintf(sp->configs[j].label + n, sizeof(sp->configs[j].label) - n, " · %s",
-                         sp->configs[j].id);
-            }
+    for (i = 0; seen && i < sp->n_configs; i++) {
+        struct grid_config *c = &sp->configs[i];
+        if (json_object_get(seen, c->label)) {
+            size_t n = strlen(c->label);
+            snprintf(c->label + n, sizeof(c->label) - n, " · %s", c->id);
+        }
+        json_object_set_new(seen, c->label, json_true());
+    }
+    json_decref(seen);
 }
 
 int spec_load(struct spec *sp, const char *path, json_t *root, const char *const *grid_paths,
@@ -418,7 +450,7 @@ int spec_load(struct spec *sp, const char *path, json_t *root, const char *const
             if (load_grid(sp, grid_paths[i], err, errlen) < 0)
                 return -1;
     }
-    if (check_endpoints(sp, err, errlen) < 0)
+    if (check_endpoints(sp, err, errlen) < 0 || speccheck_run(sp, err, errlen) < 0)
         return -1;
     unique_labels(sp);
     return 0;

@@ -1,6 +1,6 @@
-/* spec: strict loading of a spec file (design §2: versions, grids, settings) and of the grids
- * it names (grid.h expands each into configurations). Bad input is refused
- * with the file, the JSON path, the bad value and what was expected; nothing runs then. */
+/* spec: strict loading of a spec file (docs/architecture.md#spec: versions, grids, settings) and of
+ * the grids it names (grid.h expands each into configurations). Bad input is refused with the file,
+ * the JSON path, the bad value and what was expected; nothing runs then. */
 #ifndef PAIRBENCH_SPEC_H
 #define PAIRBENCH_SPEC_H
 
@@ -10,6 +10,10 @@
 
 #include "grid.h"
 #include "run.h"
+
+/* The most configurations one spec may expand to (all grids together, after de-duplication):
+ * a run plans, records and renders every one of them. */
+#define SPEC_MAX_CONFIGS 100000
 
 struct spec_version {
     const char *name;        /* unique, [A-Za-z0-9._-]+ */

@@ -118,9 +118,45 @@ static size_t on_data(char *p, size_t size, size_t nmemb, void *ud)
     return n;
 }
 
-/* One request; *status gets the HTTP status. Returns 0, or -1 with err. */
+void post_redact(const char *body, const char *token, size_t max_bytes, char *out, size_t outlen)
+{
+    size_t o = 0, tlen = token ? strlen(token) : 0;
+    size_t limit = max_bytes < outlen ? max_bytes : outlen - 1;
+    const char *p = body;
+    unsigned char after = 0; /* the first byte left out, when cut */
+
+    if (!outlen)
+        return;
+    while (*p) {
+        int secret = tlen && strncmp(p, token, tlen) == 0;
+        const char *piece = secret ? "***" : p;
+        size_t n = secret ? 3 : 1;
+        if (o + n > limit) {
+            after = (unsigned char)piece[0];
+            break;
+        }
+        memcpy(out + o, piece, n);
+        o += n;
+        p += secret ? tlen : 1;
+    }
+    if (*p && limit >= 3) {
+        /* room for "...", then never end inside a multi-byte character: while the first byte
+         * left out is a continuation byte (10xxxxxx), leave out the byte before it too */
+        while (o + 3 > limit) {
+            after = (unsigned char)out[--o];
+        }
+        while (o > 0 && (after & 0xC0) == 0x80)
+            after = (unsigned char)out[--o];
+        memcpy(out + o, "...", 3);
+        o += 3;
+    }
+    out[o] = '\0';
+}
+
+/* One request; *status gets the HTTP status. Returns 0, or -1 with err (a reply body in it
+ * has the token redacted). */
 static int request(const char *method, const char *url, struct curl_slist *hdr, const char *body,
-                   struct reply *rep, long *status, char *err, size_t errlen)
+                   const char *token, struct reply *rep, long *status, char *err, size_t errlen)
 {
     CURL *c = curl_easy_init();
     char ebuf[CURL_ERROR_SIZE] = "";
@@ -155,8 +191,10 @@ static int request(const char *method, const char *url, struct curl_slist *hdr, 
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
     curl_easy_cleanup(c);
     if (*status < 200 || *status > 299) {
-        snprintf(err, errlen, "post: %s '%s': HTTP status %ld%s%.200s", method, url, *status,
-                 rep->data ? ": " : "", rep->data ? rep->data : "");
+        char shown[256];
+        post_redact(rep->data ? rep->data : "", token, 200, shown, sizeof(shown));
+        snprintf(err, errlen, "post: %s '%s': HTTP status %ld%s%s", method, url, *status,
+                 rep->data ? ": " : "", shown);
         return -1;
     }
     return 0;
@@ -208,7 +246,7 @@ int post_comment(const char *url, const char *token, const char *markdown, const
         size_t count;
 
         snprintf(list_url, n, "%s%sper_page=100&page=%d", url, strchr(url, '?') ? "&" : "?", page);
-        if (request("GET", list_url, hdr, NULL, &rep, &status, err, errlen) < 0)
+        if (request("GET", list_url, hdr, NULL, token, &rep, &status, err, errlen) < 0)
             goto out;
         found =
             post_find_comment(rep.data ? rep.data : "", url, marker, patch_url, sizeof(patch_url));
@@ -223,11 +261,11 @@ int post_comment(const char *url, const char *token, const char *markdown, const
             break;
     }
     if (found) {
-        if (request("PATCH", patch_url, hdr, body, &rep, &status, err, errlen) < 0)
+        if (request("PATCH", patch_url, hdr, body, token, &rep, &status, err, errlen) < 0)
             goto out;
         *action = "updated";
     } else {
-        if (request("POST", url, hdr, body, &rep, &status, err, errlen) < 0)
+        if (request("POST", url, hdr, body, token, &rep, &status, err, errlen) < 0)
             goto out;
         *action = "created";
     }

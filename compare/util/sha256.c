@@ -38,20 +38,18 @@ int sha256_mem(const void *p, size_t n, char hex[65])
     return 0;
 }
 
-int sha256_file(const char *path, char hex[65], char *err, size_t errlen)
+/* Hashes what fd holds, at most max_bytes (0 = no limit). */
+static int hash_fd(int fd, const char *path, unsigned long long max_bytes, char hex[65], char *err,
+                   size_t errlen)
 {
     unsigned char md[EVP_MAX_MD_SIZE];
     unsigned mdlen = 0;
     EVP_MD_CTX *ctx = NULL;
     unsigned char *block = NULL;
-    int fd = -1, rc = -1;
+    unsigned long long total = 0;
+    int rc = -1;
     ssize_t got;
 
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(err, errlen, "sha256: open '%s': %s", path, strerror(errno));
-        goto out;
-    }
     block = malloc(65536);
     ctx = EVP_MD_CTX_new();
     if (!block || !ctx) {
@@ -67,11 +65,26 @@ int sha256_file(const char *path, char hex[65], char *err, size_t errlen)
         if (got < 0) {
             if (errno == EINTR)
                 continue;
+            if (errno == EAGAIN) {
+                snprintf(err, errlen,
+                         "sha256: read '%s': nothing to read yet (expected a file with an end, "
+                         "not a stream)",
+                         path);
+                goto out;
+            }
             snprintf(err, errlen, "sha256: read '%s': %s", path, strerror(errno));
             goto out;
         }
         if (got == 0)
             break;
+        total += (unsigned long long)got;
+        if (max_bytes && total > max_bytes) {
+            snprintf(err, errlen,
+                     "sha256: '%s': longer than %llu MiB (expected a source file; a file that "
+                     "never ends, like one in /proc, is not hashed)",
+                     path, max_bytes >> 20);
+            goto out;
+        }
         if (!EVP_DigestUpdate(ctx, block, (size_t)got)) {
             snprintf(err, errlen, "sha256: '%s': digest update failed", path);
             goto out;
@@ -86,8 +99,42 @@ int sha256_file(const char *path, char hex[65], char *err, size_t errlen)
 out:
     EVP_MD_CTX_free(ctx);
     free(block);
-    if (fd >= 0)
+    return rc;
+}
+
+int sha256_file(const char *path, char hex[65], char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+    if (fd < 0) {
+        snprintf(err, errlen, "sha256: open '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    rc = hash_fd(fd, path, 0, hex, err, errlen);
+    close(fd);
+    return rc;
+}
+
+int sha256_source_file(const char *path, unsigned long long max_bytes, char hex[65], char *err,
+                       size_t errlen)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), rc;
+
+    if (fd < 0) {
+        snprintf(err, errlen, "sha256: open '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen,
+                 "sha256: '%s': not a regular file (a FIFO, device or socket may never end; "
+                 "expected a source file)",
+                 path);
         close(fd);
+        return -1;
+    }
+    rc = hash_fd(fd, path, max_bytes, hex, err, errlen);
+    close(fd);
     return rc;
 }
 
@@ -190,9 +237,11 @@ json_t *sha256_globs(const json_t *patterns, const char *base_dir, char *err, si
             const char *p = g.gl_pathv[k];
             json_t *row;
 
-            if (stat(p, &st) != 0 || !S_ISREG(st.st_mode))
-                continue; /* directories matched by a wildcard are not sources */
-            if (sha256_file(p, hex, err, errlen) != 0) {
+            /* directories (and other non-regular files) a wildcard matched are not sources;
+             * one named outright is refused by sha256_source_file */
+            if ((stat(p, &st) != 0 || !S_ISREG(st.st_mode)) && strpbrk(pat, "*?["))
+                continue;
+            if (sha256_source_file(p, SHA256_MAX_SOURCE_BYTES, hex, err, errlen) != 0) {
                 globfree(&g);
                 goto fail;
             }

@@ -17,7 +17,7 @@ def label(p):
     is_redis = proto == "redis"; is_web = proto in ("http", "ws")
     parts = [proto]
     if p.get("transport", "tcp") == "tls": parts.append("tls")
-    if is_redis and cmd != "ECHO": parts.append(cmd)
+    if is_redis: parts.append(cmd)
     if not is_redis or cmd in ("ECHO", "SET") or "payload" in p: parts.append(size(p.get("payload", 64)))
     if is_redis or p.get("pipeline", 1) != 1: parts.append(f"pipeline{p.get('pipeline', 1)}")
     parts.append(f"window{p.get('window', 1)}")

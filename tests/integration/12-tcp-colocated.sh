@@ -24,7 +24,7 @@ JSON
 "$DRIVER" tcp --config "$T/c.json" > "$T/c.out" || fail "driver --config exited $?"
 assert_eq "$(json_get "$T/c.out" '[this.ops, this.config.pipeline, this.config.payload].join(" ")')" \
     "999 4 2048" "--config result"
-# design §4's bare form: "<driver> --config FILE.json", the file naming the protocol
+# docs/architecture.md#driver-result's bare form: "<driver> --config FILE.json", the file naming the protocol
 "$DRIVER" --config "$T/c.json" > "$T/c2.out" || fail "driver --config (no protocol word) exited $?"
 assert_eq "$(json_get "$T/c2.out" '[this.protocol, this.ops].join(" ")')" "tcp 999" "bare --config"
 # many connections, most of them idle most of the time, on both sides of one process

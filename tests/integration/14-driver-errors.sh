@@ -39,5 +39,5 @@ check_usage "--config '$T/none.json'" "$DRIVER" tcp --config "$T/none.json"
 
 assert_exit 0 "$DRIVER" --help > /dev/null
 assert_exit 0 "$DRIVER" tcp --help > /dev/null
-"$DRIVER" --version | grep -q '^pairbench driver ' || fail "--version"
+"$DRIVER" --version | grep -q "^pairbench $(cat "$PAIRBENCH_TOP/VERSION") (" || fail "--version"
 echo "ok: error paths"

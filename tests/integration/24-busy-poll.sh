@@ -3,7 +3,7 @@
 # in the one-connection read. Against a real redis-server every reply is still verified and
 # the server sees exactly N commands; the setting is in the result's configuration; and
 # where replies come slower than the window, the window stays shut instead of spinning away
-# a core (the adaptive rule in driver/loop.c; tests/unit/test_loop.c checks that an open
+# a core (the adaptive rule in driver/engine/loop.c; tests/unit/test_loop.c checks that an open
 # window closes); a reply that comes in pieces is waited for asleep, not polled. Bad values
 # are refused with the flag named.
 . "$(dirname "$0")/../lib.sh"

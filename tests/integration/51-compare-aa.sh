@@ -3,7 +3,7 @@
 # throughput row may be `regressed` or `improved`. 7 rounds: with the evidence rule (disjoint
 # ranges or every paired ratio on one side) a false alarm needs a 2/128 coincidence on top of
 # a change past the 5% threshold (one retry). Also: three versions rotate A B C, B C A,
-# C A B (the third names the driver explicitly: `<driver> --config FILE`, design §4).
+# C A B (the third names the driver explicitly: `<driver> --config FILE`, docs/architecture.md#driver-result).
 . "$(dirname "$0")/../lib.sh"
 need node
 

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 need node
 
-# grace 2.5 s: the hanging runs cost 2.8 s each, and a loaded machine can take more than a
+# grace 2.5 s (compare makes it at least the driver timeout 0.5 s + 3 s): the hanging runs cost 3.8 s each, and a loaded machine can take more than a
 # 0.5 s grace to start, connect and finish a 0.3 s run (good runs timed out).
 # A driver that honours the contract (<driver> --config FILE) and misbehaves by payload.
 cat > "$T/flaky-driver" <<SH
@@ -22,7 +22,7 @@ exec "$DRIVER" tcp --config "\$2"
 SH
 chmod +x "$T/flaky-driver"
 cat > "$T/grid.json" <<JSON
-{"name": "faults", "defaults": {"protocol": "tcp", "connections": 1, "window": 1},
+{"name": "faults", "defaults": {"protocol": "tcp", "connections": 1, "window": 1, "timeout": 0.5},
  "axes": {"payload": [64, 1000, 2000, 3000, 4000]}}
 JSON
 cat > "$T/spec.json" <<JSON

@@ -43,7 +43,19 @@ expect_bad noserver "\$.versions[0].server.tcp: cannot find program 'no-such-ser
 expect_bad shard "--shard: expected K/N with 1 <= K <= N, got '3/2'" run --spec "$T/good.json" --shard 3/2
 expect_bad runs "--runs: expected an integer from 1 to 1000, got '0'" run --spec "$T/good.json" --runs 0
 expect_bad duration "--duration: expected seconds from 0.001 to 86400, got '5s'" run --spec "$T/good.json" --duration 5s
-expect_bad flag "unknown option '--frobnicate'" run --spec "$T/good.json" --frobnicate
+expect_bad flag "compare run: unknown flag '--frobnicate' (see compare run --help)" run --spec "$T/good.json" --frobnicate
+# One parser for every command: the same wording, --flag=value everywhere, a near miss named.
+expect_bad near "compare run: unknown flag '--rnus' (did you mean '--runs'? see compare run --help)" run --spec "$T/good.json" --rnus 3
+expect_bad runs_eq "compare run: --runs: expected an integer from 1 to 1000, got '0'" run --spec="$T/good.json" --runs=0
+expect_bad gate_near "compare gate: unknown flag '--treshold' (did you mean '--threshold'?" gate --spec "$T/good.json" --treshold p99=5
+expect_bad gate_eq "compare gate: --noise-limit: expected a percent in [0.1, 1000], got '0'" gate --spec "$T/good.json" --noise-limit=0
+expect_bad drift_eq "compare drift: --window: expected a number of nights in [1, 365], got '0'" drift --history="$T/h" --window=0
+expect_bad drift_missing "compare drift: --history: missing value" drift --history
+expect_bad commits_flag "compare commits: unknown flag '--bogus'" commits --bogus
+expect_bad merge_flag "compare merge: unknown flag '--outt' (did you mean '--out'?" merge --outt x
+expect_bad calibrate_flag "compare calibrate: unknown flag '--dration' (did you mean '--duration'?" calibrate --dration 1
+expect_bad demo_flag "compare demo: unknown flag '--spec'" demo --spec x
+expect_bad report_lang "compare report: --lang: expected 'en' or 'zh', got 'fr'" report --lang=fr "$T"
 expect_bad nospec "--spec FILE is required" run
 expect_bad resume "--resume: needs --out DIR" run --spec "$T/good.json" --resume
 expect_bad resume2 "holds no runs.jsonl" run --spec "$T/good.json" --resume --out "$T/empty"

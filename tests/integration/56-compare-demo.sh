@@ -1,8 +1,10 @@
 #!/bin/sh
 # compare demo end to end with the real redis-server (7.0) and valkey-server (8.0): six
 # configurations (ECHO/SET/GET x pipeline 1/16), both servers fresh per run; every run ok,
-# the servers' versions in meta.json, the report path and the "Throughput and CPU" table on
-# stdout. Shortened windows (the default demo is 3 rounds of 0.5 + 1.5 s).
+# the servers' versions in meta.json; on stdout the answer first (a table within 100 terminal
+# cells: one line per row naming its command, the change per gated metric, the verdict, then
+# the outcome), then the report path. Shortened windows (the default demo is 3 rounds of
+# 0.5 + 1.5 s).
 . "$(dirname "$0")/../lib.sh"
 need redis-server
 need valkey-server
@@ -14,9 +16,22 @@ rc=0
     > "$T/stdout" 2> "$T/stderr" ||
     rc=$?
 [ $rc -eq 0 ] || { cat "$T/stderr" >&2; fail "compare demo exited $rc"; }
-grep -q "^report: $T/demo/report.md" "$T/stdout" || fail "no report path on stdout"
-grep -q "Throughput and CPU" "$T/stdout" || fail "no throughput table on stdout"
-assert_eq "$(grep -c '^| redis' "$T/stdout")" 6 "table rows on stdout"
+tail -n 1 "$T/stdout" | grep -q "^report: $T/demo/report.md" || fail "no report path last on stdout"
+head -n 1 "$T/stdout" | grep -Eq '^row +throughput +cpu_efficiency +p99_us +verdict$' ||
+    fail "no table header first on stdout: $(head -n 1 "$T/stdout")"
+assert_eq "$(grep -c '^redis · ' "$T/stdout")" 6 "table rows on stdout"
+for c in ECHO SET GET; do
+    assert_eq "$(grep -c "^redis · $c · " "$T/stdout")" 2 "rows naming $c"
+done
+grep -Eq '^(regressed|improved|unchanged|inconclusive|failed): [0-9]+ regressed' "$T/stdout" ||
+    fail "no outcome line"
+python3 -c '
+import sys, unicodedata
+for l in open(sys.argv[1], encoding="utf-8"):
+    w = sum(2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1
+            for c in l.rstrip("\n"))
+    assert w <= 100, (w, l)' "$T/stdout" || fail "a line of the table is wider than 100 cells"
+assert_eq "$(json_get "$T/demo/summary.json" 'typeof this.outcome.overall')" string "summary.json outcome"
 assert_eq "$(node -e '
 const l=require("fs").readFileSync(process.argv[1],"utf8").trim().split("\n").map(JSON.parse);
 console.log(l.length, l.filter(x=>x.status==="ok" && x.result.errors.verify===0).length,

@@ -116,7 +116,7 @@ grep -qF '| <b>c11</b>\|x |' "$T/markup/drift.md" || fail "'|' of a commit not e
 assert_exit 2 "$COMPARE" drift --history "$T/empty" 2> "$T/e.err"
 grep -q "history '$T/empty' is empty" "$T/e.err" || fail "empty history message"
 assert_exit 2 "$COMPARE" drift --history "$T/step" --window 0 2> "$T/e.err"
-grep -q -- "--window '0': expected a number of nights in \[1, 365\]" "$T/e.err" || fail "window message"
+grep -q -- "compare drift: --window: expected a number of nights in \[1, 365\], got '0'" "$T/e.err" || fail "window message"
 assert_exit 2 "$COMPARE" drift --history "$T/step" --threshold latency=5 2> "$T/e.err"
 grep -q "unknown metric 'latency'" "$T/e.err" || fail "threshold message"
 assert_exit 2 "$COMPARE" drift --history "$T/x" --add "$T/nowhere" 2> "$T/e.err"

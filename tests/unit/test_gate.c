@@ -20,14 +20,16 @@ static void test_threshold_flags(void)
         {"throughput=5", 1, ""},
         {"p99=10", 1, ""},
         {"p50_us=2.5", 1, ""},
+        {"p99_us=10", 1, ""},
         {"rss=10", 1, ""},
+        {"rss_mib=10", 1, ""},
         {"efficiency=7", 1, ""},
         {"latency=5", 0,
          "--threshold 'latency=5': unknown metric 'latency' (expected throughput, "
-         "cpu_efficiency, p50, p99, rss)"},
+         "cpu_efficiency, p50_us, p99_us, rss_mib, instructions)"},
         {"cpu=5", 0,
-         "--threshold 'cpu=5': unknown metric 'cpu' (expected throughput, cpu_efficiency, p50, "
-         "p99, rss)"},
+         "--threshold 'cpu=5': unknown metric 'cpu' (expected throughput, cpu_efficiency, "
+         "p50_us, p99_us, rss_mib, instructions)"},
         {"throughput", 0, "--threshold 'throughput': expected METRIC=PERCENT (e.g. throughput=5)"},
         {"=5", 0, "--threshold '=5': expected METRIC=PERCENT (e.g. throughput=5)"},
         {"throughput=abc", 0,
@@ -83,7 +85,7 @@ static void test_spec_section(void)
          NULL},
         {"{\"thresholds\": {\"latency\": 5}}",
          "spec.json: $.gate.thresholds.latency: unknown metric 'latency' (expected throughput, "
-         "cpu_efficiency, p50, p99, rss)"},
+         "cpu_efficiency, p50_us, p99_us, rss_mib, instructions)"},
         {"{\"thresholds\": {\"p99\": \"10\"}}",
          "spec.json: $.gate.thresholds.p99: expected a percent in [0, 1000] (0 = not gated)"},
         {"{\"treshold\": {}}",
@@ -202,6 +204,54 @@ static void test_decide(void)
     }
 }
 
+/* Whether s is valid UTF-8 (no cut character). */
+static int valid_utf8(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+
+    while (*p) {
+        int n = *p < 0x80             ? 0
+                : (*p & 0xE0) == 0xC0 ? 1
+                : (*p & 0xF0) == 0xE0 ? 2
+                : (*p & 0xF8) == 0xF0 ? 3
+                                      : -1;
+        if (n < 0)
+            return 0;
+        for (p++; n > 0; n--, p++)
+            if ((*p & 0xC0) != 0x80)
+                return 0;
+    }
+    return 1;
+}
+
+/* Many failed rows with multi-byte labels: the reason is cut to its bound at a character
+ * boundary, whatever the alignment of the labels. */
+static void test_reason_utf8(void)
+{
+    size_t shift;
+
+    for (shift = 0; shift < 4; shift++) {
+        struct gate_config gc;
+        struct gate_result gr;
+        json_t *rows = json_array(), *s;
+        char label[64];
+        int i;
+
+        for (i = 0; i < 120; i++) {
+            snprintf(label, sizeof(label), "%.*s配置·%d", (int)shift, "xxx", i);
+            json_array_append_new(rows, row(label, "failed", "failed", 0, "failed"));
+        }
+        s = summary_of(rows);
+        gate_config_init(&gc);
+        CHECK(gate_decide(s, &gc, &gr) == EXIT_HARNESS);
+        CHECK_MSG(valid_utf8(gr.reason), "shift %zu: reason ends '%s'", shift,
+                  gr.reason + (strlen(gr.reason) > 20 ? strlen(gr.reason) - 20 : 0));
+        CHECK(strstr(gr.reason, "...") != NULL);
+        gate_config_release(&gc);
+        json_decref(s);
+    }
+}
+
 /* A regression beats a failure elsewhere; an ungated metric never fails the gate. */
 static void test_precedence(void)
 {
@@ -303,6 +353,7 @@ int main(void)
     test_row_rules();
     test_decide();
     test_precedence();
+    test_reason_utf8();
     test_markdown();
     test_post_logic();
     return T_DONE();

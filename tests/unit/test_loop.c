@@ -1,4 +1,4 @@
-/* driver/loop.c: the adaptive busy-poll window, and waits that poll before they block (or,
+/* driver/engine/loop.c: the adaptive busy-poll window, and waits that poll before they block (or,
  * told to skip, do not). */
 #include <errno.h>
 #include <sys/socket.h>

@@ -89,6 +89,28 @@ int main(void)
     CHECK(sha256_globs(pats, dir, err, sizeof(err)) == NULL);
     json_decref(pats);
 
+    /* hash_sources never blocks: a FIFO named outright is refused (a wildcard skips it), a
+     * file past the cap is refused, not read forever */
+    snprintf(path, sizeof(path), "%s/fifo", dir);
+    CHECK(mkfifo(path, 0600) == 0);
+    pats = json_pack("[s]", "fifo");
+    CHECK(sha256_globs(pats, dir, err, sizeof(err)) == NULL);
+    CHECK_MSG(strstr(err, "fifo': not a regular file") != NULL, "%s", err);
+    json_decref(pats);
+    pats = json_pack("[s]", "*");
+    res = sha256_globs(pats, dir, err, sizeof(err));
+    CHECK_MSG(res != NULL && json_array_size(res) == 2, "%s", err);
+    json_decref(res);
+    json_decref(pats);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/a.txt", dir);
+    CHECK(sha256_source_file(path, 3, hex, err, sizeof(err)) == 0);
+    CHECK_STR(hex, vectors[1].hex);
+    CHECK(sha256_source_file(path, 2, hex, err, sizeof(err)) == -1);
+    CHECK_MSG(strstr(err, "a.txt': longer than") != NULL, "%s", err);
+    CHECK(sha256_source_file("/dev/zero", 1 << 20, hex, err, sizeof(err)) == -1);
+    CHECK_MSG(strstr(err, "not a regular file") != NULL, "%s", err);
+
     snprintf(path, sizeof(path), "%s/a.txt", dir);
     unlink(path);
     snprintf(path, sizeof(path), "%s/b.bin", dir);

@@ -128,7 +128,7 @@ int main(void)
     /* labels */
     label_of("{\"protocol\":\"redis\",\"transport\":\"tls\",\"command\":\"ECHO\",\"payload\":4096,"
              "\"pipeline\":16,\"window\":1,\"connections\":4,\"workers\":4}",
-             "redis · tls · 4 KiB · pipeline16 · window1 · 4 clients");
+             "redis · tls · ECHO · 4 KiB · pipeline16 · window1 · 4 clients");
     label_of("{\"protocol\":\"tcp\",\"payload\":64,\"window\":16,\"workers\":4,\"connections\":16}",
              "tcp · 64 B · window16 · 4 workers · 16 clients");
     label_of("{\"protocol\":\"redis\",\"command\":\"SET\",\"payload\":64,\"pipeline\":1,"
@@ -138,6 +138,25 @@ int main(void)
              "ws · 1500 B · window1 · 1 client · colocated · delay 300 µs");
     label_of("{\"protocol\":\"http\",\"payload\":1048576,\"path\":\"/big\",\"http_version\":\"2\"}",
              "http · 1 MiB · window1 · 1 client · /big · HTTP/2");
+
+    /* an axis the label does not otherwise show is named when it varies */
+    {
+        json_t *g = parse("{\"defaults\":{\"protocol\":\"tcp\",\"serve\":true},"
+                          "\"axes\":{\"serve_workers\":[1,2],\"timeout\":[5]}}");
+        struct grid_config *c = NULL;
+        size_t n = 0, i;
+        char e[256];
+        CHECK(grid_expand(g, "g.json", &c, &n, e, sizeof(e)) == 0);
+        CHECK(n == 2);
+        if (n == 2) {
+            CHECK_STR(c[0].label, "tcp · 64 B · window1 · 1 client · colocated · serve_workers 1");
+            CHECK_STR(c[1].label, "tcp · 64 B · window1 · 1 client · colocated · serve_workers 2");
+        }
+        for (i = 0; i < n; i++)
+            json_decref(c[i].params);
+        free(c);
+        json_decref(g);
+    }
 
     /* bad grids: the file, the JSON path, the value and what was expected */
     expect_grid_error("{\"defaults\":{\"protocol\":\"redis\"},\"axes\":{\"payload\":[64,1024,"
@@ -223,9 +242,10 @@ int main(void)
     expect_spec_error("{\"versions\":[{\"name\":\"a\"},{\"name\":\"a\"}]}",
                       "spec.json: $.versions[1].name: duplicate version name \"a\" (also "
                       "$.versions[0])");
-    expect_spec_error("{\"versions\":[{\"name\":\"a b\"}]}",
-                      "spec.json: $.versions[0].name: expected a name of letters, digits, '.', "
-                      "'_', '-', got \"a b\"");
+    expect_spec_error(
+        "{\"versions\":[{\"name\":\"a b\"}]}",
+        "spec.json: $.versions[0].name: expected a name of 1 to 64 letters, digits, '.', "
+        "'_', '-', got \"a b\"");
     expect_spec_error("{\"versions\":[{\"name\":\"a\",\"server\":{\"redis\":\"redis-server "
                       "--port {prot}\"}}]}",
                       "spec.json: $.versions[0].server.redis: unknown placeholder '{prot}' "

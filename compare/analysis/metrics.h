@@ -1,0 +1,62 @@
+/* metrics: the one table of the metrics a comparison reports. Every place that names a
+ * metric — the summary's keys, the gate's and drift's --threshold names and aliases, which
+ * metrics get verdicts, which way is better, the default thresholds, the units and the titles
+ * the reports print in English and Chinese — reads it from here, so a new metric is one entry.
+ * Pure data and lookups, no I/O. */
+#ifndef PAIRBENCH_METRICS_H
+#define PAIRBENCH_METRICS_H
+
+#include <stddef.h>
+
+/* The metrics of a row that get verdicts, in table order (summary.c computes each). */
+enum metric {
+    METRIC_THROUGHPUT,     /* "throughput": ops/s, higher is better */
+    METRIC_CPU_PERCENT,    /* "cpu_percent": client process, 100 = one core; informational */
+    METRIC_CPU_EFFICIENCY, /* "cpu_efficiency": ops/s per core, per run; higher is better */
+    METRIC_P50_US,         /* "p50_us": batch round trip P50, lower is better */
+    METRIC_P99_US,         /* "p99_us": batch round trip P99, lower is better */
+    METRIC_RSS_MIB,        /* "rss_mib": client peak RSS, lower is better */
+    METRIC_INSTRUCTIONS,   /* "instructions": server user-space instructions per operation,
+                            * from the counted runs (cost.h); lower is better; present only
+                            * when the channel was on */
+    METRIC_COUNT
+};
+
+#define METRIC_MAX_ALIASES 4
+
+struct metric_def {
+    const char *key;                         /* the summary.json key */
+    const char *aliases[METRIC_MAX_ALIASES]; /* also accepted by name (flags, spec), NULL-ended */
+    const char *arg;      /* the name help and error messages show: the summary key (the aliases are
+                             the older names, still accepted) */
+    int higher_better;    /* 1: higher is better; 0: lower is better */
+    int gateable;         /* 1: gets a verdict a gate or drift may act on; 0: informational */
+    int gate_default;     /* 1: gated when no threshold is named */
+    double threshold_pct; /* default |change| for regressed/improved (0: informational) */
+    const char *unit;     /* unit of the raw value, as the reports print it */
+    const char *word;     /* lower-case name in English prose ("batch P99") */
+    const char *short_en; /* short title in the gate's comment ("P99") */
+    const char *title_en, *title_zh; /* column and chart titles */
+    const char *axis_en, *axis_zh;   /* chart axis; NULL: depends on the protocols */
+};
+
+/* The table, METRIC_COUNT entries indexed by enum metric. */
+const struct metric_def *metric_def(enum metric m);
+/* A metric reported beside the table's (e.g. "server_cpu_percent") or one of the table's, by
+ * summary key; NULL when unknown. Reported-only metrics have gateable 0. */
+const struct metric_def *metric_def_by_key(const char *key);
+
+/* "throughput", "cpu_percent", ... ("unknown" out of range). */
+const char *metric_name(enum metric m);
+/* Accepts the summary keys and the aliases (p50, p99, rss, efficiency, cpu, ...). Returns the
+ * metric, or -1 when the name is unknown. */
+int metric_lookup(const char *name);
+/* 1 when a larger value is better (throughput, cpu_efficiency), else 0. */
+int metric_higher_is_better(enum metric m);
+/* 1 when the metric's verdict may be gated (every metric but cpu_percent). */
+int metric_gateable(enum metric m);
+/* The gateable metrics' names (their arg) for a message: "throughput, cpu_efficiency,
+ * p50_us, p99_us, rss_mib". */
+const char *metric_gateable_names(void);
+
+#endif

@@ -1,0 +1,111 @@
+/* outcome: a row's verdict over the headline metrics and the summary's overall outcome. */
+#include <string.h>
+
+#include "outcome.h"
+#include "summary.h"
+
+void outcome_default_gated(unsigned char gated[METRIC_COUNT])
+{
+    int m;
+
+    for (m = 0; m < METRIC_COUNT; m++)
+        gated[m] = (unsigned char)metric_def((enum metric)m)->gate_default;
+}
+
+const char *outcome_row_verdict(const json_t *row, const char *candidate,
+                                const unsigned char *gated)
+{
+    unsigned char dflt[METRIC_COUNT];
+    const char *status = summary_str(row, "status", "ok");
+    int m, regressed = 0, unstable = 0, improved = 0;
+
+    if (strcmp(status, VERDICT_FAILED) == 0)
+        return VERDICT_FAILED;
+    if (!gated) {
+        outcome_default_gated(dflt);
+        gated = dflt;
+    }
+    for (m = 0; candidate && m < METRIC_COUNT; m++) {
+        const char *v;
+
+        if (!gated[m])
+            continue;
+        v = summary_str(summary_vs(row, metric_name((enum metric)m), candidate), "verdict", "");
+        if (strcmp(v, VERDICT_FAILED) == 0)
+            return VERDICT_FAILED;
+        regressed |= strcmp(v, VERDICT_REGRESSED) == 0;
+        unstable |= strcmp(v, VERDICT_UNSTABLE) == 0;
+        improved |= strcmp(v, VERDICT_IMPROVED) == 0;
+    }
+    if (regressed)
+        return VERDICT_REGRESSED;
+    if (unstable)
+        return VERDICT_UNSTABLE;
+    if (strcmp(status, OUTCOME_INCOMPLETE) == 0)
+        return OUTCOME_INCOMPLETE;
+    return improved ? VERDICT_IMPROVED : OUTCOME_UNCHANGED;
+}
+
+static const char *const kinds[] = {VERDICT_REGRESSED, VERDICT_IMPROVED,   OUTCOME_UNCHANGED,
+                                    VERDICT_UNSTABLE,  OUTCOME_INCOMPLETE, VERDICT_FAILED};
+enum { N_KINDS = sizeof(kinds) / sizeof(kinds[0]) };
+
+static void count(const char *w, json_int_t counts[N_KINDS])
+{
+    size_t k;
+
+    for (k = 0; k < N_KINDS; k++)
+        if (strcmp(w, kinds[k]) == 0)
+            counts[k]++;
+}
+
+/* Each (row, candidate) once; a one-version row once. */
+static void count_row(const json_t *row, const json_t *versions, const unsigned char *gated,
+                      json_int_t counts[N_KINDS])
+{
+    size_t v, nv = json_array_size(versions);
+
+    if (nv < 2)
+        count(outcome_row_verdict(row, NULL, gated), counts);
+    for (v = 1; v < nv; v++)
+        count(outcome_row_verdict(row, json_string_value(json_array_get(versions, v)), gated),
+              counts);
+}
+
+json_t *outcome_build(const json_t *summary, const unsigned char *gated)
+{
+    const json_t *rows = json_object_get(summary, "rows"), *row;
+    const json_t *versions = json_object_get(summary, "versions");
+    json_int_t counts[N_KINDS] = {0}, failed_runs = 0;
+    json_t *o = json_object(), *verdicts = json_object();
+    const char *overall;
+    size_t i, k;
+
+    if (!o || !verdicts) {
+        json_decref(o);
+        json_decref(verdicts);
+        return NULL;
+    }
+    json_array_foreach(rows, i, row)
+    {
+        count_row(row, versions, gated, counts);
+        failed_runs += (json_int_t)summary_num(json_object_get(row, "runs"), "failed", 0);
+    }
+    if (counts[0])
+        overall = VERDICT_REGRESSED;
+    else if (counts[5])
+        overall = VERDICT_FAILED;
+    else if (counts[3] || counts[4])
+        overall = OUTCOME_INCONCLUSIVE;
+    else if (counts[1])
+        overall = VERDICT_IMPROVED;
+    else
+        overall = OUTCOME_UNCHANGED;
+    for (k = 0; k < N_KINDS; k++)
+        json_object_set_new(verdicts, kinds[k], json_integer(counts[k]));
+    json_object_set_new(o, "overall", json_string(overall));
+    json_object_set_new(o, "rows", json_integer((json_int_t)json_array_size(rows)));
+    json_object_set_new(o, "verdicts", verdicts);
+    json_object_set_new(o, "failed_runs", json_integer(failed_runs));
+    return o;
+}

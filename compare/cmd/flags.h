@@ -1,0 +1,62 @@
+/* flags: the one command-line parser of every compare command. A command lists its flags in
+ * tables of struct flag_def (several tables may be combined, e.g. its own and the run flags
+ * of run/run.h) and calls flags_next() until FLAGS_END. Every flag that takes a value accepts
+ * "--flag value" and "--flag=value"; a switch rejects "=value". Every usage error is worded
+ * the same way, prefixed with the command ("compare run: ..."):
+ *   unknown flag '--rnus' (did you mean '--runs'? see compare run --help)
+ *   --runs: missing value
+ *   --runs: expected an integer from 1 to 1000, got '0'     (flags_bad_value)
+ *   unexpected argument 'x' (see compare run --help)
+ * and the command exits 2 (EXIT_USAGE). Pure: messages go to the struct, not to a stream. */
+#ifndef PAIRBENCH_FLAGS_H
+#define PAIRBENCH_FLAGS_H
+
+#include <stddef.h>
+
+struct flag_def {
+    const char *name; /* "--runs" */
+    int takes_value;  /* 1: "--runs N" / "--runs=N"; 0: a switch */
+    int id;           /* returned by flags_next() (>= 0) */
+};
+
+#define FLAGS_MAX_TABLES 4
+
+enum {
+    FLAGS_END = -1,        /* no more arguments */
+    FLAGS_ERROR = -2,      /* f->err holds the message (exit 2) */
+    FLAGS_HELP = -3,       /* --help or -h */
+    FLAGS_POSITIONAL = -4, /* f->value is an argument that is not a flag (when allowed) */
+};
+
+struct flags {
+    const char *cmd; /* "compare run": the prefix of every message */
+    const struct flag_def *tables[FLAGS_MAX_TABLES];
+    size_t table_len[FLAGS_MAX_TABLES], n_tables;
+    int argc, i;
+    char **argv;
+    int positional;    /* 1: arguments that are not flags are returned as FLAGS_POSITIONAL */
+    const char *flag;  /* the last flag's name */
+    const char *value; /* the last flag's value (NULL for a switch), or the positional */
+    char err[512];     /* "compare run: unknown flag '--x' ..." on FLAGS_ERROR */
+};
+
+/* Starts parsing argv[1..argc) (argv[0] is the command's name) for cmd. */
+void flags_init(struct flags *f, const char *cmd, int argc, char **argv);
+/* Adds a table of n flags (at most FLAGS_MAX_TABLES tables; ids may not collide). */
+void flags_add(struct flags *f, const struct flag_def *defs, size_t n);
+/* The next argument: a flag's id (f->flag, f->value set), FLAGS_POSITIONAL, FLAGS_HELP,
+ * FLAGS_END or FLAGS_ERROR (f->err set). */
+int flags_next(struct flags *f);
+/* Formats "<cmd>: <flag>: expected <expected>, got '<value>'" into f->err for the last flag
+ * and returns FLAGS_ERROR. */
+int flags_bad_value(struct flags *f, const char *expected);
+/* Formats "<cmd>: <message>" into f->err (printf-style) and returns FLAGS_ERROR. */
+int flags_fail(struct flags *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The known flag nearest to arg (Levenshtein distance at most 2, or arg a prefix of a flag);
+ * NULL when none is near. */
+const char *flags_suggest(const struct flags *f, const char *arg);
+/* Levenshtein distance between a and b (each at most 63 bytes considered). */
+size_t flags_distance(const char *a, const char *b);
+
+#endif

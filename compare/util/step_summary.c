@@ -1,0 +1,46 @@
+/* step_summary: append Markdown to $GITHUB_STEP_SUMMARY (see step_summary.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "step_summary.h"
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int step_summary_append(const char *md, char *err, size_t errlen)
+{
+    const char *path = getenv("GITHUB_STEP_SUMMARY");
+    int fd, ok;
+
+    if (!path || !*path)
+        return 0;
+    fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(err, errlen, "GITHUB_STEP_SUMMARY '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    ok = write_all(fd, md, strlen(md)) == 0 && write_all(fd, "\n", 1) == 0;
+    if (!ok)
+        snprintf(err, errlen, "GITHUB_STEP_SUMMARY '%s': %s", path, strerror(errno));
+    if (close(fd) < 0 && ok) {
+        snprintf(err, errlen, "GITHUB_STEP_SUMMARY '%s': %s", path, strerror(errno));
+        ok = 0;
+    }
+    return ok ? 1 : -1;
+}

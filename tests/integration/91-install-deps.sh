@@ -1,0 +1,45 @@
+#!/bin/sh
+# ci/install-deps.sh and the Makefile's hiredis choice, without installing anything:
+# --check finds every runtime and test package present (this test runs after
+# `sh ci/install-deps.sh --test`); as a non-root user the script checks instead of failing
+# and exits 0 when the packages are there; a bad argument exits 2 naming it; the script
+# writes no registry host name; the Makefile links a hiredis >= 1.0 that pkg-config finds
+# (-lhiredis) and the .deps copy only when pkg-config finds none. Cost: about 2 s.
+. "$(dirname "$0")/../lib.sh"
+S=$TOP/ci/install-deps.sh
+
+sh "$S" --check 2> "$T/check.err" || { cat "$T/check.err" >&2; fail "--check: runtime packages missing"; }
+grep -q 'ok: every runtime package is present' "$T/check.err" || fail "--check: no ok line"
+sh "$S" --test --check 2> "$T/check.err" || { cat "$T/check.err" >&2; fail "--test --check: missing"; }
+assert_exit 2 sh "$S" --bogus
+sh "$S" --bogus 2>&1 | grep -q "unknown argument '--bogus'" || fail "bad argument not named"
+sh "$S" --help | grep -q -- '--test' || fail "--help does not describe --test"
+# No host name of a registry: apt sources reuse the configured mirror.
+if grep -nE '(https?|ftp)://' "$S" "$TOP/ci/build-hiredis.sh"; then fail "a URL is written in the scripts"; fi
+# The test toolchain holds what the tests call (man, the YAML parser, h2load for driver wrap).
+for p in man-db groff-base python3-yaml nghttp2-client valgrind chromium; do
+    grep -q "$p" "$S" || fail "install-deps.sh --test does not install $p"
+done
+
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+    setpriv --reuid=65534 --regid=65534 --clear-groups sh "$S" > "$T/nr.out" 2> "$T/nr.err" ||
+        { cat "$T/nr.err" >&2; fail "as non-root with the packages present: exit $?"; }
+    grep -q 'ok: every runtime package is present' "$T/nr.err" || fail "non-root: no ok line"
+else
+    echo "note: not root, the non-root path is this run itself"
+fi
+
+# The Makefile: a pkg-config-visible hiredis >= 1.0 is linked as -lhiredis, else .deps's .a.
+hr=$TOP/.deps/lib/pkgconfig
+if [ -f "$hr/hiredis.pc" ]; then
+    PKG_CONFIG_PATH=$hr make -n -B -C "$TOP" BUILD="$T/b1" bin/driver > "$T/sys.n" 2>&1 ||
+        { cat "$T/sys.n" >&2; fail "make -n with a system hiredis"; }
+    grep -q -- ' -lhiredis' "$T/sys.n" || fail "system hiredis found by pkg-config is not linked"
+    if grep -q 'libhiredis\.a' "$T/sys.n"; then fail "the .deps hiredis is linked although pkg-config found one"; fi
+fi
+if ! pkg-config --atleast-version=1.0.0 hiredis 2>/dev/null; then
+    env -u PKG_CONFIG_PATH make -n -B -C "$TOP" BUILD="$T/b2" bin/driver > "$T/deps.n" 2>&1 ||
+        { cat "$T/deps.n" >&2; fail "make -n without a system hiredis"; }
+    grep -q '\.deps/lib/libhiredis\.a' "$T/deps.n" || fail "without a system hiredis, .deps is not used"
+fi
+echo "ok: install-deps check paths and the Makefile's hiredis choice"

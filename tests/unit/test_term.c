@@ -1,0 +1,147 @@
+/* compare/report/term and compare/analysis/outcome: terminal cell widths of UTF-8 (ASCII,
+ * µ, CJK, combining marks, invalid bytes), cuts that keep whole characters and fit the
+ * budget, the table of a hand-built summary (every line within 100 cells, valid UTF-8, one
+ * line per row, the changes and verdicts), and the outcome's counts and overall word. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "outcome.h"
+#include "t.h"
+#include "term.h"
+
+/* 1 when s is valid UTF-8. */
+static int valid_utf8(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+
+    while (*p) {
+        int n = *p < 0x80             ? 1
+                : (*p & 0xE0) == 0xC0 ? 2
+                : (*p & 0xF0) == 0xE0 ? 3
+                : (*p & 0xF8) == 0xF0 ? 4
+                                      : 0;
+        int i;
+        if (!n)
+            return 0;
+        for (i = 1; i < n; i++)
+            if ((p[i] & 0xC0) != 0x80)
+                return 0;
+        p += n;
+    }
+    return 1;
+}
+
+static json_t *metric(const char *verdict, double change)
+{
+    return json_pack("{s:{s:{s:f,s:s}}}", "vs_baseline", "cand", "change", change, "verdict",
+                     verdict);
+}
+
+static json_t *row(const char *label, const char *status, const char *tput, double ch)
+{
+    return json_pack("{s:s,s:s,s:{s:i},s:{s:o,s:o,s:o}}", "label", label, "status", status, "runs",
+                     "failed", strcmp(status, "failed") == 0 ? 1 : 0, "metrics", "throughput",
+                     metric(tput, ch), "cpu_efficiency", metric("~", ch / 2), "p99_us",
+                     metric("~", -ch));
+}
+
+int main(void)
+{
+    char out[256];
+    size_t w;
+
+    CHECK(term_width("redis · 64 B") == 12);
+    CHECK(term_width("delay 300 µs") == 12);
+    CHECK(term_width("中文标签") == 8);
+    CHECK(term_width("e\xCC\x81") == 1); /* e + combining acute */
+    CHECK(term_width("a\xFF"
+                     "b") == 3); /* an invalid byte counts one */
+
+    w = term_fit("short", 10, 1, out, sizeof(out));
+    CHECK(w == 10);
+    CHECK_STR(out, "short     ");
+    /* a cut in the middle never splits a character and never exceeds the budget */
+    {
+        const char *lbls[] = {"redis · SET · 64 B · pipeline16 · window1 · 50 clients",
+                              "中文标签中文标签中文标签中文标签中文标签",
+                              "µµµµµµµµµµµµµµµµµµµµµµµµ",
+                              "e\xCC\x81"
+                              "e\xCC\x81"
+                              "e\xCC\x81"
+                              "e\xCC\x81"
+                              "e\xCC\x81"
+                              "xxxxxxxxxxx"};
+        size_t i, cells;
+        for (i = 0; i < sizeof(lbls) / sizeof(lbls[0]); i++)
+            for (cells = 1; cells < 30; cells++) {
+                w = term_fit(lbls[i], cells, 0, out, sizeof(out));
+                CHECK_MSG(valid_utf8(out), "'%s' cut to %zu cells is not UTF-8", lbls[i], cells);
+                CHECK_MSG(term_width(out) <= cells && w == term_width(out), "%s: %zu > %zu",
+                          lbls[i], term_width(out), cells);
+                CHECK(term_width(lbls[i]) <= cells || strstr(out, "…"));
+            }
+        term_fit(lbls[0], 21, 0, out, sizeof(out));
+        CHECK_STR(out, "redis · SE…50 clients");
+    }
+    /* a tiny buffer is never overrun */
+    CHECK(term_fit("中文标签", 8, 1, out, 4) == 0 && out[0] == '\0');
+
+    /* the table and the outcome */
+    {
+        json_t *s = json_pack("{s:[s,s],s:[o,o,o,o]}", "versions", "base", "cand", "rows",
+                              row("redis · ECHO · 64 B · pipeline1 · window1 · 4 clients · "
+                                  "中文很长的标签文字很长很长",
+                                  "ok", "regressed", -0.123),
+                              row("ws · 1500 B · delay 300 µs", "ok", "improved", 0.07),
+                              row("tcp · 64 B", "ok", "unstable", 0.2),
+                              row("http · 4 KiB", "failed", "failed", 0));
+        json_t *oc = outcome_build(s, NULL);
+        char *buf = NULL, *line, *save = NULL;
+        size_t len = 0;
+        FILE *f;
+        int lines = 0;
+
+        CHECK_STR(json_string_value(json_object_get(oc, "overall")), "regressed");
+        CHECK(json_integer_value(json_object_get(json_object_get(oc, "verdicts"), "regressed")) ==
+              1);
+        CHECK(json_integer_value(json_object_get(json_object_get(oc, "verdicts"), "improved")) ==
+              1);
+        CHECK(json_integer_value(json_object_get(json_object_get(oc, "verdicts"), "unstable")) ==
+              1);
+        CHECK(json_integer_value(json_object_get(json_object_get(oc, "verdicts"), "failed")) == 1);
+        CHECK(json_integer_value(json_object_get(oc, "failed_runs")) == 1);
+        json_object_set_new(s, "outcome", oc);
+
+        f = open_memstream(&buf, &len);
+        CHECK(f && term_table(f, s, NULL, 100) == 0);
+        fclose(f);
+        CHECK(valid_utf8(buf));
+        CHECK(buf && strstr(buf, "-12.3%") && strstr(buf, "regressed"));
+        CHECK(buf && strstr(buf, "ws · 1500 B · delay 300 µs") && strstr(buf, "improved"));
+        CHECK(buf && strstr(buf, "regressed: 1 regressed, 1 improved, 0 unchanged, 1 unstable, "
+                                 "1 failed (1 runs failed)"));
+        for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+            lines++;
+            CHECK_MSG(term_width(line) <= 100, "%zu cells: %s", term_width(line), line);
+        }
+        CHECK(lines == 6); /* header, 4 rows, the outcome line */
+        free(buf);
+
+        /* only improvements: improved; a row failed without a regression: failed */
+        json_array_remove(json_object_get(s, "rows"), 0);
+        oc = outcome_build(s, NULL);
+        CHECK_STR(json_string_value(json_object_get(oc, "overall")), "failed");
+        json_decref(oc);
+        json_array_remove(json_object_get(s, "rows"), 2);
+        oc = outcome_build(s, NULL);
+        CHECK_STR(json_string_value(json_object_get(oc, "overall")), "inconclusive");
+        json_decref(oc);
+        json_array_remove(json_object_get(s, "rows"), 1);
+        oc = outcome_build(s, NULL);
+        CHECK_STR(json_string_value(json_object_get(oc, "overall")), "improved");
+        json_decref(oc);
+        json_decref(s);
+    }
+    return T_DONE();
+}
