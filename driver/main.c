@@ -12,6 +12,8 @@
 #include "opts.h"
 #include "result.h"
 #include "srvproto.h"
+#include "winmark.h"
+#include "wrap.h"
 
 enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_FAIL = 3 };
 
@@ -21,6 +23,9 @@ static void usage(FILE *f)
             "usage: driver redis|tcp|http|ws [flags]      run one measurement, print JSON\n"
             "       driver serve tcp|http|ws [flags]      run the reference server\n"
             "       driver --config FILE.json             the file's \"protocol\" key picks it\n"
+            "       driver wrap redis-benchmark|wrk|h2load [--timeout S] [--error-limit PCT]\n"
+            "              -- ARGS... [--config FILE.json]   run that tool, report its figures\n"
+            "              ({host} {port} {duration} ... in ARGS: the config file's keys)\n"
             "       driver --version | --help\n"
             "\n"
             "client flags (defaults in brackets):\n"
@@ -48,8 +53,12 @@ static void usage(FILE *f)
             "  on SIGINT/SIGTERM prints {\"requests\": N, \"per_worker\": [connections of each\n"
             "  worker thread], \"connections\": M (their sum)} and exits 0\n"
             "\n"
-            "exit codes: 0 result printed, 2 bad flags or configuration, 3 could not connect\n"
-            "            or the run failed\n");
+            "  --error-limit PCT [1]  connect/io/protocol/verify errors past PCT%% of the\n"
+            "           successful operations fail the run\n"
+            "\n"
+            "exit codes: 0 result printed, status ok; 2 bad flags or configuration;\n"
+            "            3 could not connect, or the run failed (the result is still printed,\n"
+            "            with \"status\": \"failed\" and the reason)\n");
 }
 
 static int has_help(int argc, char **argv)
@@ -142,11 +151,18 @@ static int run_client(struct drv_opts *o)
         fprintf(stderr, "driver: %s\n", err[0] ? err : "the run failed");
         goto out;
     }
+    if (o->protocol == PROTO_HTTP && strcmp(o->http_version, "2") == 0 && !r.conns_configured) {
+        /* libcurl keeps its connections to itself: what was asked is what is reported */
+        r.conns_configured = r.conns_held = o->connections;
+    }
+    if (result_judge(&r, o->error_limit))
+        fprintf(stderr, "driver: the run failed: %s%s%s\n", r.reason,
+                r.first_error[0] ? "; first error: " : "", r.first_error);
     if (result_print(stdout, o, &r) < 0) {
         fprintf(stderr, "driver: writing the result: failed\n");
         goto out;
     }
-    code = EXIT_OK;
+    code = r.failed ? EXIT_FAIL : EXIT_OK;
 out:
     if (s)
         server_stop(s);
@@ -205,6 +221,10 @@ int main(int argc, char **argv)
 
     signal(SIGPIPE, SIG_IGN);
     raise_nofile();
+    if (winmark_init(err, sizeof(err)) < 0) {
+        fprintf(stderr, "driver: %s\n", err);
+        return EXIT_USAGE;
+    }
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
@@ -217,6 +237,13 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--version") == 0) {
         printf("pairbench %s (%s)\n", PAIRBENCH_RELEASE, PAIRBENCH_VERSION);
         return EXIT_OK;
+    }
+    if (strcmp(argv[1], "wrap") == 0) {
+        if (argc < 3 || has_help(1, argv + 2)) {
+            usage(argc < 3 ? stderr : stdout);
+            return argc < 3 ? EXIT_USAGE : EXIT_OK;
+        }
+        return wrap_main(argc - 2, argv + 2);
     }
     if (strcmp(argv[1], "serve") == 0) {
         mode = MODE_SERVE;

@@ -52,7 +52,8 @@ static const struct key keys[] = {
     {"protocol", T_PROTO, M_ALL, 0, 0, 0, 0, NULL, "the protocol named on the command line"},
     {"transport", T_TRANSPORT, M_ALL, F(transport), 0, 0, NULL, "tcp or tls"},
     {"host", T_STR, M_ALL, F(host), 0, 0, NULL, "a host name or address"},
-    {"port", T_INT, M_ALL, F(port), 0, 65535, NULL, "a port number 0..65535"},
+    {"port", T_INT, M_ALL, F(port), 0, 65535, NULL,
+     "a port number 1..65535 (driver serve: 0 picks a free one)"},
     {"connections", T_UNS, M_CLIENT, F(connections), 1, 10000, NULL, "an integer in 1..10000"},
     {"workers", T_UNS, M_ALL, F(workers), 1, 10000, NULL, "an integer in 1..10000"},
     {"pipeline", T_UNS, M_CLIENT, F(pipeline), 1, 100000, NULL, "an integer in 1..100000"},
@@ -84,6 +85,22 @@ static const struct key keys[] = {
     {"work", T_UNS, M_ALL, F(work), 0, 100000000, NULL, "a round count in 0..100000000"},
     {"timeout", T_DBL, M_ALL, F(timeout_s), 1e-3, 3600, NULL, "seconds in 0.001..3600"},
     {"busy_poll_us", T_UNS, M_CLIENT, F(busy_poll_us), 0, 1000, NULL, "microseconds in 0..1000"},
+    {"error_limit", T_DBL, M_CLIENT, F(error_limit), 0, 100, NULL,
+     "a percentage of successful operations in 0..100"},
+};
+
+/* Keys that apply to some protocols only (client mode): one bit per enum drv_proto. Any
+ * other key applies to all. */
+#define P_BIT(p) (1u << (p))
+static const struct {
+    const char *name;
+    unsigned protos;
+    const char *which;
+} proto_keys[] = {
+    {"command", P_BIT(PROTO_REDIS), "redis"},       {"keyspace", P_BIT(PROTO_REDIS), "redis"},
+    {"auth", P_BIT(PROTO_REDIS), "redis"},          {"resp", P_BIT(PROTO_REDIS), "redis"},
+    {"password_file", P_BIT(PROTO_REDIS), "redis"}, {"http_version", P_BIT(PROTO_HTTP), "http"},
+    {"method", P_BIT(PROTO_HTTP), "http"},
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -130,6 +147,7 @@ void opts_defaults(struct drv_opts *o, enum drv_mode mode, enum drv_proto proto)
     snprintf(o->method, sizeof(o->method), "GET");
     o->serve_workers = 1;
     o->timeout_s = 5;
+    o->error_limit = OPTS_ERROR_LIMIT_DEFAULT;
 }
 
 static const struct key *key_find(const char *name)
@@ -151,6 +169,31 @@ static void flag_name(const struct key *k, char *out, size_t n)
     for (i = 0; out[i]; i++)
         if (out[i] == '_')
             out[i] = '-';
+}
+
+/* Decimal notation only ("2", "0.5", ".5", "1e-3"): strtod alone also takes "0x10", "inf"
+ * and "nan". */
+static int is_decimal(const char *s)
+{
+    size_t i = 0, digits = 0;
+
+    while (s[i] >= '0' && s[i] <= '9')
+        i++, digits++;
+    if (s[i] == '.')
+        for (i++; s[i] >= '0' && s[i] <= '9'; i++)
+            digits++;
+    if (digits == 0)
+        return 0;
+    if (s[i] == 'e' || s[i] == 'E') {
+        i++;
+        if (s[i] == '+' || s[i] == '-')
+            i++;
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+        while (s[i] >= '0' && s[i] <= '9')
+            i++;
+    }
+    return s[i] == '\0';
 }
 
 /* Sets key k from the text s. where names the source for messages: "flag '--window'" or
@@ -182,7 +225,7 @@ static int key_set(struct drv_opts *o, const struct key *k, const char *s, const
         *(size_t *)(void *)field = (size_t)u;
         return 0;
     case T_DBL:
-        if (num_parse_double(s, k->min, k->max, &d) < 0)
+        if (!is_decimal(s) || num_parse_double(s, k->min, k->max, &d) < 0)
             goto bad;
         *(double *)(void *)field = d;
         return 0;
@@ -226,6 +269,24 @@ static int key_set(struct drv_opts *o, const struct key *k, const char *s, const
 bad:
     snprintf(err, errlen, "%s value '%s': expected %s", where, shown, k->expect);
     return -1;
+}
+
+/* After a good value: a key of another protocol is refused rather than ignored. */
+static int key_for_protocol(const struct drv_opts *o, const struct key *k, const char *where,
+                            const char *shown, char *err, size_t errlen)
+{
+    size_t i;
+
+    if (o->mode != MODE_CLIENT)
+        return 0;
+    for (i = 0; i < sizeof(proto_keys) / sizeof(proto_keys[0]); i++)
+        if (strcmp(proto_keys[i].name, k->name) == 0 &&
+            !(proto_keys[i].protos & P_BIT(o->protocol))) {
+            snprintf(err, errlen, "%s value '%s': applies to 'driver %s' only, not to 'driver %s'",
+                     where, shown, proto_keys[i].which, opts_proto_name(o->protocol));
+            return -1;
+        }
+    return 0;
 }
 
 static int key_allowed(const struct drv_opts *o, const struct key *k, const char *where, char *err,
@@ -314,7 +375,8 @@ int opts_apply_json(struct drv_opts *o, const json_t *obj, const char *src, char
                      k->expect);
             goto out;
         }
-        if (key_set(o, k, s, where, shown ? shown : s, err, errlen) < 0)
+        if (key_set(o, k, s, where, shown ? shown : s, err, errlen) < 0 ||
+            key_for_protocol(o, k, where, shown ? shown : s, err, errlen) < 0)
             goto out;
     }
     rc = 0;
@@ -418,7 +480,8 @@ int opts_parse(struct drv_opts *o, int argc, char **argv, char *err, size_t errl
             snprintf(err, errlen, "flag '%s' needs a value: %s", fl, k->expect);
             return -1;
         }
-        if (key_set(o, k, val, where, val, err, errlen) < 0)
+        if (key_set(o, k, val, where, val, err, errlen) < 0 ||
+            key_for_protocol(o, k, where, val, err, errlen) < 0)
             return -1;
     }
     return 0;
@@ -534,6 +597,7 @@ json_t *opts_to_json(const struct drv_opts *o)
         }
         if (o->busy_poll_us)
             set_int(j, "busy_poll_us", o->busy_poll_us);
+        json_object_set_new(j, "error_limit", json_real(o->error_limit));
         json_object_set_new(j, "serve", json_boolean(o->serve));
         if (o->serve) {
             set_int(j, "serve_workers", o->serve_workers);

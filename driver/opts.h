@@ -10,6 +10,9 @@
 
 #include <jansson.h>
 
+/* The default error limit: errors past 1% of the successful operations fail a run. */
+#define OPTS_ERROR_LIMIT_DEFAULT 1.0
+
 enum drv_proto { PROTO_REDIS, PROTO_TCP, PROTO_HTTP, PROTO_WS };
 enum drv_transport { TRANSPORT_TCP, TRANSPORT_TLS };
 enum drv_mode { MODE_CLIENT, MODE_SERVE }; /* "driver redis ..." vs "driver serve tcp ..." */
@@ -53,6 +56,9 @@ struct drv_opts {
     double timeout_s;  /* connect/handshake and drain bound; default 5 */
     /* client: poll up to this long before a wait (loop.h's struct loop_poll); 0 = off */
     unsigned busy_poll_us;
+    /* client: connect + io + protocol + verify errors past this percentage of the
+     * successful operations fail the run (result.h, result_judge); default 1 */
+    double error_limit;
 };
 
 /* Sets every field to its default for the protocol. */

@@ -1,6 +1,7 @@
 /* Rendering of one measurement as the pairbench.result/1 JSON object (see result.h). */
 #include "result.h"
 
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 
@@ -56,6 +57,92 @@ void result_cpu_delta(struct drv_result *r, const struct drv_cpu *start, const s
     r->cpu.sys_s = end->sys_s - start->sys_s;
 }
 
+/* Length of the valid UTF-8 sequence at p[0..n), or 0 when it is not one. */
+static size_t utf8_seq(const unsigned char *p, size_t n)
+{
+    size_t len, i;
+    unsigned c = p[0];
+
+    if (c < 0x80)
+        return 1;
+    len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (len == 0 || len > n)
+        return 0;
+    for (i = 1; i < len; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    /* overlong 3- and 4-byte forms, UTF-16 surrogates, code points past U+10FFFF */
+    if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0) || (c == 0xf0 && p[1] < 0x90) ||
+        (c == 0xf4 && p[1] >= 0x90))
+        return 0;
+    return len;
+}
+
+void result_note_error(struct drv_result *r, const char *text)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    size_t n = strlen(text), i = 0, out = 0, k;
+
+    if (r->first_error[0] || n == 0)
+        return;
+    while (i < n) {
+        k = utf8_seq(p + i, n - i);
+        if (out + (k ? k : 1) > RESULT_ERRTEXT_MAX)
+            break;
+        if (k == 0) {
+            r->first_error[out++] = '?';
+            i++;
+            continue;
+        }
+        if (k == 1 && (p[i] < 0x20 || p[i] == 0x7f))
+            r->first_error[out++] = ' ';
+        else
+            memcpy(r->first_error + out, p + i, k), out += k;
+        i += k;
+    }
+    r->first_error[out] = '\0';
+}
+
+/* Appends "; " and one to r->reason (cut to fit). */
+static void reason_add(struct drv_result *r, const char *one)
+{
+    size_t len = strlen(r->reason);
+
+    snprintf(r->reason + len, sizeof(r->reason) - len, "%s%s", len ? "; " : "", one);
+}
+
+int result_judge(struct drv_result *r, double error_limit_pct)
+{
+    unsigned long long errs = r->err_connect + r->err_io + r->err_protocol + r->err_verify;
+    unsigned long long ops = r->ops;
+    char one[160];
+
+    r->reason[0] = '\0';
+    if (ops == 0)
+        reason_add(r, "no successful operation in the measured window");
+    if (r->conns_held < r->conns_configured) {
+        snprintf(one, sizeof(one), "held %u of %u connections", r->conns_held, r->conns_configured);
+        reason_add(r, one);
+    }
+    if (r->err_timeout) {
+        snprintf(one, sizeof(one), "%llu requests timed out", (unsigned long long)r->err_timeout);
+        reason_add(r, one);
+    }
+    if (ops > 0 && errs + r->err_timeout > ops) {
+        snprintf(one, sizeof(one), "%llu errors outnumber the %llu successful operations",
+                 errs + r->err_timeout, ops);
+        reason_add(r, one);
+    } else if (ops > 0 && (double)errs > (double)ops * error_limit_pct / 100.0) {
+        snprintf(one, sizeof(one),
+                 "%llu connect/io/protocol/verify errors exceed the error limit (%g%% of %llu "
+                 "successful operations)",
+                 errs, error_limit_pct, ops);
+        reason_add(r, one);
+    }
+    r->failed = r->reason[0] != '\0';
+    return r->failed;
+}
+
 /* Rounds to 4 significant decimals after the point so the JSON stays readable. */
 static json_t *real4(double v)
 {
@@ -108,8 +195,12 @@ json_t *result_to_json(const struct drv_opts *o, const struct drv_result *r)
     json_object_set_new(j, "protocol", json_string(opts_proto_name(o->protocol)));
     json_object_set_new(j, "transport", json_string(o->transport == TRANSPORT_TLS ? "tls" : "tcp"));
     json_object_set_new(j, "config", opts_to_json(o));
+    json_object_set_new(j, "status", json_string(r->failed ? "failed" : "ok"));
+    json_object_set_new(j, "reason", r->failed ? json_string(r->reason) : json_null());
     json_object_set_new(j, "ops", json_integer((json_int_t)r->ops));
     json_object_set_new(j, "batches", json_integer((json_int_t)r->batches));
+    if (r->window_s > 0)
+        json_object_set_new(j, "window_s", json_real(r->window_s));
     json_object_set_new(j, "elapsed_s", json_real(elapsed_s));
     json_object_set_new(j, "throughput", real1(elapsed_s > 0 ? (double)r->ops / elapsed_s : 0.0));
     json_object_set_new(j, "unit", json_string(r->unit ? r->unit : "ops/s"));
@@ -131,6 +222,11 @@ json_t *result_to_json(const struct drv_opts *o, const struct drv_result *r)
     json_object_set_new(err, "verify", json_integer((json_int_t)r->err_verify));
     json_object_set_new(err, "timeout", json_integer((json_int_t)r->err_timeout));
     json_object_set_new(j, "errors", err);
+    json_object_set_new(j, "connections",
+                        json_pack("{s:I,s:I}", "configured", (json_int_t)r->conns_configured,
+                                  "held", (json_int_t)r->conns_held));
+    json_object_set_new(j, "first_error",
+                        r->first_error[0] ? json_string(r->first_error) : json_null());
 
     cpu = json_object();
     json_object_set_new(cpu, "user_s", real4(r->cpu.user_s));

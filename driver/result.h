@@ -12,6 +12,10 @@
 #include "hist.h"
 #include "opts.h"
 
+/* first_error is at most this many bytes of valid UTF-8. */
+#define RESULT_ERRTEXT_MAX 200
+#define RESULT_REASON_MAX 512
+
 /* Process CPU time (all threads) at one instant. */
 struct drv_cpu {
     double user_s, sys_s;
@@ -27,6 +31,13 @@ struct drv_result {
     /* errors by class, in operations (connect: failed connection attempts) */
     uint64_t err_connect, err_io, err_protocol, err_verify, err_timeout;
     struct drv_cpu cpu; /* CPU time spent in the measured window (end - start) */
+    /* connections: configured, and held = open from the window's start to its end */
+    unsigned conns_configured, conns_held;
+    double window_s; /* the configured window (duration); 0 with --requests (not printed) */
+    char first_error[RESULT_ERRTEXT_MAX + 1]; /* the run's first error ("" = none) */
+    /* result_judge()'s verdict: failed runs still print their result, then exit 3 */
+    int failed;
+    char reason[RESULT_REASON_MAX];
 };
 
 /* Zeroes r and allocates its histogram. 0, or -1 on out of memory. */
@@ -38,9 +49,22 @@ void result_cpu_now(struct drv_cpu *c);
 /* r->cpu = end - start. */
 void result_cpu_delta(struct drv_result *r, const struct drv_cpu *start, const struct drv_cpu *end);
 
+/* Stores text (any bytes) as r->first_error unless one is set already: control characters
+ * become ' ', bytes that are not valid UTF-8 become '?', and the text is cut to
+ * RESULT_ERRTEXT_MAX bytes at a character boundary. Pure. */
+void result_note_error(struct drv_result *r, const char *text);
+
+/* Decides whether the run measured what it claims, from r's counts alone (pure). The run
+ * fails when: nothing succeeded; fewer connections were held than configured; any request
+ * timed out; connect + io + protocol + verify errors exceed error_limit_pct percent of the
+ * successful operations; or errors of all classes outnumber the successful operations.
+ * Sets r->failed and r->reason (every failed rule, joined by "; "); returns r->failed. */
+int result_judge(struct drv_result *r, double error_limit_pct);
+
 /* The result object (new reference): schema, protocol, transport, config (opts_to_json),
- * ops, batches, elapsed_s, throughput, unit, latency_us, errors, cpu, rss_peak_kib, build
- * and, for TLS, tls.insecure. NULL on out of memory. */
+ * status, reason, ops, batches, window_s (duration runs), elapsed_s, throughput, unit,
+ * latency_us, errors, connections, first_error, cpu, rss_peak_kib, build and, for TLS,
+ * tls.insecure. NULL on out of memory. */
 json_t *result_to_json(const struct drv_opts *o, const struct drv_result *r);
 /* Prints result_to_json() as one line on f. 0 or -1. */
 int result_print(FILE *f, const struct drv_opts *o, const struct drv_result *r);

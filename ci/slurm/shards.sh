@@ -4,9 +4,11 @@
 # paired comparisons see no neighbours; a dependent job merges the shards and gates them.
 #
 #   sh ci/slurm/shards.sh SPEC RESULTS_DIR [SHARDS]     # submits both jobs and returns
+#   sh ci/slurm/shards.sh --merge RESULTS_DIR           # what the merge job runs
 #
 # RESULTS_DIR must be on a filesystem every node sees. Run it from the pairbench checkout
-# (the same path on every node). PAIRBENCH_COMPARE overrides bin/compare. See docs/ci.md.
+# (the same path on every node). PAIRBENCH_COMPARE overrides bin/compare in the shards and in
+# the merge (it is passed on to both jobs). See docs/ci.md.
 #SBATCH --job-name=pairbench-shard
 #SBATCH --exclusive
 #SBATCH --nodes=1
@@ -14,6 +16,16 @@
 #SBATCH --time=02:00:00
 #SBATCH --output=pairbench-shard-%A_%a.log
 set -eu
+compare=${PAIRBENCH_COMPARE:-bin/compare}
+
+if [ "${1:-}" = "--merge" ]; then
+    # merge mode: join every shard, then gate the merged run directory
+    [ $# -eq 2 ] || { echo "usage: sh ci/slurm/shards.sh --merge RESULTS_DIR" >&2; exit 2; }
+    results=$2
+    rm -rf "$results/merged"
+    "$compare" merge --out "$results/merged" "$results"/shard-*
+    exec "$compare" gate --from "$results/merged"
+fi
 
 if [ -z "${SLURM_ARRAY_TASK_ID:-}" ]; then
     # submit mode
@@ -22,11 +34,11 @@ if [ -z "${SLURM_ARRAY_TASK_ID:-}" ]; then
     top=$(cd "$(dirname "$0")/../.." && pwd)
     mkdir -p "$results"
     array=$(sbatch --parsable --array="1-$shards" --chdir="$top" \
-        --export="ALL,PAIRBENCH_SPEC=$spec,PAIRBENCH_RESULTS=$results" "$0")
+        --export="ALL,PAIRBENCH_SPEC=$spec,PAIRBENCH_RESULTS=$results,PAIRBENCH_COMPARE=$compare" "$0")
     # afterany: merge also when a shard failed; merge then names the missing shard
     merge=$(sbatch --parsable --dependency="afterany:$array" --chdir="$top" \
         --job-name=pairbench-merge --output="$results/merge-%j.log" \
-        --wrap="rm -rf '$results/merged' && bin/compare merge --out '$results/merged' '$results'/shard-* && bin/compare gate --from '$results/merged'")
+        --export="ALL,PAIRBENCH_COMPARE=$compare" "$top/ci/slurm/shards.sh" --merge "$results")
     echo "submitted shards as job $array, merge as job $merge; report: $results/merged/report.md"
     exit 0
 fi
@@ -38,7 +50,7 @@ out=$PAIRBENCH_RESULTS/shard-$k
 resume=""
 [ -s "$out/runs.jsonl" ] && resume="--resume"   # a requeued task continues its dataset
 set +e
-"${PAIRBENCH_COMPARE:-bin/compare}" run --spec "$PAIRBENCH_SPEC" --shard "$k/$n" --out "$out" $resume
+"$compare" run --spec "$PAIRBENCH_SPEC" --shard "$k/$n" --out "$out" $resume
 rc=$?
 set -e
 # 3: some runs failed; the dataset and report are written and the merge shows them

@@ -1,4 +1,7 @@
 /* i18n: the English and Chinese string tables, generated from compare/report/i18n_strings.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "i18n.h"
@@ -20,4 +23,40 @@ const char *i18n(const char *lang, enum i18n_msg id)
     if ((unsigned)id >= I18N_COUNT)
         return "";
     return lang && strcmp(lang, "zh") == 0 ? strings_zh[id] : strings_en[id];
+}
+
+void i18n_vwrite(FILE *f, const char *tmpl, va_list ap)
+{
+    const char *args[10] = {0}, *a, *p;
+    int n = 0;
+
+    while (n < 10 && (a = va_arg(ap, const char *)) != NULL)
+        args[n++] = a;
+    for (p = tmpl; *p; p++) {
+        if (p[0] == '{' && p[1] >= '0' && p[1] <= '9' && p[2] == '}' && p[1] - '0' < n) {
+            fputs(args[p[1] - '0'], f);
+            p += 2;
+        } else {
+            fputc(*p, f);
+        }
+    }
+}
+
+char *i18n_fill(const char *tmpl, ...)
+{
+    char *s = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&s, &n);
+    va_list ap;
+
+    if (!f)
+        return NULL;
+    va_start(ap, tmpl);
+    i18n_vwrite(f, tmpl, ap);
+    va_end(ap);
+    if (fclose(f) != 0) {
+        free(s);
+        return NULL;
+    }
+    return s;
 }

@@ -3,6 +3,9 @@
 #ifndef PAIRBENCH_I18N_H
 #define PAIRBENCH_I18N_H
 
+#include <stdarg.h>
+#include <stdio.h>
+
 enum i18n_msg {
 #define X(id, en, zh) id,
 #include "i18n_strings.h"
@@ -12,5 +15,12 @@ enum i18n_msg {
 
 /* The string for lang ("zh" = Chinese, anything else = English). Never NULL. */
 const char *i18n(const char *lang, enum i18n_msg id);
+
+/* Writes tmpl with {0}..{9} replaced by the following const char * arguments, which end with
+ * a (const char *)NULL; a placeholder without an argument is written as it is. The one
+ * template engine of every report (Markdown, HTML, drift, calibrate). */
+void i18n_vwrite(FILE *f, const char *tmpl, va_list ap);
+/* The same into a new string (free()), or NULL when out of memory. */
+char *i18n_fill(const char *tmpl, ...);
 
 #endif

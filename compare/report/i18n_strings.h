@@ -256,8 +256,8 @@ X(M_ONE_SUMMARY, "{0} configurations of `{1}`, {2} of {3} runs ok.",
 X(M_SERVE_MODE, "serve", "同进程服务")
 X(M_RUN_DIR, "<run directory>", "<运行目录>")
 X(M_PERIOD, ".", "。")
-X(M_ONE_BEST, "Highest throughput: {0}, {1} ops/s. Lowest batch P50: {2}, {3} µs.",
-  "吞吐量最高：{0}，{1} 次/秒。批次 P50 最低：{2}，{3} µs。")
+X(M_ONE_BEST, "Highest throughput: {0}, {1} ops/s. Lowest batch P99: {2}, {3} µs.",
+  "吞吐量最高：{0}，{1} 次/秒。批次 P99 最低：{2}，{3} µs。")
 X(M_AUTH, "AUTH", "AUTH")
 X(M_SENT_SEP, " ", "")
 X(M_FLAG, "{0} {1}", "{0}{1}")
@@ -267,6 +267,11 @@ X(M_WARN_LOAD_START, "The machine was loaded at start: load average {0} on {1} C
   "机器：开始时负载较高，{1} 个 CPU 上的平均负载为 {0}。")
 X(M_WARN_LOAD_END, "The machine was loaded at the end: load average {0} on {1} CPUs.",
   "机器：结束时负载较高，{1} 个 CPU 上的平均负载为 {0}。")
+X(M_WARN_HALT_POLL,
+  "idle CPUs halt without polling first (cpuidle 'haltpoll', guest_halt_poll_ns 0): each "
+  "wake-up is an exit to the host, which slows rows that wait on single round trips",
+  "机器：空闲 CPU 不先轮询就进入停机（cpuidle 'haltpoll'，guest_halt_poll_ns 为 "
+  "0）：每次唤醒都是一次到宿主机的退出，会拖慢等待单次往返的配置。")
 X(M_WARN_GOVERNOR, "The CPU frequency governor is '{0}', not 'performance'.",
   "机器：CPU 频率调节器为 '{0}'，而不是 'performance'。")
 X(M_ENV_SCOPE, "Scope", "范围")

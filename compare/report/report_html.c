@@ -21,6 +21,24 @@ void html_esc(const struct html_ctx *c, const char *s)
     svg_escape(c->f, s);
 }
 
+void html_text(const struct html_ctx *c, const char *s)
+{
+    int code = 0;
+    char one[2] = {0, 0};
+
+    for (; s && *s; s++) {
+        if (*s == '`') {
+            fputs(code ? "</code>" : "<code>", c->f);
+            code = !code;
+            continue;
+        }
+        one[0] = *s;
+        svg_escape(c->f, one);
+    }
+    if (code)
+        fputs("</code>", c->f);
+}
+
 const char *html_str(const json_t *o, const char *key)
 {
     return json_string_value(json_object_get(o, key));
@@ -124,7 +142,8 @@ const char report_html_css[] =
     "svg .ax{stroke:#888;stroke-width:1}svg .tk{font-size:10px;fill:#555}\n"
     "svg .al{font-size:11px;fill:#333}svg .rl{font-size:10.5px;fill:#222}\n"
     "svg .lg{font-size:12px;fill:#222}svg .wk{stroke:#222;stroke-width:1;fill:none}\n"
-    "svg .fb{fill:#dfe6ee}svg .fi{stroke-width:2}svg .fl{font-size:10.5px;fill:#222}\n"
+    "svg .fb{fill:#dfe6ee}svg .fi{stroke-width:2}svg .fl{font-size:10.5px;fill:#222}svg "
+    ".flg{font-size:12px;fill:#222}svg .fh{font-weight:600;font-size:12px;fill:#223}\n"
     "svg .vl{font-size:9px;fill:#333}svg .na{font-size:10px;fill:#999;font-style:italic}\n"
     "code,pre{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:.85em}\n"
     "pre{background:#f6f8fa;padding:8px 10px;overflow-x:auto;white-space:pre-wrap;"
@@ -487,12 +506,16 @@ static void nav(const struct html_ctx *c)
     fputs("</nav>\n", c->f);
 }
 
+static int write_page(const struct html_ctx *c, char *err, size_t errlen);
+
 int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const char *lang,
                       char *err, size_t errlen)
 {
-    struct html_ctx ctx, *c = &ctx;
+    struct html_ctx ctx;
+    struct report_model model;
     const json_t *vs, *v;
     size_t i;
+    int rc;
 
     memset(&ctx, 0, sizeof(ctx));
     ctx.f = f;
@@ -529,28 +552,43 @@ int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const 
         snprintf(err, errlen, "report_html: summary: 'versions': expected at least one name");
         return -1;
     }
+    if (report_model_build(&model, summary, meta) < 0) {
+        snprintf(err, errlen, "report_html: out of memory");
+        return -1;
+    }
+    ctx.model = &model;
+    rc = write_page(&ctx, err, errlen);
+    report_model_release(&model);
+    return rc;
+}
+
+static int write_page(const struct html_ctx *c, char *err, size_t errlen)
+{
+    FILE *f = c->f;
+    const json_t *meta = c->meta;
+    size_t i;
 
     fprintf(f,
             "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             "<title>",
-            ctx.zh ? "zh" : "en");
+            c->zh ? "zh" : "en");
     fputs("pairbench: ", f);
-    for (i = 0; i < ctx.nv; i++) {
+    for (i = 0; i < c->nv; i++) {
         if (i)
             fputs(" vs ", f);
-        html_esc(c, ctx.versions[i]);
+        html_esc(c, c->versions[i]);
     }
     fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>", report_html_css);
-    if (ctx.nv == 1) {
+    if (c->nv == 1) {
         fputs(L(c, "Benchmark results: ", "基准测试结果："), f);
-        html_esc(c, ctx.versions[0]);
+        html_esc(c, c->versions[0]);
     } else {
         fputs(L(c, "Performance comparison: ", "性能对比："), f);
-        for (i = 0; i < ctx.nv; i++) {
+        for (i = 0; i < c->nv; i++) {
             if (i)
                 fputs(" vs ", f);
-            html_esc(c, ctx.versions[i]);
+            html_esc(c, c->versions[i]);
         }
     }
     fputs("</h1>\n<p class=\"method\">", f);
@@ -561,7 +599,7 @@ int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const 
         html_num(st, "runs", &runs);
         html_num(st, "warmup", &warm);
         html_num(st, "duration", &dur);
-        if (ctx.nv > 1)
+        if (c->nv > 1)
             fprintf(f,
                     L(c,
                       "Each version ran %.0f times per configuration in fresh processes "
@@ -586,7 +624,7 @@ int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const 
     fputs("</header>\n", f);
 
     fprintf(f, "<section id=\"summary\">\n<h2>%s</h2>\n", L(c, "Summary", "摘要"));
-    if (ctx.nv > 1)
+    if (c->nv > 1)
         html_summary_multi(c);
     else
         html_summary_single(c);

@@ -116,7 +116,7 @@ static void panel_frame(const struct html_ctx *c, const struct metric_def *d, do
     FILE *f = c->f;
     int t;
 
-    fprintf(f, "<text class=\"gh\" x=\"%.1f\" y=\"14\" text-anchor=\"middle\">",
+    fprintf(f, "<text class=\"fh\" x=\"%.1f\" y=\"14\" text-anchor=\"middle\">",
             x0 + F_PANEL_W / 2);
     svg_escape(f, c->zh ? d->title_zh : d->title_en);
     fputs("</text>\n", f);
@@ -182,14 +182,14 @@ static void legend(const struct html_ctx *c, double y)
 
     for (i = 0; i < 5; i++) {
         fprintf(c->f,
-                "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/><text class=\"lg\" "
+                "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/><text class=\"flg\" "
                 "x=\"%.1f\" y=\"%.1f\">%s</text>\n",
                 x, y, verdict_color(v[i]), x + 8, y + 4, c->zh ? zh[i] : v[i]);
         x += 110;
     }
     fprintf(c->f,
             "<rect class=\"fb\" x=\"%.1f\" y=\"%.1f\" width=\"18\" height=\"10\"/><text "
-            "class=\"lg\" x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+            "class=\"flg\" x=\"%.1f\" y=\"%.1f\">%s</text>\n",
             x, y - 5, x + 24, y + 4, L(c, "± threshold", "± 阈值"));
 }
 

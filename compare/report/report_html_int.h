@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "metrics.h"
+#include "model.h"
 
 #define HTML_MAX_VERSIONS 16
 
@@ -24,6 +25,7 @@ struct html_ctx {
     size_t nrows;
     const char *versions[HTML_MAX_VERSIONS];
     size_t nv;
+    const struct report_model *model; /* every fact the page states, computed once */
 };
 
 /* The English or the Chinese text. */
@@ -31,6 +33,8 @@ struct html_ctx {
 
 /* Escaped text. */
 void html_esc(const struct html_ctx *c, const char *s);
+/* A sentence of sentences.h: escaped, `x` as <code>x</code>. */
+void html_text(const struct html_ctx *c, const char *s);
 
 /* The string at key of object o, or NULL. */
 const char *html_str(const json_t *o, const char *key);

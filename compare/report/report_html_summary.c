@@ -9,8 +9,10 @@
 
 #include "confirm.h"
 #include "envinfo.h"
+#include "i18n.h"
 #include "report_html_int.h"
 #include "report_html_svg.h"
+#include "sentences.h"
 
 /* The row with a notable throughput or P99 verdict, in words. */
 static void notable_sentence(const struct html_ctx *c, const json_t *row, size_t v)
@@ -43,90 +45,70 @@ static void notable_sentence(const struct html_ctx *c, const json_t *row, size_t
     fputs("</li>\n", c->f);
 }
 
-static int is_notable(const char *verdict)
+/* A sentence of sentences.h as text, then freed. */
+static void put_sentence(const struct html_ctx *c, char *s)
 {
-    return verdict && (!strcmp(verdict, "regressed") || !strcmp(verdict, "improved"));
+    html_text(c, s ? s : "");
+    free(s);
+}
+
+/* Candidate v's rows that stand out (the model's list, as report.md counts them), or its
+ * largest throughput change when none does. */
+static void notable_for(const struct html_ctx *c, size_t v)
+{
+    const struct model_candidate *mc = &c->model->cand[v];
+    size_t k;
+    double ch;
+    char b1[32];
+
+    if (mc->n_notable > 0) {
+        fputs("<p>", c->f);
+        put_sentence(c, sent_notable_intro(c->model, v, c->zh ? "zh" : "en"));
+        fputs("</p>\n<ul>\n", c->f);
+        for (k = 0; k < mc->n_notable && k < 12; k++)
+            notable_sentence(c, json_array_get(c->rows, mc->notable[k]), v);
+        if (mc->n_notable > k)
+            fprintf(c->f,
+                    L(c, "<li>and %zu more (see the tables)</li>\n",
+                      "<li>另有 %zu 项（见表格）</li>\n"),
+                    mc->n_notable - k);
+        fputs("</ul>\n", c->f);
+        return;
+    }
+    fputs("<p>", c->f);
+    fputs(L(c, "No configuration of ", "没有 "), c->f);
+    html_esc(c, c->versions[v]);
+    fputs(L(c, " changed beyond its threshold with strong evidence.",
+            " 的配置在超过阈值的同时具有充分证据。"),
+          c->f);
+    if (mc->n_changed > 0) {
+        const json_t *best_row = json_array_get(c->rows, mc->by_change[0]);
+
+        html_num(html_vs(best_row, "throughput", c->versions[v]), "change", &ch);
+        fputs(L(c, " The largest throughput change of ", " "), c->f);
+        html_esc(c, c->versions[v]);
+        fprintf(c->f, L(c, " is %s, on ", " 的最大吞吐量变化为 %s，出现在 "),
+                html_fmt_change(ch, b1, sizeof(b1)));
+        html_esc(c, html_str(best_row, "label"));
+        fputs(L(c, ".", "。"), c->f);
+    }
+    fputs("</p>\n", c->f);
 }
 
 void html_summary_multi(const struct html_ctx *c)
 {
-    size_t r, v, shown = 0, total = 0, disjoint, nn;
-    double ch, best;
-    const json_t *row, *best_row;
+    size_t r, v, disjoint, nn;
+    const json_t *row;
 
     for (v = 1; v < c->nv; v++)
-        for (r = 0; r < c->nrows; r++) {
-            row = json_array_get(c->rows, r);
-            if (is_notable(html_str(html_vs(row, "throughput", c->versions[v]), "verdict")) ||
-                is_notable(html_str(html_vs(row, "p99_us", c->versions[v]), "verdict")))
-                total++;
-        }
-    if (total) {
-        if (c->zh)
-            fprintf(c->f, "<p>%zu %s的变化超过阈值且证据充分：</p>\n<ul>\n", total,
-                    c->nv > 2 ? "组（配置 × 版本）" : "个配置");
-        else
-            fprintf(c->f,
-                    "<p>%zu %s%s changed beyond the threshold with strong evidence:</p>\n<ul>\n",
-                    total, c->nv > 2 ? "configuration/version pair" : "configuration",
-                    total == 1 ? "" : "s");
-        for (v = 1; v < c->nv; v++)
-            for (r = 0; r < c->nrows && shown < 12; r++) {
-                row = json_array_get(c->rows, r);
-                if (is_notable(html_str(html_vs(row, "throughput", c->versions[v]), "verdict")) ||
-                    is_notable(html_str(html_vs(row, "p99_us", c->versions[v]), "verdict"))) {
-                    notable_sentence(c, row, v);
-                    shown++;
-                }
-            }
-        if (total > shown)
-            fprintf(c->f,
-                    L(c, "<li>and %zu more (see the tables)</li>\n",
-                      "<li>另有 %zu 项（见表格）</li>\n"),
-                    total - shown);
-        fputs("</ul>\n", c->f);
-    } else {
-        fputs(L(c, "<p>No configuration changed beyond its threshold with strong evidence.",
-                "<p>没有配置的变化在超过阈值的同时具有充分证据。"),
-              c->f);
-        for (v = 1; v < c->nv; v++) {
-            best = -1;
-            best_row = NULL;
-            for (r = 0; r < c->nrows; r++) {
-                row = json_array_get(c->rows, r);
-                if (html_num(html_vs(row, "throughput", c->versions[v]), "change", &ch) == 0 &&
-                    fabs(ch) > best) {
-                    best = fabs(ch);
-                    best_row = row;
-                }
-            }
-            if (best_row) {
-                char b1[32];
-                html_num(html_vs(best_row, "throughput", c->versions[v]), "change", &ch);
-                fputs(L(c, " The largest throughput change of ", " "), c->f);
-                html_esc(c, c->versions[v]);
-                fprintf(c->f, L(c, " is %s, on ", " 的最大吞吐量变化为 %s，出现在 "),
-                        html_fmt_change(ch, b1, sizeof(b1)));
-                html_esc(c, html_str(best_row, "label"));
-                fputs(L(c, ".", "。"), c->f);
-            }
-        }
-        fputs("</p>\n", c->f);
-    }
+        notable_for(c, v);
 
     /* overlap of the throughput ranges, per candidate */
     for (v = 1; v < c->nv; v++) {
         const json_t *o;
-        disjoint = 0;
-        nn = 0;
-        for (r = 0; r < c->nrows; r++) {
-            o = json_object_get(html_vs(json_array_get(c->rows, r), "throughput", c->versions[v]),
-                                "overlap");
-            if (json_is_boolean(o)) {
-                nn++;
-                disjoint += json_is_false(o);
-            }
-        }
+
+        disjoint = c->model->cand[v].n_disjoint;
+        nn = c->model->cand[v].n_overlap_known;
         fputs("<p>", c->f);
         if (c->zh) {
             fputs("基线", c->f);
@@ -185,22 +167,15 @@ void html_summary_multi(const struct html_ctx *c)
 
 void html_summary_single(const struct html_ctx *c)
 {
-    const json_t *row, *best_t = NULL, *best_p = NULL;
-    double x, bt = -1, bp = INFINITY;
+    const struct report_model *m = c->model;
+    const json_t *best_t = m->best_throughput_row >= 0
+                               ? json_array_get(c->rows, (size_t)m->best_throughput_row)
+                               : NULL;
+    const json_t *best_p =
+        m->lowest_p99_row >= 0 ? json_array_get(c->rows, (size_t)m->lowest_p99_row) : NULL;
+    double bt = m->best_throughput, bp = m->lowest_p99;
     char b1[32];
-    size_t r;
 
-    for (r = 0; r < c->nrows; r++) {
-        row = json_array_get(c->rows, r);
-        if (html_num(html_values(row, "throughput", c->versions[0]), "median", &x) == 0 && x > bt) {
-            bt = x;
-            best_t = row;
-        }
-        if (html_num(html_values(row, "p99_us", c->versions[0]), "median", &x) == 0 && x < bp) {
-            bp = x;
-            best_p = row;
-        }
-    }
     fputs("<p>", c->f);
     fprintf(c->f, L(c, "One version, <b>", "单一版本 <b>"));
     html_esc(c, c->versions[0]);
@@ -234,147 +209,27 @@ void html_summary_single(const struct html_ctx *c)
     fputs("</p>\n", c->f);
 }
 
-static void weak_item(const struct html_ctx *c, const char *text)
+/* Everything that weakens the measurement: the model's list, in report.md's words. */
+static void weaknesses(const struct html_ctx *c)
 {
-    fputs("<li class=\"warn\">", c->f);
-    html_esc(c, text);
-    fputs("</li>\n", c->f);
-}
+    const struct report_model *m = c->model;
+    const char *lang = c->zh ? "zh" : "en";
+    size_t i;
 
-/* A weakness naming rows: "prefix label; label; …". */
-static void weak_rows(const struct html_ctx *c, const char *prefix, const unsigned char *mark)
-{
-    size_t r, k = 0;
+    fprintf(c->f, "<h3>%s</h3>\n<ul class=\"weak\">\n", i18n(lang, M_WEAKNESSES));
+    for (i = 0; i < m->n_weak; i++) {
+        int bold = m->weak[i].kind == WEAK_HASH;
 
-    fputs("<li class=\"warn\">", c->f);
-    html_esc(c, prefix);
-    for (r = 0; r < c->nrows; r++) {
-        if (!mark[r])
-            continue;
-        if (k++)
-            fputs(L(c, "; ", "；"), c->f);
-        html_esc(c, html_str(json_array_get(c->rows, r), "label"));
+        fputs(bold ? "<li class=\"warn\"><b>" : "<li class=\"warn\">", c->f);
+        put_sentence(c, sent_weakness(m, &m->weak[i], lang));
+        fputs(bold ? "</b></li>\n" : "</li>\n", c->f);
     }
-    fputs("</li>\n", c->f);
-}
-
-/* A harness warning: envinfo.c writes them in English; on the Chinese page the known
- * sentences are rewritten, anything else is shown as it is. */
-static void weak_warning(const struct html_ctx *c, const char *w)
-{
-    char when[16], gov[64], buf[256];
-    double load;
-    long cores;
-
-    if (c->zh && sscanf(w, "the machine was loaded at %15[a-z]: load average %lf on %ld CPU", when,
-                        &load, &cores) == 3) {
-        snprintf(buf, sizeof(buf), "%s机器负载较高：%ld 个 CPU 上的平均负载为 %.2f",
-                 strcmp(when, "end") == 0 ? "结束时" : "开始时", cores, load);
-        weak_item(c, buf);
-    } else if (c->zh &&
-               sscanf(w, "CPU frequency governor is '%63[^']', not 'performance'", gov) == 1) {
-        snprintf(buf, sizeof(buf), "CPU 调频策略为 '%s'，不是 'performance'", gov);
-        weak_item(c, buf);
-    } else {
-        weak_item(c, w);
+    if (m->n_weak == 0) {
+        fputs("<li>", c->f);
+        put_sentence(c, sent_weakness(m, NULL, lang));
+        fputs("</li>\n", c->f);
     }
-}
-
-/* Everything that weakens the measurement: no meta, the dataset changed since it was
- * recorded, the harness's warnings (or, for datasets without them, the load average judged
- * here), failed runs, unstable rows, TLS without verification. */
-static void weaknesses(const struct html_ctx *c, double failed)
-{
-    const json_t *ds = json_object_get(c->summary, "dataset"), *w, *list;
-    unsigned char *unstable = calloc(c->nrows + 1, 1), *insecure = calloc(c->nrows + 1, 1);
-    size_t i, r, v, m, nunstable = 0, ninsecure = 0, n = 0;
-    char buf[256];
-    json_t *own = NULL;
-
-    fprintf(c->f, "<h3>%s</h3>\n<ul class=\"weak\">\n",
-            L(c, "What weakens this measurement", "影响本次测量可信度的因素"));
-    if (!json_is_object(c->meta)) {
-        weak_item(c, L(c, "meta.json is missing: the environment and provenance are unknown",
-                       "缺少 meta.json：环境与来源信息未知"));
-        n++;
-    }
-    if (json_is_false(json_object_get(ds, "matches"))) {
-        fputs("<li class=\"warn\"><b>", c->f);
-        fputs(L(c,
-                "The dataset no longer matches meta.json: runs.jsonl was changed after the "
-                "run (recorded SHA-256 ",
-                "数据集与 meta.json 不再一致：runs.jsonl 在运行后被修改过（记录的 SHA-256 "),
-              c->f);
-        html_esc(c, html_str(ds, "recorded_sha256"));
-        fputs(L(c, ", now ", "，现在为 "), c->f);
-        html_esc(c, html_str(ds, "sha256"));
-        fputs(L(c, ").</b></li>\n", "）。</b></li>\n"), c->f);
-        n++;
-    }
-    /* render_dir copies meta.warnings into summary.warnings; older summaries lack them */
-    list = json_object_get(c->summary, "warnings");
-    if (!json_is_array(list))
-        list = json_object_get(c->meta, "warnings");
-    if (json_array_size(list) == 0 && json_object_get(c->meta, "environment")) {
-        own = json_array();
-        if (own)
-            envinfo_warnings(json_object_get(c->meta, "environment"), own);
-        list = own;
-    }
-    json_array_foreach((json_t *)list, i, w)
-    {
-        if (json_is_string(w))
-            weak_warning(c, json_string_value(w));
-        else if (json_is_object(w) && html_str(w, "message"))
-            weak_warning(c, html_str(w, "message"));
-        else
-            continue;
-        n++;
-    }
-    json_decref(own);
-    if (failed > 0) {
-        snprintf(buf, sizeof(buf),
-                 L(c, "%.0f run(s) failed; their rows have no verdict other than failed",
-                   "%.0f 次运行失败；相关行的判定只能是 failed"),
-                 failed);
-        weak_item(c, buf);
-        n++;
-    }
-    for (r = 0; r < c->nrows && unstable && insecure; r++) {
-        const json_t *row = json_array_get(c->rows, r);
-
-        for (v = 1; v < c->nv; v++)
-            for (m = 0; m < METRIC_COUNT; m++) {
-                const char *vd =
-                    html_str(html_vs(row, metric_name((enum metric)m), c->versions[v]), "verdict");
-                if (metric_gateable((enum metric)m) && vd && strcmp(vd, "unstable") == 0)
-                    unstable[r] = 1;
-            }
-        nunstable += unstable[r];
-        insecure[r] = json_is_true(json_object_get(row, "tls_insecure"));
-        ninsecure += insecure[r];
-    }
-    if (nunstable) {
-        weak_rows(c,
-                  L(c, "Unstable rows (a side's spread exceeds the noise limit): ",
-                    "不稳定的行（某一方的离散度超过噪声上限）："),
-                  unstable);
-        n++;
-    }
-    if (ninsecure) {
-        weak_rows(c,
-                  L(c, "TLS without certificate verification (--insecure): ",
-                    "TLS 未校验证书（--insecure）："),
-                  insecure);
-        n++;
-    }
-    if (!n)
-        fprintf(
-            c->f, "<li>%s</li>\n",
-            L(c, "Nothing recorded weakens this measurement.", "没有记录到影响本次测量的因素。"));
     fputs("</ul>\n", c->f);
-    free(unstable);
-    free(insecure);
 }
 
 /* meta.json "confirmation" (confirm.c): the cap fixed before the run, the rule, and the rows
@@ -477,43 +332,27 @@ static void confirmation(const struct html_ctx *c)
 
 void html_completeness(const struct html_ctx *c)
 {
-    static const char *const ekeys[] = {"connect", "io", "protocol", "verify", "timeout"};
-    double expected = 0, ok = 0, failed = 0, x, etot[5] = {0, 0, 0, 0, 0};
-    size_t r, complete = 0, i;
+    const struct report_model *m = c->model;
+    const char *lang = c->zh ? "zh" : "en";
+    size_t r, i;
     const json_t *row, *f;
+    double x;
 
-    for (r = 0; r < c->nrows; r++) {
-        const json_t *runs;
-
-        row = json_array_get(c->rows, r);
-        runs = json_object_get(row, "runs");
-        if (html_num(runs, "expected", &x) == 0)
-            expected += x;
-        if (html_num(runs, "ok", &x) == 0)
-            ok += x;
-        if (html_num(runs, "failed", &x) == 0)
-            failed += x;
-        if (html_str(row, "status") && strcmp(html_str(row, "status"), "ok") == 0)
-            complete++;
-        for (i = 0; i < 5; i++)
-            if (html_num(json_object_get(row, "errors"), ekeys[i], &x) == 0)
-                etot[i] += x;
-    }
     fprintf(c->f, "<section id=\"completeness\">\n<h2>%s</h2>\n<ul>\n<li>",
             L(c, "Completeness", "完整性"));
-    fprintf(c->f,
-            L(c, "%zu of %zu configurations complete; %.0f of %.0f runs ok, %.0f failed.",
-              "%zu / %zu 个配置完整；%.0f / %.0f 次运行成功，%.0f 次失败。"),
-            complete, c->nrows, ok, expected > ok + failed ? expected : ok + failed, failed);
+    put_sentence(c, sent_completeness(m, lang));
+    if (m->runs_replaced > 0) {
+        char n[32];
+
+        snprintf(n, sizeof(n), "%lld", m->runs_replaced);
+        fputs(i18n(lang, M_SENT_SEP), c->f);
+        put_sentence(c, i18n_fill(i18n(lang, M_REPLACED), n, (const char *)NULL));
+    }
     fputs("</li>\n", c->f);
     confirmation(c);
-    fprintf(c->f,
-            L(c,
-              "<li>Driver errors: connect %.0f, I/O %.0f, protocol %.0f, "
-              "verify %.0f, timeout %.0f.</li>\n",
-              "<li>驱动错误：连接 %.0f，I/O %.0f，协议 %.0f，校验 %.0f，超时 %.0f。"
-              "</li>\n"),
-            etot[0], etot[1], etot[2], etot[3], etot[4]);
+    fputs("<li>", c->f);
+    put_sentence(c, sent_driver_errors(m, lang));
+    fputs("</li>\n", c->f);
     for (r = 0; r < c->nrows; r++) {
         row = json_array_get(c->rows, r);
         json_array_foreach(json_object_get(row, "failures"), i, f)
@@ -530,6 +369,6 @@ void html_completeness(const struct html_ctx *c)
         }
     }
     fputs("</ul>\n", c->f);
-    weaknesses(c, failed);
+    weaknesses(c);
     fputs("</section>\n", c->f);
 }

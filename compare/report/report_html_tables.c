@@ -5,9 +5,11 @@
  * version: the "Detailed results" table. More than HTML_MAX_ROWS rows: each comparison table
  * shows the rows that stand out, and the full table sits in a collapsed <details> block. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report_html_int.h"
+#include "sentences.h"
 
 static void th(const struct html_ctx *c, const char *text, const char *version)
 {
@@ -399,13 +401,26 @@ static void evidence_table(const struct html_ctx *c)
                evid_row);
     fputs(L(c,
             "<p class=\"note\">Overlap flag: whether the min–max ranges of the baseline and "
-            "the candidate share a value. With 5 runs each, disjoint ranges are the most "
-            "extreme outcome of the Mann–Whitney U test (two-sided p = 2/252 ≈ 0.008); the "
-            "exact p of every row is given. The paired ratio is candidate / baseline within "
+            "the candidate share a value. ",
+            "<p class=\"note\">重叠标记：基线与候选版本的 最小值–最大值 范围是否有共同的值。"),
+          c->f);
+    {
+        /* the chance for the run count of this dataset, in report.md's words */
+        double a = NAN;
+        char *s;
+
+        html_num(chance, "alpha", &a);
+        s = sent_evidence(c->model, a, c->zh ? "zh" : "en");
+        if (s) {
+            html_text(c, s);
+            fputs(c->zh ? "" : " ", c->f);
+        }
+        free(s);
+    }
+    fputs(L(c,
+            "The exact p of every row is given. The paired ratio is candidate / baseline within "
             "each round, median [min–max].",
-            "<p class=\"note\">重叠标记：基线与候选版本的 最小值–最大值 范围是否有共同的值。"
-            "每方 5 次运行时，范围不重叠是 Mann–Whitney U 检验最极端的结果（双侧 p = 2/252 ≈ "
-            "0.008）；表中给出每行的精确 p 值。配对比值为每一轮中 候选 / 基线 的比值，"
+            "表中给出每行的精确 p 值。配对比值为每一轮中 候选 / 基线 的比值，"
             "取 中位数 [最小值–最大值]。"),
           c->f);
     if (html_num(chance, "alpha", &alpha) == 0 &&

@@ -15,15 +15,11 @@
 #include "confirm.h"
 #include "report_md.h"
 #include "report_md_int.h"
+#include "sentences.h"
 #include "stats.h"
 #include "summary.h"
 
 /* ---- words for the summary ---- */
-
-static const char *md_str(const json_t *o, const char *key)
-{
-    return summary_str(o, key, "");
-}
 
 static enum i18n_msg metric_msg(const char *metric)
 {
@@ -51,31 +47,6 @@ static const char *verdict_word(const struct md *m, const char *v)
     if (strcmp(v, VERDICT_FAILED) == 0)
         return md_t(m, M_V_FAILED);
     return v;
-}
-
-/* A row passes a threshold with strong evidence for candidate ver. */
-static int row_flagged(const json_t *row, const char *ver)
-{
-    size_t i;
-
-    for (i = 0; i < METRIC_COUNT; i++) {
-        const char *v = md_verdict(row, metric_name((enum metric)i), ver);
-
-        if (!metric_gateable((enum metric)i))
-            continue;
-        if (strcmp(v, VERDICT_REGRESSED) == 0 || strcmp(v, VERDICT_IMPROVED) == 0)
-            return 1;
-    }
-    return 0;
-}
-
-/* A row has any verdict other than "~" for any candidate. */
-
-static double abs_change(const json_t *row, const char *metric, const char *ver)
-{
-    const json_t *c = json_object_get(summary_vs(row, metric, ver), "change");
-
-    return json_is_number(c) ? fabs(json_number_value(c)) : -1;
 }
 
 /* Writes items (already formatted strings) as a sentence list: "a, b and c", at most
@@ -114,190 +85,78 @@ static char *flag_text(const struct md *m, const json_t *row, const char *ver)
     return s;
 }
 
-static int cmp_change_desc(const void *a, const void *b)
+/* The notable rows of candidate vi (or the largest throughput changes when none), then
+ * whether its throughput ranges overlap the baseline's: the model's facts in words. */
+static void summary_for(const struct md *m, size_t vi)
 {
-    const double *x = a, *y = b; /* [abs change, index] pairs */
+    const struct model_candidate *c = &m->model->cand[vi];
+    const char *ver = c->version;
+    char **items = calloc(m->nrows + 1, sizeof(*items)), *s;
+    size_t k = 0;
 
-    if (x[0] != y[0])
-        return x[0] < y[0] ? 1 : -1;
-    return x[1] < y[1] ? -1 : x[1] > y[1];
-}
-
-/* items joined as md_put_list() writes them, as a malloc'd string (free()), or NULL. */
-static char *list_text(const struct md *m, char **items, size_t n)
-{
-    char *list = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&list, &len);
-    struct md lm = *m;
-
-    if (!f)
-        return NULL;
-    lm.f = f;
-    md_put_list(&lm, items, n);
-    if (fclose(f) != 0) {
-        free(list);
-        return NULL;
-    }
-    return list;
-}
-
-static void summary_for(const struct md *m, const char *ver)
-{
-    char **items = calloc(m->nrows + 1, sizeof(*items));
-    double *order = calloc(2 * (m->nrows + 1), sizeof(*order));
-    size_t i, k = 0, with_data = 0, disjoint = 0;
-    char a[32], b[32];
-    const json_t *row;
-
-    if (!items || !order)
-        goto out;
-    json_array_foreach(m->rows, i, row)
-    {
-        if (!row_flagged(row, ver))
-            continue;
-        {
+    if (!items)
+        return;
+    if (c->n_notable > 0) {
+        for (k = 0; k < c->n_notable; k++) {
+            const json_t *row = json_array_get(m->rows, c->notable[k]);
             char *flags = flag_text(m, row, ver);
 
-            items[k++] = md_tmpl_str(
+            items[k] = md_tmpl_str(
                 md_t(m, M_NOTABLE_ITEM), md_row_label(row),
                 num_pct(json_object_get(summary_vs(row, "throughput", ver), "change")).s,
                 num_pct(json_object_get(summary_vs(row, "p99_us", ver), "change")).s,
                 flags ? flags : "", MD_END);
             free(flags);
         }
-    }
-    snprintf(a, sizeof(a), "%zu", k);
-    snprintf(b, sizeof(b), "%zu", m->nrows);
-    if (k > 0) {
-        md_tmpl(m, md_t(m, M_NOTABLE_INTRO), ver, m->base, a, b, MD_END);
+        s = sent_notable_intro(m->model, vi, m->lang);
+        md_put(m, s ? s : "");
+        free(s);
         md_put_list(m, items, k);
         md_put(m, md_t(m, M_PERIOD));
+    } else if (c->n_changed == 0) {
+        md_put(m, md_t(m, M_NO_DATA));
     } else {
-        json_array_foreach(m->rows, i, row)
-        {
-            double c = abs_change(row, "throughput", ver);
+        md_tmpl(m, md_t(m, M_NONE_NOTABLE), ver, m->base, MD_END);
+        for (k = 0; k < c->n_changed && k < 2; k++) {
+            const json_t *r = json_array_get(m->rows, c->by_change[k]);
 
-            if (c < 0)
-                continue;
-            order[2 * with_data] = c;
-            order[2 * with_data + 1] = (double)i;
-            with_data++;
+            items[k] = md_tmpl_str(
+                md_t(m, M_CHANGE_ITEM), md_row_label(r),
+                num_pct(json_object_get(summary_vs(r, "throughput", ver), "change")).s,
+                num_pct(json_object_get(summary_vs(r, "p99_us", ver), "change")).s, MD_END);
         }
-        if (with_data == 0) {
-            md_put(m, md_t(m, M_NO_DATA));
-        } else {
-            qsort(order, with_data, 2 * sizeof(double), cmp_change_desc);
-            md_tmpl(m, md_t(m, M_NONE_NOTABLE), ver, m->base, MD_END);
-            for (i = 0; i < with_data && i < 2; i++) {
-                const json_t *r = json_array_get(m->rows, (size_t)order[2 * i + 1]);
-
-                items[i] = md_tmpl_str(
-                    md_t(m, M_CHANGE_ITEM), md_row_label(r),
-                    num_pct(json_object_get(summary_vs(r, "throughput", ver), "change")).s,
-                    num_pct(json_object_get(summary_vs(r, "p99_us", ver), "change")).s, MD_END);
-            }
-            md_put_list(m, items, i);
-            md_put(m, md_t(m, M_PERIOD));
-            k = i;
-        }
+        md_put_list(m, items, k);
+        md_put(m, md_t(m, M_PERIOD));
     }
     md_put(m, md_t(m, M_SENT_SEP));
     md_free_items(items, k);
-    items = NULL;
+    if (c->n_overlap_known > 0 && c->n_disjoint == 0) {
+        md_tmpl(m, md_t(m, M_OVERLAP_ALL), m->base, ver, MD_END);
+    } else if (c->n_overlap_known > 0) {
+        char a[32], b[32], *list = sent_rows(m->model, c->disjoint, c->n_disjoint, m->lang);
 
-    /* overlap of the throughput ranges */
-    items = calloc(m->nrows + 1, sizeof(*items));
-    if (!items)
-        goto out;
-    with_data = 0;
-    json_array_foreach(m->rows, i, row)
-    {
-        const json_t *ov = json_object_get(summary_vs(row, "throughput", ver), "overlap");
-
-        if (!json_is_boolean(ov))
-            continue;
-        with_data++;
-        if (json_is_false(ov))
-            items[disjoint++] = strdup(md_row_label(row));
-    }
-    if (with_data > 0) {
-        if (disjoint == 0) {
-            md_tmpl(m, md_t(m, M_OVERLAP_ALL), m->base, ver, MD_END);
-        } else {
-            char *list = list_text(m, items, disjoint);
-
-            snprintf(a, sizeof(a), "%zu", disjoint);
-            snprintf(b, sizeof(b), "%zu", with_data);
-            md_tmpl(m, md_t(m, M_OVERLAP_SOME), m->base, ver, a, b, list ? list : "", MD_END);
-            free(list);
-        }
+        snprintf(a, sizeof(a), "%zu", c->n_disjoint);
+        snprintf(b, sizeof(b), "%zu", c->n_overlap_known);
+        md_tmpl(m, md_t(m, M_OVERLAP_SOME), m->base, ver, a, b, list ? list : "", MD_END);
+        free(list);
     }
     md_put(m, "\n\n");
-out:
-    md_free_items(items, disjoint);
-    free(order);
 }
 
 /* The rows whose verdicts cannot be trusted (failed or missing runs, a spread above the noise
  * limit), named in the summary so that a reader of the first paragraph knows. */
 static void unjudged(const struct md *m)
 {
-    char **items = calloc(m->nrows + 1, sizeof(*items)), a[32], b[32], *list = NULL;
-    size_t i, vi, mi, k = 0;
-    const json_t *row;
+    char *s = sent_unjudged(m->model, m->lang);
 
-    if (!items)
-        return;
-    json_array_foreach(m->rows, i, row)
-    {
-        int bad = strcmp(md_str(row, "status"), "ok") != 0;
-
-        for (vi = 1; vi < m->nv && !bad; vi++)
-            for (mi = 0; mi < METRIC_COUNT; mi++)
-                if (metric_gateable((enum metric)mi) &&
-                    strcmp(md_verdict(row, metric_name((enum metric)mi), md_version(m, vi)),
-                           VERDICT_UNSTABLE) == 0)
-                    bad = 1;
-        if (bad)
-            items[k++] = strdup(md_row_label(row));
-    }
-    if (k > 0 && (list = list_text(m, items, k)) != NULL) {
-        snprintf(a, sizeof(a), "%zu", k);
-        snprintf(b, sizeof(b), "%zu", m->nrows);
-        md_tmpl(m, md_t(m, M_UNJUDGED), a, b, list ? list : "", MD_END);
+    if (s) {
+        md_put(m, s);
         md_put(m, "\n\n");
     }
-    free(list);
-    md_free_items(items, k);
+    free(s);
 }
 
 /* ---- completeness and weaknesses ---- */
-
-/* A harness warning (compare/run/envinfo.c writes them in English). The known sentences are
- * rewritten in the report's language; anything else is quoted as it is. */
-static void machine_warning(const struct md *m, const char *w)
-{
-    char when[16], gov[64], a[32], b[32];
-    double load;
-    long cores;
-
-    if (strcmp(m->lang, "en") != 0) {
-        if (sscanf(w, "the machine was loaded at %15[a-z]: load average %lf on %ld CPU", when,
-                   &load, &cores) == 3) {
-            snprintf(a, sizeof(a), "%.1f", load);
-            snprintf(b, sizeof(b), "%ld", cores);
-            md_tmpl(m, md_t(m, strcmp(when, "end") == 0 ? M_WARN_LOAD_END : M_WARN_LOAD_START), a,
-                    b, MD_END);
-            return;
-        }
-        if (sscanf(w, "CPU frequency governor is '%63[^']', not 'performance'", gov) == 1) {
-            md_tmpl(m, md_t(m, M_WARN_GOVERNOR), gov, MD_END);
-            return;
-        }
-    }
-    md_tmpl(m, md_t(m, M_WEAK_MACHINE), w, MD_END);
-}
 
 /* meta.json "confirmation" (confirm.c): the cap and the rows that got extra rounds. */
 static void confirmation(const struct md *m)
@@ -354,71 +213,25 @@ static void confirmation(const struct md *m)
     free(list);
 }
 
-static void completeness(const struct md *m)
+/* One sentence of the model as a list item ("- ..."), bold when asked. */
+static void md_item(const struct md *m, char *s, int bold)
 {
-    const json_t *row, *ds = json_object_get(m->summary, "dataset"), *w;
-    long long ok = 0, expected = 0, failed = 0, errs[5] = {0};
-    static const char *const kinds[5] = {"connect", "io", "protocol", "verify", "timeout"};
-    size_t i, j, complete = 0, ninsecure = 0, nunstable = 0;
-    char s[6][32];
-    char **insecure = calloc(m->nrows + 1, sizeof(char *));
-    char **unstable = calloc(m->nrows + 1, sizeof(char *));
-    int weak = 0;
-    struct verdict_rules def;
+    md_put(m, bold ? "- **" : "- ");
+    md_put(m, s ? s : "");
+    md_put(m, bold ? "**\n" : "\n");
+    free(s);
+}
 
-    verdict_rules_default(&def);
-    fprintf(m->f, "## %s\n\n", md_t(m, M_H_COMPLETENESS));
+/* The failed runs and the incomplete rows, one item each. */
+static void failures(const struct md *m)
+{
+    const json_t *row, *f;
+    size_t i, j;
+    char s[2][32];
+
     json_array_foreach(m->rows, i, row)
     {
         const json_t *runs = json_object_get(row, "runs");
-        size_t vi, mi;
-        int is_unstable = 0;
-
-        ok += (long long)summary_num(runs, "ok", 0);
-        expected += (long long)summary_num(runs, "expected", 0);
-        failed += (long long)summary_num(runs, "failed", 0);
-        if (strcmp(summary_str(row, "status", ""), "ok") == 0)
-            complete++;
-        for (j = 0; j < 5; j++)
-            errs[j] += (long long)summary_num(json_object_get(row, "errors"), kinds[j], 0);
-        if (json_is_true(json_object_get(row, "tls_insecure")) && insecure)
-            insecure[ninsecure++] = strdup(md_row_label(row));
-        for (vi = 1; vi < m->nv; vi++)
-            for (mi = 0; mi < METRIC_COUNT; mi++)
-                if (metric_gateable((enum metric)mi) &&
-                    strcmp(md_verdict(row, metric_name((enum metric)mi), md_version(m, vi)),
-                           VERDICT_UNSTABLE) == 0)
-                    is_unstable = 1;
-        if (is_unstable && unstable)
-            unstable[nunstable++] = strdup(md_row_label(row));
-    }
-    snprintf(s[0], sizeof(s[0]), "%zu", complete);
-    snprintf(s[1], sizeof(s[1]), "%zu", m->nrows);
-    snprintf(s[2], sizeof(s[2]), "%lld", ok);
-    snprintf(s[3], sizeof(s[3]), "%lld", expected > ok + failed ? expected : ok + failed);
-    snprintf(s[4], sizeof(s[4]), "%lld", failed);
-    md_put(m, "- ");
-    md_tmpl(m, md_t(m, M_COMPLETE_ROWS), s[0], s[1], s[2], s[3], s[4], MD_END);
-    {
-        long long replaced = 0;
-
-        json_array_foreach(m->rows, i, row) replaced +=
-            (long long)summary_num(json_object_get(row, "runs"), "replaced", 0);
-        if (replaced > 0) {
-            snprintf(s[0], sizeof(s[0]), "%lld", replaced);
-            md_put(m, md_t(m, M_SENT_SEP));
-            md_tmpl(m, md_t(m, M_REPLACED), s[0], MD_END);
-        }
-    }
-    confirmation(m);
-    md_put(m, "\n- ");
-    for (j = 0; j < 5; j++)
-        snprintf(s[j], sizeof(s[j]), "%lld", errs[j]);
-    md_tmpl(m, md_t(m, M_DRIVER_ERRORS), s[0], s[1], s[2], s[3], s[4], MD_END);
-    md_put(m, "\n");
-    json_array_foreach(m->rows, i, row)
-    {
-        const json_t *f, *runs = json_object_get(row, "runs");
 
         json_array_foreach(json_object_get(row, "failures"), j, f)
         {
@@ -436,90 +249,40 @@ static void completeness(const struct md *m)
             md_put(m, "\n");
         }
     }
+}
+
+static void completeness(const struct md *m)
+{
+    const struct report_model *rm = m->model;
+    char *s = sent_completeness(rm, m->lang);
+    size_t i;
+
+    fprintf(m->f, "## %s\n\n", md_t(m, M_H_COMPLETENESS));
+    md_put(m, "- ");
+    md_put(m, s ? s : "");
+    free(s);
+    if (rm->runs_replaced > 0) {
+        char n[32];
+
+        snprintf(n, sizeof(n), "%lld", rm->runs_replaced);
+        md_put(m, md_t(m, M_SENT_SEP));
+        md_tmpl(m, md_t(m, M_REPLACED), n, MD_END);
+    }
+    confirmation(m);
+    md_put(m, "\n- ");
+    s = sent_driver_errors(rm, m->lang);
+    md_put(m, s ? s : "");
+    free(s);
+    md_put(m, "\n");
+    failures(m);
     md_put(m, "\n");
     md_put(m, md_t(m, M_WEAKNESSES));
     md_put(m, "\n\n");
-    if (!json_is_object(m->meta)) {
-        md_put(m, "- ");
-        md_put(m, md_t(m, M_WEAK_NOMETA));
-        md_put(m, "\n");
-        weak = 1;
-    }
-    if (json_is_false(json_object_get(ds, "matches"))) {
-        md_put(m, "- **");
-        md_tmpl(m, md_t(m, M_WEAK_HASH), summary_str(ds, "recorded_sha256", "?"),
-                summary_str(ds, "sha256", "?"), MD_END);
-        md_put(m, "**\n");
-        weak = 1;
-    }
-    json_array_foreach(json_object_get(m->summary, "warnings"), i, w)
-    {
-        if (!json_is_string(w))
-            continue;
-        md_put(m, "- ");
-        machine_warning(m, json_string_value(w));
-        md_put(m, "\n");
-        weak = 1;
-    }
-    if (json_array_size(json_object_get(m->summary, "warnings")) == 0) {
-        /* datasets whose harness recorded no warnings: judge the load average ourselves */
-        const json_t *env = json_object_get(m->meta, "environment");
-        const json_t *la = json_object_get(env, "loadavg_start");
-        double cores = summary_num(env, "cores_logical", 0), l1;
-
-        if (!la)
-            la = json_object_get(env, "loadavg");
-        l1 = json_is_array(la) && json_is_number(json_array_get(la, 0))
-                 ? json_number_value(json_array_get(la, 0))
-             : json_is_number(la) ? json_number_value(la)
-                                  : 0;
-        if (cores > 0 && l1 > 0.5 * cores) {
-            snprintf(s[0], sizeof(s[0]), "%.2f", l1);
-            snprintf(s[1], sizeof(s[1]), "%.0f", cores);
-            md_put(m, "- ");
-            md_tmpl(m, md_t(m, M_WEAK_LOAD), s[0], s[1], MD_END);
-            md_put(m, "\n");
-            weak = 1;
-        }
-    }
-    if (failed > 0) {
-        snprintf(s[0], sizeof(s[0]), "%lld", failed);
-        md_put(m, "- ");
-        md_tmpl(m, md_t(m, M_WEAK_FAILED), s[0], MD_END);
-        md_put(m, "\n");
-        weak = 1;
-    }
-    if (nunstable > 0) {
-        char *list = list_text(m, unstable, nunstable);
-
-        md_put(m, "- ");
-        md_tmpl(m, md_t(m, M_WEAK_UNSTABLE),
-                num_fixed(summary_num(json_object_get(m->summary, "thresholds_pct"),
-                                      "noise_limit_pct", def.noise_limit_pct),
-                          0)
-                    .s,
-                list ? list : "", MD_END);
-        md_put(m, "\n");
-        free(list);
-        weak = 1;
-    }
-    if (ninsecure > 0) {
-        char *list = list_text(m, insecure, ninsecure);
-
-        md_put(m, "- ");
-        md_tmpl(m, md_t(m, M_WEAK_INSECURE), list ? list : "", MD_END);
-        md_put(m, "\n");
-        free(list);
-        weak = 1;
-    }
-    if (!weak) {
-        md_put(m, "- ");
-        md_put(m, md_t(m, M_WEAK_NONE));
-        md_put(m, "\n");
-    }
+    for (i = 0; i < rm->n_weak; i++)
+        md_item(m, sent_weakness(rm, &rm->weak[i], m->lang), rm->weak[i].kind == WEAK_HASH);
+    if (rm->n_weak == 0)
+        md_item(m, sent_weakness(rm, NULL, m->lang), 0);
     md_put(m, "\n");
-    md_free_items(insecure, ninsecure);
-    md_free_items(unstable, nunstable);
 }
 
 /* ---- layouts ---- */
@@ -605,7 +368,7 @@ static void write_compare(const struct md *m)
 
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_SUMMARY));
     for (vi = 1; vi < m->nv; vi++)
-        summary_for(m, md_version(m, vi));
+        summary_for(m, vi);
     unjudged(m);
     md_put(m, md_t(m, M_CAUSE));
     md_put(m, "\n\n");
@@ -662,43 +425,31 @@ static void write_single(const struct md *m)
     snprintf(c, sizeof(c), "%lld", exp);
     md_tmpl(m, md_t(m, M_ONE_SUMMARY), a, m->base, b, c, MD_END);
     {
-        const json_t *best_t = NULL, *best_l = NULL;
-        double bt = -1, bl = -1;
+        char *best = sent_one_best(m->model, m->lang);
 
-        json_array_foreach(m->rows, i, row)
-        {
-            double t = summary_num(summary_values(row, "throughput", m->base), "median", -1);
-            double l = summary_num(summary_values(row, "p50_us", m->base), "median", -1);
-
-            if (t >= 0 && t > bt) {
-                bt = t;
-                best_t = row;
-            }
-            if (l >= 0 && (bl < 0 || l < bl)) {
-                bl = l;
-                best_l = row;
-            }
-        }
-        if (best_t && best_l) {
+        if (best) {
             md_put(m, md_t(m, M_SENT_SEP));
-            md_tmpl(m, md_t(m, M_ONE_BEST), md_row_label(best_t), num_fixed(bt, 0).s,
-                    md_row_label(best_l), num_fixed(bl, 1).s, MD_END);
+            md_put(m, best);
         }
+        free(best);
     }
     md_put(m, "\n\n");
     completeness(m);
     fprintf(m->f,
-            "## %s\n\n| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n"
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-            md_t(m, M_H_DETAILED), md_t(m, M_COL_VTM), md_t(m, M_COL_PAYLOAD),
-            md_t(m, M_COL_CLIENTS), md_t(m, M_COL_BATCH), md_t(m, M_COL_OPS), md_t(m, M_COL_P50_US),
-            md_t(m, M_COL_P99_US), md_t(m, M_COL_CPU), md_t(m, M_COL_RSS), md_t(m, M_COL_ROUNDS));
+            "## %s\n\n| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n"
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+            md_t(m, M_H_DETAILED), md_t(m, M_COL_CONFIG), md_t(m, M_COL_VTM),
+            md_t(m, M_COL_PAYLOAD), md_t(m, M_COL_CLIENTS), md_t(m, M_COL_BATCH),
+            md_t(m, M_COL_OPS), md_t(m, M_COL_P50_US), md_t(m, M_COL_P99_US), md_t(m, M_COL_CPU),
+            md_t(m, M_COL_RSS), md_t(m, M_COL_ROUNDS));
     json_array_foreach(m->rows, i, row)
     {
         const json_t *tv = summary_values(row, "throughput", m->base);
 
         p = json_object_get(row, "params");
-        fprintf(m->f, "| `%s` · ", m->base);
+        md_put(m, "| ");
+        md_cell(m, md_row_label(row));
+        fprintf(m->f, " | `%s` · ", m->base);
         param(m, row, "transport");
         md_put(m, " · ");
         param(m, row, "protocol");
@@ -743,6 +494,7 @@ int report_md_write(FILE *f, const json_t *summary, const json_t *meta, const ch
                     size_t errlen)
 {
     struct md m;
+    struct report_model model;
 
     memset(&m, 0, sizeof(m));
     m.f = f;
@@ -759,11 +511,17 @@ int report_md_write(FILE *f, const json_t *summary, const json_t *meta, const ch
     m.nv = json_array_size(m.versions);
     m.nrows = json_array_size(m.rows);
     m.base = json_string_value(json_array_get(m.versions, 0));
+    if (report_model_build(&model, summary, m.meta) < 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    m.model = &model;
     if (m.nv == 1)
         write_single(&m);
     else
         write_compare(&m);
     md_env_sections(&m);
+    report_model_release(&model);
     if (fflush(f) != 0 || ferror(f)) {
         snprintf(err, errlen, "write failed");
         return -1;

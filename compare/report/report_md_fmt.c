@@ -22,47 +22,13 @@ void md_put(const struct md *m, const char *s)
     fputs(s, m->f);
 }
 
-static void md_vtmpl(FILE *f, const char *tmpl, va_list ap)
-{
-    const char *args[10] = {0}, *a, *p;
-    int n = 0;
-
-    while (n < 10 && (a = va_arg(ap, const char *)) != NULL)
-        args[n++] = a;
-    for (p = tmpl; *p; p++) {
-        if (p[0] == '{' && p[1] >= '0' && p[1] <= '9' && p[2] == '}' && p[1] - '0' < n) {
-            fputs(args[p[1] - '0'], f);
-            p += 2;
-        } else {
-            fputc(*p, f);
-        }
-    }
-}
-
 void md_tmpl(const struct md *m, const char *tmpl, ...)
 {
     va_list ap;
 
     va_start(ap, tmpl);
-    md_vtmpl(m->f, tmpl, ap);
+    i18n_vwrite(m->f, tmpl, ap);
     va_end(ap);
-}
-
-/* The template's text in a new string (free()). */
-char *md_tmpl_str(const char *tmpl, ...)
-{
-    char *s = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&s, &n);
-    va_list ap;
-
-    if (!f)
-        return NULL;
-    va_start(ap, tmpl);
-    md_vtmpl(f, tmpl, ap);
-    va_end(ap);
-    fclose(f);
-    return s;
 }
 
 void md_cell(const struct md *m, const char *s)

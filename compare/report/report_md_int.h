@@ -10,13 +10,15 @@
 #include <jansson.h>
 
 #include "i18n.h"
+#include "model.h"
 
 struct md {
     FILE *f;
     const char *lang;
     const json_t *summary, *meta, *rows, *versions;
     size_t nv, nrows;
-    const char *base; /* baseline version name */
+    const char *base;                 /* baseline version name */
+    const struct report_model *model; /* every fact the report states, computed once */
 };
 
 /* A formatted number, returned by value so it can be passed inline. */
@@ -51,7 +53,7 @@ void md_json(const struct md *m, const json_t *v);
 #define MD_LIST_MAX 6
 
 /* The template's text in a new string (free()), or NULL when out of memory. */
-char *md_tmpl_str(const char *tmpl, ...);
+#define md_tmpl_str i18n_fill
 /* "97.11 [95.52–99.63]" of a values object ({median,min,max}) scaled by 1/div, or "—". */
 struct num num_range(const json_t *values, double div, int decimals);
 struct num num_median(const json_t *values, double div, int decimals);

@@ -393,56 +393,78 @@ static double first_load(const json_t *arr)
     return json_is_number(v) ? json_number_value(v) : -1;
 }
 
-static int warn_load(const json_t *env, const char *key, const char *when, json_t *warnings)
+/* A loaded machine at `when` (1-minute load above half the logical CPUs) into *w. */
+static int fact_load(const json_t *env, const char *key, int at_end, struct env_warning *w)
 {
     double load = first_load(json_object_get(env, key));
     const json_t *c = json_object_get(env, "cores_logical");
     long cores = json_is_integer(c) ? (long)json_integer_value(c) : 0;
-    char msg[160], num[32];
     size_t n;
 
     if (load < 0 || cores <= 0 || load <= 0.5 * (double)cores)
         return 0;
+    memset(w, 0, sizeof(*w));
+    w->kind = ENV_WARN_LOAD;
+    w->at_end = at_end;
+    w->load = load;
+    w->cores = cores;
     /* 3.1, 1.05, 12 — two decimals at most, no trailing zeros */
-    snprintf(num, sizeof(num), "%.2f", load);
-    n = strlen(num);
-    while (n > 0 && num[n - 1] == '0')
-        num[--n] = '\0';
-    if (n > 0 && num[n - 1] == '.')
-        num[--n] = '\0';
-    snprintf(msg, sizeof(msg), "the machine was loaded at %s: load average %s on %ld CPU%s", when,
-             num, cores, cores == 1 ? "" : "s");
-    return json_array_append_new(warnings, json_string(msg)) == 0 ? 1 : 0;
+    snprintf(w->load_text, sizeof(w->load_text), "%.2f", load);
+    n = strlen(w->load_text);
+    while (n > 0 && w->load_text[n - 1] == '0')
+        w->load_text[--n] = '\0';
+    if (n > 0 && w->load_text[n - 1] == '.')
+        w->load_text[--n] = '\0';
+    snprintf(w->text, sizeof(w->text), "the machine was loaded at %s: load average %s on %ld CPU%s",
+             at_end ? "end" : "start", w->load_text, cores, cores == 1 ? "" : "s");
+    return 1;
+}
+
+size_t envinfo_warning_facts(const json_t *env, struct env_warning *out, size_t max)
+{
+    const json_t *halt;
+    const char *gov;
+    size_t n = 0;
+
+    if (!json_is_object(env) || max < ENV_MAX_WARNINGS)
+        return 0;
+    /* envinfo_collect() says "loadavg"; meta.json's environment says "loadavg_start" */
+    n += (size_t)fact_load(env, json_object_get(env, "loadavg_start") ? "loadavg_start" : "loadavg",
+                           0, &out[n]);
+    n += (size_t)fact_load(env, "loadavg_end", 1, &out[n]);
+    gov = json_string_value(json_object_get(env, "governor"));
+    if (gov && *gov && strcmp(gov, "unknown") != 0 && strcmp(gov, "performance") != 0) {
+        memset(&out[n], 0, sizeof(out[n]));
+        out[n].kind = ENV_WARN_GOVERNOR;
+        snprintf(out[n].governor, sizeof(out[n].governor), "%s", gov);
+        snprintf(out[n].text, sizeof(out[n].text),
+                 "CPU frequency governor is '%s', not 'performance'", out[n].governor);
+        n++;
+    }
+    halt = json_object_get(env, "guest_halt_poll_ns");
+    if (json_is_integer(halt) && json_integer_value(halt) == 0) {
+        memset(&out[n], 0, sizeof(out[n]));
+        out[n].kind = ENV_WARN_HALT_POLL;
+        snprintf(out[n].text, sizeof(out[n].text),
+                 "idle CPUs halt without polling first (cpuidle 'haltpoll', guest_halt_poll_ns "
+                 "0): each wake-up is an exit to the host, which slows rows that wait on single "
+                 "round trips");
+        n++;
+    }
+    return n;
 }
 
 int envinfo_warnings(const json_t *env, json_t *warnings_array)
 {
-    const json_t *halt;
-    const char *gov;
-    char msg[160];
-    int n = 0;
+    struct env_warning w[ENV_MAX_WARNINGS];
+    size_t i, n;
+    int added = 0;
 
     if (!json_is_object(env) || !json_is_array(warnings_array))
         return -1;
-    /* envinfo_collect() says "loadavg"; meta.json's environment says "loadavg_start" */
-    if (json_object_get(env, "loadavg_start"))
-        n += warn_load(env, "loadavg_start", "start", warnings_array);
-    else
-        n += warn_load(env, "loadavg", "start", warnings_array);
-    n += warn_load(env, "loadavg_end", "end", warnings_array);
-    gov = json_string_value(json_object_get(env, "governor"));
-    if (gov && *gov && strcmp(gov, "unknown") != 0 && strcmp(gov, "performance") != 0) {
-        snprintf(msg, sizeof(msg), "CPU frequency governor is '%s', not 'performance'", gov);
-        if (json_array_append_new(warnings_array, json_string(msg)) == 0)
-            n++;
-    }
-    halt = json_object_get(env, "guest_halt_poll_ns");
-    if (json_is_integer(halt) && json_integer_value(halt) == 0 &&
-        json_array_append_new(warnings_array,
-                              json_string("idle CPUs halt without polling first (cpuidle "
-                                          "'haltpoll', guest_halt_poll_ns 0): each wake-up "
-                                          "is an exit to the host, which slows rows that "
-                                          "wait on single round trips")) == 0)
-        n++;
-    return n;
+    n = envinfo_warning_facts(env, w, ENV_MAX_WARNINGS);
+    for (i = 0; i < n; i++)
+        if (json_array_append_new(warnings_array, json_string(w[i].text)) == 0)
+            added++;
+    return added;
 }

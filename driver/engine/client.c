@@ -20,6 +20,7 @@
 #include "conn.h"
 #include "loop.h"
 #include "tls.h"
+#include "winmark.h"
 #include "workload.h"
 
 #define NS_PER_S 1000000000ull
@@ -75,6 +76,8 @@ struct cconn {
     int read_wants_write; /* TLS read needs EPOLLOUT */
     int head_started;     /* bytes of the head batch's replies are in (its reply is coming) */
     uint64_t retry_at, backoff_ns, deadline;
+    uint64_t ready_ns; /* when the transport last became ready (0: never) */
+    int lost;          /* dropped while the measured window was open */
 };
 
 struct run;
@@ -101,6 +104,8 @@ struct worker {
     char first_err[ERR_MAX];
     unsigned drops;
     char drop_err[ERR_MAX];
+    char err1[ERR_MAX]; /* the worker's first error of any kind, and when it happened */
+    uint64_t err1_ns;
 };
 
 struct run {
@@ -127,6 +132,16 @@ static void note_err(char *dst, size_t n, const char *msg)
 {
     if (dst[0] == '\0')
         snprintf(dst, n, "%s", msg);
+}
+
+/* The worker's first error of any kind (the result's first_error is the earliest of all
+ * workers'). Off the hot path: errors only. */
+static void note_first(struct worker *w, const char *msg, uint64_t now)
+{
+    if (w->err1[0] != '\0')
+        return;
+    snprintf(w->err1, sizeof(w->err1), "%s", msg);
+    w->err1_ns = now ? now : clock_now_ns();
 }
 
 static uint64_t splitmix(uint64_t x)
@@ -197,6 +212,9 @@ static void conn_fail(struct cconn *cc, uint64_t *counter, uint64_t ops_weight, 
     struct worker *w = cc->w;
 
     *counter += ops_weight ? inflight_measured_ops(cc) : 0;
+    note_first(w, why, now);
+    if (w->sending && now >= w->run->t0)
+        cc->lost = 1;
     if (w->drops++ == 0 || w->drop_err[0] == '\0')
         snprintf(w->drop_err, sizeof(w->drop_err), "%s", why);
     clear_flights(cc);
@@ -341,10 +359,10 @@ static void conn_ready(struct cconn *cc, uint64_t now)
     buf_release(&cc->hello);
     enter_state(cc, C_READY);
     cc->backoff_ns = 0;
+    cc->ready_ns = now;
     w->ever_ready++;
     /* not progress for --requests: a server that accepts and then drops every request
      * would otherwise keep the run going for as many reconnects as there are requests */
-    (void)now;
     set_events(cc, EPOLLIN);
     if (w->running)
         pump(cc);
@@ -518,6 +536,17 @@ written:
     conn_fail(cc, &cc->w->e_io, 1, err, clock_now_ns());
 }
 
+/* The first failed reply's text: the workload's (tally.why: "NOAUTH ...", "HTTP status 500")
+ * or, when it gave none, what kind of failure it counted. */
+static void note_reply_error(struct cconn *cc, const char *kind, uint64_t now)
+{
+    char msg[ERR_MAX];
+
+    snprintf(msg, sizeof(msg), "%s: %s", cc->w->run->wl->name,
+             cc->tally.why[0] ? cc->tally.why : kind);
+    note_first(cc->w, msg, now);
+}
+
 /* Accounts replies the workload reported since the last call: completes batches in order. */
 static int account(struct cconn *cc, uint64_t now)
 {
@@ -561,6 +590,8 @@ static int account(struct cconn *cc, uint64_t now)
     }
     /* errors are attributed to the measured replies of this read first (exact unless one
      * read straddles the start of the measured window) */
+    if ((nver || nprot) && w->err1[0] == '\0')
+        note_reply_error(cc, nprot ? "an error reply" : "a reply that failed verification", now);
     ver_m = nver < m ? nver : m;
     prot_m = nprot < m - ver_m ? nprot : m - ver_m;
     w->e_verify += ver_m;
@@ -678,8 +709,8 @@ static void on_readable(struct cconn *cc, uint64_t block_now, uint64_t block_unt
         used = wl->feed(cc->st, cc->in.data + cc->in.off, buf_used(&cc->in), &cc->tally, &cc->ctl);
         if (used < 0) {
             account(cc, now);
-            snprintf(err, sizeof(err), "connection %u: %s: malformed reply stream", cc->index,
-                     wl->name);
+            snprintf(err, sizeof(err), "connection %u: %s: malformed reply stream%s%s", cc->index,
+                     wl->name, cc->tally.why[0] ? ": " : "", cc->tally.why);
             w->e_protocol++;
             conn_fail(cc, &w->e_protocol, 1, err, now);
             return;
@@ -829,13 +860,20 @@ static uint64_t check_timers(struct worker *w, uint64_t now)
     return next;
 }
 
-static void abandon_all(struct worker *w)
+static void abandon_all(struct worker *w, uint64_t now)
 {
+    uint64_t before = w->e_timeout;
     unsigned i;
+    char msg[ERR_MAX];
 
     for (i = 0; i < w->nconns; i++) {
         w->e_timeout += inflight_measured_ops(&w->conns[i]);
         clear_flights(&w->conns[i]);
+    }
+    if (w->e_timeout > before) {
+        snprintf(msg, sizeof(msg), "%llu requests not answered within --timeout %gs",
+                 (unsigned long long)(w->e_timeout - before), w->run->o->timeout_s);
+        note_first(w, msg, now);
     }
 }
 
@@ -937,6 +975,7 @@ static void *worker_main(void *arg)
             w->sending = 0;
             w->stop_ns = now;
             note_err(w->first_err, sizeof(w->first_err), "no progress within --timeout");
+            note_first(w, "no reply and no connection within --timeout", now);
         }
         if (!w->sending && w->inflight == 0)
             break;
@@ -945,7 +984,7 @@ static void *worker_main(void *arg)
             drain_at =
                 (run->t_end && run->t_end < w->stop_ns ? run->t_end : w->stop_ns) + run->timeout_ns;
             if (now >= drain_at) {
-                abandon_all(w);
+                abandon_all(w, now);
                 break;
             }
         }
@@ -1037,6 +1076,46 @@ static void workers_free(struct run *run, unsigned n)
             loop_release(&w->loop);
     }
     free(run->workers);
+}
+
+/* Merges the workers' counts into r after they joined: histogram, counters, held
+ * connections, the earliest first error; *last = the last measured completion, *msent =
+ * measured batches started, drop = the first dropped connection's message. */
+static void collect(const struct run *run, unsigned nw, struct drv_result *r, uint64_t *last,
+                    uint64_t *msent, char *drop, size_t droplen)
+{
+    const char *err1 = NULL;
+    uint64_t err1_ns = 0;
+    unsigned i, j;
+
+    for (i = 0; i < nw; i++) {
+        const struct worker *w = &run->workers[i];
+        hist_merge(r->hist, w->hist);
+        r->ops += w->ops;
+        r->batches += w->batches;
+        r->err_connect += w->e_connect;
+        r->err_io += w->e_io;
+        r->err_protocol += w->e_protocol;
+        r->err_verify += w->e_verify;
+        r->err_timeout += w->e_timeout;
+        *msent += w->measured_sent;
+        if (w->last_done_ns > *last)
+            *last = w->last_done_ns;
+        if (!drop[0] && w->drop_err[0])
+            snprintf(drop, droplen, "%s", w->drop_err);
+        if (w->err1[0] && (!err1 || w->err1_ns < err1_ns)) {
+            err1 = w->err1;
+            err1_ns = w->err1_ns;
+        }
+        /* held: ready when the window opened and not dropped while it was open */
+        for (j = 0; j < w->nconns; j++) {
+            const struct cconn *cc = &w->conns[j];
+            if (cc->ready_ns && cc->ready_ns <= run->t0 && !cc->lost)
+                r->conns_held++;
+        }
+    }
+    if (err1)
+        result_note_error(r, err1);
 }
 
 int client_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t errlen)
@@ -1136,41 +1215,36 @@ int client_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
         ;
     result_cpu_now(&cpu0);
+    winmark_start();
     for (i = 0; i < nw; i++)
         pthread_join(run.workers[i].th, NULL);
+    winmark_end();
     result_cpu_now(&cpu1);
     result_cpu_delta(r, &cpu0, &cpu1);
+    collect(&run, nw, r, &last, &msent, drop, sizeof(drop));
 
-    for (i = 0; i < nw; i++) {
-        struct worker *w = &run.workers[i];
-        hist_merge(r->hist, w->hist);
-        r->ops += w->ops;
-        r->batches += w->batches;
-        r->err_connect += w->e_connect;
-        r->err_io += w->e_io;
-        r->err_protocol += w->e_protocol;
-        r->err_verify += w->e_verify;
-        r->err_timeout += w->e_timeout;
-        msent += w->measured_sent;
-        if (w->last_done_ns > last)
-            last = w->last_done_ns;
-        if (!drop[0] && w->drop_err[0])
-            snprintf(drop, sizeof(drop), "%s", w->drop_err);
-    }
     r->unit = run.wl->unit;
+    /* a duration run's window is the whole configured window even when nothing completed
+     * near its end (a server that stalls is slow, not fast); batches started inside it
+     * and answered after it extend it to their completion */
+    if (run.t_end && last < run.t_end)
+        last = run.t_end;
     r->elapsed_ns = last > run.t0 ? last - run.t0 : 0;
+    r->window_s = o->requests ? 0 : o->duration_s;
+    r->conns_configured = o->connections;
     if (drop[0])
         fprintf(stderr, "driver: warning: connections failed during the run; first: %s\n", drop);
     if (r->ops == 0) {
-        snprintf(err, errlen,
-                 "no successful operation in the measured window (errors: connect %llu, io "
-                 "%llu, protocol %llu, verify %llu, timeout %llu)%s%s%s",
-                 (unsigned long long)r->err_connect, (unsigned long long)r->err_io,
-                 (unsigned long long)r->err_protocol, (unsigned long long)r->err_verify,
-                 (unsigned long long)r->err_timeout,
-                 msent ? "" : "; no measured batch was started (no warm-up reply in time)",
-                 drop[0] ? "; first: " : "", drop);
-        goto out;
+        /* the result is still printed (status failed): say why on stderr as well */
+        fprintf(stderr,
+                "driver: no successful operation in the measured window (errors: connect %llu, io "
+                "%llu, protocol %llu, verify %llu, timeout %llu)%s%s%s",
+                (unsigned long long)r->err_connect, (unsigned long long)r->err_io,
+                (unsigned long long)r->err_protocol, (unsigned long long)r->err_verify,
+                (unsigned long long)r->err_timeout,
+                msent ? "" : "; no measured batch was started (no warm-up reply in time)",
+                drop[0] ? "; first: " : "", drop);
+        fputc('\n', stderr);
     }
     rc = CLIENT_OK;
 out:

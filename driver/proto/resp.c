@@ -3,6 +3,7 @@
  * in the verifier, which the reader passes to every callback as task->privdata. */
 #include "resp.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -349,16 +350,30 @@ const char *resp_error(const struct resp_verifier *v)
 
 static const char resp_nil[] = "$-1\r\n";
 
-/* Counts one complete reply with its verdict. */
-static void tally_reply(struct wl_tally *t, enum resp_verdict verdict)
+/* Counts one complete reply with its verdict; the first failed one's text goes to t->why. */
+static void tally_reply(const struct resp_verifier *v, struct wl_tally *t,
+                        enum resp_verdict verdict)
 {
     t->replies++;
-    if (verdict == RESP_OK)
+    if (verdict == RESP_OK) {
         t->ok++;
-    else if (verdict == RESP_VERIFY)
+        return;
+    }
+    if (verdict == RESP_VERIFY)
         t->verify++;
     else
         t->protocol++;
+    if (t->why[0] == '\0')
+        snprintf(t->why, sizeof(t->why), "%.*s", (int)sizeof(t->why) - 1,
+                 verdict == RESP_VERIFY ? "a reply that differs from what the command returns"
+                                        : v->errtext);
+}
+
+/* The stream is malformed: says why in t->why. Returns -1. */
+static ssize_t feed_malformed(const struct resp_verifier *v, struct wl_tally *t)
+{
+    snprintf(t->why, sizeof(t->why), "%s", resp_error(v));
+    return -1;
 }
 
 /* The fast path over p[0..n): consumes whole and partial expected replies, counting each
@@ -398,12 +413,12 @@ static size_t fast_scan(struct resp_verifier *v, const char *p, size_t n, struct
             v->fast.k = ++k;
             off++;
             if ((m & 2) && k == sizeof(resp_nil) - 1) { /* nil: allowed */
-                tally_reply(t, RESP_OK);
+                tally_reply(v, t, RESP_OK);
                 v->fast.k = 0;
             } else if ((m & 1) && k == v->fast.hlen) {
                 v->fast.mask = 0; /* into the body (fast.diff is 0 between replies) */
                 if (v->fast.body == 0) {
-                    tally_reply(t, RESP_OK);
+                    tally_reply(v, t, RESP_OK);
                     v->fast.k = 0;
                 }
             }
@@ -424,13 +439,44 @@ static size_t fast_scan(struct resp_verifier *v, const char *p, size_t n, struct
             off += take;
             v->fast.k = k + take;
             if (take == want) {
-                tally_reply(t, v->fast.diff ? RESP_VERIFY : RESP_OK);
+                tally_reply(v, t, v->fast.diff ? RESP_VERIFY : RESP_OK);
                 v->fast.k = 0;
                 v->fast.diff = 0;
             }
         }
     }
     return off;
+}
+
+/* The reader waits for more bytes: when what it waits for is a bulk value ('$', or RESP3's
+ * '=') whose declared length is past max_pending, the stream can never complete within the
+ * limit - say so now instead of waiting for bytes that must not be buffered. The item being
+ * read is the reader's current task, its type byte consumed and its length line at the
+ * cursor (hiredis re-reads that line until the value is complete). Runs once per read that
+ * ends inside a reply, not per reply. 0, or -1 (reader error set). */
+static int check_pending_bulk(struct resp_verifier *v)
+{
+    redisReader *r = v->reader;
+    const char *p = r->buf + r->pos, *end = r->buf + r->len;
+    unsigned long long len = 0;
+    int digits = 0, type;
+
+    if (!v->max_pending || r->ridx < 0 || p >= end)
+        return 0;
+    type = r->task[r->ridx]->type;
+    if (type != REDIS_REPLY_STRING && type != REDIS_REPLY_VERB)
+        return 0;
+    for (; p < end && *p >= '0' && *p <= '9' && digits < 20; p++, digits++)
+        len = len * 10 + (unsigned long long)(*p - '0');
+    if (digits == 0 || (p < end && *p != '\r' && digits < 20))
+        return 0; /* "$-1", or a malformed header the reader will refuse itself */
+    if (digits < 20 && len <= v->max_pending)
+        return 0;
+    r->err = REDIS_ERR_PROTOCOL;
+    snprintf(r->errstr, sizeof(r->errstr), "a bulk length of %s%llu bytes, over the %zu-byte limit",
+             digits >= 20 ? "more than " : "", digits >= 20 ? ULLONG_MAX / 10 : len,
+             v->max_pending);
+    return -1;
 }
 
 /* Whether the reader holds nothing: no partial reply, no error. */
@@ -448,7 +494,7 @@ ssize_t resp_feed(struct resp_verifier *v, const char *p, size_t n, struct wl_ta
     int rc;
 
     if (n == 0)
-        return resp_push_bytes(v, p, 0) < 0 ? -1 : 0;
+        return resp_push_bytes(v, p, 0) < 0 ? feed_malformed(v, t) : 0;
     do {
         size_t k;
 
@@ -457,19 +503,19 @@ ssize_t resp_feed(struct resp_verifier *v, const char *p, size_t n, struct wl_ta
 
             off += fast_scan(v, p + off, n - off, t, &fallback);
             if (fallback < 0)
-                return -1;
+                return feed_malformed(v, t);
             if (off == n)
                 break;
         }
         k = n - off < RESP_FEED_CHUNK ? n - off : RESP_FEED_CHUNK;
 
         if (resp_push_bytes(v, p + off, k) < 0)
-            return -1;
+            return feed_malformed(v, t);
         off += k;
         while ((rc = resp_next(v, &verdict)) == 1)
-            tally_reply(t, verdict);
-        if (rc < 0)
-            return -1;
+            tally_reply(v, t, verdict);
+        if (rc < 0 || (rc == 0 && !reader_idle(v) && check_pending_bulk(v) < 0))
+            return feed_malformed(v, t);
     } while (off < n);
     return (ssize_t)n;
 }

@@ -52,6 +52,8 @@ struct sconn {
     uint32_t events;
     int handshaking;
     int close_after;
+    int draining; /* refused and answered: our side is shut, what comes in is discarded */
+    size_t drained;
     int blocked;                 /* input not fed: output or marks full */
     struct sconn *prev, *next;   /* all connections of the worker */
     struct sconn *dprev, *dnext; /* connections with pending release marks */
@@ -245,6 +247,42 @@ static int feed_all(struct sconn *sc, uint64_t read_ns)
     return 0;
 }
 
+#define DRAIN_MAX (8u << 20)
+
+/* Closing with unread input makes the kernel answer with a reset, which can reach the client
+ * before it reads our last reply (a 413, a 431, a WebSocket Close 1009): the client then sees
+ * a reset instead of the answer. So a plain connection that closes with input left is shut
+ * for writing and drained (up to DRAIN_MAX) until the client closes. 0, or -1: close now. */
+static int drain_start(struct sconn *sc)
+{
+    if (buf_used(&sc->in) == 0 || sc->c.ops != &conn_plain_ops || shutdown(sc->c.fd, SHUT_WR) < 0)
+        return -1;
+    sc->draining = 1;
+    sc->in.off = sc->in.len = 0;
+    set_events(sc, EPOLLIN);
+    return 0;
+}
+
+/* Reads and discards. -1 once the client closed, failed, or sent DRAIN_MAX. */
+static int drain_read(struct sconn *sc)
+{
+    char buf[16384];
+    ssize_t n;
+
+    for (;;) {
+        n = read(sc->c.fd, buf, sizeof(buf));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN)
+            return 0;
+        if (n <= 0)
+            return -1;
+        sc->drained += (size_t)n;
+        if (sc->drained > DRAIN_MAX)
+            return -1;
+    }
+}
+
 /* Writes released output and, when input was held back for lack of room, feeds it again;
  * updates the epoll mask. -1: close the connection. */
 static int flush(struct sconn *sc, uint64_t now)
@@ -273,7 +311,7 @@ static int flush(struct sconn *sc, uint64_t now)
             break; /* no room yet: a release time or EPOLLOUT will bring us back */
     }
     if (sc->close_after && sc->out_sent == sc->out_appended)
-        return -1;
+        return drain_start(sc);
     set_events(sc, (sc->blocked ? 0 : EPOLLIN) | (sc->out_sent < sc->out_released ? EPOLLOUT : 0));
     return 0;
 }
@@ -283,6 +321,11 @@ static void on_readable(struct sconn *sc)
     uint64_t now;
     ssize_t n;
 
+    if (sc->draining) {
+        if (drain_read(sc) < 0)
+            sconn_free(sc);
+        return;
+    }
     for (;;) {
         if (buf_space(&sc->in) == 0)
             buf_compact(&sc->in);

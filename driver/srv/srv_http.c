@@ -2,8 +2,9 @@
  * feed() call. GET (and HEAD) answer a body of `payload` bytes of the shared pattern, POST
  * and PUT echo the request body, other methods get 405; every answer has Content-Length and
  * "Server: pairbench" (which tells pairbench's client it may check the body's bytes).
- * "Expect: 100-continue" gets its interim response. Garbage, chunked requests, oversized
- * heads or bodies close that connection. */
+ * "Expect: 100-continue" gets its interim response. A head over 16 KiB gets 431 and a body
+ * over max(payload, 64 KiB) gets 413 (RFC 9110/6585), then the connection closes; garbage
+ * and chunked requests close it at once. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,6 +145,36 @@ static int srv_http_reply(const struct srv_http_conn *c, const struct req_info *
     return 0;
 }
 
+/* Refuses the request with a final status and closes once it is sent. Returns consumed. */
+static ssize_t srv_http_refuse(const char *status, size_t consumed, struct buf *out, int *replied,
+                               int *close_after)
+{
+    char head[160];
+    int len = snprintf(head, sizeof(head),
+                       "HTTP/1.1 %s\r\nServer: pairbench\r\nConnection: close\r\n"
+                       "Content-Length: 0\r\n\r\n",
+                       status);
+
+    if (len < 0 || buf_append(out, head, (size_t)len) < 0)
+        return SRV_CLOSE;
+    *replied = SRV_REPLY_PROTOCOL; /* answered, but not a request served */
+    *close_after = 1;
+    return (ssize_t)consumed;
+}
+
+/* A head that did not parse within SRV_HTTP_MAX_HEAD: too large (no end in sight, or an end
+ * past the limit), or malformed. */
+static int head_too_large(const char *p, size_t n)
+{
+    struct http_request r;
+    ssize_t hl;
+
+    if (n < SRV_HTTP_MAX_HEAD)
+        return 0;
+    hl = http_parse_request(p, n, (size_t)-1 / 2, &r);
+    return hl == HTTP_NEED_MORE || hl > SRV_HTTP_MAX_HEAD;
+}
+
 static ssize_t srv_http_feed(void *st, const char *p, size_t n, struct buf *out, int *replied,
                              int *close_after)
 {
@@ -166,11 +197,13 @@ static ssize_t srv_http_feed(void *st, const char *p, size_t n, struct buf *out,
     ssize_t hl = http_parse_request(p, n, SRV_HTTP_MAX_HEAD, &r);
     if (hl == HTTP_NEED_MORE)
         return 0;
+    if (hl < 0 && head_too_large(p, n))
+        return srv_http_refuse("431 Request Header Fields Too Large", n, out, replied, close_after);
     if (hl < 0)
         return SRV_CLOSE;
     q.body = r.framing.body == HTTP_BODY_LENGTH ? r.framing.content_length : 0;
     if (q.body > c->max_body)
-        return SRV_CLOSE;
+        return srv_http_refuse("413 Content Too Large", (size_t)hl, out, replied, close_after);
     q.kind = method_is(&r, "GET")                            ? M_GET
              : method_is(&r, "HEAD")                         ? M_HEAD
              : method_is(&r, "POST") || method_is(&r, "PUT") ? M_ECHO

@@ -2,8 +2,10 @@
  * the opening handshake (GET with Upgrade: websocket, version 13, a key → 101 with the
  * accept value), then every data frame echoed back unmasked with its own FIN and opcode (so
  * a fragmented message comes back fragmented the same way), ping → pong, close → close and
- * then the connection closes. Unmasked client frames, frames longer than the limit
- * (max(payload, 64 KiB)), bad opcodes or a broken fragment sequence close that connection. */
+ * then the connection closes. A message longer than the limit (max(payload, 64 KiB), over
+ * all its fragments) gets a Close frame with status 1009 "message too big" (RFC 6455 7.4.1)
+ * before the connection closes. Unmasked client frames, bad opcodes or a broken fragment
+ * sequence close that connection at once. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +18,8 @@
 
 struct srv_ws_conn {
     int open;       /* handshake done */
-    uint64_t limit; /* largest frame payload accepted */
+    uint64_t limit; /* largest message payload accepted */
+    uint64_t msg;   /* payload bytes of the data message in progress */
     struct ws_seq seq;
 };
 
@@ -69,6 +72,22 @@ static ssize_t srv_ws_handshake(struct srv_ws_conn *c, const char *p, size_t n, 
     return hl;
 }
 
+/* A message past the limit: Close 1009, then the connection closes (serve.c drains what the
+ * client still sends so the Close frame is read, not reset). Returns consumed. */
+static ssize_t srv_ws_too_big(size_t consumed, struct buf *out, int *replied, int *close_after)
+{
+    static const char reason[] = "message too big";
+    uint8_t h[WS_MAX_HEADER], code[2] = {1009 >> 8, 1009 & 0xff};
+    size_t hlen = ws_frame_header(h, 1, WS_OP_CLOSE, 2 + sizeof(reason) - 1, NULL);
+
+    if (buf_append(out, h, hlen) < 0 || buf_append(out, code, 2) < 0 ||
+        buf_append(out, reason, sizeof(reason) - 1) < 0)
+        return SRV_CLOSE;
+    *replied = SRV_REPLY_PROTOCOL;
+    *close_after = 1;
+    return (ssize_t)consumed;
+}
+
 static ssize_t srv_ws_feed(void *st, const char *p, size_t n, struct buf *out, int *replied,
                            int *close_after)
 {
@@ -81,11 +100,18 @@ static ssize_t srv_ws_feed(void *st, const char *p, size_t n, struct buf *out, i
         *replied = k > 0 ? SRV_REPLY_PROTOCOL : SRV_REPLY_NONE; /* not a message */
         return k;
     }
-    ssize_t hl = ws_frame_parse(p, n, c->limit, &f);
+    /* any length parses here; the limit is applied to the message below */
+    ssize_t hl = ws_frame_parse(p, n, UINT64_MAX, &f);
     if (hl == WS_NEED_MORE)
         return 0;
     if (hl < 0 || !f.masked)
         return SRV_CLOSE; /* clients must mask (RFC 6455 5.1) */
+    if (f.opcode != WS_OP_PING && f.opcode != WS_OP_PONG && f.opcode != WS_OP_CLOSE) {
+        uint64_t before = f.opcode == WS_OP_CONT ? c->msg : 0;
+        if (f.len > c->limit || before + f.len > c->limit)
+            return srv_ws_too_big((size_t)hl, out, replied, close_after);
+        c->msg = before + f.len;
+    }
     if (n - (size_t)hl < f.len)
         return 0;
     size_t len = (size_t)f.len;

@@ -16,6 +16,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "winmark.h"
 #include "client.h"
 #include "clock.h"
 #include "curl_dl.h"
@@ -415,6 +416,7 @@ int h2_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t n)
     }
     h2_sleep_until(run.t0_ns);
     result_cpu_now(&c0);
+    winmark_start();
     uint64_t last = run.t0_ns;
     int ever_ok = 0;
     for (i = 0; i < nw; i++) {
@@ -436,9 +438,16 @@ int h2_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t n)
         if (!err[0] && w[i].err[0])
             snprintf(err, n, "%s", w[i].err);
     }
+    winmark_end();
     result_cpu_now(&c1);
     result_cpu_delta(r, &c0, &c1);
+    /* the whole configured window, as client.c measures it */
+    if (!o->requests && last < run.end_ns)
+        last = run.end_ns;
     r->elapsed_ns = last - run.t0_ns;
+    r->window_s = o->requests ? 0 : o->duration_s;
+    if (err[0])
+        result_note_error(r, err);
     if (!ever_ok) {
         if (!err[0])
             snprintf(err, n, "connect '%s:%d': no connection succeeded", o->host, o->port);

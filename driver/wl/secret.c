@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void strip_newline(char *p, size_t *len)
@@ -18,6 +19,20 @@ static void strip_newline(char *p, size_t *len)
             (*len)--;
     }
     p[*len] = '\0';
+}
+
+/* A password others on the machine can read is no longer a secret: say so (as ssh does for
+ * its keys), but go on, since the run itself is not harmed. */
+static void warn_if_readable(int fd, const char *path)
+{
+    struct stat st;
+
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & (S_IRGRP | S_IROTH)))
+        fprintf(stderr,
+                "driver: warning: --password-file '%s' is readable by %s (mode %03o): "
+                "chmod 600 it\n",
+                path, (st.st_mode & S_IROTH) ? "everyone" : "its group",
+                (unsigned)(st.st_mode & 0777));
 }
 
 static int load_file(struct secret *s, const char *path, char *err, size_t errlen)
@@ -32,6 +47,7 @@ static int load_file(struct secret *s, const char *path, char *err, size_t errle
         snprintf(err, errlen, "redis: --password-file '%s': %s", path, strerror(errno));
         goto out;
     }
+    warn_if_readable(fd, path);
     for (;;) {
         ssize_t r;
 

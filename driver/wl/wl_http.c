@@ -5,6 +5,7 @@
  * checked: status 200, a complete body by Content-Length or chunked encoding, and, when the
  * server is pairbench's reference server ("Server: pairbench"), the body's length and bytes
  * (payload bytes of the shared pattern for GET, the echo of what was posted for POST). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,12 +170,20 @@ static void http_body_data(struct http_conn *c, const char *d, size_t dl)
 static void http_finish(struct http_conn *c, struct wl_tally *t)
 {
     t->replies++;
-    if (c->status != 200)
+    if (c->status != 200) {
         t->protocol++;
-    else if (c->mismatch || (c->check_bytes && c->body.total != c->sh->payload))
+        if (t->why[0] == '\0')
+            snprintf(t->why, sizeof(t->why), "HTTP status %d (expected 200)", c->status);
+    } else if (c->mismatch || (c->check_bytes && c->body.total != c->sh->payload)) {
         t->verify++;
-    else
+        if (t->why[0] == '\0')
+            snprintf(t->why, sizeof(t->why),
+                     "a body of %llu bytes that differs from the %zu "
+                     "expected",
+                     (unsigned long long)c->body.total, c->sh->payload);
+    } else {
         t->ok++;
+    }
     c->in_body = 0;
 }
 
@@ -189,11 +198,16 @@ static ssize_t http_feed(void *st, const char *p, size_t n, struct wl_tally *t, 
             ssize_t hl = http_parse_response(p + off, n - off, WL_HTTP_MAX_HEAD, &r);
             if (hl == HTTP_NEED_MORE)
                 break;
-            if (hl < 0)
+            if (hl < 0) {
+                snprintf(t->why, sizeof(t->why), "a malformed or oversized response head");
                 return -1;
+            }
             /* a body delimited by the connection closing cannot complete a pipelined reply */
-            if (r.framing.body == HTTP_BODY_EOF)
+            if (r.framing.body == HTTP_BODY_EOF) {
+                snprintf(t->why, sizeof(t->why),
+                         "a response with no Content-Length or chunked framing");
                 return -1;
+            }
             off += (size_t)hl;
             if (!http_begin(c, &r))
                 continue;
@@ -207,8 +221,10 @@ static ssize_t http_feed(void *st, const char *p, size_t n, struct wl_tally *t, 
         ssize_t k = http_body_feed(&c->body, p + off, n - off, &d, &dl);
         if (k == HTTP_NEED_MORE)
             break;
-        if (k < 0)
+        if (k < 0) {
+            snprintf(t->why, sizeof(t->why), "a malformed chunked body");
             return -1;
+        }
         off += (size_t)k;
         if (dl)
             http_body_data(c, d, dl);

@@ -26,6 +26,11 @@ struct wl_tally {
     uint64_t ok;       /* of those, verified correct */
     uint64_t verify;   /* of those, well-formed but wrong (bad payload, wrong type...) */
     uint64_t protocol; /* server error replies (-ERR), bad status; counted per reply */
+    /* The first failed reply's text ("NOAUTH Authentication required.", "HTTP status 500"),
+     * written by the workload only while it is empty (the error path, never per reply);
+     * when feed() returns -1 it may overwrite it with why the stream is malformed. The
+     * engine reports it as the run's first error. */
+    char why[160];
 };
 
 struct workload {

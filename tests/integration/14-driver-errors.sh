@@ -36,6 +36,11 @@ check_usage "'$T/bad.json': unknown key 'pipline'" "$DRIVER" tcp --config "$T/ba
 echo '{"pipeline": "4"}' > "$T/bad.json"
 check_usage "key 'pipeline' value '\"4\"'" "$DRIVER" tcp --config "$T/bad.json"
 check_usage "--config '$T/none.json'" "$DRIVER" tcp --config "$T/none.json"
+# decimal seconds only; flags of another protocol refused; one port wording
+check_usage "flag '--duration' value '0x10'" "$DRIVER" tcp --duration 0x10
+check_usage "flag '--command' value 'SET': applies to 'driver redis' only" "$DRIVER" tcp --command SET
+check_usage "'0': expected a port number 1..65535" "$DRIVER" tcp --port 0
+check_usage "'65536': expected a port number 1..65535" "$DRIVER" serve tcp --port 65536
 
 assert_exit 0 "$DRIVER" --help > /dev/null
 assert_exit 0 "$DRIVER" tcp --help > /dev/null

@@ -28,7 +28,8 @@ per=$(awk -v s="$small" -v l="$large" 'BEGIN {printf "%.2f", (l - s) / 2000}')
 awk -v p="$per" 'BEGIN {exit !(p <= 2.5)}' || fail "system calls per round trip: $per, expected <= 2.5"
 echo "one connection: $per system calls per round trip"
 
-# the server dies mid-run: io/connect errors counted, reconnect attempts, bounded, exit 0
+# the server dies mid-run: io/connect errors counted, reconnect attempts, bounded; the
+# connection was not held, so the run fails (exit 3) with its result printed
 start_bg client "$DRIVER" tcp --port "$port" --connections 1 --window 1 --warmup 0 \
     --duration 1.2 --timeout 1
 cpid=$LAST_PID
@@ -38,20 +39,23 @@ i=0
 while kill -0 "$cpid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 kill -0 "$cpid" 2>/dev/null && fail "driver still running 10s after its window"
 set +e; wait "$cpid"; rc=$?; set -e
-assert_eq "$rc" 0 "driver exit code after losing the server ($(cat "$T/client.err"))"
-assert_eq "$(json_get "$T/client.out" 'this.ops > 0 && this.errors.io + this.errors.connect > 0')" \
+assert_eq "$rc" 3 "driver exit code after losing the server ($(cat "$T/client.err"))"
+assert_eq "$(json_get "$T/client.out" 'this.ops > 0 && this.errors.io + this.errors.connect > 0 && this.status === "failed"')" \
     true "errors counted: $(json_get "$T/client.out" 'JSON.stringify(this.errors)')"
 
 # a reply slower than the drain bound: the batch in flight at the end is a timeout error
+# (which fails the run: exit 3 exactly when one was counted)
+rc=0
 "$DRIVER" tcp --serve --delay-us 300000 --duration 1 --warmup 0 --timeout 0.05 \
-    --connections 1 > "$T/slow.json" || fail "slow server run exited $?"
+    --connections 1 > "$T/slow.json" || rc=$?
+assert_eq "$rc" "$(json_get "$T/slow.json" 'this.errors.timeout > 0 ? 3 : 0')" "exit code of the slow run"
 assert_eq "$(json_get "$T/slow.json" 'this.ops > 0 && this.errors.io === 0 && (this.errors.timeout > 0 || this.elapsed_s > 1.05)')" \
     true "timeouts counted: $(json_get "$T/slow.json" 'JSON.stringify([this.errors, this.elapsed_s])')"
 
 # a server that never answers in time: exit 3, well before its 3 s reply
 t0=$(date +%s%N)
 assert_exit 3 "$DRIVER" tcp --serve --delay-us 3000000 --requests 10 --warmup 0 --timeout 0.3 \
-    --connections 1
+    --connections 1 > /dev/null
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 [ "$ms" -lt 2800 ] || fail "a silent server held the blocking read for ${ms} ms (--timeout 0.3)"
 echo "ok: the one-connection blocking read keeps the engine's bounds"

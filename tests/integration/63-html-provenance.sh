@@ -80,7 +80,7 @@ sed '1s/"round":1/"round":1 /' "$T/run/runs.jsonl" > "$T/runs.new" && mv "$T/run
 [ "$(sha256sum "$T/run/runs.jsonl" | cut -d' ' -f1)" != "$sum" ] || fail "the dataset did not change"
 "$COMPARE" report "$T/run" > /dev/null 2> "$T/report.err" || fail "compare report: $(cat "$T/report.err")"
 grep -q 'no longer matches' "$T/report.err" || fail "no warning on stderr: $(cat "$T/report.err")"
-grep -q 'The dataset no longer matches meta.json' "$html" || fail "report.html does not warn of the changed dataset"
+grep -q 'no longer matches the SHA-256 recorded' "$html" || fail "report.html does not warn of the changed dataset"
 grep -q 'The dataset no longer matches' "$T/before.html" && fail "the warning was there before the change"
 
 assert_clean_pages run "$T/before.html" "$html"

@@ -98,6 +98,25 @@ int main(void)
         {MODE_CLIENT, PROTO_TCP, "--busy-poll-us 1001", -1, "'--busy-poll-us'", "0..1000"},
         {MODE_CLIENT, PROTO_TCP, "--busy-poll-us -5", -1, "'--busy-poll-us'", "'-5'"},
         {MODE_SERVE, PROTO_TCP, "--busy-poll-us 5", -1, "'--busy-poll-us'", "not used"},
+        /* decimal seconds only: strtod would also take hex, inf and nan */
+        {MODE_CLIENT, PROTO_TCP, "--duration 0x10", -1, "'--duration'", "'0x10'"},
+        {MODE_CLIENT, PROTO_TCP, "--warmup inf", -1, "'--warmup'", "'inf'"},
+        {MODE_CLIENT, PROTO_TCP, "--timeout nan", -1, "'--timeout'", "'nan'"},
+        {MODE_CLIENT, PROTO_TCP, "--duration 1e-1 --warmup .5 --timeout 2.", 0, NULL, NULL},
+        {MODE_CLIENT, PROTO_TCP, "--duration 1e", -1, "'--duration'", "'1e'"},
+        /* flags of another protocol are refused, not ignored */
+        {MODE_CLIENT, PROTO_TCP, "--command SET", -1, "'--command'", "'driver redis' only"},
+        {MODE_CLIENT, PROTO_WS, "--resp 3", -1, "'--resp'", "'driver ws'"},
+        {MODE_CLIENT, PROTO_TCP, "--method POST", -1, "'--method'", "'driver http' only"},
+        {MODE_CLIENT, PROTO_WS, "--path /ws", 0, NULL, NULL},
+        /* one wording for the port range, client and serve */
+        {MODE_CLIENT, PROTO_TCP, "--port 0", -1, "'0'", "1..65535"},
+        {MODE_CLIENT, PROTO_TCP, "--port 65536", -1, "'65536'", "1..65535"},
+        {MODE_SERVE, PROTO_TCP, "--port 70000", -1, "'70000'", "1..65535"},
+        /* the error limit */
+        {MODE_CLIENT, PROTO_TCP, "--error-limit 0.5", 0, NULL, NULL},
+        {MODE_CLIENT, PROTO_TCP, "--error-limit 101", -1, "'--error-limit'", "0..100"},
+        {MODE_SERVE, PROTO_TCP, "--error-limit 1", -1, "'--error-limit'", "not used"},
     };
     struct drv_opts o, o2;
     char err[512];

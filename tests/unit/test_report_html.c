@@ -69,6 +69,7 @@ static json_t *make_summary(const char *const *names, size_t nv, size_t nrows)
     json_object_set_new(s, "baseline", json_string(names[0]));
     json_object_set_new(s, "versions", vers);
     json_object_set_new(s, "rows", rows);
+    json_object_set_new(s, "rounds", json_integer(5));
     json_object_set_new(s, "chance",
                         json_pack("{s:s, s:f, s:f}", "evidence", "disjoint", "alpha", 0.0625,
                                   "expected_false_flags", 0.25));
@@ -123,7 +124,7 @@ static void check_page(const char *html, size_t nv, const char *what)
     CHECK_MSG(count(html, "<svg class=\"chart\"") == NMETRICS, "%s: %zu charts", what,
               count(html, "<svg class=\"chart\""));
     for (m = 0; m < NMETRICS; m++) {
-        snprintf(needle, sizeof(needle), "data-metric=\"%s\"", metrics[m]);
+        snprintf(needle, sizeof(needle), "class=\"chart\" data-metric=\"%s\"", metrics[m]);
         CHECK_MSG(count(html, needle) == 1, "%s: %s", what, needle);
     }
     CHECK_MSG(!strstr(html, "http://") && !strstr(html, "https://") && !strstr(html, "//cdn") &&
@@ -134,8 +135,8 @@ static void check_page(const char *html, size_t nv, const char *what)
     CHECK(strstr(html, "</html>\n") != NULL);
     CHECK(strstr(html, "<meta charset=\"utf-8\">") != NULL);
     /* every version appears in the legend of every chart */
-    CHECK_MSG(count(html, "class=\"lg\"") == NMETRICS * nv, "%s: legend entries %zu", what,
-              count(html, "class=\"lg\""));
+    CHECK_MSG(count(html, "class=\"lg\">") == NMETRICS * nv, "%s: legend entries %zu", what,
+              count(html, "class=\"lg\">")); /* the charts' (the forest plot's have x= next) */
 }
 
 static int render_files(char **argv)
@@ -197,7 +198,7 @@ int main(int argc, char **argv)
         CHECK(strstr(a, "&lt;load&gt;") != NULL);
         CHECK(strstr(a, "Debian &amp; co") != NULL);
         CHECK(strstr(a, "&#39;my spec.json&#39;") != NULL); /* shell-quoted, escaped */
-        CHECK(strstr(a, "2/252") != NULL);
+        CHECK(strstr(a, "With 5 runs a side") != NULL && strstr(a, "2/252") != NULL);
         CHECK(strstr(a, "<b>") == NULL || count(a, "<td class=\"n\"><b>") == 0); /* no N-way bold */
         /* deterministic */
         b = render(s, meta, "en", &rc);
@@ -205,6 +206,14 @@ int main(int argc, char **argv)
         free(b);
     }
     free(a);
+
+    /* the evidence note states the chance for the dataset's run count, not 5's */
+    json_object_set_new(s, "rounds", json_integer(2));
+    a = render(s, meta, "en", &rc);
+    CHECK(rc == 0 && a && strstr(a, "With 2 runs a side") && strstr(a, "2/6 ") &&
+          !strstr(a, "2/252"));
+    free(a);
+    json_object_set_new(s, "rounds", json_integer(5));
 
     /* Chinese */
     a = render(s, meta, "zh", &rc);
@@ -223,16 +232,20 @@ int main(int argc, char **argv)
     {
         json_t *wm = json_deep_copy(meta);
 
-        json_object_set_new(
-            wm, "warnings",
-            json_pack("[s, s, s]", "the machine was loaded at start: load average 3.10 on 2 CPUs",
-                      "CPU frequency governor is 'powersave', not 'performance'",
-                      "something else"));
+        json_object_set_new(wm, "warnings",
+                            json_pack("[s, s, s]",
+                                      "the machine was loaded at start: load average 3.1 on 2 CPUs",
+                                      "CPU frequency governor is 'powersave', not 'performance'",
+                                      "something else"));
+        /* the facts behind the sentences: the environment they were stated from */
+        json_object_set_new(wm, "environment",
+                            json_pack("{s:i, s:[f, f, f], s:s}", "cores_logical", 2,
+                                      "loadavg_start", 3.1, 1.0, 1.0, "governor", "powersave"));
         a = render(s, wm, "zh", &rc);
         CHECK(rc == 0 && a);
         if (a) {
-            CHECK(strstr(a, "开始时机器负载较高：2 个 CPU 上的平均负载为 3.10") != NULL);
-            CHECK(strstr(a, "CPU 调频策略为 &#39;powersave&#39;，不是 &#39;performance&#39;") !=
+            CHECK(strstr(a, "开始时负载较高，2 个 CPU 上的平均负载为 3.1") != NULL);
+            CHECK(strstr(a, "CPU 频率调节器为 &#39;powersave&#39;，而不是 &#39;performance&#39;") !=
                   NULL);
             CHECK(strstr(a, "something else") != NULL);
             CHECK(strstr(a, "the machine was loaded") == NULL);
@@ -240,7 +253,7 @@ int main(int argc, char **argv)
         free(a);
         a = render(s, wm, "en", &rc);
         CHECK(rc == 0 && a &&
-              strstr(a, "the machine was loaded at start: load average 3.10 on 2 CPUs"));
+              strstr(a, "the machine was loaded at start: load average 3.1 on 2 CPUs"));
         free(a);
         json_decref(wm);
     }
@@ -302,7 +315,7 @@ int main(int argc, char **argv)
                   "row 0 rows: %zu",
                   count(a, "<tr><td>redis \xc2\xb7 tcp \xc2\xb7 1 KiB \xc2\xb7 pipeline1</td>"));
         CHECK(count(a, "<tr><td>redis \xc2\xb7 tls \xc2\xb7 1 KiB \xc2\xb7 pipeline2</td>") == 4);
-        CHECK(count(a, "data-metric=\"throughput\"") == 1); /* charts stay */
+        CHECK(count(a, "class=\"chart\" data-metric=\"throughput\"") == 1); /* charts stay */
     }
     free(a);
     a = render(s, meta, "zh", &rc);

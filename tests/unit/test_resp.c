@@ -257,10 +257,58 @@ static void test_max_pending(void)
     CHECK(resp_verifier_init(&v, &e) == 0);
     v.max_pending = 1000;
     CHECK(resp_feed(&v, "$5\r\nhello\r\n", 11, &t) == 11 && t.ok == 1);
-    CHECK(resp_feed(&v, "$999999\r\n", 10, &t) == 10);
+    CHECK(resp_feed(&v, "+", 1, &t) == 1);
     CHECK(resp_feed(&v, junk, sizeof(junk), &t) == (ssize_t)sizeof(junk));
     CHECK(resp_feed(&v, junk, sizeof(junk), &t) == -1);
     CHECK(strstr(resp_error(&v), "larger than 1000 bytes") != NULL);
+    CHECK(strstr(t.why, "larger than 1000 bytes") != NULL);
+    resp_verifier_release(&v);
+
+    /* a bulk length past the bound fails as soon as its header is in, with the cause (not
+     * after waiting for bytes that must never be buffered), top level or nested, whatever
+     * the split; lengths within the bound still wait */
+    {
+        static const char *const huge[] = {"$999999\r\n", "*2\r\n$5\r\nhello\r\n$1001\r\n",
+                                           "$99999999999999999999999\r\n"};
+        size_t i, k;
+
+        for (i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
+            for (k = 1; k <= strlen(huge[i]); k++) {
+                int failed;
+                memset(&t, 0, sizeof(t));
+                CHECK(resp_verifier_init(&v, &e) == 0);
+                v.max_pending = 1000;
+                failed = resp_feed(&v, huge[i], k, &t) < 0 ||
+                         resp_feed(&v, huge[i] + k, strlen(huge[i]) - k, &t) < 0;
+                CHECK_MSG(failed, "'%s' split at %zu accepted", huge[i], k);
+                /* 20 digits and more: hiredis's own "Bad bulk string length" */
+                CHECK_MSG((strstr(t.why, "a bulk length of") && strstr(t.why, "1000-byte limit")) ||
+                              (i == 2 && strstr(t.why, "Bad bulk string length")),
+                          "'%s': why '%s'", huge[i], t.why);
+                resp_verifier_release(&v);
+            }
+        }
+        memset(&t, 0, sizeof(t));
+        CHECK(resp_verifier_init(&v, &e) == 0);
+        v.max_pending = 1000;
+        CHECK(resp_feed(&v, "$1000\r\nab", 10, &t) == 10 && t.why[0] == '\0');
+        resp_verifier_release(&v);
+    }
+}
+
+/* An error reply's text is the first failed reply's cause (t->why), kept while later ones
+ * are counted. */
+static void test_error_text(void)
+{
+    struct resp_expect e = {RESP_CHECK_BULK_EQ, X("hello"), 0};
+    struct resp_verifier v;
+    struct wl_tally t = {0};
+    const char *s = "-NOAUTH Authentication required.\r\n-ERR other\r\n$5\r\nhellx\r\n";
+
+    CHECK(resp_verifier_init(&v, &e) == 0);
+    CHECK(resp_feed(&v, s, strlen(s), &t) == (ssize_t)strlen(s));
+    CHECK(t.protocol == 2 && t.verify == 1 && t.replies == 3);
+    CHECK_STR(t.why, "NOAUTH Authentication required.");
     resp_verifier_release(&v);
 }
 
@@ -338,6 +386,7 @@ int main(void)
 {
     test_fast_path();
     test_max_pending();
+    test_error_text();
     test_cases();
     test_stream();
     test_malformed();

@@ -1,0 +1,289 @@
+/* model: every fact a report states, computed once (see model.h). */
+#include "model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+#include "stats.h"
+#include "summary.h"
+
+const char *const model_error_keys[MODEL_N_ERRORS] = {"connect", "io", "protocol", "verify",
+                                                      "timeout"};
+
+const char *model_verdict(const json_t *row, const char *metric, const char *version)
+{
+    return json_string_value(json_object_get(summary_vs(row, metric, version), "verdict"));
+}
+
+const char *model_row_label(const json_t *row)
+{
+    return summary_str(row, "label", summary_str(row, "config", "?"));
+}
+
+/* Whether row has verdict `want` on a gateable metric for version; want NULL: regressed or
+ * improved. */
+static int row_has_verdict(const json_t *row, const char *version, const char *want)
+{
+    int k;
+
+    for (k = 0; k < METRIC_COUNT; k++) {
+        const char *v = model_verdict(row, metric_name((enum metric)k), version);
+
+        if (!metric_gateable((enum metric)k) || !v)
+            continue;
+        if (want ? strcmp(v, want) == 0
+                 : strcmp(v, VERDICT_REGRESSED) == 0 || strcmp(v, VERDICT_IMPROVED) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static double abs_change(const json_t *row, const char *version)
+{
+    const json_t *c = json_object_get(summary_vs(row, "throughput", version), "change");
+
+    return json_is_number(c) ? fabs(json_number_value(c)) : -1;
+}
+
+struct sort_ctx {
+    const json_t *rows;
+    const char *version;
+};
+
+static int cmp_change_desc(const void *a, const void *b, void *arg)
+{
+    const struct sort_ctx *sc = arg;
+    double x = abs_change(json_array_get(sc->rows, *(const size_t *)a), sc->version);
+    double y = abs_change(json_array_get(sc->rows, *(const size_t *)b), sc->version);
+
+    if (x != y)
+        return x < y ? 1 : -1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int candidate_build(struct report_model *m, struct model_candidate *c)
+{
+    size_t r;
+
+    c->notable = calloc(m->nrows + 1, sizeof(size_t));
+    c->by_change = calloc(m->nrows + 1, sizeof(size_t));
+    c->disjoint = calloc(m->nrows + 1, sizeof(size_t));
+    if (!c->notable || !c->by_change || !c->disjoint)
+        return -1;
+    for (r = 0; r < m->nrows; r++) {
+        const json_t *row = json_array_get(m->rows, r);
+        const json_t *ov = json_object_get(summary_vs(row, "throughput", c->version), "overlap");
+
+        if (row_has_verdict(row, c->version, NULL))
+            c->notable[c->n_notable++] = r;
+        if (abs_change(row, c->version) >= 0)
+            c->by_change[c->n_changed++] = r;
+        if (json_is_boolean(ov)) {
+            c->n_overlap_known++;
+            if (json_is_false(ov))
+                c->disjoint[c->n_disjoint++] = r;
+        }
+    }
+    {
+        struct sort_ctx sc = {m->rows, c->version};
+
+        qsort_r(c->by_change, c->n_changed, sizeof(size_t), cmp_change_desc, &sc);
+    }
+    return 0;
+}
+
+static void count_rows(struct report_model *m)
+{
+    size_t r, v, j;
+
+    for (r = 0; r < m->nrows; r++) {
+        const json_t *row = json_array_get(m->rows, r), *runs = json_object_get(row, "runs");
+        int ok = strcmp(summary_str(row, "status", ""), "ok") == 0;
+
+        m->runs_ok += (long long)summary_num(runs, "ok", 0);
+        m->runs_total += (long long)summary_num(runs, "expected", 0);
+        m->runs_failed += (long long)summary_num(runs, "failed", 0);
+        m->runs_replaced += (long long)summary_num(runs, "replaced", 0);
+        m->complete_rows += (size_t)ok;
+        for (j = 0; j < MODEL_N_ERRORS; j++)
+            m->errors[j] +=
+                (long long)summary_num(json_object_get(row, "errors"), model_error_keys[j], 0);
+        for (v = 1; v < m->nv; v++)
+            m->unstable[r] |= (unsigned char)row_has_verdict(row, m->versions[v], VERDICT_UNSTABLE);
+        m->insecure[r] = json_is_true(json_object_get(row, "tls_insecure"));
+        m->unjudged[r] = !ok || m->unstable[r];
+        m->n_unstable += m->unstable[r];
+        m->n_insecure += m->insecure[r];
+        m->n_unjudged += m->unjudged[r];
+    }
+    if (m->runs_total < m->runs_ok + m->runs_failed)
+        m->runs_total = m->runs_ok + m->runs_failed;
+}
+
+static struct weakness *weak_add(struct report_model *m, enum weak_kind kind)
+{
+    struct weakness *w = &m->weak[m->n_weak++];
+
+    memset(w, 0, sizeof(*w));
+    w->kind = kind;
+    return w;
+}
+
+/* The harness's warnings: each recorded sentence that envinfo states as a fact becomes that
+ * fact; any other is kept as text. A dataset that recorded none gets the facts of its
+ * environment. */
+static void machine_weaknesses(struct report_model *m)
+{
+    struct env_warning facts[ENV_MAX_WARNINGS];
+    const json_t *env = json_object_get(m->meta, "environment");
+    const json_t *list = json_object_get(m->summary, "warnings"), *w;
+    size_t nf = envinfo_warning_facts(env, facts, ENV_MAX_WARNINGS), i, k;
+
+    if (!json_is_array(list))
+        list = json_object_get(m->meta, "warnings");
+    if (json_array_size(list) == 0) {
+        for (k = 0; k < nf; k++)
+            weak_add(m, WEAK_MACHINE)->machine = facts[k];
+        return;
+    }
+    json_array_foreach(list, i, w)
+    {
+        const char *text = json_is_string(w) ? json_string_value(w)
+                                             : json_string_value(json_object_get(w, "message"));
+        struct weakness *x;
+
+        if (!text)
+            continue;
+        for (k = 0; k < nf && strcmp(facts[k].text, text) != 0; k++)
+            ;
+        x = weak_add(m, k < nf ? WEAK_MACHINE : WEAK_TEXT);
+        if (k < nf)
+            x->machine = facts[k];
+        x->text = text;
+    }
+}
+
+static int weaknesses(struct report_model *m)
+{
+    const json_t *ds = json_object_get(m->summary, "dataset");
+    size_t cap = 6 + ENV_MAX_WARNINGS + json_array_size(json_object_get(m->summary, "warnings")) +
+                 json_array_size(json_object_get(m->meta, "warnings"));
+    struct verdict_rules def;
+
+    m->weak = calloc(cap, sizeof(*m->weak));
+    if (!m->weak)
+        return -1;
+    if (!json_is_object(m->meta))
+        weak_add(m, WEAK_NO_META);
+    if (json_is_false(json_object_get(ds, "matches"))) {
+        struct weakness *w = weak_add(m, WEAK_HASH);
+
+        w->sha_recorded = summary_str(ds, "recorded_sha256", "?");
+        w->sha_now = summary_str(ds, "sha256", "?");
+    }
+    machine_weaknesses(m);
+    if (m->runs_failed > 0)
+        weak_add(m, WEAK_FAILED)->count = m->runs_failed;
+    verdict_rules_default(&def);
+    if (m->n_unstable > 0)
+        weak_add(m, WEAK_UNSTABLE)->noise_limit_pct = summary_num(
+            json_object_get(m->summary, "thresholds_pct"), "noise_limit_pct", def.noise_limit_pct);
+    if (m->n_insecure > 0)
+        weak_add(m, WEAK_INSECURE);
+    return 0;
+}
+
+static void evidence(struct report_model *m)
+{
+    long long i;
+    double c = 1;
+
+    m->rounds = (long long)summary_num(m->summary, "rounds", 0);
+    if (m->rounds < 2 || m->rounds > 30)
+        return;
+    for (i = 1; i <= m->rounds; i++)
+        c = c * (double)(m->rounds + i) / (double)i;
+    m->rank_combinations = c;
+    m->p_disjoint = 2 / c;
+}
+
+static void one_version(struct report_model *m)
+{
+    size_t r;
+
+    m->best_throughput_row = m->lowest_p99_row = -1;
+    for (r = 0; r < m->nrows; r++) {
+        const json_t *row = json_array_get(m->rows, r);
+        double t = summary_num(summary_values(row, "throughput", m->versions[0]), "median", -1);
+        double l = summary_num(summary_values(row, "p99_us", m->versions[0]), "median", -1);
+
+        if (t >= 0 && (m->best_throughput_row < 0 || t > m->best_throughput)) {
+            m->best_throughput = t;
+            m->best_throughput_row = (long)r;
+        }
+        if (l >= 0 && (m->lowest_p99_row < 0 || l < m->lowest_p99)) {
+            m->lowest_p99 = l;
+            m->lowest_p99_row = (long)r;
+        }
+    }
+}
+
+int report_model_build(struct report_model *m, const json_t *summary, const json_t *meta)
+{
+    const json_t *vers = json_object_get(summary, "versions");
+    size_t v;
+
+    memset(m, 0, sizeof(*m));
+    m->summary = summary;
+    m->meta = meta;
+    m->rows = json_object_get(summary, "rows");
+    m->nrows = json_array_size(m->rows);
+    for (v = 0; v < json_array_size(vers) && v < MODEL_MAX_VERSIONS; v++) {
+        const json_t *x = json_array_get(vers, v);
+
+        m->versions[v] = json_is_string(x) ? json_string_value(x) : summary_str(x, "name", "?");
+    }
+    if (v == 0) /* older summaries: the names from meta.versions */
+        for (; v < json_array_size(json_object_get(meta, "versions")) && v < MODEL_MAX_VERSIONS;
+             v++)
+            m->versions[v] =
+                summary_str(json_array_get(json_object_get(meta, "versions"), v), "name", "?");
+    m->nv = v;
+    m->unstable = calloc(m->nrows + 1, 1);
+    m->insecure = calloc(m->nrows + 1, 1);
+    m->unjudged = calloc(m->nrows + 1, 1);
+    if (!m->unstable || !m->insecure || !m->unjudged)
+        goto oom;
+    for (v = 1; v < m->nv; v++) {
+        m->cand[v].version = m->versions[v];
+        if (candidate_build(m, &m->cand[v]) < 0)
+            goto oom;
+    }
+    count_rows(m);
+    if (weaknesses(m) < 0)
+        goto oom;
+    evidence(m);
+    one_version(m);
+    return 0;
+oom:
+    report_model_release(m);
+    return -1;
+}
+
+void report_model_release(struct report_model *m)
+{
+    size_t v;
+
+    for (v = 0; v < MODEL_MAX_VERSIONS; v++) {
+        free(m->cand[v].notable);
+        free(m->cand[v].by_change);
+        free(m->cand[v].disjoint);
+    }
+    free(m->unstable);
+    free(m->insecure);
+    free(m->unjudged);
+    free(m->weak);
+    memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,84 @@
+/* model: every fact a comparison report states, computed once from summary.json and
+ * meta.json, so that report.md and report.html (and any later renderer) state the same facts:
+ * which rows stand out per candidate, which throughput ranges are disjoint, which rows cannot
+ * be judged, the completeness counts, what weakens the measurement (as structured facts, not
+ * sentences), the evidence note's chance for the actual run count, and the one-version
+ * highlights. Renderers choose words and markup; they do not recount. Pure: no I/O. */
+#ifndef PAIRBENCH_MODEL_H
+#define PAIRBENCH_MODEL_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "envinfo.h"
+
+#define MODEL_MAX_VERSIONS 16
+#define MODEL_N_ERRORS 5 /* connect, io, protocol, verify, timeout */
+
+/* One candidate against the baseline. Row lists hold row indexes into summary.rows. */
+struct model_candidate {
+    const char *version;
+    size_t *notable, n_notable;   /* a gateable metric regressed or improved */
+    size_t *by_change, n_changed; /* rows with a throughput change, largest |change| first */
+    size_t *disjoint, n_disjoint; /* throughput ranges do not overlap */
+    size_t n_overlap_known;       /* rows whose overlap is known */
+};
+
+enum weak_kind {
+    WEAK_NO_META,  /* meta.json is missing */
+    WEAK_HASH,     /* runs.jsonl changed since it was recorded (sha_recorded, sha_now) */
+    WEAK_MACHINE,  /* a fact about the machine (machine) */
+    WEAK_TEXT,     /* a harness warning with no structure (text, English as recorded) */
+    WEAK_FAILED,   /* count runs failed */
+    WEAK_UNSTABLE, /* the rows in unstable[]; noise_limit_pct */
+    WEAK_INSECURE, /* the rows in insecure[] used TLS without verification */
+};
+
+struct weakness {
+    enum weak_kind kind;
+    const char *text, *sha_recorded, *sha_now;
+    struct env_warning machine;
+    long long count;
+    double noise_limit_pct;
+};
+
+struct report_model {
+    const json_t *summary, *meta, *rows;
+    size_t nrows, nv;
+    const char *versions[MODEL_MAX_VERSIONS]; /* [0] is the baseline */
+    struct model_candidate cand[MODEL_MAX_VERSIONS];
+
+    /* completeness */
+    size_t complete_rows;
+    long long runs_ok, runs_total, runs_failed, runs_replaced, errors[MODEL_N_ERRORS];
+    unsigned char *unstable, *insecure, *unjudged; /* per row */
+    size_t n_unstable, n_insecure, n_unjudged;
+    struct weakness *weak;
+    size_t n_weak;
+
+    /* evidence for the planned runs a side: with n runs, disjoint ranges have the exact
+     * two-sided Mann-Whitney p = 2 / C(2n, n); 0 when n is outside [2, 30]. */
+    long long rounds;
+    double rank_combinations, p_disjoint;
+
+    /* one version: the row of the highest median throughput, the lowest median batch P99
+     * (-1 when none) */
+    long best_throughput_row, lowest_p99_row;
+    double best_throughput, lowest_p99;
+};
+
+/* The names of the error counters, in errors[] order. */
+extern const char *const model_error_keys[MODEL_N_ERRORS];
+
+/* Builds m from summary (and meta, which may be NULL). Returns 0, or -1 when out of memory
+ * (m is then released). */
+int report_model_build(struct report_model *m, const json_t *summary, const json_t *meta);
+void report_model_release(struct report_model *m);
+
+/* The verdict of row's metric for version (NULL when absent). */
+const char *model_verdict(const json_t *row, const char *metric, const char *version);
+/* A row's label (its config id when it has none). */
+const char *model_row_label(const json_t *row);
+
+#endif

@@ -1,0 +1,177 @@
+/* sentences: the facts of the model in words (see sentences.h). */
+#include "sentences.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+
+#define END ((const char *)NULL)
+
+char *sent_rows(const struct report_model *m, const size_t *idx, size_t n, const char *lang)
+{
+    size_t i, shown = n > SENT_LIST_MAX ? SENT_LIST_MAX : n, len = 0;
+    char *s = NULL, more[32];
+    FILE *f = open_memstream(&s, &len);
+
+    if (!f)
+        return NULL;
+    for (i = 0; i < shown; i++) {
+        if (i > 0)
+            fputs(i18n(lang, (i == shown - 1 && shown == n) ? M_AND : M_LIST_SEP), f);
+        fputs(model_row_label(json_array_get(m->rows, idx[i])), f);
+    }
+    if (shown < n) {
+        char *t;
+
+        snprintf(more, sizeof(more), "%zu", n - shown);
+        t = i18n_fill(i18n(lang, M_MORE), more, END);
+        fputs(i18n(lang, M_AND), f);
+        fputs(t ? t : "", f);
+        free(t);
+    }
+    if (fclose(f) != 0) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+char *sent_rows_mask(const struct report_model *m, const unsigned char *mask, const char *lang)
+{
+    size_t *idx = calloc(m->nrows + 1, sizeof(size_t)), r, n = 0;
+    char *s;
+
+    if (!idx)
+        return NULL;
+    for (r = 0; r < m->nrows; r++)
+        if (mask[r])
+            idx[n++] = r;
+    s = sent_rows(m, idx, n, lang);
+    free(idx);
+    return s;
+}
+
+static char *machine(const struct env_warning *w, const char *text, const char *lang)
+{
+    char cores[32];
+
+    if (strcmp(lang, "zh") == 0 && w->kind == ENV_WARN_LOAD) {
+        snprintf(cores, sizeof(cores), "%ld", w->cores);
+        return i18n_fill(i18n(lang, w->at_end ? M_WARN_LOAD_END : M_WARN_LOAD_START), w->load_text,
+                         cores, END);
+    }
+    if (strcmp(lang, "zh") == 0 && w->kind == ENV_WARN_GOVERNOR)
+        return i18n_fill(i18n(lang, M_WARN_GOVERNOR), w->governor, END);
+    if (strcmp(lang, "zh") == 0 && w->kind == ENV_WARN_HALT_POLL)
+        return i18n_fill(i18n(lang, M_WARN_HALT_POLL), END);
+    return i18n_fill(i18n(lang, M_WEAK_MACHINE), text ? text : w->text, END);
+}
+
+char *sent_weakness(const struct report_model *m, const struct weakness *w, const char *lang)
+{
+    char num[32], *rows, *s;
+
+    if (!w)
+        return i18n_fill(i18n(lang, M_WEAK_NONE), END);
+    switch (w->kind) {
+    case WEAK_NO_META:
+        return i18n_fill(i18n(lang, M_WEAK_NOMETA), END);
+    case WEAK_HASH:
+        return i18n_fill(i18n(lang, M_WEAK_HASH), w->sha_recorded, w->sha_now, END);
+    case WEAK_MACHINE:
+        return machine(&w->machine, w->text, lang);
+    case WEAK_TEXT:
+        return i18n_fill(i18n(lang, M_WEAK_MACHINE), w->text, END);
+    case WEAK_FAILED:
+        snprintf(num, sizeof(num), "%lld", w->count);
+        return i18n_fill(i18n(lang, M_WEAK_FAILED), num, END);
+    case WEAK_UNSTABLE:
+    case WEAK_INSECURE:
+        rows = sent_rows_mask(m, w->kind == WEAK_UNSTABLE ? m->unstable : m->insecure, lang);
+        snprintf(num, sizeof(num), "%.0f", w->noise_limit_pct);
+        s = w->kind == WEAK_UNSTABLE
+                ? i18n_fill(i18n(lang, M_WEAK_UNSTABLE), num, rows ? rows : "", END)
+                : i18n_fill(i18n(lang, M_WEAK_INSECURE), rows ? rows : "", END);
+        free(rows);
+        return s;
+    }
+    return NULL;
+}
+
+char *sent_notable_intro(const struct report_model *m, size_t cand, const char *lang)
+{
+    char k[32], n[32];
+
+    snprintf(k, sizeof(k), "%zu", m->cand[cand].n_notable);
+    snprintf(n, sizeof(n), "%zu", m->nrows);
+    return i18n_fill(i18n(lang, M_NOTABLE_INTRO), m->versions[cand], m->versions[0], k, n, END);
+}
+
+char *sent_completeness(const struct report_model *m, const char *lang)
+{
+    char s[5][32];
+
+    snprintf(s[0], sizeof(s[0]), "%zu", m->complete_rows);
+    snprintf(s[1], sizeof(s[1]), "%zu", m->nrows);
+    snprintf(s[2], sizeof(s[2]), "%lld", m->runs_ok);
+    snprintf(s[3], sizeof(s[3]), "%lld", m->runs_total);
+    snprintf(s[4], sizeof(s[4]), "%lld", m->runs_failed);
+    return i18n_fill(i18n(lang, M_COMPLETE_ROWS), s[0], s[1], s[2], s[3], s[4], END);
+}
+
+char *sent_driver_errors(const struct report_model *m, const char *lang)
+{
+    char s[MODEL_N_ERRORS][32];
+    size_t j;
+
+    for (j = 0; j < MODEL_N_ERRORS; j++)
+        snprintf(s[j], sizeof(s[j]), "%lld", m->errors[j]);
+    return i18n_fill(i18n(lang, M_DRIVER_ERRORS), s[0], s[1], s[2], s[3], s[4], END);
+}
+
+char *sent_evidence(const struct report_model *m, double alpha, const char *lang)
+{
+    char r[32], comb[32], p[32], a[32];
+
+    if (m->rank_combinations <= 0)
+        return NULL;
+    snprintf(r, sizeof(r), "%lld", m->rounds);
+    snprintf(comb, sizeof(comb), "%.0f", m->rank_combinations);
+    snprintf(p, sizeof(p), "%.4f", m->p_disjoint);
+    if (alpha == alpha)
+        snprintf(a, sizeof(a), "%.4f", alpha);
+    else
+        snprintf(a, sizeof(a), "—");
+    return i18n_fill(i18n(lang, M_EVID_MWU), r, comb, p, a, END);
+}
+
+char *sent_unjudged(const struct report_model *m, const char *lang)
+{
+    char a[32], b[32], *rows, *s;
+
+    if (m->n_unjudged == 0)
+        return NULL;
+    rows = sent_rows_mask(m, m->unjudged, lang);
+    if (!rows)
+        return NULL;
+    snprintf(a, sizeof(a), "%zu", m->n_unjudged);
+    snprintf(b, sizeof(b), "%zu", m->nrows);
+    s = i18n_fill(i18n(lang, M_UNJUDGED), a, b, rows, END);
+    free(rows);
+    return s;
+}
+
+char *sent_one_best(const struct report_model *m, const char *lang)
+{
+    char t[64], l[64];
+
+    if (m->best_throughput_row < 0 || m->lowest_p99_row < 0)
+        return NULL;
+    snprintf(t, sizeof(t), "%.0f", m->best_throughput);
+    snprintf(l, sizeof(l), "%.1f", m->lowest_p99);
+    return i18n_fill(i18n(lang, M_ONE_BEST),
+                     model_row_label(json_array_get(m->rows, (size_t)m->best_throughput_row)), t,
+                     model_row_label(json_array_get(m->rows, (size_t)m->lowest_p99_row)), l, END);
+}

@@ -1,0 +1,37 @@
+/* sentences: what a report says about the facts of the model (model.h), in the report's
+ * language from the one string table (i18n_strings.h), as plain text in which `x` marks
+ * code. report.md writes the sentences as they are; report.html escapes them and turns `x`
+ * into <code>x</code> (html_text()). So both state the same facts in the same words. Every
+ * function returns a new string (free()), or NULL when out of memory. */
+#ifndef PAIRBENCH_SENTENCES_H
+#define PAIRBENCH_SENTENCES_H
+
+#include <stddef.h>
+
+#include "model.h"
+
+/* A sentence names at most SENT_LIST_MAX rows, then "and N more". */
+#define SENT_LIST_MAX 6
+
+/* The labels of rows idx[0..n): "a, b and c" (localized). */
+char *sent_rows(const struct report_model *m, const size_t *idx, size_t n, const char *lang);
+/* The labels of the rows whose mask[] is set. */
+char *sent_rows_mask(const struct report_model *m, const unsigned char *mask, const char *lang);
+/* One weakness; "Nothing known weakens ..." for w NULL. */
+char *sent_weakness(const struct report_model *m, const struct weakness *w, const char *lang);
+/* "{candidate} against {baseline}: N of M configurations stand out: " (cand index >= 1). */
+char *sent_notable_intro(const struct report_model *m, size_t cand, const char *lang);
+/* "N of M configurations complete; ... runs ok, ... failed." */
+char *sent_completeness(const struct report_model *m, const char *lang);
+/* "Driver errors over the successful runs: connect ..." */
+char *sent_driver_errors(const struct report_model *m, const char *lang);
+/* "With N runs a side, disjoint ranges are ... p = 2/C ≈ P ..." (NULL too when the run count
+ * is outside [2, 30]: then there is no such sentence). alpha: the summary's chance.alpha. */
+char *sent_evidence(const struct report_model *m, double alpha, const char *lang);
+/* "N of M configurations cannot be fully judged ...: rows." (NULL when none). */
+char *sent_unjudged(const struct report_model *m, const char *lang);
+/* One version: "Highest throughput: row, X ops/s. Lowest batch P99: row, Y µs." (NULL when
+ * no row has both). */
+char *sent_one_best(const struct report_model *m, const char *lang);
+
+#endif

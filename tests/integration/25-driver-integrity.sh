@@ -1,0 +1,98 @@
+#!/bin/sh
+# A run that did not measure what it claims fails, and still reports what it measured:
+#  - a server that goes silent 0.3 s into a 1 s window: elapsed_s is the whole window (not
+#    the 0.3 s until the last reply), throughput counts it, the unanswered requests are
+#    timeouts, status "failed", exit 3, JSON on stdout;
+#  - under 'ulimit -n 64', 200 configured connections cannot all be held: status "failed",
+#    the reason names held/configured, exit 3;
+#  - a healthy run of the same shape is "ok", exit 0, held = configured;
+#  - PAIRBENCH_WINDOW_FD gets exactly "start\n" then "end\n", about elapsed_s apart.
+# Cost: about 4 s.
+. "$(dirname "$0")/../lib.sh"
+need node
+
+# 1. the stalling server
+node "$TOP/tests/peers/stall_echo.js" 300 > "$T/peer.out" 2> "$T/peer.err" &
+PIDS="$PIDS $!"
+i=0
+until grep -q ready "$T/peer.out" 2>/dev/null; do
+    [ $i -lt 100 ] || fail "stall_echo.js not ready: $(cat "$T/peer.err")"
+    sleep 0.1; i=$((i + 1))
+done
+port=$(head -n 1 "$T/peer.out")
+rc=0
+"$DRIVER" tcp --port "$port" --connections 2 --warmup 0 --duration 1 --timeout 0.5 \
+    > "$T/stall.json" 2> "$T/stall.err" || rc=$?
+assert_eq "$rc" 3 "exit code of a run whose server stalled ($(cat "$T/stall.err"))"
+# one node call checks everything (each call costs a node start-up)
+expect_json() { # FILE JS-EXPRESSIONS-JOINED-BY-&&-EACH-A-LINE
+    got=$(node -e '
+const d = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const bad = process.argv[2].split("\n").filter((e) => e.trim() && !(function () { return eval(e); }).call(d));
+console.log(bad.length ? "failed: " + bad.join(" | ") + " in " + JSON.stringify(d) : "ok");
+' "$1" "$2")
+    [ "$got" = ok ] || fail "$1: $got"
+}
+# the whole window: 1 s (batches answered late could only extend it); throughput = ops /
+# elapsed_s; the unanswered requests are timeouts, named in the reason
+expect_json "$T/stall.json" '
+this.status === "failed"
+this.window_s === 1
+this.elapsed_s >= 1 && this.elapsed_s < 1.5
+Math.abs(this.throughput - this.ops / this.elapsed_s) <= 1
+this.errors.timeout > 0 && /requests timed out/.test(this.reason)
+typeof this.first_error === "string" && this.first_error.length > 0
+this.connections.configured === 2 && this.connections.held === 2'
+grep -q '^driver: the run failed: ' "$T/stall.err" || fail "no failure line on stderr"
+
+# 2. fewer descriptors than connections, against the reference server in another process
+sport=$(free_port)
+start_bg serve "$DRIVER" serve tcp --port "$sport" --payload 64
+wait_port "$sport"
+rc=0
+sh -c 'ulimit -n 64 && exec "$@"' sh "$DRIVER" tcp --port "$sport" --connections 200 \
+    --workers 2 --warmup 0.1 --duration 0.3 --timeout 1 > "$T/fd.json" 2> "$T/fd.err" || rc=$?
+assert_eq "$rc" 3 "exit code with 200 connections under ulimit -n 64 ($(tail -n 1 "$T/fd.err"))"
+expect_json "$T/fd.json" '
+this.status === "failed"
+this.connections.configured === 200 && this.connections.held < 64
+this.reason.includes("held " + this.connections.held + " of 200 connections")
+/Too many open files/.test(this.first_error)'
+
+# 3. a healthy run, with window marks on fd 9, each timestamped by a reader at arrival
+mkfifo "$T/marks.fifo"
+node -e '
+const fs = require("fs");
+let buf = "", out = [];
+const s = fs.createReadStream(process.argv[1]);
+s.on("data", (d) => {
+  const t = Number(process.hrtime.bigint()) / 1e9;
+  buf += d;
+  let i;
+  while ((i = buf.indexOf("\n")) >= 0) { out.push({line: buf.slice(0, i), t}); buf = buf.slice(i + 1); }
+});
+s.on("end", () => { if (buf) out.push({line: buf, t: 0}); fs.writeFileSync(process.argv[2], JSON.stringify(out)); });
+' "$T/marks.fifo" "$T/marks.json" &
+reader=$!
+rc=0
+PAIRBENCH_WINDOW_FD=9 "$DRIVER" tcp --port "$sport" --connections 4 --workers 2 --warmup 0.2 \
+    --duration 0.5 > "$T/ok.json" 2> "$T/ok.err" 9> "$T/marks.fifo" || rc=$?
+wait "$reader" || fail "the mark reader failed"
+assert_eq "$rc" 0 "exit code of a healthy run ($(cat "$T/ok.err"))"
+expect_json "$T/ok.json" '
+this.status === "ok" && this.reason === null && this.first_error === null
+this.connections.held === 4 && this.connections.configured === 4'
+# the marks, in order, as far apart as the window the driver measured (compared side by
+# side, not to a fixed time: the reader's wake-up adds a little on a loaded machine)
+el=$(json_get "$T/ok.json" 'this.elapsed_s')
+expect_json "$T/marks.json" "
+this.map(m => m.line).join(',') === 'start,end'
+Math.abs(this[1].t - this[0].t - $el) < 0.1 + 0.2 * $el"
+# the driver takes the variable out of its environment (children never see it) and refuses
+# a descriptor that is not open
+rc=0
+PAIRBENCH_WINDOW_FD=57 "$DRIVER" tcp --port "$sport" --duration 0.1 --warmup 0 > /dev/null \
+    2> "$T/badfd.err" || rc=$?
+assert_eq "$rc" 2 "exit code with PAIRBENCH_WINDOW_FD not open"
+grep -q "PAIRBENCH_WINDOW_FD '57'" "$T/badfd.err" || fail "message: $(cat "$T/badfd.err")"
+echo "ok: stalls, lost connections and marks"

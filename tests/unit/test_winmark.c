@@ -1,0 +1,42 @@
+/* winmark: PAIRBENCH_WINDOW_FD gets exactly "start\n" then "end\n" (once each, end only
+ * after start); the variable leaves the environment and the descriptor is close-on-exec;
+ * a value that is not an open descriptor is refused. */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "t.h"
+#include "winmark.h"
+
+int main(void)
+{
+    char err[256], buf[64], num[16];
+    int p[2];
+    ssize_t n;
+
+    CHECK(winmark_init(err, sizeof(err)) == 0); /* absent: nothing to do */
+    setenv("PAIRBENCH_WINDOW_FD", "0x5", 1);
+    CHECK(winmark_init(err, sizeof(err)) == -1 && strstr(err, "'0x5'") != NULL);
+    setenv("PAIRBENCH_WINDOW_FD", "999", 1);
+    CHECK(winmark_init(err, sizeof(err)) == -1 && strstr(err, "not an open descriptor") != NULL);
+
+    CHECK(pipe(p) == 0);
+    snprintf(num, sizeof(num), "%d", p[1]);
+    setenv("PAIRBENCH_WINDOW_FD", num, 1);
+    winmark_end(); /* before init and before start: nothing */
+    CHECK(winmark_init(err, sizeof(err)) == 0);
+    CHECK(getenv("PAIRBENCH_WINDOW_FD") == NULL);
+    CHECK((fcntl(p[1], F_GETFD) & FD_CLOEXEC) != 0);
+    winmark_end(); /* not started yet: nothing */
+    winmark_start();
+    winmark_start();
+    winmark_end();
+    winmark_end();
+    close(p[1]);
+    n = read(p[0], buf, sizeof(buf) - 1);
+    CHECK(n == 10);
+    buf[n > 0 ? n : 0] = '\0';
+    CHECK_STR(buf, "start\nend\n");
+    close(p[0]);
+    return T_DONE();
+}
