@@ -377,7 +377,8 @@ out:
 static char **valgrind_wrap(const struct cost_settings *cs, const char *dir, char ***owned)
 {
     size_t n = 0, i;
-    char **w = calloc(COST_MAX_EXCLUDE + 12, sizeof(*w)), **o = calloc(COST_MAX_EXCLUDE + 4, 8);
+    char **w = calloc(COST_MAX_EXCLUDE + 12, sizeof(*w)),
+         **o = calloc(COST_MAX_EXCLUDE + 4, sizeof(char *));
 
     if (!w || !o) {
         free(w);
