@@ -432,6 +432,10 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
     json_object_set_new(row, "errors", errs);
     json_object_set_new(row, "tls_insecure", json_boolean(insecure));
     json_object_set_new(row, "unit", unit ? json_string(unit) : json_null());
+    /* counted rounds are planned apart from the timed ones and never confirmed: their
+     * verdict follows the rules for planned rounds whatever their number */
+    const struct look_plan no_plan = {0, 0};
+
     inst_failed = add_counted(sides, cfg, latest, versions, nr, failures);
     for (m = 0; m < METRIC_COUNT; m++) {
         int counted = m == METRIC_INSTRUCTIONS;
@@ -439,7 +443,8 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
             continue; /* the counted channel was off */
         json_object_set_new(metrics, metric_name(m),
                             metric_json(m, sides, (json_t *)versions, nr,
-                                        counted ? inst_failed > 0 : failed > 0, rules, lp));
+                                        counted ? inst_failed > 0 : failed > 0, rules,
+                                        counted ? &no_plan : lp));
         if (counted)
             summary_cost_annotate(json_object_get(metrics, metric_name(m)), cfg, latest, versions,
                                   nr);
