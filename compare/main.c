@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "runmeta.h"
 
 static const struct {
     const char *name;
@@ -49,8 +50,10 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            runmeta_program = argv[0];
             return commands[i].fn(argc - 1, argv + 1);
+        }
     fprintf(stderr,
             "compare: unknown command '%s' (expected one of: run, report, gate, commits, "
             "drift, merge, calibrate, demo)\n",

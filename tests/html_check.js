@@ -167,7 +167,7 @@ async function check(file) {
       const num = (e, a) => e ? e[a].baseVal.value : null;
       const marks = Array.from(s.querySelectorAll('g.fr')).map(g => {
         const c = g.querySelector('circle.fp'), l = g.querySelector('line.fi'), b = g.querySelector('rect.fb');
-        return { metric: g.getAttribute('data-metric'), verdict: g.getAttribute('data-verdict'),
+        return { metric: g.getAttribute('data-change'), verdict: g.getAttribute('data-verdict'),
                  fill: c && c.getAttribute('fill'), cx: num(c, 'cx'),
                  lo: l && Math.min(num(l, 'x1'), num(l, 'x2')), hi: l && Math.max(num(l, 'x1'), num(l, 'x2')),
                  band: b && [num(b, 'x'), num(b, 'x') + num(b, 'width')] };

@@ -8,6 +8,8 @@
 
 #include "cmds.h"
 #include "num.h"
+#include "gate_words.h"
+#include "summary.h"
 
 void gate_config_init(struct gate_config *gc)
 {
@@ -15,8 +17,81 @@ void gate_config_init(struct gate_config *gc)
 
     memset(gc, 0, sizeof(*gc));
     verdict_rules_default(&gc->rules);
-    for (m = 0; m < METRIC_COUNT; m++)
+    for (m = 0; m < METRIC_ALL; m++)
         gc->gated[m] = (unsigned char)metric_def((enum metric)m)->gate_default;
+    interference_limits_default(&gc->limits);
+}
+
+int gate_parse_duration(const char *s, double *seconds)
+{
+    char num[32];
+    size_t n = strlen(s);
+    double mult = 1, v;
+
+    if (n == 0 || n >= sizeof(num))
+        return -1;
+    memcpy(num, s, n + 1);
+    switch (num[n - 1]) {
+    case 's':
+        num[--n] = '\0';
+        break;
+    case 'm':
+        mult = 60;
+        num[--n] = '\0';
+        break;
+    case 'h':
+        mult = 3600;
+        num[--n] = '\0';
+        break;
+    default:
+        break;
+    }
+    if (num_parse_double(num, 0, 86400, &v) < 0 || !(v * mult > 0) || v * mult > 86400)
+        return -1;
+    *seconds = v * mult;
+    return 0;
+}
+
+/* The spec's gate.budget and gate.disturbed_limit. Returns 0, 1 when key is neither, -1. */
+static int parse_gate_extra(struct gate_config *gc, const char *key, const json_t *v,
+                            const char *file, char *err, size_t errlen)
+{
+    if (strcmp(key, "budget") == 0) {
+        char buf[32];
+
+        if (json_is_number(v))
+            snprintf(buf, sizeof(buf), "%g", json_number_value(v));
+        else
+            snprintf(buf, sizeof(buf), "%s", json_is_string(v) ? json_string_value(v) : "");
+        if (gate_parse_duration(buf, &gc->budget_s) < 0) {
+            snprintf(err, errlen,
+                     "%s: $.gate.budget: expected a duration like \"5m\", \"90s\" or seconds "
+                     "in (0, 86400]",
+                     file);
+            return -1;
+        }
+        return 0;
+    }
+    if (strcmp(key, "disturbed_limit") == 0) {
+        const json_t *c = json_object_get(v, "other_cpu_cores"),
+                     *st = json_object_get(v, "steal_pct");
+
+        if (!json_is_object(v) || (c && (!json_is_number(c) || json_number_value(c) <= 0)) ||
+            (st && (!json_is_number(st) || json_number_value(st) <= 0)) ||
+            json_object_size(v) != (size_t)(!!c + !!st)) {
+            snprintf(err, errlen,
+                     "%s: $.gate.disturbed_limit: expected {\"other_cpu_cores\": CORES, "
+                     "\"steal_pct\": PERCENT} with positive numbers",
+                     file);
+            return -1;
+        }
+        if (c)
+            gc->limits.other_cpu_cores = json_number_value(c);
+        if (st)
+            gc->limits.steal_pct = json_number_value(st);
+        return 0;
+    }
+    return 1;
 }
 
 void gate_config_release(struct gate_config *gc)
@@ -166,7 +241,7 @@ int gate_parse_spec(struct gate_config *gc, const json_t *gate, const char *file
                     return -1;
                 }
                 rr = &gc->rows[gc->n_rows];
-                for (m = 0; m < METRIC_COUNT; m++)
+                for (m = 0; m < METRIC_ALL; m++)
                     rr->threshold_pct[m] = -1;
                 snprintf(path, sizeof(path), "$.gate.rows[%zu].thresholds", i);
                 if (parse_thresholds(gc, th, file, path, rr->threshold_pct, 0, err, errlen) < 0)
@@ -175,10 +250,17 @@ int gate_parse_spec(struct gate_config *gc, const json_t *gate, const char *file
                 gc->n_rows++;
             }
         } else {
-            snprintf(err, errlen,
-                     "%s: $.gate.%s: unknown key (expected thresholds, noise_limit, rows)", file,
-                     key);
-            return -1;
+            int x = parse_gate_extra(gc, key, v, file, err, errlen);
+
+            if (x < 0)
+                return -1;
+            if (x > 0) {
+                snprintf(err, errlen,
+                         "%s: $.gate.%s: unknown key (expected thresholds, noise_limit, rows, "
+                         "budget, disturbed_limit)",
+                         file, key);
+                return -1;
+            }
         }
     }
     return 0;
@@ -231,7 +313,7 @@ int gate_apply_floors(struct gate_config *gc, const json_t *calibration, const c
         const json_t *params = json_object_get(row, "params");
         const json_t *metrics = json_object_get(row, "metrics");
         struct verdict_rules eff;
-        unsigned char gated[METRIC_COUNT];
+        unsigned char gated[METRIC_ALL];
         int base = gate_row_match(gc, params);
         json_t *match;
 
@@ -250,7 +332,7 @@ int gate_apply_floors(struct gate_config *gc, const json_t *calibration, const c
         json_object_del(match, "warmup");
         json_object_del(match, "duration");
         fresh[n].match = match;
-        for (m = 0; m < METRIC_COUNT; m++) {
+        for (m = 0; m < METRIC_ALL; m++) {
             const json_t *f =
                 json_object_get(json_object_get(metrics, metric_name(m)), "floor_pct");
 
@@ -275,16 +357,16 @@ fail:
 }
 
 void gate_row_rules(const struct gate_config *gc, const json_t *params, struct verdict_rules *out,
-                    unsigned char gated[METRIC_COUNT])
+                    unsigned char gated[METRIC_ALL])
 {
     int r = gate_row_match(gc, params);
     size_t m;
 
     *out = gc->rules;
-    memcpy(gated, gc->gated, METRIC_COUNT);
+    memcpy(gated, gc->gated, METRIC_ALL);
     if (r < 0)
         return;
-    for (m = 0; m < METRIC_COUNT; m++) {
+    for (m = 0; m < METRIC_ALL; m++) {
         double pct = gc->rows[r].threshold_pct[m];
 
         if (pct < 0)
@@ -333,7 +415,7 @@ static void fmt_change(char *out, size_t len, const json_t *vs)
 
 static const char *metric_title(int m)
 {
-    return m >= 0 && m < METRIC_COUNT ? metric_def((enum metric)m)->short_en : "?";
+    return m >= 0 && m < METRIC_ALL ? metric_def((enum metric)m)->short_en : "?";
 }
 
 int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate_result *gr)
@@ -348,7 +430,7 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
         const char *label = json_string_value(json_object_get(row, "label"));
         const char *status = json_string_value(json_object_get(row, "status"));
         struct verdict_rules rules;
-        unsigned char gated[METRIC_COUNT];
+        unsigned char gated[METRIC_ALL];
         int m, any = 0;
 
         if (!label)
@@ -356,7 +438,7 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
         if (!label)
             label = "?";
         gate_row_rules(gc, json_object_get(row, "params"), &rules, gated);
-        for (m = 0; m < METRIC_COUNT; m++)
+        for (m = 0; m < METRIC_ALL; m++)
             any |= gated[m];
         if (!any)
             continue;
@@ -370,7 +452,7 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
             gr->incomplete++;
             reason_add(incs, sizeof(incs), label, "incomplete");
         }
-        for (m = 0; m < METRIC_COUNT; m++) {
+        for (m = 0; m < METRIC_ALL; m++) {
             json_t *vs, *cand;
             const char *ver;
 
@@ -388,7 +470,13 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
                     continue;
                 fmt_change(ch, sizeof(ch), cand);
                 snprintf(what, sizeof(what), "%s %s (%s)", metric_title(m), ch, ver);
-                if (strcmp(v, VERDICT_REGRESSED) == 0) {
+                if (strcmp(v, VERDICT_SAME) == 0 &&
+                    strcmp(summary_str(cand, "reason", ""), STATS_REASON_TOO_FEW) == 0) {
+                    gr->too_few++;
+                    snprintf(what, sizeof(what), "%s %s: %s (%s)", metric_title(m), ch,
+                             STATS_REASON_TOO_FEW, ver);
+                    reason_add(incs, sizeof(incs), label, what);
+                } else if (strcmp(v, VERDICT_REGRESSED) == 0) {
                     gr->regressed++;
                     reason_add(regs, sizeof(regs), label, what);
                 } else if (strcmp(v, VERDICT_IMPROVED) == 0) {
@@ -411,7 +499,7 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
         gr->code = EXIT_REGRESSION;
     else if (gr->failed)
         gr->code = EXIT_HARNESS;
-    else if (gr->unstable || gr->incomplete)
+    else if (gr->unstable || gr->incomplete || gr->too_few)
         gr->code = EXIT_INCONCLUSIVE;
     else if (gr->rows == 0 && json_array_size(rows) > 0)
         gr->code = EXIT_OK; /* nothing gated: every metric switched off */
@@ -430,7 +518,7 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
             snprintf(part, sizeof(part), "rows with failed runs: %s", fails);
             reason_add(gr->reason, sizeof(gr->reason), NULL, part);
         }
-        if (gr->unstable || gr->incomplete) {
+        if (gr->unstable || gr->incomplete || gr->too_few) {
             snprintf(part, sizeof(part), "inconclusive: %s", incs);
             reason_add(gr->reason, sizeof(gr->reason), NULL, part);
         }
@@ -469,6 +557,7 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
         return NULL;
     versions = json_object_get(summary, "versions");
     fprintf(f, "%s\n## pairbench gate: %s\n\n", GATE_MARKER, outcome_words(gr->code));
+    gate_words(f, summary, gc, gr);
     fprintf(f,
             "Candidate against baseline `%s` over %zu configurations: %u regressed, "
             "%u improved, %u unstable, %u with failed runs, %u incomplete.",
@@ -477,7 +566,7 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
     if (*gr->reason)
         fprintf(f, " Reason: %s.", gr->reason);
     fprintf(f, "\n\nGated metrics and thresholds: ");
-    for (m = 0; m < METRIC_COUNT; m++)
+    for (m = 0; m < METRIC_ALL; m++)
         if (gc->gated[m]) {
             fprintf(f, "%s%s %g%%", first ? "" : ", ", metric_title(m), gc->rules.threshold_pct[m]);
             first = 0;
@@ -489,14 +578,17 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
     fprintf(f,
             ". A metric counts as regressed only when the change passes its threshold and "
             "the evidence is strong (min–max ranges disjoint, or every paired per-round "
-            "ratio on the same side); a side whose spread exceeds %g%% makes it unstable.\n\n",
+            "ratio on the same side); a side whose spread exceeds %g%% makes it unstable. "
+            "The last column is the chance, per gated metric, that a row is flagged when nothing "
+            "changed, at the row's run counts (at most; the threshold makes it rarer).\n\n",
             gc->rules.noise_limit_pct);
-    fprintf(f, "| Configuration | Version | Gated metrics (change, verdict) | Gate |\n"
-               "|---|---|---|---|\n");
+    fprintf(f, "| Configuration | Version | Gated metrics (change, verdict) | Gate | False-flag "
+               "chance |\n"
+               "|---|---|---|---|---:|\n");
     json_array_foreach(rows, i, row)
     {
         struct verdict_rules rules;
-        unsigned char gated[METRIC_COUNT];
+        unsigned char gated[METRIC_ALL];
         const char *label = json_string_value(json_object_get(row, "label"));
         const char *status = json_string_value(json_object_get(row, "status"));
         size_t vi;
@@ -508,7 +600,7 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
             int sep = 0;
 
             fprintf(f, "| %s | %s | ", label ? label : "?", ver ? ver : "?");
-            for (m = 0; m < METRIC_COUNT; m++) {
+            for (m = 0; m < METRIC_ALL; m++) {
                 json_t *vs;
                 const char *v;
                 char ch[32];
@@ -535,7 +627,7 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
                 fprintf(f, "not gated");
             if (status && strcmp(status, "ok") != 0 && strcmp(gate, "ok") == 0)
                 gate = status;
-            fprintf(f, " | %s |\n", gate);
+            fprintf(f, " | %s | %.4f |\n", gate, gate_row_chance(row, ver ? ver : ""));
         }
     }
     if (run_dir)

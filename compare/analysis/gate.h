@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "interference.h"
 #include "stats.h"
 
 #define GATE_MAX_ROWS 256
@@ -20,16 +21,21 @@
  * JSON values) use these thresholds; < 0 = inherit, 0 = not gated for those rows. */
 struct gate_row_rule {
     json_t *match; /* owned */
-    double threshold_pct[METRIC_COUNT];
+    double threshold_pct[METRIC_ALL];
 };
 
 struct gate_config {
-    struct verdict_rules rules;        /* global: defaults, then spec thresholds, then flags */
-    unsigned char gated[METRIC_COUNT]; /* metrics that decide the exit code */
-    int explicit_set;                  /* some threshold was named: gated = the named ones */
+    struct verdict_rules rules;      /* global: defaults, then spec thresholds, then flags */
+    unsigned char gated[METRIC_ALL]; /* metrics that decide the exit code */
+    int explicit_set;                /* some threshold was named: gated = the named ones */
     struct gate_row_rule rows[GATE_MAX_ROWS];
     size_t n_rows;
+    double budget_s;                   /* --budget / spec gate.budget; 0 = none */
+    struct interference_limits limits; /* --disturbed-limit / spec gate.disturbed_limit */
 };
+
+/* "90", "90s", "5m", "1.5h" as seconds in (0, 86400]. Returns 0, or -1. */
+int gate_parse_duration(const char *s, double *seconds);
 
 /* Default rules (stats.h); gated until a threshold is named: throughput, cpu_efficiency and
  * p99 (design: throughput, CPU efficiency or tail latency). Release with gate_config_release. */
@@ -38,12 +44,13 @@ void gate_config_release(struct gate_config *gc);
 
 /* One `--threshold METRIC=PERCENT` value (PERCENT in (0, 1000]). Returns 0, or -1 with err
  * like "--threshold 'latency=5': unknown metric 'latency' (expected throughput,
- * cpu_efficiency, p50_us, p99_us, rss_mib)"; the aliases p50, p99, rss are accepted). */
+ * cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us)"; the aliases p50, p99, rss are accepted). */
 int gate_parse_threshold(struct gate_config *gc, const char *arg, char *err, size_t errlen);
 
 /* The spec's "gate" object: {"thresholds": {METRIC: PCT}, "noise_limit": PCT,
- * "rows": [{"match": {KEY: VALUE}, "thresholds": {...}}]}. Apply it before the flags (flags
- * win for the global thresholds). file names the spec in messages. Returns 0, or -1 with err
+ * "rows": [{"match": {KEY: VALUE}, "thresholds": {...}}], "budget": "5m" | SECONDS,
+ * "disturbed_limit": {"other_cpu_cores": CORES, "steal_pct": PCT}}. Apply it before the flags
+ * (flags win for the global thresholds). file names the spec in messages. Returns 0, or -1 with err
  * naming the JSON path. */
 int gate_parse_spec(struct gate_config *gc, const json_t *gate, const char *file, char *err,
                     size_t errlen);
@@ -59,7 +66,7 @@ int gate_apply_floors(struct gate_config *gc, const json_t *calibration, const c
 
 /* Effective rules and gated set for a row with these params (first matching row rule). */
 void gate_row_rules(const struct gate_config *gc, const json_t *params, struct verdict_rules *out,
-                    unsigned char gated[METRIC_COUNT]);
+                    unsigned char gated[METRIC_ALL]);
 /* Index of the row rule params match, or -1. */
 int gate_row_match(const struct gate_config *gc, const json_t *params);
 
@@ -70,6 +77,7 @@ struct gate_result {
     unsigned unstable;
     unsigned failed;     /* gated rows with failed runs */
     unsigned incomplete; /* gated rows with missing runs (interrupted, resumed short) */
+    unsigned too_few;    /* gated findings "~" by the evidence floor (reason "too few runs") */
     unsigned rows;       /* rows looked at */
     char reason[2048];   /* one line for a non-zero exit (empty for 0) */
 };

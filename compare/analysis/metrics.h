@@ -16,10 +16,16 @@ enum metric {
     METRIC_P50_US,         /* "p50_us": batch round trip P50, lower is better */
     METRIC_P99_US,         /* "p99_us": batch round trip P99, lower is better */
     METRIC_RSS_MIB,        /* "rss_mib": client peak RSS, lower is better */
-    METRIC_INSTRUCTIONS,   /* "instructions": server user-space instructions per operation,
-                            * from the counted runs (cost.h); lower is better; present only
-                            * when the channel was on */
-    METRIC_COUNT
+    METRIC_COUNT,          /* the six metrics every row has (tables, drift) */
+    /* "server_cpu_us": the server tree's CPU µs per operation over the measured window
+     * (runs.jsonl server.window), lower is better; only in rows whose runs started a server.
+     * Gateable, not gated by default (threshold 0): `--threshold server_cpu=PCT`. */
+    METRIC_SERVER_CPU_US = METRIC_COUNT,
+    /* "instructions": the server's user-space instructions per operation from the counted
+     * runs (cost.h), lower is better; only in rows whose runs were counted. Gated by default
+     * at 1% when present. */
+    METRIC_INSTRUCTIONS,
+    METRIC_ALL /* every metric a verdict rule knows */
 };
 
 #define METRIC_MAX_ALIASES 4
@@ -40,7 +46,7 @@ struct metric_def {
     const char *axis_en, *axis_zh;   /* chart axis; NULL: depends on the protocols */
 };
 
-/* The table, METRIC_COUNT entries indexed by enum metric. */
+/* The table, METRIC_ALL entries indexed by enum metric. */
 const struct metric_def *metric_def(enum metric m);
 /* A metric reported beside the table's (e.g. "server_cpu_percent") or one of the table's, by
  * summary key; NULL when unknown. Reported-only metrics have gateable 0. */

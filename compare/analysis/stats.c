@@ -19,7 +19,7 @@ void verdict_rules_default(struct verdict_rules *r)
     int m;
 
     memset(r, 0, sizeof(*r));
-    for (m = 0; m < METRIC_COUNT; m++)
+    for (m = 0; m < METRIC_ALL; m++)
         r->threshold_pct[m] = metric_def((enum metric)m)->threshold_pct;
     r->noise_limit_pct = 20;
 }
@@ -305,6 +305,12 @@ double stats_spread_pct(const struct stats_range *r, const double *v)
     return 1.7245 * iqr / fabs(r->median) * 100;
 }
 
+/* The two-sided chance that k paired ratios all fall on one side of 1 by luck: 2/2^k. */
+static double stats_sign_chance(size_t k)
+{
+    return k == 0 ? 1 : fmin(1, 2 / ldexp(1, (int)(k < 1000 ? k : 1000)));
+}
+
 static double spread_pct(const struct stats_range *r)
 {
     return stats_spread_pct(r, NULL);
@@ -373,7 +379,7 @@ const char *stats_verdict(const struct verdict_input *in, const struct verdict_r
     }
     if (in->failed || in->base.n == 0 || in->cand.n == 0)
         return VERDICT_FAILED;
-    if ((unsigned)in->metric >= METRIC_COUNT)
+    if ((unsigned)in->metric >= METRIC_ALL)
         return VERDICT_SAME;
     thr = r->threshold_pct[in->metric];
     if (!(thr > 0))
@@ -383,6 +389,8 @@ const char *stats_verdict(const struct verdict_input *in, const struct verdict_r
     /* the 1e-9 keeps a change printed as exactly the threshold from missing it by rounding */
     beyond = change != 0 && fabs(pct) + 1e-9 >= thr;
     bad = metric_higher_is_better(in->metric) ? change < 0 : change > 0;
+    if (!stats_evidence_reachable(in->base.n, in->cand.n, in->n_ratios))
+        return VERDICT_SAME; /* the evidence floor: stats_verdict_reason() says why */
     if (in->planned && (in->base.n > in->planned || in->cand.n > in->planned))
         return verdict_confirmed(in, r);
     if (beyond && !stats_ranges_overlap(&in->base, &in->cand))
@@ -390,7 +398,7 @@ const char *stats_verdict(const struct verdict_input *in, const struct verdict_r
     if (r->noise_limit_pct > 0 &&
         (spread_pct(&in->base) > r->noise_limit_pct || spread_pct(&in->cand) > r->noise_limit_pct))
         return VERDICT_UNSTABLE;
-    if (beyond && in->n_ratios >= 2) {
+    if (beyond && in->n_ratios >= 2 && stats_sign_chance(in->n_ratios) <= STATS_EVIDENCE_LEVEL) {
         for (i = 0; i < in->n_ratios; i++)
             if ((change > 0 && in->ratios[i] > 1) || (change < 0 && in->ratios[i] < 1))
                 same_side++;
@@ -398,6 +406,39 @@ const char *stats_verdict(const struct verdict_input *in, const struct verdict_r
             return bad ? VERDICT_REGRESSED : VERDICT_IMPROVED;
     }
     return VERDICT_SAME;
+}
+
+const char *stats_verdict_reason(const struct verdict_input *in, const struct verdict_rules *r)
+{
+    struct verdict_rules def;
+
+    if (!r) {
+        verdict_rules_default(&def);
+        r = &def;
+    }
+    if (in->failed || in->base.n == 0 || in->cand.n == 0 || (unsigned)in->metric >= METRIC_ALL ||
+        !(r->threshold_pct[in->metric] > 0))
+        return NULL;
+    return stats_evidence_reachable(in->base.n, in->cand.n, in->n_ratios) ? NULL
+                                                                          : STATS_REASON_TOO_FEW;
+}
+
+double stats_false_flag_chance(size_t na, size_t nb, size_t n_pairs)
+{
+    double p_disjoint, p_sign = stats_sign_chance(n_pairs);
+
+    if (na == 0 || nb == 0)
+        return 1;
+    stats_evidence_alpha(n_pairs, na, nb, &p_disjoint);
+    if (n_pairs >= 2 && p_sign <= STATS_EVIDENCE_LEVEL)
+        return p_sign; /* disjoint ranges imply every ratio on one side */
+    return p_disjoint;
+}
+
+int stats_evidence_reachable(size_t na, size_t nb, size_t n_pairs)
+{
+    return na >= STATS_MIN_RUNS && nb >= STATS_MIN_RUNS &&
+           stats_false_flag_chance(na, nb, n_pairs) <= STATS_EVIDENCE_LEVEL * (1 + 1e-9);
 }
 
 double stats_evidence_alpha(size_t n_pairs, size_t na, size_t nb, double *p_disjoint)

@@ -19,7 +19,7 @@
 struct verdict_rules {
     /* Minimum |change| in percent for regressed/improved; 0 = metric not gated (its verdict
      * is "~" or "failed", never regressed/improved/unstable). */
-    double threshold_pct[METRIC_COUNT];
+    double threshold_pct[METRIC_ALL];
     /* A side whose (max−min)/median exceeds this (percent) makes the metric "unstable". */
     double noise_limit_pct;
 };
@@ -131,13 +131,40 @@ double stats_change(const struct stats_range *base, const struct stats_range *ca
  * does not undo; ~ otherwise. For the planned rounds, in this order:
  *   failed    — in->failed;
  *   ~         — metric not gated (threshold 0);
+ *   ~         — the evidence floor: !stats_evidence_reachable() (reason "too few runs");
+ *               this also holds for a confirmed row;
  *   regressed / improved — |change| ≥ threshold in the bad / good direction AND the ranges
  *               are disjoint (strong evidence that noise did not hide: wins over unstable);
  *   unstable  — either side's (max−min)/median > noise limit;
  *   regressed / improved — |change| ≥ threshold AND every paired ratio on the same side of 1
- *               as the change (at least 2 pairs);
+ *               as the change, with enough pairs that this is rare by chance (2/2^k ≤
+ *               STATS_EVIDENCE_LEVEL: k ≥ 5);
  *   ~         — otherwise. */
 const char *stats_verdict(const struct verdict_input *in, const struct verdict_rules *r);
+
+/* Why stats_verdict() gave its verdict, when the reason is not the data: STATS_REASON_TOO_FEW
+ * when the metric is gated, nothing failed and the evidence floor forced "~"; else NULL. */
+const char *stats_verdict_reason(const struct verdict_input *in, const struct verdict_rules *r);
+
+/* The evidence floor. A row may be called regressed or improved only when the runs it has
+ * could show evidence at least this strong by chance no more often than this (two-sided,
+ * per row and metric, when nothing changed). Three runs a side with disjoint ranges reach it
+ * (2/C(6,3) = 0.1); one or two runs a side never do (2/C(4,2) = 0.33). */
+#define STATS_EVIDENCE_LEVEL 0.10
+#define STATS_MIN_RUNS 3
+/* The reason summary.json gives for a "~" that the evidence floor forced. */
+#define STATS_REASON_TOO_FEW "too few runs"
+
+/* The chance, per row and metric with nothing changed, that the planned-rounds evidence
+ * rule calls a row regressed or improved with na and nb runs and n_pairs complete rounds:
+ * the paired rule (every ratio on one side: 2/2^k) when it may be used (k ≥ 2 and 2/2^k ≤
+ * STATS_EVIDENCE_LEVEL), else the disjoint-ranges rule alone (2/C(na+nb, na)); 1 when a
+ * side has no runs. An upper bound: the change must also pass its threshold. */
+double stats_false_flag_chance(size_t na, size_t nb, size_t n_pairs);
+
+/* Whether the runs can reach the evidence floor at all: each side has at least
+ * STATS_MIN_RUNS runs and stats_false_flag_chance() ≤ STATS_EVIDENCE_LEVEL. */
+int stats_evidence_reachable(size_t na, size_t nb, size_t n_pairs);
 
 /* The chance of the "strong evidence" condition under the null hypothesis (no difference,
  * exchangeable runs): with k complete pairs, every ratio on one side has two-sided sign-test

@@ -19,6 +19,8 @@
 #include "summary.h"
 #include "summary_cost.h"
 
+#include "disturb.h"
+
 #define MAX_ROUNDS 1000
 #define N_ERR_KINDS 5
 
@@ -99,13 +101,17 @@ json_t *summary_parse_runs(const char *text, size_t len, const char *name, char 
 
 /* ---- collecting the runs of one row ---- */
 
-struct side {                               /* one version's runs in one row */
-    double v[METRIC_COUNT + 1][MAX_ROUNDS]; /* + server cpu; indexed by round − 1 */
-    unsigned char have[METRIC_COUNT + 1][MAX_ROUNDS];
+/* Slots of a side past the metrics with verdict rules: informational server figures. */
+#define M_SERVER_CPU METRIC_ALL            /* server CPU %, over the driver's life */
+#define M_SERVER_SYSCALLS (METRIC_ALL + 1) /* server read+write system calls per operation */
+#define M_SERVER_CTXSW (METRIC_ALL + 2)    /* server context switches per operation */
+#define N_SLOTS (METRIC_ALL + 3)
+
+struct side {                      /* one version's runs in one row */
+    double v[N_SLOTS][MAX_ROUNDS]; /* metrics, then the server's extras; by round − 1 */
+    unsigned char have[N_SLOTS][MAX_ROUNDS];
     unsigned ok, failed;
 };
-
-#define M_SERVER_CPU METRIC_COUNT
 
 static const json_t *path2(const json_t *o, const char *a, const char *b)
 {
@@ -118,6 +124,22 @@ static void put(struct side *s, int m, size_t r, const json_t *num)
         s->v[m][r] = json_number_value(num);
         s->have[m][r] = 1;
     }
+}
+
+/* Per-operation server figures over the measured window (runs.jsonl server.window). */
+static void side_add_window(struct side *s, size_t r, const json_t *run)
+{
+    const json_t *w = path2(run, "server", "window");
+    double ops = summary_num(json_object_get(run, "result"), "ops", 0);
+
+    if (!json_is_object(w) || !(ops > 0))
+        return;
+    s->v[METRIC_SERVER_CPU_US][r] = summary_num(w, "cpu_s", 0) * 1e6 / ops;
+    s->have[METRIC_SERVER_CPU_US][r] = json_is_number(json_object_get(w, "cpu_s"));
+    s->v[M_SERVER_SYSCALLS][r] = (summary_num(w, "syscr", 0) + summary_num(w, "syscw", 0)) / ops;
+    s->have[M_SERVER_SYSCALLS][r] = json_is_number(json_object_get(w, "syscr"));
+    s->v[M_SERVER_CTXSW][r] = summary_num(w, "ctxsw", 0) / ops;
+    s->have[M_SERVER_CTXSW][r] = json_is_number(json_object_get(w, "ctxsw"));
 }
 
 static void side_add_run(struct side *s, size_t r, const json_t *run, double warmup_default)
@@ -144,6 +166,7 @@ static void side_add_run(struct side *s, size_t r, const json_t *run, double war
         s->have[METRIC_RSS_MIB][r] = 1;
     }
     server = json_object_get(run, "server");
+    side_add_window(s, r, run);
     /* the harness reads the server's CPU over the driver's whole life, warm-up included */
     elapsed = summary_num(res, "elapsed_s", 0) +
               summary_num(json_object_get(res, "config"), "warmup", warmup_default);
@@ -188,17 +211,6 @@ static unsigned add_counted(struct side *const *sides, const char *cfg, const js
     return failed;
 }
 
-static int any_metric(struct side *const *sides, size_t nv, int m, size_t nr)
-{
-    size_t vi, r;
-
-    for (vi = 0; vi < nv; vi++)
-        for (r = 0; r < nr; r++)
-            if (sides[vi]->have[m][r])
-                return 1;
-    return 0;
-}
-
 /* ---- building ---- */
 
 static json_t *range_json(const struct stats_range *r, const double *v, const unsigned char *h,
@@ -228,8 +240,9 @@ static size_t collect(const struct side *s, int m, size_t nr, double *out)
     return k;
 }
 
-static const char *const metric_units[METRIC_COUNT + 1] = {
-    "ops/s", "percent", "ops/s per core", "us", "us", "MiB", "instructions/op", "percent",
+static const char *const metric_units[N_SLOTS] = {
+    "ops/s", "percent",         "ops/s per core", "us",     "us",     "MiB",
+    "us/op", "instructions/op", "percent",        "per op", "per op",
 };
 
 /* Planned rounds and the extra looks adaptive confirmation allows (see stats_verdict). */
@@ -250,9 +263,9 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
 
     json_object_set_new(o, "unit", json_string(metric_units[m]));
     json_object_set_new(o, "higher_is_better",
-                        json_boolean(m < METRIC_COUNT && metric_higher_is_better(m)));
+                        json_boolean(m < METRIC_ALL && metric_higher_is_better(m)));
     json_object_set_new(o, "threshold_pct",
-                        json_real(m < METRIC_COUNT ? rules->threshold_pct[m] : 0));
+                        json_real(m < METRIC_ALL ? rules->threshold_pct[m] : 0));
     na = collect(sides[0], m, nr, a);
     stats_range(a, na, &base);
     for (vi = 0; vi < json_array_size(versions); vi++) {
@@ -278,7 +291,7 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
             both[i] = sides[0]->have[m][i] && sides[vi]->have[m][i];
         np = stats_paired_ratios(sides[0]->v[m], sides[vi]->v[m], both, nr, ratios);
         memset(&in, 0, sizeof(in));
-        in.metric = m < METRIC_COUNT ? (enum metric)m : METRIC_CPU_PERCENT; /* ungated */
+        in.metric = m < METRIC_ALL ? (enum metric)m : METRIC_CPU_PERCENT; /* ungated */
         in.failed = row_failed || na == 0 || nb == 0;
         in.base = base;
         in.cand = cand;
@@ -319,6 +332,8 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
         if (!np)
             json_decref(pj);
         json_object_set_new(c, "verdict", json_string(stats_verdict(&in, rules)));
+        if (stats_verdict_reason(&in, rules))
+            json_object_set_new(c, "reason", json_string(stats_verdict_reason(&in, rules)));
         json_object_set_new(vs, ver, c);
     }
     json_object_set_new(o, "values", vals);
@@ -326,13 +341,13 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
     return o;
 }
 
-static void add_unique(json_t *arr, const char *s)
+/* Appends s to arr unless seen (a hash set of arr's strings) has it: linear in the number of
+ * configurations, which may be 100,000. */
+static void add_unique(json_t *arr, json_t *seen, const char *s)
 {
-    size_t i;
-
-    for (i = 0; i < json_array_size(arr); i++)
-        if (strcmp(json_string_value(json_array_get(arr, i)), s) == 0)
-            return;
+    if (json_object_get(seen, s))
+        return;
+    json_object_set_new(seen, s, json_true());
     json_array_append_new(arr, json_string(s));
 }
 
@@ -340,6 +355,18 @@ static void add_unique(json_t *arr, const char *s)
 static void run_key(char *k, size_t n, const char *cfg, const char *ver, long round)
 {
     snprintf(k, n, "%s\x1f%s\x1f%ld", cfg, ver, round);
+}
+
+/* Whether some version has a value in slot m. */
+static int any_slot(struct side *const *sides, size_t nv, size_t nr, int m)
+{
+    size_t vi, r;
+
+    for (vi = 0; vi < nv; vi++)
+        for (r = 0; r < nr; r++)
+            if (sides[vi]->have[m][r])
+                return 1;
+    return 0;
 }
 
 static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *latest,
@@ -350,6 +377,8 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
     json_t *row = json_object(), *metrics = json_object(), *errs = json_object();
     json_t *failures = json_array();
     struct side **sides;
+    const json_t **cells = calloc((json_array_size(versions) * nr) + 1, sizeof(*cells));
+    unsigned char exclude[MAX_ROUNDS];
     size_t nv = json_array_size(versions), vi, r, e;
     unsigned ok = 0, failed = 0, inst_failed;
     double errsum[N_ERR_KINDS] = {0};
@@ -360,10 +389,11 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
     for (vi = 0; sides && vi < nv; vi++)
         if (!(sides[vi] = calloc(1, sizeof(**sides))))
             break;
-    if (!sides || vi < nv) {
+    if (!sides || vi < nv || !cells) {
         for (vi = 0; sides && vi < nv; vi++)
             free(sides[vi]);
         free(sides);
+        free(cells);
         json_decref(row);
         json_decref(metrics);
         json_decref(errs);
@@ -394,6 +424,7 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
                 continue;
             }
             ok++;
+            cells[vi * nr + r] = run;
             side_add_run(sides[vi], r, run, warmup_default);
             for (e = 0; e < N_ERR_KINDS; e++)
                 errsum[e] += summary_num(json_object_get(res, "errors"), err_kinds[e], 0);
@@ -407,6 +438,13 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
             if (sides[vi]->have[M_SERVER_CPU][r])
                 any_server = 1;
     }
+    /* disturbed and outlier rounds: the verdict rests on the others (disturb.c) */
+    disturb_row(row, cells, versions, nr, exclude);
+    for (r = 0; r < nr; r++)
+        for (vi = 0; exclude[r] && vi < nv; vi++)
+            for (m = 0; m < N_SLOTS; m++)
+                sides[vi]->have[m][r] = 0;
+    free(cells);
     json_object_set_new(row, "config", json_string(cfg));
     json_object_set_new(row, "label", json_string(summary_str(mcfg, "label", fallback_label)));
     if (json_object_get(mcfg, "params"))
@@ -437,22 +475,32 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
     const struct look_plan no_plan = {0, 0};
 
     inst_failed = add_counted(sides, cfg, latest, versions, nr, failures);
-    for (m = 0; m < METRIC_COUNT; m++) {
-        int counted = m == METRIC_INSTRUCTIONS;
-        if (counted && !any_metric(sides, nv, m, nr) && !inst_failed)
-            continue; /* the counted channel was off */
+    for (m = 0; m < METRIC_COUNT; m++)
         json_object_set_new(metrics, metric_name(m),
-                            metric_json(m, sides, (json_t *)versions, nr,
-                                        counted ? inst_failed > 0 : failed > 0, rules,
-                                        counted ? &no_plan : lp));
-        if (counted)
-            summary_cost_annotate(json_object_get(metrics, metric_name(m)), cfg, latest, versions,
-                                  nr);
+                            metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules, lp));
+    if (any_slot(sides, nv, nr, METRIC_INSTRUCTIONS) || inst_failed) {
+        json_object_set_new(metrics, metric_name(METRIC_INSTRUCTIONS),
+                            metric_json(METRIC_INSTRUCTIONS, sides, (json_t *)versions, nr,
+                                        inst_failed > 0, rules, &no_plan));
+        summary_cost_annotate(json_object_get(metrics, metric_name(METRIC_INSTRUCTIONS)), cfg,
+                              latest, versions, nr);
     }
     if (any_server)
         json_object_set_new(
             metrics, SUMMARY_SERVER_CPU,
             metric_json(M_SERVER_CPU, sides, (json_t *)versions, nr, failed > 0, rules, lp));
+    for (m = METRIC_SERVER_CPU_US; m < N_SLOTS; m++) {
+        static const char *const names[N_SLOTS] = {
+            [METRIC_SERVER_CPU_US] = "server_cpu_us",
+            [M_SERVER_SYSCALLS] = SUMMARY_SERVER_SYSCALLS,
+            [M_SERVER_CTXSW] = SUMMARY_SERVER_CTXSW,
+        };
+
+        if (names[m] && any_slot(sides, nv, nr, m))
+            json_object_set_new(
+                metrics, names[m],
+                metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules, lp));
+    }
     json_object_set_new(row, "metrics", metrics);
     for (vi = 0; vi < nv; vi++)
         free(sides[vi]);
@@ -465,6 +513,8 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
 {
     struct verdict_rules def;
     json_t *versions = json_array(), *configs = json_array(), *latest = json_object();
+    json_t *seen_v = json_object(), *seen_c = json_object();
+    json_t *meta_cfg = json_object(); /* id -> meta.json's configs[i], looked up per row */
     json_t *labels = json_object(), *replaced = json_object(), *sum = NULL, *rows = NULL;
     json_t *chance;
     const json_t *mv = json_object_get(meta, "versions"), *mc = json_object_get(meta, "configs");
@@ -484,12 +534,14 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     for (i = 0; i < json_array_size(mv); i++) {
         const char *n = summary_str(json_array_get(mv, i), "name", NULL);
         if (n)
-            add_unique(versions, n);
+            add_unique(versions, seen_v, n);
     }
     for (i = 0; i < json_array_size(mc); i++) {
         const char *id = summary_str(json_array_get(mc, i), "id", NULL);
-        if (id)
-            add_unique(configs, id);
+        if (id) {
+            add_unique(configs, seen_c, id);
+            json_object_set(meta_cfg, id, json_array_get(mc, i)); /* the last one wins */
+        }
     }
     for (i = 0; i < json_array_size(runs); i++) {
         const json_t *run = json_array_get(runs, i);
@@ -510,8 +562,8 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
         round = (long)json_integer_value(rj);
         if (round > max_round)
             max_round = round;
-        add_unique(versions, ver);
-        add_unique(configs, cfg);
+        add_unique(versions, seen_v, ver);
+        add_unique(configs, seen_c, cfg);
         if (!json_object_get(labels, cfg) && summary_str(run, "label", NULL))
             json_object_set_new(labels, cfg, json_string(summary_str(run, "label", "")));
         {
@@ -555,13 +607,9 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     json_object_set_new(sum, "outcome", json_null()); /* filled once the rows are known */
     for (i = 0; i < json_array_size(configs); i++) {
         const char *cfg = json_string_value(json_array_get(configs, i));
-        const json_t *mcfg = NULL;
+        const json_t *mcfg = json_object_get(meta_cfg, cfg);
         json_t *row;
-        size_t j;
 
-        for (j = 0; j < json_array_size(mc); j++)
-            if (strcmp(summary_str(json_array_get(mc, j), "id", ""), cfg) == 0)
-                mcfg = json_array_get(mc, j);
         row = build_row(cfg, mcfg, latest, versions, nr, expected_rounds, rules, &lp,
                         summary_str(labels, cfg, cfg),
                         summary_num(json_object_get(meta, "settings"), "warmup", 0));
@@ -578,13 +626,19 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     json_object_set_new(sum, "outcome", outcome_build(sum, NULL));
 
     compared = json_array_size(configs) * (json_array_size(versions) - 1);
-    alpha = stats_evidence_alpha(expected_rounds, expected_rounds, expected_rounds, &p_disjoint);
+    stats_evidence_alpha(expected_rounds, expected_rounds, expected_rounds, &p_disjoint);
+    alpha = stats_false_flag_chance(expected_rounds, expected_rounds, expected_rounds);
     chance = json_object();
     json_object_set_new(chance, "evidence",
                         json_string("ranges disjoint, or every paired per-round ratio on the "
                                     "same side of 1"));
     json_object_set_new(chance, "alpha", json_real(alpha));
     json_object_set_new(chance, "p_disjoint", json_real(p_disjoint));
+    json_object_set_new(chance, "runs_per_side", json_integer((json_int_t)expected_rounds));
+    json_object_set_new(chance, "level", json_real(STATS_EVIDENCE_LEVEL));
+    json_object_set_new(
+        chance, "reachable",
+        json_boolean(stats_evidence_reachable(expected_rounds, expected_rounds, expected_rounds)));
     json_object_set_new(chance, "comparisons", json_integer((json_int_t)compared));
     json_object_set_new(chance, "expected_false_flags", json_real((double)compared * alpha));
     json_object_set_new(chance, "expected_disjoint_by_chance",
@@ -594,11 +648,14 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
         json_t *rj = json_object();
         int m;
 
-        for (m = 0; m < METRIC_COUNT; m++)
+        for (m = 0; m < METRIC_ALL; m++)
             json_object_set_new(rj, metric_name(m), json_real(rules->threshold_pct[m]));
         json_object_set_new(rj, "noise_limit_pct", json_real(rules->noise_limit_pct));
         json_object_set_new(sum, "thresholds_pct", rj);
     }
+    json_decref(seen_v);
+    json_decref(seen_c);
+    json_decref(meta_cfg);
     json_decref(versions);
     json_decref(configs);
     json_decref(latest);
@@ -606,6 +663,9 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     json_decref(replaced);
     return sum;
 fail:
+    json_decref(seen_v);
+    json_decref(seen_c);
+    json_decref(meta_cfg);
     json_decref(versions);
     json_decref(configs);
     json_decref(latest);

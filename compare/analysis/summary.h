@@ -15,6 +15,13 @@ struct verdict_rules; /* stats.h */
  * (warm-up + result.elapsed_s) × 100),
  * present in a row only when some run knows it. Informational (verdict "~" or "failed"). */
 #define SUMMARY_SERVER_CPU "server_cpu_percent"
+/* Server figures per operation over the measured window (runs.jsonl server.window), present
+ * when some run has it: "server_cpu_us" (gateable, METRIC_SERVER_CPU_US), and these two,
+ * informational. The row's "server_window" says which accounting the runs used:
+ * {"source": "marks" | "process" | "mixed"} — "process" covers the driver's whole life,
+ * warm-up included (the driver wrote no window marks). */
+#define SUMMARY_SERVER_SYSCALLS "server_syscalls_per_op"
+#define SUMMARY_SERVER_CTXSW "server_ctxsw_per_op"
 
 /* Parses runs.jsonl text (one JSON object per line; blank lines ignored; a last line
  * without its newline that does not parse is ignored as a run cut short). New reference:

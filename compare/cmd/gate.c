@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "atomic.h"
+#include "clock.h"
 #include "cmds.h"
 #include "dataset.h"
 #include "flags.h"
@@ -32,13 +33,21 @@ static void usage(FILE *f)
     fprintf(
         f, "usage: compare gate --spec FILE [run flags] [--threshold METRIC=PERCENT]...\n"
            "                    [--noise-limit PERCENT] [--floors CALIBRATION.json]\n"
+           "                    [--budget DURATION] [--disturbed-limit CORES]\n"
            "                    [--post URL --post-token-env VAR]\n"
            "       compare gate --from RUNDIR [--spec FILE] [--threshold ...] [--post ...]\n"
-           "  --threshold     gate METRIC (throughput, cpu_efficiency, p50_us, p99_us, rss_mib;\n"
-           "                  old names p50, p99, rss accepted) at PERCENT;\n"
+           "  --threshold     gate METRIC (throughput, cpu_efficiency, p50_us, p99_us, rss_mib,\n"
+           "                  server_cpu_us; old names p50, p99, rss, server_cpu accepted) at\n"
+           "                  PERCENT;\n"
            "                  naming any gates exactly the named ones (default: throughput 5,\n"
            "                  cpu_efficiency 5, p99_us 10); the spec's \"gate\" section is read "
            "first\n"
+           "  --budget D      spend at most D (5m, 90s, 1h; spec gate.budget): after the planned\n"
+           "                  rounds, undecided rows get alternating rounds while time is left;\n"
+           "                  stops early when every row is decided\n"
+           "  --disturbed-limit CORES  a run during which other processes used more CPU than\n"
+           "                  this (default 0.5 cores; or steal above 5%%) is disturbed: its\n"
+           "                  round is run again (at most 2 rounds per row)\n"
            "  --from RUNDIR   judge an existing run directory (e.g. `compare merge` output)\n"
            "  --floors FILE   per-row floors from `compare calibrate` (calibration.json): a row's\n"
            "                  threshold is raised to what its A/A noise lets the runs detect\n"
@@ -68,7 +77,7 @@ static int apply_row_rules(const char *dir, json_t *summary, const struct gate_c
         goto out;
     for (r = 0; r < gc->n_rows; r++) {
         struct verdict_rules rules;
-        unsigned char gated[METRIC_COUNT];
+        unsigned char gated[METRIC_ALL];
         json_t *alt = NULL;
 
         json_array_foreach(json_object_get(summary, "rows"), i, row)
@@ -110,10 +119,11 @@ struct gate_cli {
     const char *thresholds[GATE_MAX_THRESHOLD_FLAGS];
     size_t n_thresholds;
     const char *post_url, *token_env, *token, *from, *floors;
-    double noise;
+    double noise, budget_s, disturbed_cores;
+    uint64_t t_start; /* when the gate started: --budget counts from here */
 };
 
-enum { GF_THRESHOLD, GF_POST, GF_TOKEN_ENV, GF_FROM, GF_NOISE, GF_FLOORS };
+enum { GF_THRESHOLD, GF_POST, GF_TOKEN_ENV, GF_FROM, GF_NOISE, GF_FLOORS, GF_BUDGET, GF_DISTURBED };
 
 static int gate_flag(struct gate_cli *cli, struct flags *f, int id)
 {
@@ -141,6 +151,15 @@ static int gate_flag(struct gate_cli *cli, struct flags *f, int id)
         if (num_parse_double(f->value, 0.1, 1000, &cli->noise) < 0)
             return flags_bad_value(f, "a percent in [0.1, 1000]");
         return 0;
+    case GF_BUDGET:
+        if (gate_parse_duration(f->value, &cli->budget_s) < 0)
+            return flags_bad_value(f, "a duration like 5m, 90s or 1h (at most 24h)");
+        return 0;
+    case GF_DISTURBED:
+        if (num_parse_double(f->value, 0.01, 1024, &cli->disturbed_cores) < 0)
+            return flags_bad_value(f, "the CPU cores other processes may use during a run, "
+                                      "from 0.01 to 1024");
+        return 0;
     default:
         return run_flag_apply(&cli->rq, f, id);
     }
@@ -150,15 +169,21 @@ static int gate_flag(struct gate_cli *cli, struct flags *f, int id)
 static int parse_args(struct gate_cli *cli, int argc, char **argv)
 {
     static const struct flag_def defs[] = {
-        {"--threshold", 1, GF_THRESHOLD},      {"--post", 1, GF_POST},
-        {"--post-token-env", 1, GF_TOKEN_ENV}, {"--from", 1, GF_FROM},
-        {"--noise-limit", 1, GF_NOISE},        {"--floors", 1, GF_FLOORS},
+        {"--threshold", 1, GF_THRESHOLD},
+        {"--post", 1, GF_POST},
+        {"--post-token-env", 1, GF_TOKEN_ENV},
+        {"--from", 1, GF_FROM},
+        {"--noise-limit", 1, GF_NOISE},
+        {"--floors", 1, GF_FLOORS},
+        {"--budget", 1, GF_BUDGET},
+        {"--disturbed-limit", 1, GF_DISTURBED},
     };
     struct flags f;
     int id;
 
     memset(cli, 0, sizeof(*cli));
     cli->noise = -1;
+    cli->t_start = clock_now_ns();
     run_request_init(&cli->rq);
     cli->rq.argc = argc;
     cli->rq.argv = argv;
@@ -236,6 +261,10 @@ static int load_config(const struct gate_cli *cli, struct gate_config *gc, json_
         }
     if (cli->noise > 0)
         gc->rules.noise_limit_pct = cli->noise;
+    if (cli->budget_s > 0)
+        gc->budget_s = cli->budget_s;
+    if (cli->disturbed_cores > 0)
+        gc->limits.other_cpu_cores = cli->disturbed_cores;
     if (cli->floors) {
         json_t *cal = ju_load_json(cli->floors, err, sizeof(err));
         int frc = cal ? gate_apply_floors(gc, cal, cli->floors, err, sizeof(err)) : -1;
@@ -257,6 +286,10 @@ static int obtain_summary(struct gate_cli *cli, struct gate_config *gc, struct r
     char err[4096] = "";
 
     cli->rq.rules = &gc->rules;
+    cli->rq.limits = &gc->limits;
+    cli->rq.repeat_disturbed = 1;
+    if (gc->budget_s > 0)
+        cli->rq.deadline_ns = cli->t_start + (uint64_t)(gc->budget_s * 1e9);
     if (cli->from) {
         struct render_opts ro = {NULL, &gc->rules};
 

@@ -362,6 +362,7 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     r.tree_dirs = rq->n_tree_dirs ? rq->tree_dirs : NULL;
     r.n_tree_dirs = rq->n_tree_dirs;
     r.stop = &stop_flag;
+    r.limits = rq->limits;
     r.server_versions = json_object();
     if (runner_check_programs(&r, err, errlen) < 0 ||
         cost_settings_parse(sp.instructions, rq->instructions, sp.path, &cost, err, errlen) < 0)
@@ -391,8 +392,9 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     {
         struct stat st;
         if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-            snprintf(err, errlen, "--out '%s': not a directory (expected a directory to write "
-                                  "the run into, new or holding a run to --resume)",
+            snprintf(err, errlen,
+                     "--out '%s': not a directory (expected a directory to write "
+                     "the run into, new or holding a run to --resume)",
                      dir);
             goto out;
         }
@@ -552,7 +554,10 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
             verdict_rules_default(&def);
             cx.rules = &def;
         }
-        if (cap > 0 && confirm_run(&cx, why, sizeof(why)) < 0) {
+        confirm_plan_budget(&cx, rq->deadline_ns, n_plan ? (clock_now_ns() - t0) / n_plan : 0,
+                            sp.n_versions);
+        if ((rq->repeat_disturbed && confirm_repeat_disturbed(&cx, why, sizeof(why)) < 0) ||
+            ((cx.cap > 0 || cx.deadline_ns) && confirm_run(&cx, why, sizeof(why)) < 0)) {
             snprintf(err, errlen, "%s", why);
             rc = EXIT_HARNESS;
         }

@@ -180,6 +180,20 @@ X(M_EVID_CHANCE,
   "({2} with disjoint ranges); the threshold makes a false flag rarer still.",
   "每个指标有 {0} 次比较，仅凭偶然约有 {1} 次会满足证据条件（区间不相交的约 {2} "
   "次）；阈值条件使误报更加罕见。")
+X(M_EVID_FLOOR,
+  "Evidence floor: a row is called `regressed` or `improved` only when chance alone gives its "
+  "evidence at most {0} of the time. With {1} runs a side, the chance of a false flag per row "
+  "and metric when nothing changed is at most {2}.",
+  "证据下限：只有当仅凭偶然出现这种证据的概率不超过 {0} 时，某行才会被判为 `regressed` 或 "
+  "`improved`。每方 {1} 次运行时，无变化时每行每个指标被误标的概率至多为 {2}。")
+X(M_EVID_FLOOR_NO,
+  "Evidence floor: a row is called `regressed` or `improved` only when chance alone gives its "
+  "evidence at most {0} of the time. With {1} runs a side even the most extreme outcome has a "
+  "chance of {2}: no verdict can be reached, every gated metric is `~` (too few runs); use at "
+  "least 3 runs a side.",
+  "证据下限：只有当仅凭偶然出现这种证据的概率不超过 {0} 时，某行才会被判为 `regressed` 或 "
+  "`improved`。每方 {1} 次运行时，即使最极端的结果偶然出现的概率也有 {2}：无法得出结论，"
+  "所有受检指标均为 `~`（运行次数太少）；每方至少需要 3 次运行。")
 X(M_EVID_TABLE, "Exact two-sided Mann–Whitney p and paired ratios per configuration:",
   "各配置的精确双侧 Mann–Whitney p 值与配对比值：")
 X(M_THRESHOLDS, "throughput {0}%, CPU efficiency {1}%, P50 {2}%, P99 {3}%, peak RSS {4}%",

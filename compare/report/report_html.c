@@ -244,8 +244,8 @@ static size_t varying_keys(const struct html_ctx *c, const char **keys, size_t c
     static const char *const first[] = {"command",      "pipeline", "window",
                                         "connections",  "workers",  "resp",
                                         "http_version", "path",     "keyspace"};
-    const char *rest[64] = {NULL};
-    size_t n = 0, nrest = 0, i, k, r;
+    const char *rest[64] = {NULL}, *constant[64] = {NULL};
+    size_t n = 0, nrest = 0, nconst = 0, i, k, r;
     const char *key;
     const json_t *val;
 
@@ -265,8 +265,14 @@ static size_t varying_keys(const struct html_ctx *c, const char **keys, size_t c
                 seen |= strcmp(key, first[i]) == 0;
             for (k = 0; k < nrest; k++)
                 seen |= strcmp(key, rest[k]) == 0;
-            if (!seen && nrest < 64 && !key_constant(c, key))
+            for (k = 0; k < nconst; k++) /* asked once per key, not once per row */
+                seen |= strcmp(key, constant[k]) == 0;
+            if (seen || nrest >= 64)
+                continue;
+            if (!key_constant(c, key))
                 rest[nrest++] = key;
+            else if (nconst < 64)
+                constant[nconst++] = key;
         }
     }
     qsort(rest, nrest, sizeof(rest[0]), cmp_str);
@@ -532,6 +538,9 @@ int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const 
         return -1;
     }
     ctx.nrows = json_array_size(ctx.rows);
+    for (i = 0; i < ctx.nrows && !ctx.server_cpu; i++)
+        ctx.server_cpu = json_object_get(json_object_get(json_array_get(ctx.rows, i), "metrics"),
+                                         "server_cpu_percent") != NULL;
     vs = json_object_get(summary, "versions");
     json_array_foreach((json_t *)vs, i, v)
     {

@@ -144,7 +144,7 @@ static void mark(const struct html_ctx *c, const struct f_point *p, const char *
     FILE *f = c->f;
     char mid[32], lo[32], hi[32];
 
-    fprintf(f, "<g class=\"fr\" data-metric=\"%s\" data-verdict=\"", key);
+    fprintf(f, "<g class=\"fr\" data-change=\"%s\" data-verdict=\"", key);
     svg_escape(f, p->present ? p->verdict : "failed");
     fputs("\"><title>", f);
     svg_escape(f, label);

@@ -26,6 +26,7 @@ struct html_ctx {
     const char *versions[HTML_MAX_VERSIONS];
     size_t nv;
     const struct report_model *model; /* every fact the page states, computed once */
+    int server_cpu; /* some row has server CPU figures (found once: tables ask per row) */
 };
 
 /* The English or the Chinese text. */

@@ -10,6 +10,7 @@
 
 #include "report_html_int.h"
 #include "sentences.h"
+#include "window_text.h"
 
 static void th(const struct html_ctx *c, const char *text, const char *version)
 {
@@ -303,11 +304,13 @@ static void latency_table(const struct html_ctx *c)
           c->f);
 }
 
-/* Whether any row has figures for metric. */
+/* Whether any row has figures for metric (server CPU: found once, the tables ask per row). */
 static int have_metric(const struct html_ctx *c, const char *metric)
 {
     size_t r;
 
+    if (strcmp(metric, "server_cpu_percent") == 0)
+        return c->server_cpu;
     for (r = 0; r < c->nrows; r++)
         if (json_object_get(json_object_get(json_array_get(c->rows, r), "metrics"), metric))
             return 1;
@@ -392,39 +395,38 @@ static void evid_row(const struct html_ctx *c, const json_t *row)
     }
 }
 
-static void evidence_table(const struct html_ctx *c)
+/* The overlap flag, the chance at this dataset's run count and the evidence floor, in
+ * report.md's words (sentences.c), never a fixed five. */
+static void evidence_note(const struct html_ctx *c, const json_t *chance)
 {
-    const json_t *chance = json_object_get(c->summary, "chance");
-    double alpha, expected;
+    double alpha = NAN, expected = NAN;
+    char *s;
 
-    html_table(c, "table-evidence", L(c, "Evidence (throughput)", "证据（吞吐量）"), evid_head,
-               evid_row);
     fputs(L(c,
             "<p class=\"note\">Overlap flag: whether the min–max ranges of the baseline and "
             "the candidate share a value. ",
             "<p class=\"note\">重叠标记：基线与候选版本的 最小值–最大值 范围是否有共同的值。"),
           c->f);
-    {
-        /* the chance for the run count of this dataset, in report.md's words */
-        double a = NAN;
-        char *s;
-
-        html_num(chance, "alpha", &a);
-        s = sent_evidence(c->model, a, c->zh ? "zh" : "en");
-        if (s) {
-            html_text(c, s);
-            fputs(c->zh ? "" : " ", c->f);
-        }
-        free(s);
+    html_num(chance, "alpha", &alpha);
+    s = sent_evidence(c->model, alpha, c->zh ? "zh" : "en");
+    if (s) {
+        html_text(c, s);
+        fputs(c->zh ? "" : " ", c->f);
     }
+    free(s);
+    s = sent_floor(chance, c->zh ? "zh" : "en");
+    if (s) {
+        html_text(c, s);
+        fputs(c->zh ? "" : " ", c->f);
+    }
+    free(s);
     fputs(L(c,
             "The exact p of every row is given. The paired ratio is candidate / baseline within "
             "each round, median [min–max].",
             "表中给出每行的精确 p 值。配对比值为每一轮中 候选 / 基线 的比值，"
             "取 中位数 [最小值–最大值]。"),
           c->f);
-    if (html_num(chance, "alpha", &alpha) == 0 &&
-        html_num(chance, "expected_false_flags", &expected) == 0)
+    if (!isnan(alpha) && html_num(chance, "expected_false_flags", &expected) == 0)
         fprintf(c->f,
                 L(c,
                   " At the evidence level used (chance %.4f per row and metric when "
@@ -434,6 +436,48 @@ static void evidence_table(const struct html_ctx *c)
                   "约有 %.2f 行会仅因偶然而被标记。"),
                 alpha, expected);
     fputs("</p>\n", c->f);
+}
+
+/* window_text's sentences (interference, server accounting) as a section. */
+struct html_window_ctx {
+    const struct html_ctx *c;
+    int started, in_list;
+};
+
+static void html_window_put(void *ctx, int item, const char *text)
+{
+    struct html_window_ctx *w = ctx;
+
+    if (!w->started)
+        fputs("<section id=\"interference\"><h2>Interference and server accounting</h2>\n",
+              w->c->f);
+    if (item && !w->in_list)
+        fputs("<ul>\n", w->c->f);
+    if (!item && w->in_list)
+        fputs("</ul>\n", w->c->f);
+    fputs(item ? "<li>" : "<p>", w->c->f);
+    html_esc(w->c, text);
+    fputs(item ? "</li>\n" : "</p>\n", w->c->f);
+    w->started = 1;
+    w->in_list = item;
+}
+
+static void window_section(const struct html_ctx *c)
+{
+    struct html_window_ctx w = {c, 0, 0};
+
+    window_text(c->summary, c->meta, html_window_put, &w);
+    if (w.in_list)
+        fputs("</ul>\n", c->f);
+    if (w.started)
+        fputs("</section>\n", c->f);
+}
+
+static void evidence_table(const struct html_ctx *c)
+{
+    html_table(c, "table-evidence", L(c, "Evidence (throughput)", "证据（吞吐量）"), evid_head,
+               evid_row);
+    evidence_note(c, json_object_get(c->summary, "chance"));
 }
 
 /* "Valkey 8.0 / TLS / RESP3": version, transport and the protocol's mode. */
@@ -552,6 +596,7 @@ void html_tables(const struct html_ctx *c)
         latency_table(c);
         efficiency_table(c);
         evidence_table(c);
+        window_section(c);
     } else {
         detailed_table(c);
     }

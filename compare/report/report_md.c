@@ -16,8 +16,11 @@
 #include "report_md.h"
 #include "report_md_int.h"
 #include "sentences.h"
+#include "window_text.h"
 #include "stats.h"
 #include "summary.h"
+
+static void md_window(const struct md *m);
 
 /* ---- words for the summary ---- */
 
@@ -389,6 +392,35 @@ static void write_compare(const struct md *m)
     fprintf(m->f, "%s\n\n", md_t(m, M_DEF_RSS));
     md_section_instructions(m);
     md_evidence(m);
+    md_window(m);
+}
+
+/* window_text's sentences under their own heading (nothing when the runs have none). */
+struct md_window_ctx {
+    const struct md *m;
+    int started, in_list;
+};
+
+static void md_window_put(void *ctx, int item, const char *text)
+{
+    struct md_window_ctx *w = ctx;
+
+    if (!w->started)
+        fprintf(w->m->f, "## Interference and server accounting\n\n");
+    if (!item && w->in_list)
+        fputc('\n', w->m->f);
+    fprintf(w->m->f, item ? "- %s\n" : "%s\n\n", text);
+    w->started = 1;
+    w->in_list = item;
+}
+
+static void md_window(const struct md *m)
+{
+    struct md_window_ctx w = {m, 0, 0};
+
+    window_text(m->summary, m->meta, md_window_put, &w);
+    if (w.in_list)
+        fputc('\n', m->f);
 }
 
 /* One version: the "Detailed results" page. */
@@ -510,6 +542,12 @@ int report_md_write(FILE *f, const json_t *summary, const json_t *meta, const ch
     }
     m.nv = json_array_size(m.versions);
     m.nrows = json_array_size(m.rows);
+    {
+        const json_t *row;
+        size_t i;
+        json_array_foreach(m.rows, i, row) m.server_cpu |=
+            summary_metric(row, SUMMARY_SERVER_CPU) != NULL;
+    }
     m.base = json_string_value(json_array_get(m.versions, 0));
     if (report_model_build(&model, summary, m.meta) < 0) {
         snprintf(err, errlen, "out of memory");

@@ -366,7 +366,13 @@ static void reproduce(const struct md *m)
         md_put(m, "\n```\n\n");
     }
     md_put(m, md_t(m, M_REPRO_RENDER));
-    md_put(m, "\n\n```sh\nbin/compare report ");
+    md_put(m, "\n\n```sh\n");
+    /* the program as the run invoked it (older datasets: bin/compare, as they printed) */
+    w = json_array_get(cl, 0);
+    shell_word(m, json_is_string(w) && strstr(json_string_value(w), "compare")
+                      ? json_string_value(w)
+                      : "bin/compare");
+    md_put(m, " report ");
     md_put(m, md_t(m, M_RUN_DIR));
     md_put(m, "\n```\n");
 }

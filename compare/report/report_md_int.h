@@ -19,6 +19,7 @@ struct md {
     size_t nv, nrows;
     const char *base;                 /* baseline version name */
     const struct report_model *model; /* every fact the report states, computed once */
+    int server_cpu; /* some row has server CPU figures (found once: tables ask per row) */
 };
 
 /* A formatted number, returned by value so it can be passed inline. */

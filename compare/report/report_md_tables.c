@@ -56,11 +56,7 @@ static void md_table(const struct md *m, void (*head)(const struct md *m), row_f
 
 static int any_server_cpu(const struct md *m)
 {
-    const json_t *row;
-    size_t i;
-
-    json_array_foreach(m->rows, i, row) if (summary_metric(row, SUMMARY_SERVER_CPU)) return 1;
-    return 0;
+    return m->server_cpu;
 }
 
 /* Two versions. */
@@ -76,10 +72,28 @@ static void ab_tput_head(const struct md *m)
             any_server_cpu(m) ? "---:|" : "");
 }
 
+/* Candidate c's throughput verdict, with CPU efficiency's when it says something else. */
+static void tput_verdict(const struct md *m, const json_t *row, const char *c)
+{
+    const char *v = md_verdict(row, "throughput", c), *ev = md_verdict(row, "cpu_efficiency", c);
+
+    md_put(m, v);
+    if (strcmp(ev, v) != 0 && strcmp(ev, VERDICT_SAME) != 0) {
+        md_put(m, " (");
+        md_tmpl(m, md_t(m, M_EFF_NOTE), ev, MD_END);
+        md_put(m, ")");
+    }
+}
+
+/* Candidate c's latency verdicts: "P50 x, P99 y". */
+static void lat_verdict(const struct md *m, const json_t *row, const char *c)
+{
+    fprintf(m->f, "P50 %s, P99 %s", md_verdict(row, "p50_us", c), md_verdict(row, "p99_us", c));
+}
+
 static void ab_tput_row(const struct md *m, const json_t *row)
 {
     const char *c = md_version(m, 1);
-    const char *v = md_verdict(row, "throughput", c), *ev = md_verdict(row, "cpu_efficiency", c);
 
     md_put(m, "| ");
     md_cell(m, md_row_label(row));
@@ -94,12 +108,8 @@ static void ab_tput_row(const struct md *m, const json_t *row)
         fprintf(m->f, " %s → %s |",
                 num_median(summary_values(row, SUMMARY_SERVER_CPU, m->base), 1, 2).s,
                 num_median(summary_values(row, SUMMARY_SERVER_CPU, c), 1, 2).s);
-    fprintf(m->f, " %s", v);
-    if (strcmp(ev, v) != 0 && strcmp(ev, VERDICT_SAME) != 0) {
-        md_put(m, " (");
-        md_tmpl(m, md_t(m, M_EFF_NOTE), ev, MD_END);
-        md_put(m, ")");
-    }
+    md_put(m, " ");
+    tput_verdict(m, row, c);
     md_put(m, " |\n");
 }
 
@@ -114,16 +124,17 @@ static void ab_lat_head(const struct md *m)
 static void ab_lat_row(const struct md *m, const json_t *row)
 {
     const char *c = md_version(m, 1);
-    const char *v50 = md_verdict(row, "p50_us", c), *v99 = md_verdict(row, "p99_us", c);
 
     md_put(m, "| ");
     md_cell(m, md_row_label(row));
-    fprintf(m->f, " | %s | %s | %s | %s | %s | P50 %s, P99 %s |\n",
+    fprintf(m->f, " | %s | %s | %s | %s | %s | ",
             num_range(summary_values(row, "p50_us", m->base), 1, 1).s,
             num_range(summary_values(row, "p50_us", c), 1, 1).s,
             num_range(summary_values(row, "p99_us", m->base), 1, 1).s,
             num_range(summary_values(row, "p99_us", c), 1, 1).s,
-            num_pct(json_object_get(summary_vs(row, "p99_us", c), "change")).s, v50, v99);
+            num_pct(json_object_get(summary_vs(row, "p99_us", c), "change")).s);
+    lat_verdict(m, row, c);
+    md_put(m, " |\n");
 }
 
 static void ab_mem_head(const struct md *m)
@@ -242,9 +253,10 @@ static void nway_tput_row(const struct md *m, const json_t *row)
             num_pct(json_object_get(summary_vs(row, "cpu_efficiency", md_version(m, vi)), "change"))
                 .s);
     md_put(m, " | ");
-    for (vi = 1; vi < m->nv; vi++)
-        fprintf(m->f, "%s%s", vi > 1 ? " / " : "",
-                md_verdict(row, "throughput", md_version(m, vi)));
+    for (vi = 1; vi < m->nv; vi++) {
+        md_put(m, vi > 1 ? " / " : "");
+        tput_verdict(m, row, md_version(m, vi));
+    }
     md_put(m, " |\n");
 }
 
@@ -271,9 +283,10 @@ static void nway_lat_row(const struct md *m, const json_t *row)
     nway_cells(m, row, "p50_us", 0, 1, 1);
     nway_cells(m, row, "p99_us", 0, 1, 1);
     md_put(m, " ");
-    for (vi = 1; vi < m->nv; vi++)
-        fprintf(m->f, "%sP99 %s", vi > 1 ? " / " : "",
-                md_verdict(row, "p99_us", md_version(m, vi)));
+    for (vi = 1; vi < m->nv; vi++) {
+        md_put(m, vi > 1 ? " / " : "");
+        lat_verdict(m, row, md_version(m, vi));
+    }
     md_put(m, " |\n");
 }
 
@@ -379,6 +392,15 @@ void md_evidence(const struct md *m)
         snprintf(r, sizeof(r), "%lld", rounds);
         snprintf(comb, sizeof(comb), "%.0f", c);
         md_tmpl(m, md_t(m, M_EVID_MWU), r, comb, num_fixed(2 / c, 4).s,
+                num_fixed(2 / ldexp(1, (int)rounds), 4).s, MD_END);
+        md_put(m, md_t(m, M_SENT_SEP));
+    }
+    if (json_is_boolean(json_object_get(ch, "reachable"))) {
+        snprintf(r, sizeof(r), "%lld", rounds);
+        md_tmpl(m,
+                md_t(m, json_is_true(json_object_get(ch, "reachable")) ? M_EVID_FLOOR
+                                                                       : M_EVID_FLOOR_NO),
+                num_fixed(summary_num(ch, "level", NAN), 2).s, r,
                 num_fixed(summary_num(ch, "alpha", NAN), 4).s, MD_END);
         md_put(m, md_t(m, M_SENT_SEP));
     }

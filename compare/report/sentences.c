@@ -1,6 +1,8 @@
 /* sentences: the facts of the model in words (see sentences.h). */
 #include "sentences.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,11 +142,26 @@ char *sent_evidence(const struct report_model *m, double alpha, const char *lang
     snprintf(r, sizeof(r), "%lld", m->rounds);
     snprintf(comb, sizeof(comb), "%.0f", m->rank_combinations);
     snprintf(p, sizeof(p), "%.4f", m->p_disjoint);
-    if (alpha == alpha)
-        snprintf(a, sizeof(a), "%.4f", alpha);
-    else
-        snprintf(a, sizeof(a), "—");
+    /* {3}: every paired ratio on one side by chance, 2/2^rounds (alpha, the summary's
+     * false-flag chance, is stated by sent_floor) */
+    (void)alpha;
+    snprintf(a, sizeof(a), "%.4f", 2 / ldexp(1, (int)(m->rounds < 1000 ? m->rounds : 1000)));
     return i18n_fill(i18n(lang, M_EVID_MWU), r, comb, p, a, END);
+}
+
+char *sent_floor(const json_t *chance, const char *lang)
+{
+    char level[32], runs[32], a[32];
+    const json_t *reach = json_object_get(chance, "reachable");
+
+    if (!json_is_boolean(reach))
+        return NULL;
+    snprintf(level, sizeof(level), "%.2f", json_number_value(json_object_get(chance, "level")));
+    snprintf(runs, sizeof(runs), "%lld",
+             (long long)json_integer_value(json_object_get(chance, "runs_per_side")));
+    snprintf(a, sizeof(a), "%.4f", json_number_value(json_object_get(chance, "alpha")));
+    return i18n_fill(i18n(lang, json_is_true(reach) ? M_EVID_FLOOR : M_EVID_FLOOR_NO), level, runs,
+                     a, END);
 }
 
 char *sent_unjudged(const struct report_model *m, const char *lang)

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "model.h"
 
 /* A sentence names at most SENT_LIST_MAX rows, then "and N more". */
@@ -28,6 +30,11 @@ char *sent_driver_errors(const struct report_model *m, const char *lang);
 /* "With N runs a side, disjoint ranges are ... p = 2/C ≈ P ..." (NULL too when the run count
  * is outside [2, 30]: then there is no such sentence). alpha: the summary's chance.alpha. */
 char *sent_evidence(const struct report_model *m, double alpha, const char *lang);
+/* The evidence floor for chance (summary.json "chance": level, runs_per_side, alpha,
+ * reachable): "Evidence floor: ... With N runs a side, the chance of a false flag ... is at
+ * most A." or, when the runs cannot reach it, "... no verdict can be reached ...". NULL when
+ * chance has no "reachable" (an older summary). */
+char *sent_floor(const json_t *chance, const char *lang);
 /* "N of M configurations cannot be fully judged ...: rows." (NULL when none). */
 char *sent_unjudged(const struct report_model *m, const char *lang);
 /* One version: "Highest throughput: row, X ops/s. Lowest batch P99: row, Y µs." (NULL when

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "confirm.h"
+
+#include "clock.h"
 #include "dataset.h"
 #include "runner.h"
 #include "schedule.h"
@@ -54,7 +56,7 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules,
 
     if (strcmp(summary_str(row, "status", ""), "ok") != 0)
         return 0; /* failed or incomplete rows are not measured more */
-    for (m = 0; m < METRIC_COUNT; m++) {
+    for (m = 0; m < METRIC_ALL; m++) {
         const json_t *mj = json_object_get(metrics, metric_name(m));
         const json_t *vs = json_object_get(mj, "vs_baseline");
         const char *cand;
@@ -90,6 +92,9 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules,
             if (strcmp(verdict, VERDICT_UNSTABLE) == 0 && (past || !more))
                 return 1;
             if (strcmp(verdict, VERDICT_SAME) == 0 && past)
+                return 1;
+            /* held at ~ by the evidence floor: more rounds are what it needs */
+            if (strcmp(summary_str(cmp, "reason", ""), STATS_REASON_TOO_FEW) == 0)
                 return 1;
             /* Decided by the planned rounds on "every paired ratio on one side of 1"
              * alone, with ranges overlapping: chance gives that 2^(1-n) of the time (1 in
@@ -164,12 +169,140 @@ static json_t *current_summary(const char *dir, const json_t *meta,
     return summary_build(*runs_out, meta, rules, err, errlen);
 }
 
+/* Runs round rd of configuration c, every version once in the alternating order, and
+ * appends the lines. Returns 0 (also when a stop signal cut it short), or -1 with err. */
+static int run_round(struct confirm_ctx *cx, size_t c, unsigned rd, char *err, size_t errlen)
+{
+    const struct spec *sp = cx->r->sp;
+    unsigned pos;
+
+    for (pos = 1; pos <= sp->n_versions && !*cx->r->stop; pos++) {
+        struct sched_run sr = {.config = c,
+                               .version = sched_version_at(sp->n_versions, rd, pos),
+                               .round = rd,
+                               .position = pos};
+        json_t *line = runner_run(cx->r, &sr, err, errlen);
+
+        if (!line)
+            return *cx->r->stop ? 0 : -1;
+        if (dataset_append(cx->fd, line, err, errlen) < 0) {
+            json_decref(line);
+            return -1;
+        }
+        if (strcmp(summary_str(line, "status", ""), "ok") != 0)
+            fprintf(stderr, "compare: run failed: %s · %s · round %u: %s\n", sp->configs[c].label,
+                    sp->versions[sr.version].name, sr.round, summary_str(line, "reason", "?"));
+        json_decref(line);
+    }
+    return 0;
+}
+
+void confirm_plan_budget(struct confirm_ctx *cx, uint64_t deadline_ns, uint64_t run_ns, size_t nv)
+{
+    uint64_t now = clock_now_ns(), left;
+    unsigned cap;
+
+    if (!deadline_ns)
+        return;
+    cx->deadline_ns = deadline_ns;
+    cx->round_ns = run_ns * (nv ? nv : 1);
+    left = deadline_ns > now ? deadline_ns - now : 0;
+    cap = cx->round_ns ? (unsigned)(left / cx->round_ns) : 0;
+    if (cap > CONFIRM_BUDGET_MAX_CAP)
+        cap = CONFIRM_BUDGET_MAX_CAP;
+    cx->cap = cap / 2 * 2;
+    fprintf(stderr,
+            "compare: budget: %.0f s left, a round takes %.1f s: at most %u extra rounds per "
+            "undecided row\n",
+            (double)left / 1e9, (double)cx->round_ns / 1e9, cx->cap);
+}
+
+/* The rounds of row id whose latest run (any version) is disturbed, in runs (ascending,
+ * at most max); the replaced runs' records go to rec. Returns how many. */
+static size_t disturbed_rounds(const json_t *runs, const char *id, unsigned *out, size_t max,
+                               json_t *rec)
+{
+    const json_t *line;
+    size_t i, n = 0, k;
+
+    json_array_foreach(runs, i, line)
+    {
+        const json_t *in = json_object_get(line, "interference");
+        unsigned rd = (unsigned)json_integer_value(json_object_get(line, "round"));
+        int dup = 0;
+
+        if (strcmp(summary_str(line, "config", ""), id) != 0 ||
+            !json_is_true(json_object_get(in, "disturbed")))
+            continue;
+        json_array_append_new(rec,
+                              json_pack("{s:s, s:s, s:s, s:i, s:f, s:f}", "config", id, "label",
+                                        summary_str(line, "label", id), "version",
+                                        summary_str(line, "version", "?"), "round", (int)rd,
+                                        "other_cpu_cores", summary_num(in, "other_cpu_cores", 0),
+                                        "steal_pct", summary_num(in, "steal_pct", 0)));
+        for (k = 0; k < n; k++)
+            dup |= out[k] == rd;
+        if (!dup && n < max)
+            out[n++] = rd;
+    }
+    return n;
+}
+
+int confirm_repeat_disturbed(struct confirm_ctx *cx, char *err, size_t errlen)
+{
+    const struct spec *sp = cx->r->sp;
+    json_t *runs = NULL, *summary, *rec = json_array();
+    size_t c, k;
+    int rc = -1;
+
+    summary = current_summary(cx->dir, cx->meta, cx->rules, &runs, err, errlen);
+    if (!summary || !rec)
+        goto out;
+    {
+        struct interference_limits def;
+        const struct interference_limits *lim = cx->r->limits;
+
+        interference_limits_default(&def);
+        if (!lim)
+            lim = &def;
+        json_object_set_new(cx->meta, "interference_limits",
+                            json_pack("{s:f, s:f}", "other_cpu_cores", lim->other_cpu_cores,
+                                      "steal_pct", lim->steal_pct));
+    }
+    for (c = 0; c < sp->n_configs && !*cx->r->stop; c++) {
+        unsigned rounds[CONFIRM_DISTURBED_REPEATS];
+        size_t n;
+
+        if (!cx->selected[c])
+            continue;
+        n = disturbed_rounds(runs, sp->configs[c].id, rounds, CONFIRM_DISTURBED_REPEATS, rec);
+        for (k = 0; k < n && !*cx->r->stop; k++) {
+            if (cx->deadline_ns && clock_now_ns() + cx->round_ns > cx->deadline_ns)
+                break; /* gate --budget: no time left for it */
+            fprintf(stderr,
+                    "compare: %s: round %u was disturbed by other processes: running it "
+                    "again\n",
+                    sp->configs[c].label, rounds[k]);
+            if (run_round(cx, c, rounds[k], err, errlen) < 0)
+                goto out;
+        }
+    }
+    if (json_array_size(rec))
+        json_object_set(cx->meta, "disturbed_runs", rec);
+    rc = 0;
+out:
+    json_decref(rec);
+    json_decref(summary);
+    json_decref(runs);
+    return rc;
+}
+
 int confirm_run(struct confirm_ctx *cx, char *err, size_t errlen)
 {
     const struct spec *sp = cx->r->sp;
     json_t *runs = NULL, *summary = NULL, *rows_done = json_object(), *record = NULL;
     unsigned added = 0;
-    int rc = -1;
+    int rc = -1, out_of_time = 0;
 
     if (!rows_done)
         goto oom;
@@ -204,34 +337,14 @@ int confirm_run(struct confirm_ctx *cx, char *err, size_t errlen)
                 !confirm_row_borderline(row, cx->rules, (size_t)summary_num(summary, "rounds", 0)))
                 continue;
             n_border++;
-            base = last_round(runs, sp->configs[c].id);
-            for (step = 1; step <= 2 && !*cx->r->stop; step++) {
-                unsigned pos;
-
-                for (pos = 1; pos <= sp->n_versions && !*cx->r->stop; pos++) {
-                    struct sched_run sr = {.config = c,
-                                           .version =
-                                               sched_version_at(sp->n_versions, base + step, pos),
-                                           .round = base + step,
-                                           .position = pos};
-                    json_t *line = runner_run(cx->r, &sr, err, errlen);
-
-                    if (!line) {
-                        if (*cx->r->stop)
-                            break;
-                        goto out;
-                    }
-                    if (dataset_append(cx->fd, line, err, errlen) < 0) {
-                        json_decref(line);
-                        goto out;
-                    }
-                    if (strcmp(summary_str(line, "status", ""), "ok") != 0)
-                        fprintf(stderr, "compare: run failed: %s · %s · round %u: %s\n",
-                                sp->configs[c].label, sp->versions[sr.version].name, sr.round,
-                                summary_str(line, "reason", "?"));
-                    json_decref(line);
-                }
+            if (cx->deadline_ns && clock_now_ns() + 2 * cx->round_ns > cx->deadline_ns) {
+                out_of_time = 1;
+                break;
             }
+            base = last_round(runs, sp->configs[c].id);
+            for (step = 1; step <= 2 && !*cx->r->stop; step++)
+                if (run_round(cx, c, base + step, err, errlen) < 0)
+                    goto out;
             json_object_set_new(
                 rows_done, sp->configs[c].id,
                 json_integer(json_integer_value(json_object_get(rows_done, sp->configs[c].id)) +
@@ -241,14 +354,18 @@ int confirm_run(struct confirm_ctx *cx, char *err, size_t errlen)
                     (unsigned)json_integer_value(json_object_get(rows_done, sp->configs[c].id)),
                     cx->cap);
         }
-        if (n_border == 0)
+        if (n_border == 0 || out_of_time)
             break;
         added += 2;
     }
     record = json_pack("{s:i, s:s, s:O}", "max_extra_rounds", (int)cx->cap, "rule", confirm_rule,
                        "rows", rows_done);
+    if (record && cx->deadline_ns)
+        json_object_set_new(record, "budget_ended", json_boolean(out_of_time));
     if (!record || json_object_set_new(cx->meta, "confirmation", record) < 0)
         goto oom;
+    if (out_of_time)
+        fprintf(stderr, "compare: the time budget is spent: no further rounds\n");
     rc = 0;
     goto out;
 oom:

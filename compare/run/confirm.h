@@ -2,6 +2,9 @@
 #ifndef PAIRBENCH_CONFIRM_H
 #define PAIRBENCH_CONFIRM_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include <jansson.h>
 
 #include "stats.h"
@@ -32,7 +35,24 @@ struct confirm_ctx {
     const char *dir; /* the run directory */
     json_t *meta;    /* gets "confirmation": {max_extra_rounds, rule, rows} */
     const struct verdict_rules *rules;
+    uint64_t deadline_ns; /* gate --budget: no extra round starts unless it fits (0 = none) */
+    uint64_t round_ns;    /* one round of one row, as measured over the planned rounds */
 };
+
+/* gate --budget: when deadline_ns is set, fixes cx->cap (before any extra round, so the
+ * verdicts' false-alarm budget is split over a known number of looks) to the even number of
+ * rounds of one row that fit in the time left, at most CONFIRM_BUDGET_MAX_CAP; run_ns is the
+ * mean time of one run so far, nv the versions per round. */
+#define CONFIRM_BUDGET_MAX_CAP 40
+void confirm_plan_budget(struct confirm_ctx *cx, uint64_t deadline_ns, uint64_t run_ns, size_t nv);
+
+/* Disturbed runs (runs.jsonl interference.disturbed): each round of a row holding one is run
+ * again once, under the same round number (the newer line replaces the older in the
+ * summary), at most CONFIRM_DISTURBED_REPEATS rounds per row. The disturbed runs found and
+ * their interference go into meta.json "disturbed_runs" [{config, label, version, round,
+ * other_cpu_cores, steal_pct}] for the reports. Returns 0, or -1 with err. */
+#define CONFIRM_DISTURBED_REPEATS 2
+int confirm_repeat_disturbed(struct confirm_ctx *cx, char *err, size_t errlen);
 
 /* Runs extra rounds for borderline rows until none is left or the cap is reached (or a stop
  * signal). Returns 0, or -1 with err set (a run could not be started or recorded). */

@@ -417,8 +417,6 @@ static int push_config(struct grid_config **arr, size_t *n, size_t *cap, json_t 
     return 0;
 }
 
-#define MAX_CONFIGS 100000
-
 int grid_expand(const json_t *grid, const char *file, struct grid_config **out, size_t *n,
                 char *err, size_t errlen)
 {
@@ -488,12 +486,15 @@ int grid_expand(const json_t *grid, const char *file, struct grid_config **out, 
             axis_val[n_axes] = v;
             idx[n_axes] = 0;
             n_axes++;
-            total *= json_array_size(v);
-            if (total > MAX_CONFIGS) {
-                snprintf(err, errlen, "%s: $.axes: the product has more than %d configurations",
-                         file, MAX_CONFIGS);
-                return -1;
-            }
+            /* saturating: the message names the count, however large */
+            total = total > 1000000000000ull ? total : total * json_array_size(v);
+        }
+        if (total > GRID_MAX_CONFIGS) {
+            snprintf(err, errlen,
+                     "%s: $.axes: the product has %llu configurations, more than the %d a run "
+                     "can plan (expected at most %d: split the grid, or fewer axis values)",
+                     file, (unsigned long long)total, GRID_MAX_CONFIGS, GRID_MAX_CONFIGS);
+            return -1;
         }
     }
     exclude = json_object_get(grid, "exclude");

@@ -9,6 +9,10 @@
 
 #include <jansson.h>
 
+/* The most configurations a grid (and a spec, all grids together) may expand to: a run plans,
+ * records and renders every one, in time linear in their number. */
+#define GRID_MAX_CONFIGS 100000
+
 struct grid_config {
     char id[9];
     char label[192];

@@ -54,7 +54,9 @@ static json_t *comparable_grids(const json_t *grids)
 /* A value as compact JSON, cut at 40 bytes on a character boundary. */
 static void show(const json_t *v, char *out, size_t outlen)
 {
-    char *s = v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS | JSON_REAL_PRECISION(10)) : NULL;
+    char *s =
+        v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS | JSON_REAL_PRECISION(10))
+          : NULL;
     size_t n;
 
     if (!s) {

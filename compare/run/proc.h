@@ -25,7 +25,10 @@ struct proc_spec {
 };
 
 /* The environment variables no_secrets removes. */
-#define PROC_SECRET_VARS {"PAIRBENCH_REDIS_PASSWORD", "PAIRBENCH_REDIS_USER"}
+#define PROC_SECRET_VARS                                                                           \
+    {                                                                                              \
+        "PAIRBENCH_REDIS_PASSWORD", "PAIRBENCH_REDIS_USER"                                         \
+    }
 
 struct proc {
     pid_t pid;  /* also the process group id */

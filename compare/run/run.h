@@ -6,12 +6,14 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
 #include "flags.h"
 
-struct verdict_rules; /* stats.h */
+struct verdict_rules;        /* stats.h */
+struct interference_limits; /* interference.h */
 
 #define RUN_MAX_GRIDS 32
 #define RUN_MAX_VERSIONS 16
@@ -38,6 +40,12 @@ struct run_request {
     const char *tree_dirs[RUN_MAX_VERSIONS];
     size_t n_tree_dirs;
     json_t *extra_meta; /* borrowed; merged into meta.json when set */
+    /* gate --budget: CLOCK_MONOTONIC ns by which the run should be done (0 = none). After
+     * the planned rounds, undecided rows get alternating rounds while the budget lasts
+     * (confirm.c); the cap is fixed from the time left before the first extra round. */
+    uint64_t deadline_ns;
+    const struct interference_limits *limits; /* disturbed-run limits; NULL = defaults */
+    int repeat_disturbed; /* gate: run a disturbed round again (confirm_repeat_disturbed) */
 };
 
 struct run_outcome {

@@ -12,6 +12,8 @@
 #include "sha256.h"
 #include "words.h"
 
+const char *runmeta_program = "compare";
+
 static int secret_name(const char *k)
 {
     static const char *const words[] = {"PASS", "TOKEN", "SECRET", "KEY", "AUTH"};
@@ -95,6 +97,27 @@ static json_t *versions_json(const struct runner *r)
     return arr;
 }
 
+/* `compare commits` knows the commit each version was built from (meta.commits.trees):
+ * versions whose ref is not itself a SHA get it as their commit. */
+static void commits_known(json_t *meta)
+{
+    const json_t *trees = json_object_get(json_object_get(meta, "commits"), "trees"), *t;
+    json_t *v;
+    size_t i, k;
+
+    json_array_foreach(json_object_get(meta, "versions"), i, v)
+    {
+        if (json_is_string(json_object_get(v, "commit")))
+            continue;
+        json_array_foreach(trees, k, t)
+        {
+            if (json_equal(json_object_get(t, "version"), json_object_get(v, "name")) &&
+                json_is_string(json_object_get(t, "commit")))
+                json_object_set(v, "commit", json_object_get(t, "commit"));
+        }
+    }
+}
+
 json_t *runmeta_build(const struct run_request *rq, const struct runner *r,
                       const unsigned char *selected, unsigned runs, char *err, size_t errlen)
 {
@@ -105,6 +128,8 @@ json_t *runmeta_build(const struct run_request *rq, const struct runner *r,
     size_t i;
     int k;
 
+    /* the program as it was invoked, then the subcommand's words: what Reproduce prints */
+    json_array_append_new(argv, json_string(runmeta_program));
     for (k = 0; k < rq->argc; k++)
         json_array_append_new(argv, json_string(rq->argv[k]));
     if (!getcwd(cwd, sizeof(cwd)))
@@ -170,8 +195,10 @@ json_t *runmeta_build(const struct run_request *rq, const struct runner *r,
         snprintf(err, errlen, "meta.json: out of memory");
         return NULL;
     }
-    if (rq->extra_meta)
+    if (rq->extra_meta) {
         json_object_update(meta, rq->extra_meta);
+        commits_known(meta);
+    }
     return meta;
 }
 

@@ -27,4 +27,8 @@ int runmeta_finish(json_t *meta, const char *dir, const json_t *driver_build,
  * holding PASS, TOKEN, SECRET, KEY or AUTH) replaced by "***". New reference. */
 json_t *runmeta_redact_spec(const json_t *spec_root);
 
+/* The program as it was invoked (compare's argv[0], set by main; "compare" by default): the
+ * first word of meta.json's command_line, so that Reproduce prints the real invocation. */
+extern const char *runmeta_program;
+
 #endif

@@ -1,5 +1,6 @@
 /* runner: one measured run, servers and drivers in fresh processes (see runner.h). */
 #include "runner.h"
+#include "window.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -374,6 +375,19 @@ static int start_server(struct runner *r, size_t version, const json_t *params, 
                                r->sp->probe_timeout, p, reason, reasonlen);
 }
 
+/* The window's server accounting and interference (window.c) for the runs.jsonl line. */
+static void runner_window(const struct runner *r, const struct window_watch *w,
+                          const struct proc_result *res, json_t **swin, json_t **interf)
+{
+    struct interference_limits def;
+    double cpu = (double)res->ru.ru_utime.tv_sec + res->ru.ru_utime.tv_usec / 1e6 +
+                 (double)res->ru.ru_stime.tv_sec + res->ru.ru_stime.tv_usec / 1e6;
+
+    interference_limits_default(&def);
+    json_decref(*interf);
+    window_json(w, cpu, res->ru.ru_nivcsw, r->limits ? r->limits : &def, swin, interf);
+}
+
 json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size_t errlen)
 {
     const struct spec *sp = r->sp;
@@ -392,6 +406,8 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
     struct proc_spec ps = {0};
     double timeout, cpu0 = -1, cpu1 = -1;
     int have_res = 0, interrupted = 0, srv_started = 0, attempt;
+    struct window_watch win = {.rd = -1, .wr = -1};
+    json_t *denv = NULL, *interf = json_null(), *swin = NULL;
 
     r->seq++;
     runner_utc_now(started, sizeof(started));
@@ -463,15 +479,20 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
     /* docs/architecture.md#driver-result: "<driver command> --config FILE.json" */
     full[dargc] = "--config";
     full[dargc + 1] = cfg_path;
+    if (window_open(&win, srv_started ? server.pid : 0, err, errlen) < 0 ||
+        !(denv = window_env(ver->env, &win)))
+        goto out;
     ps.argv = full;
-    ps.env = ver->env;
+    ps.env = denv;
     ps.cpus = r->pin_driver;
     ps.stderr_path = drv_log;
     ps.capture_stdout = 1;
+    window_before_exec(&win);
     if (proc_start(&driver, &ps, why, sizeof(why)) < 0) {
         snprintf(reason, sizeof(reason), "%s", why);
         goto record;
     }
+    window_after_exec(&win, driver.pid);
     if (srv_started)
         cpu0 = proc_cpu_s(server.pid);
     timeout = json_number_value(json_object_get(eff, "warmup")) +
@@ -481,6 +502,7 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
     if (proc_wait(&driver, timeout, KILL_AFTER_S, r->stop, &res, err, errlen) < 0)
         goto out;
     have_res = 1;
+    window_finish(&win);
     if (srv_started && proc_running(&server))
         cpu1 = proc_cpu_s(server.pid);
     if (res.interrupted) {
@@ -491,6 +513,8 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
     result = validate_run(res.status, res.timed_out, timeout, res.out, tail, eff, reason,
                           sizeof(reason));
 record:
+    if (have_res)
+        runner_window(r, &win, &res, &swin, &interf);
     if (srv_started) {
         if (cpu1 < 0 && !proc_running(&server) && !reason[0]) {
             char st[64];
@@ -501,6 +525,8 @@ record:
         }
         server_obj = json_pack("{s:I,s:o}", "pid", (json_int_t)server.pid, "cpu_s",
                                cpu0 >= 0 && cpu1 >= 0 ? json_real(cpu1 - cpu0) : json_null());
+        if (swin && json_is_object(server_obj))
+            json_object_set(server_obj, "window", swin);
         proc_stop(&server, KILL_AFTER_S);
     }
     runner_utc_now(ended, sizeof(ended));
@@ -522,6 +548,8 @@ record:
                          json_incref(server_obj));
         if (!line)
             snprintf(err, errlen, "out of memory");
+        else if (have_res)
+            json_object_set(line, "interference", interf);
     }
 out:
     if (driver.pid > 0)
@@ -544,5 +572,9 @@ out:
     json_decref(result);
     json_decref(server_obj);
     json_decref(eff);
+    window_close(&win);
+    json_decref(denv);
+    json_decref(swin);
+    json_decref(interf);
     return line;
 }

@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "interference.h"
 #include "schedule.h"
 #include "spec.h"
 
@@ -26,6 +27,7 @@ struct runner {
     volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM */
     unsigned seq;                /* runs done so far (names scratch files) */
     json_t *server_versions;     /* {version name: "redis 7.0.15"}, filled on first start */
+    const struct interference_limits *limits; /* disturbed-run limits; NULL = defaults */
 };
 
 /* The configuration a run uses: the grid's, with warm-up and duration settled (command line,

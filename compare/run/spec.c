@@ -96,9 +96,8 @@ static int load_version(struct spec *sp, size_t i, json_t *v, char *err, size_t 
         return -1;
     }
     if (!json_is_string(x) || !valid_name(json_string_value(x)) || json_string_length(x) > 64)
-        return grid_fail_expected(file, path,
-                                  "a name of 1 to 64 letters, digits, '.', '_', '-'", x, err,
-                                  errlen);
+        return grid_fail_expected(file, path, "a name of 1 to 64 letters, digits, '.', '_', '-'", x,
+                                  err, errlen);
     ver->name = json_string_value(x);
     for (j = 0; j < i; j++)
         if (strcmp(sp->versions[j].name, ver->name) == 0) {

@@ -11,9 +11,8 @@
 #include "grid.h"
 #include "run.h"
 
-/* The most configurations one spec may expand to (all grids together, after de-duplication):
- * a run plans, records and renders every one of them. */
-#define SPEC_MAX_CONFIGS 100000
+/* The most configurations one spec may expand to (all grids together, after de-duplication). */
+#define SPEC_MAX_CONFIGS GRID_MAX_CONFIGS
 
 struct spec_version {
     const char *name;        /* unique, [A-Za-z0-9._-]+ */

@@ -44,8 +44,8 @@ static void check_errors(const json_t *result, double ops, char *reason, size_t 
     size_t k, o = 0;
 
     if (timeouts > 0) {
-        snprintf(what, sizeof(what), "%.0f timeouts (a server that stopped answering; none allowed)",
-                 timeouts);
+        snprintf(what, sizeof(what),
+                 "%.0f timeouts (a server that stopped answering; none allowed)", timeouts);
         add(reason, len, what);
     }
     for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
@@ -155,7 +155,8 @@ json_t *validate_run(int status, int timed_out, double timeout_s, const char *ou
 
     reason[0] = '\0';
     result = parse_result(out, why, sizeof(why));
-    if (result && !timed_out && WIFEXITED(status) && validate_result(result, eff, checks, sizeof(checks))) {
+    if (result && !timed_out && WIFEXITED(status) &&
+        validate_result(result, eff, checks, sizeof(checks))) {
         /* a driver that exits non-zero after printing its result says why in it */
         snprintf(reason, reasonlen, "%s", checks);
         return result;

@@ -24,8 +24,7 @@ int post_find_comment(const char *list_json, const char *list_url, const char *m
  * (a server that echoes the request's Authorization header must not print the token), then
  * cut to at most max_bytes at a UTF-8 character boundary ("..." appended when cut). Writes
  * into out (always NUL-terminated). */
-void post_redact(const char *body, const char *token, size_t max_bytes, char *out,
-                 size_t outlen);
+void post_redact(const char *body, const char *token, size_t max_bytes, char *out, size_t outlen);
 
 /* Creates or updates the comment. Returns 0, or -1 with err (network failure, HTTP status,
  * bad reply); *action gets "created" or "updated" on success. The token is sent only in the

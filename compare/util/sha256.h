@@ -27,10 +27,10 @@ int sha256_source_file(const char *path, unsigned long long max_bytes, char hex[
 /* Expand each pattern of `patterns` (a JSON array of strings, POSIX glob(3) syntax; a
  * relative pattern resolves against `base_dir`, NULL = the current directory) and hash every
  * regular file matched (sha256_source_file: bounded; a
- * non-regular file named without a wildcard is an error, one a wildcard matched is skipped). New reference: an array of {"path", "sha256"} sorted by path, each
- * path written as its pattern produced it (relative stays relative to base_dir), without
- * duplicates. A pattern that matches no file is an error naming it. NULL on error with the
- * message in err. Free with json_decref(). */
+ * non-regular file named without a wildcard is an error, one a wildcard matched is skipped). New
+ * reference: an array of {"path", "sha256"} sorted by path, each path written as its pattern
+ * produced it (relative stays relative to base_dir), without duplicates. A pattern that matches no
+ * file is an error naming it. NULL on error with the message in err. Free with json_decref(). */
 json_t *sha256_globs(const json_t *patterns, const char *base_dir, char *err, size_t errlen);
 
 #endif

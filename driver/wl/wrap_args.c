@@ -25,7 +25,7 @@ int wrap_args_parse(struct wrap_args *a, int argc, char **argv, char *err, size_
         a->config = argv[end - 1];
         end -= 2;
     }
-    for (; i < end && strcmp(argv[i], "--") != 0; i++) {
+    for (; i < end && strcmp(argv[i], "--") != 0; i += 2) { /* each flag takes a value */
         const char *f = argv[i], *v = i + 1 < end ? argv[i + 1] : NULL;
         double *dst = strcmp(f, "--timeout") == 0       ? &a->timeout_s
                       : strcmp(f, "--error-limit") == 0 ? &a->error_limit
@@ -44,7 +44,6 @@ int wrap_args_parse(struct wrap_args *a, int argc, char **argv, char *err, size_
                      dst == &a->timeout_s ? "seconds in 0.001..86400" : "a percentage 0..100");
             return -1;
         }
-        i++;
     }
     if (i >= end) {
         snprintf(err, errlen, "wrap: expected '--' and then the arguments of %s", argv[0]);

@@ -164,7 +164,7 @@ int wrap_parse_wrk(const char *out, struct wrap_stats *s, char *err, size_t errl
         s->elapsed_s = (double)total / rps;
     s->ops = total > non2xx ? total - non2xx : 0;
     s->have_ops = 1;
-    s->throughput = (double)s->ops / s->elapsed_s;
+    s->throughput = s->elapsed_s > 0 ? (double)s->ops / s->elapsed_s : 0;
     snprintf(s->name, sizeof(s->name), "http");
     s->test = s->name;
     return 0;
@@ -323,16 +323,44 @@ int wrap_parse_redis_benchmark(const char *out, struct wrap_stats *s, char *err,
     return 0;
 }
 
+/* A latency the tool printed as nan, inf or negative is one it did not measure. */
+static void lat_clean(double *v)
+{
+    if (!isfinite(*v) || *v < 0)
+        *v = -1;
+}
+
 int wrap_parse(enum wrap_tool tool, const char *out, struct wrap_stats *s, char *err, size_t errlen)
 {
+    int rc = -1;
+
     switch (tool) {
     case WRAP_REDIS_BENCHMARK:
-        return wrap_parse_redis_benchmark(out, s, err, errlen);
+        rc = wrap_parse_redis_benchmark(out, s, err, errlen);
+        break;
     case WRAP_WRK:
-        return wrap_parse_wrk(out, s, err, errlen);
+        rc = wrap_parse_wrk(out, s, err, errlen);
+        break;
     case WRAP_H2LOAD:
-        return wrap_parse_h2load(out, s, err, errlen);
+        rc = wrap_parse_h2load(out, s, err, errlen);
+        break;
+    default:
+        snprintf(err, errlen, "unknown tool");
+        return -1;
     }
-    snprintf(err, errlen, "unknown tool");
-    return -1;
+    if (rc < 0)
+        return -1;
+    if (!isfinite(s->throughput) || s->throughput < 0 || !isfinite(s->elapsed_s) ||
+        s->elapsed_s < 0 || (s->have_ops && s->ops > 0 && s->elapsed_s == 0)) {
+        snprintf(err, errlen, "%s: expected a positive run time and rate in its report",
+                 wrap_tool_name(tool));
+        return -1;
+    }
+    lat_clean(&s->p50_us);
+    lat_clean(&s->p90_us);
+    lat_clean(&s->p99_us);
+    lat_clean(&s->p999_us);
+    lat_clean(&s->max_us);
+    lat_clean(&s->mean_us);
+    return 0;
 }

@@ -88,6 +88,12 @@ el=$(json_get "$T/ok.json" 'this.elapsed_s')
 expect_json "$T/marks.json" "
 this.map(m => m.line).join(',') === 'start,end'
 Math.abs(this[1].t - this[0].t - $el) < 0.1 + 0.2 * $el"
+# colocated (--serve) with --requests: the marks go around the counted requests
+rc=0
+PAIRBENCH_WINDOW_FD=9 "$DRIVER" tcp --serve --requests 2000 --warmup 0.1 --connections 2 \
+    > "$T/serve.json" 2> "$T/serve.err" 9> "$T/serve.marks" || rc=$?
+assert_eq "$rc" 0 "exit code of a --serve run ($(cat "$T/serve.err"))"
+assert_eq "$(tr '\n' ,  < "$T/serve.marks")" "start,end," "marks of a --serve --requests run"
 # the driver takes the variable out of its environment (children never see it) and refuses
 # a descriptor that is not open
 rc=0

@@ -68,6 +68,12 @@ head1=$(git -C repo rev-parse HEAD~1); head0=$(git -C repo rev-parse HEAD)
 [ -f "$T/cache/$head1/.pairbench-built" ] && [ -x "$T/cache/$head0/echo" ] || fail "trees not cached by SHA"
 assert_eq "$(json_get r1/meta.json 'this.commits.trees.map(t => t.commit).join(" ")')" "$head1 $head0" "commits in meta.json"
 grep -q "HEAD~1 = $head1" r1/report.md || fail "report does not name the baseline commit"
+# the versions table names each built commit (it said "unknown" for refs that are not SHAs),
+# and Reproduce prints the program as it was invoked, not a bin/ the reader may not have
+assert_eq "$(json_get r1/meta.json 'this.versions.map(v => v.commit).join(" ")')" "$head1 $head0" "versions' commits"
+grep -q "| HEAD~1 = $head1 | $head1 |" r1/report.md || fail "versions table lacks the baseline commit"
+grep -qF "$COMPARE commits --repo repo" r1/report.md || fail "reproduce: not the real invocation"
+grep -qF "$COMPARE report" r1/report.md || fail "reproduce: render line not the real invocation"
 
 # 2. the first commit against itself: no regressed row (--gate: 0, or 4 when unstable). Same binary on
 # both sides, so a regressed row can only be noise from a loaded machine. The gate looks at

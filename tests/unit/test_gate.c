@@ -26,10 +26,10 @@ static void test_threshold_flags(void)
         {"efficiency=7", 1, ""},
         {"latency=5", 0,
          "--threshold 'latency=5': unknown metric 'latency' (expected throughput, "
-         "cpu_efficiency, p50_us, p99_us, rss_mib, instructions)"},
+         "cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions)"},
         {"cpu=5", 0,
          "--threshold 'cpu=5': unknown metric 'cpu' (expected throughput, cpu_efficiency, "
-         "p50_us, p99_us, rss_mib, instructions)"},
+         "p50_us, p99_us, rss_mib, server_cpu_us, instructions)"},
         {"throughput", 0, "--threshold 'throughput': expected METRIC=PERCENT (e.g. throughput=5)"},
         {"=5", 0, "--threshold '=5': expected METRIC=PERCENT (e.g. throughput=5)"},
         {"throughput=abc", 0,
@@ -85,11 +85,17 @@ static void test_spec_section(void)
          NULL},
         {"{\"thresholds\": {\"latency\": 5}}",
          "spec.json: $.gate.thresholds.latency: unknown metric 'latency' (expected throughput, "
-         "cpu_efficiency, p50_us, p99_us, rss_mib, instructions)"},
+         "cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions)"},
         {"{\"thresholds\": {\"p99\": \"10\"}}",
          "spec.json: $.gate.thresholds.p99: expected a percent in [0, 1000] (0 = not gated)"},
         {"{\"treshold\": {}}",
-         "spec.json: $.gate.treshold: unknown key (expected thresholds, noise_limit, rows)"},
+         "spec.json: $.gate.treshold: unknown key (expected thresholds, noise_limit, rows, budget, "
+         "disturbed_limit)"},
+        {"{\"budget\": \"5 minutes\"}", "spec.json: $.gate.budget: expected a duration like "
+                                        "\"5m\", \"90s\" or seconds in (0, 86400]"},
+        {"{\"disturbed_limit\": {\"other_cpu_cores\": -1}}",
+         "spec.json: $.gate.disturbed_limit: expected {\"other_cpu_cores\": CORES, "
+         "\"steal_pct\": PERCENT} with positive numbers"},
         {"{\"rows\": [{\"match\": 3, \"thresholds\": {}}]}",
          "spec.json: $.gate.rows[0]: expected {\"match\": {key: value}, \"thresholds\": "
          "{metric: percent}}"},
@@ -124,7 +130,7 @@ static void test_row_rules(void)
 {
     struct gate_config gc;
     struct verdict_rules r;
-    unsigned char gated[METRIC_COUNT];
+    unsigned char gated[METRIC_ALL];
     char err[256];
     json_t *g = json_loads("{\"thresholds\": {\"throughput\": 5, \"p99\": 10}, \"rows\": ["
                            "{\"match\": {\"protocol\": \"redis\", \"pipeline\": 16}, "
@@ -202,6 +208,64 @@ static void test_decide(void)
         gate_config_release(&gc);
         json_decref(s);
     }
+}
+
+/* A gated metric held at "~" by the evidence floor makes the gate inconclusive, and the
+ * reason says why. */
+static void test_budget_limits(void)
+{
+    struct gate_config gc;
+    char err[256];
+    double d = 0;
+    json_t *g = json_loads(
+        "{\"budget\": \"15m\", \"disturbed_limit\": {\"other_cpu_cores\": 0.25}}", 0, NULL);
+
+    CHECK(gate_parse_duration("5m", &d) == 0 && d == 300);
+    CHECK(gate_parse_duration("90s", &d) == 0 && d == 90);
+    CHECK(gate_parse_duration("1.5h", &d) == 0 && d == 5400);
+    CHECK(gate_parse_duration("42", &d) == 0 && d == 42);
+    CHECK(gate_parse_duration("0m", &d) == -1 && gate_parse_duration("5x", &d) == -1);
+    CHECK(gate_parse_duration("", &d) == -1 && gate_parse_duration("25h", &d) == -1);
+    gate_config_init(&gc);
+    CHECK(gc.budget_s == 0 && gc.limits.other_cpu_cores == INTERFERENCE_OTHER_CORES);
+    CHECK(gate_parse_spec(&gc, g, "spec.json", err, sizeof(err)) == 0);
+    CHECK(gc.budget_s == 900 && gc.limits.other_cpu_cores == 0.25);
+    CHECK(gc.limits.steal_pct == INTERFERENCE_STEAL_PCT);
+    gate_config_release(&gc);
+    json_decref(g);
+}
+
+static void test_too_few_runs(void)
+{
+    struct gate_config gc;
+    struct gate_result gr;
+    json_t *r = row("tcp · 64 B", "ok", "~", -0.3, "~");
+    json_t *s;
+
+    json_object_set_new(
+        json_object_get(
+            json_object_get(json_object_get(json_object_get(r, "metrics"), "throughput"),
+                            "vs_baseline"),
+            "candidate"),
+        "reason", json_string("too few runs"));
+    s = summary_of(json_pack("[o]", r));
+    gate_config_init(&gc);
+    CHECK(gate_decide(s, &gc, &gr) == EXIT_INCONCLUSIVE);
+    CHECK(gr.too_few == 1);
+    {
+        char *md = gate_markdown(s, &gc, &gr, NULL, NULL, 65536);
+
+        CHECK(md && strstr(md, "**Inconclusive.**") &&
+              strstr(md, "- **tcp · 64 B**: throughput changed -30.0% on 0 runs a side: too few "
+                         "runs for any verdict") &&
+              strstr(md, "Rerun with --runs 5, or --budget 5m."));
+        free(md);
+    }
+    CHECK_MSG(strstr(gr.reason, "inconclusive: 'tcp · 64 B' throughput \xe2\x88\x92"
+                                "30.00%: too few runs (candidate)") != NULL,
+              "reason '%s'", gr.reason);
+    gate_config_release(&gc);
+    json_decref(s);
 }
 
 /* Whether s is valid UTF-8 (no cut character). */
@@ -302,6 +366,11 @@ static void test_markdown(void)
     CHECK(strstr(md, "| redis · 4 KiB | candidate | throughput \xe2\x88\x92"
                      "12.30% regressed (5%)") != NULL);
     CHECK(strstr(md, "<details><summary>Full report</summary>\n\n# report\n") != NULL);
+    /* plain words first: the outcome, then the row in a sentence */
+    CHECK(strstr(md, "## pairbench gate: regression\n\n**Regression.** The candidate is "
+                     "measurably worse:\n\n- **redis · 4 KiB**: throughput fell 12.3% "
+                     "(threshold 5%).") != NULL);
+    CHECK(strstr(md, "| Gate | False-flag chance |") != NULL);
     free(md);
     md = gate_markdown(s, &gc, &gr, big, NULL, 2000);
     CHECK(md && strlen(md) <= 2000);
@@ -348,6 +417,8 @@ static void test_post_logic(void)
 int main(void)
 {
     test_threshold_flags();
+    test_too_few_runs();
+    test_budget_limits();
     test_gated_set();
     test_spec_section();
     test_row_rules();

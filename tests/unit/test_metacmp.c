@@ -12,8 +12,7 @@ static const char *base =
     " \"sha256\": \"aa\"}], \"settings\": {\"runs\": 5, \"warmup\": 1, \"duration\": 2,"
     " \"shard\": \"1/2\", \"pin_driver\": null}}";
 
-static int diff_after(const char *key, const char *sub, const char *value, char *what,
-                      size_t len)
+static int diff_after(const char *key, const char *sub, const char *value, char *what, size_t len)
 {
     json_t *a = json_loads(base, 0, NULL), *b = json_loads(base, 0, NULL), *o;
     int rc;
@@ -45,8 +44,8 @@ int main(void)
                      sizeof(what)) == 0);
     CHECK(diff_after("spec", NULL, "{\"runs\": 3}", what, sizeof(what)) == 1);
     CHECK_STR(what, "spec (runs: 5 then 3)");
-    CHECK(diff_after("versions", NULL, "{\"driver\": \"/elsewhere/driver\"}", what,
-                     sizeof(what)) == 0);
+    CHECK(diff_after("versions", NULL, "{\"driver\": \"/elsewhere/driver\"}", what, sizeof(what)) ==
+          0);
     CHECK(diff_after("versions", NULL, "{\"server\": {\"tcp\": \"t {port}\"}}", what,
                      sizeof(what)) == 1);
     CHECK_STR(what, "versions ([0] server: {\"tcp\":\"s {port}\"} then {\"tcp\":\"t {port}\"})");

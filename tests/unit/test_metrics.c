@@ -33,12 +33,19 @@ int main(void)
         CHECK_MSG(metric_lookup(names[i].name) == names[i].want, "%s", names[i].name);
     CHECK(metric_lookup(NULL) == -1);
     CHECK_STR(metric_name(METRIC_P99_US), "p99_us");
-    CHECK_STR(metric_name(METRIC_COUNT), "unknown");
+    CHECK_STR(metric_name(METRIC_ALL), "unknown");
+    /* the server's CPU per operation: gateable, lower is better, never gated by default */
+    CHECK_STR(metric_name(METRIC_SERVER_CPU_US), "server_cpu_us");
+    CHECK(metric_lookup("server_cpu") == METRIC_SERVER_CPU_US);
+    CHECK(metric_gateable(METRIC_SERVER_CPU_US) && !metric_higher_is_better(METRIC_SERVER_CPU_US));
+    CHECK(!metric_def(METRIC_SERVER_CPU_US)->gate_default);
+    CHECK(metric_def_by_key("server_cpu_us") == metric_def(METRIC_SERVER_CPU_US));
     CHECK(metric_higher_is_better(METRIC_THROUGHPUT) &&
           metric_higher_is_better(METRIC_CPU_EFFICIENCY));
     CHECK(!metric_higher_is_better(METRIC_P99_US) && !metric_higher_is_better(METRIC_RSS_MIB));
     CHECK(!metric_gateable(METRIC_CPU_PERCENT) && metric_gateable(METRIC_RSS_MIB));
-    CHECK_STR(metric_gateable_names(), "throughput, cpu_efficiency, p50_us, p99_us, rss_mib, instructions");
+    CHECK_STR(metric_gateable_names(),
+              "throughput, cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions");
     /* the names help and errors show are the outputs' keys; the old names stay aliases */
     for (m = 0; m < METRIC_COUNT; m++)
         CHECK_STR(metric_def((enum metric)m)->arg, metric_name((enum metric)m));
@@ -55,7 +62,7 @@ int main(void)
     }
     CHECK(metric_def_by_key("server_cpu_percent") &&
           !metric_def_by_key("server_cpu_percent")->gateable);
-    CHECK(metric_def_by_key("nope") == NULL && metric_def(METRIC_COUNT) == NULL);
+    CHECK(metric_def_by_key("nope") == NULL && metric_def(METRIC_ALL) == NULL);
     verdict_rules_default(&r);
     CHECK(r.threshold_pct[METRIC_THROUGHPUT] == 5 && r.threshold_pct[METRIC_CPU_PERCENT] == 0 &&
           r.threshold_pct[METRIC_CPU_EFFICIENCY] == 5 && r.threshold_pct[METRIC_P50_US] == 5 &&

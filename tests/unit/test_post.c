@@ -10,7 +10,7 @@ static int valid_utf8(const char *s)
     const unsigned char *p = (const unsigned char *)s;
 
     while (*p) {
-        int n = *p < 0x80            ? 0
+        int n = *p < 0x80             ? 0
                 : (*p & 0xE0) == 0xC0 ? 1
                 : (*p & 0xF0) == 0xE0 ? 2
                 : (*p & 0xF8) == 0xF0 ? 3

@@ -71,8 +71,9 @@ static json_t *make_summary(const char *const *names, size_t nv, size_t nrows)
     json_object_set_new(s, "rows", rows);
     json_object_set_new(s, "rounds", json_integer(5));
     json_object_set_new(s, "chance",
-                        json_pack("{s:s, s:f, s:f}", "evidence", "disjoint", "alpha", 0.0625,
-                                  "expected_false_flags", 0.25));
+                        json_pack("{s:s, s:f, s:f, s:i, s:f, s:f, s:b}", "evidence", "disjoint",
+                                  "alpha", 0.0625, "expected_false_flags", 0.25, "runs_per_side", 5,
+                                  "p_disjoint", 2.0 / 252, "level", 0.1, "reachable", 1));
     return s;
 }
 
@@ -199,6 +200,8 @@ int main(int argc, char **argv)
         CHECK(strstr(a, "Debian &amp; co") != NULL);
         CHECK(strstr(a, "&#39;my spec.json&#39;") != NULL); /* shell-quoted, escaped */
         CHECK(strstr(a, "With 5 runs a side") != NULL && strstr(a, "2/252") != NULL);
+        CHECK(strstr(a, "With 5 runs a side, the chance of a false flag per row and metric when "
+                        "nothing changed is at most 0.0625.") != NULL);
         CHECK(strstr(a, "<b>") == NULL || count(a, "<td class=\"n\"><b>") == 0); /* no N-way bold */
         /* deterministic */
         b = render(s, meta, "en", &rc);
@@ -320,6 +323,21 @@ int main(int argc, char **argv)
     free(a);
     a = render(s, meta, "zh", &rc);
     CHECK(rc == 0 && a && count(a, "完整表格（20 个配置）") == 4);
+    free(a);
+    json_decref(s);
+    /* two runs a side: the note states that count and its chance, never a fixed five */
+    s = make_summary(two, 2, 2);
+    json_object_set_new(s, "chance",
+                        json_pack("{s:f, s:f, s:i, s:f, s:f, s:b}", "alpha", 1.0 / 3,
+                                  "expected_false_flags", 0.67, "runs_per_side", 2, "p_disjoint",
+                                  1.0 / 3, "level", 0.1, "reachable", 0));
+    json_object_set_new(s, "rounds", json_integer(2));
+    a = render(s, meta, "en", &rc);
+    CHECK_MSG(rc == 0 && a &&
+                  strstr(a, "With 2 runs a side even the most extreme outcome has a chance of "
+                            "0.3333") &&
+                  !strstr(a, "2/252") && strstr(a, "no verdict can be reached"),
+              "note: %.600s", a && strstr(a, "Overlap flag") ? strstr(a, "Overlap flag") : "");
     free(a);
     json_decref(s);
     s = make_summary(two, 2, 12); /* at the limit: whole tables, nothing collapsed */

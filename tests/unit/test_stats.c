@@ -495,8 +495,71 @@ static void test_confirmed(void)
     CHECK_STR(stats_verdict(&in, &r), "failed");
 }
 
+/* The evidence floor: one or two runs a side never give regressed/improved, however large
+ * and clean the change (one run a side is always "disjoint"); three a side with disjoint
+ * ranges do (2/20 = 0.1); the paired rule needs five pairs (2/32 ≤ 0.1 < 2/16). */
+static void test_evidence_floor(void)
+{
+    static const double r1[] = {0.5}, r2[] = {0.5, 0.5}, r4[] = {0.9, 0.9, 0.9, 0.9};
+    struct verdict_rules rules;
+    struct verdict_input in = {.metric = METRIC_THROUGHPUT,
+                               .base = {100, 100, 100, 1},
+                               .cand = {50, 50, 50, 1},
+                               .ratios = r1,
+                               .n_ratios = 1};
+
+    verdict_rules_default(&rules);
+    CHECK_STR(stats_verdict(&in, &rules), "~");
+    CHECK_STR(stats_verdict_reason(&in, &rules), STATS_REASON_TOO_FEW);
+    in.base = (struct stats_range){100, 99, 101, 2};
+    in.cand = (struct stats_range){50, 49, 51, 2};
+    in.ratios = r2;
+    in.n_ratios = 2;
+    CHECK_STR(stats_verdict(&in, &rules), "~");
+    CHECK_STR(stats_verdict_reason(&in, &rules), STATS_REASON_TOO_FEW);
+    /* also when the row got extra rounds on one side only */
+    in.planned = 2;
+    in.looks = 1;
+    in.p_paired = 0;
+    in.cand.n = 9;
+    CHECK_STR(stats_verdict(&in, &rules), "~");
+    in.planned = 0;
+    in.looks = 0;
+    in.p_paired = -1;
+    /* a failed row stays failed; an ungated metric has no floor reason */
+    in.failed = 1;
+    CHECK_STR(stats_verdict(&in, &rules), "failed");
+    CHECK(stats_verdict_reason(&in, &rules) == NULL);
+    in.failed = 0;
+    in.metric = METRIC_CPU_PERCENT;
+    CHECK(stats_verdict_reason(&in, &rules) == NULL);
+    in.metric = METRIC_THROUGHPUT;
+    /* three a side, disjoint: 0.1 reaches the level */
+    in.base = (struct stats_range){100, 99, 101, 3};
+    in.cand = (struct stats_range){50, 49, 51, 3};
+    CHECK_STR(stats_verdict(&in, &rules), "regressed");
+    CHECK(stats_verdict_reason(&in, &rules) == NULL);
+    /* four pairs all on one side with overlapping ranges: 2/16 > 0.1, not enough */
+    in.base = (struct stats_range){100, 90, 110, 4};
+    in.cand = (struct stats_range){90, 85, 100, 4};
+    in.ratios = r4;
+    in.n_ratios = 4;
+    CHECK_STR(stats_verdict(&in, &rules), "~");
+    CHECK(stats_verdict_reason(&in, &rules) == NULL); /* reachable: disjoint would count */
+    /* the chance per row and metric */
+    CHECK(NEAR(stats_false_flag_chance(1, 1, 1), 1));
+    CHECK(NEAR(stats_false_flag_chance(2, 2, 2), 2.0 / 6));
+    CHECK(NEAR(stats_false_flag_chance(3, 3, 3), 2.0 / 20));
+    CHECK(NEAR(stats_false_flag_chance(4, 4, 4), 2.0 / 70));
+    CHECK(NEAR(stats_false_flag_chance(5, 5, 5), 2.0 / 32));
+    CHECK(NEAR(stats_false_flag_chance(10, 10, 10), 2.0 / 1024));
+    CHECK(!stats_evidence_reachable(2, 2, 2) && !stats_evidence_reachable(2, 9, 2));
+    CHECK(stats_evidence_reachable(3, 3, 3) && stats_evidence_reachable(5, 5, 5));
+}
+
 int main(void)
 {
+    test_evidence_floor();
     test_range();
     test_mwu();
     test_signed_rank();

@@ -147,7 +147,11 @@ static void test_build(void)
     CHECK(NEAR(summary_num(summary_values(r2, SUMMARY_SERVER_CPU, "base"), "median", 0), 100));
     CHECK_STR(summary_str(summary_vs(r2, "throughput", "cand"), "verdict", ""), "failed");
     CHECK_STR(summary_str(summary_vs(r2, "p99_us", "cand"), "verdict", ""), "failed");
-    CHECK(NEAR(summary_num(json_object_get(sum, "chance"), "alpha", 0), 0.25));
+    /* three rounds: only disjoint ranges can reach the evidence floor, 2/C(6,3) = 0.1 (the
+     * paired rule, 2/2^3 = 0.25, cannot) */
+    CHECK(NEAR(summary_num(json_object_get(sum, "chance"), "alpha", 0), 0.1));
+    CHECK(json_is_true(json_object_get(json_object_get(sum, "chance"), "reachable")));
+    CHECK(summary_num(json_object_get(sum, "chance"), "runs_per_side", 0) == 3);
     CHECK(summary_num(json_object_get(sum, "chance"), "comparisons", 0) == 2);
 
     f = open_memstream(&csv, &csvlen);

@@ -40,8 +40,7 @@ static void test_checks(void)
     /* item 3: nothing measured */
     CHECK(judge("{\"ops\": 0, \"throughput\": 0, \"elapsed_s\": 2}", eff, why, sizeof(why)) == 1);
     CHECK_MSG(strstr(why, "nothing measured: 0 operations") != NULL, "%s", why);
-    CHECK(judge("{\"ops\": 10, \"throughput\": -5, \"elapsed_s\": 2}", eff, why, sizeof(why)) ==
-          1);
+    CHECK(judge("{\"ops\": 10, \"throughput\": -5, \"elapsed_s\": 2}", eff, why, sizeof(why)) == 1);
     CHECK(judge("{\"throughput\": 5, \"elapsed_s\": 2}", eff, why, sizeof(why)) == 1);
     /* item 1: a stall that ended the window at 0.3 s of 2 s; 4 timeouts */
     CHECK(judge("{\"ops\": 16000, \"throughput\": 53000, \"elapsed_s\": 0.3,"

@@ -1,0 +1,134 @@
+#!/bin/sh
+# Benchmark (not a test): can the gate be trusted on this machine? Runs `compare gate` REPS
+# times per case and prints one table (exit codes counted, median wall time per gate):
+#   aa        A/A, a 4-row subset of the PR grid (Redis SET P1, Redis GET P16, TCP 64 B,
+#             HTTP 4 KiB) with --budget BUDGET: target 0 exit 1, >= 90% exit 0
+#   aa-busy   the same with a second process looping on one core for the whole gate (a
+#             bounded busy loop): target 0 exit 1; the disturbed runs are counted
+#   ab-15     A/B: the candidate's TCP and HTTP servers slowed by --delay-us, calibrated
+#             here to a ~15% throughput loss on the TCP row: target >= 90% exit 1
+#   runs1     --runs 1 on identical versions: target 0 exit 1
+#   runs2     --runs 2 on identical versions: target 0 exit 1
+# Not covered: the instruction-count channel (counted cost) is not in this tree yet.
+# Usage: sh bench/gate-trust.sh   (env: REPS 10, BUDGET 5m, DURATION 1, WARMUP 0.5,
+#        RUNS 5, CASES "aa aa-busy ab-15 runs1 runs2", OUT a scratch directory)
+# The full run (REPS=10) takes hours on 2 cores; REPS=2 BUDGET=2m gives a reduced figure.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+DRIVER=${DRIVER:-$top/bin/driver}
+COMPARE=${COMPARE:-$top/bin/compare}
+REPS=${REPS:-10}
+BUDGET=${BUDGET:-5m}
+DURATION=${DURATION:-1}
+WARMUP=${WARMUP:-0.5}
+RUNS=${RUNS:-5}
+CASES=${CASES:-"aa aa-busy ab-15 runs1 runs2"}
+OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/gate-trust.XXXXXX")}
+mkdir -p "$OUT"
+busy_pid=
+cleanup() { [ -n "$busy_pid" ] && kill "$busy_pid" 2>/dev/null; return 0; }
+trap cleanup EXIT INT TERM
+
+redis="redis-server --port {port} --bind 127.0.0.1 --save '' --appendonly no --dir {dir}"
+cat > "$OUT/grid.json" <<'JSON'
+{"name": "gate-trust", "description": "4 rows of the PR grid: Redis SET P1, Redis GET P16, TCP 64 B, HTTP 4 KiB",
+ "configs": [
+  {"protocol": "redis", "command": "SET", "payload": 64, "pipeline": 1, "window": 1, "connections": 4, "workers": 4},
+  {"protocol": "redis", "command": "GET", "payload": 64, "pipeline": 16, "window": 1, "connections": 4, "workers": 4},
+  {"protocol": "tcp", "payload": 64, "window": 16, "workers": 4, "connections": 16},
+  {"protocol": "http", "payload": 4096, "window": 16, "workers": 1, "connections": 16}]}
+JSON
+# spec NAME CANDIDATE_DELAY_US: both versions run the reference TCP/HTTP servers in their own
+# processes (so a delay can slow the candidate's) and redis-server
+spec() {
+    cand=""
+    [ "$2" -gt 0 ] && cand=" --delay-us $2"
+    cat > "$OUT/$1.json" <<JSON
+{"versions": [
+  {"name": "baseline", "driver": "$DRIVER", "server": {"redis": "$redis",
+     "tcp": "$DRIVER serve tcp --port {port} --workers 4", "http": "$DRIVER serve http --port {port}"}},
+  {"name": "candidate", "driver": "$DRIVER", "server": {"redis": "$redis",
+     "tcp": "$DRIVER serve tcp --port {port} --workers 4$cand", "http": "$DRIVER serve http --port {port}$cand"}}],
+ "grids": ["$OUT/grid.json"], "runs": $RUNS, "warmup": $WARMUP, "duration": $DURATION, "grace": 10}
+JSON
+}
+
+# The TCP row's throughput (driver alone, 1 s) against a server holding each reply D µs.
+tput_at() {
+    port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+    "$DRIVER" serve tcp --port "$port" --workers 4 --delay-us "$1" > /dev/null 2>&1 &
+    sp=$!
+    sleep 0.3
+    t=$("$DRIVER" tcp --port "$port" --connections 16 --workers 4 --window 16 --warmup 0.3 \
+        --duration 1 2> /dev/null | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).throughput))')
+    kill "$sp" 2> /dev/null; wait "$sp" 2> /dev/null || true
+    echo "$t"
+}
+
+# The smallest delay on a doubling ladder that costs >= 15%, interpolated between steps.
+calibrate_delay() {
+    base=$(tput_at 0)
+    prev_d=0; prev_loss=0
+    for d in 10 20 40 80 160 320 640; do
+        loss=$(node -e "console.log(1 - $(tput_at $d) / $base)")
+        if node -e "process.exit($loss >= 0.15 ? 0 : 1)"; then
+            node -e "console.log(Math.max(1, Math.round($prev_d + ($d - $prev_d) * (0.15 - $prev_loss) / ($loss - $prev_loss))))"
+            return
+        fi
+        prev_d=$d; prev_loss=$loss
+    done
+    echo 640
+}
+
+now() { node -e 'console.log(Date.now() / 1000)'; }
+
+# run_case NAME SPEC EXTRA-FLAGS...: REPS gates; appends a table line
+run_case() {
+    name=$1; sp=$2; shift 2
+    e0=0; e1=0; e4=0; other=0; walls=""; disturbed=0
+    r=1
+    while [ "$r" -le "$REPS" ]; do
+        dir="$OUT/$name-$r"
+        rm -rf "$dir"
+        t0=$(now)
+        set +e
+        "$COMPARE" gate --spec "$OUT/$sp.json" --out "$dir" "$@" > "$dir.md" 2> "$dir.err"
+        rc=$?
+        set -e
+        t1=$(now)
+        walls="$walls $(node -e "console.log(($t1 - $t0).toFixed(1))")"
+        case $rc in 0) e0=$((e0 + 1)) ;; 1) e1=$((e1 + 1)) ;; 4) e4=$((e4 + 1)) ;; *) other=$((other + 1)) ;; esac
+        [ -f "$dir/runs.jsonl" ] && disturbed=$((disturbed + $(grep -c '"disturbed": *true' "$dir/runs.jsonl" || true)))
+        echo "$name $r: exit $rc ($(tail -n 1 "$dir.err" | cut -c1-160))" >&2
+        r=$((r + 1))
+    done
+    med=$(node -e 'const v=process.argv.slice(1).map(Number).sort((a,b)=>a-b);const n=v.length;console.log((n%2?v[(n-1)/2]:(v[n/2-1]+v[n/2])/2).toFixed(0))' $walls)
+    printf '| %-8s | %4s | %6s | %6s | %6s | %5s | %9s | %10s |\n' "$name" "$REPS" "$e0" "$e1" "$e4" "$other" "$disturbed" "$med" >> "$OUT/table.md"
+}
+
+printf '| case     | reps | exit 0 | exit 1 | exit 4 | other | disturbed | median s |\n|---|---:|---:|---:|---:|---:|---:|---:|\n' > "$OUT/table.md"
+spec aa 0
+for c in $CASES; do
+    case $c in
+    aa) run_case aa aa --budget "$BUDGET" ;;
+    aa-busy)
+        # one core busy for the whole case, bounded so it cannot outlive the script
+        timeout $((REPS * 3600)) sh -c 'while :; do :; done' &
+        busy_pid=$!
+        run_case aa-busy aa --budget "$BUDGET"
+        kill "$busy_pid" 2> /dev/null || true; busy_pid= ;;
+    ab-15)
+        d=$(calibrate_delay)
+        echo "ab-15: --delay-us $d for a ~15% loss on the TCP row" >&2
+        echo "ab-15: candidate --delay-us $d" >> "$OUT/notes.txt"
+        spec ab "$d"
+        run_case ab-15 ab --budget "$BUDGET" ;;
+    runs1) run_case runs1 aa --runs 1 ;;
+    runs2) run_case runs2 aa --runs 2 ;;
+    *) echo "gate-trust: unknown case '$c'" >&2; exit 2 ;;
+    esac
+done
+echo
+echo "gate-trust on $(uname -n), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); REPS=$REPS BUDGET=$BUDGET RUNS=$RUNS DURATION=$DURATION s; data in $OUT"
+[ -f "$OUT/notes.txt" ] && cat "$OUT/notes.txt"
+cat "$OUT/table.md"

@@ -1,0 +1,146 @@
+/* gate_words: gate.md's outcome in sentences (see gate_words.h). */
+#include "gate_words.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "stats.h"
+#include "summary.h"
+
+static const char *const titles[METRIC_ALL] = {
+    "throughput",  "CPU %",    "CPU efficiency",          "P50 latency",
+    "P99 latency", "peak RSS", "server CPU per operation"};
+
+double gate_row_chance(const json_t *row, const char *cand)
+{
+    const json_t *base_name = NULL,
+                 *vals = json_object_get(summary_metric(row, "throughput"), "values");
+    const json_t *vs = summary_vs(row, "throughput", cand), *v;
+    const char *k;
+    size_t nb = 0, nc = 0;
+
+    json_object_foreach((json_t *)vals, k, v)
+    {
+        if (strcmp(k, cand) == 0)
+            nc = (size_t)summary_num(v, "n", 0);
+        else if (!base_name) {
+            base_name = v;
+            nb = (size_t)summary_num(v, "n", 0);
+        }
+    }
+    return stats_false_flag_chance(
+        nb, nc, (size_t)summary_num(json_object_get(vs, "paired_ratio"), "n", 0));
+}
+
+/* The larger spread of the two sides of metric (stats_spread_pct: the range up to five
+ * runs, the interquartile range scaled to five runs beyond), in percent. */
+static double noise_pct(const json_t *row, const char *metric, const char *base, const char *cand)
+{
+    double w = 0, vals[256];
+    const char *who[2] = {base, cand};
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        const json_t *v = summary_values(row, metric, who[i]), *runs = json_object_get(v, "runs");
+        struct stats_range r = {summary_num(v, "median", 0), summary_num(v, "min", 0),
+                                summary_num(v, "max", 0), (size_t)summary_num(v, "n", 0)};
+        size_t k, n = json_array_size(runs);
+
+        for (k = 0; k < n && k < 256; k++)
+            vals[k] = json_number_value(json_array_get(runs, k));
+        if (n != r.n || n > 256)
+            n = 0;
+        w = fmax(w, stats_spread_pct(&r, n ? vals : NULL));
+    }
+    return w;
+}
+
+/* One sentence for a finding of row/metric m, or nothing when the verdict is fine. */
+static void sentence(FILE *f, const json_t *row, int m, const char *base, const char *cand,
+                     const struct verdict_rules *rules, double budget_s)
+{
+    const json_t *vs = summary_vs(row, metric_name((enum metric)m), cand);
+    const char *v = summary_str(vs, "verdict", NULL), *label = summary_str(row, "label", "?");
+    const char *reason = summary_str(vs, "reason", "");
+    double ch = summary_num(vs, "change", 0) * 100, chance = gate_row_chance(row, cand);
+    const json_t *bv = summary_values(row, metric_name((enum metric)m), base);
+    double thr = rules->threshold_pct[m];
+    char more[64];
+
+    if (!v)
+        return;
+    snprintf(more, sizeof(more), "%.0fm", budget_s > 0 ? fmax(5, ceil(budget_s / 60 * 3)) : 15);
+    if (strcmp(v, VERDICT_REGRESSED) == 0)
+        fprintf(f,
+                "- **%s**: %s %s %.1f%% (threshold %g%%). Evidence this strong comes by "
+                "chance at most %.4f of the time with %.0f runs a side. Look at the candidate's "
+                "change; this is not noise.\n",
+                label, titles[m], ch < 0 ? "fell" : "rose", fabs(ch), thr, chance,
+                summary_num(bv, "n", 0));
+    else if (strcmp(v, VERDICT_UNSTABLE) == 0)
+        fprintf(f,
+                "- **%s**: %s changed %+.1f%%, but a side's runs spread %.0f%% (noise limit "
+                "%g%%): this runner cannot resolve %g%% on %s, its noise floor here is %.0f%%. "
+                "Rerun with --budget %s, or on a quieter runner.\n",
+                label, titles[m], ch, noise_pct(row, metric_name((enum metric)m), base, cand),
+                rules->noise_limit_pct, thr, titles[m],
+                noise_pct(row, metric_name((enum metric)m), base, cand), more);
+    else if (strcmp(reason, STATS_REASON_TOO_FEW) == 0)
+        fprintf(f,
+                "- **%s**: %s changed %+.1f%% on %.0f run%s a side: too few runs for any "
+                "verdict (even the most extreme outcome comes by chance %.2f of the time). "
+                "Rerun with --runs 5, or --budget 5m.\n",
+                label, titles[m], ch, summary_num(bv, "n", 0),
+                summary_num(bv, "n", 0) == 1 ? "" : "s", chance);
+    else if (strcmp(v, VERDICT_FAILED) == 0)
+        fprintf(f, "- **%s**: %s has no values: runs failed (see the report's failures).\n", label,
+                titles[m]);
+}
+
+void gate_words(FILE *f, const json_t *summary, const struct gate_config *gc,
+                const struct gate_result *gr)
+{
+    const json_t *rows = json_object_get(summary, "rows"), *row;
+    const json_t *versions = json_object_get(summary, "versions");
+    const char *base = json_string_value(json_array_get(versions, 0));
+    size_t i, vi;
+
+    switch (gr->code) {
+    case EXIT_OK:
+        fprintf(f,
+                "**Pass.** No gated metric of the %u gated configuration%s changed beyond its "
+                "threshold with strong evidence.\n\n",
+                gr->rows, gr->rows == 1 ? "" : "s");
+        break;
+    case EXIT_REGRESSION:
+        fprintf(f, "**Regression.** The candidate is measurably worse:\n\n");
+        break;
+    case EXIT_HARNESS:
+        fprintf(f, "**Harness failure.** Some runs could not measure; the verdict is open:\n\n");
+        break;
+    default:
+        fprintf(f, "**Inconclusive.** The runs could not decide every gated metric:\n\n");
+        break;
+    }
+    json_array_foreach(rows, i, row)
+    {
+        struct verdict_rules rules;
+        unsigned char gated[METRIC_ALL];
+        int m;
+
+        gate_row_rules(gc, json_object_get(row, "params"), &rules, gated);
+        if (strcmp(summary_str(row, "status", "ok"), "failed") == 0) {
+            fprintf(f, "- **%s**: runs failed; the report lists why. Fix the harness and rerun.\n",
+                    summary_str(row, "label", "?"));
+            continue;
+        }
+        for (vi = 1; vi < json_array_size(versions); vi++)
+            for (m = 0; m < METRIC_ALL; m++)
+                if (gated[m])
+                    sentence(f, row, m, base ? base : "",
+                             json_string_value(json_array_get(versions, vi)), &rules, gc->budget_s);
+    }
+    if (gr->code != EXIT_OK)
+        fputc('\n', f);
+}

@@ -1,0 +1,66 @@
+/* interference: other processes' CPU and steal over a window (see interference.h). */
+#include "interference.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void interference_limits_default(struct interference_limits *lim)
+{
+    lim->other_cpu_cores = INTERFERENCE_OTHER_CORES;
+    lim->steal_pct = INTERFERENCE_STEAL_PCT;
+}
+
+int interference_parse_stat(const char *text, struct sys_sample *out)
+{
+    unsigned long long v[10] = {0};
+    const char *p = text;
+    int n, i;
+
+    memset(out, 0, sizeof(*out));
+    while (p && strncmp(p, "cpu ", 4) != 0) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    if (!p)
+        return -1;
+    /* user nice system idle iowait irq softirq steal guest guest_nice */
+    n = sscanf(p + 4, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+               &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]);
+    if (n < 4)
+        return -1;
+    out->busy = v[0] + v[1] + v[2];
+    out->steal = v[7];
+    /* guest time is already inside user and nice */
+    for (i = 0; i < 8; i++)
+        out->total += v[i];
+    return 0;
+}
+
+void interference_compute(const struct sys_sample *a, const struct sys_sample *b, double own_cpu_s,
+                          double window_s, long hz, long nivcsw,
+                          const struct interference_limits *lim, struct interference *out)
+{
+    double busy_s, other;
+    unsigned long long total = b->total > a->total ? b->total - a->total : 0;
+
+    memset(out, 0, sizeof(*out));
+    out->nivcsw = nivcsw;
+    if (hz <= 0 || !(window_s > 0))
+        return;
+    busy_s = (double)(b->busy > a->busy ? b->busy - a->busy : 0) / (double)hz;
+    other = (busy_s - own_cpu_s) / window_s;
+    /* tick accounting rounds each side: a small negative is no one */
+    out->other_cpu_cores = other > 0 ? other : 0;
+    out->steal_pct =
+        total ? (double)(b->steal > a->steal ? b->steal - a->steal : 0) / (double)total * 100 : 0;
+    out->disturbed = out->other_cpu_cores > lim->other_cpu_cores || out->steal_pct > lim->steal_pct;
+}
+
+int interference_is_outlier(double value, double row_median)
+{
+    if (!(row_median > 0))
+        return 0;
+    return value < row_median / INTERFERENCE_OUTLIER_FACTOR ||
+           value > row_median * INTERFERENCE_OUTLIER_FACTOR;
+}

@@ -1,0 +1,51 @@
+/* interference: what else used the machine during a run's measured window, from two
+ * /proc/stat samples — other processes' CPU (the machine's busy time less the driver's and
+ * the server's own) and steal time — and whether that makes the run "disturbed". Pure
+ * computation; the sampling is in window.c. */
+#ifndef PAIRBENCH_INTERFERENCE_H
+#define PAIRBENCH_INTERFERENCE_H
+
+#include <stddef.h>
+
+/* The machine's CPU time so far, in clock ticks (the "cpu" line of /proc/stat). busy is
+ * user + nice + system (not irq/softirq, which the kernel does not charge to the process
+ * whose loopback traffic caused them, so it would count the run's own work as others'). */
+struct sys_sample {
+    unsigned long long busy, steal, total;
+};
+
+/* Parses the "cpu" line of /proc/stat text. Returns 0, or -1 when it is missing. */
+int interference_parse_stat(const char *text, struct sys_sample *out);
+
+/* A run is disturbed when, over its window, other processes used more than
+ * other_cpu_cores of CPU on average, or steal took more than steal_pct of the machine's
+ * time. Defaults: INTERFERENCE_OTHER_CORES, INTERFERENCE_STEAL_PCT (docs/statistics.md
+ * gives the measurements). */
+#define INTERFERENCE_OTHER_CORES 0.5
+#define INTERFERENCE_STEAL_PCT 5.0
+struct interference_limits {
+    double other_cpu_cores, steal_pct;
+};
+void interference_limits_default(struct interference_limits *lim);
+
+struct interference {
+    double other_cpu_cores; /* average cores used by other processes over the window */
+    double steal_pct;       /* steal, percent of all CPU time over the window */
+    long nivcsw;            /* the driver's involuntary context switches (-1 unknown) */
+    int disturbed;
+};
+
+/* From samples a (window start) and b (end), own_cpu_s (driver + server CPU over the same
+ * interval), window_s (its wall length) and hz (clock ticks per second). */
+void interference_compute(const struct sys_sample *a, const struct sys_sample *b, double own_cpu_s,
+                          double window_s, long hz, long nivcsw,
+                          const struct interference_limits *lim, struct interference *out);
+
+/* A throughput so far from its row's others that it cannot be a measurement of the same
+ * thing (the 1.1 ops/s run among 60,000): below median / INTERFERENCE_OUTLIER_FACTOR or
+ * above median × that. Such a run never decides a verdict: it is excluded and the report
+ * names it. */
+#define INTERFERENCE_OUTLIER_FACTOR 10.0
+int interference_is_outlier(double value, double row_median);
+
+#endif

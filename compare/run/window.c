@@ -1,0 +1,353 @@
+/* window: the driver's window marks and the process-tree samples taken at them (see
+ * window.h). */
+#include "window.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WINDOW_MAX_PROCS 4096
+
+static double now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Reads a small file into buf (NUL-terminated). Returns the length, or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n, got = 0;
+
+    if (fd < 0)
+        return -1;
+    while ((size_t)got < len - 1) {
+        n = read(fd, buf + got, len - 1 - (size_t)got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += n;
+    }
+    close(fd);
+    buf[got] = '\0';
+    return got;
+}
+
+/* ppid, utime + stime (ticks) from a /proc/PID/stat line. Returns 0, or -1. */
+static int parse_pid_stat(const char *buf, long *ppid, unsigned long long *ticks)
+{
+    const char *s = strrchr(buf, ')'); /* the command name may hold spaces and ')' */
+    unsigned long long ut, st;
+    int field;
+
+    if (!s)
+        return -1;
+    s++;
+    if (sscanf(s, " %*c %ld", ppid) != 1)
+        return -1;
+    /* after ')': field 3 (state) ... field 14 utime, 15 stime */
+    for (field = 2; field < 13 && s; field++)
+        s = strchr(s + 1, ' ');
+    if (!s || sscanf(s, " %llu %llu", &ut, &st) != 2)
+        return -1;
+    *ticks = ut + st;
+    return 0;
+}
+
+/* The value of "key" in a "key: value" file text (0 when absent). */
+static unsigned long long keyed(const char *text, const char *key)
+{
+    size_t kl = strlen(key);
+    const char *p = text;
+
+    while (p && *p) {
+        if (strncmp(p, key, kl) == 0 && p[kl] == ':')
+            return strtoull(p + kl + 1, NULL, 10);
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    return 0;
+}
+
+/* Adds one process's figures (its stat ticks already known) to out. */
+static void add_process(const char *proc_root, long pid, unsigned long long ticks, long hz,
+                        struct tree_sample *out)
+{
+    char path[4200], buf[4096];
+    DIR *d;
+    struct dirent *e;
+
+    out->cpu_s += (double)ticks / (double)hz;
+    out->n_procs++;
+    snprintf(path, sizeof(path), "%s/%ld/io", proc_root, pid);
+    if (read_small(path, buf, sizeof(buf)) > 0) {
+        out->syscr += keyed(buf, "syscr");
+        out->syscw += keyed(buf, "syscw");
+    }
+    snprintf(path, sizeof(path), "%s/%ld/task", proc_root, pid);
+    d = opendir(path);
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof(path), "%s/%ld/task/%s/status", proc_root, pid, e->d_name);
+        if (read_small(path, buf, sizeof(buf)) > 0) {
+            out->vcsw += keyed(buf, "voluntary_ctxt_switches");
+            out->nivcsw += keyed(buf, "nonvoluntary_ctxt_switches");
+        }
+    }
+    closedir(d);
+}
+
+struct pinfo {
+    long pid, ppid;
+    unsigned long long ticks;
+};
+
+/* Every process under proc_root with its parent and CPU ticks; *n set. malloc'd or NULL. */
+static struct pinfo *list_processes(const char *proc_root, size_t *n)
+{
+    struct pinfo *v = malloc(WINDOW_MAX_PROCS * sizeof(*v));
+    char path[4200], buf[1024];
+    DIR *d = opendir(proc_root);
+    struct dirent *e;
+
+    *n = 0;
+    if (!v || !d) {
+        free(v);
+        if (d)
+            closedir(d);
+        return NULL;
+    }
+    while ((e = readdir(d)) != NULL && *n < WINDOW_MAX_PROCS) {
+        char *end;
+        long pid = strtol(e->d_name, &end, 10);
+
+        if (*end || pid <= 0)
+            continue;
+        snprintf(path, sizeof(path), "%s/%ld/stat", proc_root, pid);
+        if (read_small(path, buf, sizeof(buf)) <= 0 ||
+            parse_pid_stat(buf, &v[*n].ppid, &v[*n].ticks) < 0)
+            continue;
+        v[*n].pid = pid;
+        (*n)++;
+    }
+    closedir(d);
+    return v;
+}
+
+int window_sample_tree(const char *proc_root, pid_t pid, long hz, struct tree_sample *out)
+{
+    struct pinfo *v;
+    size_t n = 0, i, head = 0, tail = 0;
+    long *queue = NULL;
+    int rc = -1;
+
+    memset(out, 0, sizeof(*out));
+    if (pid <= 0 || hz <= 0 || !(v = list_processes(proc_root, &n)))
+        return -1;
+    queue = malloc((n + 1) * sizeof(*queue));
+    if (!queue)
+        goto out;
+    /* breadth first from pid: each process is a child of exactly one, so no repeats */
+    queue[tail++] = (long)pid;
+    while (head < tail) {
+        long p = queue[head++];
+        int found = 0;
+
+        for (i = 0; i < n; i++) {
+            if (v[i].pid == p && !found) {
+                add_process(proc_root, p, v[i].ticks, hz, out);
+                found = 1;
+            }
+            if (v[i].ppid == p && tail < n + 1)
+                queue[tail++] = v[i].pid;
+        }
+        if (!found && p == (long)pid)
+            goto out;
+    }
+    rc = 0;
+out:
+    if (rc < 0)
+        memset(out, 0, sizeof(*out));
+    free(queue);
+    free(v);
+    return rc;
+}
+
+static void sample_edge(const struct window_watch *w, struct window_edge *e, int with_driver)
+{
+    char path[4200], buf[8192];
+
+    memset(e, 0, sizeof(*e));
+    e->t_s = now_s();
+    snprintf(path, sizeof(path), "%s/stat", w->proc_root);
+    if (read_small(path, buf, sizeof(buf)) > 0)
+        interference_parse_stat(buf, &e->sys);
+    if (w->server_pid > 0)
+        e->have_server = window_sample_tree(w->proc_root, w->server_pid, w->hz, &e->server) == 0;
+    if (with_driver && w->driver_pid > 0)
+        e->have_driver = window_sample_tree(w->proc_root, w->driver_pid, w->hz, &e->driver) == 0;
+}
+
+int window_open(struct window_watch *w, pid_t server_pid, char *err, size_t errlen)
+{
+    int fds[2];
+
+    memset(w, 0, sizeof(*w));
+    w->rd = w->wr = -1;
+    w->server_pid = server_pid;
+    w->proc_root = "/proc";
+    w->hz = sysconf(_SC_CLK_TCK);
+    if (pipe2(fds, O_CLOEXEC) < 0) {
+        snprintf(err, errlen, "cannot create the window-mark pipe: %s", strerror(errno));
+        return -1;
+    }
+    w->rd = fds[0];
+    w->wr = fds[1];
+    return 0;
+}
+
+void window_fd_text(const struct window_watch *w, char *out, size_t len)
+{
+    if (w->wr >= 0)
+        snprintf(out, len, "%d", w->wr);
+    else
+        snprintf(out, len, "%s", "");
+}
+
+json_t *window_env(const json_t *env, const struct window_watch *w)
+{
+    json_t *e = env ? json_copy((json_t *)env) : json_object();
+    char fd[16];
+
+    window_fd_text(w, fd, sizeof(fd));
+    if (e && fd[0])
+        json_object_set_new(e, WINDOW_ENV, json_string(fd));
+    return e;
+}
+
+void window_before_exec(struct window_watch *w)
+{
+    if (w->wr >= 0)
+        (void)fcntl(w->wr, F_SETFD, 0); /* the driver inherits it */
+}
+
+/* The thread: reads lines from the pipe until EOF or stop; samples at "start" and "end". */
+static void *watch_main(void *arg)
+{
+    struct window_watch *w = arg;
+    char line[64];
+    size_t used = 0;
+
+    while (!w->stop) {
+        struct pollfd pfd = {.fd = w->rd, .events = POLLIN};
+        ssize_t n;
+        char *nl;
+
+        if (poll(&pfd, 1, 100) <= 0)
+            continue;
+        n = read(w->rd, line + used, sizeof(line) - 1 - used);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        used += (size_t)n;
+        line[used] = '\0';
+        while ((nl = strchr(line, '\n')) != NULL) {
+            *nl = '\0';
+            if (strcmp(line, "start") == 0 && w->marks == 0) {
+                sample_edge(w, &w->mark[0], 1);
+                w->marks = 1;
+            } else if (strcmp(line, "end") == 0 && w->marks == 1) {
+                sample_edge(w, &w->mark[1], 1);
+                w->marks = 2;
+            }
+            used -= (size_t)(nl + 1 - line);
+            memmove(line, nl + 1, used + 1);
+        }
+        if (used == sizeof(line) - 1)
+            used = 0; /* a line too long to be a mark: dropped */
+    }
+    return NULL;
+}
+
+void window_after_exec(struct window_watch *w, pid_t driver_pid)
+{
+    if (w->wr >= 0) {
+        close(w->wr);
+        w->wr = -1;
+    }
+    w->driver_pid = driver_pid;
+    sample_edge(w, &w->proc[0], 0);
+    if (w->rd >= 0 && pthread_create(&w->th, NULL, watch_main, w) == 0)
+        w->thread_running = 1;
+}
+
+void window_finish(struct window_watch *w)
+{
+    w->stop = 1;
+    if (w->thread_running) {
+        pthread_join(w->th, NULL);
+        w->thread_running = 0;
+    }
+    sample_edge(w, &w->proc[1], 0);
+}
+
+void window_close(struct window_watch *w)
+{
+    if (w->thread_running) {
+        w->stop = 1;
+        pthread_join(w->th, NULL);
+        w->thread_running = 0;
+    }
+    if (w->rd >= 0)
+        close(w->rd);
+    if (w->wr >= 0)
+        close(w->wr);
+    w->rd = w->wr = -1;
+}
+
+void window_json(const struct window_watch *w, double driver_cpu_s, long driver_nivcsw,
+                 const struct interference_limits *lim, json_t **server_window, json_t **interf)
+{
+    int marks = w->marks == 2 && w->mark[1].t_s > w->mark[0].t_s;
+    const struct window_edge *a = marks ? &w->mark[0] : &w->proc[0];
+    const struct window_edge *b = marks ? &w->mark[1] : &w->proc[1];
+    const char *source = marks ? "marks" : "process";
+    int srv = a->have_server && b->have_server;
+    double srv_cpu = srv ? b->server.cpu_s - a->server.cpu_s : 0, own;
+    struct interference in;
+
+    *server_window = NULL;
+    if (srv)
+        *server_window = json_pack(
+            "{s:f, s:I, s:I, s:I, s:s}", "cpu_s", srv_cpu, "syscr",
+            (json_int_t)(b->server.syscr - a->server.syscr), "syscw",
+            (json_int_t)(b->server.syscw - a->server.syscw), "ctxsw",
+            (json_int_t)(b->server.vcsw + b->server.nivcsw - a->server.vcsw - a->server.nivcsw),
+            "source", source);
+    if (marks && a->have_driver && b->have_driver) {
+        own = b->driver.cpu_s - a->driver.cpu_s;
+        driver_nivcsw = (long)(b->driver.nivcsw - a->driver.nivcsw);
+    } else {
+        own = driver_cpu_s;
+    }
+    own += srv_cpu;
+    interference_compute(&a->sys, &b->sys, own, b->t_s - a->t_s, w->hz, driver_nivcsw, lim, &in);
+    *interf = json_pack("{s:f, s:f, s:I, s:b, s:s, s:f}", "other_cpu_cores", in.other_cpu_cores,
+                        "steal_pct", in.steal_pct, "nivcsw", (json_int_t)in.nivcsw, "disturbed",
+                        in.disturbed, "source", source, "window_s", b->t_s - a->t_s);
+}

@@ -1,0 +1,78 @@
+/* window: the measured window's edges, and what the machine did between them. compare hands
+ * the driver an inherited pipe (its write end's number in PAIRBENCH_WINDOW_FD); a driver that
+ * supports it writes "start\n" when its measured window opens and "end\n" when it closes. A
+ * thread reads the pipe and, at each mark, samples the server's process tree (every thread
+ * and child: CPU, /proc/PID/io syscr/syscw, voluntary + involuntary context switches), the
+ * driver's tree, and /proc/stat. A driver that writes no marks gets whole-process accounting:
+ * the samples the runner takes when the driver starts and after it exits (source "process").
+ *
+ * The sampling functions take the /proc root as a path so the unit tests can feed them a
+ * fake tree (tests/unit/test_window.c). */
+#ifndef PAIRBENCH_WINDOW_H
+#define PAIRBENCH_WINDOW_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+
+#include "interference.h"
+
+#define WINDOW_ENV "PAIRBENCH_WINDOW_FD"
+
+/* One process tree at one moment. */
+struct tree_sample {
+    double cpu_s;                    /* user + system of every process of the tree */
+    unsigned long long syscr, syscw; /* read and write system calls (/proc/PID/io) */
+    unsigned long long vcsw, nivcsw; /* context switches, summed over every thread */
+    unsigned n_procs;                /* processes found (0: the root is gone) */
+};
+
+/* Samples pid and all its descendants (found by parent pid in proc_root/[0-9]*\/stat, as
+ * kernels without /proc/PID/task/TID/children need). hz: clock ticks per second. Returns 0,
+ * or -1 when pid itself cannot be read (out zeroed). Missing io files count 0. */
+int window_sample_tree(const char *proc_root, pid_t pid, long hz, struct tree_sample *out);
+
+struct window_edge {
+    double t_s; /* CLOCK_MONOTONIC */
+    struct sys_sample sys;
+    struct tree_sample server, driver;
+    int have_server, have_driver;
+};
+
+struct window_watch {
+    int rd, wr; /* the pipe; -1 when closed */
+    pid_t server_pid, driver_pid;
+    const char *proc_root; /* "/proc" */
+    long hz;
+    pthread_t th;
+    int thread_running;
+    volatile int stop;
+    int marks;                  /* 1: "start" seen, 2: "end" seen too */
+    struct window_edge mark[2]; /* at the marks (thread) */
+    struct window_edge proc[2]; /* at the driver's start and after its exit (runner) */
+};
+
+/* Makes the pipe (both ends close-on-exec but the write end while the driver is exec'd:
+ * window_before_exec/window_after_exec). Returns 0, or -1 with err. */
+int window_open(struct window_watch *w, pid_t server_pid, char *err, size_t errlen);
+/* The write end's number as text for WINDOW_ENV ("" when the pipe is closed). */
+void window_fd_text(const struct window_watch *w, char *out, size_t len);
+void window_before_exec(struct window_watch *w);
+/* A copy of env (may be NULL) with WINDOW_ENV set to the write end. New reference. */
+json_t *window_env(const json_t *env, const struct window_watch *w);
+/* Closes the parent's write end, records the driver, samples proc[0], starts the thread. */
+void window_after_exec(struct window_watch *w, pid_t driver_pid);
+/* Samples proc[1] (the driver has exited) and stops and joins the thread. */
+void window_finish(struct window_watch *w);
+void window_close(struct window_watch *w);
+
+/* runs.jsonl's server.window {cpu_s, syscr, syscw, ctxsw, source: "marks"|"process"} (NULL
+ * without a server) and interference {other_cpu_cores, steal_pct, nivcsw, disturbed, source}.
+ * driver_cpu_s / driver_nivcsw: the driver's own figures from wait4() (used for "process").
+ * New references in *server_window (or NULL) and *interf. */
+void window_json(const struct window_watch *w, double driver_cpu_s, long driver_nivcsw,
+                 const struct interference_limits *lim, json_t **server_window, json_t **interf);
+
+#endif

@@ -1,0 +1,35 @@
+#!/bin/sh
+# The evidence floor end to end: one and two runs a side on identical versions never exit 1
+# (one run a side is always "disjoint"); the gate exits 4 and says "too few runs", and
+# summary.json, report.md and report.html state the chance at those run counts. Cost: 6 runs
+# of 0.3 s, about 8 s.
+. "$(dirname "$0")/../lib.sh"
+need node
+cd "$T"
+cp "$DRIVER" "$T/driver"; DRV=$T/driver
+cp "$COMPARE" "$T/compare"; COMPARE=$T/compare
+cat > grid.json <<'JSON'
+{"name": "floor", "defaults": {"protocol": "tcp", "connections": 1, "workers": 1, "payload": 64}}
+JSON
+cat > same.json <<JSON
+{"versions": [
+  {"name": "baseline", "driver": "$DRV", "server": {"tcp": "$DRV serve tcp --port {port}"}},
+  {"name": "candidate", "driver": "$DRV", "server": {"tcp": "$DRV serve tcp --port {port}"}}],
+ "grids": ["grid.json"], "warmup": 0.1, "duration": 0.3, "grace": 10, "probe_timeout": 20}
+JSON
+for n in 1 2; do
+    assert_exit 4 "$COMPARE" gate --spec same.json --runs $n --out r$n > r$n.out 2> r$n.err
+    grep -q "compare: gate: exit 4: inconclusive: 'tcp · 64 B · window1 · 1 client' throughput .*: too few runs (candidate)" r$n.err \
+        || fail "runs $n: reason: $(tail -2 r$n.err)"
+    assert_eq "$(json_get r$n/summary.json 'this.rows[0].metrics.throughput.vs_baseline.candidate.verdict')" "~"
+    assert_eq "$(json_get r$n/summary.json 'this.rows[0].metrics.throughput.vs_baseline.candidate.reason')" "too few runs"
+    assert_eq "$(json_get r$n/summary.json 'this.chance.reachable')" false
+    assert_eq "$(json_get r$n/summary.json 'this.chance.runs_per_side')" $n
+    grep -q "With $n runs a side even the most extreme outcome has a chance of" r$n/report.md \
+        || fail "runs $n: report.md floor sentence"
+    grep -q "With $n runs\{0,1\} each" r$n/report.html || fail "runs $n: report.html run count"
+    grep -q "no row can be decided (too few runs" r$n/report.html || fail "runs $n: report.html floor"
+    ! grep -q "2/252" r$n/report.html || fail "runs $n: report.html speaks of 2/252"
+    grep -q "too few runs" r$n/gate.md || fail "runs $n: gate.md"
+done
+echo "76-gate-floor: ok"

@@ -1,0 +1,159 @@
+/* window.c's process-tree sampling on a fake /proc (a server with a worker thread, a child
+ * and a grandchild, next to an unrelated process), interference.c's arithmetic on two
+ * /proc/stat samples, and disturb.c's choice of the rounds a verdict rests on. */
+#include <math.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "disturb.h"
+#include "interference.h"
+#include "t.h"
+#include "window.h"
+
+#define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
+
+static char root[64];
+
+static void put_file(const char *rel, const char *text)
+{
+    char path[512], dir[512], *slash;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s", root, rel);
+    snprintf(dir, sizeof(dir), "%s", path);
+    for (slash = strchr(dir + strlen(root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        mkdir(dir, 0755);
+        *slash = '/';
+    }
+    f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* pid's stat with ppid and utime/stime ticks; the name holds a space and ')' */
+static void put_proc(int pid, int ppid, int ut, int st, int r, int w, int vol, int nonvol)
+{
+    char rel[64], text[512];
+
+    snprintf(rel, sizeof(rel), "%d/stat", pid);
+    snprintf(text, sizeof(text),
+             "%d (my srv) x) S %d %d %d 0 -1 4194560 100 0 0 0 %d %d 0 0 20 0 1 0 1 1 1\n", pid,
+             ppid, pid, pid, ut, st);
+    put_file(rel, text);
+    snprintf(rel, sizeof(rel), "%d/io", pid);
+    snprintf(text, sizeof(text), "rchar: 1\nwchar: 2\nsyscr: %d\nsyscw: %d\n", r, w);
+    put_file(rel, text);
+    snprintf(rel, sizeof(rel), "%d/task/%d/status", pid, pid);
+    snprintf(text, sizeof(text),
+             "Name:\tx\nvoluntary_ctxt_switches:\t%d\nnonvoluntary_ctxt_switches:\t%d\n", vol,
+             nonvol);
+    put_file(rel, text);
+}
+
+static void test_tree(void)
+{
+    struct tree_sample s;
+
+    snprintf(root, sizeof(root), "/tmp/pairbench-window.XXXXXX");
+    CHECK(mkdtemp(root) != NULL);
+    put_proc(100, 1, 300, 100, 10, 20, 5, 1); /* the server: 4 s */
+    put_file("100/task/101/status",           /* its worker thread */
+             "voluntary_ctxt_switches:\t7\nnonvoluntary_ctxt_switches:\t2\n");
+    put_proc(200, 100, 50, 50, 1, 2, 3, 4);   /* a child: 1 s */
+    put_proc(300, 200, 100, 0, 100, 0, 0, 0); /* a grandchild: 1 s */
+    put_proc(400, 1, 9999, 9999, 9, 9, 9, 9); /* not in the tree */
+    CHECK(window_sample_tree(root, 100, 100, &s) == 0);
+    CHECK(NEAR(s.cpu_s, 6.0));
+    CHECK(s.n_procs == 3);
+    CHECK(s.syscr == 111 && s.syscw == 22);
+    CHECK(s.vcsw == 15 && s.nivcsw == 7);
+    CHECK(window_sample_tree(root, 200, 100, &s) == 0 && NEAR(s.cpu_s, 2.0) && s.n_procs == 2);
+    CHECK(window_sample_tree(root, 555, 100, &s) == -1 && s.n_procs == 0);
+    {
+        char cmd[128];
+
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+        CHECK(system(cmd) == 0);
+    }
+}
+
+static void test_interference(void)
+{
+    struct sys_sample a, b;
+    struct interference in;
+    struct interference_limits lim;
+
+    interference_limits_default(&lim);
+    CHECK(interference_parse_stat("cpu  1000 0 500 9000 0 0 0 0 0 0\ncpu0 1 2 3 4\n", &a) == 0);
+    CHECK(a.busy == 1500 && a.total == 10500 && a.steal == 0);
+    /* 1 s on 2 cores (200 ticks at 100 Hz): 150 busy ticks, 10 of steal */
+    CHECK(interference_parse_stat("intr 5\ncpu  1100 0 550 9030 0 0 0 10 0 0\n", &b) == 0);
+    /* own processes used 0.5 s of the 1.5 s busy: others 1.0 core */
+    interference_compute(&a, &b, 0.5, 1.0, 100, 42, &lim, &in);
+    CHECK(NEAR(in.other_cpu_cores, 1.0));
+    CHECK(NEAR(in.steal_pct, 10.0 / 190 * 100));
+    CHECK(in.nivcsw == 42 && in.disturbed);
+    /* the run itself used everything: no one else, not disturbed */
+    interference_compute(&a, &b, 1.6, 1.0, 100, 0, &lim, &in);
+    CHECK(in.other_cpu_cores == 0 && in.steal_pct > 5 && in.disturbed); /* steal alone */
+    b.steal = 0;
+    interference_compute(&a, &b, 1.6, 1.0, 100, 0, &lim, &in);
+    CHECK(!in.disturbed);
+    CHECK(interference_parse_stat("nothing here\n", &a) == -1);
+    CHECK(interference_is_outlier(1.1, 60000) && !interference_is_outlier(55000, 60000));
+    CHECK(interference_is_outlier(700000, 60000) && !interference_is_outlier(5, 0));
+}
+
+static json_t *run(double tput, int disturbed)
+{
+    return json_pack("{s:{s:f}, s:{s:f, s:f, s:i, s:b}}", "result", "throughput", tput,
+                     "interference", "other_cpu_cores", disturbed ? 1.2 : 0.01, "steal_pct", 0.0,
+                     "nivcsw", 3, "disturbed", disturbed);
+}
+
+static void test_disturb(void)
+{
+    json_t *versions = json_pack("[s, s]", "base", "cand"), *row = json_object();
+    const json_t *cells[2 * 5];
+    json_t *own[10];
+    unsigned char ex[5];
+    size_t i;
+
+    /* round 2 disturbed (cand), round 4 an outlier (base 1.1 ops/s) */
+    for (i = 0; i < 5; i++) {
+        own[i] = run(i == 3 ? 1.1 : 60000 + (double)i, 0);
+        own[5 + i] = run(59000 + (double)i, i == 1);
+        cells[i] = own[i];
+        cells[5 + i] = own[5 + i];
+    }
+    disturb_row(row, cells, versions, 5, ex);
+    CHECK(!ex[0] && ex[1] && !ex[2] && ex[3] && !ex[4]);
+    CHECK(json_integer_value(
+              json_object_get(json_object_get(row, "interference"), "clean_rounds")) == 3);
+    CHECK(json_array_size(json_object_get(json_object_get(row, "interference"), "outliers")) == 1);
+    /* with only two clean rounds left, disturbed rounds stay (outliers never do) */
+    json_decref(own[5 + 2]);
+    own[5 + 2] = run(59000, 1);
+    cells[5 + 2] = own[5 + 2];
+    disturb_row(row, cells, versions, 5, ex);
+    CHECK(!ex[1] && !ex[2] && ex[3]);
+    CHECK(json_is_false(json_object_get(
+        json_array_get(json_object_get(json_object_get(row, "interference"), "disturbed"), 0),
+        "excluded")));
+    for (i = 0; i < 10; i++)
+        json_decref(own[i]);
+    json_decref(row);
+    json_decref(versions);
+}
+
+int main(void)
+{
+    test_tree();
+    test_interference();
+    test_disturb();
+    return T_DONE();
+}
