@@ -412,17 +412,18 @@ json_t *cgprof_functions_json(const struct cgprof *p, size_t top)
     size_t i, n = 0;
     uint64_t other = 0;
 
-    if (!o)
-        return NULL;
-    if (p->used && !(v = malloc(p->used * sizeof(*v)))) {
+    if (!o || !p->used)
+        return o;
+    if (!(v = malloc(p->used * sizeof(const struct fn_entry *)))) {
         json_decref(o);
         return NULL;
     }
     for (i = 0; i < p->cap; i++)
         if (p->tab[i].name && p->tab[i].cost)
             v[n++] = &p->tab[i];
-    qsort(v, n, sizeof(*v), by_cost_desc);
-    for (i = 0; i < n; i++) {
+    if (n)
+        qsort(v, n, sizeof(const struct fn_entry *), by_cost_desc);
+    for (i = 0; v && i < n; i++) {
         if (top && i >= top)
             other += v[i]->cost;
         else

@@ -76,7 +76,7 @@ static json_t *functions_diff(const json_t *const *a, size_t na, const json_t *c
     const char *k;
     size_t n = 0, i;
 
-    items = calloc(json_object_size(names) + 1, sizeof(*items));
+    items = calloc(json_object_size(names) + 1, sizeof(json_t *));
     if (!items || !out) {
         free(items);
         json_decref(names);
@@ -88,7 +88,7 @@ static json_t *functions_diff(const json_t *const *a, size_t na, const json_t *c
         items[n++] = json_pack("{s:s,s:f,s:f,s:f}", "name", k, "baseline", base, "candidate", cand,
                                "delta", cand - base);
     }
-    qsort(items, n, sizeof(*items), by_abs_delta);
+    qsort(items, n, sizeof(json_t *), by_abs_delta);
     for (i = 0; i < n; i++) {
         if (i < SUMMARY_COST_TOP && items[i])
             json_array_append_new(out, items[i]);

@@ -65,9 +65,13 @@ int cost_settings_parse(const json_t *j, int force, const char *file, struct cos
         return 0;
     json_object_foreach((json_t *)j, k, v)
     {
-        if (strcmp(k, "runs") && strcmp(k, "requests") && strcmp(k, "warmup_requests") &&
-            strcmp(k, "idle_s") && strcmp(k, "exclude") && strcmp(k, "enabled") &&
-            strcmp(k, "match")) {
+        static const char *const keys[] = {
+            "runs", "requests", "warmup_requests", "idle_s", "exclude", "enabled", "match"};
+        size_t i;
+        for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+            if (strcmp(k, keys[i]) == 0)
+                break;
+        if (i == sizeof(keys) / sizeof(keys[0])) {
             snprintf(err, errlen,
                      "%s: $.instructions.%s: unknown key (expected runs, requests, "
                      "warmup_requests, idle_s, exclude, enabled, match)",
@@ -442,7 +446,7 @@ static int count_phase(struct phase *ph, struct cgprof *p, double idle_s, size_t
     if (vgdb_all(ph->r, ph->prefix, ph->pgid, "zero", reason, reasonlen) < 0)
         return 1;
     a1 = now_s();
-    if (requests)
+    if (requests && result)
         rc = drive(ph->r, version, eff, requests, cfg_path, log, result, reason, reasonlen, err,
                    errlen);
     else
@@ -609,13 +613,11 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
     if ((mkdir(dir, 0755) < 0 && errno != EEXIST) ||
         (mkdir(srv_dir, 0755) < 0 && errno != EEXIST)) {
         snprintf(err, errlen, "cannot create '%.300s': %s", srv_dir, strerror(errno));
-        rc = -1;
         goto out;
     }
     if (!(eff = runner_effective_config(r, sr->config)) ||
         !(wrap = valgrind_wrap(cs, dir, &owned))) {
         snprintf(err, errlen, "out of memory");
-        rc = -1;
         goto out;
     }
     port = ports_free(why, sizeof(why));
