@@ -113,6 +113,7 @@ unit: all
 C_FILES = $(wildcard $(addsuffix /*.[ch],$(SRC_DIRS)) tests/unit/*.[ch] tests/fuzz/*.c)
 check:
 	clang-format --dry-run --Werror $(C_FILES)
+	sh tests/code-shape.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
 	    --suppress=missingIncludeSystem --include=ci/cppcheck-jansson.h \
 	    $(INCLUDES) common driver compare

@@ -44,7 +44,8 @@ void gate_config_release(struct gate_config *gc);
 
 /* One `--threshold METRIC=PERCENT` value (PERCENT in (0, 1000]). Returns 0, or -1 with err
  * like "--threshold 'latency=5': unknown metric 'latency' (expected throughput,
- * cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us)"; the aliases p50, p99, rss are accepted). */
+ * cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us)"; the aliases p50, p99, rss are
+ * accepted). */
 int gate_parse_threshold(struct gate_config *gc, const char *arg, char *err, size_t errlen);
 
 /* The spec's "gate" object: {"thresholds": {METRIC: PCT}, "noise_limit": PCT,

@@ -320,204 +320,252 @@ static int parse_args(int argc, char **argv, struct gate_config *gc, const char 
     return -1;
 }
 
-int cmd_drift(int argc, char **argv)
-{
-    const char *history = NULL, *add = NULL;
-    unsigned window = DRIFT_DEFAULT_WINDOW;
+/* The state of one `compare drift`, shared by its steps. */
+struct drift_cmd {
+    const char *history, *add;
+    unsigned window;
     struct gate_config gc;
-    char err[1024] = "", path[4096], reason[2048] = "";
-    json_t *index = NULL, **all_nights = NULL, **nights = NULL, **summaries = NULL,
-           *newest_sum = NULL;
-    struct drift_night *dn = NULL;
-    struct drift_series **series = NULL;
-    size_t n = 0, first, i, n_series = 0, cap_series = 0;
-    int a, rc = EXIT_USAGE;
+    json_t *index, **all_nights, **nights, **summaries;
+    size_t n; /* nights kept (the newest DRIFT_MAX_NIGHTS) */
+    struct drift_night *dn;
+    struct drift_series **series;
+    size_t n_series, cap_series;
+    char reason[2048];
+};
+
+/* The history's index, with the night of --add appended first. Returns -1 to go on, else the
+ * exit code. */
+static int open_history(struct drift_cmd *d)
+{
+    char err[1024] = "", path[4096];
     unsigned truncated = 0;
 
-    gate_config_init(&gc);
-    a = parse_args(argc, argv, &gc, &history, &add, &window);
-    if (a >= 0) {
-        rc = a;
-        goto done;
-    }
-    if (!history) {
-        fprintf(stderr, "compare: drift: --history DIR is required\n");
-        goto done;
-    }
-    snprintf(path, sizeof(path), "%s/runs", history);
+    snprintf(path, sizeof(path), "%s/runs", d->history);
     if (ju_mkdir_p(path, err, sizeof(err)) < 0) {
         fprintf(stderr, "compare: drift: %s\n", err);
-        rc = EXIT_HARNESS;
-        goto done;
+        return EXIT_HARNESS;
     }
-    snprintf(path, sizeof(path), "%s/index.jsonl", history);
-    if (dataset_read(path, &index, &truncated, err, sizeof(err)) < 0) {
+    snprintf(path, sizeof(path), "%s/index.jsonl", d->history);
+    if (dataset_read(path, &d->index, &truncated, err, sizeof(err)) < 0 ||
+        (d->add && add_night(d->history, d->add, d->index, err, sizeof(err)) < 0)) {
         fprintf(stderr, "compare: drift: %s\n", err);
-        goto done;
+        return EXIT_USAGE;
     }
-    if (add && add_night(history, add, index, err, sizeof(err)) < 0) {
-        fprintf(stderr, "compare: drift: %s\n", err);
-        goto done;
-    }
-    n = json_array_size(index);
-    if (n == 0) {
+    if (json_array_size(d->index) == 0) {
         fprintf(stderr, "compare: drift: history '%s' is empty (add a night with --add RUNDIR)\n",
-                history);
-        goto done;
+                d->history);
+        return EXIT_USAGE;
     }
-    all_nights = calloc(n, sizeof(json_t *));
-    if (!all_nights)
-        goto oom;
-    nights = all_nights;
+    return -1;
+}
+
+/* The newest nights in order, each with its summary and environment. Returns -1 to go on,
+ * else the exit code. */
+static int load_nights(struct drift_cmd *d)
+{
+    char err[1024] = "", path[4096];
+    size_t n = json_array_size(d->index), first, i;
+
+    d->all_nights = calloc(n, sizeof(json_t *));
+    if (!d->all_nights)
+        return -2;
     for (i = 0; i < n; i++)
-        nights[i] = json_array_get(index, i);
-    qsort(nights, n, sizeof(json_t *), cmp_night);
+        d->all_nights[i] = json_array_get(d->index, i);
+    qsort(d->all_nights, n, sizeof(json_t *), cmp_night);
     first = n > DRIFT_MAX_NIGHTS ? n - DRIFT_MAX_NIGHTS : 0;
-    nights += first;
-    n -= first;
-    dn = calloc(n, sizeof(*dn));
-    summaries = calloc(n, sizeof(json_t *));
-    if (!dn || !summaries)
-        goto oom;
-    for (i = 0; i < n; i++) {
-        const char *id = json_string_value(json_object_get(nights[i], "id"));
-        const char *dir = json_string_value(json_object_get(nights[i], "dir"));
-        const char *c = json_string_value(json_object_get(nights[i], "commit"));
-        const char *st = json_string_value(json_object_get(nights[i], "started"));
+    d->nights = d->all_nights + first;
+    d->n = n - first;
+    d->dn = calloc(d->n, sizeof(*d->dn));
+    d->summaries = calloc(d->n, sizeof(json_t *));
+    if (!d->dn || !d->summaries)
+        return -2;
+    for (i = 0; i < d->n; i++) {
+        const json_t *night = d->nights[i];
+        const char *id = json_string_value(json_object_get(night, "id"));
+        const char *dir = json_string_value(json_object_get(night, "dir"));
+        const char *c = json_string_value(json_object_get(night, "commit"));
+        const char *st = json_string_value(json_object_get(night, "started"));
 
-        snprintf(dn[i].id, sizeof(dn[i].id), "%s", id ? id : "?");
-        snprintf(dn[i].started, sizeof(dn[i].started), "%s", st ? st : "unknown");
-        snprintf(dn[i].commit, sizeof(dn[i].commit), "%s", c ? c : "");
-        env_signature(json_object_get(nights[i], "environment"), dn[i].env, sizeof(dn[i].env));
-        snprintf(path, sizeof(path), "%s/%s/summary.json", history, dir ? dir : "?");
-        summaries[i] = ju_load_json(path, err, sizeof(err));
-        if (!summaries[i])
-            fprintf(stderr, "compare: drift: night '%s' left out: %s\n", dn[i].id, err);
+        snprintf(d->dn[i].id, sizeof(d->dn[i].id), "%s", id ? id : "?");
+        snprintf(d->dn[i].started, sizeof(d->dn[i].started), "%s", st ? st : "unknown");
+        snprintf(d->dn[i].commit, sizeof(d->dn[i].commit), "%s", c ? c : "");
+        env_signature(json_object_get(night, "environment"), d->dn[i].env, sizeof(d->dn[i].env));
+        snprintf(path, sizeof(path), "%s/%s/summary.json", d->history, dir ? dir : "?");
+        d->summaries[i] = ju_load_json(path, err, sizeof(err));
+        if (!d->summaries[i])
+            fprintf(stderr, "compare: drift: night '%s' left out: %s\n", d->dn[i].id, err);
     }
-    for (i = 0; i < n; i++)
-        dn[i].other_env = !env_same(json_object_get(nights[i], "environment"),
-                                    json_object_get(nights[n - 1], "environment"));
-    newest_sum = summaries[n - 1];
-    if (!newest_sum) {
+    for (i = 0; i < d->n; i++)
+        d->dn[i].other_env = !env_same(json_object_get(d->nights[i], "environment"),
+                                       json_object_get(d->nights[d->n - 1], "environment"));
+    if (!d->summaries[d->n - 1]) {
         fprintf(stderr, "compare: drift: the newest night has no summary\n");
-        rc = EXIT_HARNESS;
-        goto done;
+        return EXIT_HARNESS;
     }
+    return -1;
+}
+
+/* One series: a row's metric over the nights of the newest night's environment, analysed. */
+static int add_series(struct drift_cmd *d, const char *config, const char *label, enum metric m)
+{
+    struct drift_series *s;
+    size_t i;
+
+    if (d->n_series == d->cap_series) {
+        size_t cap = d->cap_series ? d->cap_series * 2 : 16;
+        struct drift_series **ns = realloc(d->series, cap * sizeof(struct drift_series *));
+
+        if (!ns)
+            return -1;
+        d->series = ns;
+        d->cap_series = cap;
+    }
+    s = calloc(1, sizeof(*s));
+    if (!s)
+        return -1;
+    d->series[d->n_series++] = s;
+    snprintf(s->config, sizeof(s->config), "%s", config);
+    snprintf(s->label, sizeof(s->label), "%s", label ? label : config);
+    s->metric = m;
+    for (i = 0; i < d->n; i++) {
+        const json_t *nr;
+        double v;
+
+        if (d->dn[i].other_env || !d->summaries[i])
+            continue;
+        nr = find_row(d->summaries[i], config);
+        v = nr ? baseline_median(d->summaries[i], nr, s->metric) : NAN;
+        if (!(v == v))
+            continue;
+        s->values[s->n] = v;
+        s->night[s->n] = i;
+        s->n++;
+    }
+    return drift_analyse(s, &d->gc.rules, d->window, DRIFT_SEED);
+}
+
+/* A series per row of the newest night and per metric that has a direction. */
+static int build_series(struct drift_cmd *d)
+{
+    json_t *row;
+    size_t r;
+    int m;
+
+    json_array_foreach(json_object_get(d->summaries[d->n - 1], "rows"), r, row)
     {
-        json_t *row;
-        size_t r;
+        const char *config = json_string_value(json_object_get(row, "config"));
 
-        json_array_foreach(json_object_get(newest_sum, "rows"), r, row)
-        {
-            const char *config = json_string_value(json_object_get(row, "config"));
-            const char *label = json_string_value(json_object_get(row, "label"));
-            int m;
-
-            if (!config)
-                continue;
-            for (m = 0; m < METRIC_COUNT; m++) {
-                struct drift_series *s;
-
-                if (m == METRIC_CPU_PERCENT)
-                    continue;
-                if (n_series == cap_series) {
-                    struct drift_series **ns;
-
-                    cap_series = cap_series ? cap_series * 2 : 16;
-                    ns = realloc(series, cap_series * sizeof(struct drift_series *));
-                    if (!ns)
-                        goto oom;
-                    series = ns;
-                }
-                s = calloc(1, sizeof(*s));
-                if (!s)
-                    goto oom;
-                series[n_series++] = s;
-                snprintf(s->config, sizeof(s->config), "%s", config);
-                snprintf(s->label, sizeof(s->label), "%s", label ? label : config);
-                s->metric = (enum metric)m;
-                for (i = 0; i < n; i++) {
-                    const json_t *nr;
-                    double v;
-
-                    if (dn[i].other_env || !summaries[i])
-                        continue;
-                    nr = find_row(summaries[i], config);
-                    v = nr ? baseline_median(summaries[i], nr, s->metric) : NAN;
-                    if (!(v == v))
-                        continue;
-                    s->values[s->n] = v;
-                    s->night[s->n] = i;
-                    s->n++;
-                }
-                if (drift_analyse(s, &gc.rules, window, DRIFT_SEED) < 0)
-                    goto oom;
-            }
-        }
+        if (!config)
+            continue;
+        for (m = 0; m < METRIC_COUNT; m++)
+            if (m != METRIC_CPU_PERCENT &&
+                add_series(d, config, json_string_value(json_object_get(row, "label")),
+                           (enum metric)m) < 0)
+                return -1;
     }
-    rc = EXIT_OK;
-    for (i = 0; i < n_series; i++) {
-        if (!series[i]->regression_step || !gc.gated[series[i]->metric])
+    return 0;
+}
+
+/* EXIT_REGRESSION when a gated series steps down on the newest night (reason names them). */
+static int judge(struct drift_cmd *d)
+{
+    size_t i;
+    int rc = EXIT_OK;
+
+    for (i = 0; i < d->n_series; i++) {
+        size_t used = strlen(d->reason);
+        char ch[32];
+
+        if (!d->series[i]->regression_step || !d->gc.gated[d->series[i]->metric])
             continue;
         rc = EXIT_REGRESSION;
-        {
-            size_t used = strlen(reason);
-            char ch[32];
-
-            snprintf(ch, sizeof(ch), "%+.2f%%", series[i]->change * 100);
-            if (used + 16 < sizeof(reason))
-                snprintf(reason + used, sizeof(reason) - used, "%s'%s' %s %s", used ? ", " : "",
-                         series[i]->label, metric_name(series[i]->metric), ch);
-        }
+        snprintf(ch, sizeof(ch), "%+.2f%%", d->series[i]->change * 100);
+        if (used + 16 < sizeof(d->reason))
+            snprintf(d->reason + used, sizeof(d->reason) - used, "%s'%s' %s %s", used ? ", " : "",
+                     d->series[i]->label, metric_name(d->series[i]->metric), ch);
     }
-    {
-        struct drift_report r = {
-            .history = history,
-            .nights = dn,
-            .n_nights = n,
-            .series = series,
-            .n_series = n_series,
-            .window = window,
-            .rules = &gc.rules,
-            .gated = gc.gated,
-            .code = rc,
-            .reason = reason,
-        };
+    return rc;
+}
 
-        if (write_reports(&r, err, sizeof(err)) < 0) {
-            fprintf(stderr, "compare: drift: %s\n", err);
-            rc = EXIT_HARNESS;
-            goto done;
-        }
-    }
-    {
-        size_t flagged = 0, marked = 0;
+/* drift.md and drift.html, and the one-line account on stdout. */
+static int report(struct drift_cmd *d, int rc)
+{
+    char err[1024] = "";
+    size_t flagged = 0, marked = 0, i;
+    struct drift_report r = {
+        .history = d->history,
+        .nights = d->dn,
+        .n_nights = d->n,
+        .series = d->series,
+        .n_series = d->n_series,
+        .window = d->window,
+        .rules = &d->gc.rules,
+        .gated = d->gc.gated,
+        .code = rc,
+        .reason = d->reason,
+    };
 
-        for (i = 0; i < n_series; i++)
-            flagged += series[i]->flagged != 0;
-        for (i = 0; i < n; i++)
-            marked += dn[i].other_env != 0;
-        printf("drift: %zu nights (%zu in another environment, marked), %zu series, %zu "
-               "flagged; report: %s/drift.md\n",
-               n, marked, n_series, flagged, history);
+    if (write_reports(&r, err, sizeof(err)) < 0) {
+        fprintf(stderr, "compare: drift: %s\n", err);
+        return EXIT_HARNESS;
     }
+    for (i = 0; i < d->n_series; i++)
+        flagged += d->series[i]->flagged != 0;
+    for (i = 0; i < d->n; i++)
+        marked += d->dn[i].other_env != 0;
+    printf("drift: %zu nights (%zu in another environment, marked), %zu series, %zu "
+           "flagged; report: %s/drift.md\n",
+           d->n, marked, d->n_series, flagged, d->history);
     if (rc == EXIT_REGRESSION)
-        fprintf(stderr, "compare: drift: regression step on the newest night in %s\n", reason);
-    goto done;
-oom:
-    fprintf(stderr, "compare: drift: out of memory\n");
-    rc = EXIT_HARNESS;
-done:
-    if (summaries)
-        for (i = 0; i < n; i++)
-            json_decref(summaries[i]);
-    free(summaries);
-    free(all_nights);
-    free(dn);
-    for (i = 0; i < n_series; i++)
-        free(series[i]);
-    free(series);
-    json_decref(index);
-    gate_config_release(&gc);
+        fprintf(stderr, "compare: drift: regression step on the newest night in %s\n", d->reason);
+    return rc;
+}
+
+static void drift_cmd_release(struct drift_cmd *d)
+{
+    size_t i;
+
+    if (d->summaries)
+        for (i = 0; i < d->n; i++)
+            json_decref(d->summaries[i]);
+    free(d->summaries);
+    free(d->all_nights);
+    free(d->dn);
+    for (i = 0; i < d->n_series; i++)
+        free(d->series[i]);
+    free(d->series);
+    json_decref(d->index);
+    gate_config_release(&d->gc);
+}
+
+int cmd_drift(int argc, char **argv)
+{
+    struct drift_cmd d;
+    int rc;
+
+    memset(&d, 0, sizeof(d));
+    d.window = DRIFT_DEFAULT_WINDOW;
+    gate_config_init(&d.gc);
+    rc = parse_args(argc, argv, &d.gc, &d.history, &d.add, &d.window);
+    if (rc < 0 && !d.history) {
+        fprintf(stderr, "compare: drift: --history DIR is required\n");
+        rc = EXIT_USAGE;
+    }
+    if (rc >= 0) { /* help or bad usage */
+        drift_cmd_release(&d);
+        return rc;
+    }
+    rc = open_history(&d);
+    if (rc < 0)
+        rc = load_nights(&d);
+    if (rc == -1)
+        rc = build_series(&d) < 0 ? -2 : judge(&d);
+    if (rc == -2) {
+        fprintf(stderr, "compare: drift: out of memory\n");
+        rc = EXIT_HARNESS;
+    } else if (rc == EXIT_OK || rc == EXIT_REGRESSION) {
+        rc = report(&d, rc);
+    }
+    drift_cmd_release(&d);
     return rc;
 }

@@ -197,6 +197,35 @@ static void table(FILE *f, const json_t *rows, int zh)
     fputs("</table></div>\n", f);
 }
 
+/* The paired rounds behind the figures: few pairs, coarse floors. */
+static void pairs_sentence(FILE *f, const json_t *rows, int zh)
+{
+    double lo = INFINITY, hi = 0, p;
+    size_t r;
+
+    for (r = 0; r < json_array_size(rows); r++) {
+        p = num(json_object_get(json_object_get(json_array_get(rows, r), "metrics"), "throughput"),
+                "pairs");
+        if (isfinite(p)) {
+            lo = p < lo ? p : lo;
+            hi = p > hi ? p : hi;
+        }
+    }
+    if (hi > 0 && lo == hi)
+        fprintf(f,
+                L(zh, "<p>%zu configurations, %.0f paired rounds each.</p>\n",
+                  "<p>共 %zu 个配置，每个配置 %.0f 轮配对运行。</p>\n"),
+                json_array_size(rows), hi);
+    else if (hi > 0)
+        fprintf(f,
+                L(zh, "<p>%zu configurations, %.0f to %.0f paired rounds each.</p>\n",
+                  "<p>共 %zu 个配置，每个配置 %.0f 至 %.0f 轮配对运行。</p>\n"),
+                json_array_size(rows), lo, hi);
+    else
+        fprintf(f, L(zh, "<p>%zu configurations.</p>\n", "<p>共 %zu 个配置。</p>\n"),
+                json_array_size(rows));
+}
+
 int calibrate_html_write(FILE *f, const json_t *cal, const char *lang, char *err, size_t errlen)
 {
     int zh = lang && strcmp(lang, "zh") == 0;
@@ -261,34 +290,7 @@ int calibrate_html_write(FILE *f, const json_t *cal, const char *lang, char *err
         fputs(L(zh, "<p><b>0 false alarms</b> in this A/A run.</p>\n",
                 "<p>本次 A/A 运行中<b>没有误报</b>（0 次）。</p>\n"),
               f);
-    {
-        double lo = INFINITY, hi = 0, p;
-        size_t r;
-
-        /* the paired rounds behind the figures: few pairs, coarse floors */
-        for (r = 0; r < json_array_size(rows); r++) {
-            p = num(
-                json_object_get(json_object_get(json_array_get(rows, r), "metrics"), "throughput"),
-                "pairs");
-            if (isfinite(p)) {
-                lo = p < lo ? p : lo;
-                hi = p > hi ? p : hi;
-            }
-        }
-        if (hi > 0 && lo == hi)
-            fprintf(f,
-                    L(zh, "<p>%zu configurations, %.0f paired rounds each.</p>\n",
-                      "<p>共 %zu 个配置，每个配置 %.0f 轮配对运行。</p>\n"),
-                    json_array_size(rows), hi);
-        else if (hi > 0)
-            fprintf(f,
-                    L(zh, "<p>%zu configurations, %.0f to %.0f paired rounds each.</p>\n",
-                      "<p>共 %zu 个配置，每个配置 %.0f 至 %.0f 轮配对运行。</p>\n"),
-                    json_array_size(rows), lo, hi);
-        else
-            fprintf(f, L(zh, "<p>%zu configurations.</p>\n", "<p>共 %zu 个配置。</p>\n"),
-                    json_array_size(rows));
-    }
+    pairs_sentence(f, rows, zh);
     fputs("</section>\n<section id=\"chart\">\n<h2>", f);
     fputs(L(zh, "Detectable change", "可检测的变化"), f);
     fputs("</h2>\n<figure>\n<figcaption><span class=\"note\">", f);

@@ -1,6 +1,6 @@
 /* The run machinery as a library: what `compare run` does, callable by gate, commits,
- * calibrate and demo. Implemented in cmd/run.c (run_execute) over run/schedule.c and
- * run/runner.c; this header is the contract. */
+ * calibrate and demo. Implemented in run/execute.c over run/schedule.c and run/runner.c; the
+ * run flags in cmd/run.c. This header is the contract. */
 #ifndef PAIRBENCH_RUN_H
 #define PAIRBENCH_RUN_H
 
@@ -12,7 +12,7 @@
 
 #include "flags.h"
 
-struct verdict_rules;        /* stats.h */
+struct verdict_rules;       /* stats.h */
 struct interference_limits; /* interference.h */
 
 #define RUN_MAX_GRIDS 32

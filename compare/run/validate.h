@@ -10,7 +10,9 @@
  *   - it saw a timeout (any), or connect + io + protocol + verify errors above
  *     VALIDATE_ERROR_SHARE of its operations;
  *   - its measured window ("elapsed_s") is shorter than VALIDATE_MIN_WINDOW_SHARE of the
- *     configured duration (a stall that ended the window early; not checked for "requests"). */
+ *     window the driver states ("window_s"), or, from a driver that prints no "status", of the
+ *     configured duration (a stall that ended the window early). A driver that prints "status"
+ *     but no "window_s" ran a count (--requests, a wrapped tool's own count): not checked. */
 #ifndef PAIRBENCH_VALIDATE_H
 #define PAIRBENCH_VALIDATE_H
 

@@ -5,7 +5,8 @@
 # measured result is still kept in runs.jsonl, the baseline's runs are `ok`, the row's
 # verdict is `failed`, report.md lists the reason and does not say that nothing weakens the
 # measurement, and `compare gate` exits 3 (harness failure), not 0 or "unstable".
-# Cost: 4 runs of 0.1 + 1 s, about 6 s.
+# Cost: 4 runs of 0.1 + 0.6 s (+ 1 s timeout for the candidate), 10-45 s on a loaded machine
+# (a disturbed round is repeated).
 . "$(dirname "$0")/../lib.sh"
 need node
 need python3
@@ -16,7 +17,7 @@ cat > "$T/spec.json" <<JSON
 {"versions": [
    {"name": "baseline", "server": {"tcp": "$DRIVER serve tcp --port {port}"}},
    {"name": "candidate", "server": {"tcp": "python3 $TOP/tests/peers/stall_echo.py {port} 0.3"}}],
- "grids": ["$T/grid.json"], "runs": 2, "warmup": 0.1, "duration": 1}
+ "grids": ["$T/grid.json"], "runs": 2, "warmup": 0.1, "duration": 0.6}
 JSON
 rc=0
 "$COMPARE" gate --spec "$T/spec.json" --out "$T/out" > "$T/gate.md" 2> "$T/stderr" || rc=$?
@@ -28,14 +29,14 @@ for (const x of l) {
   if (x.version==="baseline" && x.status!=="ok") bad.push("baseline not ok: "+x.reason);
   if (x.version==="candidate") {
     if (x.status!=="failed") bad.push("candidate run "+x.round+" is "+x.status+": "+JSON.stringify(x.result));
-    else if (!/timeouts|window|stall/.test(x.reason)) bad.push("reason does not say why: "+x.reason);
+    else if (!/timeouts|timed out|window|stall/.test(x.reason)) bad.push("reason does not say why: "+x.reason);
     if (x.result===null) bad.push("candidate run "+x.round+" lost its measured result");
   }
 }
-if (l.length!==4) bad.push(l.length+" runs, expected 4");
+if (l.length<4) bad.push(l.length+" runs, expected at least 4 (more when a disturbed round is repeated)");
 if (bad.length) { console.error(bad.join("\n")); process.exit(1); }' "$T/out/runs.jsonl" || fail "runs.jsonl"
 assert_eq "$(json_get "$T/out/summary.json" 'this.rows[0].status')" failed "row status"
 grep -q "Nothing known weakens" "$T/out/report.md" && fail "report.md says nothing weakens the measurement"
-grep -q "timeouts" "$T/out/report.md" || fail "report.md does not give the failure reason: $(grep -i fail "$T/out/report.md" | head -5)"
-grep -q "timeouts" "$T/stderr" || fail "stderr does not give the failure reason"
+grep -Eq "timeouts|timed out" "$T/out/report.md" || fail "report.md does not give the failure reason: $(grep -i fail "$T/out/report.md" | head -5)"
+grep -Eq "timeouts|timed out" "$T/stderr" || fail "stderr does not give the failure reason"
 exit 0

@@ -48,6 +48,14 @@ static void test_checks(void)
                 eff, why, sizeof(why)) == 1);
     CHECK_MSG(strstr(why, "4 timeouts") && strstr(why, "measured 0.30 s of the configured 2.00 s"),
               "%s", why);
+    /* a driver of the new contract states its window: judged against it */
+    CHECK(judge("{\"status\": \"ok\", \"ops\": 16000, \"throughput\": 53000, \"elapsed_s\": 0.3,"
+                " \"window_s\": 2}",
+                eff, why, sizeof(why)) == 1);
+    CHECK_MSG(strstr(why, "measured 0.30 s of the configured 2.00 s"), "%s", why);
+    /* ... and one that states none ran a count (a wrapped tool's -n 2000): not a stall */
+    CHECK(judge("{\"status\": \"ok\", \"ops\": 2000, \"throughput\": 40000, \"elapsed_s\": 0.05}",
+                eff, why, sizeof(why)) == 0);
     /* requests instead of a duration: the window is as long as it takes */
     CHECK(judge("{\"ops\": 100, \"throughput\": 1000, \"elapsed_s\": 0.1}",
                 "{\"duration\": 2, \"requests\": 100}", why, sizeof(why)) == 0);
