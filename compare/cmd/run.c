@@ -137,12 +137,15 @@ static void run_usage(FILE *f)
                "[--duration S]\n"
                "                   [--out DIR] [--resume] [--shard K/N] [--lang en|zh]\n"
                "                   [--pin-driver CPUS] [--pin-server CPUS] [--confirm N]\n"
+               "                   [--instructions]\n"
                "Runs every configuration of the grids for every version of the spec, in fresh\n"
                "processes, rounds in alternating order; writes DIR/runs.jsonl, meta.json,\n"
                "summary.json, report.md and report.html, and prints DIR on stdout.\n"
                "--confirm N: a borderline row (change past its threshold without strong\n"
                "evidence, or unstable) gets up to N extra rounds, two at a time; fixed in\n"
                "advance and stated in the report (the spec's \"confirm_rounds\" sets it too).\n"
+               "--instructions: also count the server's instructions per operation under\n"
+               "valgrind, in 3 counted rounds of their own (the spec's \"instructions\").\n"
                "exit: 0 ok, 2 bad input, 3 runs failed or interrupted (SIGINT/SIGTERM: partial\n"
                "report; continue with --resume --out DIR)\n");
 }
