@@ -21,6 +21,10 @@ enum metric {
      * (runs.jsonl server.window), lower is better; only in rows whose runs started a server.
      * Gateable, not gated by default (threshold 0): `--threshold server_cpu=PCT`. */
     METRIC_SERVER_CPU_US = METRIC_COUNT,
+    /* "instructions": the server's user-space instructions per operation from the counted
+     * runs (cost.h), lower is better; only in rows whose runs were counted. Gated by default
+     * at 1% when present. */
+    METRIC_INSTRUCTIONS,
     METRIC_ALL /* every metric a verdict rule knows */
 };
 

@@ -17,6 +17,7 @@
 #include "stats.h"
 #include "outcome.h"
 #include "summary.h"
+#include "summary_cost.h"
 
 #include "disturb.h"
 
@@ -175,6 +176,41 @@ static void side_add_run(struct side *s, size_t r, const json_t *run, double war
     }
 }
 
+static void run_key(char *k, size_t n, const char *cfg, const char *ver, long round);
+
+/* The counted runs (kind "instructions") of one row into the sides; failed ones into
+ * failures. Returns how many failed. */
+static unsigned add_counted(struct side *const *sides, const char *cfg, const json_t *latest,
+                            const json_t *versions, size_t nr, json_t *failures)
+{
+    size_t vi, r;
+    unsigned failed = 0;
+
+    for (vi = 0; vi < json_array_size(versions); vi++) {
+        const char *ver = json_string_value(json_array_get(versions, vi));
+        char kv[300], key[512];
+
+        snprintf(kv, sizeof(kv), "%s\x1finstructions", ver);
+        for (r = 0; r < nr; r++) {
+            const json_t *run;
+
+            run_key(key, sizeof(key), cfg, kv, (long)r + 1);
+            if (!(run = json_object_get(latest, key)))
+                continue;
+            if (strcmp(summary_str(run, "status", "failed"), "ok") != 0) {
+                failed++;
+                json_array_append_new(failures,
+                                      json_pack("{s:s,s:I,s:s,s:s}", "version", ver, "round",
+                                                (json_int_t)r + 1, "kind", "instructions", "reason",
+                                                summary_str(run, "reason", "unknown")));
+                continue;
+            }
+            put(sides[vi], METRIC_INSTRUCTIONS, r, path2(run, "instructions", "per_op"));
+        }
+    }
+    return failed;
+}
+
 /* ---- building ---- */
 
 static json_t *range_json(const struct stats_range *r, const double *v, const unsigned char *h,
@@ -205,7 +241,8 @@ static size_t collect(const struct side *s, int m, size_t nr, double *out)
 }
 
 static const char *const metric_units[N_SLOTS] = {
-    "ops/s", "percent", "ops/s per core", "us", "us", "MiB", "us/op", "percent", "per op", "per op",
+    "ops/s", "percent",         "ops/s per core", "us",     "us",     "MiB",
+    "us/op", "instructions/op", "percent",        "per op", "per op",
 };
 
 /* Planned rounds and the extra looks adaptive confirmation allows (see stats_verdict). */
@@ -343,7 +380,7 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
     const json_t **cells = calloc((json_array_size(versions) * nr) + 1, sizeof(*cells));
     unsigned char exclude[MAX_ROUNDS];
     size_t nv = json_array_size(versions), vi, r, e;
-    unsigned ok = 0, failed = 0;
+    unsigned ok = 0, failed = 0, inst_failed;
     double errsum[N_ERR_KINDS] = {0};
     int insecure = 0, m, any_server = 0;
     const char *unit = NULL;
@@ -433,9 +470,21 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
     json_object_set_new(row, "errors", errs);
     json_object_set_new(row, "tls_insecure", json_boolean(insecure));
     json_object_set_new(row, "unit", unit ? json_string(unit) : json_null());
+    /* counted rounds are planned apart from the timed ones and never confirmed: their
+     * verdict follows the rules for planned rounds whatever their number */
+    const struct look_plan no_plan = {0, 0};
+
+    inst_failed = add_counted(sides, cfg, latest, versions, nr, failures);
     for (m = 0; m < METRIC_COUNT; m++)
         json_object_set_new(metrics, metric_name(m),
                             metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules, lp));
+    if (any_slot(sides, nv, nr, METRIC_INSTRUCTIONS) || inst_failed) {
+        json_object_set_new(metrics, metric_name(METRIC_INSTRUCTIONS),
+                            metric_json(METRIC_INSTRUCTIONS, sides, (json_t *)versions, nr,
+                                        inst_failed > 0, rules, &no_plan));
+        summary_cost_annotate(json_object_get(metrics, metric_name(METRIC_INSTRUCTIONS)), cfg,
+                              latest, versions, nr);
+    }
     if (any_server)
         json_object_set_new(
             metrics, SUMMARY_SERVER_CPU,
@@ -517,7 +566,13 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
         add_unique(configs, seen_c, cfg);
         if (!json_object_get(labels, cfg) && summary_str(run, "label", NULL))
             json_object_set_new(labels, cfg, json_string(summary_str(run, "label", "")));
-        run_key(key, sizeof(key), cfg, ver, round);
+        {
+            /* counted runs (kind "instructions") have rounds of their own */
+            const char *kind = summary_str(run, "kind", NULL);
+            char kv[300];
+            snprintf(kv, sizeof(kv), "%s%s%s", ver, kind ? "\x1f" : "", kind ? kind : "");
+            run_key(key, sizeof(key), cfg, kv, round);
+        }
         if (json_object_get(latest, key)) {
             /* a later line replaces an earlier one (resume); count it for the report */
             json_t *c = json_object_get(replaced, cfg);

@@ -43,6 +43,7 @@ const struct flag_def run_flags[] = {
     {"--pin-server", 1, RUN_FLAG_PIN_SERVER},
     {"--confirm", 1, RUN_FLAG_CONFIRM},
     {"--resume", 0, RUN_FLAG_RESUME},
+    {"--instructions", 0, RUN_FLAG_INSTRUCTIONS},
 };
 const size_t run_flags_count = sizeof(run_flags) / sizeof(run_flags[0]);
 
@@ -79,6 +80,9 @@ int run_flag_apply(struct run_request *rq, struct flags *f, int id)
     cpu_set_t set;
 
     switch (id) {
+    case RUN_FLAG_INSTRUCTIONS:
+        rq->instructions = 1;
+        return 0;
     case RUN_FLAG_RESUME:
         rq->resume = 1;
         return 0;
@@ -133,12 +137,15 @@ static void run_usage(FILE *f)
                "[--duration S]\n"
                "                   [--out DIR] [--resume] [--shard K/N] [--lang en|zh]\n"
                "                   [--pin-driver CPUS] [--pin-server CPUS] [--confirm N]\n"
+               "                   [--instructions]\n"
                "Runs every configuration of the grids for every version of the spec, in fresh\n"
                "processes, rounds in alternating order; writes DIR/runs.jsonl, meta.json,\n"
                "summary.json, report.md and report.html, and prints DIR on stdout.\n"
                "--confirm N: a borderline row (change past its threshold without strong\n"
                "evidence, or unstable) gets up to N extra rounds, two at a time; fixed in\n"
                "advance and stated in the report (the spec's \"confirm_rounds\" sets it too).\n"
+               "--instructions: also count the server's instructions per operation under\n"
+               "valgrind, in 3 counted rounds of their own (the spec's \"instructions\").\n"
                "exit: 0 ok, 2 bad input, 3 runs failed or interrupted (SIGINT/SIGTERM: partial\n"
                "report; continue with --resume --out DIR)\n");
 }

@@ -299,3 +299,23 @@ X(M_UNJUDGED,
   "{1} 个配置中有 {0} 个无法完全判断（运行失败或缺失，或离散度超过噪声上限）：{2}。")
 X(M_REPLACED, "Runs recorded again later for the same round (resume): {0}; the later run counts.",
   "有 {0} 次较早的尝试在同一轮中被重新记录（续跑）；以较晚的运行为准。")
+X(M_H_INSTRUCTIONS, "Instructions per operation (counted)", "每次操作的指令数（计数）")
+X(M_INSTR_LIMITS,
+  "User-space instructions of the server per successful operation, counted by {0} in runs of "
+  "their own over a fixed number of requests (start-up, warm-up and shut-down outside the "
+  "window; the timer entry points {1} left out and the idle rate subtracted). The counted "
+  "server ran about {2}× slower than in the timed runs. A count repeats within a fraction of "
+  "a percent where wall-clock figures swing, but it cannot see waiting, system calls, lock "
+  "contention, cache misses or I/O: throughput and P99 above still cover those.",
+  "服务器每次成功操作的用户态指令数，由 {0} "
+  "在独立的运行中对固定数量的请求计数（启动、预热和关闭不在窗口内；定时器入口 {1} "
+  "不计入，并减去空闲速率）。计数时服务器比计时运行慢约 {2} "
+  "倍。指令计数的重复误差远小于百分之一，而挂钟数据波动很大；但它看不到等待、系统调用、锁竞争、缓"
+  "存未命中和 I/O：上面的吞吐量和 P99 仍然覆盖这些。")
+X(M_COL_INSTR, "instructions/op", "指令/操作")
+X(M_H_INSTR_WHERE, "Where the instructions went", "指令花在了哪里")
+X(M_INSTR_WHERE,
+  "Per configuration, the functions whose instructions per operation changed most (median "
+  "over the counted runs; \"unknown\" where the binary has no symbol for the code).",
+  "每个配置中，每次操作指令数变化最大的函数（各计数运行的中位数；二进制中没有符号的代码记为 "
+  "\"unknown\"）。")

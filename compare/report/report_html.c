@@ -156,7 +156,7 @@ const char report_html_css[] =
 /* The charts, in page order; titles and axes come from the metric table (metrics.h). */
 static const char *const chart_keys[] = {"throughput",        "p50_us",  "p99_us",
                                          "cpu_percent",       "rss_mib", "cpu_efficiency",
-                                         "server_cpu_percent"};
+                                         "server_cpu_percent", "instructions"};
 #define N_CHARTS (sizeof(chart_keys) / sizeof(chart_keys[0]))
 
 static const char *pget(const json_t *row, const char *key)
@@ -432,7 +432,8 @@ static int charts(const struct html_ctx *c)
         struct svg_chart ch;
         const char *title = L(c, d->title_en, d->title_zh);
 
-        if (strcmp(d->key, "server_cpu_percent") == 0 && !metric_present(c, d->key))
+        if ((strcmp(d->key, "server_cpu_percent") == 0 || strcmp(d->key, "instructions") == 0) &&
+            !metric_present(c, d->key))
             continue; /* only known when pairbench started the server */
         for (r = 0; r < c->nrows; r++)
             for (v = 0; v < c->nv; v++) {
@@ -500,7 +501,8 @@ static void nav(const struct html_ctx *c)
         for (m = 0; m < N_CHARTS; m++) {
             const struct metric_def *d = metric_def_by_key(chart_keys[m]);
 
-            if (strcmp(d->key, "server_cpu_percent") == 0 && !metric_present(c, d->key))
+            if ((strcmp(d->key, "server_cpu_percent") == 0 || strcmp(d->key, "instructions") == 0) &&
+            !metric_present(c, d->key))
                 continue;
             fprintf(c->f, "%s<a href=\"#chart-%s\">%s</a>", m ? L(c, ", ", "、") : "", d->key,
                     L(c, d->title_en, d->title_zh));
@@ -643,6 +645,7 @@ static int write_page(const struct html_ctx *c, char *err, size_t errlen)
         return -1;
     }
     html_tables(c);
+    html_instructions(c);
     html_environment(c);
     html_provenance(c);
     html_reproduce(c);

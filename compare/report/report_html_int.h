@@ -59,6 +59,10 @@ const char *html_verdict_class(const char *verdict);
  * single-version detailed results. */
 void html_tables(const struct html_ctx *c);
 
+/* The counted-cost table, its limits and where the instructions went (report_html_cost.c);
+ * nothing when the summary holds no counted runs. */
+void html_instructions(const struct html_ctx *c);
+
 /* The summary in words (two or more versions / one version), the completeness and the
  * weaknesses (report_html_summary.c). */
 void html_summary_multi(const struct html_ctx *c);

@@ -74,6 +74,9 @@ void md_table_latency(const struct md *m);
 void md_table_memory(const struct md *m);
 void md_evidence(const struct md *m);
 
+/* report_md_cost.c: the counted-cost section (nothing when there were no counted runs) */
+void md_section_instructions(const struct md *m);
+
 /* report_md_env.c */
 void md_env_sections(const struct md *m);
 

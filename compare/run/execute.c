@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cost.h"
 #include "atomic.h"
 #include "clock.h"
 #include "cmds.h"
@@ -153,9 +154,13 @@ static json_t *latest_status(const json_t *runs, unsigned *n_failed)
         const char *c = json_string_value(json_object_get(line, "config"));
         const char *ver = json_string_value(json_object_get(line, "version"));
         const char *st = json_string_value(json_object_get(line, "status"));
+        const char *kind = json_string_value(json_object_get(line, "kind"));
+        char kv[160];
         if (!c || !ver || !st)
             continue;
-        done_key(key, sizeof(key), c, ver, json_integer_value(json_object_get(line, "round")));
+        /* counted runs (kind "instructions") have rounds of their own */
+        snprintf(kv, sizeof(kv), "%s%s%s", ver, kind ? "\x1f" : "", kind ? kind : "");
+        done_key(key, sizeof(key), c, kv, json_integer_value(json_object_get(line, "round")));
         json_object_set_new(latest, key, json_string(st));
     }
     *n_failed = 0;
@@ -230,7 +235,8 @@ struct exec {
     char dir[PATH_MAX], work[PATH_MAX], drv[PATH_MAX], why[2048];
     unsigned runs, n_failed, truncated;
     int fd;
-    uint64_t t0; /* when the schedule started */
+    uint64_t t0;               /* when the schedule started */
+    struct cost_settings cost; /* the counted-cost channel */
 };
 
 /* The spec, the grids, the programs and the shard's configurations. */
@@ -263,7 +269,9 @@ static int exec_load(struct exec *e)
     e->r.stop = &stop_flag;
     e->r.limits = rq->limits;
     e->r.server_versions = json_object();
-    if (runner_check_programs(&e->r, e->err, e->errlen) < 0)
+    if (runner_check_programs(&e->r, e->err, e->errlen) < 0 ||
+        cost_settings_parse(e->sp.instructions, rq->instructions, e->sp.path, &e->cost, e->err,
+                            e->errlen) < 0)
         return EXIT_USAGE;
     e->selected = calloc(e->sp.n_configs + 1, 1);
     if (!e->selected || !e->r.server_versions) {
@@ -465,6 +473,11 @@ static int exec_schedule(struct exec *e)
     e->n_ran = i;
     if (is_tty && e->n_plan)
         fputc('\n', stderr);
+    /* the counted rounds (cost.h), after the timed ones */
+    if (!stop_flag && rc == EXIT_OK &&
+        cost_schedule(&e->r, &e->cost, e->selected, e->rq->shard_k, e->rq->shard_n, e->existing,
+                      e->fd, e->err, e->errlen) < 0)
+        rc = EXIT_HARNESS;
     return rc;
 }
 

@@ -27,6 +27,7 @@ struct run_request {
     double duration_s;                   /* --duration; < 0 = spec's, else 5 */
     const char *out_dir;                 /* --out; NULL = reports/<UTC time>-<short id>/ */
     int resume;                          /* --resume: out_dir must hold a dataset */
+    int instructions;                    /* --instructions: the counted-cost channel on */
     unsigned shard_k, shard_n;           /* --shard K/N; 0/0 = all configurations */
     const char *lang;                    /* --lang en|zh; NULL = en */
     const char *pin_driver, *pin_server; /* --pin-driver/--pin-server CPU lists, or NULL */
@@ -59,7 +60,8 @@ struct run_outcome {
 void run_request_init(struct run_request *rq);
 
 /* The flags every command that runs takes (--spec, --grid, --runs, --warmup, --duration,
- * --out, --shard, --lang, --pin-driver, --pin-server, --confirm, --resume), for flags_add(). */
+ * --out, --shard, --lang, --pin-driver, --pin-server, --confirm, --resume, --instructions),
+ * for flags_add(). */
 enum {
     RUN_FLAG_SPEC = 1000,
     RUN_FLAG_GRID,
@@ -73,6 +75,7 @@ enum {
     RUN_FLAG_PIN_SERVER,
     RUN_FLAG_CONFIRM,
     RUN_FLAG_RESUME,
+    RUN_FLAG_INSTRUCTIONS, /* the counted-cost channel on (cost.h) */
 };
 extern const struct flag_def run_flags[];
 extern const size_t run_flags_count;

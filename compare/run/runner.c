@@ -245,18 +245,17 @@ static void note_server_version(struct runner *r, size_t version, const char *pr
  * one shorter). */
 #define PROBE_ATTEMPT_S 1.0
 
-/* Starts the version's server and waits until it answers. 0 ready, 1 failed (reason set),
- * 2 interrupted, -1 internal error (err set). */
-static int start_server(struct runner *r, size_t version, const json_t *params, const char *cmd,
+int runner_start_server(struct runner *r, size_t version, const json_t *params, const char *cmd,
                         const char *host, unsigned port, const char *srv_dir, const char *log,
-                        struct proc *p, char *reason, size_t reasonlen)
+                        char *const *wrap, double probe_timeout_s, struct proc *p, char *reason,
+                        size_t reasonlen)
 {
     const char *proto = jstr(params, "protocol");
     char portstr[16], why[512], probe_err[512] = "no probe yet", attempt_err[512], tail[512];
     char shown[1024];
     struct words_vars vars;
-    char **argv = NULL;
-    size_t argc, i, o = 0;
+    char **argv = NULL, **wrapped = NULL;
+    size_t argc, i, o = 0, nwrap = 0;
     struct proc_spec ps = {0};
     struct probe_target pt = {0};
     uint64_t deadline;
@@ -280,7 +279,19 @@ static int start_server(struct runner *r, size_t version, const json_t *params, 
         o += (size_t)snprintf(shown + o, sizeof(shown) - o, "%s%s", i ? " " : "",
                               words_quote(argv[i], q, sizeof(q)));
     }
-    ps.argv = argv;
+    while (wrap && wrap[nwrap])
+        nwrap++;
+    /* a wrapper (valgrind for the instruction count) runs the server command as its own */
+    wrapped = calloc(nwrap + argc + 1, sizeof(*wrapped));
+    if (!wrapped) {
+        snprintf(reason, reasonlen, "server not ready: out of memory");
+        goto out;
+    }
+    for (i = 0; i < nwrap; i++)
+        wrapped[i] = wrap[i];
+    for (i = 0; i < argc; i++)
+        wrapped[nwrap + i] = argv[i];
+    ps.argv = wrapped;
     ps.env = r->sp->versions[version].env;
     ps.cpus = r->pin_server;
     ps.no_secrets = 1; /* credentials go to the driver and the probe only */
@@ -307,7 +318,7 @@ static int start_server(struct runner *r, size_t version, const json_t *params, 
         pt.user = jstr(ps.env, "PAIRBENCH_REDIS_USER");
     else
         pt.user = getenv("PAIRBENCH_REDIS_USER");
-    deadline = clock_now_ns() + (uint64_t)(r->sp->probe_timeout * 1e9);
+    deadline = clock_now_ns() + (uint64_t)(probe_timeout_s * 1e9);
     for (;;) {
         uint64_t now = clock_now_ns();
         double left = now >= deadline ? 0 : (double)(deadline - now) / 1e9;
@@ -326,7 +337,7 @@ static int start_server(struct runner *r, size_t version, const json_t *params, 
         if (left <= 0) {
             proc_file_tail(log, 400, tail, sizeof(tail));
             snprintf(reason, reasonlen, "server not ready after %.1f s: '%s': %s%s%s",
-                     r->sp->probe_timeout, shown, probe_err, tail[0] ? "; stderr: " : "", tail);
+                     probe_timeout_s, shown, probe_err, tail[0] ? "; stderr: " : "", tail);
             goto out;
         }
         {
@@ -351,8 +362,17 @@ static int start_server(struct runner *r, size_t version, const json_t *params, 
     note_server_version(r, version, proto, &pt, argv);
     rc = 0;
 out:
+    free(wrapped);
     words_free(argv);
     return rc;
+}
+
+static int start_server(struct runner *r, size_t version, const json_t *params, const char *cmd,
+                        const char *host, unsigned port, const char *srv_dir, const char *log,
+                        struct proc *p, char *reason, size_t reasonlen)
+{
+    return runner_start_server(r, version, params, cmd, host, port, srv_dir, log, NULL,
+                               r->sp->probe_timeout, p, reason, reasonlen);
 }
 
 /* The window's server accounting and interference (window.c) for the runs.jsonl line. */

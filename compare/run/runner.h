@@ -48,6 +48,17 @@ int runner_check_programs(const struct runner *r, char *err, size_t errlen);
  * internal error (err set). */
 json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size_t errlen);
 
+/* Starts the version's server for protocol params.protocol with command cmd on host:port
+ * (placeholders expanded; {dir} = srv_dir; stderr to log), the words of wrap (NULL-ended, may be
+ * NULL) in front of it, and waits up to probe_timeout_s until it answers a real probe.
+ * Returns 0 ready, 1 failed (reason set), 2 interrupted by *r->stop; p is set once started
+ * (stop it with proc_stop()). */
+struct proc;
+int runner_start_server(struct runner *r, size_t version, const json_t *params, const char *cmd,
+                        const char *host, unsigned port, const char *srv_dir, const char *log,
+                        char *const *wrap, double probe_timeout_s, struct proc *p, char *reason,
+                        size_t reasonlen);
+
 /* UTC time "2026-11-29T20:07:57.123Z". */
 void runner_utc_now(char *out, size_t outlen);
 

@@ -327,10 +327,10 @@ int spec_load(struct spec *sp, const char *path, json_t *root, const char *const
         return grid_fail_expected(file, "$", "a spec object", root, err, errlen);
     json_object_foreach(root, k, v)
     {
-        static const char *const keys[] = {"versions",      "grids",       "runs",
-                                           "warmup",        "duration",    "grace",
-                                           "probe_timeout", "gate",        "hash_sources",
-                                           "description",   "noise_limit", "confirm_rounds"};
+        static const char *const keys[] = {
+            "versions",    "grids",          "runs",        "warmup",       "duration",
+            "grace",       "probe_timeout",  "gate",        "hash_sources", "description",
+            "noise_limit", "confirm_rounds", "instructions"};
         size_t j;
         for (j = 0; j < sizeof(keys) / sizeof(keys[0]); j++)
             if (strcmp(k, keys[j]) == 0)
@@ -339,7 +339,7 @@ int spec_load(struct spec *sp, const char *path, json_t *root, const char *const
             snprintf(err, errlen,
                      "%s: $.%s: unknown key '%s' (expected one of: versions, grids, "
                      "runs, warmup, duration, grace, probe_timeout, gate, hash_sources, "
-                     "description, noise_limit, confirm_rounds)",
+                     "description, noise_limit, confirm_rounds, instructions)",
                      file, k, k);
             return -1;
         }
@@ -367,6 +367,11 @@ int spec_load(struct spec *sp, const char *path, json_t *root, const char *const
                                       errlen);
         sp->runs = (unsigned)json_integer_value(v);
     }
+    /* the counted-cost channel: true, or an object of settings cost.c validates */
+    sp->instructions = json_object_get(root, "instructions");
+    if (sp->instructions && !json_is_boolean(sp->instructions) && !json_is_object(sp->instructions))
+        return grid_fail_expected(file, "$.instructions", "true, false or an object of settings",
+                                  sp->instructions, err, errlen);
     if ((v = json_object_get(root, "confirm_rounds"))) {
         if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 100)
             return grid_fail_expected(file, "$.confirm_rounds",

@@ -48,6 +48,7 @@ struct spec {
     const char *description;
     json_t *gate;         /* borrowed, or NULL (validated by gate.c) */
     json_t *hash_sources; /* borrowed array of glob strings, or NULL */
+    json_t *instructions; /* borrowed: true/false or {settings} (cost.h), or NULL */
 };
 
 /* Loads path (or, when root is given, that document, with path used in messages) and the

@@ -280,8 +280,65 @@ static void test_render(void)
     json_decref(sum);
 }
 
+/* Counted runs (kind "instructions") have rounds of their own: three a side past a 1-round
+ * timed plan still get the planned-rounds verdict (regressed at +5%), a failed counted run
+ * fails only the instructions metric, and the functions that changed come first. */
+static json_t *counted(const char *ver, int round, double per_op, double fn_a)
+{
+    if (per_op < 0)
+        return json_pack("{s:s,s:s,s:s,s:i,s:s,s:s}", "version", ver, "config", "c1", "kind",
+                         "instructions", "round", round, "status", "failed", "reason",
+                         "instructions: valgrind cannot be run");
+    return json_pack("{s:s,s:s,s:s,s:i,s:s,s:{s:f,s:s,s:{s:f,s:f}}}", "version", ver, "config",
+                     "c1", "kind", "instructions", "round", round, "status", "ok", "instructions",
+                     "per_op", per_op, "source", "valgrind-3.19.0", "functions", "lookupKey", fn_a,
+                     "dictFind", 100.0);
+}
+
+static void test_counted(void)
+{
+    json_t *runs = json_array(), *meta, *sum, *row;
+    char err[256] = "";
+    int r;
+
+    meta = json_pack("{s:[{s:s},{s:s}],s:{s:i}}", "versions", "name", "a", "name", "b", "settings",
+                     "runs", 1);
+    json_array_append_new(runs,
+                          json_pack("{s:s,s:s,s:i,s:s,s:{s:f}}", "version", "a", "config", "c1",
+                                    "round", 1, "status", "ok", "result", "throughput", 1000.0));
+    json_array_append_new(runs,
+                          json_pack("{s:s,s:s,s:i,s:s,s:{s:f}}", "version", "b", "config", "c1",
+                                    "round", 1, "status", "ok", "result", "throughput", 1000.0));
+    for (r = 1; r <= 3; r++) {
+        json_array_append_new(runs, counted("a", r, 1000 + r, 400));
+        json_array_append_new(runs, counted("b", r, 1050 + r, 810));
+    }
+    sum = summary_build(runs, meta, NULL, err, sizeof(err));
+    CHECK_MSG(sum != NULL, "%s", err);
+    row = json_array_get(json_object_get(sum, "rows"), 0);
+    CHECK(summary_num(summary_values(row, "instructions", "a"), "n", 0) == 3);
+    CHECK_STR(summary_str(summary_vs(row, "instructions", "b"), "verdict", "?"), "regressed");
+    CHECK_STR(
+        summary_str(
+            json_array_get(json_object_get(summary_vs(row, "instructions", "b"), "functions"), 0),
+            "name", "?"),
+        "lookupKey");
+    CHECK_STR(summary_str(summary_vs(row, "throughput", "b"), "verdict", "?"), "~");
+    json_decref(sum);
+    /* a failed counted run: the instructions metric fails, the timed one does not */
+    json_array_append_new(runs, counted("b", 3, -1, 0));
+    sum = summary_build(runs, meta, NULL, err, sizeof(err));
+    row = json_array_get(json_object_get(sum, "rows"), 0);
+    CHECK_STR(summary_str(summary_vs(row, "instructions", "b"), "verdict", "?"), "failed");
+    CHECK(strcmp(summary_str(summary_vs(row, "throughput", "b"), "verdict", "?"), "failed") != 0);
+    json_decref(sum);
+    json_decref(runs);
+    json_decref(meta);
+}
+
 int main(void)
 {
+    test_counted();
     test_parse();
     test_build();
     test_render();

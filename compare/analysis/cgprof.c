@@ -1,0 +1,436 @@
+/* cgprof: per-function instruction sums from callgrind/cachegrind profile text (see
+ * cgprof.h). */
+#include "cgprof.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_IDS 1000000u /* compressed-name ids a file may define */
+#define MAX_EVENTS 64    /* events named on the "events:" line */
+#define MAX_POSITIONS 4  /* names on the "positions:" line */
+#define MAX_NAME 4096    /* bytes of one function name */
+
+struct fn_entry {
+    char *name;
+    uint64_t cost;
+};
+
+struct cgprof {
+    struct fn_entry *tab; /* open addressing, size a power of two */
+    size_t cap, used;
+    uint64_t total;
+    size_t files;
+};
+
+/* One file's parsing state. */
+struct file_state {
+    char **ids; /* compressed names by id */
+    size_t n_ids;
+    size_t fn;     /* slot in the profile table of the current function, or SIZE_MAX */
+    int ir;        /* index of "Ir" among the events, -1 before "events:" */
+    int npos;      /* position columns in a cost line */
+    int skip_next; /* the next cost line belongs to calls=/jump= */
+    uint64_t sum;
+};
+
+struct cgprof *cgprof_new(void)
+{
+    struct cgprof *p = calloc(1, sizeof(*p));
+
+    if (!p)
+        return NULL;
+    p->cap = 256;
+    p->tab = calloc(p->cap, sizeof(*p->tab));
+    if (!p->tab) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void cgprof_free(struct cgprof *p)
+{
+    size_t i;
+
+    if (!p)
+        return;
+    for (i = 0; i < p->cap; i++)
+        free(p->tab[i].name);
+    free(p->tab);
+    free(p);
+}
+
+uint64_t cgprof_total(const struct cgprof *p)
+{
+    return p->total;
+}
+
+size_t cgprof_files(const struct cgprof *p)
+{
+    return p->files;
+}
+
+static size_t hash_str(const char *s)
+{
+    size_t h = 1469598103934665603ull;
+
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static int grow(struct cgprof *p)
+{
+    size_t ncap = p->cap * 2, i;
+    struct fn_entry *nt = calloc(ncap, sizeof(*nt));
+
+    if (!nt)
+        return -1;
+    for (i = 0; i < p->cap; i++) {
+        size_t j;
+        if (!p->tab[i].name)
+            continue;
+        for (j = hash_str(p->tab[i].name) & (ncap - 1); nt[j].name; j = (j + 1) & (ncap - 1))
+            ;
+        nt[j] = p->tab[i];
+    }
+    free(p->tab);
+    p->tab = nt;
+    p->cap = ncap;
+    return 0;
+}
+
+/* The slot of name (added with cost 0 when new), or SIZE_MAX when out of memory. */
+static size_t slot_of(struct cgprof *p, const char *name)
+{
+    size_t j;
+
+    if ((p->used + 1) * 2 > p->cap && grow(p) < 0)
+        return SIZE_MAX;
+    for (j = hash_str(name) & (p->cap - 1); p->tab[j].name; j = (j + 1) & (p->cap - 1))
+        if (strcmp(p->tab[j].name, name) == 0)
+            return j;
+    if (!(p->tab[j].name = strdup(name)))
+        return SIZE_MAX;
+    p->used++;
+    return j;
+}
+
+/* Whether valgrind left the function unnamed: "0x<hex>" or "???". */
+static int unresolved(const char *s)
+{
+    if (strcmp(s, "???") == 0 || s[0] == '\0')
+        return 1;
+    if (s[0] != '0' || s[1] != 'x' || !s[2])
+        return 0;
+    for (s += 2; *s; s++)
+        if (!isxdigit((unsigned char)*s))
+            return 0;
+    return 1;
+}
+
+/* Resolves "(id) name", "(id)" or "name" (the text after "fn="/"cfn=") to a name, defining
+ * ids on the way. Returns the name (borrowed), or NULL with why set. */
+static const char *resolve(struct file_state *fs, const char *v, const char **why)
+{
+    char *end;
+    unsigned long id;
+    const char *name;
+
+    if (v[0] != '(')
+        return v;
+    errno = 0;
+    id = strtoul(v + 1, &end, 10);
+    if (end == v + 1 || *end != ')' || errno || id > MAX_IDS) {
+        *why = "expected \"(id)\" with an id from 0 to 1000000";
+        return NULL;
+    }
+    name = end + 1;
+    while (*name == ' ')
+        name++;
+    if (*name) {
+        if (id >= fs->n_ids) {
+            char **n = realloc(fs->ids, (id + 1) * sizeof(*n));
+            if (!n) {
+                *why = "out of memory";
+                return NULL;
+            }
+            memset(n + fs->n_ids, 0, (id + 1 - fs->n_ids) * sizeof(*n));
+            fs->ids = n;
+            fs->n_ids = id + 1;
+        }
+        free(fs->ids[id]);
+        if (!(fs->ids[id] = strdup(name))) {
+            *why = "out of memory";
+            return NULL;
+        }
+        return fs->ids[id];
+    }
+    if (id >= fs->n_ids || !fs->ids[id]) {
+        *why = "refers to a name id that was never defined";
+        return NULL;
+    }
+    return fs->ids[id];
+}
+
+/* Parses a decimal count; NULL on a bad one. */
+static const char *parse_u64(const char *s, uint64_t *v)
+{
+    uint64_t x = 0;
+
+    if (!isdigit((unsigned char)*s))
+        return NULL;
+    for (; isdigit((unsigned char)*s); s++) {
+        if (x > (UINT64_MAX - 9) / 10)
+            return NULL;
+        x = x * 10 + (uint64_t)(*s - '0');
+    }
+    *v = x;
+    return s;
+}
+
+/* "events: Ir Dr ..." → index of Ir. */
+static int parse_events(struct file_state *fs, const char *v, const char **why)
+{
+    int i = 0;
+
+    fs->ir = -1;
+    while (*v) {
+        size_t n;
+        while (*v == ' ' || *v == '\t')
+            v++;
+        n = strcspn(v, " \t");
+        if (!n)
+            break;
+        if (n == 2 && strncmp(v, "Ir", 2) == 0 && fs->ir < 0)
+            fs->ir = i;
+        if (++i > MAX_EVENTS) {
+            *why = "more than 64 events";
+            return -1;
+        }
+        v += n;
+    }
+    if (fs->ir < 0) {
+        *why = "no \"Ir\" event (instructions executed) on the \"events:\" line";
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_positions(struct file_state *fs, const char *v, const char **why)
+{
+    int n = 0;
+
+    while (*v) {
+        size_t k;
+        while (*v == ' ' || *v == '\t')
+            v++;
+        k = strcspn(v, " \t");
+        if (!k)
+            break;
+        n++;
+        v += k;
+    }
+    if (n < 1 || n > MAX_POSITIONS) {
+        *why = "expected 1 to 4 position names";
+        return -1;
+    }
+    fs->npos = n;
+    return 0;
+}
+
+/* A cost line: positions, then event counts (missing trailing ones are 0). */
+static int cost_line(struct cgprof *p, struct file_state *fs, const char *s, const char **why)
+{
+    int col;
+    uint64_t v = 0;
+
+    for (col = 0; col < fs->npos; col++) {
+        size_t k;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        k = strcspn(s, " \t");
+        if (!k) {
+            *why = "a cost line without its positions";
+            return -1;
+        }
+        s += k;
+    }
+    for (col = 0; col <= fs->ir; col++) {
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (!*s) {
+            v = 0; /* trailing zero counts are left out */
+            break;
+        }
+        s = parse_u64(s, &v);
+        if (!s || (*s && *s != ' ' && *s != '\t')) {
+            *why = "expected a count";
+            return -1;
+        }
+    }
+    if (fs->ir < 0) {
+        *why = "a cost line before \"events:\"";
+        return -1;
+    }
+    if (fs->skip_next) {
+        fs->skip_next = 0;
+        return 0;
+    }
+    if (fs->fn == SIZE_MAX) {
+        *why = "a cost line before any \"fn=\"";
+        return -1;
+    }
+    p->tab[fs->fn].cost += v;
+    fs->sum += v;
+    return 0;
+}
+
+/* One line (NUL-terminated, no newline). */
+static int parse_line(struct cgprof *p, struct file_state *fs, const char *s, const char **why)
+{
+    const char *v;
+
+    if (!*s || *s == '#')
+        return 0;
+    if (isdigit((unsigned char)*s) || *s == '+' || *s == '-' || *s == '*')
+        return cost_line(p, fs, s, why);
+    if (strncmp(s, "fn=", 3) == 0) {
+        const char *name = resolve(fs, s + 3, why);
+        if (!name)
+            return -1;
+        fs->fn = slot_of(p, unresolved(name) ? CGPROF_UNKNOWN : name);
+        if (fs->fn == SIZE_MAX) {
+            *why = "out of memory";
+            return -1;
+        }
+        fs->skip_next = 0;
+        return 0;
+    }
+    if (strncmp(s, "cfn=", 4) == 0 || strncmp(s, "cfl=", 4) == 0) {
+        if (s[1] == 'f' && s[2] == 'n')
+            return resolve(fs, s + 4, why) ? 0 : -1;
+        return 0;
+    }
+    if (strncmp(s, "calls=", 6) == 0 || strncmp(s, "jump=", 5) == 0 ||
+        strncmp(s, "jcnd=", 5) == 0) {
+        fs->skip_next = 1;
+        return 0;
+    }
+    if (strncmp(s, "events:", 7) == 0)
+        return parse_events(fs, s + 7, why);
+    if (strncmp(s, "positions:", 10) == 0)
+        return parse_positions(fs, s + 10, why);
+    if (strncmp(s, "totals:", 7) == 0) {
+        uint64_t t = 0;
+        v = s + 7;
+        while (*v == ' ')
+            v++;
+        if (!parse_u64(v, &t)) {
+            *why = "expected a count after \"totals:\"";
+            return -1;
+        }
+        if (t != fs->sum) {
+            *why = "\"totals:\" differs from the sum of the cost lines (a file cut short?)";
+            return -1;
+        }
+        return 0;
+    }
+    /* every other line is a header ("version:", "cmd:", "desc:", ...) or a file/object
+     * name ("fl=", "ob=", "cob=", ...): nothing to count */
+    if (isalpha((unsigned char)*s) && strpbrk(s, ":="))
+        return 0;
+    *why = "expected a header, a name line or a cost line";
+    return -1;
+}
+
+int cgprof_parse(struct cgprof *p, const char *text, size_t len, const char *name, char *err,
+                 size_t errlen)
+{
+    struct file_state fs = {.fn = SIZE_MAX, .ir = -1, .npos = 1};
+    char line[MAX_NAME + 64];
+    size_t off = 0, lineno = 0, i;
+    int rc = -1;
+
+    while (off < len) {
+        const char *nl = memchr(text + off, '\n', len - off);
+        size_t raw = nl ? (size_t)(nl - (text + off)) : len - off, n = raw;
+        const char *why = NULL;
+
+        lineno++;
+        if (n && text[off + n - 1] == '\r')
+            n--;
+        if (n >= sizeof(line)) {
+            snprintf(err, errlen, "%s: line %zu: longer than %zu bytes", name, lineno,
+                     sizeof(line) - 1);
+            goto out;
+        }
+        memcpy(line, text + off, n);
+        line[n] = '\0';
+        if (memchr(line, '\0', n)) {
+            snprintf(err, errlen, "%s: line %zu: holds a NUL byte", name, lineno);
+            goto out;
+        }
+        if (parse_line(p, &fs, line, &why) < 0) {
+            snprintf(err, errlen, "%s: line %zu: %s", name, lineno, why);
+            goto out;
+        }
+        off += raw + (nl ? 1 : 0);
+    }
+    if (fs.ir < 0) {
+        snprintf(err, errlen, "%s: no \"events:\" line (not a callgrind or cachegrind file?)",
+                 name);
+        goto out;
+    }
+    p->total += fs.sum;
+    p->files++;
+    rc = 0;
+out:
+    for (i = 0; i < fs.n_ids; i++)
+        free(fs.ids[i]);
+    free(fs.ids);
+    return rc;
+}
+
+static int by_cost_desc(const void *a, const void *b)
+{
+    const struct fn_entry *x = *(const struct fn_entry *const *)a;
+    const struct fn_entry *y = *(const struct fn_entry *const *)b;
+
+    if (x->cost != y->cost)
+        return x->cost < y->cost ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+json_t *cgprof_functions_json(const struct cgprof *p, size_t top)
+{
+    const struct fn_entry **v = NULL;
+    json_t *o = json_object();
+    size_t i, n = 0;
+    uint64_t other = 0;
+
+    if (!o || !p->used)
+        return o;
+    if (!(v = malloc(p->used * sizeof(const struct fn_entry *)))) {
+        json_decref(o);
+        return NULL;
+    }
+    for (i = 0; i < p->cap; i++)
+        if (p->tab[i].name && p->tab[i].cost)
+            v[n++] = &p->tab[i];
+    if (n)
+        qsort(v, n, sizeof(const struct fn_entry *), by_cost_desc);
+    for (i = 0; v && i < n; i++) {
+        if (top && i >= top)
+            other += v[i]->cost;
+        else
+            json_object_set_new(o, v[i]->name, json_integer((json_int_t)v[i]->cost));
+    }
+    if (other)
+        json_object_set_new(o, "(other)", json_integer((json_int_t)other));
+    free(v);
+    return o;
+}

@@ -1,0 +1,134 @@
+/* summary_cost: per-function changes of the counted runs (see summary_cost.h). */
+#include "summary_cost.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "summary.h"
+
+/* The ok counted lines of one version, in round order. Returns how many (at most max). */
+static size_t counted_lines(const char *cfg, const char *ver, const json_t *latest, size_t nr,
+                            const json_t **out, size_t max)
+{
+    size_t r, n = 0;
+
+    for (r = 0; r < nr && n < max; r++) {
+        char key[600];
+        const json_t *run;
+
+        snprintf(key, sizeof(key), "%s\x1f%s\x1finstructions\x1f%ld", cfg, ver, (long)r + 1);
+        run = json_object_get(latest, key);
+        if (run && strcmp(summary_str(run, "status", ""), "ok") == 0)
+            out[n++] = run;
+    }
+    return n;
+}
+
+/* Median over the lines of functions[name] (0 where absent). */
+static double fn_median(const json_t *const *lines, size_t n, const char *name)
+{
+    double v[64];
+    struct stats_range r;
+    size_t i;
+
+    for (i = 0; i < n && i < 64; i++)
+        v[i] = summary_num(json_object_get(json_object_get(lines[i], "instructions"), "functions"),
+                           name, 0);
+    if (stats_range(v, i, &r) < 0)
+        return 0;
+    return r.median;
+}
+
+static int by_abs_delta(const void *a, const void *b)
+{
+    double x = fabs(summary_num(*(json_t *const *)a, "delta", 0));
+    double y = fabs(summary_num(*(json_t *const *)b, "delta", 0));
+
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The union of function names listed by both sides, "(other)" left out. */
+static json_t *names_of(const json_t *const *a, size_t na, const json_t *const *b, size_t nb)
+{
+    json_t *names = json_object(), *v;
+    const char *k;
+    size_t i;
+
+    for (i = 0; i < na + nb; i++) {
+        const json_t *line = i < na ? a[i] : b[i - na];
+        json_object_foreach(json_object_get(json_object_get(line, "instructions"), "functions"), k,
+                            v)
+        {
+            if (strcmp(k, "(other)") != 0)
+                json_object_set_new(names, k, json_true());
+        }
+    }
+    return names;
+}
+
+static json_t *functions_diff(const json_t *const *a, size_t na, const json_t *const *b, size_t nb)
+{
+    json_t *names = names_of(a, na, b, nb), *v, *out = json_array();
+    json_t **items;
+    const char *k;
+    size_t n = 0, i;
+
+    items = calloc(json_object_size(names) + 1, sizeof(json_t *));
+    if (!items || !out) {
+        free(items);
+        json_decref(names);
+        return out;
+    }
+    json_object_foreach(names, k, v)
+    {
+        double base = fn_median(a, na, k), cand = fn_median(b, nb, k);
+        items[n++] = json_pack("{s:s,s:f,s:f,s:f}", "name", k, "baseline", base, "candidate", cand,
+                               "delta", cand - base);
+    }
+    qsort(items, n, sizeof(json_t *), by_abs_delta);
+    for (i = 0; i < n; i++) {
+        if (i < SUMMARY_COST_TOP && items[i])
+            json_array_append_new(out, items[i]);
+        else
+            json_decref(items[i]);
+    }
+    free(items);
+    json_decref(names);
+    return out;
+}
+
+void summary_cost_annotate(json_t *metric, const char *cfg, const json_t *latest,
+                           const json_t *versions, size_t nr)
+{
+    const json_t *base[64], *cand[64];
+    const char *b = json_string_value(json_array_get(versions, 0));
+    size_t nb, vi;
+
+    if (!metric || !b)
+        return;
+    nb = counted_lines(cfg, b, latest, nr, base, 64);
+    if (nb) {
+        double v[64];
+        struct stats_range r;
+        size_t i;
+        for (i = 0; i < nb; i++)
+            v[i] = summary_num(json_object_get(base[i], "instructions"), "throughput_counted", 0);
+        if (stats_range(v, nb, &r) == 0)
+            json_object_set_new(metric, "throughput_counted", json_real(r.median));
+    }
+    for (vi = 0; vi < json_array_size(versions); vi++) {
+        const char *ver = json_string_value(json_array_get(versions, vi));
+        size_t nc = counted_lines(cfg, ver, latest, nr, cand, 64);
+        json_t *vs = json_object_get(json_object_get(metric, "vs_baseline"), ver);
+
+        if (nc && !json_object_get(metric, "source"))
+            json_object_set_new(
+                metric, "source",
+                json_string(summary_str(json_object_get(cand[0], "instructions"), "source", "")));
+        if (vi > 0 && vs && nb && nc)
+            json_object_set_new(vs, "functions", functions_diff(base, nb, cand, nc));
+    }
+}

@@ -1,0 +1,23 @@
+/* summary_cost: what the summary says about the counted runs beyond the figures — where the
+ * instructions went (the functions whose instructions per operation changed most between
+ * the baseline and each candidate) and the source of the counts. Pure, no I/O. */
+#ifndef PAIRBENCH_SUMMARY_COST_H
+#define PAIRBENCH_SUMMARY_COST_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+/* The functions listed per candidate. */
+#define SUMMARY_COST_TOP 10
+
+/* Adds to metric (a row's "instructions" metric object) "source" (e.g. "valgrind-3.19.0"),
+ * and per candidate in vs_baseline.CANDIDATE "functions": [{"name", "baseline",
+ * "candidate", "delta"}] — per function the median over the ok counted rounds of
+ * instructions per operation (0 where a round does not list it), the SUMMARY_COST_TOP
+ * largest |delta| first. latest maps "config\x1fversion\x1finstructions\x1fround" to the
+ * runs.jsonl line (as summary.c keys counted runs); nr is the number of rounds to look at. */
+void summary_cost_annotate(json_t *metric, const char *cfg, const json_t *latest,
+                           const json_t *versions, size_t nr);
+
+#endif

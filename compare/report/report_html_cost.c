@@ -1,0 +1,133 @@
+/* report.html: the counted-cost section — instructions per operation per configuration and
+ * version, the limits of a count next to the table, and per candidate the functions whose
+ * instructions per operation changed most. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report_html_int.h"
+#include "summary.h"
+
+static const json_t *first_metric(const struct html_ctx *c)
+{
+    size_t r;
+
+    for (r = 0; r < c->nrows; r++) {
+        const json_t *m = summary_metric(json_array_get(c->rows, r), "instructions");
+        if (m)
+            return m;
+    }
+    return NULL;
+}
+
+static void limits(const struct html_ctx *c, const json_t *mj)
+{
+    double slow = 0;
+    size_t r;
+
+    for (r = 0; r < c->nrows && !(slow > 0); r++) {
+        const json_t *row = json_array_get(c->rows, r);
+        double t = summary_num(html_values(row, "throughput", c->versions[0]), "median", 0);
+        double k = summary_num(summary_metric(row, "instructions"), "throughput_counted", 0);
+        slow = t > 0 && k > 0 ? t / k : 0;
+    }
+    fputs("<p class=\"note\">", c->f);
+    fputs(L(c, "User-space instructions of the server per successful operation, counted by ",
+            "服务器每次成功操作的用户态指令数，计数工具："),
+          c->f);
+    html_esc(c, summary_str(mj, "source", "valgrind"));
+    fprintf(c->f,
+            L(c,
+              " in runs of their own over a fixed number of requests (start-up, warm-up and "
+              "shut-down outside the window; the timer entry point serverCron left out and the "
+              "idle rate subtracted); the counted server ran about %.0f&times; slower than in "
+              "the timed runs. A count repeats within a fraction of a percent where wall-clock "
+              "figures swing, but it cannot see waiting, system calls, lock contention, cache "
+              "misses or I/O: throughput and P99 still cover those.",
+              "，在独立的运行中对固定数量的请求计数（启动、预热和关闭不在窗口内；定时器入口 "
+              "serverCron 不计入，并减去空闲速率）；计数时服务器比计时运行慢约 %.0f "
+              "倍。计数的重复误差远小于百分之一，但它看不到等待、系统调用、锁竞争、缓存未命中和 "
+              "I/O：吞吐量和 P99 仍然覆盖这些。"),
+            slow);
+    fputs("</p>\n", c->f);
+}
+
+static void functions(const struct html_ctx *c, const json_t *row, size_t v)
+{
+    const json_t *vs = html_vs(row, "instructions", c->versions[v]);
+    const json_t *fns = json_object_get(vs, "functions"), *fn;
+    char ch[32];
+    size_t k;
+    double change;
+
+    if (!json_array_size(fns))
+        return;
+    fputs("<li>", c->f);
+    html_esc(c, html_str(row, "label"));
+    fputs(" &middot; <code>", c->f);
+    html_esc(c, c->versions[v]);
+    fprintf(c->f, "</code> (%s):",
+            html_num(vs, "change", &change) == 0 ? html_fmt_change(change, ch, sizeof(ch)) : "n/a");
+    json_array_foreach(fns, k, fn)
+    {
+        double d = summary_num(fn, "delta", 0);
+        fputs(k ? ", <code>" : " <code>", c->f);
+        html_esc(c, summary_str(fn, "name", "unknown"));
+        fprintf(c->f, "</code> %s%.0f", d >= 0 ? "+" : "&minus;", fabs(d));
+    }
+    fprintf(c->f, " %s</li>\n", L(c, "instructions/op", "指令/操作"));
+}
+
+void html_instructions(const struct html_ctx *c)
+{
+    const json_t *mj = first_metric(c);
+    size_t r, v;
+    char buf[128];
+
+    if (!mj)
+        return;
+    fprintf(c->f, "<section id=\"instructions\">\n<h2>%s</h2>\n",
+            L(c, "Instructions per operation (counted)", "每次操作的指令数（计数）"));
+    limits(c, mj);
+    fprintf(c->f, "<table>\n<thead><tr><th>%s</th>", L(c, "Configuration", "配置"));
+    for (v = 0; v < c->nv; v++) {
+        fputs("<th>", c->f);
+        html_esc(c, c->versions[v]);
+        fputs("</th>", c->f);
+    }
+    for (v = 1; v < c->nv; v++) {
+        fputs("<th>", c->f);
+        html_esc(c, c->versions[v]);
+        fprintf(c->f, " %s</th>", L(c, "vs baseline", "对比基线"));
+    }
+    fputs("</tr></thead>\n<tbody>\n", c->f);
+    for (r = 0; r < c->nrows; r++) {
+        const json_t *row = json_array_get(c->rows, r);
+        if (!summary_metric(row, "instructions"))
+            continue;
+        fputs("<tr><td>", c->f);
+        html_esc(c, html_str(row, "label"));
+        fputs("</td>", c->f);
+        for (v = 0; v < c->nv; v++)
+            fprintf(c->f, "<td class=\"num\">%s</td>",
+                    html_fmt_range(html_values(row, "instructions", c->versions[v]), 1, 0, buf,
+                                   sizeof(buf)));
+        for (v = 1; v < c->nv; v++) {
+            const json_t *vs = html_vs(row, "instructions", c->versions[v]);
+            const char *verdict = summary_str(vs, "verdict", "~");
+            double ch;
+            fprintf(c->f, "<td class=\"num %s\">%s ", html_verdict_class(verdict),
+                    html_num(vs, "change", &ch) == 0 ? html_fmt_change(ch, buf, sizeof(buf))
+                                                     : "n/a");
+            html_esc(c, verdict);
+            fputs("</td>", c->f);
+        }
+        fputs("</tr>\n", c->f);
+    }
+    fputs("</tbody>\n</table>\n", c->f);
+    fprintf(c->f, "<h3>%s</h3>\n<ul>\n", L(c, "Where the instructions went", "指令花在了哪里"));
+    for (r = 0; r < c->nrows; r++)
+        for (v = 1; v < c->nv; v++)
+            functions(c, json_array_get(c->rows, r), v);
+    fputs("</ul>\n</section>\n", c->f);
+}

@@ -1,0 +1,120 @@
+/* report.md: the counted-cost section — instructions per operation per row and version,
+ * the honest limits of a count, and the functions whose instructions per operation changed
+ * most (summary_cost.h). Written only when the summary holds counted runs. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report_md_int.h"
+#include "summary.h"
+
+static const json_t *first_metric(const struct md *m)
+{
+    size_t i;
+    const json_t *row;
+
+    json_array_foreach(m->rows, i, row)
+    {
+        const json_t *mj = summary_metric(row, "instructions");
+        if (mj)
+            return mj;
+    }
+    return NULL;
+}
+
+/* Median timed throughput over median counted throughput of the baseline, or 0. */
+static double slowdown(const struct md *m)
+{
+    size_t i;
+    const json_t *row;
+
+    json_array_foreach(m->rows, i, row)
+    {
+        double t = summary_num(summary_values(row, "throughput", m->base), "median", 0);
+        double c = summary_num(summary_metric(row, "instructions"), "throughput_counted", 0);
+        if (t > 0 && c > 0)
+            return t / c;
+    }
+    return 0;
+}
+
+static void where(const struct md *m)
+{
+    size_t i, vi, k;
+    const json_t *row, *fn;
+    int any = 0;
+
+    json_array_foreach(m->rows, i, row)
+    {
+        for (vi = 1; vi < m->nv; vi++) {
+            const json_t *fns =
+                json_object_get(summary_vs(row, "instructions", md_version(m, vi)), "functions");
+            if (!json_array_size(fns))
+                continue;
+            if (!any) {
+                fprintf(m->f, "### %s\n\n%s\n\n", md_t(m, M_H_INSTR_WHERE), md_t(m, M_INSTR_WHERE));
+                any = 1;
+            }
+            md_put(m, "- ");
+            md_cell(m, md_row_label(row));
+            fprintf(m->f, " · `%s` (%s): ", md_version(m, vi),
+                    num_pct(json_object_get(summary_vs(row, "instructions", md_version(m, vi)),
+                                            "change"))
+                        .s);
+            json_array_foreach(fns, k, fn)
+            {
+                double d = summary_num(fn, "delta", 0);
+                fprintf(m->f, "%s`", k ? ", " : "");
+                md_cell(m, summary_str(fn, "name", "unknown"));
+                fprintf(m->f, "` %s%.0f", d >= 0 ? "+" : "−", fabs(d));
+            }
+            fprintf(m->f, " %s\n", md_t(m, M_COL_INSTR));
+        }
+    }
+    if (any)
+        md_put(m, "\n");
+}
+
+void md_section_instructions(const struct md *m)
+{
+    const json_t *mj = first_metric(m), *row;
+    char sd[32], excl[64];
+    size_t i, vi;
+
+    if (!mj)
+        return;
+    snprintf(sd, sizeof(sd), "%.0f", slowdown(m));
+    snprintf(excl, sizeof(excl), "`serverCron`");
+    fprintf(m->f, "## %s\n\n", md_t(m, M_H_INSTRUCTIONS));
+    md_tmpl(m, md_t(m, M_INSTR_LIMITS), summary_str(mj, "source", "valgrind"), excl,
+            slowdown(m) > 0 ? sd : "?", MD_END);
+    md_put(m, "\n\n| ");
+    md_put(m, md_t(m, M_COL_VTM));
+    for (vi = 0; vi < m->nv; vi++)
+        fprintf(m->f, " | `%s`", md_version(m, vi));
+    for (vi = 1; vi < m->nv; vi++)
+        fprintf(m->f, " | `%s` vs `%s`", md_version(m, vi), m->base);
+    md_put(m, " |\n|---");
+    for (vi = 0; vi < 2 * m->nv - 1; vi++)
+        md_put(m, "|---:");
+    md_put(m, "|\n");
+    json_array_foreach(m->rows, i, row)
+    {
+        if (!summary_metric(row, "instructions"))
+            continue;
+        md_put(m, "| ");
+        md_cell(m, md_row_label(row));
+        for (vi = 0; vi < m->nv; vi++)
+            fprintf(m->f, " | %s",
+                    num_range(summary_values(row, "instructions", md_version(m, vi)), 1, 0).s);
+        for (vi = 1; vi < m->nv; vi++)
+            fprintf(m->f, " | %s %s",
+                    num_pct(json_object_get(summary_vs(row, "instructions", md_version(m, vi)),
+                                            "change"))
+                        .s,
+                    md_verdict(row, "instructions", md_version(m, vi)));
+        md_put(m, " |\n");
+    }
+    md_put(m, "\n");
+    where(m);
+}

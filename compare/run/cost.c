@@ -1,0 +1,754 @@
+/* cost: counted runs under valgrind, instructions per operation (see cost.h). */
+#include "cost.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgprof.h"
+#include "clock.h"
+#include "dataset.h"
+#include "ports.h"
+#include "proc.h"
+#include "words.h"
+
+#define VGDB_TIMEOUT_S 20.0
+#define MAX_PIDS 64
+#define TOP_FUNCTIONS 150
+
+/* ---- settings ---- */
+
+static int bad(char *err, size_t errlen, const char *file, const char *key, const char *want)
+{
+    snprintf(err, errlen, "%s: $.instructions.%s: expected %s", file, key, want);
+    return -1;
+}
+
+static int get_uint(const json_t *j, const char *key, unsigned lo, unsigned hi, unsigned *out,
+                    const char *file, char *err, size_t errlen)
+{
+    const json_t *v = json_object_get(j, key);
+    char want[96];
+
+    if (!v)
+        return 0;
+    snprintf(want, sizeof(want), "an integer from %u to %u", lo, hi);
+    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+        return bad(err, errlen, file, key, want);
+    *out = (unsigned)json_integer_value(v);
+    return 0;
+}
+
+int cost_settings_parse(const json_t *j, int force, const char *file, struct cost_settings *cs,
+                        char *err, size_t errlen)
+{
+    const char *k;
+    const json_t *v;
+
+    memset(cs, 0, sizeof(*cs));
+    cs->runs = 3;
+    cs->requests = 5000;
+    cs->warmup_requests = 1000;
+    cs->idle_s = 0.5;
+    cs->exclude[cs->n_exclude++] = "serverCron";
+    cs->enabled = force || json_is_true(j) || json_is_object(j);
+    if (!json_is_object(j))
+        return 0;
+    json_object_foreach((json_t *)j, k, v)
+    {
+        static const char *const keys[] = {
+            "runs", "requests", "warmup_requests", "idle_s", "exclude", "enabled", "match"};
+        size_t i;
+        for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+            if (strcmp(k, keys[i]) == 0)
+                break;
+        if (i == sizeof(keys) / sizeof(keys[0])) {
+            snprintf(err, errlen,
+                     "%s: $.instructions.%s: unknown key (expected runs, requests, "
+                     "warmup_requests, idle_s, exclude, enabled, match)",
+                     file, k);
+            return -1;
+        }
+    }
+    if ((v = json_object_get(j, "enabled"))) {
+        if (!json_is_boolean(v))
+            return bad(err, errlen, file, "enabled", "true or false");
+        cs->enabled = force || json_is_true(v);
+    }
+    if (get_uint(j, "runs", 1, 100, &cs->runs, file, err, errlen) < 0 ||
+        get_uint(j, "requests", 1, 100000000, &cs->requests, file, err, errlen) < 0 ||
+        get_uint(j, "warmup_requests", 0, 100000000, &cs->warmup_requests, file, err, errlen) < 0)
+        return -1;
+    if ((v = json_object_get(j, "match"))) {
+        if (!json_is_object(v))
+            return bad(err, errlen, file, "match",
+                       "an object of configuration keys and values (only matching "
+                       "configurations are counted)");
+        cs->match = v;
+    }
+    if ((v = json_object_get(j, "idle_s"))) {
+        if (!json_is_number(v) || json_number_value(v) < 0 || json_number_value(v) > 60)
+            return bad(err, errlen, file, "idle_s", "seconds from 0 to 60");
+        cs->idle_s = json_number_value(v);
+    }
+    if ((v = json_object_get(j, "exclude"))) {
+        size_t i;
+        const json_t *x;
+        if (!json_is_array(v) || json_array_size(v) > COST_MAX_EXCLUDE)
+            return bad(err, errlen, file, "exclude", "an array of at most 16 function names");
+        cs->n_exclude = 0;
+        json_array_foreach(v, i, x)
+        {
+            const char *s = json_string_value(x);
+            if (!s || !*s || strpbrk(s, " \t\n"))
+                return bad(err, errlen, file, "exclude", "function names without spaces");
+            cs->exclude[cs->n_exclude++] = s;
+        }
+    }
+    return 0;
+}
+
+/* ---- what can count ---- */
+
+int cost_perf_probe(char *why, size_t whylen)
+{
+    struct perf_event_attr pa;
+    long fd;
+
+    memset(&pa, 0, sizeof(pa));
+    pa.type = PERF_TYPE_HARDWARE;
+    pa.size = sizeof(pa);
+    pa.config = PERF_COUNT_HW_INSTRUCTIONS;
+    pa.exclude_kernel = 1;
+    pa.exclude_hv = 1;
+    pa.inherit = 1;
+    pa.disabled = 1;
+    fd = syscall(SYS_perf_event_open, &pa, 0, -1, -1, 0);
+    if (fd < 0) {
+        int e = errno;
+        snprintf(why, whylen, "perf_event_open(instructions:u): %s: %s", strerror(e),
+                 e == ENOENT || e == EOPNOTSUPP || e == ENODEV
+                     ? "no hardware counters on this machine"
+                     : "hardware counters not usable (perf_event_paranoid, or a container)");
+        return 0;
+    }
+    close((int)fd);
+    snprintf(why, whylen, "hardware counters available");
+    return 1;
+}
+
+void cost_valgrind_version(char *out, size_t outlen)
+{
+    char *argv[] = {"valgrind", "--version", NULL}, err[256];
+    struct proc_spec ps = {.argv = argv, .capture_stdout = 1};
+    struct proc p;
+    struct proc_result res;
+
+    out[0] = '\0';
+    if (proc_start(&p, &ps, err, sizeof(err)) < 0)
+        return;
+    if (proc_wait(&p, 10.0, 1.0, NULL, &res, err, sizeof(err)) == 0) {
+        if (WIFEXITED(res.status) && WEXITSTATUS(res.status) == 0)
+            snprintf(out, outlen, "%.*s", (int)strcspn(res.out, "\r\n"), res.out);
+        proc_result_release(&res);
+    }
+    proc_stop(&p, 0.5);
+}
+
+/* ---- the processes of the server ---- */
+
+/* The pids whose process group is pgid (the server and what it forked). */
+static size_t group_pids(pid_t pgid, pid_t *out, size_t max)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    size_t n = 0;
+
+    if (!d)
+        return 0;
+    while ((e = readdir(d)) && n < max) {
+        char path[300], buf[512], *s;
+        long pid, pg;
+        FILE *f;
+        size_t k;
+
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        pid = strtol(e->d_name, &s, 10);
+        if (*s)
+            continue;
+        snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+        if (!(f = fopen(path, "re")))
+            continue;
+        k = fread(buf, 1, sizeof(buf) - 1, f);
+        fclose(f);
+        buf[k] = '\0';
+        s = strrchr(buf, ')');
+        /* after ')': state, ppid, pgrp */
+        if (s && sscanf(s + 1, " %*c %*d %ld", &pg) == 1 && pg == (long)pgid)
+            out[n++] = (pid_t)pid;
+    }
+    closedir(d);
+    return n;
+}
+
+/* vgdb --vgdb-prefix=PREFIX --pid=PID CMD. Returns 0, or -1 with why. */
+static int vgdb(struct runner *r, const char *prefix, pid_t pid, const char *cmd, char *why,
+                size_t whylen)
+{
+    char pfx[4200], pidarg[32], err[256];
+    char *argv[] = {"vgdb", pfx, pidarg, (char *)cmd, NULL};
+    struct proc_spec ps = {.argv = argv, .capture_stdout = 1};
+    struct proc p;
+    struct proc_result res;
+    int rc = -1;
+
+    snprintf(pfx, sizeof(pfx), "--vgdb-prefix=%s", prefix);
+    snprintf(pidarg, sizeof(pidarg), "--pid=%ld", (long)pid);
+    if (proc_start(&p, &ps, err, sizeof(err)) < 0) {
+        snprintf(why, whylen, "vgdb: %s", err);
+        return -1;
+    }
+    if (proc_wait(&p, VGDB_TIMEOUT_S, 1.0, r->stop, &res, err, sizeof(err)) < 0) {
+        snprintf(why, whylen, "vgdb: %s", err);
+        proc_stop(&p, 0.5);
+        return -1;
+    }
+    if (res.timed_out)
+        snprintf(why, whylen,
+                 "valgrind's gdbserver in process %ld did not answer '%s' within %.0f s (a "
+                 "process that changes its user after fork cannot be reached: run the server "
+                 "as one user, e.g. nginx's 'user' directive set to the user running compare)",
+                 (long)pid, cmd, VGDB_TIMEOUT_S);
+    else if (!WIFEXITED(res.status) || WEXITSTATUS(res.status) != 0)
+        snprintf(why, whylen, "vgdb --pid=%ld %s failed", (long)pid, cmd);
+    else
+        rc = 0;
+    proc_result_release(&res);
+    proc_stop(&p, 0.5);
+    return rc;
+}
+
+/* zero or dump every process of the group. */
+static int vgdb_all(struct runner *r, const char *prefix, pid_t pgid, const char *cmd, char *why,
+                    size_t whylen)
+{
+    pid_t pids[MAX_PIDS];
+    size_t n = group_pids(pgid, pids, MAX_PIDS), i;
+
+    if (n == 0) {
+        snprintf(why, whylen, "the server's processes are gone");
+        return -1;
+    }
+    for (i = 0; i < n; i++)
+        if (vgdb(r, prefix, pids[i], cmd, why, whylen) < 0)
+            return -1;
+    return 0;
+}
+
+/* Parses the dump files in dir not yet in `seen` (a JSON object used as a set) into p. */
+static int parse_new_dumps(const char *dir, json_t *seen, struct cgprof *p, char *why,
+                           size_t whylen)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int rc = 0;
+
+    if (!d) {
+        snprintf(why, whylen, "cannot read '%.300s': %s", dir, strerror(errno));
+        return -1;
+    }
+    while (rc == 0 && (e = readdir(d))) {
+        char path[4400], *text = NULL;
+        struct stat st;
+        FILE *f;
+
+        if (strncmp(e->d_name, "cg.", 3) != 0 || json_object_get(seen, e->d_name) ||
+            !strchr(e->d_name + 3, '.'))
+            continue; /* cg.PID alone is the exit dump, written at shut-down */
+        json_object_set_new(seen, e->d_name, json_true());
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        if (!(f = fopen(path, "re")) || fstat(fileno(f), &st) < 0 ||
+            !(text = malloc((size_t)st.st_size + 1)) ||
+            fread(text, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
+            snprintf(why, whylen, "cannot read '%.300s': %s", path, strerror(errno));
+            rc = -1;
+        } else if (cgprof_parse(p, text, (size_t)st.st_size, path, why, whylen) < 0) {
+            rc = -1;
+        }
+        free(text);
+        if (f)
+            fclose(f);
+    }
+    closedir(d);
+    return rc;
+}
+
+/* ---- one counted run ---- */
+
+/* Runs the version's driver for exactly `requests` operations. 0 ok (*result set), 1 failed
+ * (reason set), 2 interrupted, -1 internal error (err set). */
+static int drive(struct runner *r, size_t version, const json_t *eff, unsigned requests,
+                 const char *cfg_path, const char *log, json_t **result, char *reason,
+                 size_t reasonlen, char *err, size_t errlen)
+{
+    json_t *c = json_deep_copy(eff);
+    char **dargv = NULL, **full = NULL, why[512], tail[400];
+    size_t dargc = 0, i;
+    struct proc p = {.pid = -1, .out_fd = -1};
+    struct proc_spec ps = {0};
+    struct proc_result res;
+    int rc = -1;
+
+    *result = NULL;
+    if (!c) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    json_object_set_new(c, "requests", json_integer(requests));
+    json_object_set_new(c, "warmup", json_real(0));
+    if (json_dump_file(c, cfg_path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
+        snprintf(err, errlen, "cannot write '%s'", cfg_path);
+        goto out;
+    }
+    if (runner_driver_argv(r, version, &dargv, &dargc, err, errlen) < 0)
+        goto out;
+    if (!(full = calloc(dargc + 3, sizeof(*full)))) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    for (i = 0; i < dargc; i++)
+        full[i] = dargv[i];
+    full[dargc] = "--config";
+    full[dargc + 1] = (char *)cfg_path;
+    ps.argv = full;
+    ps.env = r->sp->versions[version].env;
+    ps.cpus = r->pin_driver;
+    ps.stderr_path = log;
+    ps.capture_stdout = 1;
+    rc = 1;
+    if (proc_start(&p, &ps, why, sizeof(why)) < 0) {
+        snprintf(reason, reasonlen, "driver: %s", why);
+        goto out;
+    }
+    /* a count under valgrind: minutes, not the configuration's seconds */
+    if (proc_wait(&p, 600.0, 2.0, r->stop, &res, err, errlen) < 0) {
+        rc = -1;
+        goto out;
+    }
+    proc_file_tail(log, 300, tail, sizeof(tail));
+    if (res.interrupted) {
+        rc = 2;
+    } else if (res.timed_out || !WIFEXITED(res.status) || WEXITSTATUS(res.status) != 0) {
+        proc_describe_status(res.status, why, sizeof(why));
+        snprintf(reason, reasonlen, "driver: %s%s%s", res.timed_out ? "timeout after 600 s" : why,
+                 tail[0] ? ": " : "", tail);
+    } else {
+        json_error_t je;
+        *result = json_loads(res.out, 0, &je);
+        if (!json_is_object(*result) ||
+            json_integer_value(json_object_get(*result, "ops")) != (json_int_t)requests) {
+            snprintf(reason, reasonlen,
+                     "driver: expected a result with \"ops\" = %u (the requested count)", requests);
+            json_decref(*result);
+            *result = NULL;
+        } else {
+            rc = 0;
+        }
+    }
+    proc_result_release(&res);
+out:
+    if (p.pid > 0)
+        proc_stop(&p, 0.5);
+    (void)unlink(cfg_path);
+    free(full);
+    words_free(dargv);
+    json_decref(c);
+    return rc;
+}
+
+/* The valgrind words in front of the server command. Free the array (not the words) and
+ * *owned with words_free(). */
+static char **valgrind_wrap(const struct cost_settings *cs, const char *dir, char ***owned)
+{
+    size_t n = 0, i;
+    char **w = calloc(COST_MAX_EXCLUDE + 12, sizeof(*w)),
+         **o = calloc(COST_MAX_EXCLUDE + 4, sizeof(char *));
+
+    if (!w || !o) {
+        free(w);
+        free(o);
+        return NULL;
+    }
+    w[n++] = "valgrind";
+    w[n++] = "--tool=callgrind";
+    w[n++] = "--trace-children=yes";
+    w[n++] = "--child-silent-after-fork=yes";
+    w[n++] = "--dump-line=no";
+    for (i = 0; i < cs->n_exclude; i++) {
+        size_t len = strlen(cs->exclude[i]) + 20;
+        if ((o[i] = malloc(len)))
+            snprintf(o[i], len, "--toggle-collect=%s", cs->exclude[i]);
+        w[n++] = o[i] ? o[i] : "--dump-line=no";
+    }
+    /* after --toggle-collect, which turns collection off at start */
+    w[n++] = "--collect-atstart=yes";
+    if ((o[i] = malloc(strlen(dir) + 40)))
+        snprintf(o[i], strlen(dir) + 40, "--callgrind-out-file=%s/cg.%%p", dir);
+    w[n++] = o[i] ? o[i] : "--dump-line=no";
+    i++;
+    if ((o[i] = malloc(strlen(dir) + 40)))
+        snprintf(o[i], strlen(dir) + 40, "--vgdb-prefix=%s/vgdb", dir);
+    w[n++] = o[i] ? o[i] : "--dump-line=no";
+    *owned = o;
+    return w;
+}
+
+static double now_s(void)
+{
+    return (double)clock_now_ns() / 1e9;
+}
+
+static void sleep_s(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+        ;
+}
+
+/* Counts one phase: zero every process, run `phase` (a driver run, or NULL: sleep idle_s),
+ * dump, parse the new dumps into p. *secs gets the time from the zero to the dump (midpoints
+ * of the vgdb calls). Returns drive()'s codes. */
+struct phase {
+    struct runner *r;
+    const char *dir, *prefix;
+    pid_t pgid;
+    json_t *seen;
+};
+
+static int count_phase(struct phase *ph, struct cgprof *p, double idle_s, size_t version,
+                       const json_t *eff, unsigned requests, const char *cfg_path, const char *log,
+                       json_t **result, double *secs, char *reason, size_t reasonlen, char *err,
+                       size_t errlen)
+{
+    double a0 = now_s(), a1, b0, b1;
+    int rc = 0;
+
+    if (vgdb_all(ph->r, ph->prefix, ph->pgid, "zero", reason, reasonlen) < 0)
+        return 1;
+    a1 = now_s();
+    if (requests && result)
+        rc = drive(ph->r, version, eff, requests, cfg_path, log, result, reason, reasonlen, err,
+                   errlen);
+    else
+        sleep_s(idle_s);
+    if (rc != 0)
+        return rc;
+    b0 = now_s();
+    if (vgdb_all(ph->r, ph->prefix, ph->pgid, "dump", reason, reasonlen) < 0)
+        return 1;
+    b1 = now_s();
+    *secs = (b0 + b1) / 2 - (a0 + a1) / 2;
+    if (parse_new_dumps(ph->dir, ph->seen, p, reason, reasonlen) < 0)
+        return 1;
+    return 0;
+}
+
+static const char *jstr(const json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+/* The figures of a counted window. New reference. */
+static json_t *figures(const struct cgprof *idle, const struct cgprof *win, double idle_s,
+                       double win_s, const json_t *result, const char *vg_version)
+{
+    double ops = (double)json_integer_value(json_object_get(result, "ops"));
+    double rate = idle_s > 0 ? (double)cgprof_total(idle) / idle_s : 0;
+    double corr = rate * win_s, total = (double)cgprof_total(win);
+    json_t *fns = cgprof_functions_json(win, TOP_FUNCTIONS), *per = json_object(), *v;
+    const char *k;
+
+    json_object_foreach(fns, k, v)
+        json_object_set_new(per, k, json_real((double)json_integer_value(v) / ops));
+    json_decref(fns);
+    return json_pack("{s:f,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:s,s:o}", "per_op",
+                     (total - corr) / ops, "processes", (json_int_t)cgprof_files(win),
+                     "window_instructions", (json_int_t)cgprof_total(win), "ops", (json_int_t)ops,
+                     "window_s", win_s, "idle_rate_per_s", rate, "idle_correction", corr, "idle_s",
+                     idle_s, "throughput_counted", win_s > 0 ? ops / win_s : 0, "source",
+                     vg_version, "functions", per);
+}
+
+/* The counted part of a run, the server already started. 0 ok (*inst set), 1 failed, 2
+ * interrupted, -1 internal error. */
+static int count_run(struct runner *r, const struct sched_run *sr, const struct cost_settings *cs,
+                     const json_t *eff, const char *dir, pid_t pgid, const char *vg, json_t **inst,
+                     char *reason, size_t reasonlen, char *err, size_t errlen)
+{
+    char cfg_path[4200], log[4200], prefix[4200];
+    struct cgprof *idle = cgprof_new(), *win = cgprof_new();
+    struct phase ph = {.r = r, .dir = dir, .prefix = prefix, .pgid = pgid, .seen = json_object()};
+    json_t *result = NULL;
+    double idle_s = 0, win_s = 0;
+    int rc = -1;
+
+    snprintf(cfg_path, sizeof(cfg_path), "%s/config.json", dir);
+    snprintf(log, sizeof(log), "%s/driver.log", dir);
+    snprintf(prefix, sizeof(prefix), "%s/vgdb", dir);
+    if (!idle || !win || !ph.seen) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    if (cs->warmup_requests) {
+        rc = drive(r, sr->version, eff, cs->warmup_requests, cfg_path, log, &result, reason,
+                   reasonlen, err, errlen);
+        json_decref(result);
+        result = NULL;
+        if (rc != 0)
+            goto out;
+        /* let the server finish closing the warm-up's connections (slow under valgrind)
+         * before the idle rate is measured: 50 closes counted as idle work inflated the rate
+         * 50-fold and its correction by ~2% of a GET */
+        sleep_s(0.5);
+    }
+    rc = count_phase(&ph, idle, cs->idle_s, sr->version, eff, 0, cfg_path, log, NULL, &idle_s,
+                     reason, reasonlen, err, errlen);
+    if (rc == 0)
+        rc = count_phase(&ph, win, 0, sr->version, eff, cs->requests, cfg_path, log, &result,
+                         &win_s, reason, reasonlen, err, errlen);
+    if (rc == 0 && cgprof_total(win) == 0) {
+        snprintf(reason, reasonlen, "valgrind counted no instructions in the window");
+        rc = 1;
+    }
+    if (rc == 0)
+        *inst = figures(idle, win, idle_s, win_s, result, vg);
+out:
+    json_decref(result);
+    json_decref(ph.seen);
+    cgprof_free(idle);
+    cgprof_free(win);
+    return rc;
+}
+
+static json_t *line_new(struct runner *r, const struct sched_run *sr, const char *started,
+                        pid_t server_pid, json_t *inst, const char *reason)
+{
+    const struct grid_config *cfg = &r->sp->configs[sr->config];
+    char ended[40];
+
+    runner_utc_now(ended, sizeof(ended));
+    return json_pack(
+        "{s:s,s:s,s:s,s:s,s:I,s:I,s:o,s:s,s:s,s:s,s:o,s:o,s:o}", "version",
+        r->sp->versions[sr->version].name, "config", cfg->id, "label", cfg->label, "kind",
+        "instructions", "round", (json_int_t)sr->round, "position", (json_int_t)sr->position, "pid",
+        server_pid > 0 ? json_integer(server_pid) : json_null(), "started", started, "ended", ended,
+        "status", inst ? "ok" : "failed", "reason", inst ? json_null() : json_string(reason),
+        "result", json_null(), "instructions", inst ? inst : json_null());
+}
+
+static void rm_dir_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[4400];
+
+    if (!d)
+        return;
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.') {
+            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+            if (unlink(path) < 0 && errno == EISDIR) {
+                rm_dir_files(path);
+                (void)rmdir(path);
+            }
+        }
+    closedir(d);
+}
+
+json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost_settings *cs,
+                 char *err, size_t errlen)
+{
+    const struct spec_version *ver = &r->sp->versions[sr->version];
+    const json_t *params = r->sp->configs[sr->config].params;
+    const char *proto = jstr(params, "protocol"),
+               *cmd = ver->server ? jstr(ver->server, proto) : NULL;
+    const char *host = jstr(params, "host") ? jstr(params, "host") : "127.0.0.1";
+    char dir[4200], srv_dir[4300], srv_log[4300], started[40], reason[2048] = "", why[1024];
+    char vg[64], **wrap = NULL, **owned = NULL;
+    struct proc server = {.pid = -1, .out_fd = -1};
+    json_t *eff = NULL, *inst = NULL, *line = NULL;
+    unsigned port;
+    int rc = 1;
+
+    r->seq++;
+    runner_utc_now(started, sizeof(started));
+    snprintf(dir, sizeof(dir), "%s/cost-%u", r->work_dir, r->seq);
+    snprintf(srv_dir, sizeof(srv_dir), "%s/srv", dir);
+    snprintf(srv_log, sizeof(srv_log), "%s/server.log", dir);
+    cost_valgrind_version(vg, sizeof(vg));
+    if (!cmd) {
+        snprintf(reason, sizeof(reason),
+                 "instructions: version '%s' has no server command for protocol '%s' (the "
+                 "counted channel measures a server the version starts)",
+                 ver->name, proto ? proto : "?");
+        goto record;
+    }
+    if (!vg[0]) {
+        snprintf(reason, sizeof(reason),
+                 "instructions: version '%s' not counted: valgrind cannot be run (install it: "
+                 "apt-get install valgrind)",
+                 ver->name);
+        goto record;
+    }
+    if ((mkdir(dir, 0755) < 0 && errno != EEXIST) ||
+        (mkdir(srv_dir, 0755) < 0 && errno != EEXIST)) {
+        snprintf(err, errlen, "cannot create '%.300s': %s", srv_dir, strerror(errno));
+        goto out;
+    }
+    if (!(eff = runner_effective_config(r, sr->config)) ||
+        !(wrap = valgrind_wrap(cs, dir, &owned))) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    port = ports_free(why, sizeof(why));
+    if (!port) {
+        snprintf(reason, sizeof(reason), "instructions: %s", why);
+        goto record;
+    }
+    json_object_set_new(eff, "host", json_string(host));
+    json_object_set_new(eff, "port", json_integer(port));
+    json_object_del(eff, "serve");
+    json_object_del(eff, "serve_workers");
+    json_object_del(eff, "delay_us");
+    rc = runner_start_server(r, sr->version, eff, cmd, host, port, srv_dir, srv_log, wrap,
+                             r->sp->probe_timeout + 60, &server, why, sizeof(why));
+    if (rc == 1)
+        snprintf(reason, sizeof(reason), "instructions: version '%s' under valgrind: %s", ver->name,
+                 why);
+    if (rc == 0) {
+        rc = count_run(r, sr, cs, eff, dir, server.pid, vg, &inst, why, sizeof(why), err, errlen);
+        if (rc == 1)
+            snprintf(reason, sizeof(reason), "instructions: version '%s': %s", ver->name, why);
+    }
+    if (rc == 2 || rc < 0)
+        goto out;
+record:
+    line = line_new(r, sr, started, server.pid, inst, reason);
+    inst = NULL;
+    if (!line)
+        snprintf(err, errlen, "out of memory");
+out:
+    if (server.pid > 0)
+        proc_stop(&server, 10.0); /* valgrind writes its exit dump first */
+    json_decref(inst);
+    json_decref(eff);
+    free(wrap);
+    words_free(owned);
+    rm_dir_files(dir);
+    (void)rmdir(dir);
+    return line;
+}
+
+/* ---- the counted rounds ---- */
+
+struct done_ctx {
+    const struct spec *sp;
+    const json_t *existing;
+    const unsigned char *selected;
+    const json_t *match;
+};
+
+static int counted_done(void *ctx, size_t config, size_t version, unsigned round)
+{
+    const struct done_ctx *d = ctx;
+    const json_t *line;
+    size_t i;
+
+    if (d->selected && !d->selected[config])
+        return 1;
+    if (d->match) {
+        const char *k;
+        const json_t *v;
+        json_object_foreach((json_t *)d->match, k, v)
+        {
+            if (!json_equal((json_t *)v, json_object_get(d->sp->configs[config].params, k)))
+                return 1; /* not a configuration to count */
+        }
+    }
+    json_array_foreach(d->existing, i, line)
+    {
+        if (strcmp(jstr(line, "kind") ? jstr(line, "kind") : "", "instructions") == 0 &&
+            strcmp(jstr(line, "status") ? jstr(line, "status") : "", "ok") == 0 &&
+            json_integer_value(json_object_get(line, "round")) == (json_int_t)round &&
+            jstr(line, "config") && strcmp(jstr(line, "config"), d->sp->configs[config].id) == 0 &&
+            jstr(line, "version") &&
+            strcmp(jstr(line, "version"), d->sp->versions[version].name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int cost_schedule(struct runner *r, const struct cost_settings *cs, const unsigned char *selected,
+                  unsigned shard_k, unsigned shard_n, const json_t *existing, int fd, char *err,
+                  size_t errlen)
+{
+    struct done_ctx d = {
+        .sp = r->sp, .existing = existing, .selected = selected, .match = cs->match};
+    struct sched_run *plan = NULL;
+    size_t n, total, i;
+    int failed = 0;
+    char why[512];
+
+    if (!cs->enabled)
+        return 0;
+    if (!cost_perf_probe(why, sizeof(why)))
+        fprintf(stderr, "compare: instructions: %s; counting under valgrind\n", why);
+    n = sched_plan(r->sp->n_configs, r->sp->n_versions, cs->runs, shard_k, shard_n, counted_done,
+                   &d, &plan, &total);
+    if (n == (size_t)-1) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (i = 0; i < n && !*r->stop; i++) {
+        const struct sched_run *sr = &plan[i];
+        json_t *line = cost_run(r, sr, cs, err, errlen);
+        const char *st;
+
+        if (!line) {
+            if (*r->stop)
+                break;
+            failed = -1;
+            break;
+        }
+        st = jstr(line, "status");
+        if (strcmp(st ? st : "", "ok") != 0) {
+            failed++;
+            fprintf(stderr, "compare: counted run failed: %s · %s · round %u: %s\n",
+                    r->sp->configs[sr->config].label, r->sp->versions[sr->version].name, sr->round,
+                    jstr(line, "reason"));
+        } else {
+            fprintf(stderr, "compare: counted %s · %s · round %u: %.0f instructions/op\n",
+                    r->sp->configs[sr->config].label, r->sp->versions[sr->version].name, sr->round,
+                    json_number_value(
+                        json_object_get(json_object_get(line, "instructions"), "per_op")));
+        }
+        if (dataset_append(fd, line, err, errlen) < 0) {
+            json_decref(line);
+            failed = -1;
+            break;
+        }
+        json_decref(line);
+    }
+    free(plan);
+    return failed;
+}

@@ -1,0 +1,120 @@
+#!/bin/sh
+# The counted-cost channel (compare run --instructions) against real servers under valgrind:
+# redis-server and valkey-server over TLS with RESP3, nginx with a master and a worker process,
+# and the reference servers (driver serve tcp|http|ws). Each counted run records exactly the
+# requested operations, a plausible instructions/op with its source, the processes counted
+# (nginx: its worker too) and the functions; summary.json, report.md and report.html carry the
+# metric. Without valgrind the counted runs fail with a reason naming the version and what to
+# install while the timed runs complete. The hardware-counter path is only detected here.
+# Cost: about 60 s on 2 shared cores (small request counts, one counted run per version).
+. "$(dirname "$0")/../lib.sh"
+need redis-server
+need valkey-server
+need nginx
+need valgrind
+need node
+need openssl
+sh "$TOP/tests/certs.sh" "$T/pki" > /dev/null
+
+settings='"instructions": {"runs": 1, "requests": 300, "warmup_requests": 100, "idle_s": 0.2}'
+
+# 1. redis and valkey over TLS, RESP3
+cat > "$T/grid.json" <<JSON
+{"name": "tls", "defaults": {"protocol": "redis", "transport": "tls", "resp": 3,
+  "command": "SET", "cacert": "$T/pki/ca.pem", "cert": "$T/pki/server.pem",
+  "key": "$T/pki/server.key"}}
+JSON
+tls="--port 0 --tls-port {port} --bind 127.0.0.1 --tls-cert-file {cert} --tls-key-file {key} --tls-ca-cert-file {cacert} --tls-auth-clients no --save '' --appendonly no --dir {dir}"
+cat > "$T/spec.json" <<JSON
+{"versions": [{"name": "redis", "server": {"redis": "redis-server $tls"}},
+              {"name": "valkey", "server": {"redis": "valkey-server $tls"}}],
+ "grids": ["$T/grid.json"], "runs": 1, "warmup": 0.1, "duration": 0.3,
+ "instructions": {"enabled": false, "runs": 1, "requests": 300, "warmup_requests": 100,
+                  "idle_s": 0.2}}
+JSON
+rc=0
+# the spec's settings say off; --instructions turns the channel on
+"$COMPARE" run --spec "$T/spec.json" --instructions --out "$T/tls" > /dev/null 2> "$T/tls.err" || rc=$?
+[ $rc -eq 0 ] || { cat "$T/tls.err" >&2; fail "compare run --instructions over TLS exited $rc"; }
+grep -q "no hardware counters\|hardware counters not usable" "$T/tls.err" &&
+    echo "skipped: the hardware-counter path: $(grep -o 'perf_event_open[^;]*' "$T/tls.err")"
+check_counted() { # dir expected-count min-processes
+    node -e '
+const l = require("fs").readFileSync(process.argv[1] + "/runs.jsonl", "utf8").trim().split("\n")
+  .map(JSON.parse).filter(x => x.kind === "instructions");
+const bad = l.filter(x => !(x.status === "ok" && x.instructions.ops === 300 &&
+  x.instructions.per_op > 100 && x.instructions.per_op < 1e6 &&
+  /^valgrind-/.test(x.instructions.source) && x.instructions.processes >= +process.argv[3] &&
+  Object.keys(x.instructions.functions).length > 3));
+console.log(l.length, bad.length ? JSON.stringify(bad[0]).slice(0, 600) : "ok");' "$1" "$2" "$3"
+}
+assert_eq "$(check_counted "$T/tls" 2 1)" "2 ok" "counted TLS runs"
+assert_eq "$(json_get "$T/tls/summary.json" '
+const m = this.rows[0].metrics.instructions;
+[m.values.redis.n, m.values.valkey.n, m.vs_baseline.valkey.functions.length > 0,
+ m.threshold_pct, m.higher_is_better].join(" ")')" "1 1 true 1 false" "summary instructions"
+grep -q "## Instructions per operation (counted)" "$T/tls/report.md" || fail "report.md section"
+grep -q "cannot see waiting, system calls" "$T/tls/report.md" || fail "report.md limits"
+grep -q "### Where the instructions went" "$T/tls/report.md" || fail "report.md functions"
+grep -q 'id="instructions"' "$T/tls/report.html" || fail "report.html section"
+grep -q 'data-metric="instructions"' "$T/tls/report.html" || fail "report.html chart"
+grep -q "instructions/op" "$T/tls/summary.csv" 2>/dev/null || grep -q "instructions" "$T/tls/summary.csv" ||
+    fail "summary.csv lacks the metric"
+
+# 2. nginx: master and worker, both counted
+mkdir -p "$T/ng/tmp" && head -c 4096 /dev/zero | tr '\0' x > "$T/ng/4k"
+user=""
+[ "$(id -u)" = 0 ] && user="user root;" # a worker switched to nobody is out of vgdb's reach
+cat > "$T/ng/nginx.sh" <<SH
+#!/bin/sh
+cat > "$T/ng/nginx-\$1.conf" <<CONF
+daemon off;
+worker_processes 1;
+$user
+pid $T/ng/nginx-\$1.pid;
+error_log $T/ng/error.log warn;
+events { worker_connections 64; }
+http { access_log off; keepalive_requests 1000000; client_body_temp_path $T/ng/tmp/b;
+  proxy_temp_path $T/ng/tmp/p; fastcgi_temp_path $T/ng/tmp/f; uwsgi_temp_path $T/ng/tmp/u;
+  scgi_temp_path $T/ng/tmp/s; server { listen 127.0.0.1:\$1; root $T/ng; } }
+CONF
+exec nginx -p "$T/ng" -c "$T/ng/nginx-\$1.conf" -e "$T/ng/error.log"
+SH
+chmod +x "$T/ng/nginx.sh"
+echo '{"name": "ng", "defaults": {"protocol": "http", "path": "/4k"}}' > "$T/ng-grid.json"
+cat > "$T/ng-spec.json" <<JSON
+{"versions": [{"name": "nginx", "server": {"http": "$T/ng/nginx.sh {port}"}}],
+ "grids": ["$T/ng-grid.json"], "runs": 1, "warmup": 0.1, "duration": 0.3, $settings}
+JSON
+rc=0
+"$COMPARE" run --spec "$T/ng-spec.json" --out "$T/ng-out" > /dev/null 2> "$T/ng.err" || rc=$?
+[ $rc -eq 0 ] || { cat "$T/ng.err" >&2; fail "compare run nginx exited $rc"; }
+assert_eq "$(check_counted "$T/ng-out" 1 2)" "1 ok" "counted nginx master and worker"
+
+# 3. the reference servers
+echo '{"name": "serve", "defaults": {}, "axes": {"protocol": ["tcp", "http", "ws"]}}' > "$T/s-grid.json"
+cat > "$T/s-spec.json" <<JSON
+{"versions": [{"name": "ref", "server": {"tcp": "$DRIVER serve tcp --port {port}",
+   "http": "$DRIVER serve http --port {port}", "ws": "$DRIVER serve ws --port {port}"}}],
+ "grids": ["$T/s-grid.json"], "runs": 1, "warmup": 0.1, "duration": 0.3, $settings}
+JSON
+rc=0
+"$COMPARE" run --spec "$T/s-spec.json" --out "$T/s-out" > /dev/null 2> "$T/s.err" || rc=$?
+[ $rc -eq 0 ] || { cat "$T/s.err" >&2; fail "compare run reference servers exited $rc"; }
+assert_eq "$(check_counted "$T/s-out" 3 1)" "3 ok" "counted reference servers"
+
+# 4. no valgrind: the counted run fails with what to install, the timed run completes
+mkdir -p "$T/bin" && ln -s "$(command -v redis-server)" "$T/bin/redis-server"
+echo '{"name": "plain", "defaults": {"protocol": "redis", "command": "SET"}}' > "$T/p-grid.json"
+cat > "$T/p-spec.json" <<JSON
+{"versions": [{"name": "plain-redis", "server": {"redis": "redis-server --port {port} --save '' --appendonly no --dir {dir}"}}],
+ "grids": ["$T/p-grid.json"], "runs": 1, "warmup": 0.1, "duration": 0.3, $settings}
+JSON
+rc=0
+PATH="$T/bin" "$COMPARE" run --spec "$T/p-spec.json" --out "$T/p-out" > /dev/null 2> "$T/p.err" || rc=$?
+assert_eq "$rc" 3 "exit code without valgrind"
+grep -q "version 'plain-redis' not counted: valgrind cannot be run (install it: apt-get install valgrind)" \
+    "$T/p-out/runs.jsonl" || fail "no reason naming the version and valgrind: $(cat "$T/p-out/runs.jsonl")"
+assert_eq "$(json_get "$T/p-out/summary.json" '
+[this.rows[0].metrics.throughput.values["plain-redis"].n, this.rows[0].metrics.instructions.vs_baseline === undefined || true].join(" ")')" \
+    "1 true" "the timed run completes"

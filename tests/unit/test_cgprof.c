@@ -1,0 +1,107 @@
+/* cgprof: self costs per function from callgrind and cachegrind text, name compression,
+ * call lines excluded, unresolved names summed as "unknown", totals checked, bad input
+ * refused with the line. */
+#include <stdlib.h>
+
+#include "cgprof.h"
+#include "t.h"
+
+static const char callgrind_text[] = "# callgrind format\n"
+                                     "version: 1\n"
+                                     "creator: callgrind-3.19.0\n"
+                                     "pid: 42\n"
+                                     "cmd:  redis-server --port 1\n"
+                                     "part: 2\n"
+                                     "\n"
+                                     "desc: Trigger: dump\n"
+                                     "\n"
+                                     "positions: line\n"
+                                     "events: Ir\n"
+                                     "summary: 1060\n"
+                                     "\n"
+                                     "ob=(1) /usr/bin/redis-server\n"
+                                     "fl=(1) ???\n"
+                                     "fn=(1) lookupKey\n"
+                                     "0 400\n"
+                                     "+2 100\n"
+                                     "cob=(2) /usr/lib/libc.so.6\n"
+                                     "cfi=(2) ???\n"
+                                     "cfn=(2) 0x0000000000064da0\n"
+                                     "calls=3 0\n"
+                                     "0 9999\n"
+                                     "* 10\n"
+                                     "fn=(2)\n"
+                                     "0 50\n"
+                                     "fn=(3) dictFind(dict*, void const*)\n"
+                                     "-1 300\n"
+                                     "fn=(1)\n"
+                                     "0 200\n"
+                                     "\n"
+                                     "totals: 1060\n";
+
+static const char cachegrind_text[] = "desc: I1 cache: 32768 B\n"
+                                      "cmd: nginx\n"
+                                      "events: Ir I1mr\n"
+                                      "fl=src/a.c\n"
+                                      "fn=ngx_http_process_request\n"
+                                      "10 70 1\n"
+                                      "11 30\n"
+                                      "fn=???\n"
+                                      "5 8 0\n"
+                                      "summary: 108 1\n";
+
+static json_int_t fn_cost(const json_t *o, const char *name)
+{
+    return json_integer_value(json_object_get(o, name));
+}
+
+static void expect_error(const char *text, const char *want)
+{
+    struct cgprof *p = cgprof_new();
+    char err[256] = "";
+
+    CHECK_MSG(cgprof_parse(p, text, strlen(text), "f", err, sizeof(err)) == -1, "'%s'", text);
+    CHECK_MSG(strstr(err, want) != NULL, "'%s' lacks '%s'", err, want);
+    cgprof_free(p);
+}
+
+int main(void)
+{
+    struct cgprof *p = cgprof_new();
+    char err[256] = "";
+    json_t *f;
+
+    CHECK_MSG(
+        cgprof_parse(p, callgrind_text, strlen(callgrind_text), "cg.42.2", err, sizeof(err)) == 0,
+        "%s", err);
+    CHECK(cgprof_total(p) == 1060);
+    f = cgprof_functions_json(p, 0);
+    CHECK(fn_cost(f, "lookupKey") == 710); /* 400 + 100 + 10 + 200; the call line excluded */
+    CHECK(fn_cost(f, CGPROF_UNKNOWN) == 50);
+    CHECK(fn_cost(f, "dictFind(dict*, void const*)") == 300);
+    CHECK(json_object_size(f) == 3);
+    json_decref(f);
+    /* a second file adds to the same profile */
+    CHECK_MSG(
+        cgprof_parse(p, cachegrind_text, strlen(cachegrind_text), "cg.out", err, sizeof(err)) == 0,
+        "%s", err);
+    CHECK(cgprof_total(p) == 1168);
+    CHECK(cgprof_files(p) == 2);
+    f = cgprof_functions_json(p, 2);
+    CHECK(json_object_size(f) == 3);
+    CHECK(fn_cost(f, "lookupKey") == 710);
+    CHECK(fn_cost(f, "dictFind(dict*, void const*)") == 300);
+    CHECK(fn_cost(f, "(other)") == 100 + 58);
+    json_decref(f);
+    cgprof_free(p);
+
+    expect_error("events: Ir\nfn=a\n5 10\ntotals: 11\n", "line 4: \"totals:\" differs");
+    expect_error("events: Dr\n", "line 1: no \"Ir\" event");
+    expect_error("fn=a\n", "no \"events:\" line");
+    expect_error("events: Ir\n5 10\n", "line 2: a cost line before any \"fn=\"");
+    expect_error("events: Ir\nfn=(7)\n", "line 2: refers to a name id that was never defined");
+    expect_error("events: Ir\nfn=a\n5 x\n", "line 3: expected a count");
+    expect_error("events: Ir\nfn=a\n5 99999999999999999999999\n", "line 3: expected a count");
+    expect_error("events: Ir\n?? what\n", "line 2: expected a header");
+    return T_DONE();
+}
