@@ -25,6 +25,9 @@ RUNS=${RUNS:-5}
 CASES=${CASES:-"aa aa-busy ab-15 runs1 runs2"}
 OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/gate-trust.XXXXXX")}
 mkdir -p "$OUT"
+# private copies: a rebuild of bin/ during the hours this runs cannot pull them away
+cp "$DRIVER" "$OUT/driver" && DRIVER=$OUT/driver
+cp "$COMPARE" "$OUT/compare" && COMPARE=$OUT/compare
 busy_pid=
 cleanup() { [ -n "$busy_pid" ] && kill "$busy_pid" 2>/dev/null; return 0; }
 trap cleanup EXIT INT TERM
@@ -46,9 +49,9 @@ spec() {
     cat > "$OUT/$1.json" <<JSON
 {"versions": [
   {"name": "baseline", "driver": "$DRIVER", "server": {"redis": "$redis",
-     "tcp": "$DRIVER serve tcp --port {port} --workers 4", "http": "$DRIVER serve http --port {port}"}},
+     "tcp": "$DRIVER serve tcp --port {port} --workers 4", "http": "$DRIVER serve http --port {port} --payload 4096"}},
   {"name": "candidate", "driver": "$DRIVER", "server": {"redis": "$redis",
-     "tcp": "$DRIVER serve tcp --port {port} --workers 4$cand", "http": "$DRIVER serve http --port {port}$cand"}}],
+     "tcp": "$DRIVER serve tcp --port {port} --workers 4$cand", "http": "$DRIVER serve http --port {port} --payload 4096$cand"}}],
  "grids": ["$OUT/grid.json"], "runs": $RUNS, "warmup": $WARMUP, "duration": $DURATION, "grace": 10}
 JSON
 }

@@ -25,8 +25,8 @@ struct html_ctx {
     size_t nrows;
     const char *versions[HTML_MAX_VERSIONS];
     size_t nv;
-    const struct report_model *model; /* every fact the page states, computed once */
     int server_cpu; /* some row has server CPU figures (found once: tables ask per row) */
+    const struct report_model *model; /* every fact the page states, computed once */
 };
 
 /* The English or the Chinese text. */

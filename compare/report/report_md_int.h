@@ -18,8 +18,8 @@ struct md {
     const json_t *summary, *meta, *rows, *versions;
     size_t nv, nrows;
     const char *base;                 /* baseline version name */
+    int server_cpu;                   /* some row has server CPU figures (found once) */
     const struct report_model *model; /* every fact the report states, computed once */
-    int server_cpu; /* some row has server CPU figures (found once: tables ask per row) */
 };
 
 /* A formatted number, returned by value so it can be passed inline. */

@@ -48,6 +48,8 @@ static void child_exec(char **argv, int out_w, int err_w, int status_w)
 {
     int e;
 
+    if (!argv || !argv[0])
+        _exit(127);
     (void)prctl(PR_SET_PDEATHSIG, SIGKILL);
     signal(SIGPIPE, SIG_DFL);
     if (dup2(out_w, STDOUT_FILENO) < 0 || dup2(err_w, STDERR_FILENO) < 0)

@@ -29,7 +29,7 @@ assert_eq "$(node -e '
 const l=require("fs").readFileSync(process.argv[1],"utf8").trim().split("\n").map(JSON.parse);
 console.log(l.length, l.filter(x=>x.status==="ok" && x.result.transport==="tls"
   && x.result.errors.verify===0 && x.server.pid>0).length, l[0].label);' "$T/out/runs.jsonl")" \
-    "4 4 redis · tls · 1 KiB · pipeline4 · window1 · 2 clients" "TLS runs"
+    "4 4 redis · tls · ECHO · 1 KiB · pipeline4 · window1 · 2 clients" "TLS runs"
 assert_eq "$(json_get "$T/out/meta.json" 'this.versions.map(v=>v.server_version.split(" ")[0]).join(",")')" \
     "redis,valkey" "server versions asked over TLS"
 if grep -rq "s3cr3t-t0ken" "$T/out"; then fail "a secret from a version's env reached the run directory"; fi

@@ -28,7 +28,7 @@ for (const x of l) {
   if (x.version==="baseline" && x.status!=="ok") bad.push("baseline not ok: "+x.reason);
   if (x.version==="candidate") {
     if (x.status!=="failed") bad.push("candidate run "+x.round+" is "+x.status+": "+JSON.stringify(x.result));
-    else if (!/timeouts|window|stall/.test(x.reason)) bad.push("reason does not say why: "+x.reason);
+    else if (!/timeouts|timed out|window|stall/.test(x.reason)) bad.push("reason does not say why: "+x.reason);
     if (x.result===null) bad.push("candidate run "+x.round+" lost its measured result");
   }
 }
@@ -36,6 +36,6 @@ if (l.length!==4) bad.push(l.length+" runs, expected 4");
 if (bad.length) { console.error(bad.join("\n")); process.exit(1); }' "$T/out/runs.jsonl" || fail "runs.jsonl"
 assert_eq "$(json_get "$T/out/summary.json" 'this.rows[0].status')" failed "row status"
 grep -q "Nothing known weakens" "$T/out/report.md" && fail "report.md says nothing weakens the measurement"
-grep -q "timeouts" "$T/out/report.md" || fail "report.md does not give the failure reason: $(grep -i fail "$T/out/report.md" | head -5)"
-grep -q "timeouts" "$T/stderr" || fail "stderr does not give the failure reason"
+grep -Eq "timeouts|timed out" "$T/out/report.md" || fail "report.md does not give the failure reason: $(grep -i fail "$T/out/report.md" | head -5)"
+grep -Eq "timeouts|timed out" "$T/stderr" || fail "stderr does not give the failure reason"
 exit 0
