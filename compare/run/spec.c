@@ -298,40 +298,19 @@ static void unique_labels(struct spec *sp)
     json_decref(seen);
 }
 
-int spec_load(struct spec *sp, const char *path, json_t *root, const char *const *grid_paths,
-              size_t n_grid_paths, char *err, size_t errlen)
+/* Every top-level key of the spec is known. */
+static int check_keys(const char *file, json_t *root, char *err, size_t errlen)
 {
-    const char *file, *k;
-    json_t *v, *x;
-    size_t i;
+    static const char *const keys[] = {
+        "versions",    "grids",          "runs",        "warmup",       "duration",
+        "grace",       "probe_timeout",  "gate",        "hash_sources", "description",
+        "noise_limit", "confirm_rounds", "instructions"};
+    const char *k;
+    json_t *v;
+    size_t j;
 
-    memset(sp, 0, sizeof(*sp));
-    sp->warmup = sp->duration = sp->noise_limit = -1;
-    sp->grace = 5;
-    sp->probe_timeout = 10;
-    sp->path = strdup(path);
-    if (!sp->path) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    file = sp->path;
-    if (root) {
-        sp->root = json_incref(root);
-    } else {
-        sp->root = load_json_file(path, err, errlen);
-        if (!sp->root)
-            return -1;
-    }
-    root = sp->root;
-    if (!json_is_object(root))
-        return grid_fail_expected(file, "$", "a spec object", root, err, errlen);
     json_object_foreach(root, k, v)
     {
-        static const char *const keys[] = {
-            "versions",    "grids",          "runs",        "warmup",       "duration",
-            "grace",       "probe_timeout",  "gate",        "hash_sources", "description",
-            "noise_limit", "confirm_rounds", "instructions"};
-        size_t j;
         for (j = 0; j < sizeof(keys) / sizeof(keys[0]); j++)
             if (strcmp(k, keys[j]) == 0)
                 break;
@@ -344,6 +323,16 @@ int spec_load(struct spec *sp, const char *path, json_t *root, const char *const
             return -1;
         }
     }
+    return 0;
+}
+
+/* The versions, the schedule's settings, the description, the gate section and the source
+ * patterns. */
+static int load_settings(struct spec *sp, const char *file, json_t *root, char *err, size_t errlen)
+{
+    json_t *v, *x;
+    size_t i;
+
     v = json_object_get(root, "versions");
     if (!v) {
         snprintf(err, errlen,
@@ -413,31 +402,17 @@ int spec_load(struct spec *sp, const char *path, json_t *root, const char *const
         }
         sp->hash_sources = v;
     }
-    if (n_grid_paths == 0) {
-        v = json_object_get(root, "grids");
-        if (!v) {
-            snprintf(err, errlen,
-                     "%s: $.grids: missing (expected an array of grid files, or "
-                     "pass --grid FILE)",
-                     file);
-            return -1;
-        }
-        if (!json_is_array(v) || json_array_size(v) < 1 || json_array_size(v) > RUN_MAX_GRIDS)
-            return grid_fail_expected(file, "$.grids", "an array of 1 to 32 grid file paths", v,
-                                      err, errlen);
-        json_array_foreach(v, i, x)
-        {
-            char p2[64];
-            snprintf(p2, sizeof(p2), "$.grids[%zu]", i);
-            if (!json_is_string(x) || !json_string_length(x))
-                return grid_fail_expected(file, p2, "a grid file path (string)", x, err, errlen);
-        }
-        json_array_foreach(v, i, x)
-        {
-            if (load_grid(sp, json_string_value(x), err, errlen) < 0)
-                return -1;
-        }
-    } else {
+    return 0;
+}
+
+/* The grids: the spec's list, or the --grid files instead of it. */
+static int load_grids(struct spec *sp, const char *file, json_t *root,
+                      const char *const *grid_paths, size_t n_grid_paths, char *err, size_t errlen)
+{
+    json_t *v, *x;
+    size_t i;
+
+    if (n_grid_paths > 0) {
         if (n_grid_paths > RUN_MAX_GRIDS) {
             snprintf(err, errlen, "--grid: at most %d grids", RUN_MAX_GRIDS);
             return -1;
@@ -448,8 +423,61 @@ int spec_load(struct spec *sp, const char *path, json_t *root, const char *const
         for (i = 0; i < n_grid_paths; i++)
             if (load_grid(sp, grid_paths[i], err, errlen) < 0)
                 return -1;
+        return 0;
     }
-    if (check_endpoints(sp, err, errlen) < 0 || speccheck_run(sp, err, errlen) < 0)
+    v = json_object_get(root, "grids");
+    if (!v) {
+        snprintf(err, errlen,
+                 "%s: $.grids: missing (expected an array of grid files, or pass --grid FILE)",
+                 file);
+        return -1;
+    }
+    if (!json_is_array(v) || json_array_size(v) < 1 || json_array_size(v) > RUN_MAX_GRIDS)
+        return grid_fail_expected(file, "$.grids", "an array of 1 to 32 grid file paths", v, err,
+                                  errlen);
+    json_array_foreach(v, i, x)
+    {
+        char p2[64];
+        snprintf(p2, sizeof(p2), "$.grids[%zu]", i);
+        if (!json_is_string(x) || !json_string_length(x))
+            return grid_fail_expected(file, p2, "a grid file path (string)", x, err, errlen);
+    }
+    json_array_foreach(v, i, x)
+    {
+        if (load_grid(sp, json_string_value(x), err, errlen) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int spec_load(struct spec *sp, const char *path, json_t *root, const char *const *grid_paths,
+              size_t n_grid_paths, char *err, size_t errlen)
+{
+    const char *file;
+
+    memset(sp, 0, sizeof(*sp));
+    sp->warmup = sp->duration = sp->noise_limit = -1;
+    sp->grace = 5;
+    sp->probe_timeout = 10;
+    sp->path = strdup(path);
+    if (!sp->path) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    file = sp->path;
+    if (root) {
+        sp->root = json_incref(root);
+    } else {
+        sp->root = load_json_file(path, err, errlen);
+        if (!sp->root)
+            return -1;
+    }
+    root = sp->root;
+    if (!json_is_object(root))
+        return grid_fail_expected(file, "$", "a spec object", root, err, errlen);
+    if (check_keys(file, root, err, errlen) < 0 || load_settings(sp, file, root, err, errlen) < 0 ||
+        load_grids(sp, file, root, grid_paths, n_grid_paths, err, errlen) < 0 ||
+        check_endpoints(sp, err, errlen) < 0 || speccheck_run(sp, err, errlen) < 0)
         return -1;
     unique_labels(sp);
     return 0;
