@@ -369,6 +369,67 @@ static int any_slot(struct side *const *sides, size_t nv, size_t nr, int m)
     return 0;
 }
 
+/* The row's identity and run counts: config, label, params, status, runs. */
+static void row_identity(json_t *row, const char *cfg, const json_t *mcfg,
+                         const char *fallback_label, unsigned ok, unsigned failed, size_t expected)
+{
+    json_t *rj = json_object();
+
+    json_object_set_new(row, "config", json_string(cfg));
+    json_object_set_new(row, "label", json_string(summary_str(mcfg, "label", fallback_label)));
+    if (json_object_get(mcfg, "params"))
+        json_object_set(row, "params", json_object_get(mcfg, "params"));
+    else
+        json_object_set_new(row, "params", json_object());
+    json_object_set_new(row, "status",
+                        json_string(failed          ? "failed"
+                                    : ok < expected ? "incomplete"
+                                                    : "ok"));
+    json_object_set_new(rj, "expected", json_integer((json_int_t)expected));
+    json_object_set_new(rj, "ok", json_integer(ok));
+    json_object_set_new(rj, "failed", json_integer(failed));
+    json_object_set_new(row, "runs", rj);
+}
+
+/* Every metric of the row: the table's metrics, then the optional ones (counted cost, server
+ * accounting) where some run has them. */
+static void row_metrics(json_t *metrics, struct side **sides, const char *cfg, const json_t *latest,
+                        const json_t *versions, size_t nr, unsigned failed, unsigned inst_failed,
+                        int any_server, const struct verdict_rules *rules,
+                        const struct look_plan *lp)
+{
+    static const char *const names[N_SLOTS] = {
+        [METRIC_SERVER_CPU_US] = "server_cpu_us",
+        [M_SERVER_SYSCALLS] = SUMMARY_SERVER_SYSCALLS,
+        [M_SERVER_CTXSW] = SUMMARY_SERVER_CTXSW,
+    };
+    /* counted rounds are planned apart from the timed ones and never confirmed: their
+     * verdict follows the rules for planned rounds whatever their number */
+    const struct look_plan no_plan = {0, 0};
+    size_t nv = json_array_size(versions);
+    int m;
+
+    for (m = 0; m < METRIC_COUNT; m++)
+        json_object_set_new(metrics, metric_name(m),
+                            metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules, lp));
+    if (any_slot(sides, nv, nr, METRIC_INSTRUCTIONS) || inst_failed) {
+        json_object_set_new(metrics, metric_name(METRIC_INSTRUCTIONS),
+                            metric_json(METRIC_INSTRUCTIONS, sides, (json_t *)versions, nr,
+                                        inst_failed > 0, rules, &no_plan));
+        summary_cost_annotate(json_object_get(metrics, metric_name(METRIC_INSTRUCTIONS)), cfg,
+                              latest, versions, nr);
+    }
+    if (any_server)
+        json_object_set_new(
+            metrics, SUMMARY_SERVER_CPU,
+            metric_json(M_SERVER_CPU, sides, (json_t *)versions, nr, failed > 0, rules, lp));
+    for (m = METRIC_SERVER_CPU_US; m < N_SLOTS; m++)
+        if (names[m] && any_slot(sides, nv, nr, m))
+            json_object_set_new(
+                metrics, names[m],
+                metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules, lp));
+}
+
 static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *latest,
                          const json_t *versions, size_t nr, size_t expected_rounds,
                          const struct verdict_rules *rules, const struct look_plan *lp,
@@ -445,67 +506,57 @@ static json_t *build_row(const char *cfg, const json_t *mcfg, const json_t *late
             for (m = 0; m < N_SLOTS; m++)
                 sides[vi]->have[m][r] = 0;
     free(cells);
-    json_object_set_new(row, "config", json_string(cfg));
-    json_object_set_new(row, "label", json_string(summary_str(mcfg, "label", fallback_label)));
-    if (json_object_get(mcfg, "params"))
-        json_object_set(row, "params", json_object_get(mcfg, "params"));
-    else
-        json_object_set_new(row, "params", json_object());
-    json_object_set_new(row, "status",
-                        json_string(failed                      ? "failed"
-                                    : ok < expected_rounds * nv ? "incomplete"
-                                                                : "ok"));
-    {
-        json_t *rj = json_object();
-
-        json_object_set_new(rj, "expected",
-                            json_integer((json_int_t)expected_rounds * (json_int_t)nv));
-        json_object_set_new(rj, "ok", json_integer(ok));
-        json_object_set_new(rj, "failed", json_integer(failed));
-        json_object_set_new(row, "runs", rj);
-    }
+    row_identity(row, cfg, mcfg, fallback_label, ok, failed, expected_rounds * nv);
     json_object_set_new(row, "failures", failures);
     for (e = 0; e < N_ERR_KINDS; e++)
         json_object_set_new(errs, err_kinds[e], json_integer((json_int_t)errsum[e]));
     json_object_set_new(row, "errors", errs);
     json_object_set_new(row, "tls_insecure", json_boolean(insecure));
     json_object_set_new(row, "unit", unit ? json_string(unit) : json_null());
-    /* counted rounds are planned apart from the timed ones and never confirmed: their
-     * verdict follows the rules for planned rounds whatever their number */
-    const struct look_plan no_plan = {0, 0};
-
     inst_failed = add_counted(sides, cfg, latest, versions, nr, failures);
-    for (m = 0; m < METRIC_COUNT; m++)
-        json_object_set_new(metrics, metric_name(m),
-                            metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules, lp));
-    if (any_slot(sides, nv, nr, METRIC_INSTRUCTIONS) || inst_failed) {
-        json_object_set_new(metrics, metric_name(METRIC_INSTRUCTIONS),
-                            metric_json(METRIC_INSTRUCTIONS, sides, (json_t *)versions, nr,
-                                        inst_failed > 0, rules, &no_plan));
-        summary_cost_annotate(json_object_get(metrics, metric_name(METRIC_INSTRUCTIONS)), cfg,
-                              latest, versions, nr);
-    }
-    if (any_server)
-        json_object_set_new(
-            metrics, SUMMARY_SERVER_CPU,
-            metric_json(M_SERVER_CPU, sides, (json_t *)versions, nr, failed > 0, rules, lp));
-    for (m = METRIC_SERVER_CPU_US; m < N_SLOTS; m++) {
-        static const char *const names[N_SLOTS] = {
-            [METRIC_SERVER_CPU_US] = "server_cpu_us",
-            [M_SERVER_SYSCALLS] = SUMMARY_SERVER_SYSCALLS,
-            [M_SERVER_CTXSW] = SUMMARY_SERVER_CTXSW,
-        };
-
-        if (names[m] && any_slot(sides, nv, nr, m))
-            json_object_set_new(
-                metrics, names[m],
-                metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules, lp));
-    }
+    row_metrics(metrics, sides, cfg, latest, versions, nr, failed, inst_failed, any_server, rules,
+                lp);
     json_object_set_new(row, "metrics", metrics);
     for (vi = 0; vi < nv; vi++)
         free(sides[vi]);
     free(sides);
     return row;
+}
+
+/* The chance of a false flag at this dataset's run count, for the reports' evidence note. */
+static json_t *chance_json(size_t runs, size_t compared)
+{
+    json_t *chance = json_object();
+    double alpha, p_disjoint;
+
+    stats_evidence_alpha(runs, runs, runs, &p_disjoint);
+    alpha = stats_false_flag_chance(runs, runs, runs);
+    json_object_set_new(chance, "evidence",
+                        json_string("ranges disjoint, or every paired per-round ratio on the "
+                                    "same side of 1"));
+    json_object_set_new(chance, "alpha", json_real(alpha));
+    json_object_set_new(chance, "p_disjoint", json_real(p_disjoint));
+    json_object_set_new(chance, "runs_per_side", json_integer((json_int_t)runs));
+    json_object_set_new(chance, "level", json_real(STATS_EVIDENCE_LEVEL));
+    json_object_set_new(chance, "reachable",
+                        json_boolean(stats_evidence_reachable(runs, runs, runs)));
+    json_object_set_new(chance, "comparisons", json_integer((json_int_t)compared));
+    json_object_set_new(chance, "expected_false_flags", json_real((double)compared * alpha));
+    json_object_set_new(chance, "expected_disjoint_by_chance",
+                        json_real((double)compared * p_disjoint));
+    return chance;
+}
+
+/* The thresholds the verdicts were judged against, per metric. */
+static json_t *thresholds_json(const struct verdict_rules *rules)
+{
+    json_t *rj = json_object();
+    int m;
+
+    for (m = 0; m < METRIC_ALL; m++)
+        json_object_set_new(rj, metric_name(m), json_real(rules->threshold_pct[m]));
+    json_object_set_new(rj, "noise_limit_pct", json_real(rules->noise_limit_pct));
+    return rj;
 }
 
 json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdict_rules *rules,
@@ -516,11 +567,9 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     json_t *seen_v = json_object(), *seen_c = json_object();
     json_t *meta_cfg = json_object(); /* id -> meta.json's configs[i], looked up per row */
     json_t *labels = json_object(), *replaced = json_object(), *sum = NULL, *rows = NULL;
-    json_t *chance;
     const json_t *mv = json_object_get(meta, "versions"), *mc = json_object_get(meta, "configs");
     size_t i, nr = 0, expected_rounds, compared = 0;
     struct look_plan lp;
-    double alpha, p_disjoint;
     long max_round = 0;
 
     if (!rules) {
@@ -626,33 +675,8 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     json_object_set_new(sum, "outcome", outcome_build(sum, NULL));
 
     compared = json_array_size(configs) * (json_array_size(versions) - 1);
-    stats_evidence_alpha(expected_rounds, expected_rounds, expected_rounds, &p_disjoint);
-    alpha = stats_false_flag_chance(expected_rounds, expected_rounds, expected_rounds);
-    chance = json_object();
-    json_object_set_new(chance, "evidence",
-                        json_string("ranges disjoint, or every paired per-round ratio on the "
-                                    "same side of 1"));
-    json_object_set_new(chance, "alpha", json_real(alpha));
-    json_object_set_new(chance, "p_disjoint", json_real(p_disjoint));
-    json_object_set_new(chance, "runs_per_side", json_integer((json_int_t)expected_rounds));
-    json_object_set_new(chance, "level", json_real(STATS_EVIDENCE_LEVEL));
-    json_object_set_new(
-        chance, "reachable",
-        json_boolean(stats_evidence_reachable(expected_rounds, expected_rounds, expected_rounds)));
-    json_object_set_new(chance, "comparisons", json_integer((json_int_t)compared));
-    json_object_set_new(chance, "expected_false_flags", json_real((double)compared * alpha));
-    json_object_set_new(chance, "expected_disjoint_by_chance",
-                        json_real((double)compared * p_disjoint));
-    json_object_set_new(sum, "chance", chance);
-    {
-        json_t *rj = json_object();
-        int m;
-
-        for (m = 0; m < METRIC_ALL; m++)
-            json_object_set_new(rj, metric_name(m), json_real(rules->threshold_pct[m]));
-        json_object_set_new(rj, "noise_limit_pct", json_real(rules->noise_limit_pct));
-        json_object_set_new(sum, "thresholds_pct", rj);
-    }
+    json_object_set_new(sum, "chance", chance_json(expected_rounds, compared));
+    json_object_set_new(sum, "thresholds_pct", thresholds_json(rules));
     json_decref(seen_v);
     json_decref(seen_c);
     json_decref(meta_cfg);

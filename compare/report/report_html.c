@@ -154,8 +154,8 @@ const char report_html_css[] =
     "th .u{white-space:nowrap}\n";
 
 /* The charts, in page order; titles and axes come from the metric table (metrics.h). */
-static const char *const chart_keys[] = {"throughput",        "p50_us",  "p99_us",
-                                         "cpu_percent",       "rss_mib", "cpu_efficiency",
+static const char *const chart_keys[] = {"throughput",         "p50_us",      "p99_us",
+                                         "cpu_percent",        "rss_mib",     "cpu_efficiency",
                                          "server_cpu_percent", "instructions"};
 #define N_CHARTS (sizeof(chart_keys) / sizeof(chart_keys[0]))
 
@@ -501,8 +501,9 @@ static void nav(const struct html_ctx *c)
         for (m = 0; m < N_CHARTS; m++) {
             const struct metric_def *d = metric_def_by_key(chart_keys[m]);
 
-            if ((strcmp(d->key, "server_cpu_percent") == 0 || strcmp(d->key, "instructions") == 0) &&
-            !metric_present(c, d->key))
+            if ((strcmp(d->key, "server_cpu_percent") == 0 ||
+                 strcmp(d->key, "instructions") == 0) &&
+                !metric_present(c, d->key))
                 continue;
             fprintf(c->f, "%s<a href=\"#chart-%s\">%s</a>", m ? L(c, ", ", "、") : "", d->key,
                     L(c, d->title_en, d->title_zh));

@@ -40,9 +40,9 @@ struct cost_settings {
 };
 
 /* Settings from the spec's "instructions" value (true/false, or an object with "runs",
- * "requests", "warmup_requests", "idle_s", "exclude", "match", "enabled"; NULL = off); `force` (--instructions)
- * turns it on. Returns 0, or -1 with err naming file, the JSON path, the value and what was
- * expected. Strings are borrowed from j. */
+ * "requests", "warmup_requests", "idle_s", "exclude", "match", "enabled"; NULL = off); `force`
+ * (--instructions) turns it on. Returns 0, or -1 with err naming file, the JSON path, the value and
+ * what was expected. Strings are borrowed from j. */
 int cost_settings_parse(const json_t *j, int force, const char *file, struct cost_settings *cs,
                         char *err, size_t errlen);
 
