@@ -37,8 +37,11 @@ for (const r of runs) {
   for (const k of ["other_cpu_cores", "steal_pct", "nivcsw"]) if (typeof i[k] !== "number") throw new Error("interference." + k);
   if (typeof i.disturbed !== "boolean") throw new Error("interference.disturbed");
 }
-for (const r of by("idle")) if (r.server.window.source !== "marks" || r.server.window.ctxsw > 50)
-  throw new Error("idle window: " + JSON.stringify(r.server.window));
+// an idle server still wakes its threads now and then (360 switches in 0.3 s seen): far
+// fewer than one per request of the loaded window
+const loadOps = Math.min(...by("load").map(r => r.result.ops));
+for (const r of by("idle")) if (r.server.window.source !== "marks" || r.server.window.ctxsw > loadOps / 10)
+  throw new Error("idle window: " + JSON.stringify(r.server.window) + " load ops " + loadOps);
 for (const r of by("load")) if (r.server.window.source !== "marks" || r.server.window.ctxsw < r.result.ops / 2)
   throw new Error("load window: " + JSON.stringify(r.server.window) + " ops " + r.result.ops);
 for (const r of by("none")) if (r.server.window.source !== "process" || r.server.window.ctxsw < r.result.ops / 2)
