@@ -245,6 +245,30 @@ static void note_server_version(struct runner *r, size_t version, const char *pr
  * one shorter). */
 #define PROBE_ATTEMPT_S 1.0
 
+/* What the readiness probe talks to: the configuration's protocol, TLS and AUTH settings;
+ * credentials from the version's environment, else compare's own. */
+static void probe_target_fill(struct probe_target *pt, const json_t *params, const char *host,
+                              unsigned port, const json_t *env)
+{
+    pt->protocol = jstr(params, "protocol");
+    pt->host = host;
+    pt->port = port;
+    pt->tls = jstr(params, "transport") && strcmp(jstr(params, "transport"), "tls") == 0;
+    pt->cacert = jstr(params, "cacert");
+    pt->sni = jstr(params, "sni");
+    pt->insecure = json_is_true(json_object_get(params, "insecure"));
+    pt->path = jstr(params, "path");
+    pt->auth = json_is_true(json_object_get(params, "auth"));
+    if (env && jstr(env, "PAIRBENCH_REDIS_PASSWORD"))
+        pt->password = jstr(env, "PAIRBENCH_REDIS_PASSWORD");
+    else
+        pt->password = getenv("PAIRBENCH_REDIS_PASSWORD");
+    if (env && jstr(env, "PAIRBENCH_REDIS_USER"))
+        pt->user = jstr(env, "PAIRBENCH_REDIS_USER");
+    else
+        pt->user = getenv("PAIRBENCH_REDIS_USER");
+}
+
 int runner_start_server(struct runner *r, size_t version, const json_t *params, const char *cmd,
                         const char *host, unsigned port, const char *srv_dir, const char *log,
                         char *const *wrap, double probe_timeout_s, struct proc *p, char *reason,
@@ -301,23 +325,7 @@ int runner_start_server(struct runner *r, size_t version, const json_t *params, 
         snprintf(reason, reasonlen, "server not ready: %s", why);
         goto out;
     }
-    pt.protocol = proto;
-    pt.host = host;
-    pt.port = port;
-    pt.tls = jstr(params, "transport") && strcmp(jstr(params, "transport"), "tls") == 0;
-    pt.cacert = jstr(params, "cacert");
-    pt.sni = jstr(params, "sni");
-    pt.insecure = json_is_true(json_object_get(params, "insecure"));
-    pt.path = jstr(params, "path");
-    pt.auth = json_is_true(json_object_get(params, "auth"));
-    if (ps.env && jstr(ps.env, "PAIRBENCH_REDIS_PASSWORD"))
-        pt.password = jstr(ps.env, "PAIRBENCH_REDIS_PASSWORD");
-    else
-        pt.password = getenv("PAIRBENCH_REDIS_PASSWORD");
-    if (ps.env && jstr(ps.env, "PAIRBENCH_REDIS_USER"))
-        pt.user = jstr(ps.env, "PAIRBENCH_REDIS_USER");
-    else
-        pt.user = getenv("PAIRBENCH_REDIS_USER");
+    probe_target_fill(&pt, params, host, port, ps.env);
     deadline = clock_now_ns() + (uint64_t)(probe_timeout_s * 1e9);
     for (;;) {
         uint64_t now = clock_now_ns();
