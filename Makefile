@@ -10,7 +10,12 @@
 
 CC ?= cc
 DEPS := $(CURDIR)/.deps
-ENV_PKG_CONFIG_PATH := $(PKG_CONFIG_PATH)
+# The caller's PKG_CONFIG_PATH less .deps: a make started from this one (make install in a
+# test, the fuzz build) inherits the exported path below and must not take .deps's copy for a
+# system hiredis (it would link the shared library, which is on no runtime path).
+empty :=
+space := $(empty) $(empty)
+ENV_PKG_CONFIG_PATH := $(subst $(space),:,$(filter-out $(DEPS)/lib/pkgconfig,$(subst :, ,$(PKG_CONFIG_PATH))))
 export PKG_CONFIG_PATH := $(DEPS)/lib/pkgconfig:$(PKG_CONFIG_PATH)
 
 PKGS := openssl libcurl jansson

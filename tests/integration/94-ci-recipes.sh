@@ -103,8 +103,8 @@ sys.exit(1 if bad else 0)
 PY
 
 python3 "$TOP/tests/cmdlines.py" "$COMPARE" "$DRIVER" "$C"/github/*.yml "$C"/k8s/*.yaml \
-    "$C"/slurm/shards.sh > cmd.out 2>&1 || { grep -v '^ok ' cmd.out >&2; fail "a recipe command line uses an unknown flag"; }
-[ "$(grep -c '^ok .*compare ' cmd.out)" -ge 10 ] || fail "too few recipe command lines found: $(cat cmd.out)"
+    "$C"/slurm/shards.sh > "$T/cmd.out" 2>&1 || { grep -v '^ok ' "$T/cmd.out" >&2; fail "a recipe command line uses an unknown flag"; }
+[ "$(grep -c '^ok .*compare ' "$T/cmd.out")" -ge 10 ] || fail "too few recipe command lines found: $(cat "$T/cmd.out")"
 
 # Slurm: shard mode and merge mode, run where there is no bin/compare
 mkdir -p "$T/elsewhere" && cd "$T/elsewhere"

@@ -64,7 +64,7 @@ int main(void)
     struct verdict_rules rules;
     int m;
 
-    for (m = 0; m < METRIC_COUNT; m++)
+    for (m = 0; m < METRIC_ALL; m++)
         rules.threshold_pct[m] = 0;
     rules.threshold_pct[METRIC_THROUGHPUT] = 5;
     rules.noise_limit_pct = 20;
