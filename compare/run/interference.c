@@ -54,7 +54,12 @@ void interference_compute(const struct sys_sample *a, const struct sys_sample *b
     out->other_cpu_cores = other > 0 ? other : 0;
     out->steal_pct =
         total ? (double)(b->steal > a->steal ? b->steal - a->steal : 0) / (double)total * 100 : 0;
-    out->disturbed = out->other_cpu_cores > lim->other_cpu_cores || out->steal_pct > lim->steal_pct;
+    /* /proc/stat counts in clock ticks: a sample can be a tick off at each end, so over a
+     * short window a single tick of anything reads as a large share of a core. Only what
+     * the ticks can resolve counts against the limit (a 10 ms window cannot be called
+     * disturbed by one 10 ms tick; over 1 s the slack is 0.02 cores at 100 Hz). */
+    out->disturbed = other - 2.0 / (double)hz / window_s > lim->other_cpu_cores ||
+                     out->steal_pct > lim->steal_pct;
 }
 
 int interference_is_outlier(double value, double row_median)
