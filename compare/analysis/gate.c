@@ -590,10 +590,12 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
         struct verdict_rules rules;
         unsigned char gated[METRIC_ALL];
         const char *label = json_string_value(json_object_get(row, "label"));
+        const json_t *metrics;
         const char *status = json_string_value(json_object_get(row, "status"));
         size_t vi;
 
         gate_row_rules(gc, json_object_get(row, "params"), &rules, gated);
+        metrics = json_object_get(row, "metrics");
         for (vi = 1; vi < json_array_size(versions); vi++) {
             const char *ver = json_string_value(json_array_get(versions, vi));
             const char *gate = "ok";
@@ -605,13 +607,12 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
                 const char *v;
                 char ch[32];
 
-                if (!gated[m])
+                /* an optional metric (instructions, server CPU) that no run of the row
+                 * measured is not a cell: the channel was off, nothing to gate */
+                if (!gated[m] || (m >= METRIC_COUNT && !json_object_get(metrics, metric_name(m))))
                     continue;
-                vs =
-                    json_object_get(json_object_get(json_object_get(json_object_get(row, "metrics"),
-                                                                    metric_name(m)),
-                                                    "vs_baseline"),
-                                    ver);
+                vs = json_object_get(
+                    json_object_get(json_object_get(metrics, metric_name(m)), "vs_baseline"), ver);
                 v = json_string_value(json_object_get(vs, "verdict"));
                 fmt_change(ch, sizeof(ch), vs);
                 fprintf(f, "%s%s %s %s (%g%%)", sep ? "; " : "", metric_title(m), ch, v ? v : "n/a",
