@@ -677,6 +677,12 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     compared = json_array_size(configs) * (json_array_size(versions) - 1);
     json_object_set_new(sum, "chance", chance_json(expected_rounds, compared));
     json_object_set_new(sum, "thresholds_pct", thresholds_json(rules));
+    goto out;
+fail:
+    json_decref(rows);
+    json_decref(sum);
+    sum = NULL;
+out:
     json_decref(seen_v);
     json_decref(seen_c);
     json_decref(meta_cfg);
@@ -686,18 +692,6 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     json_decref(labels);
     json_decref(replaced);
     return sum;
-fail:
-    json_decref(seen_v);
-    json_decref(seen_c);
-    json_decref(meta_cfg);
-    json_decref(versions);
-    json_decref(configs);
-    json_decref(latest);
-    json_decref(labels);
-    json_decref(replaced);
-    json_decref(rows);
-    json_decref(sum);
-    return NULL;
 }
 
 /* ---- CSV ---- */
