@@ -405,12 +405,22 @@ static int by_cost_desc(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
+/* Adds cost to o[name] (a function may share its name with "(other)" or "unknown").
+ * Returns -1 when name is not a valid JSON key (not UTF-8). */
+static int add_cost(json_t *o, const char *name, uint64_t cost)
+{
+    const json_t *had = json_object_get(o, name);
+    uint64_t sum = cost + (had ? (uint64_t)json_integer_value(had) : 0);
+
+    return json_object_set_new(o, name, json_integer((json_int_t)sum));
+}
+
 json_t *cgprof_functions_json(const struct cgprof *p, size_t top)
 {
     const struct fn_entry **v = NULL;
     json_t *o = json_object();
     size_t i, n = 0;
-    uint64_t other = 0;
+    uint64_t other = 0, unnamed = 0;
 
     if (!o || !p->used)
         return o;
@@ -426,11 +436,13 @@ json_t *cgprof_functions_json(const struct cgprof *p, size_t top)
     for (i = 0; v && i < n; i++) {
         if (top && i >= top)
             other += v[i]->cost;
-        else
-            json_object_set_new(o, v[i]->name, json_integer((json_int_t)v[i]->cost));
+        else if (add_cost(o, v[i]->name, v[i]->cost) < 0)
+            unnamed += v[i]->cost; /* not UTF-8: JSON keys must be */
     }
     if (other)
-        json_object_set_new(o, "(other)", json_integer((json_int_t)other));
+        add_cost(o, "(other)", other);
+    if (unnamed)
+        add_cost(o, "unknown", unnamed);
     free(v);
     return o;
 }

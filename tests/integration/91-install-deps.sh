@@ -30,8 +30,11 @@ else
 fi
 
 # The Makefile: a pkg-config-visible hiredis >= 1.0 is linked as -lhiredis, else .deps's .a.
-hr=$TOP/.deps/lib/pkgconfig
-if [ -f "$hr/hiredis.pc" ]; then
+# (.deps's own pkg-config directory is never taken for a system one, so its hiredis.pc is
+# copied elsewhere to stand for one)
+hr=$T/syspc
+if [ -f "$TOP/.deps/lib/pkgconfig/hiredis.pc" ]; then
+    mkdir -p "$hr" && cp "$TOP/.deps/lib/pkgconfig/hiredis.pc" "$hr/"
     PKG_CONFIG_PATH=$hr make -n -B -C "$TOP" BUILD="$T/b1" bin/driver > "$T/sys.n" 2>&1 ||
         { cat "$T/sys.n" >&2; fail "make -n with a system hiredis"; }
     grep -q -- ' -lhiredis' "$T/sys.n" || fail "system hiredis found by pkg-config is not linked"
