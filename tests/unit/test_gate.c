@@ -268,26 +268,6 @@ static void test_too_few_runs(void)
     json_decref(s);
 }
 
-/* Whether s is valid UTF-8 (no cut character). */
-static int valid_utf8(const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-
-    while (*p) {
-        int n = *p < 0x80             ? 0
-                : (*p & 0xE0) == 0xC0 ? 1
-                : (*p & 0xF0) == 0xE0 ? 2
-                : (*p & 0xF8) == 0xF0 ? 3
-                                      : -1;
-        if (n < 0)
-            return 0;
-        for (p++; n > 0; n--, p++)
-            if ((*p & 0xC0) != 0x80)
-                return 0;
-    }
-    return 1;
-}
-
 /* Many failed rows with multi-byte labels: the reason is cut to its bound at a character
  * boundary, whatever the alignment of the labels. */
 static void test_reason_utf8(void)

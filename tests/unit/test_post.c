@@ -5,25 +5,6 @@
 #include "post.h"
 #include "t.h"
 
-static int valid_utf8(const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-
-    while (*p) {
-        int n = *p < 0x80             ? 0
-                : (*p & 0xE0) == 0xC0 ? 1
-                : (*p & 0xF0) == 0xE0 ? 2
-                : (*p & 0xF8) == 0xF0 ? 3
-                                      : -1;
-        if (n < 0)
-            return 0;
-        for (p++; n > 0; n--, p++)
-            if ((*p & 0xC0) != 0x80)
-                return 0;
-    }
-    return 1;
-}
-
 int main(void)
 {
     char out[256], body[512];

@@ -19,15 +19,6 @@ static void make(struct drv_result *r, uint64_t ops, uint64_t conn, uint64_t io,
     r->conns_configured = conf;
 }
 
-static int valid_utf8(const char *s)
-{
-    json_t *j = json_string(s); /* jansson refuses invalid UTF-8 */
-    int ok = j != NULL;
-
-    json_decref(j);
-    return ok;
-}
-
 int main(void)
 {
     static const struct {

@@ -10,28 +10,6 @@
 #include "t.h"
 #include "term.h"
 
-/* 1 when s is valid UTF-8. */
-static int valid_utf8(const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-
-    while (*p) {
-        int n = *p < 0x80             ? 1
-                : (*p & 0xE0) == 0xC0 ? 2
-                : (*p & 0xF0) == 0xE0 ? 3
-                : (*p & 0xF8) == 0xF0 ? 4
-                                      : 0;
-        int i;
-        if (!n)
-            return 0;
-        for (i = 1; i < n; i++)
-            if ((p[i] & 0xC0) != 0x80)
-                return 0;
-        p += n;
-    }
-    return 1;
-}
-
 static json_t *metric(const char *verdict, double change)
 {
     return json_pack("{s:{s:{s:f,s:s}}}", "vs_baseline", "cand", "change", change, "verdict",
