@@ -35,13 +35,13 @@ fi
 hr=$T/syspc
 if [ -f "$TOP/.deps/lib/pkgconfig/hiredis.pc" ]; then
     mkdir -p "$hr" && cp "$TOP/.deps/lib/pkgconfig/hiredis.pc" "$hr/"
-    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL PKG_CONFIG_PATH="$hr" make -n -B -C "$TOP" BUILD="$T/b1" bin/driver > "$T/sys.n" 2>&1 ||
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SANITIZE PKG_CONFIG_PATH="$hr" make -n -B -C "$TOP" BUILD="$T/b1" bin/driver > "$T/sys.n" 2>&1 ||
         { cat "$T/sys.n" >&2; fail "make -n with a system hiredis"; }
     grep -q -- ' -lhiredis' "$T/sys.n" || fail "system hiredis found by pkg-config is not linked"
     if grep -q 'libhiredis\.a' "$T/sys.n"; then fail "the .deps hiredis is linked although pkg-config found one"; fi
 fi
 if ! pkg-config --atleast-version=1.0.0 hiredis 2>/dev/null; then
-    env -u PKG_CONFIG_PATH -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -B -C "$TOP" BUILD="$T/b2" bin/driver > "$T/deps.n" 2>&1 ||
+    env -u PKG_CONFIG_PATH -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SANITIZE make -n -B -C "$TOP" BUILD="$T/b2" bin/driver > "$T/deps.n" 2>&1 ||
         { cat "$T/deps.n" >&2; fail "make -n without a system hiredis"; }
     grep -q '\.deps/lib/libhiredis\.a' "$T/deps.n" || fail "without a system hiredis, .deps is not used"
 fi
