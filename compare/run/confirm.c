@@ -185,7 +185,8 @@ static int run_round(struct confirm_ctx *cx, size_t c, unsigned rd, char *err, s
 
         if (!line)
             return *cx->r->stop ? 0 : -1;
-        if (dataset_append(cx->fd, line, err, errlen) < 0) {
+        if (dataset_append(cx->fd, line, err, errlen) < 0 ||
+            runner_append_counted(cx->r, cx->fd, err, errlen) < 0) {
             json_decref(line);
             return -1;
         }

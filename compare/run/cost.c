@@ -9,13 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cgprof.h"
 #include "clock.h"
+#include "cost_int.h"
+#include "counters.h"
 #include "dataset.h"
 #include "ports.h"
 #include "proc.h"
@@ -66,7 +67,7 @@ int cost_settings_parse(const json_t *j, int force, const char *file, struct cos
     json_object_foreach((json_t *)j, k, v)
     {
         static const char *const keys[] = {
-            "runs", "requests", "warmup_requests", "idle_s", "exclude", "enabled", "match"};
+            "runs", "requests", "warmup_requests", "idle_s", "exclude", "enabled", "match", "source"};
         size_t i;
         for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
             if (strcmp(k, keys[i]) == 0)
@@ -74,7 +75,7 @@ int cost_settings_parse(const json_t *j, int force, const char *file, struct cos
         if (i == sizeof(keys) / sizeof(keys[0])) {
             snprintf(err, errlen,
                      "%s: $.instructions.%s: unknown key (expected runs, requests, "
-                     "warmup_requests, idle_s, exclude, enabled, match)",
+                     "warmup_requests, idle_s, exclude, enabled, match, source)",
                      file, k);
             return -1;
         }
@@ -94,6 +95,15 @@ int cost_settings_parse(const json_t *j, int force, const char *file, struct cos
                        "an object of configuration keys and values (only matching "
                        "configurations are counted)");
         cs->match = v;
+    }
+    if ((v = json_object_get(j, "source"))) {
+        const char *src = json_string_value(v);
+        if (!src || (strcmp(src, "auto") != 0 && strcmp(src, "valgrind") != 0 &&
+                     strcmp(src, "counters") != 0))
+            return bad(err, errlen, file, "source", "\"auto\", \"valgrind\" or \"counters\"");
+        cs->source = src[0] == 'v' ? COST_SOURCE_VALGRIND
+                     : src[0] == 'c' ? COST_SOURCE_COUNTERS
+                                     : COST_SOURCE_AUTO;
     }
     if ((v = json_object_get(j, "idle_s"))) {
         if (!json_is_number(v) || json_number_value(v) < 0 || json_number_value(v) > 60)
@@ -121,29 +131,10 @@ int cost_settings_parse(const json_t *j, int force, const char *file, struct cos
 
 int cost_perf_probe(char *why, size_t whylen)
 {
-    struct perf_event_attr pa;
-    long fd;
+    struct counters_event ev = {"instructions:u", "PERF_COUNT_HW_INSTRUCTIONS", PERF_TYPE_HARDWARE,
+                                PERF_COUNT_HW_INSTRUCTIONS};
 
-    memset(&pa, 0, sizeof(pa));
-    pa.type = PERF_TYPE_HARDWARE;
-    pa.size = sizeof(pa);
-    pa.config = PERF_COUNT_HW_INSTRUCTIONS;
-    pa.exclude_kernel = 1;
-    pa.exclude_hv = 1;
-    pa.inherit = 1;
-    pa.disabled = 1;
-    fd = syscall(SYS_perf_event_open, &pa, 0, -1, -1, 0);
-    if (fd < 0) {
-        int e = errno;
-        snprintf(why, whylen, "perf_event_open(instructions:u): %s: %s", strerror(e),
-                 e == ENOENT || e == EOPNOTSUPP || e == ENODEV
-                     ? "no hardware counters on this machine"
-                     : "hardware counters not usable (perf_event_paranoid, or a container)");
-        return 0;
-    }
-    close((int)fd);
-    snprintf(why, whylen, "hardware counters available");
-    return 1;
+    return counters_probe(&ev, why, whylen);
 }
 
 void cost_valgrind_version(char *out, size_t outlen)
@@ -255,8 +246,7 @@ static int vgdb_all(struct runner *r, const char *prefix, pid_t pgid, const char
     return 0;
 }
 
-/* Parses the dump files in dir not yet in `seen` (a JSON object used as a set) into p. */
-static int parse_new_dumps(const char *dir, json_t *seen, struct cgprof *p, char *why,
+int cost_parse_dumps(const char *dir, json_t *seen, struct cgprof *p, char *why,
                            size_t whylen)
 {
     DIR *d = opendir(dir);
@@ -295,20 +285,20 @@ static int parse_new_dumps(const char *dir, json_t *seen, struct cgprof *p, char
 
 /* ---- one counted run ---- */
 
-/* Runs the version's driver for exactly `requests` operations. 0 ok (*result set), 1 failed
- * (reason set), 2 interrupted, -1 internal error (err set). */
-static int drive(struct runner *r, size_t version, const json_t *eff, unsigned requests,
-                 const char *cfg_path, const char *log, json_t **result, char *reason,
-                 size_t reasonlen, char *err, size_t errlen)
+int cost_drive(struct runner *r, size_t version, const json_t *eff, unsigned requests,
+               char *const *wrap, const char *cfg_path, const char *log, json_t **result,
+               char *reason, size_t reasonlen, char *err, size_t errlen)
 {
     json_t *c = json_deep_copy(eff);
     char **dargv = NULL, **full = NULL, why[512], tail[400];
-    size_t dargc = 0, i;
+    size_t dargc = 0, i, nw = 0;
     struct proc p = {.pid = -1, .out_fd = -1};
     struct proc_spec ps = {0};
     struct proc_result res;
     int rc = -1;
 
+    while (wrap && wrap[nw])
+        nw++;
     *result = NULL;
     if (!c) {
         snprintf(err, errlen, "out of memory");
@@ -322,14 +312,16 @@ static int drive(struct runner *r, size_t version, const json_t *eff, unsigned r
     }
     if (runner_driver_argv(r, version, &dargv, &dargc, err, errlen) < 0)
         goto out;
-    if (!(full = calloc(dargc + 3, sizeof(*full)))) {
+    if (!(full = calloc(nw + dargc + 3, sizeof(*full)))) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
+    for (i = 0; i < nw; i++)
+        full[i] = wrap[i];
     for (i = 0; i < dargc; i++)
-        full[i] = dargv[i];
-    full[dargc] = "--config";
-    full[dargc + 1] = (char *)cfg_path;
+        full[nw + i] = dargv[i];
+    full[nw + dargc] = "--config";
+    full[nw + dargc + 1] = (char *)cfg_path;
     ps.argv = full;
     ps.env = r->sp->versions[version].env;
     ps.cpus = r->pin_driver;
@@ -376,9 +368,8 @@ out:
     return rc;
 }
 
-/* The valgrind words in front of the server command. Free the array (not the words) and
- * *owned with words_free(). */
-static char **valgrind_wrap(const struct cost_settings *cs, const char *dir, char ***owned)
+char **cost_valgrind_wrap(const struct cost_settings *cs, const char *dir, const char *out_name,
+                          char ***owned)
 {
     size_t n = 0, i;
     char **w = calloc(COST_MAX_EXCLUDE + 12, sizeof(*w)),
@@ -402,8 +393,9 @@ static char **valgrind_wrap(const struct cost_settings *cs, const char *dir, cha
     }
     /* after --toggle-collect, which turns collection off at start */
     w[n++] = "--collect-atstart=yes";
-    if ((o[i] = malloc(strlen(dir) + 40)))
-        snprintf(o[i], strlen(dir) + 40, "--callgrind-out-file=%s/cg.%%p", dir);
+    if ((o[i] = malloc(strlen(dir) + strlen(out_name) + 40)))
+        snprintf(o[i], strlen(dir) + strlen(out_name) + 40, "--callgrind-out-file=%s/%s", dir,
+                 out_name);
     w[n++] = o[i] ? o[i] : "--dump-line=no";
     i++;
     if ((o[i] = malloc(strlen(dir) + 40)))
@@ -447,8 +439,8 @@ static int count_phase(struct phase *ph, struct cgprof *p, double idle_s, size_t
         return 1;
     a1 = now_s();
     if (requests && result)
-        rc = drive(ph->r, version, eff, requests, cfg_path, log, result, reason, reasonlen, err,
-                   errlen);
+        rc = cost_drive(ph->r, version, eff, requests, NULL, cfg_path, log, result, reason,
+                        reasonlen, err, errlen);
     else
         sleep_s(idle_s);
     if (rc != 0)
@@ -458,7 +450,7 @@ static int count_phase(struct phase *ph, struct cgprof *p, double idle_s, size_t
         return 1;
     b1 = now_s();
     *secs = (b0 + b1) / 2 - (a0 + a1) / 2;
-    if (parse_new_dumps(ph->dir, ph->seen, p, reason, reasonlen) < 0)
+    if (cost_parse_dumps(ph->dir, ph->seen, p, reason, reasonlen) < 0)
         return 1;
     return 0;
 }
@@ -481,12 +473,12 @@ static json_t *figures(const struct cgprof *idle, const struct cgprof *win, doub
     json_object_foreach(fns, k, v)
         json_object_set_new(per, k, json_real((double)json_integer_value(v) / ops));
     json_decref(fns);
-    return json_pack("{s:f,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:s,s:o}", "per_op",
+    return json_pack("{s:f,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:s,s:s,s:o}", "per_op",
                      (total - corr) / ops, "processes", (json_int_t)cgprof_files(win),
                      "window_instructions", (json_int_t)cgprof_total(win), "ops", (json_int_t)ops,
                      "window_s", win_s, "idle_rate_per_s", rate, "idle_correction", corr, "idle_s",
                      idle_s, "throughput_counted", win_s > 0 ? ops / win_s : 0, "source",
-                     vg_version, "functions", per);
+                     vg_version, "counted", "server", "functions", per);
 }
 
 /* The counted part of a run, the server already started. 0 ok (*inst set), 1 failed, 2
@@ -495,7 +487,7 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
                      const json_t *eff, const char *dir, pid_t pgid, const char *vg, json_t **inst,
                      char *reason, size_t reasonlen, char *err, size_t errlen)
 {
-    char cfg_path[4200], log[4200], prefix[4200];
+    char cfg_path[4300], log[4300], prefix[4300];
     struct cgprof *idle = cgprof_new(), *win = cgprof_new();
     struct phase ph = {.r = r, .dir = dir, .prefix = prefix, .pgid = pgid, .seen = json_object()};
     json_t *result = NULL;
@@ -510,8 +502,8 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
         goto out;
     }
     if (cs->warmup_requests) {
-        rc = drive(r, sr->version, eff, cs->warmup_requests, cfg_path, log, &result, reason,
-                   reasonlen, err, errlen);
+        rc = cost_drive(r, sr->version, eff, cs->warmup_requests, NULL, cfg_path, log, &result,
+                        reason, reasonlen, err, errlen);
         json_decref(result);
         result = NULL;
         if (rc != 0)
@@ -540,8 +532,8 @@ out:
     return rc;
 }
 
-static json_t *line_new(struct runner *r, const struct sched_run *sr, const char *started,
-                        pid_t server_pid, json_t *inst, const char *reason)
+json_t *cost_line(struct runner *r, const struct sched_run *sr, const char *started,
+                  pid_t server_pid, json_t *inst, const char *reason)
 {
     const struct grid_config *cfg = &r->sp->configs[sr->config];
     char ended[40];
@@ -556,7 +548,7 @@ static json_t *line_new(struct runner *r, const struct sched_run *sr, const char
         "result", json_null(), "instructions", inst ? inst : json_null());
 }
 
-static void rm_dir_files(const char *dir)
+void cost_rm_dir_files(const char *dir)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
@@ -568,7 +560,7 @@ static void rm_dir_files(const char *dir)
         if (e->d_name[0] != '.') {
             snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
             if (unlink(path) < 0 && errno == EISDIR) {
-                rm_dir_files(path);
+                cost_rm_dir_files(path);
                 (void)rmdir(path);
             }
         }
@@ -616,7 +608,7 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
         goto out;
     }
     if (!(eff = runner_effective_config(r, sr->config)) ||
-        !(wrap = valgrind_wrap(cs, dir, &owned))) {
+        (!cs->count_driver && !(wrap = cost_valgrind_wrap(cs, dir, "cg.%p", &owned)))) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
@@ -630,20 +622,24 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
     json_object_del(eff, "serve");
     json_object_del(eff, "serve_workers");
     json_object_del(eff, "delay_us");
+    /* the driver counted (cost_driver.c): its server runs as in the timed runs */
     rc = runner_start_server(r, sr->version, eff, cmd, host, port, srv_dir, srv_log, wrap,
-                             r->sp->probe_timeout + 60, &server, why, sizeof(why));
+                             r->sp->probe_timeout + (wrap ? 60 : 0), &server, why, sizeof(why));
     if (rc == 1)
-        snprintf(reason, sizeof(reason), "instructions: version '%s' under valgrind: %s", ver->name,
-                 why);
+        snprintf(reason, sizeof(reason), "instructions: version '%s'%s: %s", ver->name,
+                 wrap ? " under valgrind" : "", why);
     if (rc == 0) {
-        rc = count_run(r, sr, cs, eff, dir, server.pid, vg, &inst, why, sizeof(why), err, errlen);
+        rc = cs->count_driver
+                 ? cost_count_driver(r, sr, cs, eff, dir, vg, &inst, why, sizeof(why), err, errlen)
+                 : count_run(r, sr, cs, eff, dir, server.pid, vg, &inst, why, sizeof(why), err,
+                             errlen);
         if (rc == 1)
             snprintf(reason, sizeof(reason), "instructions: version '%s': %s", ver->name, why);
     }
     if (rc == 2 || rc < 0)
         goto out;
 record:
-    line = line_new(r, sr, started, server.pid, inst, reason);
+    line = cost_line(r, sr, started, server.pid, inst, reason);
     inst = NULL;
     if (!line)
         snprintf(err, errlen, "out of memory");
@@ -654,7 +650,7 @@ out:
     json_decref(eff);
     free(wrap);
     words_free(owned);
-    rm_dir_files(dir);
+    cost_rm_dir_files(dir);
     (void)rmdir(dir);
     return line;
 }
@@ -707,12 +703,9 @@ int cost_schedule(struct runner *r, const struct cost_settings *cs, const unsign
     struct sched_run *plan = NULL;
     size_t n, total, i;
     int failed = 0;
-    char why[512];
 
-    if (!cs->enabled)
-        return 0;
-    if (!cost_perf_probe(why, sizeof(why)))
-        fprintf(stderr, "compare: instructions: %s; counting under valgrind\n", why);
+    if (!cs->enabled || cs->use_counters)
+        return 0; /* counters: the timed runs counted */
     n = sched_plan(r->sp->n_configs, r->sp->n_versions, cs->runs, shard_k, shard_n, counted_done,
                    &d, &plan, &total);
     if (n == (size_t)-1) {

@@ -23,10 +23,13 @@
 
 #include <jansson.h>
 
+#include "counters.h"
 #include "runner.h"
 #include "schedule.h"
 
 #define COST_MAX_EXCLUDE 16
+
+enum { COST_SOURCE_AUTO, COST_SOURCE_VALGRIND, COST_SOURCE_COUNTERS };
 
 struct cost_settings {
     int enabled;
@@ -37,6 +40,11 @@ struct cost_settings {
     const char *exclude[COST_MAX_EXCLUDE]; /* functions left out (timers); default serverCron */
     size_t n_exclude;
     const json_t *match; /* count only configurations with these key/values; NULL = all */
+    int source;          /* COST_SOURCE_*: "source", default auto */
+    /* settled by cost_resolve(): */
+    int use_counters;  /* count the server with counters (ev) during the timed runs */
+    int count_driver;  /* the versions differ only in their driver: count it under valgrind */
+    struct counters_event ev;
 };
 
 /* Settings from the spec's "instructions" value (true/false, or an object with "runs",
@@ -45,6 +53,14 @@ struct cost_settings {
  * what was expected. Strings are borrowed from j. */
 int cost_settings_parse(const json_t *j, int force, const char *file, struct cost_settings *cs,
                         char *err, size_t errlen);
+
+/* Settles what is counted and how (cs enabled): the driver under valgrind when every version
+ * has the same server commands and the versions' drivers differ (count_driver); otherwise the
+ * server, with counters (use_counters, ev: counters_event_pick) when "source" is "counters",
+ * or "auto" and they can be opened, else under valgrind. Says the choice on stderr. Returns
+ * 0, or -1 with err when "source" is "counters" and they cannot be opened, or the event named
+ * by COUNTERS_ENV is not one. */
+int cost_resolve(struct cost_settings *cs, const struct spec *sp, char *err, size_t errlen);
 
 /* Whether hardware instruction counters can be opened here (1), or not (0, why says so, e.g.
  * "perf_event_open(instructions:u): No such file or directory: no hardware counters"). */
@@ -60,9 +76,15 @@ void cost_valgrind_version(char *out, size_t outlen);
 json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost_settings *cs,
                  char *err, size_t errlen);
 
+/* A counted line (kind "instructions") of sr: ok with inst (taken), or failed with reason
+ * when inst is NULL. New reference, NULL when out of memory. */
+json_t *cost_line(struct runner *r, const struct sched_run *sr, const char *started,
+                  pid_t server_pid, json_t *inst, const char *reason);
+
 /* Runs the counted rounds of every selected configuration (rotation as sched_plan), skipping
  * those `existing` (runs.jsonl lines, may be NULL) already holds as ok, appending each line to
- * fd. Returns the number of failed runs, or -1 on a harness error (err set). */
+ * fd (none when cs->use_counters: the timed runs count). Returns the number of failed runs, or
+ * -1 on a harness error (err set). */
 int cost_schedule(struct runner *r, const struct cost_settings *cs, const unsigned char *selected,
                   unsigned shard_k, unsigned shard_n, const json_t *existing, int fd, char *err,
                   size_t errlen);

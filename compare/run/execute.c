@@ -271,8 +271,10 @@ static int exec_load(struct exec *e)
     e->r.server_versions = json_object();
     if (runner_check_programs(&e->r, e->err, e->errlen) < 0 ||
         cost_settings_parse(e->sp.instructions, rq->instructions, e->sp.path, &e->cost, e->err,
-                            e->errlen) < 0)
+                            e->errlen) < 0 ||
+        cost_resolve(&e->cost, &e->sp, e->err, e->errlen) < 0)
         return EXIT_USAGE;
+    e->r.count_event = e->cost.use_counters ? &e->cost.ev : NULL;
     e->selected = calloc(e->sp.n_configs + 1, 1);
     if (!e->selected || !e->r.server_versions) {
         snprintf(e->err, e->errlen, "out of memory");
@@ -409,7 +411,8 @@ static int exec_one(struct exec *e, const struct sched_run *sr, int is_tty, int 
         snprintf(e->err, e->errlen, "%s", e->why);
         return EXIT_HARNESS;
     }
-    if (dataset_append(e->fd, line, e->why, sizeof(e->why)) < 0) {
+    if (dataset_append(e->fd, line, e->why, sizeof(e->why)) < 0 ||
+        runner_append_counted(&e->r, e->fd, e->why, sizeof(e->why)) < 0) {
         json_decref(line);
         snprintf(e->err, e->errlen, "%s/%s", e->dir, e->why);
         return EXIT_HARNESS;

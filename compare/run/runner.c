@@ -15,6 +15,9 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cost.h"
+#include "counters.h"
+#include "dataset.h"
 #include "ports.h"
 #include "probe.h"
 #include "proc.h"
@@ -396,6 +399,66 @@ static void runner_window(const struct runner *r, const struct window_watch *w,
     window_json(w, cpu, res->ru.ru_nivcsw, r->limits ? r->limits : &def, swin, interf);
 }
 
+int runner_append_counted(struct runner *r, int fd, char *err, size_t errlen)
+{
+    json_t *l = r->counted;
+    int rc;
+
+    r->counted = NULL;
+    if (!l)
+        return 0;
+    rc = dataset_append(fd, l, err, errlen);
+    json_decref(l);
+    return rc;
+}
+
+/* Opens the counters on the ready server's tree (r->count_event set). NULL with why when they
+ * cannot be opened. */
+static struct counters *counted_open(const struct runner *r, pid_t server_pid, char *why,
+                                     size_t whylen)
+{
+    struct counters *c = malloc(sizeof(*c));
+
+    if (!c) {
+        snprintf(why, whylen, "out of memory");
+        return NULL;
+    }
+    if (counters_open_tree(c, r->count_event, "/proc", server_pid, why, whylen) < 0) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* The counted line of a timed run (r->counted): ok with the window's count per successful
+ * operation, or failed with why (the counters' reason) when there is no count. Nothing when
+ * the timed run itself failed: its line says why. */
+static void counted_record(struct runner *r, const struct sched_run *sr, const char *started,
+                           pid_t server_pid, const struct window_watch *w, const json_t *result,
+                           const char *why)
+{
+    const char *ver = r->sp->versions[sr->version].name;
+    char reason[1200];
+    json_t *inst = NULL;
+
+    if (!result && !why[0])
+        return;
+    if (!why[0]) {
+        double ops = json_number_value(json_object_get(result, "ops"));
+        double win_s = w->marks == 2 ? w->mark[1].t_s - w->mark[0].t_s : 0;
+        inst = w->ctr ? counters_json(w->ctr, ops, win_s, reason, sizeof(reason)) : NULL;
+        if (!inst)
+            why = reason;
+    }
+    if (!inst) {
+        char full[1400];
+        snprintf(full, sizeof(full), "instructions: version '%s': %s", ver, why);
+        r->counted = cost_line(r, sr, started, server_pid, NULL, full);
+    } else {
+        r->counted = cost_line(r, sr, started, server_pid, inst, "");
+    }
+}
+
 json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size_t errlen)
 {
     const struct spec *sp = r->sp;
@@ -416,7 +479,11 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
     int have_res = 0, interrupted = 0, srv_started = 0, attempt;
     struct window_watch win = {.rd = -1, .wr = -1};
     json_t *denv = NULL, *interf = json_null(), *swin = NULL;
+    struct counters *ctr = NULL;
+    char ctr_why[1024] = "";
 
+    json_decref(r->counted);
+    r->counted = NULL;
     r->seq++;
     runner_utc_now(started, sizeof(started));
     snprintf(cfg_path, sizeof(cfg_path), "%s/config-%u.json", r->work_dir, r->seq);
@@ -470,6 +537,9 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
         }
         if (s != 0)
             goto record;
+        if (r->count_event && !(ctr = counted_open(r, server.pid, ctr_why, sizeof(ctr_why))) &&
+            !ctr_why[0])
+            snprintf(ctr_why, sizeof(ctr_why), "the counters could not be opened");
     }
     if (json_dump_file(eff, cfg_path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
         snprintf(err, errlen, "cannot write '%s'", cfg_path);
@@ -490,6 +560,7 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
     if (window_open(&win, srv_started ? server.pid : 0, err, errlen) < 0 ||
         !(denv = window_env(ver->env, &win)))
         goto out;
+    win.ctr = ctr;
     ps.argv = full;
     ps.env = denv;
     ps.cpus = r->pin_driver;
@@ -558,6 +629,9 @@ record:
             snprintf(err, errlen, "out of memory");
         else if (have_res)
             json_object_set(line, "interference", interf);
+        if (line && r->count_event && srv_started)
+            counted_record(r, sr, started,
+                           (pid_t)json_integer_value(json_object_get(server_obj, "pid")), &win, ok ? result : NULL, ctr_why);
     }
 out:
     if (driver.pid > 0)
@@ -566,11 +640,14 @@ out:
         proc_stop(&server, KILL_AFTER_S);
     if (have_res)
         proc_result_release(&res);
-    if (interrupted) {
+    if (interrupted || !line) {
         json_decref(line);
         line = NULL;
-        err[0] = '\0';
+        json_decref(r->counted); /* no run line, no counted line */
+        r->counted = NULL;
     }
+    if (interrupted)
+        err[0] = '\0';
     (void)unlink(cfg_path);
     (void)unlink(srv_log);
     (void)unlink(drv_log);
@@ -581,6 +658,10 @@ out:
     json_decref(server_obj);
     json_decref(eff);
     window_close(&win);
+    if (ctr) {
+        counters_close(ctr);
+        free(ctr);
+    }
     json_decref(denv);
     json_decref(swin);
     json_decref(interf);

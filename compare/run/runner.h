@@ -28,6 +28,11 @@ struct runner {
     unsigned seq;                /* runs done so far (names scratch files) */
     json_t *server_versions;     /* {version name: "redis 7.0.15"}, filled on first start */
     const struct interference_limits *limits; /* disturbed-run limits; NULL = defaults */
+    /* the counted-cost channel's counter source (counters.h): when set, runner_run counts the
+     * server tree's events between the window marks and leaves a counted line (kind
+     * "instructions", the timed run's round) for runner_take_counted(); NULL = off */
+    const struct counters_event *count_event;
+    json_t *counted; /* that line, until taken */
 };
 
 /* The configuration a run uses: the grid's, with warm-up and duration settled (command line,
@@ -47,6 +52,10 @@ int runner_check_programs(const struct runner *r, char *err, size_t errlen);
  * interrupted by *stop (nothing to record; children are stopped and reaped) or on an
  * internal error (err set). */
 json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size_t errlen);
+
+/* Appends the counted line the last runner_run left (r->counted, if any) to the dataset fd,
+ * after the run's own line. Returns 0, or -1 with err. */
+int runner_append_counted(struct runner *r, int fd, char *err, size_t errlen);
 
 /* Starts the version's server for protocol params.protocol with command cmd on host:port
  * (placeholders expanded; {dir} = srv_dir; stderr to log), the words of wrap (NULL-ended, may be

@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "counters.h"
+
 #define WINDOW_MAX_PROCS 4096
 
 static double now_s(void)
@@ -148,43 +150,61 @@ static struct pinfo *list_processes(const char *proc_root, size_t *n)
     return v;
 }
 
+/* The indices into v of pid and its descendants, breadth first from pid (each process is a
+ * child of exactly one, so no repeats), in idx (room for n). Returns how many, 0 when pid is
+ * not in v. */
+static size_t tree_order(const struct pinfo *v, size_t n, long pid, size_t *idx)
+{
+    size_t head = 0, tail = 0, i, k;
+
+    for (i = 0; i < n && v[i].pid != pid; i++)
+        ;
+    if (i == n)
+        return 0;
+    idx[tail++] = i;
+    while (head < tail) {
+        long p = v[idx[head++]].pid;
+        for (k = 0; k < n && tail < n; k++)
+            if (v[k].ppid == p && v[k].pid != p)
+                idx[tail++] = k;
+    }
+    return tail;
+}
+
 int window_sample_tree(const char *proc_root, pid_t pid, long hz, struct tree_sample *out)
 {
     struct pinfo *v;
-    size_t n = 0, i, head = 0, tail = 0;
-    long *queue = NULL;
+    size_t n = 0, i, m = 0, *idx = NULL;
     int rc = -1;
 
     memset(out, 0, sizeof(*out));
     if (pid <= 0 || hz <= 0 || !(v = list_processes(proc_root, &n)))
         return -1;
-    queue = malloc((n + 1) * sizeof(*queue));
-    if (!queue)
+    if (!(idx = malloc((n + 1) * sizeof(*idx))) || !(m = tree_order(v, n, (long)pid, idx)))
         goto out;
-    /* breadth first from pid: each process is a child of exactly one, so no repeats */
-    queue[tail++] = (long)pid;
-    while (head < tail) {
-        long p = queue[head++];
-        int found = 0;
-
-        for (i = 0; i < n; i++) {
-            if (v[i].pid == p && !found) {
-                add_process(proc_root, p, v[i].ticks, hz, out);
-                found = 1;
-            }
-            if (v[i].ppid == p && tail < n + 1)
-                queue[tail++] = v[i].pid;
-        }
-        if (!found && p == (long)pid)
-            goto out;
-    }
+    for (i = 0; i < m; i++)
+        add_process(proc_root, v[idx[i]].pid, v[idx[i]].ticks, hz, out);
     rc = 0;
 out:
-    if (rc < 0)
-        memset(out, 0, sizeof(*out));
-    free(queue);
+    free(idx);
     free(v);
     return rc;
+}
+
+size_t window_tree_pids(const char *proc_root, pid_t pid, pid_t *out, size_t max)
+{
+    struct pinfo *v;
+    size_t n = 0, i, m = 0, *idx = NULL;
+
+    if (pid <= 0 || !(v = list_processes(proc_root, &n)))
+        return 0;
+    if ((idx = malloc((n + 1) * sizeof(*idx))))
+        m = tree_order(v, n, (long)pid, idx);
+    for (i = 0; i < m && i < max; i++)
+        out[i] = (pid_t)v[idx[i]].pid;
+    free(idx);
+    free(v);
+    return i;
 }
 
 static void sample_edge(const struct window_watch *w, struct window_edge *e, int with_driver)
@@ -269,9 +289,13 @@ static void *watch_main(void *arg)
         while ((nl = strchr(line, '\n')) != NULL) {
             *nl = '\0';
             if (strcmp(line, "start") == 0 && w->marks == 0) {
+                if (w->ctr) /* first: the counters' edge as close to the mark as can be */
+                    counters_mark(w->ctr, 0);
                 sample_edge(w, &w->mark[0], 1);
                 w->marks = 1;
             } else if (strcmp(line, "end") == 0 && w->marks == 1) {
+                if (w->ctr)
+                    counters_mark(w->ctr, 1);
                 sample_edge(w, &w->mark[1], 1);
                 w->marks = 2;
             }

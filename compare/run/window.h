@@ -3,7 +3,8 @@
  * supports it writes "start\n" when its measured window opens and "end\n" when it closes. A
  * thread reads the pipe and, at each mark, samples the server's process tree (every thread
  * and child: CPU, /proc/PID/io syscr/syscw, voluntary + involuntary context switches), the
- * driver's tree, and /proc/stat. A driver that writes no marks gets whole-process accounting:
+ * driver's tree, /proc/stat and, when the runner opened them, the server's instruction
+ * counters (counters.h). A driver that writes no marks gets whole-process accounting:
  * the samples the runner takes when the driver starts and after it exits (source "process").
  *
  * The sampling functions take the /proc root as a path so the unit tests can feed them a
@@ -19,6 +20,8 @@
 
 #include "interference.h"
 
+struct counters;
+
 #define WINDOW_ENV "PAIRBENCH_WINDOW_FD"
 
 /* One process tree at one moment. */
@@ -33,6 +36,10 @@ struct tree_sample {
  * kernels without /proc/PID/task/TID/children need). hz: clock ticks per second. Returns 0,
  * or -1 when pid itself cannot be read (out zeroed). Missing io files count 0. */
 int window_sample_tree(const char *proc_root, pid_t pid, long hz, struct tree_sample *out);
+
+/* pid and all its descendants (the same walk), pid first, at most max into out. Returns how
+ * many, 0 when pid cannot be read. */
+size_t window_tree_pids(const char *proc_root, pid_t pid, pid_t *out, size_t max);
 
 struct window_edge {
     double t_s; /* CLOCK_MONOTONIC */
@@ -52,6 +59,7 @@ struct window_watch {
     int marks;                  /* 1: "start" seen, 2: "end" seen too */
     struct window_edge mark[2]; /* at the marks (thread) */
     struct window_edge proc[2]; /* at the driver's start and after its exit (runner) */
+    struct counters *ctr;       /* read at the marks too (counters.h); NULL = none */
 };
 
 /* Makes the pipe (both ends close-on-exec but the write end while the driver is exec'd:
