@@ -124,10 +124,15 @@ void summary_cost_annotate(json_t *metric, const char *cfg, const json_t *latest
         size_t nc = counted_lines(cfg, ver, latest, nr, cand, 64);
         json_t *vs = json_object_get(json_object_get(metric, "vs_baseline"), ver);
 
-        if (nc && !json_object_get(metric, "source"))
-            json_object_set_new(
-                metric, "source",
-                json_string(summary_str(json_object_get(cand[0], "instructions"), "source", "")));
+        if (nc && !json_object_get(metric, "source")) {
+            const json_t *inst = json_object_get(cand[0], "instructions");
+            json_object_set_new(metric, "source", json_string(summary_str(inst, "source", "")));
+            /* which process, and the counters' event (absent from older datasets) */
+            if (json_is_string(json_object_get(inst, "counted")))
+                json_object_set(metric, "counted", json_object_get(inst, "counted"));
+            if (json_is_string(json_object_get(inst, "event")))
+                json_object_set(metric, "event", json_object_get(inst, "event"));
+        }
         if (vi > 0 && vs && nb && nc)
             json_object_set_new(vs, "functions", functions_diff(base, nb, cand, nc));
     }

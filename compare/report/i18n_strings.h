@@ -312,6 +312,33 @@ X(M_INSTR_LIMITS,
   "不计入，并减去空闲速率）。计数时服务器比计时运行慢约 {2} "
   "倍。指令计数的重复误差远小于百分之一，而挂钟数据波动很大；但它看不到等待、系统调用、锁竞争、缓"
   "存未命中和 I/O：上面的吞吐量和 P99 仍然覆盖这些。")
+X(M_INSTR_LIMITS_COUNTERS,
+  "User-space instructions of the server per successful operation, counted by hardware "
+  "counters ({0} with perf_event_open, one per thread of every process of the server, "
+  "following the threads and processes they create) during the timed runs at full speed, "
+  "between the driver's window marks. The count holds the server's timers and periodic work "
+  "that ran in the window (nothing is left out or subtracted, unlike a count under valgrind), "
+  "and a counter the kernel multiplexed is scaled by the time it ran. A count repeats within "
+  "a fraction of a percent where wall-clock figures swing, but it cannot see waiting, system "
+  "calls, lock contention, cache misses or I/O: throughput and P99 above still cover those.",
+  "服务器每次成功操作的用户态指令数，由硬件计数器（{0}，通过 perf_event_open，"
+  "服务器每个进程的每个线程一个，并跟随它们创建的线程和进程）在全速的计时运行中、"
+  "驱动程序的窗口标记之间计数。计数包含窗口内服务器的定时器和周期性工作（与 valgrind "
+  "计数不同，不排除也不扣除任何部分）；被内核复用的计数器按其实际运行时间换算。"
+  "指令计数的重复误差远小于百分之一，而挂钟数据波动很大；但它看不到等待、系统调用、锁竞争、"
+  "缓存未命中和 I/O：上面的吞吐量和 P99 仍然覆盖这些。")
+X(M_INSTR_LIMITS_DRIVER,
+  "User-space instructions of the driver (the versions differ only in their driver, so the "
+  "driver is the process counted; the server ran normally) per successful operation, counted "
+  "by {0} as the difference between a run of N requests and one of 2N, so start-up, "
+  "connection set-up and shut-down, the same in both, cancel out. A count repeats within a "
+  "fraction of a percent where wall-clock figures swing, but it cannot see waiting, system "
+  "calls, lock contention, cache misses or I/O: throughput and P99 above still cover those.",
+  "驱动程序每次成功操作的用户态指令数（各版本只有驱动程序不同，因此计数的是驱动程序；"
+  "服务器正常运行），由 {0} 以 N 个请求与 2N 个请求两次运行之差计数，"
+  "两次相同的启动、建立连接和关闭因此相互抵消。指令计数的重复误差远小于百分之一，"
+  "而挂钟数据波动很大；但它看不到等待、系统调用、锁竞争、缓存未命中和 I/O："
+  "上面的吞吐量和 P99 仍然覆盖这些。")
 X(M_COL_INSTR, "instructions/op", "指令/操作")
 X(M_H_INSTR_WHERE, "Where the instructions went", "指令花在了哪里")
 X(M_INSTR_WHERE,

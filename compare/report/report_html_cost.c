@@ -3,8 +3,10 @@
  * instructions per operation changed most. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "report_html_int.h"
 #include "summary.h"
 
@@ -32,6 +34,19 @@ static void limits(const struct html_ctx *c, const json_t *mj)
         slow = t > 0 && k > 0 ? t / k : 0;
     }
     fputs("<p class=\"note\">", c->f);
+    if (strcmp(summary_str(mj, "counted", "server"), "driver") == 0 ||
+        strcmp(summary_str(mj, "source", ""), "counters") == 0) {
+        int drv = strcmp(summary_str(mj, "counted", "server"), "driver") == 0;
+        char *t = i18n_fill(i18n(c->zh ? "zh" : "en",
+                                 drv ? M_INSTR_LIMITS_DRIVER : M_INSTR_LIMITS_COUNTERS),
+                            drv ? summary_str(mj, "source", "valgrind")
+                                : summary_str(mj, "event", "instructions:u"),
+                            (const char *)NULL);
+        html_esc(c, t ? t : "");
+        free(t);
+        fputs("</p>\n", c->f);
+        return;
+    }
     fputs(L(c, "User-space instructions of the server per successful operation, counted by ",
             "服务器每次成功操作的用户态指令数，计数工具："),
           c->f);

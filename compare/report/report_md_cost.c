@@ -86,8 +86,14 @@ void md_section_instructions(const struct md *m)
     snprintf(sd, sizeof(sd), "%.0f", slowdown(m));
     snprintf(excl, sizeof(excl), "`serverCron`");
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_INSTRUCTIONS));
-    md_tmpl(m, md_t(m, M_INSTR_LIMITS), summary_str(mj, "source", "valgrind"), excl,
-            slowdown(m) > 0 ? sd : "?", MD_END);
+    if (strcmp(summary_str(mj, "counted", "server"), "driver") == 0)
+        md_tmpl(m, md_t(m, M_INSTR_LIMITS_DRIVER), summary_str(mj, "source", "valgrind"), MD_END);
+    else if (strcmp(summary_str(mj, "source", ""), "counters") == 0)
+        md_tmpl(m, md_t(m, M_INSTR_LIMITS_COUNTERS), summary_str(mj, "event", "instructions:u"),
+                MD_END);
+    else
+        md_tmpl(m, md_t(m, M_INSTR_LIMITS), summary_str(mj, "source", "valgrind"), excl,
+                slowdown(m) > 0 ? sd : "?", MD_END);
     md_put(m, "\n\n| ");
     md_put(m, md_t(m, M_COL_VTM));
     for (vi = 0; vi < m->nv; vi++)

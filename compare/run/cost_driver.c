@@ -86,6 +86,8 @@ static json_t *driver_figures(const struct cgprof *a, const struct cgprof *b, un
         if (strcmp(k, "(other)") == 0)
             continue;
         x = (double)(json_integer_value(v) - json_integer_value(json_object_get(fa, k))) / n;
+        if (x == 0)
+            continue; /* start-up code, the same in both runs */
         json_object_set_new(per, k, json_real(x));
         listed += x;
     }
