@@ -37,11 +37,11 @@ static void limits(const struct html_ctx *c, const json_t *mj)
     if (strcmp(summary_str(mj, "counted", "server"), "driver") == 0 ||
         strcmp(summary_str(mj, "source", ""), "counters") == 0) {
         int drv = strcmp(summary_str(mj, "counted", "server"), "driver") == 0;
-        char *t = i18n_fill(i18n(c->zh ? "zh" : "en",
-                                 drv ? M_INSTR_LIMITS_DRIVER : M_INSTR_LIMITS_COUNTERS),
-                            drv ? summary_str(mj, "source", "valgrind")
-                                : summary_str(mj, "event", "instructions:u"),
-                            (const char *)NULL);
+        char *t = i18n_fill(
+            i18n(c->zh ? "zh" : "en", drv ? M_INSTR_LIMITS_DRIVER : M_INSTR_LIMITS_COUNTERS),
+            drv ? summary_str(mj, "source", "valgrind")
+                : summary_str(mj, "event", "instructions:u"),
+            (const char *)NULL);
         html_esc(c, t ? t : "");
         free(t);
         fputs("</p>\n", c->f);

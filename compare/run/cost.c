@@ -66,8 +66,8 @@ int cost_settings_parse(const json_t *j, int force, const char *file, struct cos
         return 0;
     json_object_foreach((json_t *)j, k, v)
     {
-        static const char *const keys[] = {
-            "runs", "requests", "warmup_requests", "idle_s", "exclude", "enabled", "match", "source"};
+        static const char *const keys[] = {"runs",    "requests", "warmup_requests", "idle_s",
+                                           "exclude", "enabled",  "match",           "source"};
         size_t i;
         for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
             if (strcmp(k, keys[i]) == 0)
@@ -101,7 +101,7 @@ int cost_settings_parse(const json_t *j, int force, const char *file, struct cos
         if (!src || (strcmp(src, "auto") != 0 && strcmp(src, "valgrind") != 0 &&
                      strcmp(src, "counters") != 0))
             return bad(err, errlen, file, "source", "\"auto\", \"valgrind\" or \"counters\"");
-        cs->source = src[0] == 'v' ? COST_SOURCE_VALGRIND
+        cs->source = src[0] == 'v'   ? COST_SOURCE_VALGRIND
                      : src[0] == 'c' ? COST_SOURCE_COUNTERS
                                      : COST_SOURCE_AUTO;
     }
@@ -246,8 +246,7 @@ static int vgdb_all(struct runner *r, const char *prefix, pid_t pgid, const char
     return 0;
 }
 
-int cost_parse_dumps(const char *dir, json_t *seen, struct cgprof *p, char *why,
-                           size_t whylen)
+int cost_parse_dumps(const char *dir, json_t *seen, struct cgprof *p, char *why, size_t whylen)
 {
     DIR *d = opendir(dir);
     struct dirent *e;

@@ -42,8 +42,8 @@ struct cost_settings {
     const json_t *match; /* count only configurations with these key/values; NULL = all */
     int source;          /* COST_SOURCE_*: "source", default auto */
     /* settled by cost_resolve(): */
-    int use_counters;  /* count the server with counters (ev) during the timed runs */
-    int count_driver;  /* the versions differ only in their driver: count it under valgrind */
+    int use_counters; /* count the server with counters (ev) during the timed runs */
+    int count_driver; /* the versions differ only in their driver: count it under valgrind */
     struct counters_event ev;
 };
 

@@ -103,8 +103,7 @@ static json_t *driver_figures(const struct cgprof *a, const struct cgprof *b, un
 /* One driver run of `requests` under valgrind, its profile parsed into p. drive()'s codes. */
 static int counted_drive(struct runner *r, const struct sched_run *sr, const json_t *eff,
                          unsigned requests, char *const *wrap, const char *dir, json_t *seen,
-                         struct cgprof *p, char *reason, size_t reasonlen, char *err,
-                         size_t errlen)
+                         struct cgprof *p, char *reason, size_t reasonlen, char *err, size_t errlen)
 {
     char cfg_path[4400], log[4400];
     json_t *result = NULL;
@@ -112,8 +111,8 @@ static int counted_drive(struct runner *r, const struct sched_run *sr, const jso
 
     snprintf(cfg_path, sizeof(cfg_path), "%s/config.json", dir);
     snprintf(log, sizeof(log), "%s/driver.log", dir);
-    rc = cost_drive(r, sr->version, eff, requests, wrap, cfg_path, log, &result, reason,
-                    reasonlen, err, errlen);
+    rc = cost_drive(r, sr->version, eff, requests, wrap, cfg_path, log, &result, reason, reasonlen,
+                    err, errlen);
     json_decref(result);
     if (rc == 0 && wrap && cost_parse_dumps(dir, seen, p, reason, reasonlen) < 0)
         rc = 1;

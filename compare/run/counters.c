@@ -75,8 +75,7 @@ int counters_probe(const struct counters_event *ev, char *why, size_t whylen)
 
 /* The tids of every process of root's tree into tids (at most max). Returns how many, and
  * the processes in *n_procs; 0 when root is gone. */
-static size_t tree_tids(const char *proc_root, pid_t root, pid_t *tids, size_t max,
-                        size_t *n_procs)
+static size_t tree_tids(const char *proc_root, pid_t root, pid_t *tids, size_t max, size_t *n_procs)
 {
     pid_t pids[MAX_TREE_PROCS];
     size_t np = window_tree_pids(proc_root, root, pids, MAX_TREE_PROCS), i, n = 0;
@@ -152,8 +151,8 @@ static int open_once(struct counters *c, const char *proc_root, pid_t root, pid_
         if (fd < 0 && errno == ESRCH)
             continue; /* a task that ended since the listing counts nothing more */
         if (fd < 0) {
-            snprintf(why, whylen, "perf_event_open(%s) on thread %ld of the server: %s",
-                     c->ev.name, (long)before[i], strerror(errno));
+            snprintf(why, whylen, "perf_event_open(%s) on thread %ld of the server: %s", c->ev.name,
+                     (long)before[i], strerror(errno));
             counters_close(c);
             return -1;
         }
@@ -165,8 +164,8 @@ static int open_once(struct counters *c, const char *proc_root, pid_t root, pid_
     return subset(after, na, before, nb);
 }
 
-int counters_open_tree(struct counters *c, const struct counters_event *ev,
-                       const char *proc_root, pid_t root, char *why, size_t whylen)
+int counters_open_tree(struct counters *c, const struct counters_event *ev, const char *proc_root,
+                       pid_t root, char *why, size_t whylen)
 {
     pid_t *before = malloc(2 * COUNTERS_MAX * sizeof(pid_t));
     int tries, rc = -1, st = 0;
@@ -189,8 +188,7 @@ int counters_open_tree(struct counters *c, const struct counters_event *ev,
         counters_close(c);
     }
     if (c->n == 0) {
-        snprintf(why, whylen, "no thread of the server's process %ld could be counted",
-                 (long)root);
+        snprintf(why, whylen, "no thread of the server's process %ld could be counted", (long)root);
         goto out;
     }
     rc = 0;
@@ -264,6 +262,6 @@ json_t *counters_json(const struct counters *c, double ops, double window_s, cha
     return json_pack("{s:f,s:f,s:I,s:f,s:I,s:I,s:b,s:s,s:s,s:s,s:s}", "per_op", n / ops,
                      "window_instructions", n, "ops", (json_int_t)ops, "window_s", window_s,
                      "threads", (json_int_t)c->n, "processes", (json_int_t)c->n_procs, "scaled",
-                     scaled, "source", "counters", "event", c->ev.name, "perf_event",
-                     c->ev.kernel, "counted", "server");
+                     scaled, "source", "counters", "event", c->ev.name, "perf_event", c->ev.kernel,
+                     "counted", "server");
 }

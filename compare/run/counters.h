@@ -54,15 +54,15 @@ struct counters_sample {
 struct counters {
     struct counters_event ev;
     int fd[COUNTERS_MAX];
-    size_t n;       /* counters open (= threads at the open) */
-    size_t n_procs; /* processes of the tree at the open */
+    size_t n;                       /* counters open (= threads at the open) */
+    size_t n_procs;                 /* processes of the tree at the open */
     struct counters_sample mark[2]; /* at the window's "start" and "end" */
 };
 
 /* Opens one counter per thread of root's process tree (proc_root: "/proc"). Returns 0, or -1
  * with why (nothing left open). */
-int counters_open_tree(struct counters *c, const struct counters_event *ev,
-                       const char *proc_root, pid_t root, char *why, size_t whylen);
+int counters_open_tree(struct counters *c, const struct counters_event *ev, const char *proc_root,
+                       pid_t root, char *why, size_t whylen);
 
 /* Reads every counter into mark[which] (0 start, 1 end); mark[which].ok says whether all
  * reads succeeded. Safe to call from the window thread. */

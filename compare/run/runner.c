@@ -378,12 +378,28 @@ out:
     return rc;
 }
 
-static int start_server(struct runner *r, size_t version, const json_t *params, const char *cmd,
-                        const char *host, unsigned port, const char *srv_dir, const char *log,
+/* Starts the server, trying two more free ports when another process took the first one
+ * between our check and the server's bind (*port and eff's "port" follow). runner_start_server's
+ * codes. */
+static int start_server(struct runner *r, size_t version, json_t *eff, const char *cmd,
+                        const char *host, unsigned *port, const char *srv_dir, const char *log,
                         struct proc *p, char *reason, size_t reasonlen)
 {
-    return runner_start_server(r, version, params, cmd, host, port, srv_dir, log, NULL,
-                               r->sp->probe_timeout, p, reason, reasonlen);
+    char why[512];
+    int s = runner_start_server(r, version, eff, cmd, host, *port, srv_dir, log, NULL,
+                                r->sp->probe_timeout, p, reason, reasonlen);
+    int attempt;
+
+    for (attempt = 1; s == 1 && attempt < 3 && strstr(reason, "in use"); attempt++) {
+        proc_stop(p, KILL_AFTER_S);
+        if (!(*port = ports_free(why, sizeof(why))))
+            break;
+        json_object_set_new(eff, "port", json_integer(*port));
+        reason[0] = '\0';
+        s = runner_start_server(r, version, eff, cmd, host, *port, srv_dir, log, NULL,
+                                r->sp->probe_timeout, p, reason, reasonlen);
+    }
+    return s;
 }
 
 /* The window's server accounting and interference (window.c) for the runs.jsonl line. */
@@ -432,16 +448,18 @@ static struct counters *counted_open(const struct runner *r, pid_t server_pid, c
 
 /* The counted line of a timed run (r->counted): ok with the window's count per successful
  * operation, or failed with why (the counters' reason) when there is no count. Nothing when
- * the timed run itself failed: its line says why. */
+ * the channel is off, the version has no server, or the timed run itself failed (its line
+ * says why) while the counters opened. */
 static void counted_record(struct runner *r, const struct sched_run *sr, const char *started,
-                           pid_t server_pid, const struct window_watch *w, const json_t *result,
-                           const char *why)
+                           const json_t *server_obj, const struct window_watch *w,
+                           const json_t *result, const char *why)
 {
     const char *ver = r->sp->versions[sr->version].name;
+    pid_t server_pid = (pid_t)json_integer_value(json_object_get(server_obj, "pid"));
     char reason[1200];
     json_t *inst = NULL;
 
-    if (!result && !why[0])
+    if (!r->count_event || !json_is_object(server_obj) || (!result && !why[0]))
         return;
     if (!why[0]) {
         double ops = json_number_value(json_object_get(result, "ops"));
@@ -459,6 +477,14 @@ static void counted_record(struct runner *r, const struct sched_run *sr, const c
     }
 }
 
+static void counted_close(struct counters *c)
+{
+    if (c) {
+        counters_close(c);
+        free(c);
+    }
+}
+
 json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size_t errlen)
 {
     const struct spec *sp = r->sp;
@@ -468,7 +494,7 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
     const char *proto = jstr(cfg->params, "protocol"), *server_cmd = NULL;
     const char *host = jstr(cfg->params, "host") ? jstr(cfg->params, "host") : "127.0.0.1";
     char cfg_path[4096], srv_dir[4096], srv_log[4096], drv_log[4096], started[40], ended[40];
-    char reason[2048] = "", why[1024], tail[600];
+    char reason[2048] = "", why[1024], tail[600], ctr_why[1024] = "";
     char **dargv = NULL, **full = NULL;
     size_t dargc = 0, i;
     unsigned port = 0;
@@ -476,11 +502,10 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
     struct proc_result res = {0};
     struct proc_spec ps = {0};
     double timeout, cpu0 = -1, cpu1 = -1;
-    int have_res = 0, interrupted = 0, srv_started = 0, attempt;
+    int have_res = 0, interrupted = 0, srv_started = 0;
     struct window_watch win = {.rd = -1, .wr = -1};
     json_t *denv = NULL, *interf = json_null(), *swin = NULL;
     struct counters *ctr = NULL;
-    char ctr_why[1024] = "";
 
     json_decref(r->counted);
     r->counted = NULL;
@@ -516,20 +541,8 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
             snprintf(err, errlen, "cannot create '%s': %s", srv_dir, strerror(errno));
             goto out;
         }
-        s = start_server(r, sr->version, eff, server_cmd, host, port, srv_dir, srv_log, &server,
+        s = start_server(r, sr->version, eff, server_cmd, host, &port, srv_dir, srv_log, &server,
                          reason, sizeof(reason));
-        /* another process took the free port between our check and the server's bind: try
-         * two more ports before calling it a failure */
-        for (attempt = 1; s == 1 && attempt < 3 && strstr(reason, "in use"); attempt++) {
-            proc_stop(&server, KILL_AFTER_S);
-            port = ports_free(why, sizeof(why));
-            if (!port)
-                break;
-            json_object_set_new(eff, "port", json_integer(port));
-            reason[0] = '\0';
-            s = start_server(r, sr->version, eff, server_cmd, host, port, srv_dir, srv_log, &server,
-                             reason, sizeof(reason));
-        }
         srv_started = server.pid > 0;
         if (s == 2) {
             interrupted = 1;
@@ -537,9 +550,8 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
         }
         if (s != 0)
             goto record;
-        if (r->count_event && !(ctr = counted_open(r, server.pid, ctr_why, sizeof(ctr_why))) &&
-            !ctr_why[0])
-            snprintf(ctr_why, sizeof(ctr_why), "the counters could not be opened");
+        if (r->count_event) /* on failure ctr_why says why */
+            ctr = counted_open(r, server.pid, ctr_why, sizeof(ctr_why));
     }
     if (json_dump_file(eff, cfg_path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
         snprintf(err, errlen, "cannot write '%s'", cfg_path);
@@ -629,9 +641,7 @@ record:
             snprintf(err, errlen, "out of memory");
         else if (have_res)
             json_object_set(line, "interference", interf);
-        if (line && r->count_event && srv_started)
-            counted_record(r, sr, started,
-                           (pid_t)json_integer_value(json_object_get(server_obj, "pid")), &win, ok ? result : NULL, ctr_why);
+        counted_record(r, sr, started, server_obj, &win, ok ? result : NULL, ctr_why);
     }
 out:
     if (driver.pid > 0)
@@ -658,10 +668,7 @@ out:
     json_decref(server_obj);
     json_decref(eff);
     window_close(&win);
-    if (ctr) {
-        counters_close(ctr);
-        free(ctr);
-    }
+    counted_close(ctr);
     json_decref(denv);
     json_decref(swin);
     json_decref(interf);

@@ -1,6 +1,7 @@
 /* cost: the counted channel's settings (defaults, overrides, --instructions forcing it on,
  * bad values refused with the JSON path) and the hardware-counter probe's answer. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cost.h"
 #include "t.h"
@@ -22,6 +23,26 @@ static void expect_error(const char *text, const char *want)
 
     CHECK_MSG(parse(text, 0, &cs, err, sizeof(err)) == -1, "'%s' accepted", text);
     CHECK_MSG(strstr(err, want) != NULL, "'%s' lacks '%s'", err, want);
+}
+
+/* The event the counters count: instructions:u unless the test hook names another. */
+static void counters_event_check(void)
+{
+    struct counters_event ev;
+    char err[256] = "";
+
+    unsetenv(COUNTERS_ENV);
+    CHECK(counters_event_pick(&ev, err, sizeof(err)) == 0 &&
+          strcmp(ev.name, "instructions:u") == 0 &&
+          strcmp(ev.kernel, "PERF_COUNT_HW_INSTRUCTIONS") == 0);
+    setenv(COUNTERS_ENV, "task-clock", 1);
+    CHECK(counters_event_pick(&ev, err, sizeof(err)) == 0 && strcmp(ev.name, "task-clock:u") == 0 &&
+          strcmp(ev.kernel, "PERF_COUNT_SW_TASK_CLOCK") == 0);
+    setenv(COUNTERS_ENV, "cycles", 1);
+    CHECK(counters_event_pick(&ev, err, sizeof(err)) == -1);
+    CHECK_MSG(strstr(err, "PAIRBENCH_COST_EVENT: 'cycles': expected instructions or task-clock"),
+              "%s", err);
+    unsetenv(COUNTERS_ENV);
 }
 
 int main(void)
@@ -50,6 +71,15 @@ int main(void)
     expect_error("{\"exclude\": [\"a b\"]}", "$.instructions.exclude: expected function names");
     expect_error("{\"match\": 1}", "$.instructions.match: expected an object");
     expect_error("{\"cache_sim\": true}", "$.instructions.cache_sim: unknown key");
+
+    CHECK(parse("{}", 0, &cs, err, sizeof(err)) == 0 && cs.source == COST_SOURCE_AUTO);
+    CHECK(parse("{\"source\": \"valgrind\"}", 0, &cs, err, sizeof(err)) == 0 &&
+          cs.source == COST_SOURCE_VALGRIND);
+    CHECK(parse("{\"source\": \"counters\"}", 0, &cs, err, sizeof(err)) == 0 &&
+          cs.source == COST_SOURCE_COUNTERS);
+    expect_error("{\"source\": \"perf\"}",
+                 "$.instructions.source: expected \"auto\", \"valgrind\" or \"counters\"");
+    counters_event_check();
 
     have = cost_perf_probe(why, sizeof(why));
     CHECK_MSG(why[0] != '\0', "the probe says nothing");
