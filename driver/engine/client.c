@@ -18,10 +18,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "buf.h"
 #include "client_impl.h"
 #include "clock.h"
-#include "conn.h"
 #include "loop.h"
 #include "tls.h"
 #include "winmark.h"
