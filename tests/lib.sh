@@ -41,12 +41,17 @@ start_bg() {
     PIDS="$PIDS $LAST_PID"
 }
 
+# port_open PORT: whether something accepts on 127.0.0.1:PORT now.
+port_open() {
+    if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
+    command -v socat >/dev/null 2>&1 && socat -T1 /dev/null "TCP:127.0.0.1:$1" 2>/dev/null
+}
+
 # wait_port PORT [SECONDS]: until something accepts on 127.0.0.1:PORT.
 wait_port() {
     i=0; limit=$(( ${2:-10} * 10 ))
     while [ $i -lt $limit ]; do
-        if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
-        if command -v socat >/dev/null 2>&1 && socat -T1 /dev/null "TCP:127.0.0.1:$1" 2>/dev/null; then return 0; fi
+        if port_open "$1"; then return 0; fi
         sleep 0.1; i=$((i + 1))
     done
     fail "nothing listening on 127.0.0.1:$1 after ${2:-10}s"
@@ -62,6 +67,69 @@ start_redis() {
     start_bg "$name" "$bin" --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no \
         --dir "$T/$name" "$@"
     wait_port "$REDIS_PORT"
+}
+
+# nginx_conf FILE DIR HTTP-TEXT: writes FILE, the configuration of a real nginx in the
+# foreground (a master and one worker; pid file, error log DIR/error.log and temp files in
+# DIR) whose http block holds HTTP-TEXT after the common settings: keepalive_requests 1000000,
+# and "access_log off" unless HTTP-TEXT has an access_log of its own. Run as root, the worker
+# stays root ("user root;"): switched to nobody it could read nothing under $T (mode 0700)
+# and would be out of valgrind's reach. The pid file is DIR/nginx-@PORT@.pid: @PORT@ and any
+# other placeholder in HTTP-TEXT are left for the caller to replace.
+nginx_conf() {
+    ngx_file=$1; ngx_dir=$2; ngx_text=$3
+    mkdir -p "$ngx_dir/tmp"
+    ngx_user=""
+    [ "$(id -u)" = 0 ] && ngx_user="user root;"
+    ngx_log="access_log off;"
+    case $ngx_text in *access_log*) ngx_log="" ;; esac
+    cat > "$ngx_file" <<EOF
+daemon off;
+worker_processes 1;
+$ngx_user
+pid $ngx_dir/nginx-@PORT@.pid;
+error_log $ngx_dir/error.log warn;
+events { worker_connections 512; }
+http {
+    $ngx_log
+    client_body_temp_path $ngx_dir/tmp/body;
+    proxy_temp_path $ngx_dir/tmp/proxy;
+    fastcgi_temp_path $ngx_dir/tmp/fastcgi;
+    uwsgi_temp_path $ngx_dir/tmp/uwsgi;
+    scgi_temp_path $ngx_dir/tmp/scgi;
+    keepalive_requests 1000000;
+$ngx_text
+}
+EOF
+}
+
+# start_nginx NAME HTTP-TEXT: a real nginx (nginx_conf) with its files in $T/NAME, on free
+# loopback ports: @PORT@ in HTTP-TEXT becomes NGINX_PORT, @PORT2@ NGINX_PORT2 (both set).
+# Waits until every port used accepts and fails, with nginx's error log, if nginx exits or
+# does not listen within 10 s. The cleanup trap stops it.
+start_nginx() {
+    need nginx
+    ngx_name=$1; ngx_dir=$T/$1
+    NGINX_PORT=$(free_port)
+    NGINX_PORT2=$(free_port)
+    while [ "$NGINX_PORT2" = "$NGINX_PORT" ]; do NGINX_PORT2=$(free_port); done
+    nginx_conf "$ngx_dir/nginx.conf.in" "$ngx_dir" "$2"
+    sed -e "s/@PORT@/$NGINX_PORT/g" -e "s/@PORT2@/$NGINX_PORT2/g" "$ngx_dir/nginx.conf.in" \
+        > "$ngx_dir/nginx.conf"
+    start_bg "$ngx_name" nginx -p "$ngx_dir" -c "$ngx_dir/nginx.conf" -e "$ngx_dir/error.log"
+    ngx_pid=$LAST_PID
+    ngx_ports=$NGINX_PORT
+    case $2 in *@PORT2@*) ngx_ports="$ngx_ports $NGINX_PORT2" ;; esac
+    for ngx_p in $ngx_ports; do
+        i=0
+        until port_open "$ngx_p"; do
+            kill -0 "$ngx_pid" 2>/dev/null ||
+                fail "nginx '$ngx_name' exited: $(cat "$ngx_dir/error.log" "$T/$ngx_name.err" 2>/dev/null)"
+            [ $i -lt 100 ] ||
+                fail "nginx '$ngx_name' not listening on 127.0.0.1:$ngx_p after 10s: $(cat "$ngx_dir/error.log" 2>/dev/null)"
+            sleep 0.1; i=$((i + 1))
+        done
+    done
 }
 
 # redis_calls PORT COMMAND: the server's calls of COMMAND (lower case) since the last

@@ -330,31 +330,17 @@ static void h2_sleep_until(uint64_t t)
         ;
 }
 
-int h2_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t n)
+/* Fills run's reference pattern (--payload bytes), the URL and, with --sni, the CONNECT_TO
+ * entry that sends the connection to --host. 0, or -1 when out of memory. */
+static int h2_target(struct h2_run *run)
 {
-    struct h2_run run;
-    struct h2_worker *w = NULL;
-    struct drv_cpu c0, c1;
-    int rc = CLIENT_EFAIL, curl_inited = 0;
-    unsigned nw = o->workers ? o->workers : 1, i;
+    const struct drv_opts *o = run->o;
     char host[300];
 
-    memset(&run, 0, sizeof(run));
-    run.o = o;
-    if (!cu && !(cu = curl_api_load(err, n)))
-        return CLIENT_EFAIL;
-    if (h2_check(o, err, n) < 0)
-        return CLIENT_EUSAGE;
-    if (cu->global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-        snprintf(err, n, "http/2: curl_global_init failed");
-        return CLIENT_EFAIL;
-    }
-    curl_inited = 1;
-    r->unit = "round trips/s";
-    run.expect = malloc(o->payload ? o->payload : 1);
-    if (!run.expect)
-        goto oom;
-    http_pattern(run.expect, o->payload, 0);
+    run->expect = malloc(o->payload ? o->payload : 1);
+    if (!run->expect)
+        return -1;
+    http_pattern(run->expect, o->payload, 0);
     /* with --sni the URL names that host (certificate check, :authority), and CONNECT_TO
      * sends the connection to --host */
     const char *name = o->sni[0] ? o->sni : o->host;
@@ -362,35 +348,35 @@ int h2_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t n)
         snprintf(host, sizeof(host), "[%s]", name);
     else
         snprintf(host, sizeof(host), "%s", name);
-    snprintf(run.url, sizeof(run.url), "https://%s:%d%s", host, o->port, o->path);
+    snprintf(run->url, sizeof(run->url), "https://%s:%d%s", host, o->port, o->path);
     if (o->sni[0]) {
-        snprintf(run.connect_to, sizeof(run.connect_to), "%s:%d:%s%s%s:%d", o->sni, o->port,
+        snprintf(run->connect_to, sizeof(run->connect_to), "%s:%d:%s%s%s:%d", o->sni, o->port,
                  strchr(o->host, ':') ? "[" : "", o->host, strchr(o->host, ':') ? "]" : "",
                  o->port);
-        run.connect_list = cu->slist_append(NULL, run.connect_to);
-        if (!run.connect_list)
-            goto oom;
+        run->connect_list = cu->slist_append(NULL, run->connect_to);
+        if (!run->connect_list)
+            return -1;
     }
-    if (nw > o->connections)
-        nw = o->connections;
-    if (nw == 0) { /* opts_parse already rejects --connections 0 */
-        snprintf(err, n, "--connections '0': expected an integer in 1..10000");
-        rc = CLIENT_EUSAGE;
-        goto out;
-    }
-    w = calloc(nw, sizeof(*w));
-    if (!w)
-        goto oom;
-    for (i = 0; i < nw; i++) {
+    return 0;
+}
+
+/* Sets up the nw workers of w (calloc'ed by the caller): each one's share of --connections,
+ * its multi handle and `window` transfers per connection. 0, or -1 when out of memory
+ * (h2_workers_free frees what was made). */
+static int h2_workers_setup(struct h2_run *run, struct h2_worker *w, unsigned nw)
+{
+    const struct drv_opts *o = run->o;
+
+    for (unsigned i = 0; i < nw; i++) {
         struct h2_worker *wk = &w[i];
-        wk->run = &run;
+        wk->run = run;
         wk->nconn = o->connections / nw + (i < o->connections % nw);
         wk->nx = wk->nconn * o->window;
         wk->hist = hist_new();
         wk->multi = cu->multi_init();
         wk->x = calloc(wk->nx, sizeof(*wk->x));
         if (!wk->hist || !wk->multi || !wk->x)
-            goto oom;
+            return -1;
         cu->multi_setopt(wk->multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);
         cu->multi_setopt(wk->multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)wk->nconn);
         cu->multi_setopt(wk->multi, CURLMOPT_MAXCONNECTS, (long)wk->nconn);
@@ -398,26 +384,40 @@ int h2_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t n)
         for (unsigned k = 0; k < wk->nx; k++) {
             wk->x[k].w = wk;
             if (h2_xfer_setup(&wk->x[k]) < 0)
-                goto oom;
+                return -1;
         }
     }
+    return 0;
+}
+
+/* Sets the window (warm-up end t0_ns, end_ns), starts the nw workers, marks the window and
+ * takes the process's CPU over it, joins the workers and merges their counts into r (the
+ * elapsed time covers the whole configured window). err gets the first worker's error,
+ * which r notes too. Returns whether any transfer ever succeeded. */
+static int h2_measure(struct h2_run *run, struct h2_worker *w, unsigned nw, struct drv_result *r,
+                      char *err, size_t n)
+{
+    const struct drv_opts *o = run->o;
+    struct drv_cpu c0, c1;
+    unsigned i;
+
     uint64_t start = clock_now_ns();
-    run.t0_ns = start + (uint64_t)(o->warmup_s * 1e9);
-    run.end_ns = o->requests ? UINT64_MAX : run.t0_ns + (uint64_t)(o->duration_s * 1e9);
-    atomic_store(&run.left, o->requests);
-    run.timeout_ns = (uint64_t)(o->timeout_s * 1e9);
+    run->t0_ns = start + (uint64_t)(o->warmup_s * 1e9);
+    run->end_ns = o->requests ? UINT64_MAX : run->t0_ns + (uint64_t)(o->duration_s * 1e9);
+    atomic_store(&run->left, o->requests);
+    run->timeout_ns = (uint64_t)(o->timeout_s * 1e9);
     for (i = 0; i < nw; i++) {
         if (pthread_create(&w[i].th, NULL, h2_worker_main, &w[i]) != 0) {
             snprintf(err, n, "http/2: pthread_create failed");
-            atomic_store(&run.fatal, 1);
+            atomic_store(&run->fatal, 1);
             break;
         }
         w[i].started = 1;
     }
-    h2_sleep_until(run.t0_ns);
+    h2_sleep_until(run->t0_ns);
     result_cpu_now(&c0);
     winmark_start();
-    uint64_t last = run.t0_ns;
+    uint64_t last = run->t0_ns;
     int ever_ok = 0;
     for (i = 0; i < nw; i++) {
         if (!w[i].started)
@@ -442,13 +442,66 @@ int h2_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t n)
     result_cpu_now(&c1);
     result_cpu_delta(r, &c0, &c1);
     /* the whole configured window, as client.c measures it */
-    if (!o->requests && last < run.end_ns)
-        last = run.end_ns;
-    r->elapsed_ns = last - run.t0_ns;
+    if (!o->requests && last < run->end_ns)
+        last = run->end_ns;
+    r->elapsed_ns = last - run->t0_ns;
     r->window_s = o->requests ? 0 : o->duration_s;
     if (err[0])
         result_note_error(r, err);
-    if (!ever_ok) {
+    return ever_ok;
+}
+
+/* Joins the workers still running and frees the nw workers of w and their transfers. */
+static void h2_workers_free(struct h2_worker *w, unsigned nw)
+{
+    for (unsigned i = 0; i < nw; i++) {
+        if (w[i].started)
+            pthread_join(w[i].th, NULL);
+        for (unsigned k = 0; w[i].x && k < w[i].nx; k++)
+            if (w[i].x[k].easy) {
+                cu->multi_remove_handle(w[i].multi, w[i].x[k].easy);
+                cu->easy_cleanup(w[i].x[k].easy);
+            }
+        free(w[i].x);
+        if (w[i].multi)
+            cu->multi_cleanup(w[i].multi);
+        hist_free(w[i].hist);
+    }
+    free(w);
+}
+
+int h2_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t n)
+{
+    struct h2_run run;
+    struct h2_worker *w = NULL;
+    int rc = CLIENT_EFAIL, curl_inited = 0;
+    unsigned nw = o->workers ? o->workers : 1;
+
+    memset(&run, 0, sizeof(run));
+    run.o = o;
+    if (!cu && !(cu = curl_api_load(err, n)))
+        return CLIENT_EFAIL;
+    if (h2_check(o, err, n) < 0)
+        return CLIENT_EUSAGE;
+    if (cu->global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        snprintf(err, n, "http/2: curl_global_init failed");
+        return CLIENT_EFAIL;
+    }
+    curl_inited = 1;
+    r->unit = "round trips/s";
+    if (h2_target(&run) < 0)
+        goto oom;
+    if (nw > o->connections)
+        nw = o->connections;
+    if (nw == 0) { /* opts_parse already rejects --connections 0 */
+        snprintf(err, n, "--connections '0': expected an integer in 1..10000");
+        rc = CLIENT_EUSAGE;
+        goto out;
+    }
+    w = calloc(nw, sizeof(*w));
+    if (!w || h2_workers_setup(&run, w, nw) < 0)
+        goto oom;
+    if (!h2_measure(&run, w, nw, r, err, n)) {
         if (!err[0])
             snprintf(err, n, "connect '%s:%d': no connection succeeded", o->host, o->port);
         goto out;
@@ -471,22 +524,8 @@ int h2_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t n)
 oom:
     snprintf(err, n, "http/2: out of memory");
 out:
-    if (w) {
-        for (i = 0; i < nw; i++) {
-            if (w[i].started)
-                pthread_join(w[i].th, NULL);
-            for (unsigned k = 0; w[i].x && k < w[i].nx; k++)
-                if (w[i].x[k].easy) {
-                    cu->multi_remove_handle(w[i].multi, w[i].x[k].easy);
-                    cu->easy_cleanup(w[i].x[k].easy);
-                }
-            free(w[i].x);
-            if (w[i].multi)
-                cu->multi_cleanup(w[i].multi);
-            hist_free(w[i].hist);
-        }
-        free(w);
-    }
+    if (w)
+        h2_workers_free(w, nw);
     cu->slist_free_all(run.connect_list);
     free(run.expect);
     if (curl_inited)

@@ -38,32 +38,14 @@ this.wrap.tool === "redis-benchmark" && this.wrap.argv.join(" ").includes("-p '"
 this.config.port === '"$REDIS_PORT"''
 
 # 2. nginx: plain HTTP/1.1 for wrk, cleartext h2 for h2load
-PORT=$(free_port)
-PORT2=$(free_port)
-mkdir -p "$T/www" "$T/tmp"
+mkdir -p "$T/www"
 head -c 4096 /dev/urandom > "$T/www/file.bin"
-cat > "$T/nginx.conf" <<NGX
-daemon off;
-master_process off;
-worker_processes 1;
-pid $T/nginx.pid;
-error_log $T/error.log warn;
-events { worker_connections 512; }
-http {
+start_nginx nginx "
     log_format st '\$status';
     access_log $T/access.log st;
-    client_body_temp_path $T/tmp/body;
-    proxy_temp_path $T/tmp/proxy;
-    fastcgi_temp_path $T/tmp/fastcgi;
-    uwsgi_temp_path $T/tmp/uwsgi;
-    scgi_temp_path $T/tmp/scgi;
-    keepalive_requests 1000000;
-    server { listen 127.0.0.1:$PORT; listen 127.0.0.1:$PORT2 http2; root $T/www; }
-}
-NGX
-start_bg nginx nginx -p "$T" -c "$T/nginx.conf" -e "$T/error.log"
-wait_port "$PORT"
-wait_port "$PORT2"
+    server { listen 127.0.0.1:@PORT@; listen 127.0.0.1:@PORT2@ http2; root $T/www; }"
+PORT=$NGINX_PORT
+PORT2=$NGINX_PORT2
 
 : > "$T/access.log"
 "$DRIVER" wrap h2load -- -n 600 -c 2 -m 4 "http://127.0.0.1:$PORT2/file.bin" > "$T/h2.json" \

@@ -1,47 +1,27 @@
 #!/bin/sh
-# HTTP over TLS against a real nginx (ssl_certificate on a free loopback port, our own
-# configuration, foreground), HTTP/1.1 and HTTP/2: verified runs succeed, a certificate with
+# HTTP over TLS against a real nginx (ssl_certificate on a free loopback port, configured by
+# start_nginx in tests/lib.sh), HTTP/1.1 and HTTP/2: verified runs succeed, a certificate with
 # the wrong SAN is refused with exit 3 unless --insecure.
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/tls-lib.sh"
 tls_pki
 need nginx
 
-start_nginx() { # name cert -> NGINX_PORT
-    NGINX_PORT=$(free_port)
-    d=$T/$1
-    mkdir -p "$d/tmp"
+tls_nginx() { # name cert -> NGINX_PORT
     body=$(head -c 1000 /dev/zero | tr '\0' x)
-    cat > "$d/nginx.conf" <<EOF
-daemon off;
-worker_processes 1;
-pid $d/nginx.pid;
-error_log $d/error.log warn;
-events { worker_connections 256; }
-http {
-    access_log off;
-    client_body_temp_path $d/tmp/body;
-    proxy_temp_path $d/tmp/proxy;
-    fastcgi_temp_path $d/tmp/fastcgi;
-    uwsgi_temp_path $d/tmp/uwsgi;
-    scgi_temp_path $d/tmp/scgi;
-    keepalive_requests 1000000;
+    start_nginx "$1" "
     server {
-        listen 127.0.0.1:$NGINX_PORT ssl http2;
+        listen 127.0.0.1:@PORT@ ssl http2;
         ssl_certificate $PKI/$2.pem;
         ssl_certificate_key $PKI/$2.key;
         ssl_protocols TLSv1.2 TLSv1.3;
-        location / { default_type text/plain; return 200 "$body"; }
-    }
-}
-EOF
-    start_bg "$1" nginx -p "$d" -c "$d/nginx.conf" -e "$d/error.log"
-    wait_port "$NGINX_PORT"
+        location / { default_type text/plain; return 200 \"$body\"; }
+    }"
 }
 
 RUN="--warmup 0.1 --duration 0.3 --transport tls --cacert $PKI/ca.pem"
 
-start_nginx good server
+tls_nginx good server
 drv nginx http --port "$NGINX_PORT" $RUN --connections 2 --pipeline 2
 assert_clean_run nginx
 drv nginx-name http --port "$NGINX_PORT" $RUN --host localhost
@@ -50,7 +30,7 @@ assert_clean_run nginx-name
 drv nginx-h2 http --port "$NGINX_PORT" $RUN --http-version 2 --connections 2 --window 4
 assert_clean_run nginx-h2
 
-start_nginx wrong wrongsan
+tls_nginx wrong wrongsan
 drv nginx-wrong http --port "$NGINX_PORT" $RUN
 assert_eq "$RC" 3 "nginx wrong SAN exit"
 assert_err nginx-wrong "certificate verify failed: IP address mismatch"

@@ -7,40 +7,22 @@
 need nginx
 need node
 
-PORT=$(free_port)
-PORT2=$(free_port)
-mkdir -p "$T/www" "$T/tmp"
+mkdir -p "$T/www"
 head -c 4096 /dev/urandom > "$T/www/file.bin"
-cat > "$T/nginx.conf" <<EOF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $T/nginx.pid;
-error_log $T/error.log warn;
-events { worker_connections 512; }
-http {
+start_nginx nginx "
     access_log $T/access.log;
-    client_body_temp_path $T/tmp/body;
-    proxy_temp_path $T/tmp/proxy;
-    fastcgi_temp_path $T/tmp/fastcgi;
-    uwsgi_temp_path $T/tmp/uwsgi;
-    scgi_temp_path $T/tmp/scgi;
-    keepalive_requests 1000000;
     server {
-        listen 127.0.0.1:$PORT;
+        listen 127.0.0.1:@PORT@;
         root $T/www;
     }
     server {
-        listen 127.0.0.1:$PORT2;
+        listen 127.0.0.1:@PORT2@;
         root $T/www;
         access_log off;
         keepalive_requests 7;
-    }
-}
-EOF
-start_bg nginx nginx -p "$T" -c "$T/nginx.conf" -e "$T/error.log"
-wait_port "$PORT"
-wait_port "$PORT2"
+    }"
+PORT=$NGINX_PORT
+PORT2=$NGINX_PORT2
 
 ERRS0='{"connect":0,"io":0,"protocol":0,"verify":0,"timeout":0}'
 summary() { json_get "$1" '[this.ops, JSON.stringify(this.errors)].join(" ")'; }

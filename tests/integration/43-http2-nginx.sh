@@ -9,43 +9,25 @@ need nginx
 need node
 tls_pki
 
-PORT=$(free_port)
-PORT11=$(free_port)
-mkdir -p "$T/www" "$T/tmp"
+mkdir -p "$T/www"
 head -c 4096 /dev/urandom > "$T/www/file.bin"
-cat > "$T/nginx.conf" <<EOF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $T/nginx.pid;
-error_log $T/error.log warn;
-events { worker_connections 512; }
-http {
+start_nginx nginx "
     log_format h2 '\$server_protocol \$status \$body_bytes_sent \$connection';
     access_log $T/access.log h2;
-    client_body_temp_path $T/tmp/body;
-    proxy_temp_path $T/tmp/proxy;
-    fastcgi_temp_path $T/tmp/fastcgi;
-    uwsgi_temp_path $T/tmp/uwsgi;
-    scgi_temp_path $T/tmp/scgi;
-    keepalive_requests 1000000;
     http2_max_requests 1000000;
     ssl_certificate $PKI/server.pem;
     ssl_certificate_key $PKI/server.key;
     server {
-        listen 127.0.0.1:$PORT ssl http2;
+        listen 127.0.0.1:@PORT@ ssl http2;
         root $T/www;
     }
     server {
-        listen 127.0.0.1:$PORT11 ssl;
+        listen 127.0.0.1:@PORT2@ ssl;
         root $T/www;
         access_log off;
-    }
-}
-EOF
-start_bg nginx nginx -p "$T" -c "$T/nginx.conf" -e "$T/error.log"
-wait_port "$PORT"
-wait_port "$PORT11"
+    }"
+PORT=$NGINX_PORT
+PORT11=$NGINX_PORT2
 ERRS0='{"connect":0,"io":0,"protocol":0,"verify":0,"timeout":0}'
 H2="--http-version 2 --transport tls --cacert $PKI/ca.pem --path /file.bin"
 

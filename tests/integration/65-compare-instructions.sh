@@ -62,22 +62,13 @@ grep -q "instructions/op" "$T/tls/summary.csv" 2>/dev/null || grep -q "instructi
     fail "summary.csv lacks the metric"
 
 # 2. nginx: master and worker, both counted
-mkdir -p "$T/ng/tmp" && head -c 4096 /dev/zero | tr '\0' x > "$T/ng/4k"
-user=""
-[ "$(id -u)" = 0 ] && user="user root;" # a worker switched to nobody is out of vgdb's reach
+mkdir -p "$T/ng" && head -c 4096 /dev/zero | tr '\0' x > "$T/ng/4k"
+# compare starts nginx on the port it chose: the script puts that port into the configuration
+# (nginx_conf keeps the worker root when run as root: as nobody it is out of vgdb's reach)
+nginx_conf "$T/ng/nginx.conf.in" "$T/ng" "    server { listen 127.0.0.1:@PORT@; root $T/ng; }"
 cat > "$T/ng/nginx.sh" <<SH
 #!/bin/sh
-cat > "$T/ng/nginx-\$1.conf" <<CONF
-daemon off;
-worker_processes 1;
-$user
-pid $T/ng/nginx-\$1.pid;
-error_log $T/ng/error.log warn;
-events { worker_connections 64; }
-http { access_log off; keepalive_requests 1000000; client_body_temp_path $T/ng/tmp/b;
-  proxy_temp_path $T/ng/tmp/p; fastcgi_temp_path $T/ng/tmp/f; uwsgi_temp_path $T/ng/tmp/u;
-  scgi_temp_path $T/ng/tmp/s; server { listen 127.0.0.1:\$1; root $T/ng; } }
-CONF
+sed "s/@PORT@/\$1/g" "$T/ng/nginx.conf.in" > "$T/ng/nginx-\$1.conf"
 exec nginx -p "$T/ng" -c "$T/ng/nginx-\$1.conf" -e "$T/ng/error.log"
 SH
 chmod +x "$T/ng/nginx.sh"

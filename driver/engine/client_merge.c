@@ -1,0 +1,77 @@
+/* The workers' counts merged into the result after they joined (client_impl.h). */
+#include <stdio.h>
+
+#include "client_impl.h"
+
+/* Merges the workers' counts into r after they joined: histogram, counters, held
+ * connections, the earliest first error; *last = the last measured completion, *msent =
+ * measured batches started, drop = the first dropped connection's message. */
+static void collect(const struct run *run, unsigned nw, struct drv_result *r, uint64_t *last,
+                    uint64_t *msent, char *drop, size_t droplen)
+{
+    const char *err1 = NULL;
+    uint64_t err1_ns = 0;
+    unsigned i, j;
+
+    for (i = 0; i < nw; i++) {
+        const struct worker *w = &run->workers[i];
+        hist_merge(r->hist, w->hist);
+        r->ops += w->ops;
+        r->batches += w->batches;
+        r->err_connect += w->e_connect;
+        r->err_io += w->e_io;
+        r->err_protocol += w->e_protocol;
+        r->err_verify += w->e_verify;
+        r->err_timeout += w->e_timeout;
+        *msent += w->measured_sent;
+        if (w->last_done_ns > *last)
+            *last = w->last_done_ns;
+        if (!drop[0] && w->drop_err[0])
+            snprintf(drop, droplen, "%s", w->drop_err);
+        if (w->err1[0] && (!err1 || w->err1_ns < err1_ns)) {
+            err1 = w->err1;
+            err1_ns = w->err1_ns;
+        }
+        /* held: ready when the window opened and not dropped while it was open */
+        for (j = 0; j < w->nconns; j++) {
+            const struct cconn *cc = &w->conns[j];
+            if (cc->ready_ns && cc->ready_ns <= run->t0 && !cc->lost)
+                r->conns_held++;
+        }
+    }
+    if (err1)
+        result_note_error(r, err1);
+}
+
+void client_finish(const struct run *run, unsigned nw, struct drv_result *r)
+{
+    const struct drv_opts *o = run->o;
+    uint64_t last = 0, msent = 0;
+    char drop[ERR_MAX] = "";
+
+    collect(run, nw, r, &last, &msent, drop, sizeof(drop));
+
+    r->unit = run->wl->unit;
+    /* a duration run's window is the whole configured window even when nothing completed
+     * near its end (a server that stalls is slow, not fast); batches started inside it
+     * and answered after it extend it to their completion */
+    if (run->t_end && last < run->t_end)
+        last = run->t_end;
+    r->elapsed_ns = last > run->t0 ? last - run->t0 : 0;
+    r->window_s = o->requests ? 0 : o->duration_s;
+    r->conns_configured = o->connections;
+    if (drop[0])
+        fprintf(stderr, "driver: warning: connections failed during the run; first: %s\n", drop);
+    if (r->ops == 0) {
+        /* the result is still printed (status failed): say why on stderr as well */
+        fprintf(stderr,
+                "driver: no successful operation in the measured window (errors: connect %llu, io "
+                "%llu, protocol %llu, verify %llu, timeout %llu)%s%s%s",
+                (unsigned long long)r->err_connect, (unsigned long long)r->err_io,
+                (unsigned long long)r->err_protocol, (unsigned long long)r->err_verify,
+                (unsigned long long)r->err_timeout,
+                msent ? "" : "; no measured batch was started (no warm-up reply in time)",
+                drop[0] ? "; first: " : "", drop);
+        fputc('\n', stderr);
+    }
+}
