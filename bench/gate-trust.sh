@@ -7,11 +7,14 @@
 #             bounded busy loop): target 0 exit 1; the disturbed runs are counted
 #   ab-15     A/B: the candidate's TCP and HTTP servers slowed by --delay-us, calibrated
 #             here to a ~15% throughput loss on the TCP row: target >= 90% exit 1
+#   ab-instr  A/B: the candidate's redis-server is Debian's redis source with ~2% more
+#             instructions on SET (bench/redis-src.sh builds both), the counted-cost channel
+#             on for the Redis rows: target 100% exit 1
 #   runs1     --runs 1 on identical versions: target 0 exit 1
 #   runs2     --runs 2 on identical versions: target 0 exit 1
-# Not covered: the instruction-count channel (counted cost) is not in this tree yet.
 # Usage: sh bench/gate-trust.sh   (env: REPS 10, BUDGET 5m, DURATION 1, WARMUP 0.5,
-#        RUNS 5, CASES "aa aa-busy ab-15 runs1 runs2", OUT a scratch directory)
+#        RUNS 5, CASES "aa aa-busy ab-15 ab-instr runs1 runs2", OUT a scratch directory,
+#        REDIS_SRC the cache of bench/redis-src.sh)
 # The full run (REPS=10) takes hours on 2 cores; REPS=2 BUDGET=2m gives a reduced figure.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +25,7 @@ BUDGET=${BUDGET:-5m}
 DURATION=${DURATION:-1}
 WARMUP=${WARMUP:-0.5}
 RUNS=${RUNS:-5}
-CASES=${CASES:-"aa aa-busy ab-15 runs1 runs2"}
+CASES=${CASES:-"aa aa-busy ab-15 ab-instr runs1 runs2"}
 OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/gate-trust.XXXXXX")}
 mkdir -p "$OUT"
 # private copies: a rebuild of bin/ during the hours this runs cannot pull them away
@@ -41,18 +44,20 @@ cat > "$OUT/grid.json" <<'JSON'
   {"protocol": "tcp", "payload": 64, "window": 16, "workers": 4, "connections": 16},
   {"protocol": "http", "payload": 4096, "window": 16, "workers": 1, "connections": 16}]}
 JSON
-# spec NAME CANDIDATE_DELAY_US: both versions run the reference TCP/HTTP servers in their own
-# processes (so a delay can slow the candidate's) and redis-server
+# spec NAME CANDIDATE_DELAY_US [BASE_REDIS CAND_REDIS EXTRA_KEYS]: both versions run the
+# reference TCP/HTTP servers in their own processes (so a delay can slow the candidate's) and
+# a redis-server (the system's unless named)
 spec() {
     cand=""
     [ "$2" -gt 0 ] && cand=" --delay-us $2"
+    rb=${3:-redis-server}; rc=${4:-redis-server}; extra=${5:-}
     cat > "$OUT/$1.json" <<JSON
 {"versions": [
-  {"name": "baseline", "driver": "$DRIVER", "server": {"redis": "$redis",
+  {"name": "baseline", "driver": "$DRIVER", "server": {"redis": "$rb ${redis#redis-server }",
      "tcp": "$DRIVER serve tcp --port {port} --workers 4", "http": "$DRIVER serve http --port {port} --payload 4096"}},
-  {"name": "candidate", "driver": "$DRIVER", "server": {"redis": "$redis",
+  {"name": "candidate", "driver": "$DRIVER", "server": {"redis": "$rc ${redis#redis-server }",
      "tcp": "$DRIVER serve tcp --port {port} --workers 4$cand", "http": "$DRIVER serve http --port {port} --payload 4096$cand"}}],
- "grids": ["$OUT/grid.json"], "runs": $RUNS, "warmup": $WARMUP, "duration": $DURATION, "grace": 10}
+ "grids": ["$OUT/grid.json"], "runs": $RUNS, "warmup": $WARMUP, "duration": $DURATION, "grace": 10$extra}
 JSON
 }
 
@@ -126,6 +131,12 @@ for c in $CASES; do
         echo "ab-15: candidate --delay-us $d" >> "$OUT/notes.txt"
         spec ab "$d"
         run_case ab-15 ab --budget "$BUDGET" ;;
+    ab-instr)
+        src=$(sh "$top/bench/redis-src.sh" ${REDIS_SRC:-})
+        echo "ab-instr: baseline $src/redis-a, candidate $src/redis-b (+~2% instructions on SET)" >> "$OUT/notes.txt"
+        spec abi 0 "$src/redis-a/src/redis-server" "$src/redis-b/src/redis-server" \
+            ', "instructions": {"match": {"protocol": "redis"}, "runs": 3, "requests": 5000}'
+        run_case ab-instr abi --budget "$BUDGET" ;;
     runs1) run_case runs1 aa --runs 1 ;;
     runs2) run_case runs2 aa --runs 2 ;;
     *) echo "gate-trust: unknown case '$c'" >&2; exit 2 ;;
