@@ -620,16 +620,12 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    port = ports_free(why, sizeof(why));
+    port = runner_use_free_port(eff, host, why, sizeof(why));
     if (!port) {
         snprintf(reason, sizeof(reason), "instructions: %s", why);
         goto record;
     }
-    json_object_set_new(eff, "host", json_string(host));
-    json_object_set_new(eff, "port", json_integer(port));
-    json_object_del(eff, "serve");
-    json_object_del(eff, "serve_workers");
-    json_object_del(eff, "delay_us");
+    runner_drop_reference_server(eff);
     rc = runner_start_server(r, sr->version, eff, cmd, host, port, srv_dir, srv_log, wrap,
                              r->sp->probe_timeout + 60, &server, why, sizeof(why));
     if (rc == 1)

@@ -186,9 +186,27 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
     return 0;
 }
 
-static void rm_tree(const char *path)
+void runner_remove_tree(const char *path)
 {
     (void)nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+unsigned runner_use_free_port(json_t *eff, const char *host, char *why, size_t whylen)
+{
+    unsigned port = ports_free(why, whylen);
+
+    if (port) {
+        json_object_set_new(eff, "host", json_string(host));
+        json_object_set_new(eff, "port", json_integer(port));
+    }
+    return port;
+}
+
+void runner_drop_reference_server(json_t *eff)
+{
+    json_object_del(eff, "serve");
+    json_object_del(eff, "serve_workers");
+    json_object_del(eff, "delay_us");
 }
 
 static void sleep_ms(int ms)
@@ -431,20 +449,16 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
     if (ver->server)
         server_cmd = jstr(ver->server, proto);
     if (server_cmd || json_is_true(json_object_get(cfg->params, "serve"))) {
-        port = ports_free(why, sizeof(why));
+        port = runner_use_free_port(eff, host, why, sizeof(why));
         if (!port) {
             snprintf(reason, sizeof(reason), "server not ready: %s", why);
             goto record;
         }
-        json_object_set_new(eff, "host", json_string(host));
-        json_object_set_new(eff, "port", json_integer(port));
     }
     if (server_cmd) {
         int s;
         /* the version's own server replaces the driver's reference server */
-        json_object_del(eff, "serve");
-        json_object_del(eff, "serve_workers");
-        json_object_del(eff, "delay_us");
+        runner_drop_reference_server(eff);
         if (mkdir(srv_dir, 0755) < 0 && errno != EEXIST) {
             snprintf(err, errlen, "cannot create '%s': %s", srv_dir, strerror(errno));
             goto out;
@@ -574,7 +588,7 @@ out:
     (void)unlink(cfg_path);
     (void)unlink(srv_log);
     (void)unlink(drv_log);
-    rm_tree(srv_dir);
+    runner_remove_tree(srv_dir);
     free(full);
     words_free(dargv);
     json_decref(result);
