@@ -51,6 +51,8 @@ static int get_uint(const json_t *j, const char *key, unsigned lo, unsigned hi, 
 int cost_settings_parse(const json_t *j, int force, const char *file, struct cost_settings *cs,
                         char *err, size_t errlen)
 {
+    static const char *const keys[] = {
+        "runs", "requests", "warmup_requests", "idle_s", "exclude", "enabled", "match", NULL};
     const char *k;
     const json_t *v;
 
@@ -63,21 +65,12 @@ int cost_settings_parse(const json_t *j, int force, const char *file, struct cos
     cs->enabled = force || json_is_true(j) || json_is_object(j);
     if (!json_is_object(j))
         return 0;
-    json_object_foreach((json_t *)j, k, v)
-    {
-        static const char *const keys[] = {
-            "runs", "requests", "warmup_requests", "idle_s", "exclude", "enabled", "match"};
-        size_t i;
-        for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-            if (strcmp(k, keys[i]) == 0)
-                break;
-        if (i == sizeof(keys) / sizeof(keys[0])) {
-            snprintf(err, errlen,
-                     "%s: $.instructions.%s: unknown key (expected runs, requests, "
-                     "warmup_requests, idle_s, exclude, enabled, match)",
-                     file, k);
-            return -1;
-        }
+    if ((k = grid_unknown_key(j, keys))) {
+        snprintf(err, errlen,
+                 "%s: $.instructions.%s: unknown key (expected runs, requests, "
+                 "warmup_requests, idle_s, exclude, enabled, match)",
+                 file, k);
+        return -1;
     }
     if ((v = json_object_get(j, "enabled"))) {
         if (!json_is_boolean(v))

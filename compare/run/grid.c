@@ -64,6 +64,10 @@ static const struct key_rule key_rules[] = {
 };
 #define N_KEY_RULES (sizeof(key_rules) / sizeof(key_rules[0]))
 
+/* The top-level keys of a grid document. */
+static const char *const grid_keys[] = {"name",    "description", "defaults", "axes",
+                                        "exclude", "configs",     NULL};
+
 static const char key_list[] =
     "protocol, transport, host, port, connections, workers, pipeline, window, payload, "
     "command, keyspace, auth, resp, http_version, path, serve, serve_workers, warmup, "
@@ -93,6 +97,27 @@ int grid_fail_expected(const char *file, const char *path, const char *what, con
     grid_show_value(v, got, sizeof(got));
     snprintf(err, errlen, "%s: %s: expected %s, got %s", file, path, what, got);
     return -1;
+}
+
+int grid_word_in(const char *s, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(s, *list) == 0)
+            return 1;
+    return 0;
+}
+
+const char *grid_unknown_key(const json_t *obj, const char *const *keys)
+{
+    const char *k;
+    json_t *v;
+
+    json_object_foreach((json_t *)obj, k, v)
+    {
+        if (!grid_word_in(k, keys))
+            return k;
+    }
+    return NULL;
 }
 
 static const struct key_rule *find_rule(const char *key)
@@ -433,17 +458,12 @@ int grid_expand(const json_t *grid, const char *file, struct grid_config **out, 
     *n = 0;
     if (!json_is_object(grid))
         return grid_fail_expected(file, "$", "a grid object", grid, err, errlen);
-    json_object_foreach((json_t *)grid, k, v)
-    {
-        if (strcmp(k, "name") != 0 && strcmp(k, "defaults") != 0 && strcmp(k, "axes") != 0 &&
-            strcmp(k, "exclude") != 0 && strcmp(k, "configs") != 0 &&
-            strcmp(k, "description") != 0) {
-            snprintf(err, errlen,
-                     "%s: $.%s: unknown key '%s' (expected one of: name, "
-                     "description, defaults, axes, exclude, configs)",
-                     file, k, k);
-            return -1;
-        }
+    if ((k = grid_unknown_key(grid, grid_keys))) {
+        snprintf(err, errlen,
+                 "%s: $.%s: unknown key '%s' (expected one of: name, "
+                 "description, defaults, axes, exclude, configs)",
+                 file, k, k);
+        return -1;
     }
     if ((v = json_object_get(grid, "name")) && (!json_is_string(v) || !json_string_length(v)))
         return grid_fail_expected(file, "$.name", "a non-empty string", v, err, errlen);
