@@ -65,8 +65,8 @@ static int check_command(const char *file, const char *path, const json_t *v, ch
 }
 
 /* The keys of one entry of "versions". */
-static const char *const version_keys[] = {"name", "ref", "driver", "server", "env", "description",
-                                           NULL};
+static const char *const version_keys[] = {"name", "ref",         "driver", "server",
+                                           "env",  "description", NULL};
 
 /* One entry of a version's "server": a protocol the driver speaks, and its command. */
 static int check_server_entry(const char *file, const char *path, const char *k, const json_t *c,
@@ -329,9 +329,9 @@ static void unique_labels(struct spec *sp)
 static int check_keys(const char *file, json_t *root, char *err, size_t errlen)
 {
     static const char *const keys[] = {
-        "versions",    "grids",          "runs",        "warmup",       "duration",
-        "grace",       "probe_timeout",  "gate",        "hash_sources", "description",
-        "noise_limit", "confirm_rounds", "instructions", NULL};
+        "versions",      "grids", "runs",         "warmup",      "duration",    "grace",
+        "probe_timeout", "gate",  "hash_sources", "description", "noise_limit", "confirm_rounds",
+        "instructions",  NULL};
     const char *k = grid_unknown_key(root, keys);
 
     if (k) {
