@@ -138,18 +138,143 @@ static json_t *thresholds_json(const struct verdict_rules *rules)
     return rj;
 }
 
+/* The dataset indexed: versions and configurations in order, and the latest line per
+ * (config, version, round). */
+struct run_index {
+    json_t *versions, *configs; /* arrays of names, first seen first */
+    json_t *seen_v, *seen_c;    /* the same as sets */
+    json_t *meta_cfg;           /* id -> meta.json's configs[i], looked up per row */
+    json_t *latest;             /* summary_run_key() -> runs.jsonl line */
+    json_t *labels;             /* config -> the label of its first run that has one */
+    json_t *replaced;           /* config -> how many lines a later one replaced */
+    long max_round;
+};
+
+static void index_release(struct run_index *ix)
+{
+    json_decref(ix->seen_v);
+    json_decref(ix->seen_c);
+    json_decref(ix->meta_cfg);
+    json_decref(ix->versions);
+    json_decref(ix->configs);
+    json_decref(ix->latest);
+    json_decref(ix->labels);
+    json_decref(ix->replaced);
+}
+
+/* meta.json's versions and configurations, in its order. */
+static void index_meta(struct run_index *ix, const json_t *meta)
+{
+    const json_t *mv = json_object_get(meta, "versions"), *mc = json_object_get(meta, "configs");
+    size_t i;
+
+    for (i = 0; i < json_array_size(mv); i++) {
+        const char *n = summary_str(json_array_get(mv, i), "name", NULL);
+        if (n)
+            add_unique(ix->versions, ix->seen_v, n);
+    }
+    for (i = 0; i < json_array_size(mc); i++) {
+        const char *id = summary_str(json_array_get(mc, i), "id", NULL);
+        if (id) {
+            add_unique(ix->configs, ix->seen_c, id);
+            json_object_set(ix->meta_cfg, id, json_array_get(mc, i)); /* the last one wins */
+        }
+    }
+}
+
+/* One runs.jsonl line (the i-th) into the index. Returns 0, or -1 with err. */
+static int index_run(struct run_index *ix, const json_t *run, size_t i, char *err, size_t errlen)
+{
+    const char *cfg = summary_str(run, "config", NULL), *ver = summary_str(run, "version", NULL);
+    const char *kind = summary_str(run, "kind", NULL);
+    const json_t *rj = json_object_get(run, "round");
+    char key[512], kv[300];
+    long round;
+
+    if (!cfg || !ver || !json_is_integer(rj) || json_integer_value(rj) < 1 ||
+        json_integer_value(rj) > SUMMARY_MAX_ROUNDS) {
+        snprintf(err, errlen,
+                 "runs.jsonl: run %zu: expected \"config\" and \"version\" strings and "
+                 "\"round\" an integer in 1..%d",
+                 i + 1, SUMMARY_MAX_ROUNDS);
+        return -1;
+    }
+    round = (long)json_integer_value(rj);
+    if (round > ix->max_round)
+        ix->max_round = round;
+    add_unique(ix->versions, ix->seen_v, ver);
+    add_unique(ix->configs, ix->seen_c, cfg);
+    if (!json_object_get(ix->labels, cfg) && summary_str(run, "label", NULL))
+        json_object_set_new(ix->labels, cfg, json_string(summary_str(run, "label", "")));
+    /* counted runs (kind "instructions") have rounds of their own */
+    snprintf(kv, sizeof(kv), "%s%s%s", ver, kind ? "\x1f" : "", kind ? kind : "");
+    summary_run_key(key, sizeof(key), cfg, kv, round);
+    if (json_object_get(ix->latest, key)) {
+        /* a later line replaces an earlier one (resume); count it for the report */
+        json_t *c = json_object_get(ix->replaced, cfg);
+
+        json_object_set_new(ix->replaced, cfg,
+                            json_integer(json_is_integer(c) ? json_integer_value(c) + 1 : 1));
+    }
+    json_object_set(ix->latest, key, (json_t *)run);
+    return 0;
+}
+
+/* The planned rounds (meta.json's settings.runs, else the most seen), the looks adaptive
+ * confirmation shares its budget among, and in *nr how many rounds a row spans. */
+static size_t plan_rounds(const json_t *meta, long max_round, struct look_plan *lp, size_t *nr)
+{
+    size_t expected = (size_t)summary_num(json_object_get(meta, "settings"), "runs", 0);
+
+    if (expected == 0 || expected > SUMMARY_MAX_ROUNDS)
+        expected = (size_t)max_round;
+    /* rounds past the planned ones come from adaptive confirmation: its cap (set in
+     * meta.json before the first extra round) says how many looks share the budget */
+    lp->planned = expected;
+    lp->looks =
+        ((size_t)summary_num(json_object_get(meta, "confirmation"), "max_extra_rounds", 0) + 1) / 2;
+    *nr = expected > (size_t)max_round ? expected : (size_t)max_round;
+    return expected;
+}
+
+/* Every configuration's row, in order, into rows. Returns 0, or -1 when out of memory. */
+static int add_rows(json_t *rows, const struct run_index *ix, const json_t *meta, size_t nr,
+                    size_t expected_rounds, const struct verdict_rules *rules,
+                    const struct look_plan *lp)
+{
+    size_t i;
+
+    for (i = 0; i < json_array_size(ix->configs); i++) {
+        const char *cfg = json_string_value(json_array_get(ix->configs, i));
+        json_t *row =
+            summary_row_build(cfg, json_object_get(ix->meta_cfg, cfg), ix->latest, ix->versions, nr,
+                              expected_rounds, rules, lp, summary_str(ix->labels, cfg, cfg),
+                              summary_num(json_object_get(meta, "settings"), "warmup", 0));
+
+        if (!row)
+            return -1;
+        json_object_set_new(json_object_get(row, "runs"), "replaced",
+                            json_integer((json_int_t)summary_num(ix->replaced, cfg, 0)));
+        json_array_append_new(rows, row);
+    }
+    return 0;
+}
+
 json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdict_rules *rules,
                       char *err, size_t errlen)
 {
     struct verdict_rules def;
-    json_t *versions = json_array(), *configs = json_array(), *latest = json_object();
-    json_t *seen_v = json_object(), *seen_c = json_object();
-    json_t *meta_cfg = json_object(); /* id -> meta.json's configs[i], looked up per row */
-    json_t *labels = json_object(), *replaced = json_object(), *sum = NULL, *rows = NULL;
-    const json_t *mv = json_object_get(meta, "versions"), *mc = json_object_get(meta, "configs");
-    size_t i, nr = 0, expected_rounds, compared = 0;
+    struct run_index ix = {.versions = json_array(),
+                           .configs = json_array(),
+                           .seen_v = json_object(),
+                           .seen_c = json_object(),
+                           .meta_cfg = json_object(),
+                           .latest = json_object(),
+                           .labels = json_object(),
+                           .replaced = json_object()};
+    json_t *sum = NULL, *rows = NULL;
+    size_t i, nr = 0, expected_rounds, compared;
     struct look_plan lp;
-    long max_round = 0;
 
     if (!rules) {
         verdict_rules_default(&def);
@@ -157,119 +282,40 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     }
     if (!json_is_array(runs)) {
         snprintf(err, errlen, "runs: expected an array of run objects");
-        goto fail;
+        goto out;
     }
-    for (i = 0; i < json_array_size(mv); i++) {
-        const char *n = summary_str(json_array_get(mv, i), "name", NULL);
-        if (n)
-            add_unique(versions, seen_v, n);
-    }
-    for (i = 0; i < json_array_size(mc); i++) {
-        const char *id = summary_str(json_array_get(mc, i), "id", NULL);
-        if (id) {
-            add_unique(configs, seen_c, id);
-            json_object_set(meta_cfg, id, json_array_get(mc, i)); /* the last one wins */
-        }
-    }
-    for (i = 0; i < json_array_size(runs); i++) {
-        const json_t *run = json_array_get(runs, i);
-        const char *cfg = summary_str(run, "config", NULL),
-                   *ver = summary_str(run, "version", NULL);
-        const json_t *rj = json_object_get(run, "round");
-        char key[512];
-        long round;
-
-        if (!cfg || !ver || !json_is_integer(rj) || json_integer_value(rj) < 1 ||
-            json_integer_value(rj) > SUMMARY_MAX_ROUNDS) {
-            snprintf(err, errlen,
-                     "runs.jsonl: run %zu: expected \"config\" and \"version\" strings and "
-                     "\"round\" an integer in 1..%d",
-                     i + 1, SUMMARY_MAX_ROUNDS);
-            goto fail;
-        }
-        round = (long)json_integer_value(rj);
-        if (round > max_round)
-            max_round = round;
-        add_unique(versions, seen_v, ver);
-        add_unique(configs, seen_c, cfg);
-        if (!json_object_get(labels, cfg) && summary_str(run, "label", NULL))
-            json_object_set_new(labels, cfg, json_string(summary_str(run, "label", "")));
-        {
-            /* counted runs (kind "instructions") have rounds of their own */
-            const char *kind = summary_str(run, "kind", NULL);
-            char kv[300];
-            snprintf(kv, sizeof(kv), "%s%s%s", ver, kind ? "\x1f" : "", kind ? kind : "");
-            summary_run_key(key, sizeof(key), cfg, kv, round);
-        }
-        if (json_object_get(latest, key)) {
-            /* a later line replaces an earlier one (resume); count it for the report */
-            json_t *c = json_object_get(replaced, cfg);
-
-            json_object_set_new(replaced, cfg,
-                                json_integer(json_is_integer(c) ? json_integer_value(c) + 1 : 1));
-        }
-        json_object_set(latest, key, (json_t *)run);
-    }
-    if (json_array_size(versions) == 0) {
+    index_meta(&ix, meta);
+    for (i = 0; i < json_array_size(runs); i++)
+        if (index_run(&ix, json_array_get(runs, i), i, err, errlen) < 0)
+            goto out;
+    if (json_array_size(ix.versions) == 0) {
         snprintf(err, errlen,
                  "no versions: meta.json has no \"versions\" and runs.jsonl is "
                  "empty");
-        goto fail;
+        goto out;
     }
-    expected_rounds = (size_t)summary_num(json_object_get(meta, "settings"), "runs", 0);
-    if (expected_rounds == 0 || expected_rounds > SUMMARY_MAX_ROUNDS)
-        expected_rounds = (size_t)max_round;
-    /* rounds past the planned ones come from adaptive confirmation: its cap (set in
-     * meta.json before the first extra round) says how many looks share the budget */
-    lp.planned = expected_rounds;
-    lp.looks =
-        ((size_t)summary_num(json_object_get(meta, "confirmation"), "max_extra_rounds", 0) + 1) / 2;
-    nr = expected_rounds > (size_t)max_round ? expected_rounds : (size_t)max_round;
-
+    expected_rounds = plan_rounds(meta, ix.max_round, &lp, &nr);
     sum = json_object();
     rows = json_array();
     json_object_set_new(sum, "schema", json_string("pairbench.summary/1"));
-    json_object_set(sum, "baseline", json_array_get(versions, 0));
-    json_object_set(sum, "versions", versions);
+    json_object_set(sum, "baseline", json_array_get(ix.versions, 0));
+    json_object_set(sum, "versions", ix.versions);
     json_object_set_new(sum, "rounds", json_integer((json_int_t)expected_rounds));
     json_object_set_new(sum, "outcome", json_null()); /* filled once the rows are known */
-    for (i = 0; i < json_array_size(configs); i++) {
-        const char *cfg = json_string_value(json_array_get(configs, i));
-        const json_t *mcfg = json_object_get(meta_cfg, cfg);
-        json_t *row;
-
-        row = summary_row_build(cfg, mcfg, latest, versions, nr, expected_rounds, rules, &lp,
-                                summary_str(labels, cfg, cfg),
-                                summary_num(json_object_get(meta, "settings"), "warmup", 0));
-        if (!row) {
-            snprintf(err, errlen, "summary: out of memory");
-            goto fail;
-        }
-        json_object_set_new(json_object_get(row, "runs"), "replaced",
-                            json_integer((json_int_t)summary_num(replaced, cfg, 0)));
-        json_array_append_new(rows, row);
+    if (add_rows(rows, &ix, meta, nr, expected_rounds, rules, &lp) < 0) {
+        snprintf(err, errlen, "summary: out of memory");
+        json_decref(rows);
+        json_decref(sum);
+        sum = NULL;
+        goto out;
     }
     json_object_set_new(sum, "rows", rows);
-    rows = NULL;
     json_object_set_new(sum, "outcome", outcome_build(sum, NULL));
-
-    compared = json_array_size(configs) * (json_array_size(versions) - 1);
+    compared = json_array_size(ix.configs) * (json_array_size(ix.versions) - 1);
     json_object_set_new(sum, "chance", chance_json(expected_rounds, compared));
     json_object_set_new(sum, "thresholds_pct", thresholds_json(rules));
-    goto out;
-fail:
-    json_decref(rows);
-    json_decref(sum);
-    sum = NULL;
 out:
-    json_decref(seen_v);
-    json_decref(seen_c);
-    json_decref(meta_cfg);
-    json_decref(versions);
-    json_decref(configs);
-    json_decref(latest);
-    json_decref(labels);
-    json_decref(replaced);
+    index_release(&ix);
     return sum;
 }
 

@@ -330,95 +330,143 @@ static void row_metrics(json_t *metrics, struct side **sides, const char *cfg, c
                 metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules, lp));
 }
 
+/* What the timed runs of one row add up to, beside their values in the sides. */
+struct row_runs {
+    const json_t **cells; /* the ok runs, [version index * nr + round − 1]; NULL elsewhere */
+    unsigned ok, failed;
+    double errsum[N_ERR_KINDS]; /* the driver's errors by kind, over the ok runs */
+    int insecure, any_server;
+    const char *unit;
+    json_t *failures; /* [{"version", "round", "reason"}] */
+};
+
+static void sides_free(struct side **sides, size_t nv)
+{
+    size_t vi;
+
+    for (vi = 0; sides && vi < nv; vi++)
+        free(sides[vi]);
+    free(sides);
+}
+
+/* nv empty sides, or NULL when out of memory. */
+static struct side **sides_new(size_t nv)
+{
+    struct side **sides = calloc(nv, sizeof(struct side *));
+    size_t vi;
+
+    for (vi = 0; sides && vi < nv; vi++)
+        if (!(sides[vi] = calloc(1, sizeof(**sides)))) {
+            sides_free(sides, nv);
+            return NULL;
+        }
+    return sides;
+}
+
+/* The timed runs of version ver (index vi) in the row: a failed one into rr->failures, an ok
+ * one into its side s and rr's counts. */
+static void collect_version(struct row_runs *rr, struct side *s, size_t vi, const char *cfg,
+                            const char *ver, const json_t *latest, size_t nr, double warmup_default)
+{
+    size_t r, e;
+
+    for (r = 0; r < nr; r++) {
+        char key[512];
+        const json_t *run, *res;
+
+        summary_run_key(key, sizeof(key), cfg, ver, (long)r + 1);
+        run = json_object_get(latest, key);
+        if (!run)
+            continue;
+        res = json_object_get(run, "result");
+        if (strcmp(summary_str(run, "status", "failed"), "ok") != 0 || !json_is_object(res)) {
+            json_t *f = json_object();
+
+            rr->failed++;
+            json_object_set_new(f, "version", json_string(ver));
+            json_object_set_new(f, "round", json_integer((json_int_t)r + 1));
+            json_object_set_new(f, "reason", json_string(summary_str(run, "reason", "unknown")));
+            json_array_append_new(rr->failures, f);
+            continue;
+        }
+        rr->ok++;
+        rr->cells[vi * nr + r] = run;
+        side_add_run(s, r, run, warmup_default);
+        for (e = 0; e < N_ERR_KINDS; e++)
+            rr->errsum[e] += summary_num(json_object_get(res, "errors"), err_kinds[e], 0);
+        if (json_is_true(path2(res, "tls", "insecure")) ||
+            json_is_true(path2(res, "config", "insecure")))
+            rr->insecure = 1;
+        if (!rr->unit)
+            rr->unit = summary_str(res, "unit", NULL);
+    }
+    for (r = 0; r < nr; r++)
+        if (s->have[M_SERVER_CPU][r])
+            rr->any_server = 1;
+}
+
+/* Disturbed and outlier rounds (disturb.c, noted in row): every value of theirs leaves the
+ * sides, so the verdict rests on the other rounds. */
+static void set_aside_disturbed(json_t *row, struct side **sides, const struct row_runs *rr,
+                                const json_t *versions, size_t nr)
+{
+    unsigned char exclude[SUMMARY_MAX_ROUNDS];
+    size_t nv = json_array_size(versions), vi, r;
+    int m;
+
+    disturb_row(row, rr->cells, versions, nr, exclude);
+    for (r = 0; r < nr; r++)
+        for (vi = 0; exclude[r] && vi < nv; vi++)
+            for (m = 0; m < N_SLOTS; m++)
+                sides[vi]->have[m][r] = 0;
+}
+
+/* The row's "failures" (taken over), "errors", "tls_insecure" and "unit". */
+static void row_run_facts(json_t *row, struct row_runs *rr)
+{
+    json_t *errs = json_object();
+    size_t e;
+
+    json_object_set_new(row, "failures", rr->failures);
+    rr->failures = NULL;
+    for (e = 0; e < N_ERR_KINDS; e++)
+        json_object_set_new(errs, err_kinds[e], json_integer((json_int_t)rr->errsum[e]));
+    json_object_set_new(row, "errors", errs);
+    json_object_set_new(row, "tls_insecure", json_boolean(rr->insecure));
+    json_object_set_new(row, "unit", rr->unit ? json_string(rr->unit) : json_null());
+}
+
 json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *latest,
                           const json_t *versions, size_t nr, size_t expected_rounds,
                           const struct verdict_rules *rules, const struct look_plan *lp,
                           const char *fallback_label, double warmup_default)
 {
-    json_t *row = json_object(), *metrics = json_object(), *errs = json_object();
-    json_t *failures = json_array();
-    struct side **sides;
-    const json_t **cells = calloc((json_array_size(versions) * nr) + 1, sizeof(*cells));
-    unsigned char exclude[SUMMARY_MAX_ROUNDS];
-    size_t nv = json_array_size(versions), vi, r, e;
-    unsigned ok = 0, failed = 0, inst_failed;
-    double errsum[N_ERR_KINDS] = {0};
-    int insecure = 0, m, any_server = 0;
-    const char *unit = NULL;
+    size_t nv = json_array_size(versions), vi;
+    struct row_runs rr = {.cells = calloc((nv * nr) + 1, sizeof(*rr.cells)),
+                          .failures = json_array()};
+    struct side **sides = sides_new(nv);
+    json_t *row, *metrics;
+    unsigned inst_failed;
 
-    sides = calloc(nv, sizeof(struct side *));
-    for (vi = 0; sides && vi < nv; vi++)
-        if (!(sides[vi] = calloc(1, sizeof(**sides))))
-            break;
-    if (!sides || vi < nv || !cells) {
-        for (vi = 0; sides && vi < nv; vi++)
-            free(sides[vi]);
-        free(sides);
-        free(cells);
-        json_decref(row);
-        json_decref(metrics);
-        json_decref(errs);
-        json_decref(failures);
+    if (!sides || !rr.cells) {
+        sides_free(sides, nv);
+        free(rr.cells);
+        json_decref(rr.failures);
         return NULL;
     }
-    for (vi = 0; vi < nv; vi++) {
-        const char *ver = json_string_value(json_array_get(versions, vi));
-
-        for (r = 0; r < nr; r++) {
-            char key[512];
-            const json_t *run, *res;
-
-            summary_run_key(key, sizeof(key), cfg, ver, (long)r + 1);
-            run = json_object_get(latest, key);
-            if (!run)
-                continue;
-            res = json_object_get(run, "result");
-            if (strcmp(summary_str(run, "status", "failed"), "ok") != 0 || !json_is_object(res)) {
-                json_t *f = json_object();
-
-                failed++;
-                json_object_set_new(f, "version", json_string(ver));
-                json_object_set_new(f, "round", json_integer((json_int_t)r + 1));
-                json_object_set_new(f, "reason",
-                                    json_string(summary_str(run, "reason", "unknown")));
-                json_array_append_new(failures, f);
-                continue;
-            }
-            ok++;
-            cells[vi * nr + r] = run;
-            side_add_run(sides[vi], r, run, warmup_default);
-            for (e = 0; e < N_ERR_KINDS; e++)
-                errsum[e] += summary_num(json_object_get(res, "errors"), err_kinds[e], 0);
-            if (json_is_true(path2(res, "tls", "insecure")) ||
-                json_is_true(path2(res, "config", "insecure")))
-                insecure = 1;
-            if (!unit)
-                unit = summary_str(res, "unit", NULL);
-        }
-        for (r = 0; r < nr; r++)
-            if (sides[vi]->have[M_SERVER_CPU][r])
-                any_server = 1;
-    }
-    /* disturbed and outlier rounds: the verdict rests on the others (disturb.c) */
-    disturb_row(row, cells, versions, nr, exclude);
-    for (r = 0; r < nr; r++)
-        for (vi = 0; exclude[r] && vi < nv; vi++)
-            for (m = 0; m < N_SLOTS; m++)
-                sides[vi]->have[m][r] = 0;
-    free(cells);
-    row_identity(row, cfg, mcfg, fallback_label, ok, failed, expected_rounds * nv);
-    json_object_set_new(row, "failures", failures);
-    for (e = 0; e < N_ERR_KINDS; e++)
-        json_object_set_new(errs, err_kinds[e], json_integer((json_int_t)errsum[e]));
-    json_object_set_new(row, "errors", errs);
-    json_object_set_new(row, "tls_insecure", json_boolean(insecure));
-    json_object_set_new(row, "unit", unit ? json_string(unit) : json_null());
-    inst_failed = add_counted(sides, cfg, latest, versions, nr, failures);
-    row_metrics(metrics, sides, cfg, latest, versions, nr, failed, inst_failed, any_server, rules,
-                lp);
-    json_object_set_new(row, "metrics", metrics);
+    row = json_object();
+    metrics = json_object();
     for (vi = 0; vi < nv; vi++)
-        free(sides[vi]);
-    free(sides);
+        collect_version(&rr, sides[vi], vi, cfg, json_string_value(json_array_get(versions, vi)),
+                        latest, nr, warmup_default);
+    set_aside_disturbed(row, sides, &rr, versions, nr);
+    free(rr.cells);
+    row_identity(row, cfg, mcfg, fallback_label, rr.ok, rr.failed, expected_rounds * nv);
+    row_run_facts(row, &rr);
+    inst_failed = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"));
+    row_metrics(metrics, sides, cfg, latest, versions, nr, rr.failed, inst_failed, rr.any_server,
+                rules, lp);
+    json_object_set_new(row, "metrics", metrics);
+    sides_free(sides, nv);
     return row;
 }
