@@ -192,19 +192,22 @@ static const char *parse_u64(const char *s, uint64_t *v)
     return s;
 }
 
+/* Skips the blanks at *v; returns the length of the word that starts there (0 at the end). */
+static size_t next_word(const char **v)
+{
+    while (**v == ' ' || **v == '\t')
+        (*v)++;
+    return strcspn(*v, " \t");
+}
+
 /* "events: Ir Dr ..." → index of Ir. */
 static int parse_events(struct file_state *fs, const char *v, const char **why)
 {
     int i = 0;
+    size_t n;
 
     fs->ir = -1;
-    while (*v) {
-        size_t n;
-        while (*v == ' ' || *v == '\t')
-            v++;
-        n = strcspn(v, " \t");
-        if (!n)
-            break;
+    while ((n = next_word(&v)) > 0) {
         if (n == 2 && strncmp(v, "Ir", 2) == 0 && fs->ir < 0)
             fs->ir = i;
         if (++i > MAX_EVENTS) {
@@ -223,14 +226,9 @@ static int parse_events(struct file_state *fs, const char *v, const char **why)
 static int parse_positions(struct file_state *fs, const char *v, const char **why)
 {
     int n = 0;
+    size_t k;
 
-    while (*v) {
-        size_t k;
-        while (*v == ' ' || *v == '\t')
-            v++;
-        k = strcspn(v, " \t");
-        if (!k)
-            break;
+    while ((k = next_word(&v)) > 0) {
         n++;
         v += k;
     }
@@ -249,10 +247,7 @@ static int cost_line(struct cgprof *p, struct file_state *fs, const char *s, con
     uint64_t v = 0;
 
     for (col = 0; col < fs->npos; col++) {
-        size_t k;
-        while (*s == ' ' || *s == '\t')
-            s++;
-        k = strcspn(s, " \t");
+        size_t k = next_word(&s);
         if (!k) {
             *why = "a cost line without its positions";
             return -1;

@@ -135,12 +135,29 @@ static double mwu_normal(double w_a, size_t na, size_t nb, double tie_sum)
     return fmin(1, erfc(z / sqrt(2)));
 }
 
+/* The exact two-sided p from a null distribution: count[s] (s = 0..smax) arrangements have
+ * statistic s; the share of them with |scale·s − center| ≥ dev, or 1 when none is counted. */
+static double tail_share(const double *count, size_t smax, long scale, long center, long dev)
+{
+    double tail = 0, total = 0;
+    size_t s;
+
+    for (s = 0; s <= smax; s++) {
+        if (count[s] == 0)
+            continue;
+        total += count[s];
+        if (labs(scale * (long)s - center) >= dev)
+            tail += count[s];
+    }
+    return total > 0 ? fmin(1, tail / total) : 1;
+}
+
 double stats_mwu_p(const double *a, size_t na, const double *b, size_t nb)
 {
     size_t N = na + nb, i, k, smax;
     struct pooled *p = NULL;
     long *rank2 = NULL; /* doubled mid-ranks, in pooled order */
-    double *count = NULL, tail = 0, total = 0, tie_sum = 0, result = 1;
+    double *count = NULL, tie_sum = 0, result = 1;
     long w2 = 0, mu2, dev;
 
     if (na == 0 || nb == 0)
@@ -184,16 +201,7 @@ double stats_mwu_p(const double *a, size_t na, const double *b, size_t nb)
             }
         }
     }
-    for (i = 0; i <= smax; i++) {
-        double c = count[na * (smax + 1) + i];
-
-        if (c == 0)
-            continue;
-        total += c;
-        if (labs((long)i - mu2) >= dev)
-            tail += c;
-    }
-    result = total > 0 ? fmin(1, tail / total) : 1;
+    result = tail_share(count + na * (smax + 1), smax, 1, mu2, dev);
 out:
     free(p);
     free(rank2);
@@ -205,7 +213,7 @@ double stats_signed_rank_p(const double *d, size_t n)
 {
     struct pooled *p = NULL; /* |d|, and whether d is positive */
     long *rank2 = NULL, w2 = 0, tot2, dev2;
-    double *count = NULL, tail = 0, total = 0, tie_sum, result = 1;
+    double *count = NULL, tie_sum, result = 1;
     size_t m = 0, i, t;
 
     p = malloc((n ? n : 1) * sizeof(*p));
@@ -247,14 +255,7 @@ double stats_signed_rank_p(const double *d, size_t n)
                 break;
         }
     }
-    for (t = 0; t <= (size_t)tot2; t++) {
-        if (count[t] == 0)
-            continue;
-        total += count[t];
-        if (labs(2 * (long)t - tot2) >= dev2)
-            tail += count[t];
-    }
-    result = total > 0 ? fmin(1, tail / total) : 1;
+    result = tail_share(count, (size_t)tot2, 2, tot2, dev2);
 out:
     free(p);
     free(rank2);

@@ -52,6 +52,8 @@ static int get_uint(const json_t *j, const char *key, unsigned lo, unsigned hi, 
 int cost_settings_parse(const json_t *j, int force, const char *file, struct cost_settings *cs,
                         char *err, size_t errlen)
 {
+    static const char *const keys[] = {"runs",    "requests", "warmup_requests", "idle_s",
+                                       "exclude", "enabled",  "match",           "source", NULL};
     const char *k;
     const json_t *v;
 
@@ -64,21 +66,12 @@ int cost_settings_parse(const json_t *j, int force, const char *file, struct cos
     cs->enabled = force || json_is_true(j) || json_is_object(j);
     if (!json_is_object(j))
         return 0;
-    json_object_foreach((json_t *)j, k, v)
-    {
-        static const char *const keys[] = {"runs",    "requests", "warmup_requests", "idle_s",
-                                           "exclude", "enabled",  "match",           "source"};
-        size_t i;
-        for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-            if (strcmp(k, keys[i]) == 0)
-                break;
-        if (i == sizeof(keys) / sizeof(keys[0])) {
-            snprintf(err, errlen,
-                     "%s: $.instructions.%s: unknown key (expected runs, requests, "
-                     "warmup_requests, idle_s, exclude, enabled, match, source)",
-                     file, k);
-            return -1;
-        }
+    if ((k = grid_unknown_key(j, keys))) {
+        snprintf(err, errlen,
+                 "%s: $.instructions.%s: unknown key (expected runs, requests, "
+                 "warmup_requests, idle_s, exclude, enabled, match, source)",
+                 file, k);
+        return -1;
     }
     if ((v = json_object_get(j, "enabled"))) {
         if (!json_is_boolean(v))
@@ -611,16 +604,14 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    port = ports_free(why, sizeof(why));
+    port = runner_use_free_port(eff, host, why, sizeof(why));
     if (!port) {
         snprintf(reason, sizeof(reason), "instructions: %s", why);
         goto record;
     }
     json_object_set_new(eff, "host", json_string(host));
     json_object_set_new(eff, "port", json_integer(port));
-    json_object_del(eff, "serve");
-    json_object_del(eff, "serve_workers");
-    json_object_del(eff, "delay_us");
+    runner_drop_reference_server(eff);
     /* the driver counted (cost_driver.c): its server runs as in the timed runs */
     rc = runner_start_server(r, sr->version, eff, cmd, host, port, srv_dir, srv_log, wrap,
                              r->sp->probe_timeout + (wrap ? 60 : 0), &server, why, sizeof(why));

@@ -8,7 +8,6 @@
  * runs what is missing. */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -106,15 +105,6 @@ static void default_driver(char *out, size_t outlen)
     }
     exe[n] = '\0';
     snprintf(out, outlen, "%s/driver", dirname(exe));
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    (void)remove(path);
-    return 0;
 }
 
 /* ---- resume: what the dataset already holds ---- */
@@ -578,7 +568,7 @@ static void exec_release(struct exec *e)
     if (e->fd >= 0)
         close(e->fd);
     if (e->work[0])
-        (void)nftw(e->work, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+        runner_remove_tree(e->work);
     json_decref(e->done.latest);
     json_decref(e->existing);
     json_decref(e->runs_now);

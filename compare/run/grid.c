@@ -64,6 +64,10 @@ static const struct key_rule key_rules[] = {
 };
 #define N_KEY_RULES (sizeof(key_rules) / sizeof(key_rules[0]))
 
+/* The top-level keys of a grid document. */
+static const char *const grid_keys[] = {"name",    "description", "defaults", "axes",
+                                        "exclude", "configs",     NULL};
+
 static const char key_list[] =
     "protocol, transport, host, port, connections, workers, pipeline, window, payload, "
     "command, keyspace, auth, resp, http_version, path, serve, serve_workers, warmup, "
@@ -93,6 +97,27 @@ int grid_fail_expected(const char *file, const char *path, const char *what, con
     grid_show_value(v, got, sizeof(got));
     snprintf(err, errlen, "%s: %s: expected %s, got %s", file, path, what, got);
     return -1;
+}
+
+int grid_word_in(const char *s, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(s, *list) == 0)
+            return 1;
+    return 0;
+}
+
+const char *grid_unknown_key(const json_t *obj, const char *const *keys)
+{
+    const char *k;
+    json_t *v;
+
+    json_object_foreach((json_t *)obj, k, v)
+    {
+        if (!grid_word_in(k, keys))
+            return k;
+    }
+    return NULL;
 }
 
 static const struct key_rule *find_rule(const char *key)
@@ -417,182 +442,233 @@ static int push_config(struct grid_config **arr, size_t *n, size_t *cap, json_t 
     return 0;
 }
 
-int grid_expand(const json_t *grid, const char *file, struct grid_config **out, size_t *n,
-                char *err, size_t errlen)
-{
-    struct grid_config *arr = NULL;
-    size_t cnt = 0, cap = 0, i, n_axes = 0, total = 1;
-    json_t *defaults, *axes, *exclude, *configs, *v, *p = NULL;
-    const char *k;
+/* One grid being expanded: its parts, its axes in order, the configurations so far. */
+struct expansion {
+    const char *file;
+    const json_t *defaults, *axes, *exclude, *configs;
     const char *axis_key[64];
     json_t *axis_val[64];
-    size_t idx[64];
-    char path[256];
+    size_t n_axes;
+    struct grid_config *arr;
+    size_t cnt, cap;
+    char *err;
+    size_t errlen;
+};
 
-    *out = NULL;
-    *n = 0;
+/* The grid's own keys: an object of known keys, its name and description strings. */
+static int check_grid_keys(const json_t *grid, const char *file, char *err, size_t errlen)
+{
+    const char *k;
+    json_t *v;
+
     if (!json_is_object(grid))
         return grid_fail_expected(file, "$", "a grid object", grid, err, errlen);
-    json_object_foreach((json_t *)grid, k, v)
-    {
-        if (strcmp(k, "name") != 0 && strcmp(k, "defaults") != 0 && strcmp(k, "axes") != 0 &&
-            strcmp(k, "exclude") != 0 && strcmp(k, "configs") != 0 &&
-            strcmp(k, "description") != 0) {
-            snprintf(err, errlen,
-                     "%s: $.%s: unknown key '%s' (expected one of: name, "
-                     "description, defaults, axes, exclude, configs)",
-                     file, k, k);
-            return -1;
-        }
+    if ((k = grid_unknown_key(grid, grid_keys))) {
+        snprintf(err, errlen,
+                 "%s: $.%s: unknown key '%s' (expected one of: name, "
+                 "description, defaults, axes, exclude, configs)",
+                 file, k, k);
+        return -1;
     }
     if ((v = json_object_get(grid, "name")) && (!json_is_string(v) || !json_string_length(v)))
         return grid_fail_expected(file, "$.name", "a non-empty string", v, err, errlen);
     if ((v = json_object_get(grid, "description")) && !json_is_string(v))
         return grid_fail_expected(file, "$.description", "a string", v, err, errlen);
-    defaults = json_object_get(grid, "defaults");
-    if (defaults && check_config_object(file, "$.defaults", defaults, err, errlen) < 0)
-        return -1;
-    axes = json_object_get(grid, "axes");
-    if (axes) {
-        if (!json_is_object(axes))
-            return grid_fail_expected(file, "$.axes", "an object of key: [values]", axes, err,
-                                      errlen);
-        json_object_foreach(axes, k, v)
-        {
-            size_t j;
-            json_t *e;
-            snprintf(path, sizeof(path), "$.axes.%s", k);
-            if (!find_rule(k)) {
-                snprintf(err, errlen,
-                         "%s: %s: unknown configuration key '%s' (expected one of: "
-                         "%s)",
-                         file, path, k, key_list);
-                return -1;
-            }
-            if (!json_is_array(v) || json_array_size(v) == 0)
-                return grid_fail_expected(file, path, "a non-empty array of values", v, err,
-                                          errlen);
-            json_array_foreach(v, j, e)
-            {
-                snprintf(path, sizeof(path), "$.axes.%s[%zu]", k, j);
-                if (grid_check_key(file, path, k, e, err, errlen) < 0)
-                    return -1;
-            }
-            if (n_axes == 64) {
-                snprintf(err, errlen, "%s: $.axes: more than 64 axes", file);
-                return -1;
-            }
-            axis_key[n_axes] = k;
-            axis_val[n_axes] = v;
-            idx[n_axes] = 0;
-            n_axes++;
-            /* saturating: the message names the count, however large */
-            total = total > 1000000000000ull ? total : total * json_array_size(v);
-        }
-        if (total > GRID_MAX_CONFIGS) {
-            snprintf(err, errlen,
-                     "%s: $.axes: the product has %llu configurations, more than the %d a run "
-                     "can plan (expected at most %d: split the grid, or fewer axis values)",
-                     file, (unsigned long long)total, GRID_MAX_CONFIGS, GRID_MAX_CONFIGS);
+    return 0;
+}
+
+/* "axes": every key known, every value list non-empty and valid, at most 64 axes whose
+ * product stays within GRID_MAX_CONFIGS; the axes are noted in x in order. */
+static int check_axes(struct expansion *x)
+{
+    const char *k;
+    json_t *v;
+    char path[256];
+    size_t total = 1;
+
+    if (!json_is_object(x->axes))
+        return grid_fail_expected(x->file, "$.axes", "an object of key: [values]", x->axes, x->err,
+                                  x->errlen);
+    json_object_foreach((json_t *)x->axes, k, v)
+    {
+        size_t j;
+        json_t *e;
+        snprintf(path, sizeof(path), "$.axes.%s", k);
+        if (!find_rule(k)) {
+            snprintf(x->err, x->errlen,
+                     "%s: %s: unknown configuration key '%s' (expected one of: "
+                     "%s)",
+                     x->file, path, k, key_list);
             return -1;
         }
-    }
-    exclude = json_object_get(grid, "exclude");
-    if (exclude) {
-        json_t *e;
-        if (!json_is_array(exclude))
-            return grid_fail_expected(file, "$.exclude", "an array of objects", exclude, err,
-                                      errlen);
-        json_array_foreach(exclude, i, e)
+        if (!json_is_array(v) || json_array_size(v) == 0)
+            return grid_fail_expected(x->file, path, "a non-empty array of values", v, x->err,
+                                      x->errlen);
+        json_array_foreach(v, j, e)
         {
-            snprintf(path, sizeof(path), "$.exclude[%zu]", i);
-            if (check_config_object(file, path, e, err, errlen) < 0)
+            snprintf(path, sizeof(path), "$.axes.%s[%zu]", k, j);
+            if (grid_check_key(x->file, path, k, e, x->err, x->errlen) < 0)
                 return -1;
         }
-    }
-    configs = json_object_get(grid, "configs");
-    if (configs) {
-        json_t *e;
-        if (!json_is_array(configs))
-            return grid_fail_expected(file, "$.configs", "an array of objects", configs, err,
-                                      errlen);
-        json_array_foreach(configs, i, e)
-        {
-            snprintf(path, sizeof(path), "$.configs[%zu]", i);
-            if (check_config_object(file, path, e, err, errlen) < 0)
-                return -1;
+        if (x->n_axes == 64) {
+            snprintf(x->err, x->errlen, "%s: $.axes: more than 64 axes", x->file);
+            return -1;
         }
+        x->axis_key[x->n_axes] = k;
+        x->axis_val[x->n_axes] = v;
+        x->n_axes++;
+        /* saturating: the message names the count, however large */
+        total = total > 1000000000000ull ? total : total * json_array_size(v);
     }
-    if (!axes && !configs && !defaults) {
+    if (total > GRID_MAX_CONFIGS) {
+        snprintf(x->err, x->errlen,
+                 "%s: $.axes: the product has %llu configurations, more than the %d a run "
+                 "can plan (expected at most %d: split the grid, or fewer axis values)",
+                 x->file, (unsigned long long)total, GRID_MAX_CONFIGS, GRID_MAX_CONFIGS);
+        return -1;
+    }
+    return 0;
+}
+
+/* "exclude" or "configs" (named by key): an array of configuration objects. */
+static int check_config_list(const char *file, const char *key, const json_t *list, char *err,
+                             size_t errlen)
+{
+    char path[256];
+    size_t i;
+    json_t *e;
+
+    snprintf(path, sizeof(path), "$.%s", key);
+    if (!json_is_array(list))
+        return grid_fail_expected(file, path, "an array of objects", list, err, errlen);
+    json_array_foreach(list, i, e)
+    {
+        snprintf(path, sizeof(path), "$.%s[%zu]", key, i);
+        if (check_config_object(file, path, e, err, errlen) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Finishes p (a new reference, taken over) as the configuration named where and appends it.
+ * Returns 0, or -1 with err (p released). */
+static int add_config(struct expansion *x, const char *where, json_t *p)
+{
+    if (finish_config(x->file, where, p, x->err, x->errlen) < 0) {
+        json_decref(p);
+        return -1;
+    }
+    if (push_config(&x->arr, &x->cnt, &x->cap, p) < 0) {
+        snprintf(x->err, x->errlen, "%s: out of memory", x->file);
+        json_decref(p);
+        return -1;
+    }
+    return 0;
+}
+
+/* A fresh copy of the grid's defaults (an empty object without), or NULL with err. */
+static json_t *new_config(struct expansion *x)
+{
+    json_t *p = x->defaults ? json_deep_copy(x->defaults) : json_object();
+
+    if (!p)
+        snprintf(x->err, x->errlen, "%s: out of memory", x->file);
+    return p;
+}
+
+/* The axes' product over the defaults, first axis outermost, minus the excluded ones. */
+static int expand_axes(struct expansion *x)
+{
+    size_t idx[64] = {0}, i;
+
+    for (;;) {
+        json_t *p = new_config(x);
+        if (!p)
+            return -1;
+        for (i = 0; i < x->n_axes; i++)
+            json_object_set(p, x->axis_key[i], json_array_get(x->axis_val[i], idx[i]));
+        if (!x->exclude || !excluded(p, x->exclude)) {
+            char where[192];
+            char lbl[160];
+            grid_config_label(p, lbl, sizeof(lbl));
+            snprintf(where, sizeof(where), "configuration '%s'", lbl);
+            if (add_config(x, where, p) < 0)
+                return -1;
+        } else {
+            json_decref(p);
+        }
+        /* odometer, last axis fastest */
+        for (i = x->n_axes; i > 0; i--) {
+            if (++idx[i - 1] < json_array_size(x->axis_val[i - 1]))
+                break;
+            idx[i - 1] = 0;
+        }
+        if (i == 0)
+            return 0;
+    }
+}
+
+/* Each of "configs" over the defaults. */
+static int expand_configs(struct expansion *x)
+{
+    size_t i;
+    json_t *e;
+
+    json_array_foreach(x->configs, i, e)
+    {
+        const char *ck;
+        json_t *cv, *p = new_config(x);
+        char path[256];
+        if (!p)
+            return -1;
+        json_object_foreach(e, ck, cv)
+        {
+            json_object_set(p, ck, cv);
+        }
+        snprintf(path, sizeof(path), "$.configs[%zu]", i);
+        if (add_config(x, path, p) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int grid_expand(const json_t *grid, const char *file, struct grid_config **out, size_t *n,
+                char *err, size_t errlen)
+{
+    struct expansion x = {.file = file, .err = err, .errlen = errlen};
+    size_t i;
+
+    *out = NULL;
+    *n = 0;
+    if (check_grid_keys(grid, file, err, errlen) < 0)
+        return -1;
+    x.defaults = json_object_get(grid, "defaults");
+    x.axes = json_object_get(grid, "axes");
+    x.exclude = json_object_get(grid, "exclude");
+    x.configs = json_object_get(grid, "configs");
+    if ((x.defaults && check_config_object(file, "$.defaults", x.defaults, err, errlen) < 0) ||
+        (x.axes && check_axes(&x) < 0) ||
+        (x.exclude && check_config_list(file, "exclude", x.exclude, err, errlen) < 0) ||
+        (x.configs && check_config_list(file, "configs", x.configs, err, errlen) < 0))
+        return -1;
+    if (!x.axes && !x.configs && !x.defaults) {
         snprintf(err, errlen, "%s: $: a grid needs \"axes\", \"defaults\" or \"configs\"", file);
         return -1;
     }
     /* axes product over defaults (without axes and configs: defaults alone is one config) */
-    if (axes || !configs) {
-        for (;;) {
-            p = defaults ? json_deep_copy(defaults) : json_object();
-            if (!p)
-                goto oom;
-            for (i = 0; i < n_axes; i++)
-                json_object_set(p, axis_key[i], json_array_get(axis_val[i], idx[i]));
-            if (!exclude || !excluded(p, exclude)) {
-                char where[192];
-                char lbl[160];
-                grid_config_label(p, lbl, sizeof(lbl));
-                snprintf(where, sizeof(where), "configuration '%s'", lbl);
-                if (finish_config(file, where, p, err, errlen) < 0)
-                    goto fail;
-                if (push_config(&arr, &cnt, &cap, p) < 0)
-                    goto oom;
-            } else {
-                json_decref(p);
-            }
-            p = NULL;
-            /* odometer, last axis fastest */
-            for (i = n_axes; i > 0; i--) {
-                if (++idx[i - 1] < json_array_size(axis_val[i - 1]))
-                    break;
-                idx[i - 1] = 0;
-            }
-            if (i == 0)
-                break;
-        }
-    }
-    if (configs) {
-        json_t *e;
-        json_array_foreach(configs, i, e)
-        {
-            const char *ck;
-            json_t *cv;
-            p = defaults ? json_deep_copy(defaults) : json_object();
-            if (!p)
-                goto oom;
-            json_object_foreach(e, ck, cv)
-            {
-                json_object_set(p, ck, cv);
-            }
-            snprintf(path, sizeof(path), "$.configs[%zu]", i);
-            if (finish_config(file, path, p, err, errlen) < 0)
-                goto fail;
-            if (push_config(&arr, &cnt, &cap, p) < 0)
-                goto oom;
-            p = NULL;
-        }
-    }
-    grid_label_axes(arr, cnt, axis_key, axis_val, n_axes);
-    if (cnt == 0) {
+    if (((x.axes || !x.configs) && expand_axes(&x) < 0) || (x.configs && expand_configs(&x) < 0))
+        goto fail;
+    grid_label_axes(x.arr, x.cnt, x.axis_key, x.axis_val, x.n_axes);
+    if (x.cnt == 0) {
         snprintf(err, errlen, "%s: $.exclude: every configuration is excluded", file);
         goto fail;
     }
-    *out = arr;
-    *n = cnt;
+    *out = x.arr;
+    *n = x.cnt;
     return 0;
-oom:
-    snprintf(err, errlen, "%s: out of memory", file);
 fail:
-    json_decref(p);
-    for (i = 0; i < cnt; i++)
-        json_decref(arr[i].params);
-    free(arr);
+    for (i = 0; i < x.cnt; i++)
+        json_decref(x.arr[i].params);
+    free(x.arr);
     return -1;
 }

@@ -48,6 +48,13 @@ void grid_label_axes(struct grid_config *configs, size_t n, const char *const *a
 /* Size in words: "64 B", "4 KiB", "1 MiB", "1500 B". */
 void grid_format_size(unsigned long long bytes, char *out, size_t outlen);
 
+/* Whether s is one of the words of list (NULL-ended). */
+int grid_word_in(const char *s, const char *const *list);
+
+/* The first key of obj that is not one of keys (NULL-ended), in obj's order; NULL when every
+ * key is known (or obj is no object). */
+const char *grid_unknown_key(const json_t *obj, const char *const *keys);
+
 /* A JSON value as compact JSON for an error message, cut at 60 characters. */
 void grid_show_value(const json_t *v, char *out, size_t outlen);
 

@@ -189,9 +189,27 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
     return 0;
 }
 
-static void rm_tree(const char *path)
+void runner_remove_tree(const char *path)
 {
     (void)nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+unsigned runner_use_free_port(json_t *eff, const char *host, char *why, size_t whylen)
+{
+    unsigned port = ports_free(why, whylen);
+
+    if (port) {
+        json_object_set_new(eff, "host", json_string(host));
+        json_object_set_new(eff, "port", json_integer(port));
+    }
+    return port;
+}
+
+void runner_drop_reference_server(json_t *eff)
+{
+    json_object_del(eff, "serve");
+    json_object_del(eff, "serve_workers");
+    json_object_del(eff, "delay_us");
 }
 
 static void sleep_ms(int ms)
@@ -485,192 +503,283 @@ static void counted_close(struct counters *c)
     }
 }
 
-json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size_t errlen)
+/* One run in the making: what runner_run()'s steps share. */
+struct run_ctx {
+    struct runner *r;
+    const struct sched_run *sr;
+    const struct grid_config *cfg;
+    const struct spec_version *ver;
+    const char *proto, *server_cmd, *host;
+    char cfg_path[4096], srv_dir[4096], srv_log[4096], drv_log[4096], started[40];
+    char reason[2048]; /* why the run failed; "" while it has not */
+    json_t *eff, *result, *server_obj, *denv, *interf, *swin, *line;
+    char **dargv, **full;
+    struct proc server, driver;
+    struct proc_result res;
+    struct window_watch win;
+    struct counters *ctr; /* the counted-cost channel's counters on the server's tree */
+    char ctr_why[1024];   /* why they could not be opened */
+    double cpu0, cpu1; /* the server's CPU seconds around the driver's life; -1 unknown */
+    int have_res, interrupted, srv_started;
+    char *err;
+    size_t errlen;
+};
+
+/* What a step leaves to do: the next step, recording the run as it stands (reason set when
+ * it failed), or nothing but the cleanup (err set, or interrupted). */
+enum run_step { STEP_NEXT, STEP_RECORD, STEP_OUT };
+
+/* The run's identity, its files' paths, its start time and its effective configuration. */
+static enum run_step run_prepare(struct run_ctx *c)
 {
-    const struct spec *sp = r->sp;
-    const struct grid_config *cfg = &sp->configs[sr->config];
-    const struct spec_version *ver = &sp->versions[sr->version];
-    json_t *eff = NULL, *line = NULL, *result = NULL, *server_obj = json_null();
-    const char *proto = jstr(cfg->params, "protocol"), *server_cmd = NULL;
-    const char *host = jstr(cfg->params, "host") ? jstr(cfg->params, "host") : "127.0.0.1";
-    char cfg_path[4096], srv_dir[4096], srv_log[4096], drv_log[4096], started[40], ended[40];
-    char reason[2048] = "", why[1024], tail[600], ctr_why[1024] = "";
-    char **dargv = NULL, **full = NULL;
-    size_t dargc = 0, i;
-    unsigned port = 0;
-    struct proc server = {.pid = -1, .out_fd = -1}, driver = {.pid = -1, .out_fd = -1};
-    struct proc_result res = {0};
-    struct proc_spec ps = {0};
-    double timeout, cpu0 = -1, cpu1 = -1;
-    int have_res = 0, interrupted = 0, srv_started = 0;
-    struct window_watch win = {.rd = -1, .wr = -1};
-    json_t *denv = NULL, *interf = json_null(), *swin = NULL;
-    struct counters *ctr = NULL;
+    struct runner *r = c->r;
 
     json_decref(r->counted);
     r->counted = NULL;
     r->seq++;
-    runner_utc_now(started, sizeof(started));
-    snprintf(cfg_path, sizeof(cfg_path), "%s/config-%u.json", r->work_dir, r->seq);
-    snprintf(srv_dir, sizeof(srv_dir), "%s/server-%u", r->work_dir, r->seq);
-    snprintf(srv_log, sizeof(srv_log), "%s/server-%u.log", r->work_dir, r->seq);
-    snprintf(drv_log, sizeof(drv_log), "%s/driver-%u.log", r->work_dir, r->seq);
-    eff = runner_effective_config(r, sr->config);
-    if (!eff) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
+    runner_utc_now(c->started, sizeof(c->started));
+    snprintf(c->cfg_path, sizeof(c->cfg_path), "%s/config-%u.json", r->work_dir, r->seq);
+    snprintf(c->srv_dir, sizeof(c->srv_dir), "%s/server-%u", r->work_dir, r->seq);
+    snprintf(c->srv_log, sizeof(c->srv_log), "%s/server-%u.log", r->work_dir, r->seq);
+    snprintf(c->drv_log, sizeof(c->drv_log), "%s/driver-%u.log", r->work_dir, r->seq);
+    c->eff = runner_effective_config(r, c->sr->config);
+    if (!c->eff) {
+        snprintf(c->err, c->errlen, "out of memory");
+        return STEP_OUT;
     }
-    if (ver->server)
-        server_cmd = jstr(ver->server, proto);
-    if (server_cmd || json_is_true(json_object_get(cfg->params, "serve"))) {
-        port = ports_free(why, sizeof(why));
+    return STEP_NEXT;
+}
+
+/* A port for the version's server or the driver's reference server, and the version's server
+ * started and answering (on another port when the first was taken meanwhile). */
+static enum run_step run_server(struct run_ctx *c)
+{
+    char why[1024];
+    unsigned port = 0;
+    int s;
+
+    if (c->ver->server)
+        c->server_cmd = jstr(c->ver->server, c->proto);
+    if (c->server_cmd || json_is_true(json_object_get(c->cfg->params, "serve"))) {
+        port = runner_use_free_port(c->eff, c->host, why, sizeof(why));
         if (!port) {
-            snprintf(reason, sizeof(reason), "server not ready: %s", why);
-            goto record;
+            snprintf(c->reason, sizeof(c->reason), "server not ready: %s", why);
+            return STEP_RECORD;
         }
-        json_object_set_new(eff, "host", json_string(host));
-        json_object_set_new(eff, "port", json_integer(port));
     }
-    if (server_cmd) {
-        int s;
-        /* the version's own server replaces the driver's reference server */
-        json_object_del(eff, "serve");
-        json_object_del(eff, "serve_workers");
-        json_object_del(eff, "delay_us");
-        if (mkdir(srv_dir, 0755) < 0 && errno != EEXIST) {
-            snprintf(err, errlen, "cannot create '%s': %s", srv_dir, strerror(errno));
-            goto out;
-        }
-        s = start_server(r, sr->version, eff, server_cmd, host, &port, srv_dir, srv_log, &server,
-                         reason, sizeof(reason));
-        srv_started = server.pid > 0;
-        if (s == 2) {
-            interrupted = 1;
-            goto out;
-        }
-        if (s != 0)
-            goto record;
-        if (r->count_event) /* on failure ctr_why says why */
-            ctr = counted_open(r, server.pid, ctr_why, sizeof(ctr_why));
+    if (!c->server_cmd)
+        return STEP_NEXT;
+    /* the version's own server replaces the driver's reference server */
+    runner_drop_reference_server(c->eff);
+    if (mkdir(c->srv_dir, 0755) < 0 && errno != EEXIST) {
+        snprintf(c->err, c->errlen, "cannot create '%s': %s", c->srv_dir, strerror(errno));
+        return STEP_OUT;
     }
-    if (json_dump_file(eff, cfg_path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
-        snprintf(err, errlen, "cannot write '%s'", cfg_path);
-        goto out;
+    s = start_server(c->r, c->sr->version, c->eff, c->server_cmd, c->host, &port, c->srv_dir,
+                     c->srv_log, &c->server, c->reason, sizeof(c->reason));
+    c->srv_started = c->server.pid > 0;
+    if (s == 2) {
+        c->interrupted = 1;
+        return STEP_OUT;
     }
-    if (runner_driver_argv(r, sr->version, &dargv, &dargc, err, errlen) < 0)
-        goto out;
-    full = calloc(dargc + 3, sizeof(*full));
-    if (!full) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
+    if (s != 0)
+        return STEP_RECORD;
+    if (c->r->count_event) /* on failure ctr_why says why */
+        c->ctr = counted_open(c->r, c->server.pid, c->ctr_why, sizeof(c->ctr_why));
+    return STEP_NEXT;
+}
+
+/* The configuration file written and the driver started on it, the window watch open. */
+static enum run_step run_driver_start(struct run_ctx *c)
+{
+    struct proc_spec ps = {0};
+    char why[1024];
+    size_t dargc = 0, i;
+
+    if (json_dump_file(c->eff, c->cfg_path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
+        snprintf(c->err, c->errlen, "cannot write '%s'", c->cfg_path);
+        return STEP_OUT;
+    }
+    if (runner_driver_argv(c->r, c->sr->version, &c->dargv, &dargc, c->err, c->errlen) < 0)
+        return STEP_OUT;
+    c->full = calloc(dargc + 3, sizeof(*c->full));
+    if (!c->full) {
+        snprintf(c->err, c->errlen, "out of memory");
+        return STEP_OUT;
     }
     for (i = 0; i < dargc; i++)
-        full[i] = dargv[i];
+        c->full[i] = c->dargv[i];
     /* docs/architecture.md#driver-result: "<driver command> --config FILE.json" */
-    full[dargc] = "--config";
-    full[dargc + 1] = cfg_path;
-    if (window_open(&win, srv_started ? server.pid : 0, err, errlen) < 0 ||
-        !(denv = window_env(ver->env, &win)))
-        goto out;
-    win.ctr = ctr;
-    ps.argv = full;
-    ps.env = denv;
-    ps.cpus = r->pin_driver;
-    ps.stderr_path = drv_log;
+    c->full[dargc] = "--config";
+    c->full[dargc + 1] = c->cfg_path;
+    if (window_open(&c->win, c->srv_started ? c->server.pid : 0, c->err, c->errlen) < 0 ||
+        !(c->denv = window_env(c->ver->env, &c->win)))
+        return STEP_OUT;
+    c->win.ctr = c->ctr;
+    ps.argv = c->full;
+    ps.env = c->denv;
+    ps.cpus = c->r->pin_driver;
+    ps.stderr_path = c->drv_log;
     ps.capture_stdout = 1;
-    window_before_exec(&win);
-    if (proc_start(&driver, &ps, why, sizeof(why)) < 0) {
-        snprintf(reason, sizeof(reason), "%s", why);
-        goto record;
+    window_before_exec(&c->win);
+    if (proc_start(&c->driver, &ps, why, sizeof(why)) < 0) {
+        snprintf(c->reason, sizeof(c->reason), "%s", why);
+        return STEP_RECORD;
     }
-    window_after_exec(&win, driver.pid);
-    if (srv_started)
-        cpu0 = proc_cpu_s(server.pid);
-    timeout = json_number_value(json_object_get(eff, "warmup")) +
-              json_number_value(json_object_get(eff, "duration")) + validate_grace(eff, sp->grace);
-    if (json_is_integer(json_object_get(eff, "requests")))
+    window_after_exec(&c->win, c->driver.pid);
+    return STEP_NEXT;
+}
+
+/* The driver waited for (within its deadline), the server's CPU read around it, and the
+ * driver's output judged. */
+static enum run_step run_driver_wait(struct run_ctx *c)
+{
+    char tail[600];
+    double timeout;
+
+    if (c->srv_started)
+        c->cpu0 = proc_cpu_s(c->server.pid);
+    timeout = json_number_value(json_object_get(c->eff, "warmup")) +
+              json_number_value(json_object_get(c->eff, "duration")) +
+              validate_grace(c->eff, c->r->sp->grace);
+    if (json_is_integer(json_object_get(c->eff, "requests")))
         timeout += 60; /* a count, not a time: give it a minute beyond the usual */
-    if (proc_wait(&driver, timeout, KILL_AFTER_S, r->stop, &res, err, errlen) < 0)
-        goto out;
-    have_res = 1;
-    window_finish(&win);
-    if (srv_started && proc_running(&server))
-        cpu1 = proc_cpu_s(server.pid);
-    if (res.interrupted) {
-        interrupted = 1;
-        goto out;
+    if (proc_wait(&c->driver, timeout, KILL_AFTER_S, c->r->stop, &c->res, c->err, c->errlen) < 0)
+        return STEP_OUT;
+    c->have_res = 1;
+    window_finish(&c->win);
+    if (c->srv_started && proc_running(&c->server))
+        c->cpu1 = proc_cpu_s(c->server.pid);
+    if (c->res.interrupted) {
+        c->interrupted = 1;
+        return STEP_OUT;
     }
-    proc_file_tail(drv_log, 300, tail, sizeof(tail));
-    result = validate_run(res.status, res.timed_out, timeout, res.out, tail, eff, reason,
-                          sizeof(reason));
-record:
-    if (have_res)
-        runner_window(r, &win, &res, &swin, &interf);
-    if (srv_started) {
-        if (cpu1 < 0 && !proc_running(&server) && !reason[0]) {
-            char st[64];
-            proc_describe_status(server.status, st, sizeof(st));
-            snprintf(reason, sizeof(reason), "server ended during the run with %s", st);
-            json_decref(result);
-            result = NULL;
-        }
-        server_obj = json_pack("{s:I,s:o}", "pid", (json_int_t)server.pid, "cpu_s",
-                               cpu0 >= 0 && cpu1 >= 0 ? json_real(cpu1 - cpu0) : json_null());
-        if (swin && json_is_object(server_obj))
-            json_object_set(server_obj, "window", swin);
-        proc_stop(&server, KILL_AFTER_S);
+    proc_file_tail(c->drv_log, 300, tail, sizeof(tail));
+    c->result = validate_run(c->res.status, c->res.timed_out, timeout, c->res.out, tail, c->eff,
+                             c->reason, sizeof(c->reason));
+    return STEP_NEXT;
+}
+
+/* The window's accounting, and the server's part of the line (a server that ended during the
+ * run fails it); the server is stopped. */
+static void run_record_server(struct run_ctx *c)
+{
+    if (c->have_res)
+        runner_window(c->r, &c->win, &c->res, &c->swin, &c->interf);
+    if (!c->srv_started)
+        return;
+    if (c->cpu1 < 0 && !proc_running(&c->server) && !c->reason[0]) {
+        char st[64];
+        proc_describe_status(c->server.status, st, sizeof(st));
+        snprintf(c->reason, sizeof(c->reason), "server ended during the run with %s", st);
+        json_decref(c->result);
+        c->result = NULL;
     }
+    c->server_obj =
+        json_pack("{s:I,s:o}", "pid", (json_int_t)c->server.pid, "cpu_s",
+                  c->cpu0 >= 0 && c->cpu1 >= 0 ? json_real(c->cpu1 - c->cpu0) : json_null());
+    if (c->swin && json_is_object(c->server_obj))
+        json_object_set(c->server_obj, "window", c->swin);
+    proc_stop(&c->server, KILL_AFTER_S);
+}
+
+/* The runs.jsonl line: ok with the result, or failed with the reason. */
+static void run_record_line(struct run_ctx *c)
+{
+    const struct proc_result *res = &c->res;
+    char ended[40];
+    double cpu_s;
+    json_t *client;
+    int ok = c->result != NULL && !c->reason[0];
+
     runner_utc_now(ended, sizeof(ended));
-    {
-        double cpu_s = have_res ? (double)res.ru.ru_utime.tv_sec + res.ru.ru_utime.tv_usec / 1e6 +
-                                      (double)res.ru.ru_stime.tv_sec + res.ru.ru_stime.tv_usec / 1e6
-                                : 0;
-        json_t *client = have_res ? json_pack("{s:f,s:I}", "cpu_s", cpu_s, "rss_peak_kib",
-                                              (json_int_t)res.ru.ru_maxrss)
-                                  : json_null();
-        int ok = result != NULL && !reason[0];
-        line = json_pack("{s:s,s:s,s:s,s:I,s:I,s:o,s:s,s:s,s:s,s:o,s:o,s:o,s:o}", "version",
-                         ver->name, "config", cfg->id, "label", cfg->label, "round",
-                         (json_int_t)sr->round, "position", (json_int_t)sr->position, "pid",
-                         driver.pid > 0 ? json_integer(driver.pid) : json_null(), "started",
-                         started, "ended", ended, "status", ok ? "ok" : "failed", "reason",
-                         ok ? json_null() : json_string(reason), "result",
-                         result ? json_incref(result) : json_null(), "client", client, "server",
-                         json_incref(server_obj));
-        if (!line)
-            snprintf(err, errlen, "out of memory");
-        else if (have_res)
-            json_object_set(line, "interference", interf);
-        counted_record(r, sr, started, server_obj, &win, ok ? result : NULL, ctr_why);
+    cpu_s = c->have_res ? (double)res->ru.ru_utime.tv_sec + res->ru.ru_utime.tv_usec / 1e6 +
+                              (double)res->ru.ru_stime.tv_sec + res->ru.ru_stime.tv_usec / 1e6
+                        : 0;
+    client = c->have_res ? json_pack("{s:f,s:I}", "cpu_s", cpu_s, "rss_peak_kib",
+                                     (json_int_t)res->ru.ru_maxrss)
+                         : json_null();
+    c->line = json_pack("{s:s,s:s,s:s,s:I,s:I,s:o,s:s,s:s,s:s,s:o,s:o,s:o,s:o}", "version",
+                        c->ver->name, "config", c->cfg->id, "label", c->cfg->label, "round",
+                        (json_int_t)c->sr->round, "position", (json_int_t)c->sr->position, "pid",
+                        c->driver.pid > 0 ? json_integer(c->driver.pid) : json_null(), "started",
+                        c->started, "ended", ended, "status", ok ? "ok" : "failed", "reason",
+                        ok ? json_null() : json_string(c->reason), "result",
+                        c->result ? json_incref(c->result) : json_null(), "client", client,
+                        "server", json_incref(c->server_obj));
+    if (!c->line) {
+        snprintf(c->err, c->errlen, "out of memory");
+        return;
     }
-out:
-    if (driver.pid > 0)
-        proc_stop(&driver, 0.1);
-    if (server.pid > 0)
-        proc_stop(&server, KILL_AFTER_S);
-    if (have_res)
-        proc_result_release(&res);
-    if (interrupted || !line) {
-        json_decref(line);
-        line = NULL;
-        json_decref(r->counted); /* no run line, no counted line */
-        r->counted = NULL;
+    if (c->have_res)
+        json_object_set(c->line, "interference", c->interf);
+    counted_record(c->r, c->sr, c->started, c->server_obj, &c->win, ok ? c->result : NULL,
+                   c->ctr_why);
+}
+
+/* Stops and reaps what still runs, removes the run's files, releases the rest. */
+static void run_release(struct run_ctx *c)
+{
+    if (c->driver.pid > 0)
+        proc_stop(&c->driver, 0.1);
+    if (c->server.pid > 0)
+        proc_stop(&c->server, KILL_AFTER_S);
+    if (c->have_res)
+        proc_result_release(&c->res);
+    if (c->interrupted || !c->line) {
+        json_decref(c->line);
+        c->line = NULL;
+        json_decref(c->r->counted); /* no run line, no counted line */
+        c->r->counted = NULL;
     }
-    if (interrupted)
-        err[0] = '\0';
-    (void)unlink(cfg_path);
-    (void)unlink(srv_log);
-    (void)unlink(drv_log);
-    rm_tree(srv_dir);
-    free(full);
-    words_free(dargv);
-    json_decref(result);
-    json_decref(server_obj);
-    json_decref(eff);
-    window_close(&win);
-    counted_close(ctr);
-    json_decref(denv);
-    json_decref(swin);
-    json_decref(interf);
-    return line;
+    if (c->interrupted)
+        c->err[0] = '\0';
+    (void)unlink(c->cfg_path);
+    (void)unlink(c->srv_log);
+    (void)unlink(c->drv_log);
+    runner_remove_tree(c->srv_dir);
+    free(c->full);
+    words_free(c->dargv);
+    json_decref(c->result);
+    json_decref(c->server_obj);
+    json_decref(c->eff);
+    window_close(&c->win);
+    counted_close(c->ctr);
+    json_decref(c->denv);
+    json_decref(c->swin);
+    json_decref(c->interf);
+}
+
+json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size_t errlen)
+{
+    struct run_ctx c = {.r = r,
+                        .sr = sr,
+                        .cfg = &r->sp->configs[sr->config],
+                        .ver = &r->sp->versions[sr->version],
+                        .server_obj = json_null(),
+                        .interf = json_null(),
+                        .server = {.pid = -1, .out_fd = -1},
+                        .driver = {.pid = -1, .out_fd = -1},
+                        .win = {.rd = -1, .wr = -1},
+                        .cpu0 = -1,
+                        .cpu1 = -1,
+                        .err = err,
+                        .errlen = errlen};
+    enum run_step step;
+
+    c.proto = jstr(c.cfg->params, "protocol");
+    c.host = jstr(c.cfg->params, "host") ? jstr(c.cfg->params, "host") : "127.0.0.1";
+    step = run_prepare(&c);
+    if (step == STEP_NEXT)
+        step = run_server(&c);
+    if (step == STEP_NEXT)
+        step = run_driver_start(&c);
+    if (step == STEP_NEXT)
+        step = run_driver_wait(&c);
+    if (step != STEP_OUT) {
+        run_record_server(&c);
+        run_record_line(&c);
+    }
+    run_release(&c);
+    return c.line;
 }

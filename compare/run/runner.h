@@ -68,6 +68,17 @@ int runner_start_server(struct runner *r, size_t version, const json_t *params, 
                         char *const *wrap, double probe_timeout_s, struct proc *p, char *reason,
                         size_t reasonlen);
 
+/* Picks a free loopback port (ports_free()) and points eff's "host" and "port" at host and it.
+ * Returns the port, or 0 with why saying what went wrong (eff untouched). */
+unsigned runner_use_free_port(json_t *eff, const char *host, char *why, size_t whylen);
+
+/* Removes from eff the keys of the driver's reference server ("serve", "serve_workers",
+ * "delay_us"): the version's own server takes its place. */
+void runner_drop_reference_server(json_t *eff);
+
+/* Removes path and everything below it, best effort (errors are ignored). */
+void runner_remove_tree(const char *path);
+
 /* UTC time "2026-11-29T20:07:57.123Z". */
 void runner_utc_now(char *out, size_t outlen);
 

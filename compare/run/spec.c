@@ -64,6 +64,63 @@ static int check_command(const char *file, const char *path, const json_t *v, ch
     return 0;
 }
 
+/* The keys of one entry of "versions". */
+static const char *const version_keys[] = {"name", "ref",         "driver", "server",
+                                           "env",  "description", NULL};
+
+/* One entry of a version's "server": a protocol the driver speaks, and its command. */
+static int check_server_entry(const char *file, const char *path, const char *k, const json_t *c,
+                              char *err, size_t errlen)
+{
+    static const char *const protocols[] = {"redis", "tcp", "http", "ws", NULL};
+
+    if (!grid_word_in(k, protocols)) {
+        snprintf(err, errlen,
+                 "%s: %s: unknown protocol '%s' (expected redis, tcp, http "
+                 "or ws)",
+                 file, path, k);
+        return -1;
+    }
+    return check_command(file, path, c, err, errlen);
+}
+
+/* One entry of a version's "env": a variable name and its string value. */
+static int check_env_entry(const char *file, const char *path, const char *k, const json_t *e,
+                           char *err, size_t errlen)
+{
+    if (!valid_name(k) || strchr(k, '.') || strchr(k, '-')) {
+        snprintf(err, errlen, "%s: %s: bad environment variable name '%s'", file, path, k);
+        return -1;
+    }
+    if (!json_is_string(e))
+        return grid_fail_expected(file, path, "a string", e, err, errlen);
+    return 0;
+}
+
+/* $.versions[i].KEY: an object (else "expected WHAT") whose every entry check() accepts, each
+ * named $.versions[i].KEY.NAME in messages. Returns 0, or -1 with err. */
+static int check_version_map(const char *file, size_t i, const char *key, const json_t *x,
+                             const char *what,
+                             int (*check)(const char *file, const char *path, const char *k,
+                                          const json_t *e, char *err, size_t errlen),
+                             char *err, size_t errlen)
+{
+    char path[256];
+    const char *k;
+    json_t *e;
+
+    snprintf(path, sizeof(path), "$.versions[%zu].%s", i, key);
+    if (!json_is_object(x))
+        return grid_fail_expected(file, path, what, x, err, errlen);
+    json_object_foreach((json_t *)x, k, e)
+    {
+        snprintf(path, sizeof(path), "$.versions[%zu].%s.%s", i, key, k);
+        if (check(file, path, k, e, err, errlen) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int load_version(struct spec *sp, size_t i, json_t *v, char *err, size_t errlen)
 {
     const char *file = sp->path, *k;
@@ -75,16 +132,12 @@ static int load_version(struct spec *sp, size_t i, json_t *v, char *err, size_t 
     snprintf(path, sizeof(path), "$.versions[%zu]", i);
     if (!json_is_object(v))
         return grid_fail_expected(file, path, "a version object", v, err, errlen);
-    json_object_foreach(v, k, x)
-    {
-        if (strcmp(k, "name") != 0 && strcmp(k, "ref") != 0 && strcmp(k, "driver") != 0 &&
-            strcmp(k, "server") != 0 && strcmp(k, "env") != 0 && strcmp(k, "description") != 0) {
-            snprintf(err, errlen,
-                     "%s: %s.%s: unknown key '%s' (expected one of: name, ref, "
-                     "driver, server, env, description)",
-                     file, path, k, k);
-            return -1;
-        }
+    if ((k = grid_unknown_key(v, version_keys))) {
+        snprintf(err, errlen,
+                 "%s: %s.%s: unknown key '%s' (expected one of: name, ref, "
+                 "driver, server, env, description)",
+                 file, path, k, k);
+        return -1;
     }
     x = json_object_get(v, "name");
     snprintf(path, sizeof(path), "$.versions[%zu].name", i);
@@ -124,41 +177,15 @@ static int load_version(struct spec *sp, size_t i, json_t *v, char *err, size_t 
         ver->driver = json_string_value(x);
     }
     if ((x = json_object_get(v, "server"))) {
-        json_t *c;
-        snprintf(path, sizeof(path), "$.versions[%zu].server", i);
-        if (!json_is_object(x))
-            return grid_fail_expected(file, path, "an object {protocol: command}", x, err, errlen);
-        json_object_foreach(x, k, c)
-        {
-            snprintf(path, sizeof(path), "$.versions[%zu].server.%s", i, k);
-            if (strcmp(k, "redis") != 0 && strcmp(k, "tcp") != 0 && strcmp(k, "http") != 0 &&
-                strcmp(k, "ws") != 0) {
-                snprintf(err, errlen,
-                         "%s: %s: unknown protocol '%s' (expected redis, tcp, http "
-                         "or ws)",
-                         file, path, k);
-                return -1;
-            }
-            if (check_command(file, path, c, err, errlen) < 0)
-                return -1;
-        }
+        if (check_version_map(file, i, "server", x, "an object {protocol: command}",
+                              check_server_entry, err, errlen) < 0)
+            return -1;
         ver->server = x;
     }
     if ((x = json_object_get(v, "env"))) {
-        json_t *e;
-        snprintf(path, sizeof(path), "$.versions[%zu].env", i);
-        if (!json_is_object(x))
-            return grid_fail_expected(file, path, "an object {name: value}", x, err, errlen);
-        json_object_foreach(x, k, e)
-        {
-            snprintf(path, sizeof(path), "$.versions[%zu].env.%s", i, k);
-            if (!valid_name(k) || strchr(k, '.') || strchr(k, '-')) {
-                snprintf(err, errlen, "%s: %s: bad environment variable name '%s'", file, path, k);
-                return -1;
-            }
-            if (!json_is_string(e))
-                return grid_fail_expected(file, path, "a string", e, err, errlen);
-        }
+        if (check_version_map(file, i, "env", x, "an object {name: value}", check_env_entry, err,
+                              errlen) < 0)
+            return -1;
         ver->env = x;
     }
     return 0;
@@ -302,26 +329,18 @@ static void unique_labels(struct spec *sp)
 static int check_keys(const char *file, json_t *root, char *err, size_t errlen)
 {
     static const char *const keys[] = {
-        "versions",    "grids",          "runs",        "warmup",       "duration",
-        "grace",       "probe_timeout",  "gate",        "hash_sources", "description",
-        "noise_limit", "confirm_rounds", "instructions"};
-    const char *k;
-    json_t *v;
-    size_t j;
+        "versions",      "grids", "runs",         "warmup",      "duration",    "grace",
+        "probe_timeout", "gate",  "hash_sources", "description", "noise_limit", "confirm_rounds",
+        "instructions",  NULL};
+    const char *k = grid_unknown_key(root, keys);
 
-    json_object_foreach(root, k, v)
-    {
-        for (j = 0; j < sizeof(keys) / sizeof(keys[0]); j++)
-            if (strcmp(k, keys[j]) == 0)
-                break;
-        if (j == sizeof(keys) / sizeof(keys[0])) {
-            snprintf(err, errlen,
-                     "%s: $.%s: unknown key '%s' (expected one of: versions, grids, "
-                     "runs, warmup, duration, grace, probe_timeout, gate, hash_sources, "
-                     "description, noise_limit, confirm_rounds, instructions)",
-                     file, k, k);
-            return -1;
-        }
+    if (k) {
+        snprintf(err, errlen,
+                 "%s: $.%s: unknown key '%s' (expected one of: versions, grids, "
+                 "runs, warmup, duration, grace, probe_timeout, gate, hash_sources, "
+                 "description, noise_limit, confirm_rounds, instructions)",
+                 file, k, k);
+        return -1;
     }
     return 0;
 }

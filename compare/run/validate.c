@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "proc.h"
+
 double validate_grace(const json_t *eff, double spec_grace)
 {
     const json_t *t = json_object_get(eff, "timeout");
@@ -142,16 +144,6 @@ static json_t *parse_result(const char *out, char *reason, size_t reasonlen)
     return res;
 }
 
-static void describe_status(int status, char *out, size_t outlen)
-{
-    if (WIFEXITED(status))
-        snprintf(out, outlen, "exit %d", WEXITSTATUS(status));
-    else if (WIFSIGNALED(status))
-        snprintf(out, outlen, "signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
-    else
-        snprintf(out, outlen, "wait status %d", status);
-}
-
 json_t *validate_run(int status, int timed_out, double timeout_s, const char *out,
                      const char *stderr_tail, const json_t *eff, char *reason, size_t reasonlen)
 {
@@ -170,7 +162,7 @@ json_t *validate_run(int status, int timed_out, double timeout_s, const char *ou
     if (timed_out)
         snprintf(reason, reasonlen, "timeout after %.1f s", timeout_s);
     else if (!clean) {
-        describe_status(status, st, sizeof(st));
+        proc_describe_status(status, st, sizeof(st));
         snprintf(reason, reasonlen, "%s%s%s", st, stderr_tail && *stderr_tail ? ": " : "",
                  stderr_tail ? stderr_tail : "");
     }

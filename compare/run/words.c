@@ -102,6 +102,22 @@ static int expand_placeholder(const char *s, const struct words_vars *vars, stru
     return (int)(n + 1);
 }
 
+/* The '{' at s: its placeholder expanded into w, or the '{' itself when it starts none.
+ * Returns how many bytes of s it used (1 or more), or -1 with err. */
+static int put_brace(const char *s, const struct words_vars *vars, struct sbuf *w, char *err,
+                     size_t errlen)
+{
+    int n = expand_placeholder(s, vars, w, err, errlen);
+
+    if (n != 0)
+        return n;
+    if (sb_putn(w, s, 1) < 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 1;
+}
+
 static int push_word(char ***argv, size_t *argc, size_t *cap, struct sbuf *w)
 {
     char *copy = strdup(w->p ? w->p : "");
@@ -176,12 +192,10 @@ int words_split(const char *cmd, const struct words_vars *vars, char ***argv_out
                              *q, (size_t)(q - cmd), *q);
                     goto out;
                 } else if (*q == '{') {
-                    int n = expand_placeholder(q, vars, &w, err, errlen);
+                    int n = put_brace(q, vars, &w, err, errlen);
                     if (n < 0)
                         goto out;
-                    if (n == 0 && sb_putn(&w, q, 1) < 0)
-                        goto oom;
-                    q += n ? n : 1;
+                    q += n;
                 } else {
                     if (sb_putn(&w, q, 1) < 0)
                         goto oom;
@@ -205,12 +219,10 @@ int words_split(const char *cmd, const struct words_vars *vars, char ***argv_out
                      c, (size_t)(s - cmd));
             goto out;
         } else if (c == '{') {
-            int n = expand_placeholder(s, vars, &w, err, errlen);
+            int n = put_brace(s, vars, &w, err, errlen);
             if (n < 0)
                 goto out;
-            if (n == 0 && sb_putn(&w, s, 1) < 0)
-                goto oom;
-            s += n ? n : 1;
+            s += n;
             in_word = 1;
         } else {
             if (sb_putn(&w, s, 1) < 0)

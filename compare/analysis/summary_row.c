@@ -1,0 +1,472 @@
+/* summary_row: one row of the summary (see summary_row.h): the runs of one configuration
+ * collected per version, the disturbed rounds set aside, and per metric the values and the
+ * comparisons against the baseline. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "disturb.h"
+#include "stats.h"
+#include "summary.h"
+#include "summary_cost.h"
+#include "summary_row.h"
+
+#define N_ERR_KINDS 5
+
+static const char *const err_kinds[N_ERR_KINDS] = {"connect", "io", "protocol", "verify",
+                                                   "timeout"};
+
+/* ---- collecting the runs of one row ---- */
+
+/* Slots of a side past the metrics with verdict rules: informational server figures. */
+#define M_SERVER_CPU METRIC_ALL            /* server CPU %, over the driver's life */
+#define M_SERVER_SYSCALLS (METRIC_ALL + 1) /* server read+write system calls per operation */
+#define M_SERVER_CTXSW (METRIC_ALL + 2)    /* server context switches per operation */
+#define N_SLOTS (METRIC_ALL + 3)
+
+struct side {                              /* one version's runs in one row */
+    double v[N_SLOTS][SUMMARY_MAX_ROUNDS]; /* metrics, then the server's extras; by round − 1 */
+    unsigned char have[N_SLOTS][SUMMARY_MAX_ROUNDS];
+    unsigned ok, failed;
+};
+
+static const json_t *path2(const json_t *o, const char *a, const char *b)
+{
+    return json_object_get(json_object_get(o, a), b);
+}
+
+static void put(struct side *s, int m, size_t r, const json_t *num)
+{
+    if (json_is_number(num)) {
+        s->v[m][r] = json_number_value(num);
+        s->have[m][r] = 1;
+    }
+}
+
+/* Per-operation server figures over the measured window (runs.jsonl server.window). */
+static void side_add_window(struct side *s, size_t r, const json_t *run)
+{
+    const json_t *w = path2(run, "server", "window");
+    double ops = summary_num(json_object_get(run, "result"), "ops", 0);
+
+    if (!json_is_object(w) || !(ops > 0))
+        return;
+    s->v[METRIC_SERVER_CPU_US][r] = summary_num(w, "cpu_s", 0) * 1e6 / ops;
+    s->have[METRIC_SERVER_CPU_US][r] = json_is_number(json_object_get(w, "cpu_s"));
+    s->v[M_SERVER_SYSCALLS][r] = (summary_num(w, "syscr", 0) + summary_num(w, "syscw", 0)) / ops;
+    s->have[M_SERVER_SYSCALLS][r] = json_is_number(json_object_get(w, "syscr"));
+    s->v[M_SERVER_CTXSW][r] = summary_num(w, "ctxsw", 0) / ops;
+    s->have[M_SERVER_CTXSW][r] = json_is_number(json_object_get(w, "ctxsw"));
+}
+
+static void side_add_run(struct side *s, size_t r, const json_t *run, double warmup_default)
+{
+    const json_t *res = json_object_get(run, "result"), *server;
+    const json_t *rss;
+    double elapsed;
+
+    put(s, METRIC_THROUGHPUT, r, json_object_get(res, "throughput"));
+    put(s, METRIC_CPU_PERCENT, r, path2(res, "cpu", "percent"));
+    if (s->have[METRIC_THROUGHPUT][r] && s->have[METRIC_CPU_PERCENT][r] &&
+        s->v[METRIC_CPU_PERCENT][r] > 0) {
+        s->v[METRIC_CPU_EFFICIENCY][r] =
+            s->v[METRIC_THROUGHPUT][r] / (s->v[METRIC_CPU_PERCENT][r] / 100);
+        s->have[METRIC_CPU_EFFICIENCY][r] = 1;
+    }
+    put(s, METRIC_P50_US, r, path2(res, "latency_us", "p50"));
+    put(s, METRIC_P99_US, r, path2(res, "latency_us", "p99"));
+    rss = json_object_get(res, "rss_peak_kib");
+    if (!json_is_number(rss))
+        rss = path2(run, "client", "rss_peak_kib");
+    if (json_is_number(rss)) {
+        s->v[METRIC_RSS_MIB][r] = json_number_value(rss) / 1024;
+        s->have[METRIC_RSS_MIB][r] = 1;
+    }
+    server = json_object_get(run, "server");
+    side_add_window(s, r, run);
+    /* the harness reads the server's CPU over the driver's whole life, warm-up included */
+    elapsed = summary_num(res, "elapsed_s", 0) +
+              summary_num(json_object_get(res, "config"), "warmup", warmup_default);
+    if (json_is_object(server) && json_is_number(json_object_get(server, "cpu_s")) && elapsed > 0) {
+        s->v[M_SERVER_CPU][r] = summary_num(server, "cpu_s", 0) / elapsed * 100;
+        s->have[M_SERVER_CPU][r] = 1;
+    }
+}
+
+/* The counted runs (kind "instructions") of one row into the sides; failed ones into
+ * failures. Returns how many failed. */
+static unsigned add_counted(struct side *const *sides, const char *cfg, const json_t *latest,
+                            const json_t *versions, size_t nr, json_t *failures)
+{
+    size_t vi, r;
+    unsigned failed = 0;
+
+    for (vi = 0; vi < json_array_size(versions); vi++) {
+        const char *ver = json_string_value(json_array_get(versions, vi));
+        char kv[300], key[512];
+
+        snprintf(kv, sizeof(kv), "%s\x1finstructions", ver);
+        for (r = 0; r < nr; r++) {
+            const json_t *run;
+
+            summary_run_key(key, sizeof(key), cfg, kv, (long)r + 1);
+            if (!(run = json_object_get(latest, key)))
+                continue;
+            if (strcmp(summary_str(run, "status", "failed"), "ok") != 0) {
+                failed++;
+                json_array_append_new(failures,
+                                      json_pack("{s:s,s:I,s:s,s:s}", "version", ver, "round",
+                                                (json_int_t)r + 1, "kind", "instructions", "reason",
+                                                summary_str(run, "reason", "unknown")));
+                continue;
+            }
+            put(sides[vi], METRIC_INSTRUCTIONS, r, path2(run, "instructions", "per_op"));
+        }
+    }
+    return failed;
+}
+
+/* ---- building ---- */
+
+static json_t *range_json(const struct stats_range *r, const double *v, const unsigned char *h,
+                          size_t nr)
+{
+    json_t *o = json_object(), *runs = json_array();
+    size_t i;
+
+    json_object_set_new(o, "median", json_real(r->median));
+    json_object_set_new(o, "min", json_real(r->min));
+    json_object_set_new(o, "max", json_real(r->max));
+    json_object_set_new(o, "n", json_integer((json_int_t)r->n));
+    for (i = 0; i < nr; i++)
+        if (h[i])
+            json_array_append_new(runs, json_real(v[i]));
+    json_object_set_new(o, "runs", runs);
+    return o;
+}
+
+static size_t collect(const struct side *s, int m, size_t nr, double *out)
+{
+    size_t i, k = 0;
+
+    for (i = 0; i < nr; i++)
+        if (s->have[m][i])
+            out[k++] = s->v[m][i];
+    return k;
+}
+
+static const char *const metric_units[N_SLOTS] = {
+    "ops/s", "percent",         "ops/s per core", "us",     "us",     "MiB",
+    "us/op", "instructions/op", "percent",        "per op", "per op",
+};
+
+/* The metric object of one row: values per version, comparisons against the baseline. */
+static json_t *metric_json(int m, struct side *const *sides, json_t *versions, size_t nr,
+                           int row_failed, const struct verdict_rules *rules,
+                           const struct look_plan *lp)
+{
+    json_t *o = json_object(), *vals = json_object(), *vs = json_object();
+    static double a[SUMMARY_MAX_ROUNDS], b[SUMMARY_MAX_ROUNDS], ratios[SUMMARY_MAX_ROUNDS],
+        logs[SUMMARY_MAX_ROUNDS];
+    static unsigned char both[SUMMARY_MAX_ROUNDS];
+    struct stats_range base, cand;
+    size_t na, nb, i, vi;
+
+    json_object_set_new(o, "unit", json_string(metric_units[m]));
+    json_object_set_new(o, "higher_is_better",
+                        json_boolean(m < METRIC_ALL && metric_higher_is_better(m)));
+    json_object_set_new(o, "threshold_pct",
+                        json_real(m < METRIC_ALL ? rules->threshold_pct[m] : 0));
+    na = collect(sides[0], m, nr, a);
+    stats_range(a, na, &base);
+    for (vi = 0; vi < json_array_size(versions); vi++) {
+        const char *ver = json_string_value(json_array_get(versions, vi));
+        struct stats_range r;
+        size_t n = collect(sides[vi], m, nr, b);
+
+        stats_range(b, n, &r);
+        if (n)
+            json_object_set_new(vals, ver, range_json(&r, sides[vi]->v[m], sides[vi]->have[m], nr));
+    }
+    for (vi = 1; vi < json_array_size(versions); vi++) {
+        const char *ver = json_string_value(json_array_get(versions, vi));
+        struct verdict_input in;
+        struct stats_range pr;
+        double lo, hi;
+        json_t *c = json_object(), *pj = json_object();
+        size_t np;
+
+        nb = collect(sides[vi], m, nr, b);
+        stats_range(b, nb, &cand);
+        for (i = 0; i < nr; i++)
+            both[i] = sides[0]->have[m][i] && sides[vi]->have[m][i];
+        np = stats_paired_ratios(sides[0]->v[m], sides[vi]->v[m], both, nr, ratios);
+        memset(&in, 0, sizeof(in));
+        in.metric = m < METRIC_ALL ? (enum metric)m : METRIC_CPU_PERCENT; /* ungated */
+        in.failed = row_failed || na == 0 || nb == 0;
+        in.base = base;
+        in.cand = cand;
+        in.ratios = ratios;
+        in.n_ratios = np;
+        in.planned = lp->planned;
+        in.looks = lp->looks;
+        in.p = -1;
+        in.p_paired = -1;
+        in.base_v = a;
+        in.cand_v = b;
+        for (i = 0; i < np; i++)
+            logs[i] = log(ratios[i]);
+        if (np)
+            in.p_paired = stats_signed_rank_p(logs, np);
+        if (na && nb) {
+            in.p = stats_mwu_p(a, na, b, nb);
+            json_object_set_new(c, "change", json_real(stats_change(&base, &cand)));
+            json_object_set_new(c, "overlap", json_boolean(stats_ranges_overlap(&base, &cand)));
+            json_object_set_new(c, "p", json_real(in.p));
+        } else {
+            json_object_set_new(c, "change", json_null());
+            json_object_set_new(c, "overlap", json_null());
+            json_object_set_new(c, "p", json_null());
+        }
+        if (np && stats_range(ratios, np, &pr) == 0) {
+            json_object_set_new(pj, "median", json_real(pr.median));
+            json_object_set_new(pj, "min", json_real(pr.min));
+            json_object_set_new(pj, "max", json_real(pr.max));
+            json_object_set_new(pj, "n", json_integer((json_int_t)np));
+            if (stats_median_interval(ratios, np, STATS_MEDIAN_INTERVAL_LEVEL, &lo, &hi) == 0) {
+                json_object_set_new(pj, "lo", json_real(lo));
+                json_object_set_new(pj, "hi", json_real(hi));
+            }
+        }
+        json_object_set_new(c, "paired_ratio", np ? pj : json_null());
+        json_object_set_new(c, "p_paired", np ? json_real(in.p_paired) : json_null());
+        if (!np)
+            json_decref(pj);
+        json_object_set_new(c, "verdict", json_string(stats_verdict(&in, rules)));
+        if (stats_verdict_reason(&in, rules))
+            json_object_set_new(c, "reason", json_string(stats_verdict_reason(&in, rules)));
+        json_object_set_new(vs, ver, c);
+    }
+    json_object_set_new(o, "values", vals);
+    json_object_set_new(o, "vs_baseline", vs);
+    return o;
+}
+
+void summary_run_key(char *k, size_t n, const char *cfg, const char *ver, long round)
+{
+    snprintf(k, n, "%s\x1f%s\x1f%ld", cfg, ver, round);
+}
+
+/* Whether some version has a value in slot m. */
+static int any_slot(struct side *const *sides, size_t nv, size_t nr, int m)
+{
+    size_t vi, r;
+
+    for (vi = 0; vi < nv; vi++)
+        for (r = 0; r < nr; r++)
+            if (sides[vi]->have[m][r])
+                return 1;
+    return 0;
+}
+
+/* The row's identity and run counts: config, label, params, status, runs. */
+static void row_identity(json_t *row, const char *cfg, const json_t *mcfg,
+                         const char *fallback_label, unsigned ok, unsigned failed, size_t expected)
+{
+    json_t *rj = json_object();
+
+    json_object_set_new(row, "config", json_string(cfg));
+    json_object_set_new(row, "label", json_string(summary_str(mcfg, "label", fallback_label)));
+    if (json_object_get(mcfg, "params"))
+        json_object_set(row, "params", json_object_get(mcfg, "params"));
+    else
+        json_object_set_new(row, "params", json_object());
+    json_object_set_new(row, "status",
+                        json_string(failed          ? "failed"
+                                    : ok < expected ? "incomplete"
+                                                    : "ok"));
+    json_object_set_new(rj, "expected", json_integer((json_int_t)expected));
+    json_object_set_new(rj, "ok", json_integer(ok));
+    json_object_set_new(rj, "failed", json_integer(failed));
+    json_object_set_new(row, "runs", rj);
+}
+
+/* Every metric of the row: the table's metrics, then the optional ones (counted cost, server
+ * accounting) where some run has them. */
+static void row_metrics(json_t *metrics, struct side **sides, const char *cfg, const json_t *latest,
+                        const json_t *versions, size_t nr, unsigned failed, unsigned inst_failed,
+                        int any_server, const struct verdict_rules *rules,
+                        const struct look_plan *lp)
+{
+    static const char *const names[N_SLOTS] = {
+        [METRIC_SERVER_CPU_US] = "server_cpu_us",
+        [M_SERVER_SYSCALLS] = SUMMARY_SERVER_SYSCALLS,
+        [M_SERVER_CTXSW] = SUMMARY_SERVER_CTXSW,
+    };
+    /* counted rounds are planned apart from the timed ones and never confirmed: their
+     * verdict follows the rules for planned rounds whatever their number */
+    const struct look_plan no_plan = {0, 0};
+    size_t nv = json_array_size(versions);
+    int m;
+
+    for (m = 0; m < METRIC_COUNT; m++)
+        json_object_set_new(metrics, metric_name(m),
+                            metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules, lp));
+    if (any_slot(sides, nv, nr, METRIC_INSTRUCTIONS) || inst_failed) {
+        json_object_set_new(metrics, metric_name(METRIC_INSTRUCTIONS),
+                            metric_json(METRIC_INSTRUCTIONS, sides, (json_t *)versions, nr,
+                                        inst_failed > 0, rules, &no_plan));
+        summary_cost_annotate(json_object_get(metrics, metric_name(METRIC_INSTRUCTIONS)), cfg,
+                              latest, versions, nr);
+    }
+    if (any_server)
+        json_object_set_new(
+            metrics, SUMMARY_SERVER_CPU,
+            metric_json(M_SERVER_CPU, sides, (json_t *)versions, nr, failed > 0, rules, lp));
+    for (m = METRIC_SERVER_CPU_US; m < N_SLOTS; m++)
+        if (names[m] && any_slot(sides, nv, nr, m))
+            json_object_set_new(
+                metrics, names[m],
+                metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules, lp));
+}
+
+/* What the timed runs of one row add up to, beside their values in the sides. */
+struct row_runs {
+    const json_t **cells; /* the ok runs, [version index * nr + round − 1]; NULL elsewhere */
+    unsigned ok, failed;
+    double errsum[N_ERR_KINDS]; /* the driver's errors by kind, over the ok runs */
+    int insecure, any_server;
+    const char *unit;
+    json_t *failures; /* [{"version", "round", "reason"}] */
+};
+
+static void sides_free(struct side **sides, size_t nv)
+{
+    size_t vi;
+
+    for (vi = 0; sides && vi < nv; vi++)
+        free(sides[vi]);
+    free(sides);
+}
+
+/* nv empty sides, or NULL when out of memory. */
+static struct side **sides_new(size_t nv)
+{
+    struct side **sides = calloc(nv, sizeof(struct side *));
+    size_t vi;
+
+    for (vi = 0; sides && vi < nv; vi++)
+        if (!(sides[vi] = calloc(1, sizeof(**sides)))) {
+            sides_free(sides, nv);
+            return NULL;
+        }
+    return sides;
+}
+
+/* The timed runs of version ver (index vi) in the row: a failed one into rr->failures, an ok
+ * one into its side s and rr's counts. */
+static void collect_version(struct row_runs *rr, struct side *s, size_t vi, const char *cfg,
+                            const char *ver, const json_t *latest, size_t nr, double warmup_default)
+{
+    size_t r, e;
+
+    for (r = 0; r < nr; r++) {
+        char key[512];
+        const json_t *run, *res;
+
+        summary_run_key(key, sizeof(key), cfg, ver, (long)r + 1);
+        run = json_object_get(latest, key);
+        if (!run)
+            continue;
+        res = json_object_get(run, "result");
+        if (strcmp(summary_str(run, "status", "failed"), "ok") != 0 || !json_is_object(res)) {
+            json_t *f = json_object();
+
+            rr->failed++;
+            json_object_set_new(f, "version", json_string(ver));
+            json_object_set_new(f, "round", json_integer((json_int_t)r + 1));
+            json_object_set_new(f, "reason", json_string(summary_str(run, "reason", "unknown")));
+            json_array_append_new(rr->failures, f);
+            continue;
+        }
+        rr->ok++;
+        rr->cells[vi * nr + r] = run;
+        side_add_run(s, r, run, warmup_default);
+        for (e = 0; e < N_ERR_KINDS; e++)
+            rr->errsum[e] += summary_num(json_object_get(res, "errors"), err_kinds[e], 0);
+        if (json_is_true(path2(res, "tls", "insecure")) ||
+            json_is_true(path2(res, "config", "insecure")))
+            rr->insecure = 1;
+        if (!rr->unit)
+            rr->unit = summary_str(res, "unit", NULL);
+    }
+    for (r = 0; r < nr; r++)
+        if (s->have[M_SERVER_CPU][r])
+            rr->any_server = 1;
+}
+
+/* Disturbed and outlier rounds (disturb.c, noted in row): every value of theirs leaves the
+ * sides, so the verdict rests on the other rounds. */
+static void set_aside_disturbed(json_t *row, struct side **sides, const struct row_runs *rr,
+                                const json_t *versions, size_t nr)
+{
+    unsigned char exclude[SUMMARY_MAX_ROUNDS];
+    size_t nv = json_array_size(versions), vi, r;
+    int m;
+
+    disturb_row(row, rr->cells, versions, nr, exclude);
+    for (r = 0; r < nr; r++)
+        for (vi = 0; exclude[r] && vi < nv; vi++)
+            for (m = 0; m < N_SLOTS; m++)
+                sides[vi]->have[m][r] = 0;
+}
+
+/* The row's "failures" (taken over), "errors", "tls_insecure" and "unit". */
+static void row_run_facts(json_t *row, struct row_runs *rr)
+{
+    json_t *errs = json_object();
+    size_t e;
+
+    json_object_set_new(row, "failures", rr->failures);
+    rr->failures = NULL;
+    for (e = 0; e < N_ERR_KINDS; e++)
+        json_object_set_new(errs, err_kinds[e], json_integer((json_int_t)rr->errsum[e]));
+    json_object_set_new(row, "errors", errs);
+    json_object_set_new(row, "tls_insecure", json_boolean(rr->insecure));
+    json_object_set_new(row, "unit", rr->unit ? json_string(rr->unit) : json_null());
+}
+
+json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *latest,
+                          const json_t *versions, size_t nr, size_t expected_rounds,
+                          const struct verdict_rules *rules, const struct look_plan *lp,
+                          const char *fallback_label, double warmup_default)
+{
+    size_t nv = json_array_size(versions), vi;
+    struct row_runs rr = {.cells = calloc((nv * nr) + 1, sizeof(*rr.cells)),
+                          .failures = json_array()};
+    struct side **sides = sides_new(nv);
+    json_t *row, *metrics;
+    unsigned inst_failed;
+
+    if (!sides || !rr.cells) {
+        sides_free(sides, nv);
+        free(rr.cells);
+        json_decref(rr.failures);
+        return NULL;
+    }
+    row = json_object();
+    metrics = json_object();
+    for (vi = 0; vi < nv; vi++)
+        collect_version(&rr, sides[vi], vi, cfg, json_string_value(json_array_get(versions, vi)),
+                        latest, nr, warmup_default);
+    set_aside_disturbed(row, sides, &rr, versions, nr);
+    free(rr.cells);
+    row_identity(row, cfg, mcfg, fallback_label, rr.ok, rr.failed, expected_rounds * nv);
+    row_run_facts(row, &rr);
+    inst_failed = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"));
+    row_metrics(metrics, sides, cfg, latest, versions, nr, rr.failed, inst_failed, rr.any_server,
+                rules, lp);
+    json_object_set_new(row, "metrics", metrics);
+    sides_free(sides, nv);
+    return row;
+}
