@@ -99,19 +99,36 @@ char *html_fmt_change(double change, char *out, size_t len)
     return out;
 }
 
+/* How each verdict looks: its CSS class and its colour in the forest plot; the last entry
+ * (no verdict, "~" or any other word) is the default. */
+static const struct {
+    const char *verdict, *css_class, *color;
+} verdict_styles[] = {
+    {"regressed", "v-regressed", "#c62828"},
+    {"improved", "v-improved", "#2e7d32"},
+    {"unstable", "v-unstable", "#d08c00"},
+    {"failed", "v-failed", "#8a8a8a"},
+    {NULL, "v-same", "#3a5f8f"},
+};
+
+static size_t verdict_style(const char *verdict)
+{
+    size_t i;
+
+    for (i = 0; verdict_styles[i].verdict; i++)
+        if (verdict && strcmp(verdict, verdict_styles[i].verdict) == 0)
+            break;
+    return i;
+}
+
 const char *html_verdict_class(const char *verdict)
 {
-    if (!verdict)
-        return "v-same";
-    if (strcmp(verdict, "regressed") == 0)
-        return "v-regressed";
-    if (strcmp(verdict, "improved") == 0)
-        return "v-improved";
-    if (strcmp(verdict, "unstable") == 0)
-        return "v-unstable";
-    if (strcmp(verdict, "failed") == 0)
-        return "v-failed";
-    return "v-same";
+    return verdict_styles[verdict_style(verdict)].css_class;
+}
+
+const char *html_verdict_color(const char *verdict)
+{
+    return verdict_styles[verdict_style(verdict)].color;
 }
 
 /* ---- the page ---- */
@@ -166,16 +183,13 @@ static const char *pget(const json_t *row, const char *key)
 
 static const char *protocol_name(const char *p)
 {
-    if (!p)
-        return NULL;
-    if (strcmp(p, "redis") == 0)
-        return "Redis";
-    if (strcmp(p, "tcp") == 0)
-        return "TCP echo";
-    if (strcmp(p, "http") == 0)
-        return "HTTP";
-    if (strcmp(p, "ws") == 0)
-        return "WebSocket";
+    static const char *const names[][2] = {
+        {"redis", "Redis"}, {"tcp", "TCP echo"}, {"http", "HTTP"}, {"ws", "WebSocket"}};
+    size_t i;
+
+    for (i = 0; p && i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcmp(p, names[i][0]) == 0)
+            return names[i][1];
     return p;
 }
 

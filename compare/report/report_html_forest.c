@@ -27,19 +27,6 @@ struct f_point {
     const char *verdict;
 };
 
-static const char *verdict_color(const char *v)
-{
-    if (strcmp(v, "regressed") == 0)
-        return "#c62828";
-    if (strcmp(v, "improved") == 0)
-        return "#2e7d32";
-    if (strcmp(v, "unstable") == 0)
-        return "#d08c00";
-    if (strcmp(v, "failed") == 0)
-        return "#8a8a8a";
-    return "#3a5f8f";
-}
-
 /* The threshold of a metric in a row: the row's, else the summary's, else the table's. */
 static double threshold_of(const struct html_ctx *c, const json_t *row, const char *key)
 {
@@ -166,10 +153,10 @@ static void mark(const struct html_ctx *c, const struct f_point *p, const char *
     if (p->present && p->has_interval)
         fprintf(
             f, "<line class=\"fi\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>",
-            x_of(x0, range, p->lo), y, x_of(x0, range, p->hi), y, verdict_color(p->verdict));
+            x_of(x0, range, p->lo), y, x_of(x0, range, p->hi), y, html_verdict_color(p->verdict));
     if (p->present)
         fprintf(f, "<circle class=\"fp\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>",
-                x_of(x0, range, p->mid), y, verdict_color(p->verdict));
+                x_of(x0, range, p->mid), y, html_verdict_color(p->verdict));
     fputs("</g>\n", f);
 }
 
@@ -184,7 +171,7 @@ static void legend(const struct html_ctx *c, double y)
         fprintf(c->f,
                 "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/><text class=\"flg\" "
                 "x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-                x, y, verdict_color(v[i]), x + 8, y + 4, c->zh ? zh[i] : v[i]);
+                x, y, html_verdict_color(v[i]), x + 8, y + 4, c->zh ? zh[i] : v[i]);
         x += 110;
     }
     fprintf(c->f,

@@ -54,6 +54,8 @@ char *html_fmt_range(const json_t *values, double scale, int decimals, char *out
 char *html_fmt_change(double change, char *out, size_t len);
 /* The verdict's CSS class: "v-regressed", "v-improved", "v-unstable", "v-failed", "v-same". */
 const char *html_verdict_class(const char *verdict);
+/* The verdict's colour in the forest plot ("#3a5f8f" for "~", NULL or an unknown word). */
+const char *html_verdict_color(const char *verdict);
 
 /* The tables of the page: multi-version (throughput and CPU, latency, evidence) or the
  * single-version detailed results. */
