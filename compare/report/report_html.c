@@ -181,7 +181,7 @@ static const char *pget(const json_t *row, const char *key)
     return html_str(json_object_get(row, "params"), key);
 }
 
-static const char *protocol_name(const char *p)
+const char *report_html_protocol_name(const char *p)
 {
     static const char *const names[][2] = {
         {"redis", "Redis"}, {"tcp", "TCP echo"}, {"http", "HTTP"}, {"ws", "WebSocket"}};
@@ -205,7 +205,7 @@ static void fmt_bytes(json_int_t b, char *out, size_t len)
 static void group_name(const json_t *row, char *out, size_t len)
 {
     const json_t *params = json_object_get(row, "params");
-    const char *proto = protocol_name(html_str(params, "protocol"));
+    const char *proto = report_html_protocol_name(html_str(params, "protocol"));
     const char *tr = html_str(params, "transport");
     const json_t *pl = json_object_get(params, "payload");
     char pay[32] = "";
