@@ -238,8 +238,25 @@ void html_environment(const struct html_ctx *c)
     fputs("</section>\n", c->f);
 }
 
+/* A table row of o's strings at keys[0..n-1]; bit i of code puts cell i in <code>. */
+static void keys_row(const struct html_ctx *c, const json_t *o, const char *const *keys, size_t n,
+                     unsigned code)
+{
+    size_t i;
+
+    fputs("<tr>", c->f);
+    for (i = 0; i < n; i++) {
+        fputs(code & (1u << i) ? "<td><code>" : "<td>", c->f);
+        html_esc(c, html_str(o, keys[i]));
+        fputs(code & (1u << i) ? "</code></td>" : "</td>", c->f);
+    }
+    fputs("</tr>\n", c->f);
+}
+
 void html_provenance(const struct html_ctx *c)
 {
+    static const char *const source_keys[] = {"path", "sha256"};
+    static const char *const grid_keys[] = {"file", "name", "sha256"};
     const json_t *ds = json_object_get(c->meta, "dataset"), *s;
     size_t i;
 
@@ -252,14 +269,7 @@ void html_provenance(const struct html_ctx *c)
     fputs("</code></p>\n", c->f);
     fprintf(c->f, "<div class=\"wrap\"><table>\n<tr><th>%s</th><th>SHA-256</th></tr>\n",
             L(c, "Measured source", "被测源文件"));
-    json_array_foreach(json_object_get(c->meta, "sources"), i, s)
-    {
-        fputs("<tr><td><code>", c->f);
-        html_esc(c, html_str(s, "path"));
-        fputs("</code></td><td><code>", c->f);
-        html_esc(c, html_str(s, "sha256"));
-        fputs("</code></td></tr>\n", c->f);
-    }
+    json_array_foreach(json_object_get(c->meta, "sources"), i, s) keys_row(c, s, source_keys, 2, 3);
     if (!json_array_size(json_object_get(c->meta, "sources")))
         fprintf(c->f, "<tr><td colspan=\"2\">%s</td></tr>\n",
                 L(c, "none named by the spec (hash_sources)", "规格文件未指定（hash_sources）"));
@@ -267,16 +277,7 @@ void html_provenance(const struct html_ctx *c)
     if (json_array_size(json_object_get(c->meta, "grids"))) {
         fprintf(c->f, "<table>\n<tr><th>%s</th><th>%s</th><th>SHA-256</th></tr>\n",
                 L(c, "Grid file", "网格文件"), L(c, "Name", "名称"));
-        json_array_foreach(json_object_get(c->meta, "grids"), i, s)
-        {
-            fputs("<tr><td><code>", c->f);
-            html_esc(c, html_str(s, "file"));
-            fputs("</code></td><td>", c->f);
-            html_esc(c, html_str(s, "name"));
-            fputs("</td><td><code>", c->f);
-            html_esc(c, html_str(s, "sha256"));
-            fputs("</code></td></tr>\n", c->f);
-        }
+        json_array_foreach(json_object_get(c->meta, "grids"), i, s) keys_row(c, s, grid_keys, 3, 5);
         fputs("</table>\n", c->f);
     }
     fputs("</section>\n", c->f);

@@ -78,6 +78,17 @@ static void load1(const struct md *m, const json_t *v)
         md_put(m, md_t(m, M_UNKNOWN));
 }
 
+/* o's values at keys[i][0] by md_json, each followed by the text keys[i][1]. */
+static void json_seq(const struct md *m, const json_t *o, const char *const (*keys)[2], size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        md_json(m, mget(o, keys[i][0]));
+        md_put(m, keys[i][1]);
+    }
+}
+
 /* "| item | v |", v written by md_json, or "none" when absent or null. */
 static void env_row_or_none(const struct md *m, const json_t *v)
 {
@@ -179,19 +190,14 @@ static void env_build(const struct md *m)
 /* The run: settings, configurations, grids, spec, shard, network and scope. */
 static void env_run(const struct md *m)
 {
+    static const char *const setting_keys[][2] = {
+        {"warmup", " s / "}, {"duration", " s / "}, {"runs", " / "}, {"grace", " s |\n"}};
     const json_t *settings = m->model->env.settings, *grids = mget(m->meta, "grids"), *g, *v;
     size_t i;
     char n[32];
 
     row_begin(m, M_ENV_SETTINGS);
-    md_json(m, mget(settings, "warmup"));
-    md_put(m, " s / ");
-    md_json(m, mget(settings, "duration"));
-    md_put(m, " s / ");
-    md_json(m, mget(settings, "runs"));
-    md_put(m, " / ");
-    md_json(m, mget(settings, "grace"));
-    md_put(m, " s |\n");
+    json_seq(m, settings, setting_keys, 4);
     row_begin(m, M_ENV_CONFIGS);
     fprintf(m->f, "%zu |\n", m->nrows);
     row_begin(m, M_ENV_GRIDS);
@@ -228,6 +234,8 @@ static void environment(const struct md *m)
 
 static void versions(const struct md *m)
 {
+    static const char *const version_keys[][2] = {
+        {"ref", " | "}, {"commit", " | "}, {"driver", " | "}};
     const json_t *vs = mget(m->meta, "versions"), *v;
     size_t i;
 
@@ -252,12 +260,7 @@ static void versions(const struct md *m)
         md_put(m, "| `");
         md_cell(m, summary_str(v, "name", "?"));
         md_put(m, "` | ");
-        md_json(m, mget(v, "ref"));
-        md_put(m, " | ");
-        md_json(m, mget(v, "commit"));
-        md_put(m, " | ");
-        md_json(m, mget(v, "driver"));
-        md_put(m, " | ");
+        json_seq(m, v, version_keys, 3);
         if (!server || json_is_null(server) ||
             (json_is_object(server) && json_object_size(server) == 0))
             md_put(m, md_t(m, M_NONE));
