@@ -384,7 +384,7 @@ static const char *throughput_unit(const struct html_ctx *c)
              "操作/秒（Redis：命令；其他：消息往返）");
 }
 
-static int metric_present(const struct html_ctx *c, const char *metric)
+int html_has_metric(const struct html_ctx *c, const char *metric)
 {
     size_t r;
 
@@ -447,7 +447,7 @@ static int charts(const struct html_ctx *c)
         const char *title = L(c, d->title_en, d->title_zh);
 
         if ((strcmp(d->key, "server_cpu_percent") == 0 || strcmp(d->key, "instructions") == 0) &&
-            !metric_present(c, d->key))
+            !html_has_metric(c, d->key))
             continue; /* only known when pairbench started the server */
         for (r = 0; r < c->nrows; r++)
             for (v = 0; v < c->nv; v++) {
@@ -517,7 +517,7 @@ static void nav(const struct html_ctx *c)
 
             if ((strcmp(d->key, "server_cpu_percent") == 0 ||
                  strcmp(d->key, "instructions") == 0) &&
-                !metric_present(c, d->key))
+                !html_has_metric(c, d->key))
                 continue;
             fprintf(c->f, "%s<a href=\"#chart-%s\">%s</a>", m ? L(c, ", ", "、") : "", d->key,
                     L(c, d->title_en, d->title_zh));

@@ -180,17 +180,6 @@ static void legend(const struct html_ctx *c, double y)
             x, y - 5, x + 24, y + 4, L(c, "± threshold", "± 阈值"));
 }
 
-/* Whether some row has the metric (the counted one is absent when its channel was off). */
-static int any_row_has(const struct html_ctx *c, const char *key)
-{
-    size_t i;
-
-    for (i = 0; i < c->nrows; i++)
-        if (json_object_get(json_object_get(json_array_get(c->rows, i), "metrics"), key))
-            return 1;
-    return 0;
-}
-
 void html_forest(const struct html_ctx *c)
 {
     const struct metric_def *panels[F_MAX_PANELS];
@@ -201,7 +190,7 @@ void html_forest(const struct html_ctx *c)
     if (c->nv < 2 || c->nrows == 0)
         return;
     for (m = 0; m < METRIC_COUNT && np < F_MAX_PANELS; m++)
-        if (metric_def((enum metric)m)->gate_default && any_row_has(c, metric_name(m))) {
+        if (metric_def((enum metric)m)->gate_default && html_has_metric(c, metric_name(m))) {
             panels[np] = metric_def((enum metric)m);
             range[np] = axis_range(c, panels[np]->key);
             np++;

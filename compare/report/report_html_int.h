@@ -44,6 +44,8 @@ const char *html_str(const json_t *o, const char *key);
 const json_t *html_values(const json_t *row, const char *metric, const char *version);
 /* row.metrics[metric].vs_baseline[version] (NULL when absent). */
 const json_t *html_vs(const json_t *row, const char *metric, const char *version);
+/* Whether some row has the metric (a counted one is absent when its channel was off). */
+int html_has_metric(const struct html_ctx *c, const char *metric);
 /* The number at key (integer or real) into *out; 0, or -1 when absent. */
 int html_num(const json_t *o, const char *key, double *out);
 

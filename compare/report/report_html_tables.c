@@ -318,14 +318,9 @@ static void latency_table(const struct html_ctx *c)
 /* Whether any row has figures for metric (server CPU: found once, the tables ask per row). */
 static int have_metric(const struct html_ctx *c, const char *metric)
 {
-    size_t r;
-
     if (strcmp(metric, "server_cpu_percent") == 0)
         return c->server_cpu;
-    for (r = 0; r < c->nrows; r++)
-        if (json_object_get(json_object_get(json_array_get(c->rows, r), "metrics"), metric))
-            return 1;
-    return 0;
+    return html_has_metric(c, metric);
 }
 
 static void eff_head(const struct html_ctx *c)
