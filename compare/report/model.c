@@ -230,6 +230,35 @@ static void one_version(struct report_model *m)
     }
 }
 
+const char *const model_lib_keys[MODEL_N_LIBS] = {"hiredis", "openssl", "libcurl", "jansson"};
+
+/* o1[k1] when it is a string, else o2[k2]. */
+static const json_t *build_or_env(const json_t *o1, const char *k1, const json_t *o2,
+                                  const char *k2)
+{
+    const json_t *v = json_object_get(o1, k1);
+
+    return json_is_string(v) ? v : json_object_get(o2, k2);
+}
+
+static void environment(struct model_env *e, const json_t *meta)
+{
+    size_t i;
+
+    e->env = json_object_get(meta, "environment");
+    e->build = json_object_get(meta, "driver_build");
+    e->settings = json_object_get(meta, "settings");
+    e->libs = json_object_get(e->env, "libraries");
+    e->load_start = json_object_get(e->env, "loadavg_start")
+                        ? json_object_get(e->env, "loadavg_start")
+                        : json_object_get(e->env, "loadavg");
+    e->load_end = json_object_get(e->env, "loadavg_end");
+    e->cc = build_or_env(e->build, "cc", e->env, "compiler");
+    e->cflags = build_or_env(e->build, "cflags", e->env, "cflags");
+    for (i = 0; i < MODEL_N_LIBS; i++)
+        e->lib[i] = build_or_env(e->build, model_lib_keys[i], e->libs, model_lib_keys[i]);
+}
+
 int report_model_build(struct report_model *m, const json_t *summary, const json_t *meta)
 {
     const json_t *vers = json_object_get(summary, "versions");
@@ -266,6 +295,7 @@ int report_model_build(struct report_model *m, const json_t *summary, const json
         goto oom;
     evidence(m);
     one_version(m);
+    environment(&m->env, meta);
     return 0;
 oom:
     report_model_release(m);

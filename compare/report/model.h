@@ -43,6 +43,18 @@ struct weakness {
     double noise_limit_pct;
 };
 
+#define MODEL_N_LIBS 4 /* hiredis, openssl, libcurl, jansson */
+
+/* The measurement environment both reports state, from meta.json (NULL where absent). Where
+ * the driver reported its own build (driver_build) it wins over what the harness recorded
+ * (environment): a string there is taken, anything else falls back. */
+struct model_env {
+    const json_t *env, *build, *settings, *libs; /* the objects of meta.json */
+    const json_t *load_start, *load_end;         /* loadavg_start (older runs: loadavg), _end */
+    const json_t *cc, *cflags;                   /* driver_build's, else environment's */
+    const json_t *lib[MODEL_N_LIBS];             /* driver_build's, else environment.libraries' */
+};
+
 struct report_model {
     const json_t *summary, *meta, *rows;
     size_t nrows, nv;
@@ -66,10 +78,15 @@ struct report_model {
      * (-1 when none) */
     long best_throughput_row, lowest_p99_row;
     double best_throughput, lowest_p99;
+
+    struct model_env env;
 };
 
 /* The names of the error counters, in errors[] order. */
 extern const char *const model_error_keys[MODEL_N_ERRORS];
+
+/* The library keys of model_env.lib[], in order. */
+extern const char *const model_lib_keys[MODEL_N_LIBS];
 
 /* Builds m from summary (and meta, which may be NULL). Returns 0, or -1 when out of memory
  * (m is then released). */

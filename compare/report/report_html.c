@@ -99,19 +99,36 @@ char *html_fmt_change(double change, char *out, size_t len)
     return out;
 }
 
+/* How each verdict looks: its CSS class and its colour in the forest plot; the last entry
+ * (no verdict, "~" or any other word) is the default. */
+static const struct {
+    const char *verdict, *css_class, *color;
+} verdict_styles[] = {
+    {"regressed", "v-regressed", "#c62828"},
+    {"improved", "v-improved", "#2e7d32"},
+    {"unstable", "v-unstable", "#d08c00"},
+    {"failed", "v-failed", "#8a8a8a"},
+    {NULL, "v-same", "#3a5f8f"},
+};
+
+static size_t verdict_style(const char *verdict)
+{
+    size_t i;
+
+    for (i = 0; verdict_styles[i].verdict; i++)
+        if (verdict && strcmp(verdict, verdict_styles[i].verdict) == 0)
+            break;
+    return i;
+}
+
 const char *html_verdict_class(const char *verdict)
 {
-    if (!verdict)
-        return "v-same";
-    if (strcmp(verdict, "regressed") == 0)
-        return "v-regressed";
-    if (strcmp(verdict, "improved") == 0)
-        return "v-improved";
-    if (strcmp(verdict, "unstable") == 0)
-        return "v-unstable";
-    if (strcmp(verdict, "failed") == 0)
-        return "v-failed";
-    return "v-same";
+    return verdict_styles[verdict_style(verdict)].css_class;
+}
+
+const char *html_verdict_color(const char *verdict)
+{
+    return verdict_styles[verdict_style(verdict)].color;
 }
 
 /* ---- the page ---- */
@@ -164,18 +181,15 @@ static const char *pget(const json_t *row, const char *key)
     return html_str(json_object_get(row, "params"), key);
 }
 
-static const char *protocol_name(const char *p)
+const char *report_html_protocol_name(const char *p)
 {
-    if (!p)
-        return NULL;
-    if (strcmp(p, "redis") == 0)
-        return "Redis";
-    if (strcmp(p, "tcp") == 0)
-        return "TCP echo";
-    if (strcmp(p, "http") == 0)
-        return "HTTP";
-    if (strcmp(p, "ws") == 0)
-        return "WebSocket";
+    static const char *const names[][2] = {
+        {"redis", "Redis"}, {"tcp", "TCP echo"}, {"http", "HTTP"}, {"ws", "WebSocket"}};
+    size_t i;
+
+    for (i = 0; p && i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcmp(p, names[i][0]) == 0)
+            return names[i][1];
     return p;
 }
 
@@ -191,7 +205,7 @@ static void fmt_bytes(json_int_t b, char *out, size_t len)
 static void group_name(const json_t *row, char *out, size_t len)
 {
     const json_t *params = json_object_get(row, "params");
-    const char *proto = protocol_name(html_str(params, "protocol"));
+    const char *proto = report_html_protocol_name(html_str(params, "protocol"));
     const char *tr = html_str(params, "transport");
     const json_t *pl = json_object_get(params, "payload");
     char pay[32] = "";
@@ -370,7 +384,7 @@ static const char *throughput_unit(const struct html_ctx *c)
              "操作/秒（Redis：命令；其他：消息往返）");
 }
 
-static int metric_present(const struct html_ctx *c, const char *metric)
+int html_has_metric(const struct html_ctx *c, const char *metric)
 {
     size_t r;
 
@@ -433,7 +447,7 @@ static int charts(const struct html_ctx *c)
         const char *title = L(c, d->title_en, d->title_zh);
 
         if ((strcmp(d->key, "server_cpu_percent") == 0 || strcmp(d->key, "instructions") == 0) &&
-            !metric_present(c, d->key))
+            !html_has_metric(c, d->key))
             continue; /* only known when pairbench started the server */
         for (r = 0; r < c->nrows; r++)
             for (v = 0; v < c->nv; v++) {
@@ -503,7 +517,7 @@ static void nav(const struct html_ctx *c)
 
             if ((strcmp(d->key, "server_cpu_percent") == 0 ||
                  strcmp(d->key, "instructions") == 0) &&
-                !metric_present(c, d->key))
+                !html_has_metric(c, d->key))
                 continue;
             fprintf(c->f, "%s<a href=\"#chart-%s\">%s</a>", m ? L(c, ", ", "、") : "", d->key,
                     L(c, d->title_en, d->title_zh));

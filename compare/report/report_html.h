@@ -21,4 +21,8 @@ int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const 
  * calibration.html. */
 extern const char report_html_css[];
 
+/* A protocol's name as the pages print it ("redis" -> "Redis", "tcp" -> "TCP echo", "http",
+ * "ws" -> "WebSocket"); any other p as it is, NULL for NULL. */
+const char *report_html_protocol_name(const char *p);
+
 #endif

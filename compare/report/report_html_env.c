@@ -49,23 +49,16 @@ static const char *scalar(const json_t *v, char *buf, size_t len)
     return buf;
 }
 
-void html_environment(const struct html_ctx *c)
+/* The machine: name, CPU, cores, memory, OS, kernel, architecture, governor, idle driver. */
+static void env_machine(const struct html_ctx *c)
 {
-    const json_t *env = json_object_get(c->meta, "environment");
-    const json_t *build = json_object_get(c->meta, "driver_build");
-    const json_t *settings = json_object_get(c->meta, "settings");
-    const json_t *libs = json_object_get(env, "libraries"), *v;
-    const char *model, *id;
-    char buf[512], b1[64], b2[64];
+    const json_t *env = c->model->env.env;
+    const char *model = html_str(env, "cpu_model"), *id = html_str(env, "cpu_id");
+    char buf[512];
     double x, y;
-    size_t i;
 
-    fprintf(c->f, "<section id=\"environment\">\n<h2>%s</h2>\n<table>\n",
-            L(c, "Measurement environment", "测量环境"));
     env_row(c, L(c, "Machine", "机器"), html_str(env, "machine"));
     /* the CPU's identity, where recorded: a model name may cover several generations */
-    model = html_str(env, "cpu_model");
-    id = html_str(env, "cpu_id");
     snprintf(buf, sizeof(buf), "%s%s%s%s", model ? model : L(c, "unknown", "未知"), id ? " (" : "",
              id ? id : "", id ? ")" : "");
     env_row(c, L(c, "CPU", "CPU"), buf);
@@ -93,58 +86,64 @@ void html_environment(const struct html_ctx *c)
             snprintf(buf, sizeof(buf), "%s", html_str(env, "cpuidle"));
         env_row(c, L(c, "CPU idle driver", "CPU 空闲驱动"), buf);
     }
-    env_row(c, L(c, "CPU affinity", "CPU 亲和性"), html_str(env, "affinity"));
-    env_row(c, L(c, "Driver pinned to CPUs", "驱动绑定的 CPU"),
-            scalar(json_object_get(settings, "pin_driver"), b1, sizeof(b1))
-                ? scalar(json_object_get(settings, "pin_driver"), b1, sizeof(b1))
-                : L(c, "not pinned", "未绑定"));
-    env_row(c, L(c, "Server pinned to CPUs", "服务器绑定的 CPU"),
-            scalar(json_object_get(settings, "pin_server"), b2, sizeof(b2))
-                ? scalar(json_object_get(settings, "pin_server"), b2, sizeof(b2))
-                : L(c, "not pinned", "未绑定"));
+}
+
+/* A pinning setting, or "not pinned". */
+static void pin_row(const struct html_ctx *c, const char *label, const char *key)
+{
+    char b[64];
+    const char *v = scalar(json_object_get(c->model->env.settings, key), b, sizeof(b));
+
+    env_row(c, label, v ? v : L(c, "not pinned", "未绑定"));
+}
+
+/* The placement and the build: affinity, pinning, load, compiler and flags, libraries. */
+static void env_build(const struct html_ctx *c)
+{
+    static const char *const shown[MODEL_N_LIBS] = {"hiredis", "OpenSSL", "libcurl", "jansson"};
+    const struct model_env *e = &c->model->env;
+    const char *cc = json_string_value(e->cc), *cflags = json_string_value(e->cflags);
+    char buf[512];
+    size_t i, used = 0;
+    int w;
+
+    env_row(c, L(c, "CPU affinity", "CPU 亲和性"), html_str(e->env, "affinity"));
+    pin_row(c, L(c, "Driver pinned to CPUs", "驱动绑定的 CPU"), "pin_driver");
+    pin_row(c, L(c, "Server pinned to CPUs", "服务器绑定的 CPU"), "pin_server");
     fprintf(c->f, "<tr><th>%s</th><td>",
             L(c, "Load average at start / end", "开始 / 结束时的平均负载"));
-    num_list(c, json_object_get(env, "loadavg_start") ? json_object_get(env, "loadavg_start")
-                                                      : json_object_get(env, "loadavg"));
+    num_list(c, e->load_start);
     fputs(" / ", c->f);
-    num_list(c, json_object_get(env, "loadavg_end"));
+    num_list(c, e->load_end);
     fputs("</td></tr>\n", c->f);
-    snprintf(buf, sizeof(buf), "%s%s%s",
-             html_str(build, "cc")       ? html_str(build, "cc")
-             : html_str(env, "compiler") ? html_str(env, "compiler")
-                                         : "",
-             html_str(build, "cflags") || html_str(env, "cflags") ? ", " : "",
-             html_str(build, "cflags") ? html_str(build, "cflags")
-             : html_str(env, "cflags") ? html_str(env, "cflags")
-                                       : "");
+    snprintf(buf, sizeof(buf), "%s%s%s", cc ? cc : "", cflags ? ", " : "", cflags ? cflags : "");
     env_row(c, L(c, "Compiler and flags", "编译器与编译选项"), buf);
-    {
-        const char *names[] = {"hiredis", "openssl", "libcurl", "jansson"};
-        const char *shown[] = {"hiredis", "OpenSSL", "libcurl", "jansson"};
-        size_t used = 0;
-        int w;
+    buf[0] = '\0';
+    for (i = 0; i < MODEL_N_LIBS; i++) {
+        const char *ver = json_string_value(e->lib[i]);
 
-        buf[0] = '\0';
-        for (i = 0; i < 4; i++) {
-            const char *ver = html_str(build, names[i]);
-            if (!ver)
-                ver = html_str(libs, names[i]);
-            if (!ver)
-                continue;
-            w = snprintf(buf + used, sizeof(buf) - used, "%s%s %s", used ? ", " : "", shown[i],
-                         ver);
-            if (w > 0 && (size_t)w < sizeof(buf) - used)
-                used += (size_t)w;
-        }
-        env_row(c, L(c, "Libraries", "依赖库"), buf);
+        if (!ver)
+            continue;
+        w = snprintf(buf + used, sizeof(buf) - used, "%s%s %s", used ? ", " : "", shown[i], ver);
+        if (w > 0 && (size_t)w < sizeof(buf) - used)
+            used += (size_t)w;
     }
-    env_row(c, L(c, "Driver build", "驱动构建"), html_str(build, "driver"));
+    env_row(c, L(c, "Libraries", "依赖库"), buf);
+    env_row(c, L(c, "Driver build", "驱动构建"), html_str(e->build, "driver"));
+}
+
+/* The run: interval, rounds, configurations, spec file. */
+static void env_run(const struct html_ctx *c)
+{
+    const json_t *settings = c->model->env.settings;
+    char buf[512];
+    double runs = 0, warm = 0, dur = 0;
+
     snprintf(buf, sizeof(buf), "%s \xe2\x80\x93 %s",
              html_str(c->meta, "started") ? html_str(c->meta, "started") : "?",
              html_str(c->meta, "ended") ? html_str(c->meta, "ended") : "?");
     env_row(c, L(c, "Measurement interval (UTC)", "测量时间（UTC）"), buf);
     if (settings) {
-        double runs = 0, warm = 0, dur = 0;
         if (html_num(settings, "runs", &runs) == 0 && html_num(settings, "warmup", &warm) == 0 &&
             html_num(settings, "duration", &dur) == 0)
             snprintf(buf, sizeof(buf),
@@ -161,9 +160,44 @@ void html_environment(const struct html_ctx *c)
                  : c->nrows);
     env_row(c, L(c, "Configurations", "配置数"), buf);
     env_row(c, L(c, "Spec file", "规格文件"), html_str(c->meta, "spec_file"));
-    fputs("</table>\n", c->f);
+}
 
-    /* the versions */
+/* A version's server command(s): a string, {protocol: command}, or none. */
+static void server_cell(const struct html_ctx *c, const json_t *srv)
+{
+    const char *key;
+    const json_t *cmd;
+
+    if (json_is_string(srv)) {
+        fputs("<code>", c->f);
+        html_esc(c, json_string_value(srv));
+        fputs("</code>", c->f);
+    } else if (json_object_size(srv)) {
+        json_object_foreach((json_t *)srv, key, cmd)
+        {
+            fputs("<code>", c->f);
+            html_esc(c, key);
+            fputs(": ", c->f);
+            html_esc(c, json_string_value(cmd));
+            fputs("</code><br>", c->f);
+        }
+    } else {
+        fputs(L(c, "none (driver --serve or external)", "无（驱动 --serve 或外部服务器）"), c->f);
+    }
+}
+
+/* text, or an em dash when absent, escaped. */
+static void esc_or_dash(const struct html_ctx *c, const char *text)
+{
+    html_esc(c, text ? text : "\xe2\x80\x94");
+}
+
+static void versions_table(const struct html_ctx *c)
+{
+    const json_t *v;
+    char b[64];
+    size_t i;
+
     fprintf(c->f,
             "<h3>%s</h3>\n<div class=\"wrap\"><table>\n<tr><th>%s</th><th>%s</th>"
             "<th>%s</th><th>%s</th><th>%s</th><th>%s</th></tr>\n",
@@ -172,50 +206,57 @@ void html_environment(const struct html_ctx *c)
             L(c, "Server command", "服务器命令"));
     json_array_foreach(json_object_get(c->meta, "versions"), i, v)
     {
-        const json_t *srv = json_object_get(v, "server");
-        const char *key;
-        const json_t *cmd;
-
         fputs("<tr><td>", c->f);
         html_esc(c, html_str(v, "name"));
         if (i == 0 && c->nv > 1 &&
             strcmp(html_str(v, "name") ? html_str(v, "name") : "", "baseline") != 0)
             fputs(L(c, " (baseline)", "（基线）"), c->f);
         fputs("</td><td>", c->f);
-        html_esc(c, html_str(v, "ref") ? html_str(v, "ref") : "\xe2\x80\x94");
+        esc_or_dash(c, html_str(v, "ref"));
         fputs("</td><td><code>", c->f);
-        html_esc(c, html_str(v, "commit") ? html_str(v, "commit") : "\xe2\x80\x94");
+        esc_or_dash(c, html_str(v, "commit"));
         fputs("</code></td><td>", c->f);
-        html_esc(c, scalar(json_object_get(v, "server_version"), b1, sizeof(b1))
-                        ? scalar(json_object_get(v, "server_version"), b1, sizeof(b1))
-                        : "\xe2\x80\x94");
+        esc_or_dash(c, scalar(json_object_get(v, "server_version"), b, sizeof(b)));
         fputs("</td><td><code>", c->f);
         html_esc(c, html_str(v, "driver") ? html_str(v, "driver") : "bin/driver");
         fputs("</code></td><td>", c->f);
-        if (json_is_string(srv)) {
-            fputs("<code>", c->f);
-            html_esc(c, json_string_value(srv));
-            fputs("</code>", c->f);
-        } else if (json_object_size(srv)) {
-            json_object_foreach((json_t *)srv, key, cmd)
-            {
-                fputs("<code>", c->f);
-                html_esc(c, key);
-                fputs(": ", c->f);
-                html_esc(c, json_string_value(cmd));
-                fputs("</code><br>", c->f);
-            }
-        } else {
-            fputs(L(c, "none (driver --serve or external)", "无（驱动 --serve 或外部服务器）"),
-                  c->f);
-        }
+        server_cell(c, json_object_get(v, "server"));
         fputs("</td></tr>\n", c->f);
     }
-    fputs("</table></div>\n</section>\n", c->f);
+    fputs("</table></div>\n", c->f);
+}
+
+void html_environment(const struct html_ctx *c)
+{
+    fprintf(c->f, "<section id=\"environment\">\n<h2>%s</h2>\n<table>\n",
+            L(c, "Measurement environment", "测量环境"));
+    env_machine(c);
+    env_build(c);
+    env_run(c);
+    fputs("</table>\n", c->f);
+    versions_table(c);
+    fputs("</section>\n", c->f);
+}
+
+/* A table row of o's strings at keys[0..n-1]; bit i of code puts cell i in <code>. */
+static void keys_row(const struct html_ctx *c, const json_t *o, const char *const *keys, size_t n,
+                     unsigned code)
+{
+    size_t i;
+
+    fputs("<tr>", c->f);
+    for (i = 0; i < n; i++) {
+        fputs(code & (1u << i) ? "<td><code>" : "<td>", c->f);
+        html_esc(c, html_str(o, keys[i]));
+        fputs(code & (1u << i) ? "</code></td>" : "</td>", c->f);
+    }
+    fputs("</tr>\n", c->f);
 }
 
 void html_provenance(const struct html_ctx *c)
 {
+    static const char *const source_keys[] = {"path", "sha256"};
+    static const char *const grid_keys[] = {"file", "name", "sha256"};
     const json_t *ds = json_object_get(c->meta, "dataset"), *s;
     size_t i;
 
@@ -228,14 +269,7 @@ void html_provenance(const struct html_ctx *c)
     fputs("</code></p>\n", c->f);
     fprintf(c->f, "<div class=\"wrap\"><table>\n<tr><th>%s</th><th>SHA-256</th></tr>\n",
             L(c, "Measured source", "被测源文件"));
-    json_array_foreach(json_object_get(c->meta, "sources"), i, s)
-    {
-        fputs("<tr><td><code>", c->f);
-        html_esc(c, html_str(s, "path"));
-        fputs("</code></td><td><code>", c->f);
-        html_esc(c, html_str(s, "sha256"));
-        fputs("</code></td></tr>\n", c->f);
-    }
+    json_array_foreach(json_object_get(c->meta, "sources"), i, s) keys_row(c, s, source_keys, 2, 3);
     if (!json_array_size(json_object_get(c->meta, "sources")))
         fprintf(c->f, "<tr><td colspan=\"2\">%s</td></tr>\n",
                 L(c, "none named by the spec (hash_sources)", "规格文件未指定（hash_sources）"));
@@ -243,16 +277,7 @@ void html_provenance(const struct html_ctx *c)
     if (json_array_size(json_object_get(c->meta, "grids"))) {
         fprintf(c->f, "<table>\n<tr><th>%s</th><th>%s</th><th>SHA-256</th></tr>\n",
                 L(c, "Grid file", "网格文件"), L(c, "Name", "名称"));
-        json_array_foreach(json_object_get(c->meta, "grids"), i, s)
-        {
-            fputs("<tr><td><code>", c->f);
-            html_esc(c, html_str(s, "file"));
-            fputs("</code></td><td>", c->f);
-            html_esc(c, html_str(s, "name"));
-            fputs("</td><td><code>", c->f);
-            html_esc(c, html_str(s, "sha256"));
-            fputs("</code></td></tr>\n", c->f);
-        }
+        json_array_foreach(json_object_get(c->meta, "grids"), i, s) keys_row(c, s, grid_keys, 3, 5);
         fputs("</table>\n", c->f);
     }
     fputs("</section>\n", c->f);

@@ -27,19 +27,6 @@ struct f_point {
     const char *verdict;
 };
 
-static const char *verdict_color(const char *v)
-{
-    if (strcmp(v, "regressed") == 0)
-        return "#c62828";
-    if (strcmp(v, "improved") == 0)
-        return "#2e7d32";
-    if (strcmp(v, "unstable") == 0)
-        return "#d08c00";
-    if (strcmp(v, "failed") == 0)
-        return "#8a8a8a";
-    return "#3a5f8f";
-}
-
 /* The threshold of a metric in a row: the row's, else the summary's, else the table's. */
 static double threshold_of(const struct html_ctx *c, const json_t *row, const char *key)
 {
@@ -166,10 +153,10 @@ static void mark(const struct html_ctx *c, const struct f_point *p, const char *
     if (p->present && p->has_interval)
         fprintf(
             f, "<line class=\"fi\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>",
-            x_of(x0, range, p->lo), y, x_of(x0, range, p->hi), y, verdict_color(p->verdict));
+            x_of(x0, range, p->lo), y, x_of(x0, range, p->hi), y, html_verdict_color(p->verdict));
     if (p->present)
         fprintf(f, "<circle class=\"fp\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>",
-                x_of(x0, range, p->mid), y, verdict_color(p->verdict));
+                x_of(x0, range, p->mid), y, html_verdict_color(p->verdict));
     fputs("</g>\n", f);
 }
 
@@ -184,24 +171,13 @@ static void legend(const struct html_ctx *c, double y)
         fprintf(c->f,
                 "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/><text class=\"flg\" "
                 "x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-                x, y, verdict_color(v[i]), x + 8, y + 4, c->zh ? zh[i] : v[i]);
+                x, y, html_verdict_color(v[i]), x + 8, y + 4, c->zh ? zh[i] : v[i]);
         x += 110;
     }
     fprintf(c->f,
             "<rect class=\"fb\" x=\"%.1f\" y=\"%.1f\" width=\"18\" height=\"10\"/><text "
             "class=\"flg\" x=\"%.1f\" y=\"%.1f\">%s</text>\n",
             x, y - 5, x + 24, y + 4, L(c, "± threshold", "± 阈值"));
-}
-
-/* Whether some row has the metric (the counted one is absent when its channel was off). */
-static int any_row_has(const struct html_ctx *c, const char *key)
-{
-    size_t i;
-
-    for (i = 0; i < c->nrows; i++)
-        if (json_object_get(json_object_get(json_array_get(c->rows, i), "metrics"), key))
-            return 1;
-    return 0;
 }
 
 void html_forest(const struct html_ctx *c)
@@ -214,7 +190,7 @@ void html_forest(const struct html_ctx *c)
     if (c->nv < 2 || c->nrows == 0)
         return;
     for (m = 0; m < METRIC_COUNT && np < F_MAX_PANELS; m++)
-        if (metric_def((enum metric)m)->gate_default && any_row_has(c, metric_name(m))) {
+        if (metric_def((enum metric)m)->gate_default && html_has_metric(c, metric_name(m))) {
             panels[np] = metric_def((enum metric)m);
             range[np] = axis_range(c, panels[np]->key);
             np++;

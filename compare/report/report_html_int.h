@@ -44,6 +44,8 @@ const char *html_str(const json_t *o, const char *key);
 const json_t *html_values(const json_t *row, const char *metric, const char *version);
 /* row.metrics[metric].vs_baseline[version] (NULL when absent). */
 const json_t *html_vs(const json_t *row, const char *metric, const char *version);
+/* Whether some row has the metric (a counted one is absent when its channel was off). */
+int html_has_metric(const struct html_ctx *c, const char *metric);
 /* The number at key (integer or real) into *out; 0, or -1 when absent. */
 int html_num(const json_t *o, const char *key, double *out);
 
@@ -54,6 +56,8 @@ char *html_fmt_range(const json_t *values, double scale, int decimals, char *out
 char *html_fmt_change(double change, char *out, size_t len);
 /* The verdict's CSS class: "v-regressed", "v-improved", "v-unstable", "v-failed", "v-same". */
 const char *html_verdict_class(const char *verdict);
+/* The verdict's colour in the forest plot ("#3a5f8f" for "~", NULL or an unknown word). */
+const char *html_verdict_color(const char *verdict);
 
 /* The tables of the page: multi-version (throughput and CPU, latency, evidence) or the
  * single-version detailed results. */

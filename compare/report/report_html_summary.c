@@ -110,33 +110,24 @@ void html_summary_multi(const struct html_ctx *c)
         disjoint = c->model->cand[v].n_disjoint;
         nn = c->model->cand[v].n_overlap_known;
         fputs("<p>", c->f);
-        if (c->zh) {
-            fputs("基线", c->f);
-            if (strcmp(c->versions[0], "baseline") != 0) {
-                fputs("（", c->f);
-                html_esc(c, c->versions[0]);
-                fputs("）", c->f);
-            }
-            fputs("与 ", c->f);
-            html_esc(c, c->versions[v]);
-            if (!disjoint)
-                fprintf(c->f, " 的吞吐量范围（最小值–最大值）在全部 %zu 个配置中都有重叠。", nn);
-            else
-                fprintf(c->f, " 的吞吐量范围在 %zu / %zu 个配置中没有重叠：", disjoint, nn);
-        } else {
-            fputs("The throughput ranges (min–max) of the baseline", c->f);
-            if (strcmp(c->versions[0], "baseline") != 0) {
-                fputs(" (", c->f);
-                html_esc(c, c->versions[0]);
-                fputs(")", c->f);
-            }
-            fputs(" and ", c->f);
-            html_esc(c, c->versions[v]);
-            if (!disjoint)
-                fprintf(c->f, " overlap in every one of the %zu configurations.", nn);
-            else
-                fprintf(c->f, " do not overlap in %zu of %zu configurations: ", disjoint, nn);
+        fputs(L(c, "The throughput ranges (min–max) of the baseline", "基线"), c->f);
+        if (strcmp(c->versions[0], "baseline") != 0) {
+            fputs(L(c, " (", "（"), c->f);
+            html_esc(c, c->versions[0]);
+            fputs(L(c, ")", "）"), c->f);
         }
+        fputs(L(c, " and ", "与 "), c->f);
+        html_esc(c, c->versions[v]);
+        if (!disjoint)
+            fprintf(c->f,
+                    L(c, " overlap in every one of the %zu configurations.",
+                      " 的吞吐量范围（最小值–最大值）在全部 %zu 个配置中都有重叠。"),
+                    nn);
+        else
+            fprintf(c->f,
+                    L(c, " do not overlap in %zu of %zu configurations: ",
+                      " 的吞吐量范围在 %zu / %zu 个配置中没有重叠："),
+                    disjoint, nn);
         if (disjoint) {
             size_t k = 0;
             for (r = 0; r < c->nrows; r++) {

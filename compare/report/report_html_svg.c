@@ -25,33 +25,22 @@ const char *svg_color(size_t i)
 
 void svg_escape(FILE *f, const char *s)
 {
+    static const char specials[] = "&<>\"'";
+    static const char *const entities[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
+
     if (!s)
         return;
     for (; *s; s++) {
-        switch (*s) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        case '\'':
-            fputs("&#39;", f);
-            break;
-        default:
-            /* control characters have no business in a label; they would make the XML
-             * ill-formed */
-            if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n')
-                fputc(' ', f);
-            else
-                fputc(*s, f);
-        }
+        const char *hit = strchr(specials, *s);
+
+        if (hit)
+            fputs(entities[hit - specials], f);
+        /* control characters have no business in a label; they would make the XML
+         * ill-formed */
+        else if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n')
+            fputc(' ', f);
+        else
+            fputc(*s, f);
     }
 }
 

@@ -131,6 +131,33 @@ static void cpu_cell(const struct html_ctx *c, const json_t *row)
     fputs("</td>", c->f);
 }
 
+/* A header cell per version, "<version> <text>". */
+static void version_ths(const struct html_ctx *c, const char *text)
+{
+    size_t v;
+
+    for (v = 0; v < c->nv; v++)
+        th(c, text, c->versions[v]);
+}
+
+/* A header cell per candidate, named after it only when there are several. */
+static void candidate_ths(const struct html_ctx *c, const char *text)
+{
+    size_t v;
+
+    for (v = 1; v < c->nv; v++)
+        th(c, text, c->nv > 2 ? c->versions[v] : NULL);
+}
+
+/* The change of metric per candidate. */
+static void change_cells(const struct html_ctx *c, const json_t *row, const char *metric)
+{
+    size_t v;
+
+    for (v = 1; v < c->nv; v++)
+        change_cell(c, row, metric, v);
+}
+
 typedef void (*head_fn)(const struct html_ctx *c);
 typedef void (*row_fn)(const struct html_ctx *c, const json_t *row);
 
@@ -216,20 +243,16 @@ static void tput_head(const struct html_ctx *c)
 {
     size_t v;
 
-    for (v = 0; v < c->nv; v++)
-        th(c, L(c, "k/s", "千次/秒"), c->versions[v]);
-    for (v = 1; v < c->nv; v++)
-        th(c, L(c, "change", "变化"), c->nv > 2 ? c->versions[v] : NULL);
+    version_ths(c, L(c, "k/s", "千次/秒"));
+    candidate_ths(c, L(c, "change", "变化"));
     fputs(L(c, "<th>CPU % (", "<th>CPU %（"), c->f);
     for (v = 0; v < c->nv; v++) {
         fputs(v ? " \xe2\x86\x92 " : "", c->f);
         html_esc(c, c->versions[v]);
     }
     fputs(L(c, ")</th>", "）</th>"), c->f);
-    for (v = 1; v < c->nv; v++)
-        th(c, L(c, "CPU efficiency change", "CPU 效率变化"), c->nv > 2 ? c->versions[v] : NULL);
-    for (v = 1; v < c->nv; v++)
-        th(c, L(c, "verdict", "判定"), c->nv > 2 ? c->versions[v] : NULL);
+    candidate_ths(c, L(c, "CPU efficiency change", "CPU 效率变化"));
+    candidate_ths(c, L(c, "verdict", "判定"));
 }
 
 static void tput_row(const struct html_ctx *c, const json_t *row)
@@ -237,11 +260,9 @@ static void tput_row(const struct html_ctx *c, const json_t *row)
     size_t v;
 
     range_cells(c, row, "throughput", 1000, 2, 1);
-    for (v = 1; v < c->nv; v++)
-        change_cell(c, row, "throughput", v);
+    change_cells(c, row, "throughput");
     cpu_cell(c, row);
-    for (v = 1; v < c->nv; v++)
-        change_cell(c, row, "cpu_efficiency", v);
+    change_cells(c, row, "cpu_efficiency");
     for (v = 1; v < c->nv; v++)
         verdict_cell(c, row, "throughput", v);
 }
@@ -266,28 +287,18 @@ static void throughput_table(const struct html_ctx *c)
 
 static void lat_head(const struct html_ctx *c)
 {
-    size_t v;
-
-    for (v = 0; v < c->nv; v++)
-        th(c, "P50", c->versions[v]);
-    for (v = 0; v < c->nv; v++)
-        th(c, "P99", c->versions[v]);
-    for (v = 1; v < c->nv; v++)
-        th(c, L(c, "P50 change", "P50 变化"), c->nv > 2 ? c->versions[v] : NULL);
-    for (v = 1; v < c->nv; v++)
-        th(c, L(c, "P99 change", "P99 变化"), c->nv > 2 ? c->versions[v] : NULL);
+    version_ths(c, "P50");
+    version_ths(c, "P99");
+    candidate_ths(c, L(c, "P50 change", "P50 变化"));
+    candidate_ths(c, L(c, "P99 change", "P99 变化"));
 }
 
 static void lat_row(const struct html_ctx *c, const json_t *row)
 {
-    size_t v;
-
     range_cells(c, row, "p50_us", 1, 1, 0);
     range_cells(c, row, "p99_us", 1, 1, 0);
-    for (v = 1; v < c->nv; v++)
-        change_cell(c, row, "p50_us", v);
-    for (v = 1; v < c->nv; v++)
-        change_cell(c, row, "p99_us", v);
+    change_cells(c, row, "p50_us");
+    change_cells(c, row, "p99_us");
 }
 
 static void latency_table(const struct html_ctx *c)
@@ -307,38 +318,27 @@ static void latency_table(const struct html_ctx *c)
 /* Whether any row has figures for metric (server CPU: found once, the tables ask per row). */
 static int have_metric(const struct html_ctx *c, const char *metric)
 {
-    size_t r;
-
     if (strcmp(metric, "server_cpu_percent") == 0)
         return c->server_cpu;
-    for (r = 0; r < c->nrows; r++)
-        if (json_object_get(json_object_get(json_array_get(c->rows, r), "metrics"), metric))
-            return 1;
-    return 0;
+    return html_has_metric(c, metric);
 }
 
 static void eff_head(const struct html_ctx *c)
 {
     size_t v;
 
-    for (v = 0; v < c->nv; v++)
-        th(c, L(c, "k ops/s per core", "每核心千次/秒"), c->versions[v]);
-    for (v = 0; v < c->nv; v++)
-        th(c, L(c, "peak RSS MiB", "峰值 RSS MiB"), c->versions[v]);
-    for (v = 1; v < c->nv; v++)
-        th(c, L(c, "RSS change", "RSS 变化"), c->nv > 2 ? c->versions[v] : NULL);
+    version_ths(c, L(c, "k ops/s per core", "每核心千次/秒"));
+    version_ths(c, L(c, "peak RSS MiB", "峰值 RSS MiB"));
+    candidate_ths(c, L(c, "RSS change", "RSS 变化"));
     for (v = 0; have_metric(c, "server_cpu_percent") && v < c->nv; v++)
         th(c, L(c, "server CPU %", "服务器 CPU %"), c->versions[v]);
 }
 
 static void eff_row(const struct html_ctx *c, const json_t *row)
 {
-    size_t v;
-
     range_cells(c, row, "cpu_efficiency", 1000, 2, 1);
     range_cells(c, row, "rss_mib", 1, 1, 0);
-    for (v = 1; v < c->nv; v++)
-        change_cell(c, row, "rss_mib", v);
+    change_cells(c, row, "rss_mib");
     if (have_metric(c, "server_cpu_percent"))
         range_cells(c, row, "server_cpu_percent", 1, 2, 0);
 }

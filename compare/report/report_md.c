@@ -318,6 +318,26 @@ static void definitions(const struct md *m, int latency)
         fprintf(m->f, "%s\n\n", md_t(m, M_DEF_LATENCY));
 }
 
+/* "a, b and c" of the versions from index `from` on (each in backticks when code), in a new
+ * string (free()), or NULL when out of memory. */
+static char *version_list(const struct md *m, size_t from, int code)
+{
+    char *names = NULL;
+    size_t vi, n = 0;
+    FILE *f = open_memstream(&names, &n);
+
+    if (!f)
+        return NULL;
+    for (vi = from; vi < m->nv; vi++)
+        fprintf(f, code ? "%s`%s`" : "%s%s",
+                vi == from        ? ""
+                : vi == m->nv - 1 ? md_t(m, M_AND)
+                                  : md_t(m, M_LIST_SEP),
+                md_version(m, vi));
+    fclose(f);
+    return names;
+}
+
 static void write_compare(const struct md *m)
 {
     size_t vi;
@@ -327,43 +347,18 @@ static void write_compare(const struct md *m)
     if (!nway) {
         md_tmpl(m, md_t(m, M_TITLE_AB), md_version(m, 1), m->base, MD_END);
     } else {
-        char *names = NULL;
-        size_t n = 0;
-        FILE *f = open_memstream(&names, &n);
+        char *names = version_list(m, 0, 0);
 
-        if (f) {
-            for (vi = 0; vi < m->nv; vi++)
-                fprintf(f, "%s%s",
-                        vi == 0           ? ""
-                        : vi == m->nv - 1 ? md_t(m, M_AND)
-                                          : md_t(m, M_LIST_SEP),
-                        md_version(m, vi));
-            fclose(f);
-        }
         md_tmpl(m, md_t(m, M_TITLE_NWAY), names ? names : "", MD_END);
         free(names);
     }
     md_put(m, "\n\n");
     method(m, M_METHOD);
     if (!nway) {
-        char *b = md_tmpl_str("`{0}`", md_version(m, 1), MD_END);
-
         md_tmpl(m, md_t(m, M_ROLES), m->base, md_version(m, 1), MD_END);
-        free(b);
     } else {
-        char *names = NULL;
-        size_t n = 0;
-        FILE *f = open_memstream(&names, &n);
+        char *names = version_list(m, 1, 1);
 
-        if (f) {
-            for (vi = 1; vi < m->nv; vi++)
-                fprintf(f, "%s`%s`",
-                        vi == 1           ? ""
-                        : vi == m->nv - 1 ? md_t(m, M_AND)
-                                          : md_t(m, M_LIST_SEP),
-                        md_version(m, vi));
-            fclose(f);
-        }
         md_tmpl(m, md_t(m, M_ROLES_NWAY), m->base, names ? names : "", MD_END);
         free(names);
     }

@@ -78,15 +78,31 @@ static void load1(const struct md *m, const json_t *v)
         md_put(m, md_t(m, M_UNKNOWN));
 }
 
-static void environment(const struct md *m)
+/* o's values at keys[i][0] by md_json, each followed by the text keys[i][1]. */
+static void json_seq(const struct md *m, const json_t *o, const char *const (*keys)[2], size_t n)
 {
-    const json_t *meta = m->meta, *env = mget(meta, "environment");
-    const json_t *build = mget(meta, "driver_build"), *settings = mget(meta, "settings"), *v;
-    const json_t *libs, *grids = mget(meta, "grids"), *g;
     size_t i;
 
-    fprintf(m->f, "## %s\n\n| %s | %s |\n|---|---|\n", md_t(m, M_H_ENVIRONMENT),
-            md_t(m, M_COL_ITEM), md_t(m, M_COL_VALUE));
+    for (i = 0; i < n; i++) {
+        md_json(m, mget(o, keys[i][0]));
+        md_put(m, keys[i][1]);
+    }
+}
+
+/* "| item | v |", v written by md_json, or "none" when absent or null. */
+static void env_row_or_none(const struct md *m, const json_t *v)
+{
+    if (v && !json_is_null(v))
+        md_json(m, v);
+    else
+        md_put(m, md_t(m, M_NONE));
+}
+
+/* The machine: interval, machine, CPU, cores, memory, OS, kernel, governor, idle, load. */
+static void env_machine(const struct md *m)
+{
+    const json_t *meta = m->meta, *env = m->model->env.env, *v;
+
     row_begin(m, M_ENV_INTERVAL);
     md_json(m, mget(meta, "started"));
     md_put(m, " – ");
@@ -127,64 +143,61 @@ static void environment(const struct md *m)
         md_put(m, " |\n");
     }
     row_begin(m, M_ENV_LOAD);
-    load1(m, mget(env, "loadavg_start") ? mget(env, "loadavg_start") : mget(env, "loadavg"));
+    load1(m, m->model->env.load_start);
     md_put(m, " → ");
-    load1(m, mget(env, "loadavg_end"));
+    load1(m, m->model->env.load_end);
     md_put(m, " |\n");
+}
+
+/* The build: pinning, compiler and flags, libraries, pairbench's version. */
+static void env_build(const struct md *m)
+{
+    const struct model_env *e = &m->model->env;
+    size_t i;
+    int any = 0;
+
     row_begin(m, M_ENV_PINNING);
-    v = mget(settings, "pin_driver");
-    if (v && !json_is_null(v))
-        md_json(m, v);
-    else
-        md_put(m, md_t(m, M_NONE));
+    env_row_or_none(m, mget(e->settings, "pin_driver"));
     md_put(m, " / ");
-    v = mget(settings, "pin_server");
-    if (v && !json_is_null(v))
-        md_json(m, v);
-    else
-        md_put(m, md_t(m, M_NONE));
+    env_row_or_none(m, mget(e->settings, "pin_server"));
     md_put(m, " |\n");
     row_begin(m, M_ENV_COMPILER);
-    v = mget(build, "cc") ? mget(build, "cc") : mget(env, "compiler");
-    md_json(m, v);
-    v = mget(build, "cflags") ? mget(build, "cflags") : mget(env, "cflags");
-    if (json_is_string(v) && *json_string_value(v)) {
+    md_json(m, e->cc);
+    if (json_is_string(e->cflags) && *json_string_value(e->cflags)) {
         md_put(m, ", `");
-        md_cell(m, json_string_value(v));
+        md_cell(m, json_string_value(e->cflags));
         md_put(m, "`");
     }
     md_put(m, " |\n");
     row_begin(m, M_ENV_LIBS);
-    libs = mget(env, "libraries");
-    if (json_is_object(build)) {
-        /* the driver's own report of what it was built with wins over the harness's */
-        static const char *const keys[] = {"hiredis", "openssl", "libcurl", "jansson"};
-        int any = 0;
-
-        for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-            v = mget(build, keys[i]) ? mget(build, keys[i]) : mget(libs, keys[i]);
-            if (!v)
+    if (json_is_object(e->build)) {
+        for (i = 0; i < MODEL_N_LIBS; i++) {
+            if (!e->lib[i])
                 continue;
-            fprintf(m->f, "%s%s ", any ? ", " : "", keys[i]);
-            md_json(m, v);
+            fprintf(m->f, "%s%s ", any ? ", " : "", model_lib_keys[i]);
+            md_json(m, e->lib[i]);
             any = 1;
         }
         if (!any)
             md_put(m, md_t(m, M_UNKNOWN));
     } else {
-        md_json(m, libs);
+        md_json(m, e->libs);
     }
     md_put(m, " |\n");
-    env_row(m, M_ENV_PAIRBENCH, mget(mget(meta, "pairbench"), "version"));
+    env_row(m, M_ENV_PAIRBENCH, mget(mget(m->meta, "pairbench"), "version"));
+}
+
+/* The run: settings, configurations, grids, spec, shard, network and scope. */
+static void env_run(const struct md *m)
+{
+    static const char *const setting_keys[][2] = {
+        {"warmup", " s / "}, {"duration", " s / "}, {"runs", " / "}, {"grace", " s |\n"}};
+    const json_t *settings = m->model->env.settings, *grids = mget(m->meta, "grids"), *g, *v;
+    size_t i;
+    char n[32];
+
     row_begin(m, M_ENV_SETTINGS);
-    md_json(m, mget(settings, "warmup"));
-    md_put(m, " s / ");
-    md_json(m, mget(settings, "duration"));
-    md_put(m, " s / ");
-    md_json(m, mget(settings, "runs"));
-    md_put(m, " / ");
-    md_json(m, mget(settings, "grace"));
-    md_put(m, " s |\n");
+    json_seq(m, settings, setting_keys, 4);
     row_begin(m, M_ENV_CONFIGS);
     fprintf(m->f, "%zu |\n", m->nrows);
     row_begin(m, M_ENV_GRIDS);
@@ -192,14 +205,12 @@ static void environment(const struct md *m)
         md_put(m, md_t(m, M_UNKNOWN));
     json_array_foreach(grids, i, g)
     {
-        if (i)
-            md_put(m, ", ");
-        md_put(m, "`");
+        md_put(m, i ? ", `" : "`");
         md_cell(m, summary_str(g, "file", summary_str(g, "name", "?")));
         md_put(m, "`");
     }
     md_put(m, " |\n");
-    env_row(m, M_ENV_SPEC, mget(meta, "spec_file"));
+    env_row(m, M_ENV_SPEC, mget(m->meta, "spec_file"));
     v = mget(settings, "shard");
     if (v && !json_is_null(v))
         env_row(m, M_ENV_SHARD, v);
@@ -207,17 +218,24 @@ static void environment(const struct md *m)
     md_put(m, md_t(m, M_ENV_NETWORK_V));
     md_put(m, " |\n");
     row_begin(m, M_ENV_SCOPE);
-    {
-        char n[32];
-
-        snprintf(n, sizeof(n), "%zu", m->nrows);
-        md_tmpl(m, md_t(m, M_ENV_SCOPE_V), n, MD_END);
-    }
+    snprintf(n, sizeof(n), "%zu", m->nrows);
+    md_tmpl(m, md_t(m, M_ENV_SCOPE_V), n, MD_END);
     md_put(m, " |\n\n");
+}
+
+static void environment(const struct md *m)
+{
+    fprintf(m->f, "## %s\n\n| %s | %s |\n|---|---|\n", md_t(m, M_H_ENVIRONMENT),
+            md_t(m, M_COL_ITEM), md_t(m, M_COL_VALUE));
+    env_machine(m);
+    env_build(m);
+    env_run(m);
 }
 
 static void versions(const struct md *m)
 {
+    static const char *const version_keys[][2] = {
+        {"ref", " | "}, {"commit", " | "}, {"driver", " | "}};
     const json_t *vs = mget(m->meta, "versions"), *v;
     size_t i;
 
@@ -242,12 +260,7 @@ static void versions(const struct md *m)
         md_put(m, "| `");
         md_cell(m, summary_str(v, "name", "?"));
         md_put(m, "` | ");
-        md_json(m, mget(v, "ref"));
-        md_put(m, " | ");
-        md_json(m, mget(v, "commit"));
-        md_put(m, " | ");
-        md_json(m, mget(v, "driver"));
-        md_put(m, " | ");
+        json_seq(m, v, version_keys, 3);
         if (!server || json_is_null(server) ||
             (json_is_object(server) && json_object_size(server) == 0))
             md_put(m, md_t(m, M_NONE));

@@ -121,20 +121,38 @@ static void ab_lat_head(const struct md *m)
             md_t(m, M_COL_VERDICT));
 }
 
-static void ab_lat_row(const struct md *m, const json_t *row)
+static void mem_verdict(const struct md *m, const json_t *row, const char *c)
+{
+    md_put(m, md_verdict(row, "rss_mib", c));
+}
+
+typedef void (*verdict_fn)(const struct md *m, const json_t *row, const char *c);
+
+/* A two-version row of ranges: baseline and candidate per metric, change_metric's change,
+ * then the verdict cell written by fn. */
+static void ab_ranges_row(const struct md *m, const json_t *row, const char *const *metrics,
+                          size_t n, const char *change_metric, verdict_fn fn)
 {
     const char *c = md_version(m, 1);
+    size_t i;
 
     md_put(m, "| ");
     md_cell(m, md_row_label(row));
-    fprintf(m->f, " | %s | %s | %s | %s | %s | ",
-            num_range(summary_values(row, "p50_us", m->base), 1, 1).s,
-            num_range(summary_values(row, "p50_us", c), 1, 1).s,
-            num_range(summary_values(row, "p99_us", m->base), 1, 1).s,
-            num_range(summary_values(row, "p99_us", c), 1, 1).s,
-            num_pct(json_object_get(summary_vs(row, "p99_us", c), "change")).s);
-    lat_verdict(m, row, c);
+    for (i = 0; i < n; i++)
+        fprintf(m->f, " | %s | %s", num_range(summary_values(row, metrics[i], m->base), 1, 1).s,
+                num_range(summary_values(row, metrics[i], c), 1, 1).s);
+    fprintf(m->f, " | %s | ",
+            num_pct(json_object_get(summary_vs(row, change_metric, c), "change")).s);
+    fn(m, row, c);
     md_put(m, " |\n");
+}
+
+static const char *const lat_metrics[] = {"p50_us", "p99_us"};
+static const char *const mem_metrics[] = {"rss_mib"};
+
+static void ab_lat_row(const struct md *m, const json_t *row)
+{
+    ab_ranges_row(m, row, lat_metrics, 2, "p99_us", lat_verdict);
 }
 
 static void ab_mem_head(const struct md *m)
@@ -146,15 +164,7 @@ static void ab_mem_head(const struct md *m)
 
 static void ab_mem_row(const struct md *m, const json_t *row)
 {
-    const char *c = md_version(m, 1);
-
-    md_put(m, "| ");
-    md_cell(m, md_row_label(row));
-    fprintf(m->f, " | %s | %s | %s | %s |\n",
-            num_range(summary_values(row, "rss_mib", m->base), 1, 1).s,
-            num_range(summary_values(row, "rss_mib", c), 1, 1).s,
-            num_pct(json_object_get(summary_vs(row, "rss_mib", c), "change")).s,
-            md_verdict(row, "rss_mib", c));
+    ab_ranges_row(m, row, mem_metrics, 1, "rss_mib", mem_verdict);
 }
 
 /* N versions: one column per version, the best median in bold. */
@@ -230,6 +240,19 @@ static void nway_tput_head(const struct md *m)
     md_put(m, "---:|---:|---|\n");
 }
 
+/* The verdict cell of an N-way row: each candidate's verdict, " / " between them. */
+static void nway_verdicts(const struct md *m, const json_t *row, verdict_fn fn)
+{
+    size_t vi;
+
+    md_put(m, " ");
+    for (vi = 1; vi < m->nv; vi++) {
+        md_put(m, vi > 1 ? " / " : "");
+        fn(m, row, md_version(m, vi));
+    }
+    md_put(m, " |\n");
+}
+
 static void nway_tput_row(const struct md *m, const json_t *row)
 {
     size_t vi;
@@ -252,68 +275,61 @@ static void nway_tput_row(const struct md *m, const json_t *row)
             m->f, "%s%s", vi > 1 ? " / " : "",
             num_pct(json_object_get(summary_vs(row, "cpu_efficiency", md_version(m, vi)), "change"))
                 .s);
-    md_put(m, " | ");
-    for (vi = 1; vi < m->nv; vi++) {
-        md_put(m, vi > 1 ? " / " : "");
-        tput_verdict(m, row, md_version(m, vi));
-    }
-    md_put(m, " |\n");
+    md_put(m, " |");
+    nway_verdicts(m, row, tput_verdict);
+}
+
+/* The header of an N-way table of per-version ranges: a column per version for each suffix
+ * (" P50", " P99"; "" for one group), then the verdict. */
+static void nway_ranges_head(const struct md *m, const char *const *suffixes, size_t n)
+{
+    size_t vi;
+
+    fprintf(m->f, "| %s |", md_t(m, M_COL_CONFIG));
+    for (vi = 0; vi < n; vi++)
+        nway_version_cols(m, suffixes[vi]);
+    fprintf(m->f, " %s |\n|---|", md_t(m, M_COL_VERDICT));
+    for (vi = 0; vi < n * m->nv; vi++)
+        md_put(m, "---:|");
+    md_put(m, "---|\n");
+}
+
+/* An N-way row of ranges: every version's range per metric, then fn's verdict per candidate. */
+static void nway_ranges_row(const struct md *m, const json_t *row, const char *const *metrics,
+                            size_t n, verdict_fn fn)
+{
+    size_t i;
+
+    md_put(m, "| ");
+    md_cell(m, md_row_label(row));
+    md_put(m, " |");
+    for (i = 0; i < n; i++)
+        nway_cells(m, row, metrics[i], 0, 1, 1);
+    nway_verdicts(m, row, fn);
 }
 
 static void nway_lat_head(const struct md *m)
 {
-    size_t vi;
+    static const char *const suffixes[] = {" P50", " P99"};
 
-    fprintf(m->f, "| %s |", md_t(m, M_COL_CONFIG));
-    nway_version_cols(m, " P50");
-    nway_version_cols(m, " P99");
-    fprintf(m->f, " %s |\n|---|", md_t(m, M_COL_VERDICT));
-    for (vi = 0; vi < 2 * m->nv; vi++)
-        md_put(m, "---:|");
-    md_put(m, "---|\n");
+    nway_ranges_head(m, suffixes, 2);
 }
 
 static void nway_lat_row(const struct md *m, const json_t *row)
 {
-    size_t vi;
-
-    md_put(m, "| ");
-    md_cell(m, md_row_label(row));
-    md_put(m, " |");
-    nway_cells(m, row, "p50_us", 0, 1, 1);
-    nway_cells(m, row, "p99_us", 0, 1, 1);
-    md_put(m, " ");
-    for (vi = 1; vi < m->nv; vi++) {
-        md_put(m, vi > 1 ? " / " : "");
-        lat_verdict(m, row, md_version(m, vi));
-    }
-    md_put(m, " |\n");
+    nway_ranges_row(m, row, lat_metrics, 2, lat_verdict);
 }
 
 static void nway_mem_head(const struct md *m)
 {
-    size_t vi;
+    static const char *const suffixes[] = {""};
 
-    fprintf(m->f, "| %s |", md_t(m, M_COL_CONFIG));
-    nway_version_cols(m, "");
-    fprintf(m->f, " %s |\n|---|", md_t(m, M_COL_VERDICT));
-    for (vi = 0; vi < m->nv; vi++)
-        md_put(m, "---:|");
-    md_put(m, "---|\n");
+    nway_ranges_head(m, suffixes, 1);
 }
 
 static void nway_mem_row(const struct md *m, const json_t *row)
 {
-    size_t vi;
-
-    md_put(m, "| ");
-    md_cell(m, md_row_label(row));
-    md_put(m, " |");
-    nway_cells(m, row, "rss_mib", 0, 1, 1);
-    md_put(m, " ");
-    for (vi = 1; vi < m->nv; vi++)
-        fprintf(m->f, "%s%s", vi > 1 ? " / " : "", md_verdict(row, "rss_mib", md_version(m, vi)));
-    md_put(m, " |\n");
+    nway_ranges_row(m, row, mem_metrics, 1, mem_verdict);
 }
 
 /* ---- evidence ---- */
