@@ -20,6 +20,7 @@
 #include "summary_cost.h"
 
 #include "disturb.h"
+#include "escape.h"
 
 #define MAX_ROUNDS 1000
 #define N_ERR_KINDS 5
@@ -696,17 +697,6 @@ out:
 
 /* ---- CSV ---- */
 
-static void csv_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static void csv_num(FILE *f, const json_t *o, const char *key)
 {
     const json_t *v = json_object_get(o, key);
@@ -740,11 +730,11 @@ int summary_write_csv(FILE *f, const json_t *summary)
                 const json_t *vs = summary_vs(row, mname, ver);
                 const json_t *pr = json_object_get(vs, "paired_ratio");
 
-                csv_str(f, summary_str(row, "config", ""));
+                escape_csv(f, summary_str(row, "config", ""));
                 fputc(',', f);
-                csv_str(f, summary_str(row, "label", ""));
+                escape_csv(f, summary_str(row, "label", ""));
                 fprintf(f, ",%s,%s,", summary_str(row, "status", ""), mname);
-                csv_str(f, ver);
+                escape_csv(f, ver);
                 csv_num(f, val, "median");
                 csv_num(f, val, "min");
                 csv_num(f, val, "max");

@@ -42,21 +42,38 @@ void i18n_vwrite(FILE *f, const char *tmpl, va_list ap)
     }
 }
 
-char *i18n_fill(const char *tmpl, ...)
+char *i18n_vfill(const char *tmpl, va_list ap)
 {
     char *s = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&s, &n);
-    va_list ap;
 
     if (!f)
         return NULL;
-    va_start(ap, tmpl);
     i18n_vwrite(f, tmpl, ap);
-    va_end(ap);
     if (fclose(f) != 0) {
         free(s);
         return NULL;
     }
     return s;
+}
+
+char *i18n_fill(const char *tmpl, ...)
+{
+    va_list ap;
+    char *s;
+
+    va_start(ap, tmpl);
+    s = i18n_vfill(tmpl, ap);
+    va_end(ap);
+    return s;
+}
+
+void i18n_write(FILE *f, const char *tmpl, ...)
+{
+    va_list ap;
+
+    va_start(ap, tmpl);
+    i18n_vwrite(f, tmpl, ap);
+    va_end(ap);
 }

@@ -20,7 +20,10 @@ const char *i18n(const char *lang, enum i18n_msg id);
  * a (const char *)NULL; a placeholder without an argument is written as it is. The one
  * template engine of every report (Markdown, HTML, drift, calibrate). */
 void i18n_vwrite(FILE *f, const char *tmpl, va_list ap);
+/* The same with the arguments given directly. */
+void i18n_write(FILE *f, const char *tmpl, ...);
 /* The same into a new string (free()), or NULL when out of memory. */
 char *i18n_fill(const char *tmpl, ...);
+char *i18n_vfill(const char *tmpl, va_list ap);
 
 #endif
