@@ -139,7 +139,7 @@ static void table_head(const struct dw *w, const enum i18n_msg *cols, size_t n)
         put_data(w, tr(w, cols[i]));
         fputs(w->html ? "</th>" : " |", w->f);
     }
-    fputs("\n", w->f);
+    fputs(w->html ? "</tr>\n" : "\n", w->f);
     if (w->html)
         return;
     fputs("|", w->f);
