@@ -150,13 +150,18 @@ out:
 static void say(FILE *f, const char *lang, enum i18n_msg id, ...)
 {
     va_list ap;
-    char *s;
 
     va_start(ap, id);
-    s = i18n_vfill(i18n(lang, id), ap);
+    i18n_vput(f, 1, i18n(lang, id), ap);
     va_end(ap);
-    escape_html_md(f, s ? s : "?");
-    free(s);
+}
+
+/* open, string id of lang (no arguments), close. */
+static void tagged(FILE *f, const char *lang, const char *open, enum i18n_msg id, const char *close)
+{
+    fputs(open, f);
+    say(f, lang, id, (const char *)NULL);
+    fputs(close, f);
 }
 
 static const enum i18n_msg table_cols[] = {M_COL_CONFIG, M_COL_METRIC,     C_COL_NOISE,
@@ -319,9 +324,7 @@ int calibrate_html_write(FILE *f, const json_t *cal, const char *lang, char *err
     if (check_shape(cal, err, errlen) < 0)
         return -1;
     page_head(f, cal, lang);
-    fputs("<section id=\"summary\">\n<h2>", f);
-    say(f, lang, M_H_SUMMARY, (const char *)NULL);
-    fputs("</h2>\n", f);
+    tagged(f, lang, "<section id=\"summary\">\n<h2>", M_H_SUMMARY, "</h2>\n");
     snprintf(n, sizeof(n), "%.0f", alarms);
     if (alarms > 0) {
         fputs("<p class=\"warn\">", f);
@@ -332,22 +335,16 @@ int calibrate_html_write(FILE *f, const json_t *cal, const char *lang, char *err
     }
     fputs("</p>\n", f);
     pairs_sentence(f, rows, lang);
-    fputs("</section>\n<section id=\"chart\">\n<h2>", f);
-    say(f, lang, C_H_CHART, (const char *)NULL);
-    fputs("</h2>\n<figure>\n<figcaption><span class=\"note\">", f);
-    say(f, lang, C_CHART_NOTE, (const char *)NULL);
-    fputs("</span></figcaption>\n", f);
+    tagged(f, lang, "</section>\n<section id=\"chart\">\n<h2>", C_H_CHART, "</h2>\n");
+    tagged(f, lang, "<figure>\n<figcaption><span class=\"note\">", C_CHART_NOTE,
+           "</span></figcaption>\n");
     if (chart(f, rows, lang) != 0) {
         snprintf(err, errlen, "calibration: out of memory or write error");
         return -1;
     }
-    fputs("</figure>\n</section>\n<section id=\"table\">\n<h2>", f);
-    say(f, lang, C_H_TABLE, (const char *)NULL);
-    fputs("</h2>\n", f);
+    tagged(f, lang, "</figure>\n</section>\n<section id=\"table\">\n<h2>", C_H_TABLE, "</h2>\n");
     table(f, rows, lang);
-    fputs("</section>\n<footer>", f);
-    say(f, lang, C_FOOTER, (const char *)NULL);
-    fputs("</footer>\n</body>\n</html>\n", f);
+    tagged(f, lang, "</section>\n<footer>", C_FOOTER, "</footer>\n</body>\n</html>\n");
     if (ferror(f)) {
         snprintf(err, errlen, "calibration: write failed");
         return -1;

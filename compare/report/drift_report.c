@@ -44,26 +44,28 @@ static void put_data(const struct dw *w, const char *s)
         escape_md_cell(w->f, s);
 }
 
-/* A filled sentence of the table: Markdown as it is, HTML escaped with its marks as tags. */
-static void put_text(const struct dw *w, const char *s)
-{
-    if (w->html)
-        escape_html_md(w->f, s);
-    else
-        fputs(s, w->f);
-}
-
 /* Writes string id filled with the const char * arguments that follow, NULL-ended. */
 static void say(const struct dw *w, enum i18n_msg id, ...)
 {
     va_list ap;
-    char *s;
 
     va_start(ap, id);
-    s = i18n_vfill(tr(w, id), ap);
+    i18n_vput(w->f, w->html, tr(w, id), ap);
     va_end(ap);
-    put_text(w, s ? s : "?");
-    free(s);
+}
+
+/* A heading of level 1-3 in the format. */
+static void heading(const struct dw *w, int level, enum i18n_msg id)
+{
+    if (w->html)
+        fprintf(w->f, "<h%d>", level);
+    else
+        fprintf(w->f, "%.*s ", level, "###");
+    say(w, id, (const char *)NULL);
+    if (w->html)
+        fprintf(w->f, "</h%d>\n", level);
+    else
+        fputs("\n\n", w->f);
 }
 
 static void fmt_value(const struct dw *w, char *out, size_t len, enum metric m, double v)
@@ -323,9 +325,9 @@ static void all_series_and_nights(const struct dw *w)
     table_head(w, series_cols, SERIES_COLS);
     for (i = 0; i < r->n_series; i++)
         series_row(w, r->series[i]);
-    fputs(w->html ? "</table></details>\n<h2>" : "\n</details>\n\n## ", w->f);
-    say(w, D_H_NIGHTS, (const char *)NULL);
-    fputs(w->html ? "</h2>\n<table>" : "\n\n", w->f);
+    fputs(w->html ? "</table></details>\n" : "\n</details>\n\n", w->f);
+    heading(w, 2, D_H_NIGHTS);
+    fputs(w->html ? "<table>" : "", w->f);
     table_head(w, night_cols, NIGHT_COLS);
     for (i = 0; i < r->n_nights; i++) {
         const struct drift_night *nt = &r->nights[i];
@@ -353,13 +355,9 @@ int drift_write_md(FILE *f, const struct drift_report *r)
     const struct dw w = {f, r, 0};
     size_t i, flagged = 0;
 
-    fputs("# ", f);
-    say(&w, D_TITLE, (const char *)NULL);
-    fputs("\n\n", f);
+    heading(&w, 1, D_TITLE);
     preamble(&w);
-    fputs("## ", f);
-    say(&w, D_H_FLAGGED, (const char *)NULL);
-    fputs("\n\n", f);
+    heading(&w, 2, D_H_FLAGGED);
     for (i = 0; i < r->n_series; i++)
         if (r->series[i]->flagged) {
             if (!flagged++)
@@ -505,15 +503,11 @@ int drift_write_html(FILE *f, const struct drift_report *r)
     fputs("</title>\n<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;"
           "padding:0 1em;color:#222}table{border-collapse:collapse;margin:1em 0}td,th{border:"
           "1px solid #ccc;padding:3px 8px;font-size:13px;text-align:left}th{background:#f0f0f0}"
-          ".bad{color:#c0392b;font-weight:bold}.other{background:#fff4d6}</style></head><body>\n"
-          "<h1>",
+          ".bad{color:#c0392b;font-weight:bold}.other{background:#fff4d6}</style></head><body>\n",
           f);
-    say(&w, D_TITLE, (const char *)NULL);
-    fputs("</h1>\n", f);
+    heading(&w, 1, D_TITLE);
     preamble(&w);
-    fputs("<h2>", f);
-    say(&w, D_H_FLAGGED, (const char *)NULL);
-    fputs("</h2>\n", f);
+    heading(&w, 2, D_H_FLAGGED);
     for (i = 0; i < r->n_series; i++) {
         const struct drift_series *s = r->series[i];
 

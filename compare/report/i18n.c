@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "i18n.h"
 
 static const char *const strings_en[I18N_COUNT] = {
@@ -76,4 +77,15 @@ void i18n_write(FILE *f, const char *tmpl, ...)
     va_start(ap, tmpl);
     i18n_vwrite(f, tmpl, ap);
     va_end(ap);
+}
+
+void i18n_vput(FILE *f, int html, const char *tmpl, va_list ap)
+{
+    char *s = i18n_vfill(tmpl, ap);
+
+    if (html)
+        escape_html_md(f, s ? s : "?");
+    else
+        fputs(s ? s : "?", f);
+    free(s);
 }

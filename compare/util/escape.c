@@ -1,28 +1,19 @@
 /* escape: one escaper per output format (see escape.h). */
 #include "escape.h"
 
+#include <string.h>
+
 void escape_html(FILE *f, const char *s)
 {
+    static const char special[] = "&<>\"'";
+    static const char *const entity[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
+    const char *e;
+
     for (; s && *s; s++) {
-        switch (*s) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        case '\'':
-            fputs("&#39;", f);
-            break;
-        default:
+        if ((e = strchr(special, *s)) != NULL)
+            fputs(entity[e - special], f);
+        else
             fputc((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n' ? ' ' : *s, f);
-        }
     }
 }
 
