@@ -71,13 +71,14 @@ struct drift_report {
     size_t n_series;
     size_t window;
     const struct verdict_rules *rules;
-    const unsigned char *gated; /* METRIC_COUNT: metrics whose regression step fails the job */
+    const unsigned char *gated; /* METRIC_ALL: metrics whose regression step fails the job */
     int code;                   /* EXIT_OK or EXIT_REGRESSION */
     const char *reason;
+    const char *lang; /* "en" or "zh" (NULL = "en"): the language of every sentence */
 };
 
-/* drift_report.c: write the Markdown / self-contained HTML report. Return 0, or -1 on a
- * write error. */
+/* drift_report.c: write the Markdown / self-contained HTML report, their sentences from the
+ * string table (i18n.h) in r->lang. Return 0, or -1 on a write error. */
 int drift_write_md(FILE *f, const struct drift_report *r);
 int drift_write_html(FILE *f, const struct drift_report *r);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "escape.h"
 #include "num.h"
 #include "gate_words.h"
 #include "summary.h"
@@ -601,7 +602,11 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
             const char *gate = "ok";
             int sep = 0;
 
-            fprintf(f, "| %s | %s | ", label ? label : "?", ver ? ver : "?");
+            fputs("| ", f);
+            escape_md_cell(f, label ? label : "?");
+            fputs(" | ", f);
+            escape_md_cell(f, ver ? ver : "?");
+            fputs(" | ", f);
             for (m = 0; m < METRIC_ALL; m++) {
                 json_t *vs;
                 const char *v;

@@ -20,6 +20,8 @@
 #include "summary.h"
 #include "summary_row.h"
 
+#include "escape.h"
+
 double summary_num(const json_t *obj, const char *key, double def)
 {
     const json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
@@ -321,17 +323,6 @@ out:
 
 /* ---- CSV ---- */
 
-static void csv_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static void csv_num(FILE *f, const json_t *o, const char *key)
 {
     const json_t *v = json_object_get(o, key);
@@ -365,11 +356,11 @@ int summary_write_csv(FILE *f, const json_t *summary)
                 const json_t *vs = summary_vs(row, mname, ver);
                 const json_t *pr = json_object_get(vs, "paired_ratio");
 
-                csv_str(f, summary_str(row, "config", ""));
+                escape_csv(f, summary_str(row, "config", ""));
                 fputc(',', f);
-                csv_str(f, summary_str(row, "label", ""));
+                escape_csv(f, summary_str(row, "label", ""));
                 fprintf(f, ",%s,%s,", summary_str(row, "status", ""), mname);
-                csv_str(f, ver);
+                escape_csv(f, ver);
                 csv_num(f, val, "median");
                 csv_num(f, val, "min");
                 csv_num(f, val, "max");

@@ -3,7 +3,7 @@
  * configuration and metric, how far two identical builds drift apart on this machine. From
  * that it derives the smallest change the evidence rule can detect with these runs, a per-row
  * floor for the gate, and counts any A/A flag as a false alarm. Writes calibration.json,
- * calibration.md and calibration.html (calibrate_html.c) into the run directory;
+ * calibration.md and calibration.html (calibrate_html.c, in --lang) into the run directory;
  * `compare gate --floors FILE` applies the floors. */
 #include <errno.h>
 #include <math.h>
@@ -149,9 +149,10 @@ int calibrate_metric_from_summary(const json_t *metric, const char *base, const 
     return 0;
 }
 
-/* calibration.html (in lang) from the calibration document. */
-static int write_calibration_html(const char *dir, const json_t *doc, const char *lang, char *err,
-                                  size_t errlen)
+/* DIR/NAME from the calibration document, rendered by write (calibrate_html.h). */
+static int write_rendered(const char *dir, const char *name, const json_t *doc, const char *lang,
+                          int (*write)(FILE *, const json_t *, const char *, char *, size_t),
+                          int echo, char *err, size_t errlen)
 {
     char path[4096], *text = NULL;
     size_t len = 0;
@@ -162,7 +163,7 @@ static int write_calibration_html(const char *dir, const json_t *doc, const char
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    if (calibrate_html_write(f, doc, lang, err, errlen) < 0) {
+    if (write(f, doc, lang, err, errlen) < 0) {
         fclose(f);
         goto out;
     }
@@ -170,91 +171,82 @@ static int write_calibration_html(const char *dir, const json_t *doc, const char
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    if ((size_t)snprintf(path, sizeof(path), "%s/calibration.html", dir) >= sizeof(path)) {
+    if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path)) {
         snprintf(err, errlen, "run directory path too long: '%.200s...'", dir);
         goto out;
     }
     rc = atomic_write(path, text, len, err, errlen);
+    if (rc == 0 && echo)
+        fputs(text, stdout);
 out:
     free(text);
     return rc;
 }
 
-/* calibration.json, the Markdown table and the HTML page from the A/A summary. */
+/* The calibration of one row: every gateable metric of the metric table its runs measured
+ * (the optional ones, server CPU and instructions, only where present). New reference. */
+static json_t *calibrate_row(const json_t *row, const char *base, const char *again,
+                             const struct verdict_rules *rules, unsigned *false_alarms)
+{
+    json_t *jrow = json_object(), *jmetrics = json_object();
+    size_t k;
+
+    if (!jrow || !jmetrics) {
+        json_decref(jrow);
+        json_decref(jmetrics);
+        return NULL;
+    }
+    json_object_set(jrow, "config", json_object_get(row, "config"));
+    json_object_set(jrow, "label", json_object_get(row, "label"));
+    json_object_set(jrow, "params", json_object_get(row, "params"));
+    json_object_set(jrow, "status", json_object_get(row, "status"));
+    for (k = 0; k < METRIC_ALL; k++) {
+        enum metric m = (enum metric)k;
+        const json_t *jm = json_object_get(json_object_get(row, "metrics"), metric_name(m));
+        struct calibrate_metric cm;
+        double floor_pct;
+
+        if (!metric_gateable(m) || calibrate_metric_from_summary(jm, base, again, &cm) < 0 ||
+            calibrate_floor(&cm, rules->threshold_pct[m], &floor_pct) < 0)
+            continue;
+        *false_alarms += (unsigned)cm.false_alarm;
+        json_object_set_new(jmetrics, metric_name(m),
+                            json_pack("{s:f, s:f, s:f, s:f, s:i, s:b}", "noise_pct", cm.noise_pct,
+                                      "spread_pct", cm.spread_pct, "detectable_pct",
+                                      cm.detectable_pct, "floor_pct", floor_pct, "pairs",
+                                      (int)cm.n_pairs, "false_alarm", cm.false_alarm));
+    }
+    json_object_set_new(jrow, "metrics", jmetrics);
+    return jrow;
+}
+
+/* calibration.json from the A/A summary, then calibration.md (also on stdout) and
+ * calibration.html rendered from it in lang. */
 static int write_calibration(const char *dir, const json_t *summary,
                              const struct verdict_rules *rules, const char *lang,
                              unsigned *false_alarms, char *err, size_t errlen)
 {
     const char *base = json_string_value(json_object_get(summary, "baseline"));
     const char *again = json_string_value(json_array_get(json_object_get(summary, "versions"), 1));
-    json_t *doc = json_object(), *rows = json_array();
-    char path[4096], *text = NULL;
-    FILE *md = NULL;
-    size_t mdlen = 0, i, k;
+    json_t *doc = json_object(), *rows = json_array(), *jrow;
+    char path[4096];
+    size_t i;
     int rc = -1;
 
     *false_alarms = 0;
-    md = open_memstream(&text, &mdlen);
-    if (!doc || !rows || !md || !base || !again) {
+    if (!doc || !rows || !base || !again) {
         snprintf(err, errlen, "%s",
                  (!base || !again) ? "summary has no A/A versions" : "out of memory");
         goto out;
     }
-    fprintf(md, "# Calibration: %s against itself\n\n", base);
-    fprintf(md,
-            "Noise is the largest deviation of a paired per-round ratio from 1 in this A/A "
-            "run; detectable is the smallest change for which every paired ratio would fall "
-            "on one side of 1; the floor is max(threshold, %.2f × detectable) and is what "
-            "`compare gate --floors calibration.json` uses for that row. Any A/A "
-            "`regressed` or `improved` is a false alarm.\n\n",
-            CALIBRATE_MARGIN);
-    fprintf(md, "| Configuration | Metric | Noise | Spread | Detectable | Floor | A/A verdict |\n");
-    fprintf(md, "|---|---|---:|---:|---:|---:|---|\n");
     for (i = 0; i < json_array_size(json_object_get(summary, "rows")); i++) {
-        const json_t *row = json_array_get(json_object_get(summary, "rows"), i);
-        const char *label = json_string_value(json_object_get(row, "label"));
-        json_t *jrow = json_object(), *jmetrics = json_object();
-
-        if (!jrow || !jmetrics) {
-            json_decref(jrow);
-            json_decref(jmetrics);
+        jrow = calibrate_row(json_array_get(json_object_get(summary, "rows"), i), base, again,
+                             rules, false_alarms);
+        if (!jrow || json_array_append_new(rows, jrow) < 0) {
             snprintf(err, errlen, "out of memory");
             goto out;
         }
-        json_object_set(jrow, "config", json_object_get(row, "config"));
-        json_object_set(jrow, "label", json_object_get(row, "label"));
-        json_object_set(jrow, "params", json_object_get(row, "params"));
-        json_object_set(jrow, "status", json_object_get(row, "status"));
-        for (k = 0; k < METRIC_COUNT; k++) {
-            enum metric m = (enum metric)k;
-            const json_t *jm = json_object_get(json_object_get(row, "metrics"), metric_name(m));
-            struct calibrate_metric cm;
-            double floor_pct;
-
-            if (!metric_gateable(m) || calibrate_metric_from_summary(jm, base, again, &cm) < 0 ||
-                calibrate_floor(&cm, rules->threshold_pct[m], &floor_pct) < 0)
-                continue;
-            *false_alarms += (unsigned)cm.false_alarm;
-            json_object_set_new(
-                jmetrics, metric_name(m),
-                json_pack("{s:f, s:f, s:f, s:f, s:i, s:b}", "noise_pct", cm.noise_pct, "spread_pct",
-                          cm.spread_pct, "detectable_pct", cm.detectable_pct, "floor_pct",
-                          floor_pct, "pairs", (int)cm.n_pairs, "false_alarm", cm.false_alarm));
-            fprintf(md, "| %s | %s | %.2f%% | %.2f%% | %.2f%% | %.2f%% | %s |\n",
-                    label ? label : "?", metric_name(m), cm.noise_pct, cm.spread_pct,
-                    cm.detectable_pct, floor_pct, cm.false_alarm ? "**false alarm**" : "~");
-        }
-        json_object_set_new(jrow, "metrics", jmetrics);
-        json_array_append_new(rows, jrow);
     }
-    fprintf(md, "\n%u false alarm%s in this A/A run.\n", *false_alarms,
-            *false_alarms == 1 ? "" : "s");
-    if (fclose(md) != 0) {
-        md = NULL;
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
-    md = NULL;
     json_object_set_new(doc, "schema", json_string("pairbench.calibration/1"));
     json_object_set_new(doc, "baseline", json_string(base));
     json_object_set_new(doc, "margin", json_real(CALIBRATE_MARGIN));
@@ -264,22 +256,13 @@ static int write_calibration(const char *dir, const json_t *summary,
         snprintf(err, errlen, "run directory path too long: '%.200s...'", dir);
         goto out;
     }
-    if (atomic_write_json(path, doc, err, errlen) < 0)
+    if (atomic_write_json(path, doc, err, errlen) < 0 ||
+        write_rendered(dir, "calibration.md", doc, lang, calibrate_md_write, 1, err, errlen) < 0 ||
+        write_rendered(dir, "calibration.html", doc, lang, calibrate_html_write, 0, err, errlen) <
+            0)
         goto out;
-    if ((size_t)snprintf(path, sizeof(path), "%s/calibration.md", dir) >= sizeof(path)) {
-        snprintf(err, errlen, "run directory path too long: '%.200s...'", dir);
-        goto out;
-    }
-    if (atomic_write(path, text, mdlen, err, errlen) < 0)
-        goto out;
-    if (write_calibration_html(dir, doc, lang, err, errlen) < 0)
-        goto out;
-    fputs(text, stdout);
     rc = 0;
 out:
-    if (md)
-        fclose(md);
-    free(text);
     json_decref(rows);
     json_decref(doc);
     return rc;

@@ -29,12 +29,13 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: compare drift --history DIR [--add RUNDIR] [--window K]\n"
-            "                     [--threshold METRIC=PERCENT]...\n"
+            "                     [--threshold METRIC=PERCENT]... [--lang en|zh]\n"
             "  --add RUNDIR   copy a night's run directory into the history first\n"
             "  --window K     compare the newest night with the median of the previous K\n"
             "                 (default %d)\n"
             "  --threshold    size of change that counts (default throughput 5, cpu_efficiency\n"
             "                 5, p99_us 10, ...); naming one gates exactly the named metrics\n"
+            "  --lang en|zh   language of drift.md and drift.html (default en)\n"
             "exit: 0 no regression step, 1 regression step in a gated metric, 2 bad input\n",
             DRIFT_DEFAULT_WINDOW);
 }
@@ -280,14 +281,12 @@ static int write_reports(const struct drift_report *r, char *err, size_t errlen)
 
 /* Fills the flags' values. Returns -1 to go on, else the exit code (help: 0; bad usage: 2). */
 static int parse_args(int argc, char **argv, struct gate_config *gc, const char **history,
-                      const char **add, unsigned *window)
+                      const char **add, unsigned *window, const char **lang)
 {
-    enum { DF_HISTORY, DF_ADD, DF_WINDOW, DF_THRESHOLD };
+    enum { DF_HISTORY, DF_ADD, DF_WINDOW, DF_THRESHOLD, DF_LANG };
     static const struct flag_def defs[] = {
-        {"--history", 1, DF_HISTORY},
-        {"--add", 1, DF_ADD},
-        {"--window", 1, DF_WINDOW},
-        {"--threshold", 1, DF_THRESHOLD},
+        {"--history", 1, DF_HISTORY},     {"--add", 1, DF_ADD},   {"--window", 1, DF_WINDOW},
+        {"--threshold", 1, DF_THRESHOLD}, {"--lang", 1, DF_LANG},
     };
     struct flags f;
     int id;
@@ -303,6 +302,10 @@ static int parse_args(int argc, char **argv, struct gate_config *gc, const char 
             *history = f.value;
         else if (id == DF_ADD)
             *add = f.value;
+        else if (id == DF_LANG && strcmp(f.value, "en") != 0 && strcmp(f.value, "zh") != 0)
+            id = flags_bad_value(&f, "'en' or 'zh'");
+        else if (id == DF_LANG)
+            *lang = f.value;
         else if (id == DF_WINDOW && num_parse_uint(f.value, 1, 365, window) < 0)
             id = flags_bad_value(&f, "a number of nights in [1, 365]");
         else if (id == DF_THRESHOLD &&
@@ -322,7 +325,7 @@ static int parse_args(int argc, char **argv, struct gate_config *gc, const char 
 
 /* The state of one `compare drift`, shared by its steps. */
 struct drift_cmd {
-    const char *history, *add;
+    const char *history, *add, *lang;
     unsigned window;
     struct gate_config gc;
     json_t *index, **all_nights, **nights, **summaries;
@@ -444,7 +447,8 @@ static int add_series(struct drift_cmd *d, const char *config, const char *label
     return drift_analyse(s, &d->gc.rules, d->window, DRIFT_SEED);
 }
 
-/* A series per row of the newest night and per metric that has a direction. */
+/* A series per row of the newest night and per gateable metric: the base metrics always, an
+ * optional one (server CPU, instructions) where the newest night's row measured it. */
 static int build_series(struct drift_cmd *d)
 {
     json_t *row;
@@ -457,8 +461,10 @@ static int build_series(struct drift_cmd *d)
 
         if (!config)
             continue;
-        for (m = 0; m < METRIC_COUNT; m++)
-            if (m != METRIC_CPU_PERCENT &&
+        for (m = 0; m < METRIC_ALL; m++)
+            if (metric_gateable((enum metric)m) &&
+                (m < METRIC_COUNT ||
+                 json_object_get(json_object_get(row, "metrics"), metric_name((enum metric)m))) &&
                 add_series(d, config, json_string_value(json_object_get(row, "label")),
                            (enum metric)m) < 0)
                 return -1;
@@ -503,6 +509,7 @@ static int report(struct drift_cmd *d, int rc)
         .gated = d->gc.gated,
         .code = rc,
         .reason = d->reason,
+        .lang = d->lang,
     };
 
     if (write_reports(&r, err, sizeof(err)) < 0) {
@@ -546,7 +553,7 @@ int cmd_drift(int argc, char **argv)
     memset(&d, 0, sizeof(d));
     d.window = DRIFT_DEFAULT_WINDOW;
     gate_config_init(&d.gc);
-    rc = parse_args(argc, argv, &d.gc, &d.history, &d.add, &d.window);
+    rc = parse_args(argc, argv, &d.gc, &d.history, &d.add, &d.window, &d.lang);
     if (rc < 0 && !d.history) {
         fprintf(stderr, "compare: drift: --history DIR is required\n");
         rc = EXIT_USAGE;

@@ -1,19 +1,22 @@
-/* calibrate_html: calibration.html from calibration.json — the count of A/A false alarms, one
- * bar chart of the smallest detectable change per configuration (throughput and batch P99,
- * drawn by report_html_svg), and the table of noise, spread, detectable change and gate floor
- * per configuration and metric. Same style sheet as report.html; no script, no URL; the same
- * calibration gives the same bytes. Everything taken from the data is escaped. */
+/* calibrate_html: calibration.md and calibration.html from calibration.json, every sentence
+ * from the string table (i18n.h) in English or Chinese. The page holds the count of A/A false
+ * alarms, one bar chart of the smallest detectable change per configuration (throughput and
+ * batch P99, drawn by report_html_svg), and the table of noise, spread, detectable change and
+ * gate floor per configuration and metric. Same style sheet as report.html; no script, no
+ * URL; the same calibration gives the same bytes. Everything taken from the data is escaped
+ * (escape.h). */
 #include "calibrate_html.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
+#include "i18n.h"
 #include "metrics.h"
 #include "report_html.h"
 #include "report_html_svg.h"
-
-#define L(zh, en, zh_text) ((zh) ? (zh_text) : (en))
 
 /* The chart's two series: the headline metrics. */
 static const char *const chart_keys[] = {"throughput", "p99_us"};
@@ -79,24 +82,25 @@ static void band_name(const json_t *row, char *out, size_t len)
 }
 
 /* The bar chart of detectable change: one row per configuration, one bar per series. */
-static int chart(FILE *f, const json_t *rows, int zh)
+static int chart(FILE *f, const json_t *rows, const char *lang)
 {
     size_t n = json_array_size(rows), r, k, nk = sizeof(chart_keys) / sizeof(chart_keys[0]);
     struct svg_row *srows = calloc(n + 1, sizeof(*srows));
     struct svg_bar *bars = calloc((n + 1) * nk, sizeof(*bars));
     struct svg_group *groups = calloc(n + 1, sizeof(*groups));
     char(*gnames)[96] = calloc(n + 1, sizeof(*gnames));
-    const char *names[2], *labels[2];
+    const char *names[2];
+    char *labels[2] = {NULL, NULL};
     struct svg_chart ch;
     size_t ngroups = 0;
     int rc = -1;
 
-    if (!srows || !bars || !groups || !gnames)
+    names[0] = i18n(lang, M_MN_THROUGHPUT);
+    names[1] = i18n(lang, C_BATCH_P99);
+    labels[0] = i18n_fill(i18n(lang, C_DETECTABLE_OF), names[0], (const char *)NULL);
+    labels[1] = i18n_fill(i18n(lang, C_DETECTABLE_OF), names[1], (const char *)NULL);
+    if (!srows || !bars || !groups || !gnames || !labels[0] || !labels[1])
         goto out;
-    names[0] = L(zh, "throughput", "吞吐量");
-    names[1] = L(zh, "batch P99", "批次 P99");
-    labels[0] = L(zh, "throughput: detectable change", "吞吐量：可检测的变化");
-    labels[1] = L(zh, "batch P99: detectable change", "批次 P99：可检测的变化");
     for (r = 0; r < n; r++) {
         const json_t *row = json_array_get(rows, r);
 
@@ -120,12 +124,11 @@ static int chart(FILE *f, const json_t *rows, int zh)
     }
     memset(&ch, 0, sizeof(ch));
     ch.metric = "detectable_pct";
-    ch.title = L(zh, "Smallest detectable change per configuration", "各配置可检测到的最小变化");
-    ch.axis_label = L(zh, "smallest detectable change, % (lower is better)",
-                      "可检测到的最小变化，%（越低越好）");
-    ch.no_value = L(zh, "no paired runs", "无配对运行");
+    ch.title = i18n(lang, C_CHART_TITLE);
+    ch.axis_label = i18n(lang, C_CHART_AXIS);
+    ch.no_value = i18n(lang, C_NO_PAIRS);
     ch.versions = names;
-    ch.version_labels = labels;
+    ch.version_labels = (const char *const *)labels;
     ch.nversions = nk;
     ch.rows = srows;
     ch.nrows = n;
@@ -137,70 +140,117 @@ out:
     free(bars);
     free(groups);
     free(gnames);
+    free(labels[0]);
+    free(labels[1]);
     return rc;
 }
 
-static void table(FILE *f, const json_t *rows, int zh)
+/* Writes string id of lang filled with the const char * arguments that follow (NULL-ended),
+ * HTML-escaped with its Markdown marks as tags. */
+static void say(FILE *f, const char *lang, enum i18n_msg id, ...)
+{
+    va_list ap;
+
+    va_start(ap, id);
+    i18n_vput(f, 1, i18n(lang, id), ap);
+    va_end(ap);
+}
+
+/* open, string id of lang (no arguments), close. */
+static void tagged(FILE *f, const char *lang, const char *open, enum i18n_msg id, const char *close)
+{
+    fputs(open, f);
+    say(f, lang, id, (const char *)NULL);
+    fputs(close, f);
+}
+
+static const enum i18n_msg table_cols[] = {M_COL_CONFIG, M_COL_METRIC,     C_COL_NOISE,
+                                           C_COL_SPREAD, C_COL_DETECTABLE, C_COL_FLOOR,
+                                           C_COL_PAIRS,  C_COL_VERDICT};
+
+/* The metrics of a row the calibration holds: the gateable ones of the metric table,
+ * optional ones (server CPU, instructions) only where the runs measured them. */
+static size_t row_metrics(const json_t *metrics)
+{
+    size_t k, n = 0;
+
+    for (k = 0; k < METRIC_ALL; k++)
+        n += metric_gateable((enum metric)k) &&
+             json_is_object(json_object_get(metrics, metric_name((enum metric)k)));
+    return n;
+}
+
+/* One table line: a metric's noise, spread, detectable change, floor, pairs and verdict. */
+static void table_line(FILE *f, const json_t *row, enum metric k, size_t present, size_t shown,
+                       const char *lang)
+{
+    const struct metric_def *d = metric_def(k);
+    const json_t *m = json_object_get(json_object_get(row, "metrics"), d->key);
+    int zh = lang && strcmp(lang, "zh") == 0;
+
+    fputs("<tr>", f);
+    if (shown == 0) {
+        fprintf(f, "<td rowspan=\"%zu\">", present);
+        escape_html(f, label_of(row));
+        fputs("</td>", f);
+    }
+    fputs("<td>", f);
+    escape_html(f, zh ? d->title_zh : d->title_en);
+    fputs("</td>", f);
+    pct_cell(f, num(m, "noise_pct"));
+    pct_cell(f, num(m, "spread_pct"));
+    pct_cell(f, num(m, "detectable_pct"));
+    pct_cell(f, num(m, "floor_pct"));
+    if (isfinite(num(m, "pairs")))
+        fprintf(f, "<td class=\"n\">%.0f</td>", num(m, "pairs"));
+    else
+        fputs("<td class=\"n\">n/a</td>", f);
+    if (json_is_true(json_object_get(m, "false_alarm"))) {
+        fputs("<td class=\"v-regressed\">", f);
+        say(f, lang, C_FALSE_ALARM, (const char *)NULL);
+        fputs("</td>", f);
+    } else {
+        fputs("<td>~</td>", f);
+    }
+    fputs("</tr>\n", f);
+}
+
+static void table(FILE *f, const json_t *rows, const char *lang)
 {
     size_t r, k;
 
-    fprintf(f,
-            "<div class=\"wrap\"><table>\n<tr><th>%s</th><th>%s</th><th>%s</th><th>%s</th>"
-            "<th>%s</th><th>%s</th><th>%s</th><th>%s</th></tr>\n",
-            L(zh, "Configuration", "配置"), L(zh, "Metric", "指标"), L(zh, "Noise", "噪声"),
-            L(zh, "Spread", "离散度"), L(zh, "Detectable", "可检测"), L(zh, "Floor", "下限"),
-            L(zh, "Pairs", "配对数"), L(zh, "A/A verdict", "A/A 判定"));
+    fputs("<div class=\"wrap\"><table>\n<tr>", f);
+    for (k = 0; k < sizeof(table_cols) / sizeof(table_cols[0]); k++) {
+        fputs("<th>", f);
+        say(f, lang, table_cols[k], (const char *)NULL);
+        fputs("</th>", f);
+    }
+    fputs("</tr>\n", f);
     for (r = 0; r < json_array_size(rows); r++) {
         const json_t *row = json_array_get(rows, r), *metrics = json_object_get(row, "metrics");
-        size_t present = 0, shown = 0;
+        size_t present = row_metrics(metrics), shown = 0;
 
-        for (k = 0; k < METRIC_COUNT; k++)
-            present += metric_gateable((enum metric)k) &&
-                       json_is_object(json_object_get(metrics, metric_name((enum metric)k)));
         if (!present) {
             fputs("<tr><td>", f);
-            svg_escape(f, label_of(row));
-            fprintf(f, "</td><td colspan=\"7\">%s</td></tr>\n",
-                    L(zh, "no paired runs (the row failed)", "无配对运行（该行失败）"));
+            escape_html(f, label_of(row));
+            fputs("</td><td colspan=\"7\">", f);
+            say(f, lang, C_ROW_FAILED, (const char *)NULL);
+            fputs("</td></tr>\n", f);
             continue;
         }
-        for (k = 0; k < METRIC_COUNT; k++) {
-            const struct metric_def *d = metric_def((enum metric)k);
-            const json_t *m = json_object_get(metrics, d->key);
-            int alarm;
-
-            if (!d->gateable || !json_is_object(m))
-                continue;
-            alarm = json_is_true(json_object_get(m, "false_alarm"));
-            fputs("<tr>", f);
-            if (shown++ == 0) {
-                fprintf(f, "<td rowspan=\"%zu\">", present);
-                svg_escape(f, label_of(row));
-                fputs("</td>", f);
-            }
-            fprintf(f, "<td>%s</td>", L(zh, d->title_en, d->title_zh));
-            pct_cell(f, num(m, "noise_pct"));
-            pct_cell(f, num(m, "spread_pct"));
-            pct_cell(f, num(m, "detectable_pct"));
-            pct_cell(f, num(m, "floor_pct"));
-            if (isfinite(num(m, "pairs")))
-                fprintf(f, "<td class=\"n\">%.0f</td>", num(m, "pairs"));
-            else
-                fputs("<td class=\"n\">n/a</td>", f);
-            if (alarm)
-                fprintf(f, "<td class=\"v-regressed\">%s</td>", L(zh, "false alarm", "误报"));
-            else
-                fputs("<td>~</td>", f);
-            fputs("</tr>\n", f);
-        }
+        for (k = 0; k < METRIC_ALL; k++)
+            if (metric_gateable((enum metric)k) &&
+                json_is_object(json_object_get(metrics, metric_name((enum metric)k))))
+                table_line(f, row, (enum metric)k, present, shown++, lang);
     }
     fputs("</table></div>\n", f);
 }
 
 /* The paired rounds behind the figures: few pairs, coarse floors. */
-static void pairs_sentence(FILE *f, const json_t *rows, int zh)
+static void pairs_sentence(FILE *f, const json_t *rows, const char *lang)
 {
     double lo = INFINITY, hi = 0, p;
+    char n[32], a[32], b[32];
     size_t r;
 
     for (r = 0; r < json_array_size(rows); r++) {
@@ -211,33 +261,29 @@ static void pairs_sentence(FILE *f, const json_t *rows, int zh)
             hi = p > hi ? p : hi;
         }
     }
+    snprintf(n, sizeof(n), "%zu", json_array_size(rows));
+    snprintf(a, sizeof(a), "%.0f", lo);
+    snprintf(b, sizeof(b), "%.0f", hi);
+    fputs("<p>", f);
     if (hi > 0 && lo == hi)
-        fprintf(f,
-                L(zh, "<p>%zu configurations, %.0f paired rounds each.</p>\n",
-                  "<p>共 %zu 个配置，每个配置 %.0f 轮配对运行。</p>\n"),
-                json_array_size(rows), hi);
+        say(f, lang, C_PAIRS_SAME, n, b, (const char *)NULL);
     else if (hi > 0)
-        fprintf(f,
-                L(zh, "<p>%zu configurations, %.0f to %.0f paired rounds each.</p>\n",
-                  "<p>共 %zu 个配置，每个配置 %.0f 至 %.0f 轮配对运行。</p>\n"),
-                json_array_size(rows), lo, hi);
+        say(f, lang, C_PAIRS_RANGE, n, a, b, (const char *)NULL);
     else
-        fprintf(f, L(zh, "<p>%zu configurations.</p>\n", "<p>共 %zu 个配置。</p>\n"),
-                json_array_size(rows));
+        say(f, lang, C_CONFIGS, n, (const char *)NULL);
+    fputs("</p>\n", f);
 }
 
-int calibrate_html_write(FILE *f, const json_t *cal, const char *lang, char *err, size_t errlen)
+/* The checks of the document's shape; 0 or -1 with err set. */
+static int check_shape(const json_t *cal, char *err, size_t errlen)
 {
-    int zh = lang && strcmp(lang, "zh") == 0;
-    const char *base = json_string_value(json_object_get(cal, "baseline"));
-    const json_t *rows = json_object_get(cal, "rows");
-    double margin = num(cal, "margin"), alarms = num(cal, "false_alarms");
+    double alarms = num(cal, "false_alarms");
 
-    if (!json_is_object(cal) || !base) {
+    if (!json_is_object(cal) || !json_string_value(json_object_get(cal, "baseline"))) {
         snprintf(err, errlen, "calibration: '$.baseline': expected a version name");
         return -1;
     }
-    if (!json_is_array(rows)) {
+    if (!json_is_array(json_object_get(cal, "rows"))) {
         snprintf(err, errlen, "calibration: '$.rows': expected an array");
         return -1;
     }
@@ -245,75 +291,112 @@ int calibrate_html_write(FILE *f, const json_t *cal, const char *lang, char *err
         snprintf(err, errlen, "calibration: '$.false_alarms': expected a count");
         return -1;
     }
+    return 0;
+}
+
+/* The head, the title and the method paragraph. */
+static void page_head(FILE *f, const json_t *cal, const char *lang)
+{
+    const char *base = json_string_value(json_object_get(cal, "baseline"));
+    double margin = num(cal, "margin");
+    char mg[32];
+
+    snprintf(mg, sizeof(mg), "%.2f", isfinite(margin) ? margin : 1.25);
     fprintf(f,
             "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             "<title>pairbench: ",
-            zh ? "zh" : "en");
-    fputs(L(zh, "calibration of ", "校准 "), f);
-    svg_escape(f, base);
+            lang && strcmp(lang, "zh") == 0 ? "zh" : "en");
+    say(f, lang, C_TITLE, base, (const char *)NULL);
     fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>", report_html_css);
-    fputs(L(zh, "Calibration: ", "校准："), f);
-    svg_escape(f, base);
-    fputs(L(zh, " against itself", " 与自身对比"), f);
+    say(f, lang, C_HEADING, base, (const char *)NULL);
     fputs("</h1>\n<p class=\"method\">", f);
-    fprintf(f,
-            L(zh,
-              "An A/A run: the same build twice, in fresh processes, adjacent and in "
-              "alternating order. <b>Noise</b> is the largest deviation of a paired per-round "
-              "ratio from 1; <b>spread</b> is the larger (max − min) / median of the two sides; "
-              "<b>detectable</b> is the smallest change for which every paired ratio would fall "
-              "on one side of 1; the <b>floor</b> is max(threshold, %.2f × detectable), what "
-              "<code>compare gate --floors calibration.json</code> uses for that row. Any A/A "
-              "<code>regressed</code> or <code>improved</code> is a false alarm.",
-              "A/A 运行：同一构建运行两次，均为全新进程，相邻并交替顺序运行。<b>噪声</b>为每轮配对"
-              "比值偏离 1 的最大值；<b>离散度</b>为两方中较大的 (最大值 − 最小值) / 中位数；"
-              "<b>可检测</b>为使所有配对比值都落在 1 同一侧所需的最小变化；<b>下限</b>为 "
-              "max(阈值, %.2f × 可检测)，即 <code>compare gate --floors calibration.json</code> "
-              "对该行使用的值。A/A 中出现的任何 <code>regressed</code> 或 <code>improved</code> "
-              "都是误报。"),
-            isfinite(margin) ? margin : 1.25);
-    fputs("</p>\n</header>\n<section id=\"summary\">\n<h2>", f);
-    fputs(L(zh, "Summary", "摘要"), f);
-    fputs("</h2>\n", f);
-    if (alarms > 0)
-        fprintf(
-            f,
-            L(zh,
-              "<p class=\"warn\"><b>%.0f false alarm%s</b> in this A/A run: a verdict other "
-              "than ~ between two identical builds. At the plain thresholds those rows would "
-              "cry wolf; their floors in the table are raised to what their noise allows.</p>\n",
-              "<p class=\"warn\">本次 A/A 运行中有 <b>%.0f 次误报%s</b>：两个相同构建之间出现了 ~ "
-              "以外的判定。按普通阈值这些行会误报；表中它们的下限已按噪声提高。</p>\n"),
-            alarms, zh ? "" : (alarms == 1 ? "" : "s"));
-    else
-        fputs(L(zh, "<p><b>0 false alarms</b> in this A/A run.</p>\n",
-                "<p>本次 A/A 运行中<b>没有误报</b>（0 次）。</p>\n"),
-              f);
-    pairs_sentence(f, rows, zh);
-    fputs("</section>\n<section id=\"chart\">\n<h2>", f);
-    fputs(L(zh, "Detectable change", "可检测的变化"), f);
-    fputs("</h2>\n<figure>\n<figcaption><span class=\"note\">", f);
-    fputs(L(zh,
-            "Per configuration, the smallest throughput and batch P99 change these runs can "
-            "detect; lower is better. Configurations are grouped by protocol · transport · "
-            "payload, each group with its own scale. Hover a bar for its figure.",
-            "每个配置中这些运行能检测到的最小吞吐量变化与批次 P99 变化；越低越好。"
-            "配置按 协议 · 传输 · 负载 分组，每组使用各自的刻度。鼠标悬停可查看数值。"),
-          f);
-    fputs("</span></figcaption>\n", f);
-    if (chart(f, rows, zh) != 0) {
+    say(f, lang, C_METHOD, mg, (const char *)NULL);
+    fputs("</p>\n</header>\n", f);
+}
+
+int calibrate_html_write(FILE *f, const json_t *cal, const char *lang, char *err, size_t errlen)
+{
+    const json_t *rows = json_object_get(cal, "rows");
+    double alarms = num(cal, "false_alarms");
+    char n[32];
+
+    if (check_shape(cal, err, errlen) < 0)
+        return -1;
+    page_head(f, cal, lang);
+    tagged(f, lang, "<section id=\"summary\">\n<h2>", M_H_SUMMARY, "</h2>\n");
+    snprintf(n, sizeof(n), "%.0f", alarms);
+    if (alarms > 0) {
+        fputs("<p class=\"warn\">", f);
+        say(f, lang, C_ALARMS, n, alarms == 1 ? "" : "s", (const char *)NULL);
+    } else {
+        fputs("<p>", f);
+        say(f, lang, C_NO_ALARMS, (const char *)NULL);
+    }
+    fputs("</p>\n", f);
+    pairs_sentence(f, rows, lang);
+    tagged(f, lang, "</section>\n<section id=\"chart\">\n<h2>", C_H_CHART, "</h2>\n");
+    tagged(f, lang, "<figure>\n<figcaption><span class=\"note\">", C_CHART_NOTE,
+           "</span></figcaption>\n");
+    if (chart(f, rows, lang) != 0) {
         snprintf(err, errlen, "calibration: out of memory or write error");
         return -1;
     }
-    fputs("</figure>\n</section>\n<section id=\"table\">\n<h2>", f);
-    fputs(L(zh, "Noise and floors", "噪声与下限"), f);
-    fputs("</h2>\n", f);
-    table(f, rows, zh);
-    fputs("</section>\n<footer>", f);
-    fputs(L(zh, "Written by pairbench compare calibrate.", "由 pairbench compare calibrate 生成。"),
-          f);
-    fputs("</footer>\n</body>\n</html>\n", f);
+    tagged(f, lang, "</figure>\n</section>\n<section id=\"table\">\n<h2>", C_H_TABLE, "</h2>\n");
+    table(f, rows, lang);
+    tagged(f, lang, "</section>\n<footer>", C_FOOTER, "</footer>\n</body>\n</html>\n");
+    if (ferror(f)) {
+        snprintf(err, errlen, "calibration: write failed");
+        return -1;
+    }
+    return 0;
+}
+
+int calibrate_md_write(FILE *f, const json_t *cal, const char *lang, char *err, size_t errlen)
+{
+    const json_t *rows = json_object_get(cal, "rows");
+    double margin = num(cal, "margin"), alarms = num(cal, "false_alarms");
+    char mg[32], n[32], *s;
+    size_t r, k;
+
+    if (check_shape(cal, err, errlen) < 0)
+        return -1;
+    snprintf(mg, sizeof(mg), "%.2f", isfinite(margin) ? margin : 1.25);
+    snprintf(n, sizeof(n), "%.0f", alarms);
+    fputs("# ", f);
+    i18n_write(f, i18n(lang, C_HEADING), json_string_value(json_object_get(cal, "baseline")),
+               (const char *)NULL);
+    fputs("\n\n", f);
+    i18n_write(f, i18n(lang, C_METHOD), mg, (const char *)NULL);
+    fputs("\n\n|", f);
+    for (k = 0; k < sizeof(table_cols) / sizeof(table_cols[0]); k++)
+        if (table_cols[k] != C_COL_PAIRS)
+            fprintf(f, " %s |", i18n(lang, table_cols[k]));
+    fputs("\n|---|---|---:|---:|---:|---:|---|\n", f);
+    for (r = 0; r < json_array_size(rows); r++) {
+        const json_t *row = json_array_get(rows, r), *metrics = json_object_get(row, "metrics");
+        const char *label = json_string_value(json_object_get(row, "label"));
+
+        for (k = 0; k < METRIC_ALL; k++) {
+            const json_t *m = json_object_get(metrics, metric_name((enum metric)k));
+
+            if (!metric_gateable((enum metric)k) || !json_is_object(m))
+                continue;
+            fputs("| ", f);
+            escape_md_cell(f, label ? label : "?");
+            fprintf(f, " | %s | %.2f%% | %.2f%% | %.2f%% | %.2f%% | ", metric_name((enum metric)k),
+                    num(m, "noise_pct"), num(m, "spread_pct"), num(m, "detectable_pct"),
+                    num(m, "floor_pct"));
+            if (json_is_true(json_object_get(m, "false_alarm")))
+                i18n_write(f, "**{0}**", i18n(lang, C_FALSE_ALARM), (const char *)NULL);
+            else
+                fputs("~", f);
+            fputs(" |\n", f);
+        }
+    }
+    s = i18n_fill(i18n(lang, C_ALARMS_LINE), n, alarms == 1 ? "" : "s", (const char *)NULL);
+    fprintf(f, "\n%s\n", s ? s : "?");
+    free(s);
     if (ferror(f)) {
         snprintf(err, errlen, "calibration: write failed");
         return -1;

@@ -15,5 +15,9 @@
  * lang is "en" or "zh" (NULL = "en"). Returns 0, or -1 with a message in err (bad shape,
  * out of memory, write error). */
 int calibrate_html_write(FILE *f, const json_t *cal, const char *lang, char *err, size_t errlen);
+/* Write calibration.md for `cal` to f: the method, one table line per configuration and
+ * measured gateable metric (optional ones such as instructions included), the false-alarm
+ * count. Same lang, return and errors as calibrate_html_write. */
+int calibrate_md_write(FILE *f, const json_t *cal, const char *lang, char *err, size_t errlen);
 
 #endif

@@ -1,21 +1,77 @@
 /* drift.md and drift.html (see drift.h): the outcome, the method in words, the flagged
  * series with their change points, every series folded away, the nights with the ones from
- * another environment marked, and in the HTML an inline SVG trend chart per flagged series. */
+ * another environment marked, and in the HTML an inline SVG trend chart per flagged series.
+ * One writer serves both formats: every sentence comes from the string table (i18n.h) in the
+ * report's language, every text taken from the history goes through escape.h. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmds.h"
-#include "metrics.h"
 #include "drift.h"
+#include "escape.h"
+#include "i18n.h"
+#include "metrics.h"
 
-static const char *metric_word(enum metric m)
+/* The writer: the file, the report and the format. */
+struct dw {
+    FILE *f;
+    const struct drift_report *r;
+    int html;
+};
+
+static const char *tr(const struct dw *w, enum i18n_msg id)
 {
-    return metric_def(m)->word;
+    return i18n(w->r->lang, id);
 }
 
-static void fmt_value(char *out, size_t len, enum metric m, double v)
+/* The metric's name in prose: its word in English, its title in Chinese. */
+static const char *metric_word(const struct dw *w, enum metric m)
 {
+    const struct metric_def *d = metric_def(m);
+
+    return w->r->lang && strcmp(w->r->lang, "zh") == 0 ? d->title_zh : d->word;
+}
+
+/* Text taken from the history (ids, labels, commits): escaped for a table cell. */
+static void put_data(const struct dw *w, const char *s)
+{
+    if (w->html)
+        escape_html(w->f, s);
+    else
+        escape_md_cell(w->f, s);
+}
+
+/* Writes string id filled with the const char * arguments that follow, NULL-ended. */
+static void say(const struct dw *w, enum i18n_msg id, ...)
+{
+    va_list ap;
+
+    va_start(ap, id);
+    i18n_vput(w->f, w->html, tr(w, id), ap);
+    va_end(ap);
+}
+
+/* A heading of level 1-3 in the format. */
+static void heading(const struct dw *w, int level, enum i18n_msg id)
+{
+    if (w->html)
+        fprintf(w->f, "<h%d>", level);
+    else
+        fprintf(w->f, "%.*s ", level, "###");
+    say(w, id, (const char *)NULL);
+    if (w->html)
+        fprintf(w->f, "</h%d>\n", level);
+    else
+        fputs("\n\n", w->f);
+}
+
+static void fmt_value(const struct dw *w, char *out, size_t len, enum metric m, double v)
+{
+    char k[32];
+
     if (!(v == v)) {
         snprintf(out, len, "n/a");
         return;
@@ -24,18 +80,22 @@ static void fmt_value(char *out, size_t len, enum metric m, double v)
     case METRIC_THROUGHPUT:
         snprintf(out, len, "%.2f k/s", v / 1000);
         break;
-    case METRIC_CPU_EFFICIENCY:
-        snprintf(out, len, "%.2f k/s per core", v / 1000);
+    case METRIC_CPU_EFFICIENCY: {
+        char *s;
+
+        snprintf(k, sizeof(k), "%.2f", v / 1000);
+        s = i18n_fill(tr(w, D_PER_CORE), k, (const char *)NULL);
+        snprintf(out, len, "%s", s ? s : k);
+        free(s);
         break;
+    }
     case METRIC_P50_US:
     case METRIC_P99_US:
-        snprintf(out, len, "%.1f µs", v);
-        break;
     case METRIC_RSS_MIB:
-        snprintf(out, len, "%.1f MiB", v);
+        snprintf(out, len, "%.1f %s", v, metric_def(m)->unit);
         break;
-    default:
-        snprintf(out, len, "%.2f", v);
+    default: /* the optional metrics: server CPU µs/op, instructions/op */
+        snprintf(out, len, "%.*f %s", fabs(v) >= 1000 ? 0 : 2, v, metric_def(m)->unit);
     }
 }
 
@@ -52,156 +112,167 @@ static void fmt_pct(char *out, size_t len, double rel)
     snprintf(out, len, "%s%.2f%%", d < 0 ? "\xe2\x88\x92" : "+", fabs(d));
 }
 
-static void put_escaped(FILE *f, const char *s, int html)
+/* Table pieces: a row's start, the space between two cells, a row's end. */
+static void row_open(const struct dw *w, const char *attr)
 {
-    for (; *s; s++) {
-        if (html && *s == '<')
-            fputs("&lt;", f);
-        else if (html && *s == '>')
-            fputs("&gt;", f);
-        else if (html && *s == '&')
-            fputs("&amp;", f);
-        else if (*s == '|' && !html)
-            fputs("\\|", f);
-        else
-            fputc(*s, f);
-    }
-}
-
-/* s as HTML text (escaped) or as it is, for Markdown prose outside a table */
-static void put_text(FILE *f, const char *s, int html)
-{
-    if (html)
-        put_escaped(f, s, 1);
+    if (w->html)
+        fprintf(w->f, "<tr%s><td>", attr ? attr : "");
     else
-        fputs(s, f);
+        fputs("| ", w->f);
 }
 
-/* "History H: N nights, the newest ID (started S, commit C)." H, ID, S and C come from the
- * command line and the history's index, so HTML gets them escaped. */
-static void history_sentence(FILE *f, const struct drift_report *r, int html)
+static void cell_next(const struct dw *w)
 {
-    const struct drift_night *nw = &r->nights[r->n_nights - 1];
-    const char *open = html ? "<code>" : "`", *close = html ? "</code>" : "`";
+    fputs(w->html ? "</td><td>" : " | ", w->f);
+}
 
-    fprintf(f, "History %s", open);
-    put_text(f, r->history, html);
-    fprintf(f, "%s: %zu night%s, the newest %s", close, r->n_nights, r->n_nights == 1 ? "" : "s",
-            open);
-    put_text(f, nw->id, html);
-    fprintf(f, "%s (started ", close);
-    put_text(f, nw->started, html);
-    if (*nw->commit) {
-        fputs(", commit ", f);
-        put_text(f, nw->commit, html);
+static void row_close(const struct dw *w)
+{
+    fputs(w->html ? "</td></tr>\n" : " |\n", w->f);
+}
+
+static void table_head(const struct dw *w, const enum i18n_msg *cols, size_t n)
+{
+    size_t i;
+
+    fputs(w->html ? "<tr>" : "|", w->f);
+    for (i = 0; i < n; i++) {
+        fputs(w->html ? "<th>" : " ", w->f);
+        put_data(w, tr(w, cols[i]));
+        fputs(w->html ? "</th>" : " |", w->f);
     }
-    fputs(").", f);
+    fputs(w->html ? "</tr>\n" : "\n", w->f);
+    if (w->html)
+        return;
+    fputs("|", w->f);
+    for (i = 0; i < n; i++)
+        fputs("---|", w->f);
+    fputs("\n", w->f);
 }
 
-/* A night's id, start, commit and environment as table cells, escaped: they come from the
- * history's index, which a person may have edited. */
-static void night_cells(FILE *f, const struct drift_night *n, int html)
+static const enum i18n_msg series_cols[] = {M_COL_CONFIG, M_COL_METRIC, D_COL_NEWEST, D_COL_PREV,
+                                            M_COL_CHANGE, D_COL_TREND,  D_COL_CPS,    D_COL_STEP};
+#define SERIES_COLS (sizeof(series_cols) / sizeof(series_cols[0]))
+
+static const enum i18n_msg night_cols[] = {D_COL_NUM,    D_COL_NIGHT, D_COL_STARTED,
+                                           M_COL_COMMIT, D_COL_ENV,   D_COL_IN};
+#define NIGHT_COLS (sizeof(night_cols) / sizeof(night_cols[0]))
+
+/* "History H: N nights, the newest ID (started S, commit C)." */
+static void history_sentence(const struct dw *w)
 {
-    const char *sep = html ? "</td><td>" : " | ";
+    const struct drift_report *r = w->r;
+    const struct drift_night *nw = &r->nights[r->n_nights - 1];
+    char n[32], *commit = NULL;
 
-    put_escaped(f, n->id, html);
-    fputs(sep, f);
-    put_escaped(f, n->started, html);
-    fputs(sep, f);
-    put_escaped(f, *n->commit ? n->commit : "unknown", html);
-    fputs(sep, f);
-    put_escaped(f, n->env, html);
+    snprintf(n, sizeof(n), "%zu", r->n_nights);
+    if (*nw->commit)
+        commit = i18n_fill(tr(w, D_COMMIT), nw->commit, (const char *)NULL);
+    say(w, D_HISTORY, r->history, n, r->n_nights == 1 ? "" : "s", nw->id, nw->started,
+        commit ? commit : "", (const char *)NULL);
+    free(commit);
 }
 
-static void change_points_text(FILE *f, const struct drift_report *r, const struct drift_series *s,
-                               int html)
+static void change_points_text(const struct dw *w, const struct drift_series *s)
 {
     size_t k;
     int any = 0;
 
     for (k = 0; k < s->cp.n_changes; k++) {
         const struct cp_change *c = &s->cp.changes[k];
-        char b[48], a[48], p[32];
+        char b[64], a[64], pct[32], p[32], night[32];
 
         if (s->kind[k] == DRIFT_KIND_SMALL)
             continue;
-        fmt_value(b, sizeof(b), s->metric, c->before);
-        fmt_value(a, sizeof(a), s->metric, c->after);
-        fmt_pct(p, sizeof(p), s->step_change[k]);
-        fprintf(f, "%snight %zu (", any ? (html ? "<br>" : "; ") : "", s->night[c->index] + 1);
-        put_escaped(f, r->nights[s->night[c->index]].id, html);
-        fprintf(f, "): %s → %s (%s, %s, p = %.3f)", b, a, p,
-                s->kind[k] == DRIFT_KIND_STEP ? "step" : "slow drift", c->p);
+        fmt_value(w, b, sizeof(b), s->metric, c->before);
+        fmt_value(w, a, sizeof(a), s->metric, c->after);
+        fmt_pct(pct, sizeof(pct), s->step_change[k]);
+        snprintf(p, sizeof(p), "%.3f", c->p);
+        snprintf(night, sizeof(night), "%zu", s->night[c->index] + 1);
+        if (any)
+            fputs(w->html ? "<br>" : "; ", w->f);
+        say(w, D_CHANGE_POINT, night, w->r->nights[s->night[c->index]].id, b, a, pct,
+            tr(w, s->kind[k] == DRIFT_KIND_STEP ? D_STEP : D_SLOW), p, (const char *)NULL);
         any = 1;
     }
     if (!any)
-        fputs("none", f);
+        say(w, M_NONE, (const char *)NULL);
 }
 
-static void series_row(FILE *f, const struct drift_report *r, const struct drift_series *s,
-                       int html)
+static const char *dir_word(const struct dw *w, int dir)
 {
-    char nv[48], pm[48], ch[32], tr[32];
-
-    fmt_value(nv, sizeof(nv), s->metric, s->newest);
-    fmt_value(pm, sizeof(pm), s->metric, s->prev_median);
-    fmt_pct(ch, sizeof(ch), s->change);
-    fmt_pct(tr, sizeof(tr), s->trend_change);
-    fputs(html ? "<tr><td>" : "| ", f);
-    put_escaped(f, s->label, html);
-    fprintf(f,
-            html ? "</td><td>%s</td><td>%s</td><td>%s</td><td>%s%s</td><td>%s%s</td><td>"
-                 : " | %s | %s | %s | %s%s | %s%s | ",
-            metric_word(s->metric), nv, pm, ch,
-            s->newest_dir < 0   ? " worse"
-            : s->newest_dir > 0 ? " better"
-                                : "",
-            tr,
-            s->trend_dir < 0   ? " worse"
-            : s->trend_dir > 0 ? " better"
-                               : "");
-    change_points_text(f, r, s, html);
-    fprintf(f, html ? "</td><td>%s</td></tr>\n" : " | %s |\n",
-            !s->regression_step    ? "no"
-            : !r->gated[s->metric] ? "yes (not gated)"
-            : html                 ? "<b>yes</b>"
-                                   : "**yes**");
+    return dir < 0 ? tr(w, D_WORSE) : dir > 0 ? tr(w, D_BETTER) : "";
 }
 
-static const char *const table_head_md =
-    "| Configuration | Metric | Newest | Median of previous nights | Change | Trend | Change "
-    "points | Regression step |\n|---|---|---|---|---|---|---|---|\n";
-
-static void method_text(FILE *f, const struct drift_report *r)
+static void series_row(const struct dw *w, const struct drift_series *s)
 {
+    char v[64];
+
+    row_open(w, NULL);
+    put_data(w, s->label);
+    cell_next(w);
+    put_data(w, metric_word(w, s->metric));
+    cell_next(w);
+    fmt_value(w, v, sizeof(v), s->metric, s->newest);
+    put_data(w, v);
+    cell_next(w);
+    fmt_value(w, v, sizeof(v), s->metric, s->prev_median);
+    put_data(w, v);
+    cell_next(w);
+    fmt_pct(v, sizeof(v), s->change);
+    put_data(w, v);
+    put_data(w, dir_word(w, s->newest_dir));
+    cell_next(w);
+    fmt_pct(v, sizeof(v), s->trend_change);
+    put_data(w, v);
+    put_data(w, dir_word(w, s->trend_dir));
+    cell_next(w);
+    change_points_text(w, s);
+    cell_next(w);
+    say(w,
+        !s->regression_step       ? M_NO
+        : !w->r->gated[s->metric] ? D_YES_UNGATED
+                                  : D_YES_GATED,
+        (const char *)NULL);
+    row_close(w);
+}
+
+/* Whether some series follows metric m (the optional metrics only exist where measured). */
+static int has_metric(const struct drift_report *r, enum metric m)
+{
+    size_t i;
+
+    for (i = 0; i < r->n_series; i++)
+        if (r->series[i]->metric == m)
+            return 1;
+    return 0;
+}
+
+/* The method paragraph with the thresholds of the metrics the series follow. */
+static void method_text(const struct dw *w)
+{
+    const struct drift_report *r = w->r;
+    char *list = NULL, win[32], pct[32];
+    size_t n = 0;
+    FILE *l = open_memstream(&list, &n);
     int m, first = 1;
 
-    fprintf(
-        f,
-        "Method: for each configuration and metric, the series is the baseline version's "
-        "median per night. The newest night is compared with the median of the previous "
-        "%zu nights; Trend compares the median of the last %zu nights with the median of the %zu "
-        "before them (a slow drift shows there before any single night does). Change "
-        "points are found with E-divisive means (Matteson & James, "
-        "2014: energy distance with exponent 1, hierarchical bisection) and a permutation "
-        "test (199 permutations, significance 0.05, at least 3 nights per segment), the "
-        "method used on CI performance data. A change point is reported when the medians "
-        "of the segments on its two sides differ by at least the metric's threshold, and "
-        "is called a step or part of a slow drift by fitting a straight line plus a jump "
-        "to the nights around it (a step when the jump's |t| exceeds 4). A regression "
-        "step: the last reported change is a step in the bad direction, it happened within "
-        "the last %zu nights, and the newest night is still worse than the nights before "
-        "it by the threshold. A single bad night is shown in the Change column but is not "
-        "a step until the detector sees a segment of 3 nights. Thresholds: ",
-        r->window, r->window, r->window, r->window);
-    for (m = 0; m < METRIC_COUNT; m++) {
-        if (m == METRIC_CPU_PERCENT)
+    if (!l)
+        return;
+    for (m = 0; m < METRIC_ALL; m++) {
+        if (!metric_gateable((enum metric)m) || (m >= METRIC_COUNT && !has_metric(r, m)))
             continue;
-        fprintf(f, "%s%s %g%%%s", first ? "" : ", ", metric_word((enum metric)m),
-                r->rules->threshold_pct[m], r->gated[m] ? " (gated)" : "");
+        snprintf(pct, sizeof(pct), "%g", r->rules->threshold_pct[m]);
+        if (!first)
+            fputs(tr(w, M_LIST_SEP), l);
+        i18n_write(l, tr(w, D_THRESHOLD), metric_word(w, (enum metric)m), pct,
+                   r->gated[m] ? tr(w, M_GATED) : "", (const char *)NULL);
         first = 0;
     }
-    fprintf(f, ". Only gated metrics decide the exit code.");
+    snprintf(win, sizeof(win), "%zu", r->window);
+    if (fclose(l) == 0)
+        say(w, D_METHOD, win, list, (const char *)NULL);
+    free(list);
 }
 
 static size_t count_marked(const struct drift_report *r)
@@ -213,58 +284,155 @@ static size_t count_marked(const struct drift_report *r)
     return k;
 }
 
+/* The history, the nights of another environment and the outcome, then the method. */
+static void preamble(const struct dw *w)
+{
+    const struct drift_report *r = w->r;
+    size_t marked = count_marked(r);
+    char n[32];
+
+    fputs(w->html ? "<p>" : "", w->f);
+    history_sentence(w);
+    if (marked) {
+        snprintf(n, sizeof(n), "%zu", marked);
+        fputs(tr(w, M_SENT_SEP), w->f);
+        say(w, D_OTHER_ENV, n, marked == 1 ? "" : "s", (const char *)NULL);
+    }
+    if (w->html)
+        fprintf(w->f, "</p>\n<p%s>", r->code == EXIT_REGRESSION ? " class=\"bad\"" : "");
+    else
+        fputs("\n\n", w->f);
+    if (r->code == EXIT_REGRESSION)
+        say(w, D_OUTCOME_BAD, r->reason, (const char *)NULL);
+    else
+        say(w, D_OUTCOME_OK, (const char *)NULL);
+    fputs(w->html ? "</p>\n<p>" : "\n\n", w->f);
+    method_text(w);
+    fputs(w->html ? "</p>\n" : "\n\n", w->f);
+}
+
+/* Every series folded away, then the nights. */
+static void all_series_and_nights(const struct dw *w)
+{
+    const struct drift_report *r = w->r;
+    char n[32];
+    size_t i;
+
+    snprintf(n, sizeof(n), "%zu", r->n_series);
+    fputs("<details><summary>", w->f);
+    say(w, D_ALL_SERIES, n, (const char *)NULL);
+    fputs(w->html ? "</summary><table>" : "</summary>\n\n", w->f);
+    table_head(w, series_cols, SERIES_COLS);
+    for (i = 0; i < r->n_series; i++)
+        series_row(w, r->series[i]);
+    fputs(w->html ? "</table></details>\n" : "\n</details>\n\n", w->f);
+    heading(w, 2, D_H_NIGHTS);
+    fputs(w->html ? "<table>" : "", w->f);
+    table_head(w, night_cols, NIGHT_COLS);
+    for (i = 0; i < r->n_nights; i++) {
+        const struct drift_night *nt = &r->nights[i];
+
+        row_open(w, nt->other_env ? " class=\"other\"" : NULL);
+        fprintf(w->f, "%zu", i + 1);
+        cell_next(w);
+        put_data(w, nt->id);
+        cell_next(w);
+        put_data(w, nt->started);
+        cell_next(w);
+        put_data(w, *nt->commit ? nt->commit : tr(w, M_UNKNOWN));
+        cell_next(w);
+        put_data(w, nt->env);
+        cell_next(w);
+        put_data(w, tr(w, nt->other_env ? D_OTHER_ENV_CELL : M_YES));
+        row_close(w);
+    }
+    if (w->html)
+        fputs("</table>\n", w->f);
+}
+
 int drift_write_md(FILE *f, const struct drift_report *r)
 {
-    size_t i, flagged = 0, marked = count_marked(r);
+    const struct dw w = {f, r, 0};
+    size_t i, flagged = 0;
 
-    fprintf(f, "# pairbench drift report\n\n");
-    history_sentence(f, r, 0);
-    if (marked)
-        fprintf(f,
-                " %zu night%s ran in another environment (machine, CPU, kernel or compiler) "
-                "than the newest: marked below and left out of the series, not mixed in.",
-                marked, marked == 1 ? "" : "s");
-    fprintf(f, "\n\n**Outcome:** %s%s%s\n\n",
-            r->code == EXIT_REGRESSION ? "regression step on the newest night in "
-                                       : "no regression step on the newest night",
-            r->code == EXIT_REGRESSION ? r->reason : "",
-            r->code == EXIT_REGRESSION ? " (exit 1)." : " (exit 0).");
-    method_text(f, r);
-    fprintf(f, "\n\n## Flagged series\n\n");
+    heading(&w, 1, D_TITLE);
+    preamble(&w);
+    heading(&w, 2, D_H_FLAGGED);
     for (i = 0; i < r->n_series; i++)
         if (r->series[i]->flagged) {
             if (!flagged++)
-                fputs(table_head_md, f);
-            series_row(f, r, r->series[i], 0);
+                table_head(&w, series_cols, SERIES_COLS);
+            series_row(&w, r->series[i]);
         }
-    if (!flagged)
-        fprintf(f, "No series changed by its threshold.\n");
-    fprintf(f, "\n<details><summary>All series (%zu)</summary>\n\n%s", r->n_series, table_head_md);
-    for (i = 0; i < r->n_series; i++)
-        series_row(f, r, r->series[i], 0);
-    fprintf(f, "\n</details>\n\n## Nights\n\n| # | Night | Started | Commit | Environment | "
-               "In the series |\n|---|---|---|---|---|---|\n");
-    for (i = 0; i < r->n_nights; i++) {
-        fprintf(f, "| %zu | ", i + 1);
-        night_cells(f, &r->nights[i], 0);
-        fprintf(f, " | %s |\n", r->nights[i].other_env ? "no: other environment" : "yes");
+    if (!flagged) {
+        say(&w, D_NONE_FLAGGED, (const char *)NULL);
+        fputs("\n", f);
     }
+    fputs("\n", f);
+    all_series_and_nights(&w);
     return ferror(f) ? -1 : 0;
+}
+
+/* A y-axis label: thousands for the rates, one decimal otherwise. */
+static void axis_label(char *out, size_t len, enum metric m, double v)
+{
+    if (m == METRIC_THROUGHPUT || m == METRIC_CPU_EFFICIENCY)
+        snprintf(out, len, "%.2fk", v / 1000);
+    else
+        snprintf(out, len, "%.1f", v);
+}
+
+/* A night's number filled into string id, as SVG text. */
+static void say_night(const struct dw *w, enum i18n_msg id, size_t night, const char *extra)
+{
+    char n[32];
+
+    snprintf(n, sizeof(n), "%zu", night);
+    say(w, id, n, extra, (const char *)NULL);
+}
+
+/* The chart's frame: the box, the unit and the y-axis labels of [lo, lo + span]. */
+static void svg_frame(const struct dw *w, const struct drift_series *s, double lo, double span)
+{
+    const double wd = 720, h = 220, l = 70, rt = 10, t = 10, b = 30;
+    int k;
+
+    fprintf(w->f,
+            "<svg width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
+            "aria-label=\"",
+            wd, h, wd, h);
+    say(w, D_TREND, (const char *)NULL);
+    fprintf(w->f,
+            "\">\n<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"#fafafa\" "
+            "stroke=\"#ccc\"/>\n",
+            l, t, wd - l - rt, h - t - b);
+    fprintf(w->f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\">", l + 4, t + 12);
+    escape_html(w->f, metric_def(s->metric)->unit);
+    fputs("</text>\n", w->f);
+    for (k = 0; k <= 4; k++) {
+        double v = lo + span * k / 4;
+        char lab[48];
+
+        axis_label(lab, sizeof(lab), s->metric, v);
+        fprintf(w->f,
+                "<text x=\"%.0f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%s</text>\n",
+                l - 4, t + (h - t - b) * (1 - (v - lo) / span) + 3, lab);
+    }
 }
 
 /* A trend chart: every night on the x axis, the series' points, change points as vertical
  * lines (red: step for the worse, grey otherwise). */
-static void svg_chart(FILE *f, const struct drift_report *r, const struct drift_series *s)
+static void svg_chart(const struct dw *w, const struct drift_series *s)
 {
-    const double w = 720, h = 220, l = 70, rt = 10, t = 10, b = 30;
+    const struct drift_report *r = w->r;
+    const double wd = 720, h = 220, l = 70, rt = 10, t = 10, b = 30;
     double lo = INFINITY, hi = -INFINITY, span;
     size_t i, k, nn = r->n_nights > 1 ? r->n_nights - 1 : 1;
+    FILE *f = w->f;
 
     for (i = 0; i < s->n; i++) {
-        if (s->values[i] < lo)
-            lo = s->values[i];
-        if (s->values[i] > hi)
-            hi = s->values[i];
+        lo = s->values[i] < lo ? s->values[i] : lo;
+        hi = s->values[i] > hi ? s->values[i] : hi;
     }
     if (!(hi >= lo))
         return;
@@ -274,31 +442,9 @@ static void svg_chart(FILE *f, const struct drift_report *r, const struct drift_
     lo -= span * 0.1;
     hi += span * 0.1;
     span = hi - lo;
-#define X(night) (l + (w - l - rt) * (double)(night) / (double)nn)
+#define X(night) (l + (wd - l - rt) * (double)(night) / (double)nn)
 #define Y(v) (t + (h - t - b) * (1 - ((v)-lo) / span))
-    fprintf(f,
-            "<svg width=\"%.0f\" height=\"%.0f\" "
-            "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"trend\">\n",
-            w, h, w, h);
-    fprintf(f,
-            "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"#fafafa\" "
-            "stroke=\"#ccc\"/>\n",
-            l, t, w - l - rt, h - t - b);
-    {
-        fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\">%s</text>\n", l + 4, t + 12,
-                metric_def(s->metric)->unit);
-    }
-    for (k = 0; k <= 4; k++) {
-        double v = lo + span * (double)k / 4;
-        char lab[48];
-
-        if (s->metric == METRIC_THROUGHPUT || s->metric == METRIC_CPU_EFFICIENCY)
-            snprintf(lab, sizeof(lab), "%.2fk", v / 1000);
-        else
-            snprintf(lab, sizeof(lab), "%.1f", v);
-        fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%s</text>\n",
-                l - 4, Y(v) + 3, lab);
-    }
+    svg_frame(w, s, lo, span);
     for (k = 0; k < s->cp.n_changes; k++) {
         double x;
 
@@ -318,59 +464,50 @@ static void svg_chart(FILE *f, const struct drift_report *r, const struct drift_
     for (i = 0; i < s->n; i++)
         fprintf(f, "%s%.1f,%.1f", i ? " " : "", X(s->night[i]), Y(s->values[i]));
     fprintf(f, "\"/>\n");
-    for (i = 0; i < s->n; i++)
-        fprintf(f,
-                "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#2c6fbb\"><title>night %zu: "
-                "%g</title></circle>\n",
-                X(s->night[i]), Y(s->values[i]), s->night[i] + 1, s->values[i]);
+    for (i = 0; i < s->n; i++) {
+        char v[48];
+
+        snprintf(v, sizeof(v), "%g", s->values[i]);
+        fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#2c6fbb\"><title>",
+                X(s->night[i]), Y(s->values[i]));
+        say_night(w, D_NIGHT_VALUE, s->night[i] + 1, v);
+        fputs("</title></circle>\n", f);
+    }
     for (i = 0; i < r->n_nights; i++)
-        if (r->nights[i].other_env)
+        if (r->nights[i].other_env) {
             fprintf(f,
                     "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#e0a000\" "
-                    "stroke-width=\"6\" opacity=\"0.4\"><title>night %zu: other "
-                    "environment, not in the series</title></line>\n",
-                    X(i), h - b, X(i), h - b + 6, i + 1);
-    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\">night 1</text>\n", l, h - 8);
-    fprintf(f,
-            "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\" text-anchor=\"end\">night %zu "
-            "(newest)</text>\n</svg>\n",
-            w - rt, h - 8, r->n_nights);
+                    "stroke-width=\"6\" opacity=\"0.4\"><title>",
+                    X(i), h - b, X(i), h - b + 6);
+            say_night(w, D_NIGHT_OTHER, i + 1, NULL);
+            fputs("</title></line>\n", f);
+        }
+    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\">", l, h - 8);
+    say_night(w, D_NIGHT_N, 1, NULL);
+    fprintf(f, "</text>\n<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\" text-anchor=\"end\">",
+            wd - rt, h - 8);
+    say_night(w, D_NIGHT_NEWEST, r->n_nights, NULL);
+    fputs("</text>\n</svg>\n", f);
 #undef X
 #undef Y
 }
 
 int drift_write_html(FILE *f, const struct drift_report *r)
 {
-    size_t i, flagged = 0, marked = count_marked(r);
-    static const char *const head =
-        "<tr><th>Configuration</th><th>Metric</th><th>Newest</th><th>Median of previous "
-        "nights</th><th>Change</th><th>Trend</th><th>Change points</th><th>Regression "
-        "step</th></tr>\n";
+    const struct dw w = {f, r, 1};
+    size_t i, flagged = 0;
 
-    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-               "<title>pairbench drift report</title>\n<style>body{font-family:sans-serif;"
-               "max-width:1100px;margin:2em auto;padding:0 1em;color:#222}table{border-collapse:"
-               "collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;font-size:"
-               "13px;text-align:left}th{background:#f0f0f0}.bad{color:#c0392b;font-weight:bold}"
-               ".other{background:#fff4d6}</style></head><body>\n");
-    fputs("<h1>pairbench drift report</h1>\n<p>", f);
-    history_sentence(f, r, 1);
-    if (marked)
-        fprintf(f,
-                " %zu night%s ran in another environment than the newest: marked below and "
-                "left out of the series.",
-                marked, marked == 1 ? "" : "s");
-    fprintf(f, "</p>\n<p class=\"%s\">Outcome: ", r->code == EXIT_REGRESSION ? "bad" : "");
-    if (r->code == EXIT_REGRESSION) {
-        fputs("regression step on the newest night in ", f);
-        put_escaped(f, r->reason, 1);
-        fputs(" (exit 1).", f);
-    } else {
-        fputs("no regression step on the newest night (exit 0).", f);
-    }
-    fputs("</p>\n<p>", f);
-    method_text(f, r);
-    fputs("</p>\n<h2>Flagged series</h2>\n", f);
+    fprintf(f, "<!DOCTYPE html>\n<html lang=\"%s\"><head><meta charset=\"utf-8\"><title>",
+            r->lang && strcmp(r->lang, "zh") == 0 ? "zh" : "en");
+    say(&w, D_TITLE, (const char *)NULL);
+    fputs("</title>\n<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;"
+          "padding:0 1em;color:#222}table{border-collapse:collapse;margin:1em 0}td,th{border:"
+          "1px solid #ccc;padding:3px 8px;font-size:13px;text-align:left}th{background:#f0f0f0}"
+          ".bad{color:#c0392b;font-weight:bold}.other{background:#fff4d6}</style></head><body>\n",
+          f);
+    heading(&w, 1, D_TITLE);
+    preamble(&w);
+    heading(&w, 2, D_H_FLAGGED);
     for (i = 0; i < r->n_series; i++) {
         const struct drift_series *s = r->series[i];
 
@@ -378,27 +515,21 @@ int drift_write_html(FILE *f, const struct drift_report *r)
             continue;
         flagged++;
         fputs("<h3>", f);
-        put_escaped(f, s->label, 1);
-        fprintf(f, " — %s</h3>\n<table>%s", metric_word(s->metric), head);
-        series_row(f, r, s, 1);
+        put_data(&w, s->label);
+        fputs(" — ", f);
+        put_data(&w, metric_word(&w, s->metric));
+        fputs("</h3>\n<table>", f);
+        table_head(&w, series_cols, SERIES_COLS);
+        series_row(&w, s);
         fputs("</table>\n", f);
-        svg_chart(f, r, s);
+        svg_chart(&w, s);
     }
-    if (!flagged)
-        fputs("<p>No series changed by its threshold.</p>\n", f);
-    fprintf(f, "<details><summary>All series (%zu)</summary><table>%s", r->n_series, head);
-    for (i = 0; i < r->n_series; i++)
-        series_row(f, r, r->series[i], 1);
-    fputs("</table></details>\n<h2>Nights</h2>\n<table><tr><th>#</th><th>Night</th><th>Started"
-          "</th><th>Commit</th><th>Environment</th><th>In the series</th></tr>\n",
-          f);
-    for (i = 0; i < r->n_nights; i++) {
-        fprintf(f, "<tr%s><td>%zu</td><td>", r->nights[i].other_env ? " class=\"other\"" : "",
-                i + 1);
-        night_cells(f, &r->nights[i], 1);
-        fprintf(f, "</td><td>%s</td></tr>\n",
-                r->nights[i].other_env ? "no: other environment" : "yes");
+    if (!flagged) {
+        fputs("<p>", f);
+        say(&w, D_NONE_FLAGGED, (const char *)NULL);
+        fputs("</p>\n", f);
     }
-    fputs("</table>\n</body></html>\n", f);
+    all_series_and_nights(&w);
+    fputs("</body></html>\n", f);
     return ferror(f) ? -1 : 0;
 }

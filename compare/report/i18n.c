@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "i18n.h"
 
 static const char *const strings_en[I18N_COUNT] = {
@@ -42,21 +43,49 @@ void i18n_vwrite(FILE *f, const char *tmpl, va_list ap)
     }
 }
 
-char *i18n_fill(const char *tmpl, ...)
+char *i18n_vfill(const char *tmpl, va_list ap)
 {
     char *s = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&s, &n);
-    va_list ap;
 
     if (!f)
         return NULL;
-    va_start(ap, tmpl);
     i18n_vwrite(f, tmpl, ap);
-    va_end(ap);
     if (fclose(f) != 0) {
         free(s);
         return NULL;
     }
     return s;
+}
+
+char *i18n_fill(const char *tmpl, ...)
+{
+    va_list ap;
+    char *s;
+
+    va_start(ap, tmpl);
+    s = i18n_vfill(tmpl, ap);
+    va_end(ap);
+    return s;
+}
+
+void i18n_write(FILE *f, const char *tmpl, ...)
+{
+    va_list ap;
+
+    va_start(ap, tmpl);
+    i18n_vwrite(f, tmpl, ap);
+    va_end(ap);
+}
+
+void i18n_vput(FILE *f, int html, const char *tmpl, va_list ap)
+{
+    char *s = i18n_vfill(tmpl, ap);
+
+    if (html)
+        escape_html_md(f, s ? s : "?");
+    else
+        fputs(s ? s : "?", f);
+    free(s);
 }

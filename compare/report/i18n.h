@@ -20,7 +20,14 @@ const char *i18n(const char *lang, enum i18n_msg id);
  * a (const char *)NULL; a placeholder without an argument is written as it is. The one
  * template engine of every report (Markdown, HTML, drift, calibrate). */
 void i18n_vwrite(FILE *f, const char *tmpl, va_list ap);
+/* The same with the arguments given directly. */
+void i18n_write(FILE *f, const char *tmpl, ...);
+/* The same, then written as it is (Markdown, html 0) or escaped for HTML with its `code` and
+ * **bold** marks as tags (html 1, escape_html_md of escape.h): arguments from the data are
+ * escaped with the sentence. */
+void i18n_vput(FILE *f, int html, const char *tmpl, va_list ap);
 /* The same into a new string (free()), or NULL when out of memory. */
 char *i18n_fill(const char *tmpl, ...);
+char *i18n_vfill(const char *tmpl, va_list ap);
 
 #endif

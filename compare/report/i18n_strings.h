@@ -346,3 +346,124 @@ X(M_INSTR_WHERE,
   "over the counted runs; \"unknown\" where the binary has no symbol for the code).",
   "每个配置中，每次操作指令数变化最大的函数（各计数运行的中位数；二进制中没有符号的代码记为 "
   "\"unknown\"）。")
+X(M_COL_METRIC, "Metric", "指标")
+X(M_GATED, " (gated)", "（受检）")
+/* drift.md / drift.html (drift_report.c); {1}-style "s" arguments are English plurals */
+X(D_TITLE, "pairbench drift report", "pairbench 漂移报告")
+X(D_HISTORY, "History `{0}`: {1} night{2}, the newest `{3}` (started {4}{5}).",
+  "历史 `{0}`：共 {1} 晚，最新一晚为 `{3}`（开始于 {4}{5}）。")
+X(D_COMMIT, ", commit {0}", "，提交 {0}")
+X(D_OTHER_ENV,
+  "{0} night{1} ran in another environment (machine, CPU, kernel or compiler) than the "
+  "newest: marked below and left out of the series, not mixed in.",
+  "有 {0} 晚的运行环境（机器、CPU、内核或编译器）与最新一晚不同：已在下方标出，并排除在序列之外，"
+  "没有混入。")
+X(D_OUTCOME_BAD, "**Outcome:** regression step on the newest night in {0} (exit 1).",
+  "**结果：**最新一晚出现回归台阶：{0}（退出码 1）。")
+X(D_OUTCOME_OK, "**Outcome:** no regression step on the newest night (exit 0).",
+  "**结果：**最新一晚没有回归台阶（退出码 0）。")
+X(D_METHOD,
+  "Method: for each configuration and metric, the series is the baseline version's median "
+  "per night. The newest night is compared with the median of the previous {0} nights; Trend "
+  "compares the median of the last {0} nights with the median of the {0} before them (a slow "
+  "drift shows there before any single night does). Change points are found with E-divisive "
+  "means (Matteson & James, 2014: energy distance with exponent 1, hierarchical bisection) "
+  "and a permutation test (199 permutations, significance 0.05, at least 3 nights per "
+  "segment), the method used on CI performance data. A change point is reported when the "
+  "medians of the segments on its two sides differ by at least the metric's threshold, and is "
+  "called a step or part of a slow drift by fitting a straight line plus a jump to the nights "
+  "around it (a step when the jump's |t| exceeds 4). A regression step: the last reported "
+  "change is a step in the bad direction, it happened within the last {0} nights, and the "
+  "newest night is still worse than the nights before it by the threshold. A single bad night "
+  "is shown in the Change column but is not a step until the detector sees a segment of 3 "
+  "nights. Thresholds: {1}. Only gated metrics decide the exit code.",
+  "方法：对每个配置和指标，序列是基线版本每晚的中位数。最新一晚与之前 {0} "
+  "晚的中位数比较；趋势比较最近 {0} 晚的中位数与再之前 {0} "
+  "晚的中位数（缓慢漂移会先在这里显现，早于任何单独一晚）。变化点由 E-divisive 均值法（Matteson & "
+  "James，2014：指数为 1 的能量距离，层次二分）和置换检验（199 次置换，显著性 0.05，每段至少 3 "
+  "晚）找出，这是用于 CI 性能数据的方法。当变化点两侧各段的中位数相差至少达到该指标的阈值时才报告，"
+  "并通过对其附近各晚拟合一条直线加一个跳变来判断它是台阶还是缓慢漂移的一部分（跳变的 |t| 超过 4 "
+  "时为台阶）。回归台阶：最后一个报告的变化是朝坏方向的台阶，发生在最近 {0} "
+  "晚之内，且最新一晚仍比之前各晚差至少一个阈值。单独一晚变差会显示在“变化”列中，但在检测器看到 3 "
+  "晚的一段之前不算台阶。阈值：{1}。只有受检指标决定退出码。")
+X(D_THRESHOLD, "{0} {1}%{2}", "{0} {1}%{2}")
+X(D_H_FLAGGED, "Flagged series", "标记的序列")
+X(D_NONE_FLAGGED, "No series changed by its threshold.", "没有序列的变化达到其阈值。")
+X(D_ALL_SERIES, "All series ({0})", "全部序列（{0}）")
+X(D_H_NIGHTS, "Nights", "各晚")
+X(D_COL_NEWEST, "Newest", "最新")
+X(D_COL_PREV, "Median of previous nights", "之前各晚的中位数")
+X(D_COL_TREND, "Trend", "趋势")
+X(D_COL_CPS, "Change points", "变化点")
+X(D_COL_STEP, "Regression step", "回归台阶")
+X(D_COL_NUM, "#", "#")
+X(D_COL_NIGHT, "Night", "夜间运行")
+X(D_COL_STARTED, "Started", "开始时间")
+X(D_COL_ENV, "Environment", "环境")
+X(D_COL_IN, "In the series", "是否在序列中")
+X(D_WORSE, " worse", "（变差）")
+X(D_BETTER, " better", "（变好）")
+X(D_OTHER_ENV_CELL, "no: other environment", "否：其他环境")
+X(D_YES_UNGATED, "yes (not gated)", "是（不受检）")
+X(D_YES_GATED, "**yes**", "**是**")
+X(D_CHANGE_POINT, "night {0} ({1}): {2} → {3} ({4}, {5}, p = {6})",
+  "第 {0} 晚（{1}）：{2} → {3}（{4}，{5}，p = {6}）")
+X(D_STEP, "step", "台阶")
+X(D_SLOW, "slow drift", "缓慢漂移")
+X(D_PER_CORE, "{0} k/s per core", "{0} k/s 每核")
+X(D_TREND, "trend", "趋势")
+X(D_NIGHT_N, "night {0}", "第 {0} 晚")
+X(D_NIGHT_NEWEST, "night {0} (newest)", "第 {0} 晚（最新）")
+X(D_NIGHT_VALUE, "night {0}: {1}", "第 {0} 晚：{1}")
+X(D_NIGHT_OTHER, "night {0}: other environment, not in the series",
+  "第 {0} 晚：其他环境，不在序列中")
+/* calibration.md / calibration.html (calibrate_report.c) */
+X(C_TITLE, "calibration of {0}", "校准 {0}")
+X(C_HEADING, "Calibration: {0} against itself", "校准：{0} 与自身对比")
+X(C_METHOD,
+  "An A/A run: the same build twice, in fresh processes, adjacent and in alternating order. "
+  "**Noise** is the largest deviation of a paired per-round ratio from 1; **spread** is the "
+  "larger (max − min) / median of the two sides; **detectable** is the smallest change for "
+  "which every paired ratio would fall on one side of 1; the **floor** is max(threshold, {0} "
+  "× detectable), what `compare gate --floors calibration.json` uses for that row. Any A/A "
+  "`regressed` or `improved` is a false alarm.",
+  "A/A 运行：同一构建运行两次，均为全新进程，相邻并交替顺序运行。**噪声**为每轮配对比值偏离 1 "
+  "的最大值；**离散度**为两方中较大的 (最大值 − 最小值) / 中位数；**可检测**为使所有配对比值都落在 "
+  "1 同一侧所需的最小变化；**下限**为 max(阈值, {0} × 可检测)，即 `compare gate --floors "
+  "calibration.json` 对该行使用的值。A/A 中出现的任何 `regressed` 或 `improved` 都是误报。")
+X(C_ALARMS,
+  "**{0} false alarm{1}** in this A/A run: a verdict other than ~ between two identical "
+  "builds. At the plain thresholds those rows would cry wolf; their floors in the table are "
+  "raised to what their noise allows.",
+  "本次 A/A 运行中有 **{0} 次误报**：两个相同构建之间出现了 ~ "
+  "以外的判定。按普通阈值这些行会误报；表中它们的下限已按噪声提高。")
+X(C_NO_ALARMS, "**0 false alarms** in this A/A run.", "本次 A/A 运行中**没有误报**（0 次）。")
+X(C_ALARMS_LINE, "{0} false alarm{1} in this A/A run.", "本次 A/A 运行中有 {0} 次误报。")
+X(C_PAIRS_SAME, "{0} configurations, {1} paired rounds each.",
+  "共 {0} 个配置，每个配置 {1} 轮配对运行。")
+X(C_PAIRS_RANGE, "{0} configurations, {1} to {2} paired rounds each.",
+  "共 {0} 个配置，每个配置 {1} 至 {2} 轮配对运行。")
+X(C_CONFIGS, "{0} configurations.", "共 {0} 个配置。")
+X(C_H_CHART, "Detectable change", "可检测的变化")
+X(C_CHART_NOTE,
+  "Per configuration, the smallest throughput and batch P99 change these runs can detect; "
+  "lower is better. Configurations are grouped by protocol · transport · payload, each group "
+  "with its own scale. Hover a bar for its figure.",
+  "每个配置中这些运行能检测到的最小吞吐量变化与批次 P99 变化；越低越好。配置按 协议 · 传输 · "
+  "负载 分组，每组使用各自的刻度。鼠标悬停可查看数值。")
+X(C_CHART_TITLE, "Smallest detectable change per configuration", "各配置可检测到的最小变化")
+X(C_CHART_AXIS, "smallest detectable change, % (lower is better)",
+  "可检测到的最小变化，%（越低越好）")
+X(C_BATCH_P99, "batch P99", "批次 P99")
+X(C_DETECTABLE_OF, "{0}: detectable change", "{0}：可检测的变化")
+X(C_NO_PAIRS, "no paired runs", "无配对运行")
+X(C_ROW_FAILED, "no paired runs (the row failed)", "无配对运行（该行失败）")
+X(C_H_TABLE, "Noise and floors", "噪声与下限")
+X(C_COL_NOISE, "Noise", "噪声")
+X(C_COL_SPREAD, "Spread", "离散度")
+X(C_COL_DETECTABLE, "Detectable", "可检测")
+X(C_COL_FLOOR, "Floor", "下限")
+X(C_COL_PAIRS, "Pairs", "配对数")
+X(C_COL_VERDICT, "A/A verdict", "A/A 判定")
+X(C_FALSE_ALARM, "false alarm", "误报")
+X(C_FOOTER, "Written by pairbench compare calibrate.", "由 pairbench compare calibrate 生成。")

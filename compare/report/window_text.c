@@ -81,6 +81,7 @@ static void disturbed(const json_t *summary, const json_t *meta,
     const json_t *again = json_object_get(meta, "disturbed_runs");
     char line[1024];
     size_t i, k, n = 0, any_interf = 0;
+    int clean;
 
     lim = json_object_get(meta, "interference_limits");
     json_array_foreach(rows, i, row)
@@ -93,23 +94,20 @@ static void disturbed(const json_t *summary, const json_t *meta,
     }
     if (!any_interf)
         return;
-    if (n == 0 && json_array_size(again) == 0) {
-        snprintf(line, sizeof(line),
-                 "No run was disturbed: in every measured window other processes used at most "
-                 "%.2f CPU cores and steal stayed at most %.1f%%, and no throughput was an "
-                 "order of magnitude from its row's median.",
-                 summary_num(lim, "other_cpu_cores", INTERFERENCE_OTHER_CORES),
-                 summary_num(lim, "steal_pct", INTERFERENCE_STEAL_PCT));
-        put(ctx, 0, line);
-        return;
-    }
+    clean = n == 0 && json_array_size(again) == 0;
     snprintf(line, sizeof(line),
-             "Disturbed runs: other processes used more than %.2f CPU cores, or steal took more "
-             "than %.1f%%, during the run's measured window. Its round was run again (at most "
-             "2 per row); a row's verdict rests on its clean rounds when at least 3 remain.",
+             clean ? "No run was disturbed: in every measured window other processes used at "
+                     "most %.2f CPU cores and steal stayed at most %.1f%%, and no throughput "
+                     "was an order of magnitude from its row's median."
+                   : "Disturbed runs: other processes used more than %.2f CPU cores, or steal "
+                     "took more than %.1f%%, during the run's measured window. Its round was "
+                     "run again (at most 2 per row); a row's verdict rests on its clean rounds "
+                     "when at least 3 remain.",
              summary_num(lim, "other_cpu_cores", INTERFERENCE_OTHER_CORES),
              summary_num(lim, "steal_pct", INTERFERENCE_STEAL_PCT));
     put(ctx, 0, line);
+    if (clean)
+        return;
     json_array_foreach(again, k, d)
     {
         snprintf(line, sizeof(line),

@@ -3,8 +3,9 @@
 # summary.json, values from a fixed-seed generator): a 12% throughput step held for 3 nights
 # → exit 1 with the step at the right night; flat nights and a single bad night → exit 0; a
 # night from another kernel or another CPU of the same model name is marked and left out,
-# one that recorded no CPU identity is not; re-adding a night is a no-op; bad flags
-# exit 2. Then one real night (a `compare run` of the reference TCP server) added to a history.
+# one that recorded no CPU identity is not; re-adding a night is a no-op; --lang zh writes
+# both reports in Chinese; nights that counted instructions/op get that series and its step;
+# bad flags exit 2. Then one real night (a `compare run` of the reference TCP server) added to a history.
 . "$(dirname "$0")/../lib.sh"
 need node
 
@@ -15,11 +16,14 @@ cp "$COMPARE" "$T/compare"; COMPARE=$T/compare
 # kernel, "c:VALUE" one from another CPU of the same model name, "n:VALUE" one that recorded
 # no CPU identity, as runs before it was recorded, "h:VALUE" one whose commit holds markup and
 # a '|'), all written by one node call, then added night by night with `compare drift --add`.
+# With INSTR set (a list of instructions/op, one per night) the rows also carry the optional
+# instructions metric, as a run with the counted channel on writes it.
 history() {
     name=$1; h=$T/$1; shift
-    node - "$T/nights-$name" "$@" <<'JS'
+    INSTR=${INSTR:-} node - "$T/nights-$name" "$@" <<'JS'
 const fs = require("fs");
 const [base, ...vals] = process.argv.slice(2);
+const instr = (process.env.INSTR || "").split(" ").filter(Boolean).map(Number);
 vals.forEach((v, i) => {
   const day = i + 1, dir = `${base}/${day}`;
   const tag = /^[kcnh]:/.test(v) ? v[0] : "", tput = Number(tag ? v.slice(2) : v) * 1000;
@@ -35,11 +39,12 @@ vals.forEach((v, i) => {
     dataset: {file: "runs.jsonl", sha256: `${String(day).padStart(8, "0")}ffff`}}));
   fs.writeFileSync(`${dir}/runs.jsonl`, "");
   const m = (x) => ({values: {main: {median: x, min: x * 0.99, max: x * 1.01, n: 5}}, vs_baseline: {}});
+  const metrics = {throughput: m(tput), cpu_efficiency: m(tput * 1.5), p50_us: m(1e6 / tput * 0.9),
+    p99_us: m(1e6 / tput * 1.5), rss_mib: m(3.0)};
+  if (instr.length) metrics.instructions = m(instr[i]);
   fs.writeFileSync(`${dir}/summary.json`, JSON.stringify({schema: "pairbench.summary/1",
     baseline: "main", versions: ["main"], rows: [{config: "a1b2c3d4",
-    label: "tcp · 64 B · window1 · 1 clients", status: "ok", metrics: {throughput: m(tput),
-    cpu_efficiency: m(tput * 1.5), p50_us: m(1e6 / tput * 0.9), p99_us: m(1e6 / tput * 1.5),
-    rss_mib: m(3.0)}}]}));
+    label: "tcp · 64 B · window1 · 1 clients", status: "ok", metrics}]}));
 });
 JS
     day=1
@@ -111,6 +116,41 @@ assert_exit 0 "$COMPARE" drift --history "$T/markup" > /dev/null
 grep -qF '&lt;b&gt;c11&lt;/b&gt;|x' "$T/markup/drift.html" || fail "commit not escaped in drift.html"
 if grep -qF "<b>c11" "$T/markup/drift.html"; then fail "markup from a commit in drift.html"; fi
 grep -qF '| <b>c11</b>\|x |' "$T/markup/drift.md" || fail "'|' of a commit not escaped in drift.md"
+
+# 4e. --lang zh: the same history in Chinese, in valid UTF-8, the figures unchanged; English
+# words of the report are gone
+assert_exit 1 "$COMPARE" drift --history "$T/step" --lang zh > /dev/null 2> /dev/null
+for f in drift.md drift.html; do
+    iconv -f UTF-8 -t UTF-8 "$T/step/$f" > /dev/null || fail "$f (zh) is not valid UTF-8"
+done
+grep -q "^# pairbench 漂移报告$" "$T/step/drift.md" || fail "drift.md (zh) has no Chinese title"
+grep -q "第 11 晚（20261011T020000Z-00000011）：99.95 k/s → 88.10 k/s（−11.86%，台阶" \
+    "$T/step/drift.md" || { cat "$T/step/drift.md"; fail "step not reported in Chinese"; }
+grep -q "变化点由 E-divisive 均值法" "$T/step/drift.md" || fail "method not in Chinese"
+grep -q '<html lang="zh">' "$T/step/drift.html" || fail "drift.html (zh) lang"
+grep -q "<h2>标记的序列</h2>" "$T/step/drift.html" || fail "drift.html (zh) headings"
+if grep -E -q "Flagged series|Regression step|Outcome|slow drift|night 1<" "$T/step/drift.md" \
+    "$T/step/drift.html"; then
+    fail "English left in the Chinese drift report"
+fi
+assert_exit 2 "$COMPARE" drift --history "$T/step" --lang fr 2> "$T/e.err"
+grep -q -- "compare drift: --lang: expected 'en' or 'zh', got 'fr'" "$T/e.err" ||
+    fail "--lang message: $(cat "$T/e.err")"
+
+# 4f. instructions/op, an optional metric, where the nights counted it: a series of its own,
+# its 1% default threshold named, a 4% step held for 3 nights found and gated (exit 1)
+INSTR="10000 10010 9995 10005 10000 9990 10010 10000 10005 9995 10400 10410 10395" \
+    history instr $noise 100.2 99.7 100.5
+assert_exit 1 "$COMPARE" drift --history "$T/instr" > /dev/null 2> "$T/instr.err"
+grep -q "regression step on the newest night in 'tcp · 64 B · window1 · 1 clients' instructions" \
+    "$T/instr.err" || fail "instructions step not the reason: $(cat "$T/instr.err")"
+grep -q "instructions/op 1% (gated)" "$T/instr/drift.md" || fail "instructions threshold not named"
+grep -q "| tcp · 64 B · window1 · 1 clients | instructions/op | 10395 instructions/op | 10005 instructions/op |" \
+    "$T/instr/drift.md" || { cat "$T/instr/drift.md"; fail "instructions series not shown"; }
+grep -q "night 11 (20261011T020000Z-00000011): 10000 instructions/op → 10400 instructions/op (+4.00%, step" \
+    "$T/instr/drift.md" || fail "instructions step not at night 11"
+assert_eq "$(grep -c "| instructions/op |" "$T/step/drift.md")" 0 \
+    "instructions series in a history that never counted them"
 
 # 5. bad input
 assert_exit 2 "$COMPARE" drift --history "$T/empty" 2> "$T/e.err"

@@ -1,6 +1,7 @@
 /* calibrate_html: calibration.html from a small calibration document — one chart of the
  * detectable change, the table with a false alarm marked, the false-alarm count in words,
- * labels escaped, Chinese, a failed row, deterministic bytes, bad input refused. */
+ * labels escaped, Chinese, a failed row, deterministic bytes, bad input refused; an optional
+ * metric (instructions) in both tables; calibration.md in English and Chinese. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,19 @@ static char *render(const json_t *cal, const char *lang, int *rc, char *err, siz
     if (!f)
         return NULL;
     *rc = calibrate_html_write(f, cal, lang, err, errlen);
+    fclose(f);
+    return buf;
+}
+
+static char *render_md(const json_t *cal, const char *lang, int *rc, char *err, size_t errlen)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    if (!f)
+        return NULL;
+    *rc = calibrate_md_write(f, cal, lang, err, errlen);
     fclose(f);
     return buf;
 }
@@ -107,6 +121,28 @@ int main(void)
     cal = make_cal(2);
     a = render(cal, "en", &rc, err, sizeof(err));
     CHECK(rc == 0 && a && strstr(a, "<b>2 false alarms</b>"));
+    free(a);
+    json_decref(cal);
+
+    /* an optional metric the runs measured (instructions/op): a line in both tables */
+    cal = make_cal(0);
+    json_object_set_new(json_object_get(json_array_get(json_object_get(cal, "rows"), 0), "metrics"),
+                        "instructions", metric(0.1, 0.2, 0));
+    a = render(cal, "en", &rc, err, sizeof(err));
+    CHECK(rc == 0 && a && strstr(a, "<td rowspan=\"4\">") != NULL);
+    CHECK(a && strstr(a, "<td>Server instructions per operation (counted)</td>"
+                         "<td class=\"n\">0.10%</td>") != NULL);
+    free(a);
+    a = render_md(cal, "en", &rc, err, sizeof(err));
+    CHECK_MSG(rc == 0 && a, "%s", err);
+    CHECK(a &&
+          strstr(a, "| tcp \xc2\xb7 64 B <b> | instructions | 0.10% | 3.50% | 0.20% |") != NULL);
+    CHECK(a && count(a, "| throughput |") == 1 && strstr(a, "\n0 false alarms in this A/A run.\n"));
+    free(a);
+    a = render_md(cal, "zh", &rc, err, sizeof(err));
+    CHECK(rc == 0 && a && valid_utf8(a) && strstr(a, "# 校准：ref<1> 与自身对比\n") != NULL);
+    CHECK(a && strstr(a, "| 配置 | 指标 | 噪声 |") && strstr(a, "本次 A/A 运行中有 0 次误报。"));
+    CHECK(a && !strstr(a, "false alarm") && !strstr(a, "Noise"));
     free(a);
     json_decref(cal);
 
