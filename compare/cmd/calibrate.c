@@ -17,20 +17,19 @@
 #include "calibrate_html.h"
 #include "cmds.h"
 #include "run.h"
+#include "run_cli.h"
 #include "stats.h"
 
 /* A shift must clear the worst A/A deviation by this factor before it counts as detectable:
  * the A/A sample of paired ratios is small, so its extremes understate the true noise. */
 #define CALIBRATE_MARGIN 1.25
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: compare calibrate --spec FILE [--grid FILE]... [--runs N] [--warmup S]\n"
-               "                         [--duration S] [--out DIR] [--lang en|zh]\n"
-               "Runs the spec's first version against itself and reports, per configuration,\n"
-               "the noise of the paired ratios and the smallest change the runs can detect.\n"
-               "The gate uses the result with --floors DIR/calibration.json.\n");
-}
+static const char usage[] =
+    "usage: compare calibrate --spec FILE [--grid FILE]... [--runs N] [--warmup S]\n"
+    "                         [--duration S] [--out DIR] [--lang en|zh]\n"
+    "Runs the spec's first version against itself and reports, per configuration,\n"
+    "the noise of the paired ratios and the smallest change the runs can detect.\n"
+    "The gate uses the result with --floors DIR/calibration.json.\n";
 
 /* The spec with its first version twice: "<name>" and "<name>-again". Written to a temporary
  * file whose path goes to path (removed by the caller). */
@@ -292,24 +291,13 @@ int cmd_calibrate(int argc, char **argv)
     struct verdict_rules rules;
     char err[1024] = "", aa_spec[4096] = "";
     unsigned false_alarms = 0;
-    struct flags f;
-    int id, rc;
+    const struct flags_cmd c = {.cmd = "compare calibrate", .usage = usage};
+    int rc = run_cli_parse(&rq, &c, argc, argv);
 
-    run_request_init(&rq);
+    if (rc >= 0)
+        return rc;
     memset(&out, 0, sizeof(out));
     verdict_rules_default(&rules);
-    flags_init(&f, "compare calibrate", argc, argv);
-    flags_add(&f, run_flags, run_flags_count);
-    while ((id = flags_next(&f)) != FLAGS_END) {
-        if (id == FLAGS_HELP) {
-            usage(stdout);
-            return EXIT_OK;
-        }
-        if (id < 0 || run_flag_apply(&rq, &f, id) < 0) {
-            fprintf(stderr, "%s\n", f.err);
-            return EXIT_USAGE;
-        }
-    }
     if (!rq.spec_path) {
         fprintf(stderr, "compare calibrate: --spec FILE is required\n");
         return EXIT_USAGE;
@@ -324,8 +312,6 @@ int cmd_calibrate(int argc, char **argv)
     }
     rq.spec_path = aa_spec;
     rq.rules = &rules;
-    rq.argc = argc;
-    rq.argv = argv;
     rc = run_execute(&rq, &out, err, sizeof(err));
     unlink(aa_spec);
     if (rc == EXIT_USAGE) {
