@@ -30,6 +30,7 @@ static const char usage[] =
     "Runs the spec's first version against itself and reports, per configuration,\n"
     "the noise of the paired ratios and the smallest change the runs can detect.\n"
     "The gate uses the result with --floors DIR/calibration.json.\n";
+static const struct flags_cmd calibrate_cmd = {.cmd = "compare calibrate", .usage = usage};
 
 /* The spec with its first version twice: "<name>" and "<name>-again". Written to a temporary
  * file whose path goes to path (removed by the caller). */
@@ -291,8 +292,7 @@ int cmd_calibrate(int argc, char **argv)
     struct verdict_rules rules;
     char err[1024] = "", aa_spec[4096] = "";
     unsigned false_alarms = 0;
-    const struct flags_cmd c = {.cmd = "compare calibrate", .usage = usage};
-    int rc = run_cli_parse(&rq, &c, argc, argv);
+    int rc = run_cli_parse(&rq, &calibrate_cmd, NULL, argc, argv);
 
     if (rc >= 0)
         return rc;

@@ -349,24 +349,20 @@ static int commits_flag(void *ctx, struct flags *f, int id)
     return run_flag_apply(&cli->rq, f, id);
 }
 
+static const struct flag_def commits_flags[] = {
+    {"--repo", 1, CF_REPO},   {"--baseline", 1, CF_BASELINE}, {"--candidate", 1, CF_CANDIDATE},
+    {"--build", 1, CF_BUILD}, {"--cache", 1, CF_CACHE},       {"--gate", 0, CF_GATE},
+};
+static const struct flags_cmd commits_cmd = {
+    "compare commits", usage, {FLAGS_TABLE(commits_flags)}, 0, commits_flag};
+
 /* Fills cli from argv. Returns -1 to go on, else the exit code (help: 0; bad usage: 2). */
 static int parse_args(struct commits_cli *cli, int argc, char **argv)
 {
-    static const struct flag_def defs[] = {
-        {"--repo", 1, CF_REPO},   {"--baseline", 1, CF_BASELINE}, {"--candidate", 1, CF_CANDIDATE},
-        {"--build", 1, CF_BUILD}, {"--cache", 1, CF_CACHE},       {"--gate", 0, CF_GATE},
-    };
-    const struct flags_cmd c = {
-        .cmd = "compare commits",
-        .usage = usage,
-        .tables = {{defs, sizeof(defs) / sizeof(defs[0])}, {run_flags, run_flags_count}},
-        .handle = commits_flag,
-        .ctx = cli,
-    };
     int rc;
 
     memset(cli, 0, sizeof(*cli));
-    rc = run_cli_parse(&cli->rq, &c, argc, argv);
+    rc = run_cli_parse(&cli->rq, &commits_cmd, cli, argc, argv);
     if (rc >= 0)
         return rc;
     if (!cli->repo || !cli->t[0].ref || !cli->t[1].ref || !cli->build || !cli->rq.spec_path) {

@@ -15,8 +15,8 @@
 
 #include "atomic.h"
 #include "cmds.h"
+#include "flags.h"
 #include "run.h"
-#include "run_cli.h"
 #include "term.h"
 
 static const char demo_grid[] =
@@ -70,27 +70,31 @@ static int demo_flag(void *ctx, struct flags *f, int id)
     return run_flag_apply(&cli->rq, f, id);
 }
 
+static const struct flags_cmd demo_cmd = {
+    .cmd = "compare demo",
+    .usage = "usage: compare demo [--out DIR] [--runs N] [--warmup S] [--duration S]\n"
+             "                    [--no-instructions]\n"
+             "A short real comparison: redis-server 7.0 (baseline) vs valkey-server 8.0\n"
+             "(candidate), ECHO/SET/GET at pipeline 1 and 16, 4 connections, 3 rounds,\n"
+             "and the servers' instructions per operation counted under valgrind at\n"
+             "pipeline 1 (3 counted rounds; --no-instructions leaves them out).\n",
+    .tables = {FLAGS_TABLE(demo_flags)},
+    .handle = demo_flag,
+};
+
 int cmd_demo(int argc, char **argv)
 {
     struct demo_cli cli = {.counted = 1};
     struct run_request *rq = &cli.rq;
-    const struct flags_cmd c = {
-        .cmd = "compare demo",
-        .usage = "usage: compare demo [--out DIR] [--runs N] [--warmup S] [--duration S]\n"
-                 "                    [--no-instructions]\n"
-                 "A short real comparison: redis-server 7.0 (baseline) vs valkey-server 8.0\n"
-                 "(candidate), ECHO/SET/GET at pipeline 1 and 16, 4 connections, 3 rounds,\n"
-                 "and the servers' instructions per operation counted under valgrind at\n"
-                 "pipeline 1 (3 counted rounds; --no-instructions leaves them out).\n",
-        .tables = {{demo_flags, sizeof(demo_flags) / sizeof(demo_flags[0])}},
-        .handle = demo_flag,
-        .ctx = &cli,
-    };
     struct run_outcome o;
     char err[4096] = "", dir[PATH_MAX], in_dir[PATH_MAX + 16], spec_path[PATH_MAX + 32],
          grid_path[PATH_MAX + 32], spec[2 * PATH_MAX];
-    int rc = run_cli_parse(rq, &c, argc, argv);
+    int rc;
 
+    run_request_init(rq);
+    rq->argc = argc;
+    rq->argv = argv;
+    rc = flags_parse(&demo_cmd, &cli, argc, argv);
     if (rc >= 0)
         return rc;
     if (rq->out_dir) {

@@ -319,6 +319,9 @@ static int drift_flag(void *ctx, struct flags *f, int id)
     return 0;
 }
 
+static const struct flags_cmd drift_cmd = {
+    "compare drift", usage, {FLAGS_TABLE(drift_flags)}, 0, drift_flag};
+
 /* The history's index, with the night of --add appended first. Returns -1 to go on, else the
  * exit code. */
 static int open_history(struct drift_cmd *d)
@@ -527,19 +530,12 @@ static void drift_cmd_release(struct drift_cmd *d)
 int cmd_drift(int argc, char **argv)
 {
     struct drift_cmd d;
-    const struct flags_cmd c = {
-        .cmd = "compare drift",
-        .usage = usage,
-        .tables = {{drift_flags, sizeof(drift_flags) / sizeof(drift_flags[0])}},
-        .handle = drift_flag,
-        .ctx = &d,
-    };
     int rc;
 
     memset(&d, 0, sizeof(d));
     d.window = DRIFT_DEFAULT_WINDOW;
     gate_config_init(&d.gc);
-    rc = flags_parse(&c, argc, argv);
+    rc = flags_parse(&drift_cmd, &d, argc, argv);
     if (rc < 0 && !d.history) {
         fprintf(stderr, "compare: drift: --history DIR is required\n");
         rc = EXIT_USAGE;

@@ -158,7 +158,8 @@ int flags_next(struct flags *f)
     return d->id;
 }
 
-int flags_parse(const struct flags_cmd *c, int argc, char **argv)
+int flags_parse_to(const struct flags_cmd *c, void *ctx, int argc, char **argv, FILE *out,
+                   FILE *errs)
 {
     struct flags f;
     size_t t;
@@ -171,13 +172,18 @@ int flags_parse(const struct flags_cmd *c, int argc, char **argv)
     f.positional = c->positional;
     while ((id = flags_next(&f)) != FLAGS_END) {
         if (id == FLAGS_HELP) {
-            fputs(c->usage, c->out ? c->out : stdout);
+            fputs(c->usage, out);
             return EXIT_OK;
         }
-        if (id == FLAGS_ERROR || c->handle(c->ctx, &f, id) < 0) {
-            fprintf(c->errs ? c->errs : stderr, "%s\n", f.err);
+        if (id == FLAGS_ERROR || c->handle(ctx, &f, id) < 0) {
+            fprintf(errs, "%s\n", f.err);
             return EXIT_USAGE;
         }
     }
     return -1;
+}
+
+int flags_parse(const struct flags_cmd *c, void *ctx, int argc, char **argv)
+{
+    return flags_parse_to(c, ctx, argc, argv, stdout, stderr);
 }

@@ -73,22 +73,30 @@ struct flags_table {
     size_t n;
 };
 
-/* A command's command line: its name, usage text, flag tables and handler. */
+/* A table of an array of struct flag_def: {defs, its length}. */
+#define FLAGS_TABLE(defs)                                                                          \
+    {                                                                                              \
+        (defs), sizeof(defs) / sizeof((defs)[0])                                                   \
+    }
+
+/* A command's command line: its name, usage text, flag tables and handler (a constant). */
 struct flags_cmd {
     const char *cmd;                             /* "compare run": the prefix of every message */
     const char *usage;                           /* printed as is on --help / -h */
     struct flags_table tables[FLAGS_MAX_TABLES]; /* unused entries {NULL, 0} */
     int positional;       /* 1: arguments that are not flags go to handle as FLAGS_POSITIONAL */
-    flags_handler handle; /* called for every flag and positional, in argv order */
-    void *ctx;            /* handle's first argument */
-    FILE *out, *errs;     /* where help and errors go; NULL: stdout, stderr */
+    flags_handler handle; /* called with ctx for every flag and positional, in argv order */
 };
 
-/* Parses argv[1..argc) for c to the end, handing every flag and positional to c->handle.
- * Returns -1 when all of argv was accepted (the command goes on); EXIT_OK (0) after --help
- * or -h, with c->usage printed to c->out (nothing after it is parsed); EXIT_USAGE (2) after
- * the first usage error (unknown flag with its near miss, missing value, unexpected argument,
- * or the handler's FLAGS_ERROR), printed as one line to c->errs. */
-int flags_parse(const struct flags_cmd *c, int argc, char **argv);
+/* Parses argv[1..argc) for c to the end, handing every flag and positional to
+ * c->handle(ctx, ...). Returns -1 when all of argv was accepted (the command goes on);
+ * EXIT_OK (0) after --help or -h, with c->usage printed to stdout (nothing after it is
+ * parsed); EXIT_USAGE (2) after the first usage error (unknown flag with its near miss,
+ * missing value, unexpected argument, or the handler's FLAGS_ERROR), printed as one line to
+ * stderr. */
+int flags_parse(const struct flags_cmd *c, void *ctx, int argc, char **argv);
+/* The same with the help going to out and the error to errs. */
+int flags_parse_to(const struct flags_cmd *c, void *ctx, int argc, char **argv, FILE *out,
+                   FILE *errs);
 
 #endif

@@ -162,32 +162,28 @@ static int gate_flag(void *ctx, struct flags *f, int id)
     }
 }
 
+static const struct flag_def gate_flags[] = {
+    {"--threshold", 1, GF_THRESHOLD},
+    {"--post", 1, GF_POST},
+    {"--post-token-env", 1, GF_TOKEN_ENV},
+    {"--from", 1, GF_FROM},
+    {"--noise-limit", 1, GF_NOISE},
+    {"--floors", 1, GF_FLOORS},
+    {"--budget", 1, GF_BUDGET},
+    {"--disturbed-limit", 1, GF_DISTURBED},
+};
+static const struct flags_cmd gate_cmd = {
+    "compare gate", usage, {FLAGS_TABLE(gate_flags)}, 0, gate_flag};
+
 /* Fills cli from argv. Returns -1 to go on, else the exit code (help: 0; bad usage: 2). */
 static int parse_args(struct gate_cli *cli, int argc, char **argv)
 {
-    static const struct flag_def defs[] = {
-        {"--threshold", 1, GF_THRESHOLD},
-        {"--post", 1, GF_POST},
-        {"--post-token-env", 1, GF_TOKEN_ENV},
-        {"--from", 1, GF_FROM},
-        {"--noise-limit", 1, GF_NOISE},
-        {"--floors", 1, GF_FLOORS},
-        {"--budget", 1, GF_BUDGET},
-        {"--disturbed-limit", 1, GF_DISTURBED},
-    };
-    const struct flags_cmd c = {
-        .cmd = "compare gate",
-        .usage = usage,
-        .tables = {{defs, sizeof(defs) / sizeof(defs[0])}, {run_flags, run_flags_count}},
-        .handle = gate_flag,
-        .ctx = cli,
-    };
     int rc;
 
     memset(cli, 0, sizeof(*cli));
     cli->noise = -1;
     cli->t_start = clock_now_ns();
-    rc = run_cli_parse(&cli->rq, &c, argc, argv);
+    rc = run_cli_parse(&cli->rq, &gate_cmd, cli, argc, argv);
     if (rc >= 0)
         return rc;
     if (!cli->rq.spec_path && !cli->from) {

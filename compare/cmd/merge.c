@@ -291,25 +291,20 @@ static const char usage[] =
     "  joins the run directories of `compare run --shard K/N` (all N of them) into one\n"
     "  run directory and renders its reports\n";
 
+static const struct flag_def merge_flags[] = {{"--out", 1, 0}};
+static const struct flags_cmd merge_cmd = {
+    "compare merge", usage, {FLAGS_TABLE(merge_flags)}, 1, merge_flag};
+
 int cmd_merge(int argc, char **argv)
 {
-    static const struct flag_def defs[] = {{"--out", 1, 0}};
     struct merge_cli cli = {0};
-    const struct flags_cmd c = {
-        .cmd = "compare merge",
-        .usage = usage,
-        .tables = {{defs, 1}},
-        .positional = 1,
-        .handle = merge_flag,
-        .ctx = &cli,
-    };
     struct shard *sh = cli.sh;
     const char *out_dir;
     char err[1024] = "", path[4096], sha[65];
     size_t n, i, total = 0;
     char *all = NULL;
     json_t *meta = NULL, *summary = NULL;
-    int rc = flags_parse(&c, argc, argv), e;
+    int rc = flags_parse(&merge_cmd, &cli, argc, argv), e;
 
     if (rc >= 0)
         return rc;

@@ -154,23 +154,27 @@ static int run_flag_handler(void *rq, struct flags *f, int id)
     return run_flag_apply(rq, f, id);
 }
 
-int run_cli_parse(struct run_request *rq, const struct flags_cmd *c, int argc, char **argv)
+int run_cli_parse(struct run_request *rq, const struct flags_cmd *c, void *ctx, int argc,
+                  char **argv)
 {
     struct flags_cmd full = *c;
+    size_t t = 0;
 
-    if (!full.tables[0].defs) {
-        full.tables[0].defs = run_flags;
-        full.tables[0].n = run_flags_count;
-    }
+    while (t + 1 < FLAGS_MAX_TABLES && full.tables[t].defs)
+        t++;
+    full.tables[t].defs = run_flags;
+    full.tables[t].n = run_flags_count;
     if (!full.handle) {
         full.handle = run_flag_handler;
-        full.ctx = rq;
+        ctx = rq;
     }
     run_request_init(rq);
     rq->argc = argc;
     rq->argv = argv;
-    return flags_parse(&full, argc, argv);
+    return flags_parse(&full, ctx, argc, argv);
 }
+
+static const struct flags_cmd run_cmd = {.cmd = "compare run", .usage = run_usage};
 
 /* Prints the outcome of run_execute(): the directory on stdout, the error on stderr. */
 static void print_outcome(int rc, const struct run_outcome *o, const char *err)
@@ -197,9 +201,8 @@ int cmd_run(int argc, char **argv)
 {
     struct run_request rq;
     struct run_outcome o;
-    const struct flags_cmd c = {.cmd = "compare run", .usage = run_usage};
     char err[4096] = "";
-    int rc = run_cli_parse(&rq, &c, argc, argv);
+    int rc = run_cli_parse(&rq, &run_cmd, NULL, argc, argv);
 
     if (rc >= 0)
         return rc;
@@ -234,24 +237,24 @@ static int report_flag(void *ctx, struct flags *f, int id)
     return 0;
 }
 
+static const struct flag_def report_flags[] = {{"--lang", 1, RUN_FLAG_LANG}};
+static const struct flags_cmd report_cmd = {
+    .cmd = "compare report",
+    .usage = "usage: compare report DIR [--lang en|zh]\n"
+             "Re-renders summary.json, summary.csv, report.md and report.html of a run\n"
+             "directory from its runs.jsonl and meta.json (nothing is measured).\n",
+    .tables = {FLAGS_TABLE(report_flags)},
+    .positional = 1,
+    .handle = report_flag,
+};
+
 int cmd_report(int argc, char **argv)
 {
-    static const struct flag_def defs[] = {{"--lang", 1, RUN_FLAG_LANG}};
     struct report_cli cli = {NULL, NULL};
-    const struct flags_cmd c = {
-        .cmd = "compare report",
-        .usage = "usage: compare report DIR [--lang en|zh]\n"
-                 "Re-renders summary.json, summary.csv, report.md and report.html of a run\n"
-                 "directory from its runs.jsonl and meta.json (nothing is measured).\n",
-        .tables = {{defs, 1}},
-        .positional = 1,
-        .handle = report_flag,
-        .ctx = &cli,
-    };
     const char *dir;
     char err[2048], path[PATH_MAX + 32];
     struct render_opts ro = {0};
-    int rc = flags_parse(&c, argc, argv);
+    int rc = flags_parse(&report_cmd, &cli, argc, argv);
 
     if (rc >= 0)
         return rc;

@@ -58,30 +58,30 @@ static int record(void *ctx, struct flags *f, int id)
     return 0;
 }
 
-/* flags_parse() over argv: its return code, what the handler saw, and what went to the help
+/* flags_parse_to() over argv: its return code, what the handler saw, and what went to the help
  * and error streams. */
 static int parse_all(char **argv, int positional, struct seen *s, char *out, char *errs, size_t len)
 {
     char *obuf = NULL, *ebuf = NULL;
     size_t olen = 0, elen = 0;
+    FILE *out_f, *errs_f;
     int argc = 0, rc;
-    struct flags_cmd c = {
+    const struct flags_cmd c = {
         .cmd = "compare test",
         .usage = "usage: compare test [--runs N] [--out DIR] [--gate]\n",
         .tables = {{defs, 2}, {defs + 2, 1}},
         .positional = positional,
         .handle = record,
-        .ctx = s,
     };
 
     while (argv[argc])
         argc++;
     memset(s, 0, sizeof(*s));
-    c.out = open_memstream(&obuf, &olen);
-    c.errs = open_memstream(&ebuf, &elen);
-    rc = flags_parse(&c, argc, argv);
-    fclose(c.out);
-    fclose(c.errs);
+    out_f = open_memstream(&obuf, &olen);
+    errs_f = open_memstream(&ebuf, &elen);
+    rc = flags_parse_to(&c, s, argc, argv, out_f, errs_f);
+    fclose(out_f);
+    fclose(errs_f);
     snprintf(out, len, "%s", obuf ? obuf : "");
     snprintf(errs, len, "%s", ebuf ? ebuf : "");
     free(obuf);
