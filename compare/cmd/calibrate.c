@@ -32,24 +32,22 @@ static const char usage[] =
     "The gate uses the result with --floors DIR/calibration.json.\n";
 static const struct flags_cmd calibrate_cmd = {.cmd = "compare calibrate", .usage = usage};
 
-/* The spec with its first version twice: "<name>" and "<name>-again". Written to a temporary
- * file whose path goes to path (removed by the caller). */
-static int write_aa_spec(const char *spec_path, char *path, size_t pathlen, char *err,
-                         size_t errlen)
+/* The spec with its first version twice: "<name>" and "<name>-again". New reference, or NULL
+ * with err. */
+static json_t *aa_spec(const char *spec_path, char *err, size_t errlen)
 {
     json_error_t jerr;
-    json_t *spec = NULL, *versions, *base, *again = NULL, *list = NULL;
+    json_t *spec, *base, *again, *list, *aa = NULL;
     const char *name;
     char again_name[256];
-    int fd = -1, rc = -1;
+    int ok;
 
     spec = json_load_file(spec_path, 0, &jerr);
     if (!spec) {
         snprintf(err, errlen, "%s:%d:%d: %s", spec_path, jerr.line, jerr.column, jerr.text);
-        goto out;
+        return NULL;
     }
-    versions = json_object_get(spec, "versions");
-    base = json_array_get(versions, 0);
+    base = json_array_get(json_object_get(spec, "versions"), 0);
     name = json_string_value(json_object_get(base, "name"));
     if (!json_is_object(base) || !name) {
         snprintf(err, errlen, "%s: $.versions[0]: expected a version object with a name",
@@ -59,35 +57,45 @@ static int write_aa_spec(const char *spec_path, char *path, size_t pathlen, char
     snprintf(again_name, sizeof(again_name), "%s-again", name);
     again = json_deep_copy(base);
     list = json_array();
-    if (!again || !list || json_object_set_new(again, "name", json_string(again_name)) < 0 ||
-        json_array_append(list, base) < 0 || json_array_append_new(list, again) < 0) {
+    ok = again && list && json_object_set_new(again, "name", json_string(again_name)) == 0 &&
+         json_array_append(list, base) == 0 && json_array_append(list, again) == 0 &&
+         json_object_set(spec, "versions", list) == 0;
+    json_decref(again);
+    json_decref(list);
+    if (!ok) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    again = NULL;
-    if (json_object_set_new(spec, "versions", list) < 0) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
-    list = NULL;
+    aa = spec;
+    spec = NULL;
+out:
+    json_decref(spec);
+    return aa;
+}
+
+/* The A/A spec written to a new temporary file whose path goes to path (removed by the
+ * caller). */
+static int write_aa_spec(const char *spec_path, char *path, size_t pathlen, char *err,
+                         size_t errlen)
+{
+    json_t *spec = aa_spec(spec_path, err, errlen);
+    int fd, rc = -1;
+
+    if (!spec)
+        return -1;
     snprintf(path, pathlen, "%s/pairbench-calibrate-XXXXXX",
              getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     fd = mkstemp(path);
     if (fd < 0) {
         snprintf(err, errlen, "cannot create a temporary spec '%s': %s", path, strerror(errno));
-        goto out;
-    }
-    if (json_dumpfd(spec, fd, JSON_INDENT(2)) < 0) {
+    } else if (json_dumpfd(spec, fd, JSON_INDENT(2)) < 0) {
         snprintf(err, errlen, "cannot write the temporary spec '%s'", path);
         unlink(path);
-        goto out;
+    } else {
+        rc = 0;
     }
-    rc = 0;
-out:
     if (fd >= 0)
         close(fd);
-    json_decref(again);
-    json_decref(list);
     json_decref(spec);
     return rc;
 }
@@ -149,6 +157,16 @@ int calibrate_metric_from_summary(const json_t *metric, const char *base, const 
     return 0;
 }
 
+/* DIR/NAME into path. Returns 0, or -1 with err when it does not fit. */
+static int out_path(char *path, size_t len, const char *dir, const char *name, char *err,
+                    size_t errlen)
+{
+    if ((size_t)snprintf(path, len, "%s/%s", dir, name) < len)
+        return 0;
+    snprintf(err, errlen, "run directory path too long: '%.200s...'", dir);
+    return -1;
+}
+
 /* calibration.html (in lang) from the calibration document. */
 static int write_calibration_html(const char *dir, const json_t *doc, const char *lang, char *err,
                                   size_t errlen)
@@ -170,36 +188,68 @@ static int write_calibration_html(const char *dir, const json_t *doc, const char
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    if ((size_t)snprintf(path, sizeof(path), "%s/calibration.html", dir) >= sizeof(path)) {
-        snprintf(err, errlen, "run directory path too long: '%.200s...'", dir);
+    if (out_path(path, sizeof(path), dir, "calibration.html", err, errlen) < 0)
         goto out;
-    }
     rc = atomic_write(path, text, len, err, errlen);
 out:
     free(text);
     return rc;
 }
 
-/* calibration.json, the Markdown table and the HTML page from the A/A summary. */
-static int write_calibration(const char *dir, const json_t *summary,
-                             const struct verdict_rules *rules, const char *lang,
-                             unsigned *false_alarms, char *err, size_t errlen)
+/* One row of calibration.json from a row of the A/A summary, and its lines of the Markdown
+ * table; adds its false alarms. New reference, NULL when out of memory. */
+static json_t *calibration_row(const json_t *row, const char *base, const char *again,
+                               const struct verdict_rules *rules, FILE *md, unsigned *false_alarms)
 {
-    const char *base = json_string_value(json_object_get(summary, "baseline"));
-    const char *again = json_string_value(json_array_get(json_object_get(summary, "versions"), 1));
-    json_t *doc = json_object(), *rows = json_array();
-    char path[4096], *text = NULL;
-    FILE *md = NULL;
-    size_t mdlen = 0, i, k;
-    int rc = -1;
+    const char *label = json_string_value(json_object_get(row, "label"));
+    json_t *jrow = json_object(), *jmetrics = json_object();
+    size_t k;
 
-    *false_alarms = 0;
-    md = open_memstream(&text, &mdlen);
-    if (!doc || !rows || !md || !base || !again) {
-        snprintf(err, errlen, "%s",
-                 (!base || !again) ? "summary has no A/A versions" : "out of memory");
-        goto out;
+    if (!jrow || !jmetrics) {
+        json_decref(jrow);
+        json_decref(jmetrics);
+        return NULL;
     }
+    json_object_set(jrow, "config", json_object_get(row, "config"));
+    json_object_set(jrow, "label", json_object_get(row, "label"));
+    json_object_set(jrow, "params", json_object_get(row, "params"));
+    json_object_set(jrow, "status", json_object_get(row, "status"));
+    for (k = 0; k < METRIC_COUNT; k++) {
+        enum metric m = (enum metric)k;
+        const json_t *jm = json_object_get(json_object_get(row, "metrics"), metric_name(m));
+        struct calibrate_metric cm;
+        double floor_pct;
+
+        if (!metric_gateable(m) || calibrate_metric_from_summary(jm, base, again, &cm) < 0 ||
+            calibrate_floor(&cm, rules->threshold_pct[m], &floor_pct) < 0)
+            continue;
+        *false_alarms += (unsigned)cm.false_alarm;
+        json_object_set_new(jmetrics, metric_name(m),
+                            json_pack("{s:f, s:f, s:f, s:f, s:i, s:b}", "noise_pct", cm.noise_pct,
+                                      "spread_pct", cm.spread_pct, "detectable_pct",
+                                      cm.detectable_pct, "floor_pct", floor_pct, "pairs",
+                                      (int)cm.n_pairs, "false_alarm", cm.false_alarm));
+        fprintf(md, "| %s | %s | %.2f%% | %.2f%% | %.2f%% | %.2f%% | %s |\n", label ? label : "?",
+                metric_name(m), cm.noise_pct, cm.spread_pct, cm.detectable_pct, floor_pct,
+                cm.false_alarm ? "**false alarm**" : "~");
+    }
+    json_object_set_new(jrow, "metrics", jmetrics);
+    return jrow;
+}
+
+/* calibration.md's text (malloc'd, its length in *len) for the A/A summary, its rows appended
+ * to rows. NULL when out of memory. */
+static char *calibration_md(const json_t *summary, const char *base, const char *again,
+                            const struct verdict_rules *rules, json_t *rows, unsigned *false_alarms,
+                            size_t *len)
+{
+    char *text = NULL;
+    FILE *md = open_memstream(&text, len);
+    size_t i;
+    int ok = 1;
+
+    if (!md)
+        return NULL;
     fprintf(md, "# Calibration: %s against itself\n\n", base);
     fprintf(md,
             "Noise is the largest deviation of a paired per-round ratio from 1 in this A/A "
@@ -210,77 +260,57 @@ static int write_calibration(const char *dir, const json_t *summary,
             CALIBRATE_MARGIN);
     fprintf(md, "| Configuration | Metric | Noise | Spread | Detectable | Floor | A/A verdict |\n");
     fprintf(md, "|---|---|---:|---:|---:|---:|---|\n");
-    for (i = 0; i < json_array_size(json_object_get(summary, "rows")); i++) {
-        const json_t *row = json_array_get(json_object_get(summary, "rows"), i);
-        const char *label = json_string_value(json_object_get(row, "label"));
-        json_t *jrow = json_object(), *jmetrics = json_object();
+    for (i = 0; ok && i < json_array_size(json_object_get(summary, "rows")); i++) {
+        json_t *jrow = calibration_row(json_array_get(json_object_get(summary, "rows"), i), base,
+                                       again, rules, md, false_alarms);
 
-        if (!jrow || !jmetrics) {
-            json_decref(jrow);
-            json_decref(jmetrics);
-            snprintf(err, errlen, "out of memory");
-            goto out;
-        }
-        json_object_set(jrow, "config", json_object_get(row, "config"));
-        json_object_set(jrow, "label", json_object_get(row, "label"));
-        json_object_set(jrow, "params", json_object_get(row, "params"));
-        json_object_set(jrow, "status", json_object_get(row, "status"));
-        for (k = 0; k < METRIC_COUNT; k++) {
-            enum metric m = (enum metric)k;
-            const json_t *jm = json_object_get(json_object_get(row, "metrics"), metric_name(m));
-            struct calibrate_metric cm;
-            double floor_pct;
-
-            if (!metric_gateable(m) || calibrate_metric_from_summary(jm, base, again, &cm) < 0 ||
-                calibrate_floor(&cm, rules->threshold_pct[m], &floor_pct) < 0)
-                continue;
-            *false_alarms += (unsigned)cm.false_alarm;
-            json_object_set_new(
-                jmetrics, metric_name(m),
-                json_pack("{s:f, s:f, s:f, s:f, s:i, s:b}", "noise_pct", cm.noise_pct, "spread_pct",
-                          cm.spread_pct, "detectable_pct", cm.detectable_pct, "floor_pct",
-                          floor_pct, "pairs", (int)cm.n_pairs, "false_alarm", cm.false_alarm));
-            fprintf(md, "| %s | %s | %.2f%% | %.2f%% | %.2f%% | %.2f%% | %s |\n",
-                    label ? label : "?", metric_name(m), cm.noise_pct, cm.spread_pct,
-                    cm.detectable_pct, floor_pct, cm.false_alarm ? "**false alarm**" : "~");
-        }
-        json_object_set_new(jrow, "metrics", jmetrics);
-        json_array_append_new(rows, jrow);
+        ok = jrow && json_array_append_new(rows, jrow) == 0;
     }
     fprintf(md, "\n%u false alarm%s in this A/A run.\n", *false_alarms,
             *false_alarms == 1 ? "" : "s");
-    if (fclose(md) != 0) {
-        md = NULL;
+    if (fclose(md) != 0 || !ok) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* calibration.json, the Markdown table and the HTML page from the A/A summary. */
+static int write_calibration(const char *dir, const json_t *summary,
+                             const struct verdict_rules *rules, const char *lang,
+                             unsigned *false_alarms, char *err, size_t errlen)
+{
+    const char *base = json_string_value(json_object_get(summary, "baseline"));
+    const char *again = json_string_value(json_array_get(json_object_get(summary, "versions"), 1));
+    json_t *doc;
+    char path[4096], *text = NULL;
+    size_t mdlen = 0;
+    int rc = -1;
+
+    *false_alarms = 0;
+    if (!base || !again) {
+        snprintf(err, errlen, "summary has no A/A versions");
+        return -1;
+    }
+    doc = json_pack("{s:s, s:s, s:f, s:i, s:[]}", "schema", "pairbench.calibration/1", "baseline",
+                    base, "margin", CALIBRATE_MARGIN, "false_alarms", 0, "rows");
+    if (doc)
+        text = calibration_md(summary, base, again, rules, json_object_get(doc, "rows"),
+                              false_alarms, &mdlen);
+    if (!text || json_object_set_new(doc, "false_alarms", json_integer(*false_alarms)) < 0) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    md = NULL;
-    json_object_set_new(doc, "schema", json_string("pairbench.calibration/1"));
-    json_object_set_new(doc, "baseline", json_string(base));
-    json_object_set_new(doc, "margin", json_real(CALIBRATE_MARGIN));
-    json_object_set_new(doc, "false_alarms", json_integer(*false_alarms));
-    json_object_set(doc, "rows", rows);
-    if ((size_t)snprintf(path, sizeof(path), "%s/calibration.json", dir) >= sizeof(path)) {
-        snprintf(err, errlen, "run directory path too long: '%.200s...'", dir);
-        goto out;
-    }
-    if (atomic_write_json(path, doc, err, errlen) < 0)
-        goto out;
-    if ((size_t)snprintf(path, sizeof(path), "%s/calibration.md", dir) >= sizeof(path)) {
-        snprintf(err, errlen, "run directory path too long: '%.200s...'", dir);
-        goto out;
-    }
-    if (atomic_write(path, text, mdlen, err, errlen) < 0)
-        goto out;
-    if (write_calibration_html(dir, doc, lang, err, errlen) < 0)
+    if (out_path(path, sizeof(path), dir, "calibration.json", err, errlen) < 0 ||
+        atomic_write_json(path, doc, err, errlen) < 0 ||
+        out_path(path, sizeof(path), dir, "calibration.md", err, errlen) < 0 ||
+        atomic_write(path, text, mdlen, err, errlen) < 0 ||
+        write_calibration_html(dir, doc, lang, err, errlen) < 0)
         goto out;
     fputs(text, stdout);
     rc = 0;
 out:
-    if (md)
-        fclose(md);
     free(text);
-    json_decref(rows);
     json_decref(doc);
     return rc;
 }
