@@ -17,39 +17,37 @@
 #include "calibrate_html.h"
 #include "cmds.h"
 #include "run.h"
+#include "run_cli.h"
 #include "stats.h"
 
 /* A shift must clear the worst A/A deviation by this factor before it counts as detectable:
  * the A/A sample of paired ratios is small, so its extremes understate the true noise. */
 #define CALIBRATE_MARGIN 1.25
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: compare calibrate --spec FILE [--grid FILE]... [--runs N] [--warmup S]\n"
-               "                         [--duration S] [--out DIR] [--lang en|zh]\n"
-               "Runs the spec's first version against itself and reports, per configuration,\n"
-               "the noise of the paired ratios and the smallest change the runs can detect.\n"
-               "The gate uses the result with --floors DIR/calibration.json.\n");
-}
+static const char usage[] =
+    "usage: compare calibrate --spec FILE [--grid FILE]... [--runs N] [--warmup S]\n"
+    "                         [--duration S] [--out DIR] [--lang en|zh]\n"
+    "Runs the spec's first version against itself and reports, per configuration,\n"
+    "the noise of the paired ratios and the smallest change the runs can detect.\n"
+    "The gate uses the result with --floors DIR/calibration.json.\n";
+static const struct flags_cmd calibrate_cmd = {.cmd = "compare calibrate", .usage = usage};
 
-/* The spec with its first version twice: "<name>" and "<name>-again". Written to a temporary
- * file whose path goes to path (removed by the caller). */
-static int write_aa_spec(const char *spec_path, char *path, size_t pathlen, char *err,
-                         size_t errlen)
+/* The spec with its first version twice: "<name>" and "<name>-again". New reference, or NULL
+ * with err. */
+static json_t *aa_spec(const char *spec_path, char *err, size_t errlen)
 {
     json_error_t jerr;
-    json_t *spec = NULL, *versions, *base, *again = NULL, *list = NULL;
+    json_t *spec, *base, *again, *list, *aa = NULL;
     const char *name;
     char again_name[256];
-    int fd = -1, rc = -1;
+    int ok;
 
     spec = json_load_file(spec_path, 0, &jerr);
     if (!spec) {
         snprintf(err, errlen, "%s:%d:%d: %s", spec_path, jerr.line, jerr.column, jerr.text);
-        goto out;
+        return NULL;
     }
-    versions = json_object_get(spec, "versions");
-    base = json_array_get(versions, 0);
+    base = json_array_get(json_object_get(spec, "versions"), 0);
     name = json_string_value(json_object_get(base, "name"));
     if (!json_is_object(base) || !name) {
         snprintf(err, errlen, "%s: $.versions[0]: expected a version object with a name",
@@ -59,35 +57,45 @@ static int write_aa_spec(const char *spec_path, char *path, size_t pathlen, char
     snprintf(again_name, sizeof(again_name), "%s-again", name);
     again = json_deep_copy(base);
     list = json_array();
-    if (!again || !list || json_object_set_new(again, "name", json_string(again_name)) < 0 ||
-        json_array_append(list, base) < 0 || json_array_append_new(list, again) < 0) {
+    ok = again && list && json_object_set_new(again, "name", json_string(again_name)) == 0 &&
+         json_array_append(list, base) == 0 && json_array_append(list, again) == 0 &&
+         json_object_set(spec, "versions", list) == 0;
+    json_decref(again);
+    json_decref(list);
+    if (!ok) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    again = NULL;
-    if (json_object_set_new(spec, "versions", list) < 0) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
-    list = NULL;
+    aa = spec;
+    spec = NULL;
+out:
+    json_decref(spec);
+    return aa;
+}
+
+/* The A/A spec written to a new temporary file whose path goes to path (removed by the
+ * caller). */
+static int write_aa_spec(const char *spec_path, char *path, size_t pathlen, char *err,
+                         size_t errlen)
+{
+    json_t *spec = aa_spec(spec_path, err, errlen);
+    int fd, rc = -1;
+
+    if (!spec)
+        return -1;
     snprintf(path, pathlen, "%s/pairbench-calibrate-XXXXXX",
              getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     fd = mkstemp(path);
     if (fd < 0) {
         snprintf(err, errlen, "cannot create a temporary spec '%s': %s", path, strerror(errno));
-        goto out;
-    }
-    if (json_dumpfd(spec, fd, JSON_INDENT(2)) < 0) {
+    } else if (json_dumpfd(spec, fd, JSON_INDENT(2)) < 0) {
         snprintf(err, errlen, "cannot write the temporary spec '%s'", path);
         unlink(path);
-        goto out;
+    } else {
+        rc = 0;
     }
-    rc = 0;
-out:
     if (fd >= 0)
         close(fd);
-    json_decref(again);
-    json_decref(list);
     json_decref(spec);
     return rc;
 }
@@ -275,24 +283,12 @@ int cmd_calibrate(int argc, char **argv)
     struct verdict_rules rules;
     char err[1024] = "", aa_spec[4096] = "";
     unsigned false_alarms = 0;
-    struct flags f;
-    int id, rc;
+    int rc = run_cli_parse(&rq, &calibrate_cmd, NULL, argc, argv);
 
-    run_request_init(&rq);
+    if (rc >= 0)
+        return rc;
     memset(&out, 0, sizeof(out));
     verdict_rules_default(&rules);
-    flags_init(&f, "compare calibrate", argc, argv);
-    flags_add(&f, run_flags, run_flags_count);
-    while ((id = flags_next(&f)) != FLAGS_END) {
-        if (id == FLAGS_HELP) {
-            usage(stdout);
-            return EXIT_OK;
-        }
-        if (id < 0 || run_flag_apply(&rq, &f, id) < 0) {
-            fprintf(stderr, "%s\n", f.err);
-            return EXIT_USAGE;
-        }
-    }
     if (!rq.spec_path) {
         fprintf(stderr, "compare calibrate: --spec FILE is required\n");
         return EXIT_USAGE;
@@ -307,8 +303,6 @@ int cmd_calibrate(int argc, char **argv)
     }
     rq.spec_path = aa_spec;
     rq.rules = &rules;
-    rq.argc = argc;
-    rq.argv = argv;
     rc = run_execute(&rq, &out, err, sizeof(err));
     unlink(aa_spec);
     if (rc == EXIT_USAGE) {

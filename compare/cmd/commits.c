@@ -23,6 +23,7 @@
 #include "jobs_util.h"
 #include "proc.h"
 #include "run.h"
+#include "run_cli.h"
 #include "sha256.h"
 
 #define COMMITS_MARKER ".pairbench-built"
@@ -41,20 +42,17 @@ struct tree {
     char diff_sha[65];
 };
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: compare commits --repo DIR --baseline REF --candidate REF|WORKTREE\n"
-            "                       --build CMD --spec FILE [--cache DIR] [--gate] [run flags]\n"
-            "  builds both commits in git worktrees under the cache (default\n"
-            "  $XDG_CACHE_HOME/pairbench/trees or ~/.cache/pairbench/trees), reused when already\n"
-            "  built with the same command; CMD runs with `sh -c` inside each tree; {tree} in the\n"
-            "  spec's version commands is that tree (versions[0] baseline, versions[1] candidate)\n"
-            "  --candidate WORKTREE  the repository's working tree as it is (uncommitted changes)\n"
-            "  --gate  exit 1 when a row regressed (default thresholds); without it a regression\n"
-            "          is reported and the exit is 0 (commits is a comparison, not a gate)\n"
-            "exit: 0 ok, 1 regression (--gate), 2 bad input, 3 build or runs failed\n");
-}
+static const char usage[] =
+    "usage: compare commits --repo DIR --baseline REF --candidate REF|WORKTREE\n"
+    "                       --build CMD --spec FILE [--cache DIR] [--gate] [run flags]\n"
+    "  builds both commits in git worktrees under the cache (default\n"
+    "  $XDG_CACHE_HOME/pairbench/trees or ~/.cache/pairbench/trees), reused when already\n"
+    "  built with the same command; CMD runs with `sh -c` inside each tree; {tree} in the\n"
+    "  spec's version commands is that tree (versions[0] baseline, versions[1] candidate)\n"
+    "  --candidate WORKTREE  the repository's working tree as it is (uncommitted changes)\n"
+    "  --gate  exit 1 when a row regressed (default thresholds); without it a regression\n"
+    "          is reported and the exit is 0 (commits is a comparison, not a gate)\n"
+    "exit: 0 ok, 1 regression (--gate), 2 bad input, 3 build or runs failed\n";
 
 /* Runs argv (no shell), stdout captured into *out (malloc'd, may be NULL), stderr to
  * err_path. Returns the exit status (0..255), or -1 with err when it could not run. */
@@ -333,8 +331,9 @@ struct commits_cli {
 
 enum { CF_REPO, CF_BASELINE, CF_CANDIDATE, CF_BUILD, CF_CACHE, CF_GATE };
 
-static int commits_flag(struct commits_cli *cli, struct flags *f, int id)
+static int commits_flag(void *ctx, struct flags *f, int id)
 {
+    struct commits_cli *cli = ctx;
     const char **dst[] = {&cli->repo, &cli->t[0].ref, &cli->t[1].ref, &cli->build, &cli->cache};
 
     if (id == CF_GATE) {
@@ -350,37 +349,27 @@ static int commits_flag(struct commits_cli *cli, struct flags *f, int id)
     return run_flag_apply(&cli->rq, f, id);
 }
 
+static const struct flag_def commits_flags[] = {
+    {"--repo", 1, CF_REPO},   {"--baseline", 1, CF_BASELINE}, {"--candidate", 1, CF_CANDIDATE},
+    {"--build", 1, CF_BUILD}, {"--cache", 1, CF_CACHE},       {"--gate", 0, CF_GATE},
+};
+static const struct flags_cmd commits_cmd = {
+    "compare commits", usage, {FLAGS_TABLE(commits_flags)}, 0, commits_flag};
+
 /* Fills cli from argv. Returns -1 to go on, else the exit code (help: 0; bad usage: 2). */
 static int parse_args(struct commits_cli *cli, int argc, char **argv)
 {
-    static const struct flag_def defs[] = {
-        {"--repo", 1, CF_REPO},   {"--baseline", 1, CF_BASELINE}, {"--candidate", 1, CF_CANDIDATE},
-        {"--build", 1, CF_BUILD}, {"--cache", 1, CF_CACHE},       {"--gate", 0, CF_GATE},
-    };
-    struct flags f;
-    int id;
+    int rc;
 
     memset(cli, 0, sizeof(*cli));
-    run_request_init(&cli->rq);
-    cli->rq.argc = argc;
-    cli->rq.argv = argv;
-    flags_init(&f, "compare commits", argc, argv);
-    flags_add(&f, defs, sizeof(defs) / sizeof(defs[0]));
-    flags_add(&f, run_flags, run_flags_count);
-    while ((id = flags_next(&f)) != FLAGS_END) {
-        if (id == FLAGS_HELP) {
-            usage(stdout);
-            return EXIT_OK;
-        }
-        if (id < 0 || commits_flag(cli, &f, id) < 0) {
-            fprintf(stderr, "%s\n", f.err);
-            return EXIT_USAGE;
-        }
-    }
+    rc = run_cli_parse(&cli->rq, &commits_cmd, cli, argc, argv);
+    if (rc >= 0)
+        return rc;
     if (!cli->repo || !cli->t[0].ref || !cli->t[1].ref || !cli->build || !cli->rq.spec_path) {
-        fprintf(stderr, "compare: commits: --repo, --baseline, --candidate, --build and --spec "
-                        "are required\n");
-        usage(stderr);
+        fprintf(stderr,
+                "compare: commits: --repo, --baseline, --candidate, --build and --spec "
+                "are required\n%s",
+                usage);
         return EXIT_USAGE;
     }
     if (strcmp(cli->t[0].ref, "WORKTREE") == 0) {

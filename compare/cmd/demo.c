@@ -15,6 +15,7 @@
 
 #include "atomic.h"
 #include "cmds.h"
+#include "flags.h"
 #include "run.h"
 #include "term.h"
 
@@ -52,41 +53,52 @@ static const struct flag_def demo_flags[] = {
     {"--lang", 1, RUN_FLAG_LANG},     {"--no-instructions", 0, DEMO_NO_INSTRUCTIONS},
 };
 
+/* What the demo was asked for: run flags, and whether to count instructions. */
+struct demo_cli {
+    struct run_request rq;
+    int counted;
+};
+
+static int demo_flag(void *ctx, struct flags *f, int id)
+{
+    struct demo_cli *cli = ctx;
+
+    if (id == DEMO_NO_INSTRUCTIONS) {
+        cli->counted = 0; /* the counted rounds take about a minute of the demo's three */
+        return 0;
+    }
+    return run_flag_apply(&cli->rq, f, id);
+}
+
+static const struct flags_cmd demo_cmd = {
+    .cmd = "compare demo",
+    .usage = "usage: compare demo [--out DIR] [--runs N] [--warmup S] [--duration S]\n"
+             "                    [--no-instructions]\n"
+             "A short real comparison: redis-server 7.0 (baseline) vs valkey-server 8.0\n"
+             "(candidate), ECHO/SET/GET at pipeline 1 and 16, 4 connections, 3 rounds,\n"
+             "and the servers' instructions per operation counted under valgrind at\n"
+             "pipeline 1 (3 counted rounds; --no-instructions leaves them out).\n",
+    .tables = {FLAGS_TABLE(demo_flags)},
+    .handle = demo_flag,
+};
+
 int cmd_demo(int argc, char **argv)
 {
-    struct run_request rq;
+    struct demo_cli cli = {.counted = 1};
+    struct run_request *rq = &cli.rq;
     struct run_outcome o;
-    struct flags f;
     char err[4096] = "", dir[PATH_MAX], in_dir[PATH_MAX + 16], spec_path[PATH_MAX + 32],
          grid_path[PATH_MAX + 32], spec[2 * PATH_MAX];
-    int id, rc, counted = 1;
+    int rc;
 
-    run_request_init(&rq);
-    rq.argc = argc;
-    rq.argv = argv;
-    flags_init(&f, "compare demo", argc, argv);
-    flags_add(&f, demo_flags, sizeof(demo_flags) / sizeof(demo_flags[0]));
-    while ((id = flags_next(&f)) != FLAGS_END) {
-        if (id == FLAGS_HELP) {
-            printf("usage: compare demo [--out DIR] [--runs N] [--warmup S] [--duration S]\n"
-                   "                    [--no-instructions]\n"
-                   "A short real comparison: redis-server 7.0 (baseline) vs valkey-server 8.0\n"
-                   "(candidate), ECHO/SET/GET at pipeline 1 and 16, 4 connections, 3 rounds,\n"
-                   "and the servers' instructions per operation counted under valgrind at\n"
-                   "pipeline 1 (3 counted rounds; --no-instructions leaves them out).\n");
-            return EXIT_OK;
-        }
-        if (id == DEMO_NO_INSTRUCTIONS) {
-            counted = 0; /* the counted rounds take about a minute of the demo's three */
-            continue;
-        }
-        if (id < 0 || run_flag_apply(&rq, &f, id) < 0) {
-            fprintf(stderr, "%s\n", f.err);
-            return EXIT_USAGE;
-        }
-    }
-    if (rq.out_dir) {
-        snprintf(dir, sizeof(dir), "%s", rq.out_dir);
+    run_request_init(rq);
+    rq->argc = argc;
+    rq->argv = argv;
+    rc = flags_parse(&demo_cmd, &cli, argc, argv);
+    if (rc >= 0)
+        return rc;
+    if (rq->out_dir) {
+        snprintf(dir, sizeof(dir), "%s", rq->out_dir);
     } else {
         time_t now = time(NULL);
         struct tm tm;
@@ -108,19 +120,19 @@ int cmd_demo(int argc, char **argv)
     }
     snprintf(grid_path, sizeof(grid_path), "%s/demo-grid.json", in_dir);
     snprintf(spec_path, sizeof(spec_path), "%s/demo-spec.json", in_dir);
-    snprintf(spec, sizeof(spec), demo_spec_fmt, grid_path, counted ? "true" : "false");
+    snprintf(spec, sizeof(spec), demo_spec_fmt, grid_path, cli.counted ? "true" : "false");
     if (atomic_write(grid_path, demo_grid, strlen(demo_grid), err, sizeof(err)) < 0 ||
         atomic_write(spec_path, spec, strlen(spec), err, sizeof(err)) < 0) {
         fprintf(stderr, "compare demo: %s\n", err);
         return EXIT_USAGE;
     }
-    rq.spec_path = spec_path;
-    rq.out_dir = dir;
+    rq->spec_path = spec_path;
+    rq->out_dir = dir;
     fprintf(stderr,
             "compare demo: redis-server vs valkey-server, 6 configurations x 2 versions "
             "x %d rounds\n",
-            rq.runs ? rq.runs : 3);
-    rc = run_execute(&rq, &o, err, sizeof(err));
+            rq->runs ? rq->runs : 3);
+    rc = run_execute(rq, &o, err, sizeof(err));
     if (err[0])
         fprintf(stderr, "compare demo: %s\n", err);
     if (rc != EXIT_USAGE && o.dir[0]) {

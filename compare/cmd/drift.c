@@ -25,20 +25,19 @@
 
 #define DRIFT_SEED 20240601u
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: compare drift --history DIR [--add RUNDIR] [--window K]\n"
-            "                     [--threshold METRIC=PERCENT]... [--lang en|zh]\n"
-            "  --add RUNDIR   copy a night's run directory into the history first\n"
-            "  --window K     compare the newest night with the median of the previous K\n"
-            "                 (default %d)\n"
-            "  --threshold    size of change that counts (default throughput 5, cpu_efficiency\n"
-            "                 5, p99_us 10, ...); naming one gates exactly the named metrics\n"
-            "  --lang en|zh   language of drift.md and drift.html (default en)\n"
-            "exit: 0 no regression step, 1 regression step in a gated metric, 2 bad input\n",
-            DRIFT_DEFAULT_WINDOW);
-}
+#define DRIFT_STR(x) #x
+#define DRIFT_XSTR(x) DRIFT_STR(x)
+
+static const char usage[] =
+    "usage: compare drift --history DIR [--add RUNDIR] [--window K]\n"
+    "                     [--threshold METRIC=PERCENT]... [--lang en|zh]\n"
+    "  --add RUNDIR   copy a night's run directory into the history first\n"
+    "  --window K     compare the newest night with the median of the previous K\n"
+    "                 (default " DRIFT_XSTR(DRIFT_DEFAULT_WINDOW) ")\n"
+    "  --threshold    size of change that counts (default throughput 5, cpu_efficiency\n"
+    "                 5, p99_us 10, ...); naming one gates exactly the named metrics\n"
+    "  --lang en|zh   language of drift.md and drift.html (default en)\n"
+    "exit: 0 no regression step, 1 regression step in a gated metric, 2 bad input\n";
 
 static const char *env_key(const json_t *env, const char *key)
 {
@@ -279,50 +278,6 @@ static int write_reports(const struct drift_report *r, char *err, size_t errlen)
     return 0;
 }
 
-/* Fills the flags' values. Returns -1 to go on, else the exit code (help: 0; bad usage: 2). */
-static int parse_args(int argc, char **argv, struct gate_config *gc, const char **history,
-                      const char **add, unsigned *window, const char **lang)
-{
-    enum { DF_HISTORY, DF_ADD, DF_WINDOW, DF_THRESHOLD, DF_LANG };
-    static const struct flag_def defs[] = {
-        {"--history", 1, DF_HISTORY},     {"--add", 1, DF_ADD},   {"--window", 1, DF_WINDOW},
-        {"--threshold", 1, DF_THRESHOLD}, {"--lang", 1, DF_LANG},
-    };
-    struct flags f;
-    int id;
-
-    flags_init(&f, "compare drift", argc, argv);
-    flags_add(&f, defs, sizeof(defs) / sizeof(defs[0]));
-    while ((id = flags_next(&f)) != FLAGS_END) {
-        if (id == FLAGS_HELP) {
-            usage(stdout);
-            return EXIT_OK;
-        }
-        if (id == DF_HISTORY)
-            *history = f.value;
-        else if (id == DF_ADD)
-            *add = f.value;
-        else if (id == DF_LANG && strcmp(f.value, "en") != 0 && strcmp(f.value, "zh") != 0)
-            id = flags_bad_value(&f, "'en' or 'zh'");
-        else if (id == DF_LANG)
-            *lang = f.value;
-        else if (id == DF_WINDOW && num_parse_uint(f.value, 1, 365, window) < 0)
-            id = flags_bad_value(&f, "a number of nights in [1, 365]");
-        else if (id == DF_THRESHOLD &&
-                 gate_parse_threshold(gc, f.value, f.err, sizeof(f.err)) < 0) {
-            char msg[sizeof(f.err)];
-
-            snprintf(msg, sizeof(msg), "%s", f.err);
-            id = flags_fail(&f, "%s", msg);
-        }
-        if (id < 0) {
-            fprintf(stderr, "%s\n", f.err);
-            return EXIT_USAGE;
-        }
-    }
-    return -1;
-}
-
 /* The state of one `compare drift`, shared by its steps. */
 struct drift_cmd {
     const char *history, *add, *lang;
@@ -335,6 +290,39 @@ struct drift_cmd {
     size_t n_series, cap_series;
     char reason[2048];
 };
+
+enum { DF_HISTORY, DF_ADD, DF_WINDOW, DF_THRESHOLD, DF_LANG };
+
+static const struct flag_def drift_flags[] = {
+    {"--history", 1, DF_HISTORY},
+    {"--add", 1, DF_ADD},
+    {"--window", 1, DF_WINDOW},
+    {"--threshold", 1, DF_THRESHOLD},
+    {"--lang", 1, DF_LANG},
+};
+
+static int drift_flag(void *ctx, struct flags *f, int id)
+{
+    struct drift_cmd *d = ctx;
+    char msg[sizeof(f->err)];
+
+    if (id == DF_HISTORY)
+        d->history = f->value;
+    else if (id == DF_ADD)
+        d->add = f->value;
+    else if (id == DF_LANG && strcmp(f->value, "en") != 0 && strcmp(f->value, "zh") != 0)
+        return flags_bad_value(f, "'en' or 'zh'");
+    else if (id == DF_LANG)
+        d->lang = f->value;
+    else if (id == DF_WINDOW && num_parse_uint(f->value, 1, 365, &d->window) < 0)
+        return flags_bad_value(f, "a number of nights in [1, 365]");
+    else if (id == DF_THRESHOLD && gate_parse_threshold(&d->gc, f->value, msg, sizeof(msg)) < 0)
+        return flags_fail(f, "%s", msg);
+    return 0;
+}
+
+static const struct flags_cmd drift_cmd = {
+    "compare drift", usage, {FLAGS_TABLE(drift_flags)}, 0, drift_flag};
 
 /* The history's index, with the night of --add appended first. Returns -1 to go on, else the
  * exit code. */
@@ -553,7 +541,7 @@ int cmd_drift(int argc, char **argv)
     memset(&d, 0, sizeof(d));
     d.window = DRIFT_DEFAULT_WINDOW;
     gate_config_init(&d.gc);
-    rc = parse_args(argc, argv, &d.gc, &d.history, &d.add, &d.window, &d.lang);
+    rc = flags_parse(&drift_cmd, &d, argc, argv);
     if (rc < 0 && !d.history) {
         fprintf(stderr, "compare: drift: --history DIR is required\n");
         rc = EXIT_USAGE;

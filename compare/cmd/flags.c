@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmds.h"
+
 void flags_init(struct flags *f, const char *cmd, int argc, char **argv)
 {
     memset(f, 0, sizeof(*f));
@@ -154,4 +156,34 @@ int flags_next(struct flags *f)
         return flags_fail(f, "%s: missing value", d->name);
     f->value = f->argv[f->i++];
     return d->id;
+}
+
+int flags_parse_to(const struct flags_cmd *c, void *ctx, int argc, char **argv, FILE *out,
+                   FILE *errs)
+{
+    struct flags f;
+    size_t t;
+    int id;
+
+    flags_init(&f, c->cmd, argc, argv);
+    for (t = 0; t < FLAGS_MAX_TABLES; t++)
+        if (c->tables[t].defs)
+            flags_add(&f, c->tables[t].defs, c->tables[t].n);
+    f.positional = c->positional;
+    while ((id = flags_next(&f)) != FLAGS_END) {
+        if (id == FLAGS_HELP) {
+            fputs(c->usage, out);
+            return EXIT_OK;
+        }
+        if (id == FLAGS_ERROR || c->handle(ctx, &f, id) < 0) {
+            fprintf(errs, "%s\n", f.err);
+            return EXIT_USAGE;
+        }
+    }
+    return -1;
+}
+
+int flags_parse(const struct flags_cmd *c, void *ctx, int argc, char **argv)
+{
+    return flags_parse_to(c, ctx, argc, argv, stdout, stderr);
 }

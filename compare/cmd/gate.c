@@ -21,6 +21,7 @@
 #include "post.h"
 #include "render.h"
 #include "run.h"
+#include "run_cli.h"
 #include "step_summary.h"
 #include "summary.h"
 #include "term.h"
@@ -28,34 +29,30 @@
 #define GATE_MAX_THRESHOLD_FLAGS 32
 #define GATE_COMMENT_MAX 60000 /* GitHub refuses comment bodies over 65536 characters */
 
-static void usage(FILE *f)
-{
-    fprintf(
-        f, "usage: compare gate --spec FILE [run flags] [--threshold METRIC=PERCENT]...\n"
-           "                    [--noise-limit PERCENT] [--floors CALIBRATION.json]\n"
-           "                    [--budget DURATION] [--disturbed-limit CORES]\n"
-           "                    [--post URL --post-token-env VAR]\n"
-           "       compare gate --from RUNDIR [--spec FILE] [--threshold ...] [--post ...]\n"
-           "  --threshold     gate METRIC (throughput, cpu_efficiency, p50_us, p99_us, rss_mib,\n"
-           "                  server_cpu_us; old names p50, p99, rss, server_cpu accepted) at\n"
-           "                  PERCENT;\n"
-           "                  naming any gates exactly the named ones (default: throughput 5,\n"
-           "                  cpu_efficiency 5, p99_us 10); the spec's \"gate\" section is read "
-           "first\n"
-           "  --budget D      spend at most D (5m, 90s, 1h; spec gate.budget): after the planned\n"
-           "                  rounds, undecided rows get alternating rounds while time is left;\n"
-           "                  stops early when every row is decided\n"
-           "  --disturbed-limit CORES  a run during which other processes used more CPU than\n"
-           "                  this (default 0.5 cores; or steal above 5%%) is disturbed: its\n"
-           "                  round is run again (at most 2 rounds per row)\n"
-           "  --from RUNDIR   judge an existing run directory (e.g. `compare merge` output)\n"
-           "  --floors FILE   per-row floors from `compare calibrate` (calibration.json): a row's\n"
-           "                  threshold is raised to what its A/A noise lets the runs detect\n"
-           "  --post URL      create or update the pull-request comment (GitHub issue-comment\n"
-           "                  API: .../repos/OWNER/REPO/issues/N/comments); the bearer token is\n"
-           "                  read from the environment variable named by --post-token-env\n"
-           "exit: 0 pass, 1 regression, 2 bad input, 3 harness failure, 4 inconclusive\n");
-}
+static const char usage[] =
+    "usage: compare gate --spec FILE [run flags] [--threshold METRIC=PERCENT]...\n"
+    "                    [--noise-limit PERCENT] [--floors CALIBRATION.json]\n"
+    "                    [--budget DURATION] [--disturbed-limit CORES]\n"
+    "                    [--post URL --post-token-env VAR]\n"
+    "       compare gate --from RUNDIR [--spec FILE] [--threshold ...] [--post ...]\n"
+    "  --threshold     gate METRIC (throughput, cpu_efficiency, p50_us, p99_us, rss_mib,\n"
+    "                  server_cpu_us; old names p50, p99, rss, server_cpu accepted) at\n"
+    "                  PERCENT;\n"
+    "                  naming any gates exactly the named ones (default: throughput 5,\n"
+    "                  cpu_efficiency 5, p99_us 10); the spec's \"gate\" section is read first\n"
+    "  --budget D      spend at most D (5m, 90s, 1h; spec gate.budget): after the planned\n"
+    "                  rounds, undecided rows get alternating rounds while time is left;\n"
+    "                  stops early when every row is decided\n"
+    "  --disturbed-limit CORES  a run during which other processes used more CPU than\n"
+    "                  this (default 0.5 cores; or steal above 5%) is disturbed: its\n"
+    "                  round is run again (at most 2 rounds per row)\n"
+    "  --from RUNDIR   judge an existing run directory (e.g. `compare merge` output)\n"
+    "  --floors FILE   per-row floors from `compare calibrate` (calibration.json): a row's\n"
+    "                  threshold is raised to what its A/A noise lets the runs detect\n"
+    "  --post URL      create or update the pull-request comment (GitHub issue-comment\n"
+    "                  API: .../repos/OWNER/REPO/issues/N/comments); the bearer token is\n"
+    "                  read from the environment variable named by --post-token-env\n"
+    "exit: 0 pass, 1 regression, 2 bad input, 3 harness failure, 4 inconclusive\n";
 
 /* Replaces the rows that a per-row rule matches with rows computed under that rule. */
 static int apply_row_rules(const char *dir, json_t *summary, const struct gate_config *gc,
@@ -125,8 +122,12 @@ struct gate_cli {
 
 enum { GF_THRESHOLD, GF_POST, GF_TOKEN_ENV, GF_FROM, GF_NOISE, GF_FLOORS, GF_BUDGET, GF_DISTURBED };
 
-static int gate_flag(struct gate_cli *cli, struct flags *f, int id)
+static int gate_flag(void *ctx, struct flags *f, int id)
 {
+    struct gate_cli *cli = ctx;
+    const char **text[] = {
+        [GF_TOKEN_ENV] = &cli->token_env, [GF_FROM] = &cli->from, [GF_FLOORS] = &cli->floors};
+
     switch (id) {
     case GF_THRESHOLD:
         if (cli->n_thresholds == GATE_MAX_THRESHOLD_FLAGS)
@@ -139,13 +140,9 @@ static int gate_flag(struct gate_cli *cli, struct flags *f, int id)
         cli->post_url = f->value;
         return 0;
     case GF_TOKEN_ENV:
-        cli->token_env = f->value;
-        return 0;
     case GF_FROM:
-        cli->from = f->value;
-        return 0;
     case GF_FLOORS:
-        cli->floors = f->value;
+        *text[id] = f->value;
         return 0;
     case GF_NOISE:
         if (num_parse_double(f->value, 0.1, 1000, &cli->noise) < 0)
@@ -165,44 +162,32 @@ static int gate_flag(struct gate_cli *cli, struct flags *f, int id)
     }
 }
 
+static const struct flag_def gate_flags[] = {
+    {"--threshold", 1, GF_THRESHOLD},
+    {"--post", 1, GF_POST},
+    {"--post-token-env", 1, GF_TOKEN_ENV},
+    {"--from", 1, GF_FROM},
+    {"--noise-limit", 1, GF_NOISE},
+    {"--floors", 1, GF_FLOORS},
+    {"--budget", 1, GF_BUDGET},
+    {"--disturbed-limit", 1, GF_DISTURBED},
+};
+static const struct flags_cmd gate_cmd = {
+    "compare gate", usage, {FLAGS_TABLE(gate_flags)}, 0, gate_flag};
+
 /* Fills cli from argv. Returns -1 to go on, else the exit code (help: 0; bad usage: 2). */
 static int parse_args(struct gate_cli *cli, int argc, char **argv)
 {
-    static const struct flag_def defs[] = {
-        {"--threshold", 1, GF_THRESHOLD},
-        {"--post", 1, GF_POST},
-        {"--post-token-env", 1, GF_TOKEN_ENV},
-        {"--from", 1, GF_FROM},
-        {"--noise-limit", 1, GF_NOISE},
-        {"--floors", 1, GF_FLOORS},
-        {"--budget", 1, GF_BUDGET},
-        {"--disturbed-limit", 1, GF_DISTURBED},
-    };
-    struct flags f;
-    int id;
+    int rc;
 
     memset(cli, 0, sizeof(*cli));
     cli->noise = -1;
     cli->t_start = clock_now_ns();
-    run_request_init(&cli->rq);
-    cli->rq.argc = argc;
-    cli->rq.argv = argv;
-    flags_init(&f, "compare gate", argc, argv);
-    flags_add(&f, defs, sizeof(defs) / sizeof(defs[0]));
-    flags_add(&f, run_flags, run_flags_count);
-    while ((id = flags_next(&f)) != FLAGS_END) {
-        if (id == FLAGS_HELP) {
-            usage(stdout);
-            return EXIT_OK;
-        }
-        if (id < 0 || gate_flag(cli, &f, id) < 0) {
-            fprintf(stderr, "%s\n", f.err);
-            return EXIT_USAGE;
-        }
-    }
+    rc = run_cli_parse(&cli->rq, &gate_cmd, cli, argc, argv);
+    if (rc >= 0)
+        return rc;
     if (!cli->rq.spec_path && !cli->from) {
-        fprintf(stderr, "compare: gate: --spec FILE (or --from RUNDIR) is required\n");
-        usage(stderr);
+        fprintf(stderr, "compare: gate: --spec FILE (or --from RUNDIR) is required\n%s", usage);
         return EXIT_USAGE;
     }
     if (cli->post_url && !cli->token_env) {

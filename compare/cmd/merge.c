@@ -224,61 +224,99 @@ static json_t *merged_meta(struct shard *sh, size_t n, const char *out_dir, int 
     return meta;
 }
 
-static void usage(FILE *f)
+/* What the command line asked for: the output directory and the shards, in order. */
+struct merge_cli {
+    const char *out_dir;
+    struct shard sh[MERGE_MAX_SHARDS];
+    size_t n;
+};
+
+static int merge_flag(void *ctx, struct flags *f, int id)
 {
-    fprintf(f, "usage: compare merge --out DIR SHARD_DIR...\n"
-               "  joins the run directories of `compare run --shard K/N` (all N of them) into one\n"
-               "  run directory and renders its reports\n");
+    struct merge_cli *cli = ctx;
+
+    if (id == 0)
+        cli->out_dir = f->value;
+    else if (cli->n >= MERGE_MAX_SHARDS)
+        return flags_fail(f, "more than %d shard directories", MERGE_MAX_SHARDS);
+    else
+        cli->sh[cli->n++].dir = f->value;
+    return 0;
 }
+
+/* Each shard's meta.json and runs.jsonl; *total gets the bytes the merged dataset may need. */
+static int load_shards(struct shard *sh, size_t n, size_t *total, char *err, size_t errlen)
+{
+    char path[4096];
+    size_t i;
+
+    *total = 0;
+    for (i = 0; i < n; i++) {
+        snprintf(path, sizeof(path), "%s/meta.json", sh[i].dir);
+        sh[i].meta = ju_load_json(path, err, errlen);
+        if (!sh[i].meta)
+            return -1;
+        snprintf(path, sizeof(path), "%s/runs.jsonl", sh[i].dir);
+        sh[i].runs = ju_read_file(path, MERGE_MAX_DATASET, &sh[i].runs_len, err, errlen);
+        if (!sh[i].runs)
+            return -1;
+        *total += sh[i].runs_len + 1;
+    }
+    return 0;
+}
+
+/* The shards' runs.jsonl one after the other into all (room for total bytes), a torn last
+ * line of a shard dropped. Returns the merged length. */
+static size_t concat_runs(const struct shard *sh, size_t n, char *all)
+{
+    size_t total = 0, i;
+
+    for (i = 0; i < n; i++) {
+        memcpy(all + total, sh[i].runs, sh[i].runs_len);
+        total += sh[i].runs_len;
+        if (sh[i].runs_len && sh[i].runs[sh[i].runs_len - 1] != '\n') {
+            /* a run cut short while being written: drop the torn line, as readers do */
+            char *nl = memrchr(sh[i].runs, '\n', sh[i].runs_len);
+
+            total -= sh[i].runs_len - (nl ? (size_t)(nl - sh[i].runs) + 1 : 0);
+            fprintf(stderr, "compare: merge: '%s/runs.jsonl': dropping a truncated last line\n",
+                    sh[i].dir);
+        }
+    }
+    return total;
+}
+
+static const char usage[] =
+    "usage: compare merge --out DIR SHARD_DIR...\n"
+    "  joins the run directories of `compare run --shard K/N` (all N of them) into one\n"
+    "  run directory and renders its reports\n";
+
+static const struct flag_def merge_flags[] = {{"--out", 1, 0}};
+static const struct flags_cmd merge_cmd = {
+    "compare merge", usage, {FLAGS_TABLE(merge_flags)}, 1, merge_flag};
 
 int cmd_merge(int argc, char **argv)
 {
-    static const struct flag_def defs[] = {{"--out", 1, 0}};
-    struct flags f;
-    struct shard sh[MERGE_MAX_SHARDS];
-    const char *out_dir = NULL;
+    struct merge_cli cli = {0};
+    struct shard *sh = cli.sh;
+    const char *out_dir;
     char err[1024] = "", path[4096], sha[65];
-    size_t n = 0, i, total = 0;
+    size_t n, i, total = 0;
     char *all = NULL;
     json_t *meta = NULL, *summary = NULL;
-    int a, rc = EXIT_USAGE, e;
+    int rc = flags_parse(&merge_cmd, &cli, argc, argv), e;
 
-    memset(sh, 0, sizeof(sh));
-    flags_init(&f, "compare merge", argc, argv);
-    flags_add(&f, defs, 1);
-    f.positional = 1;
-    while ((a = flags_next(&f)) != FLAGS_END) {
-        if (a == FLAGS_HELP) {
-            usage(stdout);
-            return EXIT_OK;
-        }
-        if (a == 0)
-            out_dir = f.value;
-        else if (a == FLAGS_POSITIONAL && n >= MERGE_MAX_SHARDS)
-            a = flags_fail(&f, "more than %d shard directories", MERGE_MAX_SHARDS);
-        else if (a == FLAGS_POSITIONAL)
-            sh[n++].dir = f.value;
-        if (a == FLAGS_ERROR) {
-            fprintf(stderr, "%s\n", f.err);
-            return EXIT_USAGE;
-        }
-    }
+    if (rc >= 0)
+        return rc;
+    out_dir = cli.out_dir;
+    n = cli.n;
     if (!out_dir || n == 0) {
-        usage(stderr);
+        fputs(usage, stderr);
         return EXIT_USAGE;
     }
-    for (i = 0; i < n; i++) {
-        snprintf(path, sizeof(path), "%s/meta.json", sh[i].dir);
-        sh[i].meta = ju_load_json(path, err, sizeof(err));
-        if (!sh[i].meta)
-            goto out;
-        snprintf(path, sizeof(path), "%s/runs.jsonl", sh[i].dir);
-        sh[i].runs = ju_read_file(path, MERGE_MAX_DATASET, &sh[i].runs_len, err, sizeof(err));
-        if (!sh[i].runs)
-            goto out;
-        total += sh[i].runs_len + 1;
-    }
-    if (check_shards(sh, n, err, sizeof(err)) < 0)
+    rc = EXIT_USAGE;
+    if (load_shards(sh, n, &total, err, sizeof(err)) < 0 ||
+        check_shards(sh, n, err, sizeof(err)) < 0)
         goto out;
     e = ju_dir_empty(out_dir);
     if (e != 1) {
@@ -294,19 +332,7 @@ int cmd_merge(int argc, char **argv)
         snprintf(err, sizeof(err), "out of memory");
         goto out;
     }
-    total = 0;
-    for (i = 0; i < n; i++) {
-        memcpy(all + total, sh[i].runs, sh[i].runs_len);
-        total += sh[i].runs_len;
-        if (sh[i].runs_len && sh[i].runs[sh[i].runs_len - 1] != '\n') {
-            /* a run cut short while being written: drop the torn line, as readers do */
-            char *nl = memrchr(sh[i].runs, '\n', sh[i].runs_len);
-
-            total -= sh[i].runs_len - (nl ? (size_t)(nl - sh[i].runs) + 1 : 0);
-            fprintf(stderr, "compare: merge: '%s/runs.jsonl': dropping a truncated last line\n",
-                    sh[i].dir);
-        }
-    }
+    total = concat_runs(sh, n, all);
     snprintf(path, sizeof(path), "%s/runs.jsonl", out_dir);
     if (atomic_write(path, all, total, err, sizeof(err)) < 0 || sha256_mem(all, total, sha) < 0)
         goto out;

@@ -24,6 +24,7 @@
 #include "render.h"
 #include "resume.h"
 #include "run.h"
+#include "run_cli.h"
 #include "runmeta.h"
 #include "runner.h"
 #include "schedule.h"
@@ -131,24 +132,49 @@ int run_flag_apply(struct run_request *rq, struct flags *f, int id)
     }
 }
 
-static void run_usage(FILE *f)
+static const char run_usage[] =
+    "usage: compare run --spec FILE [--grid FILE]... [--runs N] [--warmup S] "
+    "[--duration S]\n"
+    "                   [--out DIR] [--resume] [--shard K/N] [--lang en|zh]\n"
+    "                   [--pin-driver CPUS] [--pin-server CPUS] [--confirm N]\n"
+    "                   [--instructions]\n"
+    "Runs every configuration of the grids for every version of the spec, in fresh\n"
+    "processes, rounds in alternating order; writes DIR/runs.jsonl, meta.json,\n"
+    "summary.json, report.md and report.html, and prints DIR on stdout.\n"
+    "--confirm N: a borderline row (change past its threshold without strong\n"
+    "evidence, or unstable) gets up to N extra rounds, two at a time; fixed in\n"
+    "advance and stated in the report (the spec's \"confirm_rounds\" sets it too).\n"
+    "--instructions: also count the server's instructions per operation under\n"
+    "valgrind, in 3 counted rounds of their own (the spec's \"instructions\").\n"
+    "exit: 0 ok, 2 bad input, 3 runs failed or interrupted (SIGINT/SIGTERM: partial\n"
+    "report; continue with --resume --out DIR)\n";
+
+static int run_flag_handler(void *rq, struct flags *f, int id)
 {
-    fprintf(f, "usage: compare run --spec FILE [--grid FILE]... [--runs N] [--warmup S] "
-               "[--duration S]\n"
-               "                   [--out DIR] [--resume] [--shard K/N] [--lang en|zh]\n"
-               "                   [--pin-driver CPUS] [--pin-server CPUS] [--confirm N]\n"
-               "                   [--instructions]\n"
-               "Runs every configuration of the grids for every version of the spec, in fresh\n"
-               "processes, rounds in alternating order; writes DIR/runs.jsonl, meta.json,\n"
-               "summary.json, report.md and report.html, and prints DIR on stdout.\n"
-               "--confirm N: a borderline row (change past its threshold without strong\n"
-               "evidence, or unstable) gets up to N extra rounds, two at a time; fixed in\n"
-               "advance and stated in the report (the spec's \"confirm_rounds\" sets it too).\n"
-               "--instructions: also count the server's instructions per operation under\n"
-               "valgrind, in 3 counted rounds of their own (the spec's \"instructions\").\n"
-               "exit: 0 ok, 2 bad input, 3 runs failed or interrupted (SIGINT/SIGTERM: partial\n"
-               "report; continue with --resume --out DIR)\n");
+    return run_flag_apply(rq, f, id);
 }
+
+int run_cli_parse(struct run_request *rq, const struct flags_cmd *c, void *ctx, int argc,
+                  char **argv)
+{
+    struct flags_cmd full = *c;
+    size_t t = 0;
+
+    while (t + 1 < FLAGS_MAX_TABLES && full.tables[t].defs)
+        t++;
+    full.tables[t].defs = run_flags;
+    full.tables[t].n = run_flags_count;
+    if (!full.handle) {
+        full.handle = run_flag_handler;
+        ctx = rq;
+    }
+    run_request_init(rq);
+    rq->argc = argc;
+    rq->argv = argv;
+    return flags_parse(&full, ctx, argc, argv);
+}
+
+static const struct flags_cmd run_cmd = {.cmd = "compare run", .usage = run_usage};
 
 /* Prints the outcome of run_execute(): the directory on stdout, the error on stderr. */
 static void print_outcome(int rc, const struct run_outcome *o, const char *err)
@@ -175,28 +201,13 @@ int cmd_run(int argc, char **argv)
 {
     struct run_request rq;
     struct run_outcome o;
-    struct flags f;
     char err[4096] = "";
-    int id, rc;
+    int rc = run_cli_parse(&rq, &run_cmd, NULL, argc, argv);
 
-    run_request_init(&rq);
-    rq.argc = argc;
-    rq.argv = argv;
-    flags_init(&f, "compare run", argc, argv);
-    flags_add(&f, run_flags, run_flags_count);
-    while ((id = flags_next(&f)) != FLAGS_END) {
-        if (id == FLAGS_HELP) {
-            run_usage(stdout);
-            return EXIT_OK;
-        }
-        if (id < 0 || run_flag_apply(&rq, &f, id) < 0) {
-            fprintf(stderr, "%s\n", f.err);
-            return EXIT_USAGE;
-        }
-    }
+    if (rc >= 0)
+        return rc;
     if (!rq.spec_path) {
-        fprintf(stderr, "compare run: --spec FILE is required\n");
-        run_usage(stderr);
+        fprintf(stderr, "compare run: --spec FILE is required\n%s", run_usage);
         return EXIT_USAGE;
     }
     rc = run_execute(&rq, &o, err, sizeof(err));
@@ -205,39 +216,49 @@ int cmd_run(int argc, char **argv)
     return rc;
 }
 
+/* What `compare report` was asked for. */
+struct report_cli {
+    const char *dir, *lang;
+};
+
+static int report_flag(void *ctx, struct flags *f, int id)
+{
+    struct report_cli *cli = ctx;
+
+    if (id == FLAGS_POSITIONAL && cli->dir)
+        return flags_fail(f, "unexpected argument '%s' (usage: compare report DIR [--lang en|zh])",
+                          f->value);
+    if (id == FLAGS_POSITIONAL)
+        cli->dir = f->value;
+    else if (strcmp(f->value, "en") != 0 && strcmp(f->value, "zh") != 0)
+        return flags_bad_value(f, "'en' or 'zh'");
+    else
+        cli->lang = f->value;
+    return 0;
+}
+
+static const struct flag_def report_flags[] = {{"--lang", 1, RUN_FLAG_LANG}};
+static const struct flags_cmd report_cmd = {
+    .cmd = "compare report",
+    .usage = "usage: compare report DIR [--lang en|zh]\n"
+             "Re-renders summary.json, summary.csv, report.md and report.html of a run\n"
+             "directory from its runs.jsonl and meta.json (nothing is measured).\n",
+    .tables = {FLAGS_TABLE(report_flags)},
+    .positional = 1,
+    .handle = report_flag,
+};
+
 int cmd_report(int argc, char **argv)
 {
-    static const struct flag_def defs[] = {{"--lang", 1, RUN_FLAG_LANG}};
-    const char *dir = NULL, *lang = NULL;
+    struct report_cli cli = {NULL, NULL};
+    const char *dir;
     char err[2048], path[PATH_MAX + 32];
     struct render_opts ro = {0};
-    struct flags f;
-    int id;
+    int rc = flags_parse(&report_cmd, &cli, argc, argv);
 
-    flags_init(&f, "compare report", argc, argv);
-    flags_add(&f, defs, 1);
-    f.positional = 1;
-    while ((id = flags_next(&f)) != FLAGS_END) {
-        if (id == FLAGS_HELP) {
-            printf("usage: compare report DIR [--lang en|zh]\n"
-                   "Re-renders summary.json, summary.csv, report.md and report.html of a run\n"
-                   "directory from its runs.jsonl and meta.json (nothing is measured).\n");
-            return EXIT_OK;
-        }
-        if (id == FLAGS_POSITIONAL && dir)
-            id = flags_fail(
-                &f, "unexpected argument '%s' (usage: compare report DIR [--lang en|zh])", f.value);
-        else if (id == FLAGS_POSITIONAL)
-            dir = f.value;
-        else if (id == RUN_FLAG_LANG && strcmp(f.value, "en") != 0 && strcmp(f.value, "zh") != 0)
-            id = flags_bad_value(&f, "'en' or 'zh'");
-        else if (id == RUN_FLAG_LANG)
-            lang = f.value;
-        if (id == FLAGS_ERROR) {
-            fprintf(stderr, "%s\n", f.err);
-            return EXIT_USAGE;
-        }
-    }
+    if (rc >= 0)
+        return rc;
+    dir = cli.dir;
     if (!dir) {
         fprintf(stderr, "compare report: missing DIR (usage: compare report DIR [--lang "
                         "en|zh])\n");
@@ -249,7 +270,7 @@ int cmd_report(int argc, char **argv)
                 strerror(errno));
         return EXIT_USAGE;
     }
-    ro.lang = lang;
+    ro.lang = cli.lang;
     if (render_dir(dir, &ro, NULL, err, sizeof(err)) < 0) {
         fprintf(stderr, "compare report: %s\n", err);
         return EXIT_HARNESS;

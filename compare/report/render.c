@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "jobs_util.h"
 #include "render.h"
 #include "report_html.h"
 #include "report_md.h"
@@ -18,52 +19,23 @@
 
 #define JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(10))
 
-/* Whole file into memory (NUL-terminated). Returns 0, -1 with err (ENOENT: *missing = 1). */
-static int read_all(const char *path, char **out, size_t *len, int *missing, char *err,
-                    size_t errlen)
+/* Whole file into memory (NUL-terminated). Returns 0, or -1 with err. */
+static int read_all(const char *path, char **out, size_t *len, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
-    char *p = NULL, *np;
-    size_t cap = 0, n = 0, got;
 
-    *out = NULL;
     *len = 0;
-    if (missing)
-        *missing = 0;
     if (!f) {
-        if (missing && errno == ENOENT)
-            *missing = 1;
         snprintf(err, errlen, "open '%s': %s", path, strerror(errno));
+        *out = NULL;
         return -1;
     }
-    for (;;) {
-        if (cap - n < 65536) {
-            cap = cap ? cap * 2 : 65536;
-            np = realloc(p, cap + 1);
-            if (!np) {
-                snprintf(err, errlen, "read '%s': out of memory", path);
-                goto fail;
-            }
-            p = np;
-        }
-        got = fread(p + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        snprintf(err, errlen, "read '%s': %s", path, strerror(errno));
-        goto fail;
-    }
+    *out = ju_read_stream(f, (size_t)-1, len);
+    if (!*out)
+        snprintf(err, errlen, "read '%s': %s", path,
+                 errno == ENOMEM ? "out of memory" : strerror(errno));
     fclose(f);
-    p[n] = '\0';
-    *out = p;
-    *len = n;
-    return 0;
-fail:
-    fclose(f);
-    free(p);
-    return -1;
+    return *out ? 0 : -1;
 }
 
 enum out_kind { OUT_JSON, OUT_CSV, OUT_MD, OUT_HTML };
@@ -157,7 +129,7 @@ int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_o
     json_t *meta = NULL, *runs = NULL, *summary = NULL, *dataset, *warnings;
     const char *recorded, *lang = ro ? ro->lang : NULL;
     json_error_t je;
-    int missing = 0, rc = -1;
+    int rc = -1;
     struct out_ctx c;
 
     if (summary_out)
@@ -178,7 +150,7 @@ int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_o
         goto out;
     }
     snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
-    if (read_all(path, &text, &len, &missing, err, errlen) != 0)
+    if (read_all(path, &text, &len, err, errlen) != 0)
         goto out;
     runs = summary_parse_runs(text, len, path, err, errlen);
     if (!runs)

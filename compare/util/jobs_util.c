@@ -10,28 +10,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-char *ju_read_file(const char *path, size_t max_bytes, size_t *len, char *err, size_t errlen)
+char *ju_read_stream(FILE *f, size_t max_bytes, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
+    char *buf = NULL, *nb;
+    size_t n = 0, cap = 0, got;
+    int e;
 
-    if (!f) {
-        snprintf(err, errlen, "'%s': %s", path, strerror(errno));
-        return NULL;
-    }
     for (;;) {
-        size_t got;
-
         if (cap - n < 4096) {
-            char *nb;
-
             cap = cap ? cap * 2 : 65536;
-            if (cap > max_bytes + 4096)
+            if (cap - 4096 > max_bytes)
                 cap = max_bytes + 4096;
             nb = realloc(buf, cap + 1);
             if (!nb) {
-                snprintf(err, errlen, "'%s': out of memory", path);
+                e = ENOMEM;
                 goto fail;
             }
             buf = nb;
@@ -39,33 +31,44 @@ char *ju_read_file(const char *path, size_t max_bytes, size_t *len, char *err, s
         got = fread(buf + n, 1, cap - n, f);
         n += got;
         if (n > max_bytes) {
-            snprintf(err, errlen, "'%s': larger than %zu bytes", path, max_bytes);
+            e = EFBIG;
             goto fail;
         }
-        if (got == 0) {
-            if (ferror(f)) {
-                snprintf(err, errlen, "'%s': read error", path);
-                goto fail;
-            }
+        if (got == 0)
             break;
-        }
     }
-    fclose(f);
-    if (!buf) {
-        buf = malloc(1);
-        if (!buf) {
-            snprintf(err, errlen, "'%s': out of memory", path);
-            return NULL;
-        }
+    if (ferror(f)) {
+        e = errno ? errno : EIO;
+        goto fail;
     }
     buf[n] = '\0';
-    if (len)
-        *len = n;
+    *len = n;
     return buf;
 fail:
-    fclose(f);
     free(buf);
+    errno = e;
     return NULL;
+}
+
+char *ju_read_file(const char *path, size_t max_bytes, size_t *len, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    size_t n = 0;
+
+    if (!f) {
+        snprintf(err, errlen, "'%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    buf = ju_read_stream(f, max_bytes, &n);
+    if (!buf && errno == EFBIG)
+        snprintf(err, errlen, "'%s': larger than %zu bytes", path, max_bytes);
+    else if (!buf)
+        snprintf(err, errlen, "'%s': %s", path, errno == ENOMEM ? "out of memory" : "read error");
+    fclose(f);
+    if (buf && len)
+        *len = n;
+    return buf;
 }
 
 json_t *ju_load_json(const char *path, char *err, size_t errlen)

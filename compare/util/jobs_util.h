@@ -1,11 +1,17 @@
-/* jobs_util: small file helpers shared by gate, commits, drift and merge: read a whole file,
- * load a JSON file with a message naming it, create a directory path, copy a file. */
+/* jobs_util: small file helpers shared by gate, commits, drift, merge and render: read a whole
+ * file, load a JSON file with a message naming it, create a directory path, copy a file. */
 #ifndef PAIRBENCH_JOBS_UTIL_H
 #define PAIRBENCH_JOBS_UTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <jansson.h>
+
+/* Reads the rest of f into a NUL-terminated malloc'd buffer (free()); *len gets its size.
+ * Returns NULL with errno ENOMEM (out of memory), EFBIG (more than max_bytes) or the read
+ * error's. */
+char *ju_read_stream(FILE *f, size_t max_bytes, size_t *len);
 
 /* Reads path into a NUL-terminated malloc'd buffer (free()); *len (optional) gets its size.
  * Returns NULL with err naming the file. Files over max_bytes are refused. */
