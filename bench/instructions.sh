@@ -5,7 +5,7 @@
 # servers `driver serve tcp|http|ws` — and (max-min)/median of instructions per operation
 # (target <= 0.5%). Part 2, detection: Redis 7.0 against Valkey 8.0 (SET, GET) with compare
 # run, and Debian's redis source as a git repository of two commits (bench/redis-src.sh: as
-# shipped, and with ~100 extra instructions on every SET) with compare commits --instructions,
+# shipped, and with ~120 extra instructions on every SET) with compare commits --instructions,
 # TRIES tries each, the instructions verdict at the default 1% threshold, and an A/A of the
 # shipped commit against itself. Prints tables; run directories under OUT.
 # Usage: sh bench/instructions.sh [spread|detect|commits|all]   (commits: the Debian source
@@ -19,6 +19,8 @@ tries=${TRIES:-3}
 out=${OUT:-$(mktemp -d /tmp/pairbench-instructions.XXXXXX)}
 compare=$top/bin/compare
 mkdir -p "$out"
+. "$top/bench/host.sh"
+host_line
 echo "instructions bench: run directories under $out" >&2
 
 spec() { # file versions-json grid-file [off: the channel left to --instructions]
