@@ -3,12 +3,14 @@
 # machine. Part 1, spread: each row counted REPEATS times (3) under valgrind — redis-server
 # SET, GET and LRANGE_100 at 1 and 50 connections, nginx serving 4 KiB, and the reference
 # servers `driver serve tcp|http|ws` — and (max-min)/median of instructions per operation
-# (target <= 0.5%). Part 2, detection: Redis 7.0 against Valkey 8.0 (SET, GET), and Debian's
-# redis source built twice (bench/redis-src.sh: as shipped, and with ~100 extra instructions
-# on every SET), TRIES tries each, the instructions verdict at the default 1% threshold, and
-# an A/A of the shipped build against itself. Prints tables; run directories under OUT.
-# Usage: sh bench/instructions.sh [spread|detect|all]   env: REQUESTS (10000), TRIES (3),
-#   OUT (a temp dir), REDIS_SRC (the cache of bench/redis-src.sh; built when absent).
+# (target <= 0.5%). Part 2, detection: Redis 7.0 against Valkey 8.0 (SET, GET) with compare
+# run, and Debian's redis source as a git repository of two commits (bench/redis-src.sh: as
+# shipped, and with ~120 extra instructions on every SET) with compare commits --instructions,
+# TRIES tries each, the instructions verdict at the default 1% threshold, and an A/A of the
+# shipped commit against itself. Prints tables; run directories under OUT.
+# Usage: sh bench/instructions.sh [spread|detect|commits|all]   (commits: the Debian source
+#   part of detect only)   env: REQUESTS (10000), TRIES (3), OUT (a temp dir), REDIS_SRC (the
+#   cache directory of bench/redis-src.sh; made when absent).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 what=${1:-all}
@@ -17,12 +19,15 @@ tries=${TRIES:-3}
 out=${OUT:-$(mktemp -d /tmp/pairbench-instructions.XXXXXX)}
 compare=$top/bin/compare
 mkdir -p "$out"
+. "$top/bench/host.sh"
+host_line
 echo "instructions bench: run directories under $out" >&2
 
-spec() { # file versions-json grid-file
+spec() { # file versions-json grid-file [off: the channel left to --instructions]
+    on="" && [ "${4:-}" = off ] && on='"enabled": false, '
     cat > "$1" <<EOT
 {"versions": $2, "grids": ["$3"], "runs": 1, "warmup": 0.1, "duration": 0.3,
- "instructions": {"runs": 3, "requests": $requests, "warmup_requests": 2000, "idle_s": 0.5}}
+ "instructions": {$on"runs": 3, "requests": $requests, "warmup_requests": 2000, "idle_s": 0.5}}
 EOT
 }
 
@@ -97,21 +102,33 @@ EOT
     done
 fi
 
-if [ "$what" = detect ] || [ "$what" = all ]; then
+if [ "$what" = detect ] || [ "$what" = commits ] || [ "$what" = all ]; then
     d=$out/detect && mkdir -p "$d"
     echo '{"name": "set-get", "defaults": {"protocol": "redis"}, "axes": {"command": ["SET", "GET"]}}' > "$d/grid.json"
     srv='--port {port} --save \"\" --appendonly no --dir {dir}'
     spec "$d/rv.json" "[{\"name\": \"redis-7.0\", \"server\": {\"redis\": \"redis-server $srv\"}}, {\"name\": \"valkey-8.0\", \"server\": {\"redis\": \"valkey-server $srv\"}}]" "$d/grid.json"
-    src=${REDIS_SRC:-$(sh "$top/bench/redis-src.sh")}
-    spec "$d/ab.json" "[{\"name\": \"debian-redis\", \"server\": {\"redis\": \"$src/redis-a/src/redis-server $srv\"}}, {\"name\": \"debian-redis-set-extra\", \"server\": {\"redis\": \"$src/redis-b/src/redis-server $srv\"}}]" "$d/grid.json"
-    spec "$d/aa.json" "[{\"name\": \"debian-redis\", \"server\": {\"redis\": \"$src/redis-a/src/redis-server $srv\"}}, {\"name\": \"debian-redis-again\", \"server\": {\"redis\": \"$src/redis-a/src/redis-server $srv\"}}]" "$d/grid.json"
+    # the Debian source as a git repository: HEAD~1 as shipped, HEAD with the extra cost on
+    # SET; compare commits builds each commit once (cached by SHA under $src/trees)
+    repo=$(sh "$top/bench/redis-src.sh" ${REDIS_SRC:+"$REDIS_SRC"})
+    src=$(dirname "$repo")
+    build=$(sh "$top/bench/redis-src.sh" --build-cmd)
+    spec "$d/commits.json" "[{\"name\": \"baseline\", \"server\": {\"redis\": \"{tree}/src/redis-server $srv\"}}, {\"name\": \"candidate\", \"server\": {\"redis\": \"{tree}/src/redis-server $srv\"}}]" "$d/grid.json" off
     echo
     echo "| comparison | try | row | instructions verdict | change |"
     echo "|---|---:|---|---|---:|"
+    # rv: compare run on the installed servers; ab and aa: compare commits --instructions
+    # (the spec leaves the channel to the flag), HEAD~1 -> HEAD and HEAD~1 -> HEAD~1
     for s in rv ab aa; do
+        [ "$what" = commits ] && [ "$s" = rv ] && continue
         t=1
         while [ "$t" -le "$tries" ]; do
-            "$compare" run --spec "$d/$s.json" --out "$d/$s-$t" >"$d/$s-$t.log" 2>&1 || true
+            case $s in
+            rv) "$compare" run --spec "$d/rv.json" --out "$d/rv-$t" >"$d/rv-$t.log" 2>&1 || true ;;
+            *) cand=HEAD && [ "$s" = aa ] && cand=HEAD~1
+               "$compare" commits --repo "$repo" --baseline HEAD~1 --candidate "$cand" --build "$build" \
+                   --cache "$src/trees" --spec "$d/commits.json" --instructions --out "$d/$s-$t" \
+                   >"$d/$s-$t.log" 2>&1 || true ;;
+            esac
             verdicts "$d/$s-$t" | while IFS="$(printf '\t')" read -r label v ch; do
                 echo "| $s | $t | $label | $v | $ch |"
             done

@@ -1,16 +1,27 @@
 #!/bin/sh
-# Builds Debian's own redis source package (bookworm) twice into a cache directory: as
-# shipped (redis-a) and with a small extra cost on the SET path (redis-b: a loop of ~100
-# instructions per SET in setCommand, about 1.5% of a SET's instructions under valgrind).
-# The deb-src entry reuses the mirror URI already configured on the machine (as
-# ci/install-deps.sh does); no host name is written here. Prints the cache directory.
+# Makes a git repository of Debian's own redis source package (bookworm) for `compare commits`:
+# HEAD~1 is the source as shipped (upstream's tree with its bundled dependencies, without
+# Debian's patches to use system libraries), HEAD adds a small extra cost on the SET path (a
+# loop of about 120 instructions per SET in setCommand, about 2% of a SET's instructions
+# under valgrind: enough to stay past the 1% threshold when redis's per-process hash seed moves
+# a SET by up to ±0.8%). The deb-src entry reuses the mirror URI already configured on the
+# machine (as ci/install-deps.sh does); no host name is written here. Builds are left to
+# `compare commits --build "$(sh bench/redis-src.sh --build-cmd)"`, which caches them by SHA.
+# Prints the repository's directory.
 # Usage: sh bench/redis-src.sh [CACHE_DIR]   (default /tmp/pairbench-redis-src)
+#        sh bench/redis-src.sh --build-cmd   (prints the build command)
 set -eu
+build_cmd='make -j2 MALLOC=libc BUILD_TLS=no'
+if [ "${1:-}" = --build-cmd ]; then
+    printf '%s\n' "$build_cmd"
+    exit 0
+fi
 cache=${1:-/tmp/pairbench-redis-src}
+repo=$cache/repo
 log() { printf 'redis-src: %s\n' "$*" >&2; }
 mkdir -p "$cache"
-if [ -x "$cache/redis-a/src/redis-server" ] && [ -x "$cache/redis-b/src/redis-server" ]; then
-    printf '%s\n' "$cache"
+if [ -f "$cache/repo.done" ]; then
+    printf '%s\n' "$repo"
     exit 0
 fi
 src_list=/etc/apt/sources.list.d/pairbench-bookworm-src.sources
@@ -30,23 +41,20 @@ if [ ! -d "$cache/orig" ]; then
     rm -rf "$cache/dl" && mkdir -p "$cache/dl"
     (cd "$cache/dl" && apt-get source -qq --download-only redis/bookworm >/dev/null)
     dsc=$(ls "$cache"/dl/redis_*.dsc | head -n 1)
-    # upstream's tree (its bundled deps) without Debian's patches to use system libraries
     dpkg-source --skip-patches -x "$dsc" "$cache/orig" >/dev/null
 fi
-build() { # dir
-    log "building $1 (a few minutes on 2 cores)"
-    make -C "$1" -j2 MALLOC=libc BUILD_TLS=no >"$1.build.log" 2>&1 ||
-        { log "build of $1 failed: see $1.build.log"; exit 3; }
-}
-for v in a b; do
-    [ -d "$cache/redis-$v" ] || cp -a "$cache/orig" "$cache/redis-$v"
-done
-if ! grep -q pairbench_extra "$cache/redis-b/src/t_string.c"; then
-    # the extra cost: a loop the compiler cannot drop, on every SET
-    awk '{print} /^void setCommand\(client \*c\) \{/ && !done {print "    { static volatile unsigned pairbench_extra; for (int i = 0; i < 25; i++) pairbench_extra += i; }"; done=1}' \
-        "$cache/redis-b/src/t_string.c" > "$cache/t_string.c" && mv "$cache/t_string.c" "$cache/redis-b/src/t_string.c"
-    grep -q pairbench_extra "$cache/redis-b/src/t_string.c" || { log "setCommand not found"; exit 3; }
-fi
-[ -x "$cache/redis-a/src/redis-server" ] || build "$cache/redis-a"
-[ -x "$cache/redis-b/src/redis-server" ] || build "$cache/redis-b"
-printf '%s\n' "$cache"
+rm -rf "$repo"
+cp -a "$cache/orig" "$repo"
+rm -rf "$repo/debian" # packaging, not the server
+# fixed names and dates: the same source makes the same commits (and reuses their builds)
+export GIT_AUTHOR_DATE='2026-12-01T00:00:00Z' GIT_COMMITTER_DATE='2026-12-01T00:00:00Z'
+g() { git -C "$repo" -c user.name=pairbench -c user.email=bench@example.invalid "$@"; }
+g init -q .
+g add -A && g commit -q -m "redis as shipped by Debian (bookworm), without Debian's patches"
+# the extra cost: a loop the compiler cannot drop, on every SET
+awk '{print} /^void setCommand\(client \*c\) \{/ && !done {print "    { static volatile unsigned pairbench_extra; for (int i = 0; i < 20; i++) pairbench_extra += i; }"; done=1}' \
+    "$repo/src/t_string.c" > "$cache/t_string.c" && mv "$cache/t_string.c" "$repo/src/t_string.c"
+grep -q pairbench_extra "$repo/src/t_string.c" || { log "setCommand not found in src/t_string.c"; exit 3; }
+g commit -q -am "SET: about 120 extra instructions per call in setCommand"
+touch "$cache/repo.done"
+printf '%s\n' "$repo"
