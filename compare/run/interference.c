@@ -58,6 +58,8 @@ void interference_compute(const struct sys_sample *a, const struct sys_sample *b
      * short window a single tick of anything reads as a large share of a core. Only what
      * the ticks can resolve counts against the limit (a 10 ms window cannot be called
      * disturbed by one 10 ms tick; over 1 s the slack is 0.02 cores at 100 Hz). */
+    if (window_s < INTERFERENCE_MIN_WINDOW_S)
+        return; /* too short for ticks to tell anything: recorded, never disturbed */
     out->disturbed = other - 2.0 / (double)hz / window_s > lim->other_cpu_cores ||
                      out->steal_pct > lim->steal_pct;
 }

@@ -23,6 +23,9 @@ int interference_parse_stat(const char *text, struct sys_sample *out);
  * gives the measurements). */
 #define INTERFERENCE_OTHER_CORES 0.5
 #define INTERFERENCE_STEAL_PCT 5.0
+/* A window shorter than this (20 ticks at 100 Hz) is never disturbed: /proc/stat's ticks
+ * cannot resolve what others did in it (a driver that exits in 10 ms, a scripted one). */
+#define INTERFERENCE_MIN_WINDOW_S 0.2
 struct interference_limits {
     double other_cpu_cores, steal_pct;
 };

@@ -103,6 +103,10 @@ static void test_interference(void)
     b.steal = 0;
     interference_compute(&a, &b, 1.6, 1.0, 100, 0, &lim, &in);
     CHECK(!in.disturbed);
+    /* a 50 ms window: the figures are recorded, but ticks cannot call it disturbed */
+    b.steal = 10;
+    interference_compute(&a, &b, 0.01, 0.05, 100, 0, &lim, &in);
+    CHECK(in.other_cpu_cores > 1 && in.steal_pct > 5 && !in.disturbed);
     CHECK(interference_parse_stat("nothing here\n", &a) == -1);
     CHECK(interference_is_outlier(1.1, 60000) && !interference_is_outlier(55000, 60000));
     CHECK(interference_is_outlier(700000, 60000) && !interference_is_outlier(5, 0));
