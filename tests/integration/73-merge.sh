@@ -57,9 +57,11 @@ assert_eq "$(rows merged/report.md)" "$(rows full/report.md)" "report rows"
 assert_eq "$(json_get merged/summary.json 'this.rows.map(r => r.metrics.throughput.vs_baseline.candidate.verdict).join(" ")')" \
     "regressed regressed regressed" "merged verdicts"
 
-# a real run directory (the merged one) goes into a drift history: one night, no step
+# a real run directory (the merged one) goes into a drift history: one night, no step; 3
+# configurations x 6 series (the 5 base metrics and server CPU per operation: compare started
+# the servers)
 assert_exit 0 "$COMPARE" drift --history hist --add merged > drift.out 2> drift.err
-grep -q "drift: 1 nights (0 in another environment, marked), 15 series" drift.out || fail "drift: $(cat drift.out drift.err)"
+grep -q "drift: 1 nights (0 in another environment, marked), 18 series" drift.out || fail "drift: $(cat drift.out drift.err)"
 [ -f hist/runs/*/summary.json ] && [ -s hist/drift.html ] || fail "history layout"
 
 # refusals
