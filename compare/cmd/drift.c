@@ -28,6 +28,7 @@
 #define DRIFT_STR(x) #x
 #define DRIFT_XSTR(x) DRIFT_STR(x)
 
+/* clang-format off */
 static const char usage[] =
     "usage: compare drift --history DIR [--add RUNDIR] [--window K]\n"
     "                     [--threshold METRIC=PERCENT]... [--lang en|zh]\n"
@@ -38,6 +39,7 @@ static const char usage[] =
     "                 5, p99_us 10, ...); naming one gates exactly the named metrics\n"
     "  --lang en|zh   language of drift.md and drift.html (default en)\n"
     "exit: 0 no regression step, 1 regression step in a gated metric, 2 bad input\n";
+/* clang-format on */
 
 static const char *env_key(const json_t *env, const char *key)
 {
@@ -294,11 +296,8 @@ struct drift_cmd {
 enum { DF_HISTORY, DF_ADD, DF_WINDOW, DF_THRESHOLD, DF_LANG };
 
 static const struct flag_def drift_flags[] = {
-    {"--history", 1, DF_HISTORY},
-    {"--add", 1, DF_ADD},
-    {"--window", 1, DF_WINDOW},
-    {"--threshold", 1, DF_THRESHOLD},
-    {"--lang", 1, DF_LANG},
+    {"--history", 1, DF_HISTORY},     {"--add", 1, DF_ADD},   {"--window", 1, DF_WINDOW},
+    {"--threshold", 1, DF_THRESHOLD}, {"--lang", 1, DF_LANG},
 };
 
 static int drift_flag(void *ctx, struct flags *f, int id)

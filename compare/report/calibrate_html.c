@@ -45,24 +45,13 @@ static const char *label_of(const json_t *row)
     return s ? s : "?";
 }
 
-static const char *proto_name(const char *p)
-{
-    static const char *const names[][2] = {
-        {"redis", "Redis"}, {"tcp", "TCP echo"}, {"http", "HTTP"}, {"ws", "WebSocket"}};
-    size_t i;
-
-    for (i = 0; p && i < sizeof(names) / sizeof(names[0]); i++)
-        if (strcmp(p, names[i][0]) == 0)
-            return names[i][1];
-    return p;
-}
-
 /* "Redis · TLS · 1 KiB": the band of a row (protocol, transport, payload), "" without params;
  * each band has its own axis, so one very noisy row does not flatten the others. */
 static void band_name(const json_t *row, char *out, size_t len)
 {
     const json_t *p = json_object_get(row, "params"), *pl = json_object_get(p, "payload");
-    const char *proto = proto_name(json_string_value(json_object_get(p, "protocol")));
+    const char *proto =
+        report_html_protocol_name(json_string_value(json_object_get(p, "protocol")));
     const char *tr = json_string_value(json_object_get(p, "transport"));
     long long b = json_is_integer(pl) ? (long long)json_integer_value(pl) : -1;
     char pay[32] = "";

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "metrics.h"
 #include "report_html_int.h"
 #include "report_html_svg.h"
@@ -33,7 +34,7 @@ void html_text(const struct html_ctx *c, const char *s)
             continue;
         }
         one[0] = *s;
-        svg_escape(c->f, one);
+        escape_html(c->f, one);
     }
     if (code)
         fputs("</code>", c->f);

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "escape.h"
+
 #define SVG_WIDTH 1100.0
 #define LABEL_RIGHT 352.0 /* labels end here (text-anchor end) */
 #define PLOT_X0 360.0
@@ -25,23 +27,7 @@ const char *svg_color(size_t i)
 
 void svg_escape(FILE *f, const char *s)
 {
-    static const char specials[] = "&<>\"'";
-    static const char *const entities[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
-
-    if (!s)
-        return;
-    for (; *s; s++) {
-        const char *hit = strchr(specials, *s);
-
-        if (hit)
-            fputs(entities[hit - specials], f);
-        /* control characters have no business in a label; they would make the XML
-         * ill-formed */
-        else if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n')
-            fputc(' ', f);
-        else
-            fputc(*s, f);
-    }
+    escape_html(f, s);
 }
 
 /* Writes s escaped, cut to max_chars code points with an ellipsis. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "report_md_int.h"
 #include "stats.h"
 #include "summary.h"
@@ -33,14 +34,7 @@ void md_tmpl(const struct md *m, const char *tmpl, ...)
 
 void md_cell(const struct md *m, const char *s)
 {
-    for (; *s; s++) {
-        if (*s == '|')
-            md_put(m, "\\|");
-        else if (*s == '\n' || *s == '\r')
-            fputc(' ', m->f);
-        else
-            fputc(*s, m->f);
-    }
+    escape_md_cell(m->f, s);
 }
 
 struct num num_fixed(double v, int decimals)

@@ -52,8 +52,9 @@ static int get_uint(const json_t *j, const char *key, unsigned lo, unsigned hi, 
 int cost_settings_parse(const json_t *j, int force, const char *file, struct cost_settings *cs,
                         char *err, size_t errlen)
 {
-    static const char *const keys[] = {"runs",    "requests", "warmup_requests", "idle_s",
-                                       "exclude", "enabled",  "match",           "source", NULL};
+    static const char *const keys[] = {"runs",   "requests", "warmup_requests",
+                                       "idle_s", "exclude",  "enabled",
+                                       "match",  "source",   NULL};
     const char *k;
     const json_t *v;
 

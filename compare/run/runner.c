@@ -519,7 +519,7 @@ struct run_ctx {
     struct window_watch win;
     struct counters *ctr; /* the counted-cost channel's counters on the server's tree */
     char ctr_why[1024];   /* why they could not be opened */
-    double cpu0, cpu1; /* the server's CPU seconds around the driver's life; -1 unknown */
+    double cpu0, cpu1;    /* the server's CPU seconds around the driver's life; -1 unknown */
     int have_res, interrupted, srv_started;
     char *err;
     size_t errlen;

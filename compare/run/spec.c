@@ -307,8 +307,10 @@ static int check_endpoints(struct spec *sp, char *err, size_t errlen)
     return 0;
 }
 
-/* Labels must tell configurations apart: a repeated label gets the id appended. The labels
- * seen so far sit in a hash set, so this stays linear in the number of configurations. */
+/* Labels must tell configurations apart: a repeated label names its worker threads (the one
+ * axis grid_config_label() leaves out when workers is 1 or equals connections), and the id when
+ * it still repeats. The labels seen so far sit in a hash set, so this stays linear in the
+ * number of configurations. */
 static void unique_labels(struct spec *sp)
 {
     json_t *seen = json_object();
@@ -316,8 +318,14 @@ static void unique_labels(struct spec *sp)
 
     for (i = 0; seen && i < sp->n_configs; i++) {
         struct grid_config *c = &sp->configs[i];
+        size_t n = strlen(c->label);
+        json_int_t w = json_integer_value(json_object_get(c->params, "workers"));
+
+        if (json_object_get(seen, c->label) && w > 0)
+            snprintf(c->label + n, sizeof(c->label) - n, " · %lld worker%s", (long long)w,
+                     w == 1 ? "" : "s");
         if (json_object_get(seen, c->label)) {
-            size_t n = strlen(c->label);
+            c->label[n] = '\0';
             snprintf(c->label + n, sizeof(c->label) - n, " · %s", c->id);
         }
         json_object_set_new(seen, c->label, json_true());

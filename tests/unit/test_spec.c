@@ -314,6 +314,34 @@ int main(void)
             expect_spec_error("{\"versions\":[{\"name\":\"a\"}]}", want);
         }
     }
+    {
+        /* two configurations told apart only by worker threads: the repeated label names them */
+        FILE *f = fopen(grid_file, "w");
+        json_t *root = parse("{\"versions\":[{\"name\":\"a\",\"server\":{\"redis\":\"s "
+                             "{port}\"}}]}");
+        struct spec sp;
+        const char *grids[1] = {grid_file};
+        char err[512] = "";
+
+        if (f) {
+            fputs("{\"name\":\"g\",\"defaults\":{\"protocol\":\"redis\",\"command\":\"SET\","
+                  "\"connections\":4},\"configs\":[{\"workers\":4},{\"workers\":1},"
+                  "{\"workers\":1,\"timeout\":2}]}\n",
+                  f);
+            fclose(f);
+        }
+        CHECK_MSG(spec_load(&sp, "spec.json", root, grids, 1, err, sizeof(err)) == 0, "%s", err);
+        CHECK(sp.n_configs == 3);
+        if (sp.n_configs == 3) {
+            CHECK_MSG(strcmp(sp.configs[1].label, "redis · SET · 64 B · pipeline1 · window1 · 4 "
+                                                  "clients · 1 worker") == 0,
+                      "%s", sp.configs[1].label);
+            CHECK_MSG(strstr(sp.configs[2].label, sp.configs[2].id) != NULL, "%s",
+                      sp.configs[2].label);
+        }
+        spec_release(&sp);
+        json_decref(root);
+    }
     unlink(grid_file);
     return T_DONE();
 }
