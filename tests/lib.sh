@@ -33,6 +33,15 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.clos
 PY
 }
 
+# A driver binary valgrind can run: this build's, or on the sanitized pass the plain build's
+# (valgrind cannot run an AddressSanitizer build); nothing when there is none.
+valgrind_driver() {
+    case ${PAIRBENCH_BUILD:-build} in
+    *san*) if [ -x "$TOP/bin/driver" ]; then echo "$TOP/bin/driver"; fi ;;
+    *) echo "$DRIVER" ;;
+    esac
+}
+
 # start_bg LOGNAME cmd...: start a process in the background, remember it for cleanup.
 start_bg() {
     name=$1; shift

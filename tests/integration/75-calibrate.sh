@@ -15,16 +15,18 @@ cat > grid.json <<'JSON'
  "axes": {"payload": [64, 1024]}}
 JSON
 # with valgrind the counted-cost channel is on: 2 counted runs per version and configuration
-instr="" iflag=""
-if command -v valgrind > /dev/null; then
+# (the server counted is a build valgrind can run: the plain one on the sanitized pass)
+instr="" iflag="" srvdrv=$DRIVER
+if command -v valgrind > /dev/null && [ -n "$(valgrind_driver)" ]; then
     instr=', "instructions": {"runs": 2, "requests": 300, "warmup_requests": 100, "idle_s": 0.2}'
     iflag=--instructions
+    srvdrv=$(valgrind_driver)
 else
-    echo "skipped: instructions/op in the calibration (no valgrind)"
+    echo "skipped: instructions/op in the calibration (no valgrind, or no build it can run)"
 fi
 cat > spec.json <<JSON
 {"versions": [
-  {"name": "ref", "driver": "$DRIVER", "server": {"tcp": "$DRIVER serve tcp --port {port}"}}],
+  {"name": "ref", "driver": "$DRIVER", "server": {"tcp": "$srvdrv serve tcp --port {port}"}}],
  "grids": ["grid.json"], "runs": 3, "warmup": 0.1, "duration": 0.3, "grace": 10, "probe_timeout": 20$instr}
 JSON
 
