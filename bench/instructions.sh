@@ -8,9 +8,10 @@
 # shipped, and with ~120 extra instructions on every SET) with compare commits --instructions,
 # TRIES tries each, the instructions verdict at the default 1% threshold, and an A/A of the
 # shipped commit against itself. Prints tables; run directories under OUT.
-# Usage: sh bench/instructions.sh [spread|detect|commits|all]   (commits: the Debian source
-#   part of detect only)   env: REQUESTS (10000), TRIES (3), OUT (a temp dir), REDIS_SRC (the
-#   cache directory of bench/redis-src.sh; made when absent).
+# Usage: sh bench/instructions.sh [spread|detect|commits|rv|all]   (commits: the Debian
+#   source part of detect only; rv: its Redis/Valkey part only)   env: REQUESTS (10000),
+#   TRIES (3), OUT (a temp dir), REDIS_SRC (the cache directory of bench/redis-src.sh; made
+#   when absent).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 what=${1:-all}
@@ -102,7 +103,7 @@ EOT
     done
 fi
 
-if [ "$what" = detect ] || [ "$what" = commits ] || [ "$what" = all ]; then
+if [ "$what" = detect ] || [ "$what" = commits ] || [ "$what" = rv ] || [ "$what" = all ]; then
     d=$out/detect && mkdir -p "$d"
     echo '{"name": "set-get", "defaults": {"protocol": "redis"}, "axes": {"command": ["SET", "GET"]}}' > "$d/grid.json"
     srv='--port {port} --save \"\" --appendonly no --dir {dir}'
@@ -120,6 +121,7 @@ if [ "$what" = detect ] || [ "$what" = commits ] || [ "$what" = all ]; then
     # (the spec leaves the channel to the flag), HEAD~1 -> HEAD and HEAD~1 -> HEAD~1
     for s in rv ab aa; do
         [ "$what" = commits ] && [ "$s" = rv ] && continue
+        [ "$what" = rv ] && [ "$s" != rv ] && continue
         t=1
         while [ "$t" -le "$tries" ]; do
             case $s in
