@@ -85,11 +85,15 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules,
             if (more && !past && m == METRIC_THROUGHPUT && json_object_get(pr, "lo") &&
                 json_object_get(pr, "hi"))
                 past = summary_num(pr, "lo", 1) - 1 <= -t || summary_num(pr, "hi", 1) - 1 >= t;
-            /* unstable after the planned rounds: measure more. Once the row has extra
-             * rounds its spread comes from the interquartile range, which more runs do not
-             * shrink: then only a change that is or may be past the threshold is worth more
-             * rounds. */
-            if (strcmp(verdict, VERDICT_UNSTABLE) == 0 && (past || !more))
+            /* unstable: measure more. After the planned rounds that is the spread; once the
+             * row has extra rounds a noisy side makes it unstable only while the 90% interval
+             * of its paired change still reaches past the threshold (stats_verdict), and more
+             * rounds narrow that interval: going on is how the row gets decided, and the
+             * false-alarm budget is already split over every look the cap allows. */
+            if (strcmp(verdict, VERDICT_UNSTABLE) == 0 &&
+                (!more || !json_is_number(json_object_get(pr, "lo")) ||
+                 !json_is_number(json_object_get(pr, "hi")) || summary_num(pr, "lo", 1) - 1 <= -t ||
+                 summary_num(pr, "hi", 1) - 1 >= t))
                 return 1;
             if (strcmp(verdict, VERDICT_SAME) == 0 && past)
                 return 1;

@@ -85,6 +85,28 @@ static void format_cpus(const cpu_set_t *set, char *out, size_t outlen)
     }
 }
 
+int proc_split_cpus(const cpu_set_t *have, char *first, char *second, size_t len)
+{
+    cpu_set_t a, b;
+    int c, n = CPU_COUNT(have), seen = 0;
+
+    if (n < 2)
+        return -1;
+    CPU_ZERO(&a);
+    CPU_ZERO(&b);
+    for (c = 0; c < CPU_SETSIZE; c++) {
+        if (!CPU_ISSET(c, have))
+            continue;
+        if (seen++ < n / 2)
+            CPU_SET(c, &a);
+        else
+            CPU_SET(c, &b);
+    }
+    format_cpus(&a, first, len);
+    format_cpus(&b, second, len);
+    return 0;
+}
+
 int proc_check_cpus(const cpu_set_t *set, char *err, size_t errlen)
 {
     cpu_set_t have;

@@ -77,6 +77,11 @@ void proc_file_tail(const char *path, size_t max_bytes, char *out, size_t outlen
 /* Parses a CPU list ("0", "0,2", "1-3,6") into set. Returns 0, or -1. */
 int proc_parse_cpus(const char *list, cpu_set_t *set);
 
+/* Splits the CPUs of have into two disjoint halves as CPU lists ("0", "2-3"): the lower
+ * n/2 into first, the rest into second (the larger half when n is odd). Returns 0, or -1
+ * when have holds fewer than 2 CPUs. Pure. */
+int proc_split_cpus(const cpu_set_t *have, char *first, char *second, size_t len);
+
 /* Checks that every CPU of set is one this process may run on (sched_getaffinity). Returns 0,
  * or -1 with err naming the first missing CPU and the CPUs present, e.g. "CPU 99 is not
  * available (this process may use CPUs 0-1)". */

@@ -34,6 +34,12 @@ assert_exit 1 "$COMPARE" gate --spec slow.json --out slow > slow.out 2> slow.err
 grep -q "compare: gate: exit 1: regression in 'tcp · 64 B · window1 · 1 client' throughput −" slow.err \
     || fail "reason line: $(tail -3 slow.err)"
 head -1 slow.out | grep -q '^<!-- pairbench-gate -->$' || fail "stdout is not the gate Markdown"
+# the default placement: driver and server on disjoint halves of the CPUs (2 or more)
+if [ "$(nproc)" -ge 2 ]; then
+    assert_eq "$(json_get slow/meta.json '[this.settings.pin_driver !== null, this.settings.pin_server !== null, this.settings.pin_driver !== this.settings.pin_server].join(" ")')" \
+        "true true true" "the gate's default placement in meta.json"
+    grep -q "compare: gate: the driver runs on CPUs .*, the server on CPUs " slow.err || fail "placement not said"
+fi
 grep -q "^## pairbench gate: regression" slow/gate.md || fail "gate.md"
 grep -q "| tcp · 64 B · window1 · 1 client | candidate | throughput −[0-9.]*% regressed (5%)" slow/gate.md \
     || fail "gate.md row: $(cat slow/gate.md)"

@@ -55,7 +55,10 @@ grep -q "^Server accounting: mixed" m/report.md || fail "report.md accounting se
 grep -q "server CPU [0-9.]* → [0-9.]* µs/op" m/report.md || fail "report.md per-op line"
 grep -q "Interference and server accounting" m/report.html || fail "report.html section"
 
-# 2. a bounded busy loop (one core, 60 s at most) during the gate
+# 2. a bounded busy loop (one core, 60 s at most) during the gate. --no-pin: with the gate's
+# default placement the driver's threads fill the lower CPUs and the loop, sharing a CPU
+# with them, gets about 0.15 of a core — below the limit this part is about (the pinned
+# case is measured by bench/gate-trust.sh aa-busy)
 cat > aa.json <<JSON
 {"versions": [
   {"name": "baseline", "driver": "$DRV", $srv},
@@ -64,7 +67,7 @@ cat > aa.json <<JSON
 JSON
 timeout 60 sh -c 'while :; do :; done' &
 busy=$!
-set +e; "$COMPARE" gate --spec aa.json --out busy > busy.out 2> busy.err; rc=$?; set -e
+set +e; "$COMPARE" gate --spec aa.json --no-pin --out busy > busy.out 2> busy.err; rc=$?; set -e
 kill "$busy" 2>/dev/null; wait "$busy" 2>/dev/null || true
 [ $rc -ne 1 ] || fail "A/A under a busy loop: exit 1: $(tail -2 busy.err)"
 [ $rc -eq 0 ] || [ $rc -eq 4 ] || fail "A/A under a busy loop: exit $rc: $(tail -2 busy.err)"

@@ -2,8 +2,10 @@
  * operations counted, every configured connection held, no timeout, errors within 1%, the
  * whole window measured — whatever the driver's exit; the result is kept when it fails. */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 
+#include "proc.h"
 #include "t.h"
 #include "validate.h"
 
@@ -141,8 +143,22 @@ static void test_grace(void)
     json_decref(t20);
 }
 
+/* The gate's default placement: two disjoint halves of the CPUs this process may use. */
+static void test_split_cpus(void)
+{
+    cpu_set_t set;
+    char a[64], b[64];
+
+    CHECK(proc_parse_cpus("0-1", &set) == 0 && proc_split_cpus(&set, a, b, sizeof(a)) == 0);
+    CHECK_MSG(strcmp(a, "0") == 0 && strcmp(b, "1") == 0, "%s %s", a, b);
+    CHECK(proc_parse_cpus("0-3,8", &set) == 0 && proc_split_cpus(&set, a, b, sizeof(a)) == 0);
+    CHECK_MSG(strcmp(a, "0-1") == 0 && strcmp(b, "2-3,8") == 0, "%s %s", a, b);
+    CHECK(proc_parse_cpus("5", &set) == 0 && proc_split_cpus(&set, a, b, sizeof(a)) == -1);
+}
+
 int main(void)
 {
+    test_split_cpus();
     test_checks();
     test_run();
     test_grace();
