@@ -4,18 +4,18 @@
 #include "outcome.h"
 #include "summary.h"
 
-void outcome_default_gated(unsigned char gated[METRIC_COUNT])
+void outcome_default_gated(unsigned char gated[METRIC_ALL])
 {
     int m;
 
-    for (m = 0; m < METRIC_COUNT; m++)
+    for (m = 0; m < METRIC_ALL; m++)
         gated[m] = (unsigned char)metric_def((enum metric)m)->gate_default;
 }
 
 const char *outcome_row_verdict(const json_t *row, const char *candidate,
                                 const unsigned char *gated)
 {
-    unsigned char dflt[METRIC_COUNT];
+    unsigned char dflt[METRIC_ALL];
     const char *status = summary_str(row, "status", "ok");
     int m, regressed = 0, unstable = 0, improved = 0;
 
@@ -25,10 +25,10 @@ const char *outcome_row_verdict(const json_t *row, const char *candidate,
         outcome_default_gated(dflt);
         gated = dflt;
     }
-    for (m = 0; candidate && m < METRIC_COUNT; m++) {
+    for (m = 0; candidate && m < METRIC_ALL; m++) {
         const char *v;
 
-        if (!gated[m])
+        if (!gated[m] || !summary_vs(row, metric_name((enum metric)m), candidate))
             continue;
         v = summary_str(summary_vs(row, metric_name((enum metric)m), candidate), "verdict", "");
         if (strcmp(v, VERDICT_FAILED) == 0)

@@ -14,12 +14,14 @@
 #define OUTCOME_INCOMPLETE "incomplete"
 #define OUTCOME_INCONCLUSIVE "inconclusive"
 
-/* Fills gated with the headline metrics: the gate's defaults of the metric table
- * (throughput, cpu_efficiency, p99_us). */
-void outcome_default_gated(unsigned char gated[METRIC_COUNT]);
+/* Fills gated (METRIC_ALL entries) with the headline metrics: the gate's defaults of the
+ * metric table (throughput, cpu_efficiency, p99_us, and instructions where a row counted
+ * them). */
+void outcome_default_gated(unsigned char gated[METRIC_ALL]);
 
-/* The verdict of a summary row for one candidate over the gated metrics (NULL = the
- * headline set), worst first: "failed" (the row has failed runs), "regressed", "unstable",
+/* The verdict of a summary row for one candidate over the gated metrics (METRIC_ALL entries;
+ * NULL = the headline set; a metric the row did not measure is passed over), worst first:
+ * "failed" (the row has failed runs), "regressed", "unstable",
  * "incomplete" (runs missing), "improved", else "unchanged". A one-version row (no
  * candidate) is "failed" or "unchanged". */
 const char *outcome_row_verdict(const json_t *row, const char *candidate,

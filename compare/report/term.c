@@ -130,9 +130,25 @@ size_t term_fit(const char *s, size_t cells, int pad, char *out, size_t outlen)
 }
 
 struct layout {
-    int metric[METRIC_COUNT];
-    size_t n_metrics, col[METRIC_COUNT], label;
+    int metric[METRIC_ALL];
+    size_t n_metrics, col[METRIC_ALL], label;
 };
+
+/* Whether a row of the summary measured metric m (the optional ones only where counted). */
+static int measured(const json_t *rows, enum metric m)
+{
+    const json_t *row;
+    size_t i;
+
+    if ((int)m < METRIC_COUNT)
+        return 1;
+    json_array_foreach(rows, i, row)
+    {
+        if (json_object_get(json_object_get(row, "metrics"), metric_name(m)))
+            return 1;
+    }
+    return 0;
+}
 
 #define VERDICT_CELLS 12 /* "inconclusive" */
 
@@ -145,8 +161,8 @@ static void lay_out(const json_t *summary, const unsigned char *gated, size_t wi
     int m;
 
     memset(L, 0, sizeof(*L));
-    for (m = 0; m < METRIC_COUNT; m++)
-        if (gated[m]) {
+    for (m = 0; m < METRIC_ALL; m++)
+        if (gated[m] && measured(rows, (enum metric)m)) {
             size_t w = strlen(metric_name((enum metric)m)) + 1;
             L->metric[L->n_metrics] = m;
             L->col[L->n_metrics++] = w < 8 ? 8 : w;
@@ -199,7 +215,7 @@ int term_table(FILE *f, const json_t *summary, const unsigned char *gated, size_
     const json_t *rows = json_object_get(summary, "rows"), *row;
     const json_t *versions = json_object_get(summary, "versions");
     const json_t *oc = json_object_get(summary, "outcome");
-    unsigned char dflt[METRIC_COUNT];
+    unsigned char dflt[METRIC_ALL];
     struct layout L;
     char cell[512], label[512];
     size_t i, v, k, nv = json_array_size(versions);

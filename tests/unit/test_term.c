@@ -121,5 +121,30 @@ int main(void)
         json_decref(oc);
         json_decref(s);
     }
+    /* a counted row: its instructions/op verdict decides the row and gets a column; rows
+     * without the metric are passed over */
+    {
+        json_t *counted = row("redis · SET · 64 B", "ok", "~", 0.004);
+        json_t *s = json_pack("{s:[s,s],s:[o,o]}", "versions", "base", "cand", "rows", counted,
+                              row("tcp · 64 B", "ok", "~", 0.01));
+        json_t *oc;
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f;
+
+        json_object_set_new(json_object_get(counted, "metrics"), "instructions",
+                            metric("regressed", 0.0197));
+        oc = outcome_build(s, NULL);
+        CHECK_STR(json_string_value(json_object_get(oc, "overall")), "regressed");
+        CHECK(json_integer_value(json_object_get(json_object_get(oc, "verdicts"), "unchanged")) ==
+              1);
+        json_decref(oc);
+        f = open_memstream(&buf, &len);
+        CHECK(f && term_table(f, s, NULL, 100) == 0);
+        fclose(f);
+        CHECK_MSG(buf && strstr(buf, "instructions") && strstr(buf, "+2.0%"), "%s", buf);
+        free(buf);
+        json_decref(s);
+    }
     return T_DONE();
 }
