@@ -79,7 +79,7 @@ static int parse_gate_extra(struct gate_config *gc, const char *key, const json_
 
         if (!json_is_object(v) || (c && (!json_is_number(c) || json_number_value(c) <= 0)) ||
             (st && (!json_is_number(st) || json_number_value(st) <= 0)) ||
-            json_object_size(v) != (size_t)(!!c + !!st)) {
+            json_object_size(v) != (size_t)(c != NULL) + (size_t)(st != NULL)) {
             snprintf(err, errlen,
                      "%s: $.gate.disturbed_limit: expected {\"other_cpu_cores\": CORES, "
                      "\"steal_pct\": PERCENT} with positive numbers",

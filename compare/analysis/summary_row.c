@@ -442,12 +442,13 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
                           const char *fallback_label, double warmup_default)
 {
     size_t nv = json_array_size(versions), vi;
-    struct row_runs rr = {.cells = calloc((nv * nr) + 1, sizeof(*rr.cells)),
-                          .failures = json_array()};
+    struct row_runs rr = {.failures = json_array()};
     struct side **sides = sides_new(nv);
     json_t *row, *metrics;
     unsigned inst_failed;
+    size_t cell_size = sizeof(const json_t *);
 
+    rr.cells = calloc((nv * nr) + 1, cell_size);
     if (!sides || !rr.cells) {
         sides_free(sides, nv);
         free(rr.cells);

@@ -121,7 +121,7 @@ struct pinfo {
 /* Every process under proc_root with its parent and CPU ticks; *n set. malloc'd or NULL. */
 static struct pinfo *list_processes(const char *proc_root, size_t *n)
 {
-    struct pinfo *v = malloc(WINDOW_MAX_PROCS * sizeof(*v));
+    struct pinfo *v = calloc(WINDOW_MAX_PROCS, sizeof(*v));
     char path[4200], buf[1024];
     DIR *d = opendir(proc_root);
     struct dirent *e;
