@@ -85,11 +85,8 @@ assert_eq "$(check_counted "$T/ng-out" 1 2)" "1 ok" "counted nginx master and wo
 # 3. the reference servers. valgrind cannot run an AddressSanitizer build: on the sanitized
 # pass the plain build's driver (made by the first pass) serves, and without one this part
 # is left out, saying so.
-serve_driver=$DRIVER
-case ${PAIRBENCH_BUILD:-build} in
-*san*) serve_driver=$TOP/bin/driver
-       [ -x "$serve_driver" ] || { echo "skipped: reference servers: no plain build of the driver for valgrind"; serve_driver=; } ;;
-esac
+serve_driver=$(valgrind_driver)
+[ -n "$serve_driver" ] || echo "skipped: reference servers: no plain build of the driver for valgrind"
 if [ -n "$serve_driver" ]; then
 echo '{"name": "serve", "defaults": {}, "axes": {"protocol": ["tcp", "http", "ws"]}}' > "$T/s-grid.json"
 cat > "$T/s-spec.json" <<JSON

@@ -31,7 +31,9 @@ static json_t *make_cal(unsigned alarms)
                      "transport", "tls", "payload", 1024, "metrics");
 }
 
-static char *render(const json_t *cal, const char *lang, int *rc, char *err, size_t errlen)
+/* The text one of calibrate_html.h's writers makes of cal (malloc'd; NULL when out of memory). */
+static char *render_with(int (*write)(FILE *, const json_t *, const char *, char *, size_t),
+                         const json_t *cal, const char *lang, int *rc, char *err, size_t errlen)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -39,22 +41,19 @@ static char *render(const json_t *cal, const char *lang, int *rc, char *err, siz
 
     if (!f)
         return NULL;
-    *rc = calibrate_html_write(f, cal, lang, err, errlen);
+    *rc = write(f, cal, lang, err, errlen);
     fclose(f);
     return buf;
 }
 
+static char *render(const json_t *cal, const char *lang, int *rc, char *err, size_t errlen)
+{
+    return render_with(calibrate_html_write, cal, lang, rc, err, errlen);
+}
+
 static char *render_md(const json_t *cal, const char *lang, int *rc, char *err, size_t errlen)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-
-    if (!f)
-        return NULL;
-    *rc = calibrate_md_write(f, cal, lang, err, errlen);
-    fclose(f);
-    return buf;
+    return render_with(calibrate_md_write, cal, lang, rc, err, errlen);
 }
 
 static size_t count(const char *hay, const char *needle)
