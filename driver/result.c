@@ -45,16 +45,19 @@ void result_cpu_now(struct drv_cpu *c)
 
     if (getrusage(RUSAGE_SELF, &ru) < 0) {
         c->user_s = c->sys_s = 0;
+        c->nivcsw = 0;
         return;
     }
     c->user_s = tv_s(&ru.ru_utime);
     c->sys_s = tv_s(&ru.ru_stime);
+    c->nivcsw = ru.ru_nivcsw;
 }
 
 void result_cpu_delta(struct drv_result *r, const struct drv_cpu *start, const struct drv_cpu *end)
 {
     r->cpu.user_s = end->user_s - start->user_s;
     r->cpu.sys_s = end->sys_s - start->sys_s;
+    r->cpu.nivcsw = end->nivcsw - start->nivcsw;
 }
 
 /* Length of the valid UTF-8 sequence at p[0..n), or 0 when it is not one. */
@@ -232,6 +235,7 @@ json_t *result_to_json(const struct drv_opts *o, const struct drv_result *r)
     json_object_set_new(cpu, "user_s", real4(r->cpu.user_s));
     json_object_set_new(cpu, "sys_s", real4(r->cpu.sys_s));
     json_object_set_new(cpu, "percent", real1(elapsed_s > 0 ? cpu_s / elapsed_s * 100.0 : 0));
+    json_object_set_new(cpu, "nivcsw", json_integer((json_int_t)r->cpu.nivcsw));
     json_object_set_new(j, "cpu", cpu);
     json_object_set_new(j, "rss_peak_kib", json_integer(rss));
     json_object_set_new(j, "build", result_build_json());

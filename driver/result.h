@@ -16,9 +16,11 @@
 #define RESULT_ERRTEXT_MAX 200
 #define RESULT_REASON_MAX 512
 
-/* Process CPU time (all threads) at one instant. */
+/* Process CPU time and involuntary context switches (all threads, ended ones too) at one
+ * instant. */
 struct drv_cpu {
     double user_s, sys_s;
+    long nivcsw;
 };
 
 struct drv_result {

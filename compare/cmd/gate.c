@@ -45,7 +45,8 @@ static const char usage[] =
     "                  cpu_efficiency 5, p99_us 10); the spec's \"gate\" section is read first\n"
     "  --budget D      spend at most D (5m, 90s, 1h; spec gate.budget): after the planned\n"
     "                  rounds, undecided rows get alternating rounds while time is left;\n"
-    "                  stops early when every row is decided\n"
+    "                  stops early when every row is decided, or when one is decided\n"
+    "                  regressed (the gate fails then, whatever the others show)\n"
     "  --disturbed-limit CORES  a run during which other processes used more CPU than\n"
     "                  this (default 0.5 cores; or steal above 5%) is disturbed: its\n"
     "                  round is run again (at most 2 rounds per row)\n"
@@ -316,6 +317,7 @@ static int obtain_summary(struct gate_cli *cli, struct gate_config *gc, struct r
     cli->rq.rules = &gc->rules;
     cli->rq.limits = &gc->limits;
     cli->rq.repeat_disturbed = 1;
+    cli->rq.stop_when_regressed = 1;
     if (gc->budget_s > 0)
         cli->rq.deadline_ns = cli->t_start + (uint64_t)(gc->budget_s * 1e9);
     if (cli->from) {

@@ -119,6 +119,31 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules,
     return 0;
 }
 
+int confirm_row_regressed(const json_t *row, const struct verdict_rules *rules, size_t planned)
+{
+    const json_t *metrics = json_object_get(row, "metrics");
+    int m;
+
+    if (strcmp(summary_str(row, "status", ""), "ok") != 0 ||
+        confirm_row_borderline(row, rules, planned))
+        return 0;
+    for (m = 0; m < METRIC_ALL; m++) {
+        const char *cand;
+        const json_t *cmp;
+
+        if (rules->threshold_pct[m] <= 0)
+            continue;
+        json_object_foreach(
+            (json_t *)json_object_get(json_object_get(metrics, metric_name(m)), "vs_baseline"),
+            cand, cmp)
+        {
+            if (strcmp(summary_str(cmp, "verdict", ""), VERDICT_REGRESSED) == 0)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 void confirm_paired_text(const json_t *vs, char *buf, size_t len)
 {
     const json_t *pr = json_object_get(vs, "paired_ratio");
@@ -302,12 +327,31 @@ out:
     return rc;
 }
 
+/* The label of a selected row that is decided regressed (confirm_row_regressed), or NULL. The
+ * string belongs to the spec. */
+static const char *regressed_row(const struct confirm_ctx *cx, const json_t *summary)
+{
+    const struct spec *sp = cx->r->sp;
+    size_t c, k, rounds = (size_t)summary_num(summary, "rounds", 0);
+    const json_t *x;
+
+    json_array_foreach(json_object_get(summary, "rows"), k, x)
+    {
+        for (c = 0; c < sp->n_configs; c++)
+            if (cx->selected[c] && strcmp(summary_str(x, "config", ""), sp->configs[c].id) == 0 &&
+                confirm_row_regressed(x, cx->rules, rounds))
+                return sp->configs[c].label;
+    }
+    return NULL;
+}
+
 int confirm_run(struct confirm_ctx *cx, char *err, size_t errlen)
 {
     const struct spec *sp = cx->r->sp;
     json_t *runs = NULL, *summary = NULL, *rows_done = json_object(), *record = NULL;
     unsigned added = 0;
     int rc = -1, out_of_time = 0;
+    const char *regressed = NULL;
 
     if (!rows_done)
         goto oom;
@@ -326,6 +370,13 @@ int confirm_run(struct confirm_ctx *cx, char *err, size_t errlen)
         summary = current_summary(cx->dir, cx->meta, cx->rules, &runs, err, errlen);
         if (!summary)
             goto out;
+        if (cx->stop_when_regressed && (regressed = regressed_row(cx, summary)) != NULL) {
+            fprintf(stderr,
+                    "compare: %s is regressed: the gate fails whatever the other rows show; "
+                    "no further rounds\n",
+                    regressed);
+            break;
+        }
         for (c = 0; c < sp->n_configs && !*cx->r->stop; c++) {
             const json_t *row = NULL, *x;
             size_t k;
@@ -367,6 +418,8 @@ int confirm_run(struct confirm_ctx *cx, char *err, size_t errlen)
                        "rows", rows_done);
     if (record && cx->deadline_ns)
         json_object_set_new(record, "budget_ended", json_boolean(out_of_time));
+    if (record && regressed)
+        json_object_set_new(record, "stopped_at_regression", json_string(regressed));
     if (!record || json_object_set_new(cx->meta, "confirmation", record) < 0)
         goto oom;
     if (out_of_time)

@@ -37,7 +37,15 @@ struct confirm_ctx {
     const struct verdict_rules *rules;
     uint64_t deadline_ns; /* gate --budget: no extra round starts unless it fits (0 = none) */
     uint64_t round_ns;    /* one round of one row, as measured over the planned rounds */
+    /* gate: stop once some row is regressed on a gated metric and not borderline (no extra
+     * round can take a gate's exit 1 back then: confirm_row_regressed) */
+    int stop_when_regressed;
 };
+
+/* Whether a summary row is decided regressed: status ok, verdict "regressed" on a gated metric
+ * of rules for some candidate, and not borderline (confirm_row_borderline), so that no extra
+ * round of it will be run. Pure. */
+int confirm_row_regressed(const json_t *row, const struct verdict_rules *rules, size_t planned);
 
 /* gate --budget: when deadline_ns is set, fixes cx->cap (before any extra round, so the
  * verdicts' false-alarm budget is split over a known number of looks) to the even number of

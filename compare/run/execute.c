@@ -486,7 +486,8 @@ static int exec_confirm(struct exec *e)
                              .fd = e->fd,
                              .dir = e->dir,
                              .meta = e->meta,
-                             .rules = e->rq->rules};
+                             .rules = e->rq->rules,
+                             .stop_when_regressed = e->rq->stop_when_regressed};
 
     if (!cx.rules) {
         verdict_rules_default(&def);

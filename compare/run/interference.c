@@ -30,6 +30,7 @@ int interference_parse_stat(const char *text, struct sys_sample *out)
     if (n < 4)
         return -1;
     out->busy = v[0] + v[1] + v[2];
+    out->irq = v[5] + v[6];
     out->steal = v[7];
     /* guest time is already inside user and nice */
     for (i = 0; i < 8; i++)
@@ -38,7 +39,7 @@ int interference_parse_stat(const char *text, struct sys_sample *out)
 }
 
 void interference_compute(const struct sys_sample *a, const struct sys_sample *b, double own_cpu_s,
-                          double window_s, long hz, long nivcsw,
+                          double window_s, long hz, long nivcsw, int irq_in_tasks,
                           const struct interference_limits *lim, struct interference *out)
 {
     double busy_s, other;
@@ -49,6 +50,8 @@ void interference_compute(const struct sys_sample *a, const struct sys_sample *b
     if (hz <= 0 || !(window_s > 0))
         return;
     busy_s = (double)(b->busy > a->busy ? b->busy - a->busy : 0) / (double)hz;
+    if (irq_in_tasks)
+        busy_s += (double)(b->irq > a->irq ? b->irq - a->irq : 0) / (double)hz;
     other = (busy_s - own_cpu_s) / window_s;
     /* tick accounting rounds each side: a small negative is no one */
     out->other_cpu_cores = other > 0 ? other : 0;
@@ -62,6 +65,19 @@ void interference_compute(const struct sys_sample *a, const struct sys_sample *b
         return; /* too short for ticks to tell anything: recorded, never disturbed */
     out->disturbed = other - 2.0 / (double)hz / window_s > lim->other_cpu_cores ||
                      out->steal_pct > lim->steal_pct;
+}
+
+int interference_irq_in_tasks(const struct sys_sample *a, const struct sys_sample *b,
+                              double own_cpu_s, long hz)
+{
+    double busy, irq, own;
+
+    if (hz <= 0 || b->busy < a->busy || b->irq < a->irq)
+        return 0;
+    busy = (double)(b->busy - a->busy);
+    irq = (double)(b->irq - a->irq);
+    own = own_cpu_s * (double)hz;
+    return irq >= 4 && own - busy > 4 && own - busy > irq / 4;
 }
 
 int interference_is_outlier(double value, double row_median)

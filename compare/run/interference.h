@@ -7,11 +7,15 @@
 
 #include <stddef.h>
 
-/* The machine's CPU time so far, in clock ticks (the "cpu" line of /proc/stat). busy is
- * user + nice + system (not irq/softirq, which the kernel does not charge to the process
- * whose loopback traffic caused them, so it would count the run's own work as others'). */
+/* The machine's CPU time so far, in clock ticks (the "cpu" line of /proc/stat): busy is
+ * user + nice + system, irq is irq + softirq. Whether irq belongs with the processes' own
+ * time depends on the kernel: with tick-based accounting (CONFIG_IRQ_TIME_ACCOUNTING off, as
+ * on this project's VM) a tick that lands in an interrupt is filed under irq/softirq in
+ * /proc/stat but also charged to the interrupted process's utime + stime, so the processes'
+ * times add up to busy + irq; with irq time accounting they add up to busy alone. Loopback
+ * traffic is mostly softirq (a third of a TCP echo run's CPU), so the choice matters. */
 struct sys_sample {
-    unsigned long long busy, steal, total;
+    unsigned long long busy, irq, steal, total;
 };
 
 /* Parses the "cpu" line of /proc/stat text. Returns 0, or -1 when it is missing. */
@@ -39,10 +43,19 @@ struct interference {
 };
 
 /* From samples a (window start) and b (end), own_cpu_s (driver + server CPU over the same
- * interval), window_s (its wall length) and hz (clock ticks per second). */
+ * interval), window_s (its wall length) and hz (clock ticks per second). irq_in_tasks: the
+ * processes' times include irq (see struct sys_sample; interference_irq_in_tasks tells). */
 void interference_compute(const struct sys_sample *a, const struct sys_sample *b, double own_cpu_s,
-                          double window_s, long hz, long nivcsw,
+                          double window_s, long hz, long nivcsw, int irq_in_tasks,
                           const struct interference_limits *lim, struct interference *out);
+
+/* Whether a window shows that this kernel charges irq time to processes: our own processes
+ * used more CPU over it than the machine's busy time (user + nice + system), by more than the
+ * samples' skew (4 ticks) and a quarter of the window's irq time. That cannot happen with irq
+ * time accounting, where the processes' times are part of busy. The caller keeps a yes (a
+ * window under heavy other load can hide it: others' time fills the gap). */
+int interference_irq_in_tasks(const struct sys_sample *a, const struct sys_sample *b,
+                              double own_cpu_s, long hz);
 
 /* A throughput so far from its row's others that it cannot be a measurement of the same
  * thing (the 1.1 ops/s run among 60,000): below median / INTERFERENCE_OUTLIER_FACTOR or

@@ -46,6 +46,7 @@ struct run_request {
     uint64_t deadline_ns;
     const struct interference_limits *limits; /* disturbed-run limits; NULL = defaults */
     int repeat_disturbed; /* gate: run a disturbed round again (confirm_repeat_disturbed) */
+    int stop_when_regressed; /* gate: no extra rounds once a row is decided regressed */
 };
 
 struct run_outcome {

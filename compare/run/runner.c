@@ -420,17 +420,23 @@ static int start_server(struct runner *r, size_t version, json_t *eff, const cha
     return s;
 }
 
-/* The window's server accounting and interference (window.c) for the runs.jsonl line. */
+/* The window's server accounting and interference (window.c) for the runs.jsonl line. The
+ * driver's involuntary context switches: its result's cpu.nivcsw (over its window) when it
+ * gives one, else wait4's (its whole life). */
 static void runner_window(const struct runner *r, const struct window_watch *w,
-                          const struct proc_result *res, json_t **swin, json_t **interf)
+                          const struct proc_result *res, const json_t *result, json_t **swin,
+                          json_t **interf)
 {
     struct interference_limits def;
     double cpu = (double)res->ru.ru_utime.tv_sec + res->ru.ru_utime.tv_usec / 1e6 +
                  (double)res->ru.ru_stime.tv_sec + res->ru.ru_stime.tv_usec / 1e6;
+    json_t *n = json_object_get(json_object_get(result, "cpu"), "nivcsw");
+    long nivcsw = json_is_integer(n) && json_integer_value(n) >= 0 ? (long)json_integer_value(n)
+                                                                    : res->ru.ru_nivcsw;
 
     interference_limits_default(&def);
     json_decref(*interf);
-    window_json(w, cpu, res->ru.ru_nivcsw, r->limits ? r->limits : &def, swin, interf);
+    window_json(w, cpu, nivcsw, r->limits ? r->limits : &def, swin, interf);
 }
 
 int runner_append_counted(struct runner *r, int fd, char *err, size_t errlen)
@@ -665,7 +671,7 @@ static enum run_step run_driver_wait(struct run_ctx *c)
 static void run_record_server(struct run_ctx *c)
 {
     if (c->have_res)
-        runner_window(c->r, &c->win, &c->res, &c->swin, &c->interf);
+        runner_window(c->r, &c->win, &c->res, c->result, &c->swin, &c->interf);
     if (!c->srv_started)
         return;
     if (c->cpu1 < 0 && !proc_running(&c->server) && !c->reason[0]) {

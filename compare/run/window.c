@@ -344,6 +344,11 @@ void window_close(struct window_watch *w)
     w->rd = w->wr = -1;
 }
 
+/* Set once a window shows this kernel charges irq time to processes; kept for the process's
+ * life (interference_irq_in_tasks: a window under heavy load can hide it, a quiet one shows
+ * it; it is the kernel's property, not the run's). */
+static int irq_in_tasks;
+
 void window_json(const struct window_watch *w, double driver_cpu_s, long driver_nivcsw,
                  const struct interference_limits *lim, json_t **server_window, json_t **interf)
 {
@@ -363,14 +368,16 @@ void window_json(const struct window_watch *w, double driver_cpu_s, long driver_
             (json_int_t)(b->server.syscw - a->server.syscw), "ctxsw",
             (json_int_t)(b->server.vcsw + b->server.nivcsw - a->server.vcsw - a->server.nivcsw),
             "source", source);
-    if (marks && a->have_driver && b->have_driver) {
-        own = b->driver.cpu_s - a->driver.cpu_s;
-        driver_nivcsw = (long)(b->driver.nivcsw - a->driver.nivcsw);
-    } else {
-        own = driver_cpu_s;
-    }
+    /* the driver's CPU at the marks from /proc (a process's utime + stime keep its ended
+     * threads'); its context switches are the caller's: /proc has them per live thread only,
+     * and the driver's workers have ended by its end mark */
+    own = marks && a->have_driver && b->have_driver ? b->driver.cpu_s - a->driver.cpu_s
+                                                    : driver_cpu_s;
     own += srv_cpu;
-    interference_compute(&a->sys, &b->sys, own, b->t_s - a->t_s, w->hz, driver_nivcsw, lim, &in);
+    if (!irq_in_tasks)
+        irq_in_tasks = interference_irq_in_tasks(&a->sys, &b->sys, own, w->hz);
+    interference_compute(&a->sys, &b->sys, own, b->t_s - a->t_s, w->hz, driver_nivcsw,
+                         irq_in_tasks, lim, &in);
     *interf = json_pack("{s:f, s:f, s:I, s:b, s:s, s:f}", "other_cpu_cores", in.other_cpu_cores,
                         "steal_pct", in.steal_pct, "nivcsw", (json_int_t)in.nivcsw, "disturbed",
                         in.disturbed, "source", source, "window_s", b->t_s - a->t_s);

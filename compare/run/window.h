@@ -78,7 +78,9 @@ void window_close(struct window_watch *w);
 
 /* runs.jsonl's server.window {cpu_s, syscr, syscw, ctxsw, source: "marks"|"process"} (NULL
  * without a server) and interference {other_cpu_cores, steal_pct, nivcsw, disturbed, source}.
- * driver_cpu_s / driver_nivcsw: the driver's own figures from wait4() (used for "process").
+ * driver_cpu_s: the driver's CPU from wait4() (used for "process"); driver_nivcsw: its
+ * involuntary context switches over the window (the result's cpu.nivcsw, else wait4's, -1
+ * unknown).
  * New references in *server_window (or NULL) and *interf. */
 void window_json(const struct window_watch *w, double driver_cpu_s, long driver_nivcsw,
                  const struct interference_limits *lim, json_t **server_window, json_t **interf);

@@ -244,9 +244,10 @@ static json_t *wrap_result_json(const struct wrap_args *a, char **argv, json_t *
     json_object_set_new(j, "first_error",
                         r->first_error[0] ? json_string(r->first_error) : json_null());
     json_object_set_new(j, "cpu",
-                        json_pack("{s:f,s:f,s:f}", "user_s", tv_s(&c->ru.ru_utime), "sys_s",
+                        json_pack("{s:f,s:f,s:f,s:I}", "user_s", tv_s(&c->ru.ru_utime), "sys_s",
                                   tv_s(&c->ru.ru_stime), "percent",
-                                  c->wall_s > 0 ? round(cpu / c->wall_s * 1000) / 10 : 0.0));
+                                  c->wall_s > 0 ? round(cpu / c->wall_s * 1000) / 10 : 0.0,
+                                  "nivcsw", (json_int_t)c->ru.ru_nivcsw));
     json_object_set_new(j, "rss_peak_kib", json_integer(c->ru.ru_maxrss));
     json_object_set_new(j, "build", result_build_json());
     json_object_set_new(w, "tool", json_string(wrap_tool_name(a->tool)));

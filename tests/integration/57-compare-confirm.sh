@@ -91,6 +91,23 @@ grep -qF "got 20 extra rounds (throughput: the median per-round change [its 90% 
     fail "report.md does not give the confirmed row's paired change ($pm% [$iv]) and signed-rank p"
 echo "confirmed row: $got"
 
+# The gate stops its extra rounds once a row is decided regressed: its exit 1 cannot be taken
+# back by any round of another row. Payload 128 is regressed on disjoint ranges after the
+# planned rounds, so payload 64, borderline, gets none of the 4 it would get from `run`.
+rm -f "$T"/count-*
+rc=0
+"$COMPARE" gate --spec "$T/spec.json" --confirm 4 --no-pin --out "$T/gate" > /dev/null 2> "$T/err4" || rc=$?
+assert_eq "$rc" 1 "gate exit with a decided regression"
+grep -q "is regressed: the gate fails whatever the other rows show; no further rounds" "$T/err4" ||
+    { cat "$T/err4" >&2; fail "the gate did not say why it stopped"; }
+got=$(node -e '
+const fs=require("fs"), d=process.argv[1];
+const l=fs.readFileSync(d+"/runs.jsonl","utf8").trim().split("\n").map(JSON.parse);
+const m=JSON.parse(fs.readFileSync(d+"/meta.json","utf8"));
+console.log(Math.max(...l.map(x=>x.round)), m.confirmation.stopped_at_regression);
+' "$T/gate")
+assert_eq "$got" "3 tcp · 128 B · window1 · 1 client" "gate: planned rounds only, stopped at the regressed row"
+
 # without --confirm nothing is added, and the report says nothing about it
 rm -f "$T"/count-*
 "$COMPARE" run --spec "$T/spec.json" --out "$T/plain" > /dev/null 2> "$T/err2" || fail "plain run exited $?"

@@ -114,6 +114,27 @@ int main(void)
     CHECK(border(row("ok", 9, "regressed", -0.08, 0.92, 0.85, 0.97), &rules) == 0);
     CHECK(border(with_ev(row("ok", 9, "regressed", -0.08, 0.92, 0.85, 0.97), 1, 0.001), &rules) ==
           0);
+    /* the gate stops its extra rounds at a decided regression (confirm_row_regressed): a
+     * regressed row that is not borderline, not one that still is, nor a failed row, nor a
+     * regressed metric the rules do not gate */
+    {
+        json_t *dec = with_ev(row("ok", 5, "regressed", -0.10, 0.90, 0.88, 0.92), 0, 0.0625);
+        json_t *open = with_ev(row("ok", 5, "regressed", -0.053, 0.94, 0.91, 1.0), 1, 0.0625);
+        json_t *failed = with_ev(row("failed", 5, "regressed", -0.10, 0.90, 0.88, 0.92), 0, 0.0);
+        json_t *same = row("ok", 9, "~", -0.06, 0.999, 0.96, 1.04);
+
+        CHECK(confirm_row_regressed(dec, &rules, 5) == 1);
+        CHECK(confirm_row_regressed(open, &rules, 5) == 0);
+        CHECK(confirm_row_regressed(failed, &rules, 5) == 0);
+        CHECK(confirm_row_regressed(same, &rules, 9) == 0);
+        rules.threshold_pct[METRIC_THROUGHPUT] = 0;
+        CHECK(confirm_row_regressed(dec, &rules, 5) == 0);
+        rules.threshold_pct[METRIC_THROUGHPUT] = 5;
+        json_decref(dec);
+        json_decref(open);
+        json_decref(failed);
+        json_decref(same);
+    }
     /* an ungated metric never makes a row borderline */
     rules.threshold_pct[METRIC_THROUGHPUT] = 0;
     CHECK(border(row("ok", 9, "~", -0.2, 0.8, 0.7, 0.9), &rules) == 0);
