@@ -61,7 +61,7 @@ static void child_exec(char **argv, int out_w, int err_w, int status_w)
     _exit(127);
 }
 
-/* Keeps the first non-empty line of the tool's stderr (across reads). */
+/* Keeps the first non-empty line of the tool's stderr (across reads), or of its stdout. */
 static void note_err_line(struct child *c, const char *p, size_t n, int *line_done)
 {
     size_t have = strlen(c->first_err), i;
@@ -356,6 +356,11 @@ int wrap_main(int argc, char **argv)
     if (child_run(targv, a.timeout_s, &c, err, sizeof(err)) < 0)
         goto out;
     if (c.timed_out || !WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0) {
+        int done = 0;
+
+        /* a tool that says why on stdout only (wrk's usage): its first line is the why */
+        if (!c.first_err[0] && c.out)
+            note_err_line(&c, c.out, c.out_len, &done);
         describe_status(&c, st, sizeof(st));
         snprintf(err, sizeof(err), "wrap: %s %s%s%s", targv[0], st, c.first_err[0] ? ": " : "",
                  c.first_err);

@@ -3,7 +3,8 @@
 # a real nginx. The result carries the tool's count, checked from the other side (redis's
 # commandstats, nginx's access log), its rate, latency, and its own CPU and peak RSS (wait4);
 # placeholders come from a --config file; a missing tool, a failing tool and output that is
-# no report each exit 3 naming the tool; and a spec can use wrap as a version's driver
+# no report (the real h2load and redis-benchmark asked for --version) each exit 3 naming the
+# tool; and a spec can use wrap as a version's driver
 # (compare appends --config FILE). Cost: about 6 s.
 . "$(dirname "$0")/../lib.sh"
 need redis-benchmark
@@ -86,10 +87,18 @@ check3 3 "cannot run 'wrk'" env PATH="$T/bin" "$DRIVER" wrap wrk -- -d1s http://
 dead=$(free_port)
 check3 3 "wrap: wrk exited with status 1: unable to connect" \
     "$DRIVER" wrap wrk -- -t1 -c1 -d1s "http://127.0.0.1:$dead/"
+# a tool that fails saying why on stdout only (wrk's usage): that line is in the error
+check3 3 "wrap: wrk exited with status 1: wrk " "$DRIVER" wrap wrk -- -v
 check3 3 "redis-benchmark: ran more than one test" \
     "$DRIVER" wrap redis-benchmark -- -p "$REDIS_PORT" -n 100 -t set,get -q
 check3 3 "did not finish within --timeout" \
     "$DRIVER" wrap redis-benchmark --timeout 0.5 -- -p "$dead" -n 10 -q
+# the real tools asked for their version: exit 0 and no report, refused with what they printed
+check3 3 "h2load: expected the lines 'finished in T, ...'" "$DRIVER" wrap h2load -- --version
+grep -q '^h2load nghttp2/' "$T/e.err" || fail "h2load --version: its output is not shown: $(cat "$T/e.err")"
+check3 3 "redis-benchmark: expected a test's result in its output" \
+    "$DRIVER" wrap redis-benchmark -- --version
+grep -q '^redis-benchmark [0-9]' "$T/e.err" || fail "redis-benchmark --version: output not shown"
 check3 2 "placeholder '{duration}'" "$DRIVER" wrap wrk -- '-d{duration}' --config "$T/cfg.json"
 check3 2 "unknown tool 'ab'" "$DRIVER" wrap ab -- -n 1 http://127.0.0.1/
 check3 2 "arguments go after '--'" "$DRIVER" wrap wrk -t1

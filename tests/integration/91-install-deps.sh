@@ -2,9 +2,10 @@
 # ci/install-deps.sh and the Makefile's hiredis choice, without installing anything:
 # --check finds every runtime and test package present (this test runs after
 # `sh ci/install-deps.sh --test`); as a non-root user the script checks instead of failing
-# and exits 0 when the packages are there; a bad argument exits 2 naming it; the script
+# and exits 0 when the packages are there, and `bin/compare demo` runs as that user (setpriv
+# to nobody, when the test runs as root); a bad argument exits 2 naming it; the script
 # writes no registry host name; the Makefile links a hiredis >= 1.0 that pkg-config finds
-# (-lhiredis) and the .deps copy only when pkg-config finds none. Cost: about 2 s.
+# (-lhiredis) and the .deps copy only when pkg-config finds none. Cost: about 5 s (a 0.1 s demo).
 . "$(dirname "$0")/../lib.sh"
 S=$TOP/ci/install-deps.sh
 
@@ -25,6 +26,17 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
     setpriv --reuid=65534 --regid=65534 --clear-groups sh "$S" > "$T/nr.out" 2> "$T/nr.err" ||
         { cat "$T/nr.err" >&2; fail "as non-root with the packages present: exit $?"; }
     grep -q 'ok: every runtime package is present' "$T/nr.err" || fail "non-root: no ok line"
+    # the README's non-root path: bin/compare demo as that user (shortened), from and into a
+    # directory of its own; the files it writes are that user's
+    chmod 755 "$T" && mkdir -p "$T/nobody" && chown 65534:65534 "$T/nobody"
+    (cd "$T/nobody" && setpriv --reuid=65534 --regid=65534 --clear-groups "$COMPARE" demo --out "$T/nobody/demo" \
+        --runs 1 --warmup 0 --duration 0.1 --no-instructions) > "$T/demo.out" 2> "$T/demo.err" ||
+        { tail -5 "$T/demo.err" >&2; fail "bin/compare demo as non-root failed"; }
+    tail -n 1 "$T/demo.out" | grep -q "^report: $T/nobody/demo/report.md" ||
+        fail "non-root demo: no report path: $(tail -n 1 "$T/demo.out")"
+    assert_eq "$(stat -c %u "$T/nobody/demo/runs.jsonl")" 65534 "owner of the non-root demo's runs.jsonl"
+    assert_eq "$(json_get "$T/nobody/demo/summary.json" 'this.rows.filter(r => r.status === "ok").length')" 6 \
+        "non-root demo rows ok"
 else
     echo "note: not root, the non-root path is this run itself"
 fi

@@ -269,7 +269,8 @@ static void test_too_few_runs(void)
 }
 
 /* Many failed rows with multi-byte labels: the reason is cut to its bound at a character
- * boundary, whatever the alignment of the labels. */
+ * boundary, whatever the alignment of the labels, and the gate's whole Markdown (labels,
+ * reason, a multi-byte report cut to fit) is valid UTF-8. */
 static void test_reason_utf8(void)
 {
     size_t shift;
@@ -291,6 +292,25 @@ static void test_reason_utf8(void)
         CHECK_MSG(valid_utf8(gr.reason), "shift %zu: reason ends '%s'", shift,
                   gr.reason + (strlen(gr.reason) > 20 ? strlen(gr.reason) - 20 : 0));
         CHECK(strstr(gr.reason, "...") != NULL);
+        /* the whole Markdown, its folded report cut to fit, at every size near the cut */
+        {
+            char report[4096] = "", *md;
+            size_t max, bare, cut = 0;
+
+            while (strlen(report) + 40 < sizeof(report))
+                strncat(report, "| 中文标签 · 64 B | µs | 配置 |\n", sizeof(report) - 1);
+            md = gate_markdown(s, &gc, &gr, NULL, "reports/运行", 1 << 20);
+            CHECK(md && valid_utf8(md));
+            bare = md ? strlen(md) : 0;
+            free(md);
+            for (max = bare; max < bare + 300 + strlen(report); max += 7) {
+                md = gate_markdown(s, &gc, &gr, report, "reports/运行", max);
+                CHECK_MSG(md && valid_utf8(md), "shift %zu, max %zu: not UTF-8", shift, max);
+                cut += md && strstr(md, "(report cut to fit") != NULL;
+                free(md);
+            }
+            CHECK(cut > 100); /* the sizes did cut the report, at many places */
+        }
         gate_config_release(&gc);
         json_decref(s);
     }
