@@ -125,10 +125,13 @@ static int cmp_index(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The unsharded command: the first shard's command line without --shard K/N. */
-static json_t *unsharded_command(const json_t *cmd)
+/* The unsharded command: the first shard's command line without --shard K/N, its --out
+ * naming the merged directory (out_abs, absolute: the recorded cwd is the shard's) instead
+ * of the shard's own, so the Reproduce line measures into a new directory, not a shard's. */
+static json_t *unsharded_command(const json_t *cmd, const char *out_abs)
 {
     json_t *out = json_array(), *w;
+    char eq[4096 + 8];
     size_t i;
 
     json_array_foreach(cmd, i, w)
@@ -141,6 +144,17 @@ static json_t *unsharded_command(const json_t *cmd)
         }
         if (s && strncmp(s, "--shard=", 8) == 0)
             continue;
+        if (s && strcmp(s, "--out") == 0) {
+            json_array_append(out, w);
+            json_array_append_new(out, json_string(out_abs));
+            i++;
+            continue;
+        }
+        if (s && strncmp(s, "--out=", 6) == 0) {
+            snprintf(eq, sizeof(eq), "--out=%s", out_abs);
+            json_array_append_new(out, json_string(eq));
+            continue;
+        }
         json_array_append(out, w);
     }
     return out;
@@ -153,6 +167,7 @@ static json_t *merged_meta(struct shard *sh, size_t n, const char *out_dir, int 
     json_t *warnings = json_object_get(meta, "warnings"), *merged_by = json_array();
     json_t **list = NULL, *cfg, *settings;
     const char *started = NULL, *ended = NULL;
+    char out_abs[4096];
     size_t i, c, total = 0;
 
     if (!json_is_array(warnings)) {
@@ -213,14 +228,15 @@ static json_t *merged_meta(struct shard *sh, size_t n, const char *out_dir, int 
         json_object_set_new(meta, "started", json_string(started));
     if (ended)
         json_object_set_new(meta, "ended", json_string(ended));
+    if (!realpath(out_dir, out_abs))
+        snprintf(out_abs, sizeof(out_abs), "%s", out_dir);
     json_object_set_new(meta, "command_line",
-                        unsharded_command(json_object_get(sh[0].meta, "command_line")));
+                        unsharded_command(json_object_get(sh[0].meta, "command_line"), out_abs));
     for (i = 0; i < (size_t)argc; i++)
         json_array_append_new(merged_by, json_string(argv[i]));
     json_object_set_new(meta, "merged_by", merged_by);
     json_object_set_new(meta, "dataset",
                         json_pack("{s:s, s:s}", "file", "runs.jsonl", "sha256", sha));
-    (void)out_dir;
     return meta;
 }
 

@@ -48,6 +48,10 @@ assert_eq "$(wc -l < merged/runs.jsonl)" "$(wc -l < full/runs.jsonl)" "dataset l
 assert_eq "$(json_get merged/meta.json 'this.settings.shard')" "null" "merged shard setting"
 assert_eq "$(json_get merged/meta.json 'this.shards.map(s => s.k + "/" + s.n).join(" ")')" "2/2 1/2" "shards recorded"
 assert_eq "$(json_get merged/meta.json 'this.command_line.includes("--shard")')" "false" "reproduce command"
+# the Reproduce line measures into the merged directory, never into a shard's
+assert_eq "$(json_get merged/meta.json 'this.command_line[this.command_line.indexOf("--out") + 1]')" \
+    "$(cd merged && pwd -P)" "reproduce command's --out"
+grep -q -- "--out $(cd merged && pwd -P)\$" merged/report.md || fail "report.md reproduce: $(grep -- --out merged/report.md)"
 sha=$(sha256sum merged/runs.jsonl | cut -d' ' -f1)
 assert_eq "$(json_get merged/meta.json 'this.dataset.sha256')" "$sha" "dataset hash"
 # the report has the same table rows (labels) as the unsharded one

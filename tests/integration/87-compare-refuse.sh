@@ -64,23 +64,27 @@ cat > s-long.json <<JSON
 JSON
 refused "expected a name of 1 to 64 letters" "$COMPARE" run --spec s-long.json --out r6
 
-# the server's environment has no credentials; the driver's has them
+# the server's environment has no credentials; the driver's has them. The driver, which runs
+# while the server is up, copies the running server's /proc/PID/environ (the server's shell
+# wrapper records its PID, then execs the server in that process)
 cat > dump-driver <<SH
 #!/bin/sh
 env > "$T/driver-env.txt"
+tr '\\0' '\\n' < "/proc/\$(cat "$T/server.pid")/environ" > "$T/server-env.txt"
 exec "$DRIVER" "\$@"
 SH
 chmod +x dump-driver
 cat > s-env.json <<JSON
 {"versions": [{"name": "a", "driver": "$T/dump-driver",
    "env": {"PAIRBENCH_REDIS_USER": "bob"},
-   "server": {"tcp": "sh -c 'env > $T/server-env.txt; exec $DRIVER serve tcp --port \"\$0\"' {port}"}}],
+   "server": {"tcp": "sh -c 'echo \$\$ > $T/server.pid; exec $DRIVER serve tcp --port \"\$0\"' {port}"}}],
  "grids": ["grid.json"], "runs": 1, "warmup": 0.1, "duration": 0.2,
  "hash_sources": ["/proc/self/pagemap"]}
 JSON
 rc=0
 PAIRBENCH_REDIS_PASSWORD=pw-s3cret timeout 120 "$COMPARE" run --spec s-env.json --out r7 > /dev/null 2> err7.txt || rc=$?
 assert_eq "$rc" 0 "run with a dumped environment ($(tail -n 3 err7.txt))"
+grep -q "^PATH=" server-env.txt || fail "the server's environment was not read: $(cat server-env.txt)"
 grep -q "pw-s3cret\|PAIRBENCH_REDIS" server-env.txt && fail "the server inherited credentials: $(grep PAIRBENCH server-env.txt)"
 grep -q "^PAIRBENCH_REDIS_PASSWORD=pw-s3cret$" driver-env.txt || fail "the driver lost the password"
 grep -q "^PAIRBENCH_REDIS_USER=bob$" driver-env.txt || fail "the driver lost the user"
