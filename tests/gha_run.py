@@ -5,17 +5,25 @@ command lines are what runs.
 
     python3 tests/gha_run.py WORKFLOW ROOT CONTEXT.json
 
-ROOT/sources/NAME holds the tree each checkout step copies in (NAME = the step's `path`);
-CONTEXT.json gives the `${{ }}` values ({"github": {...}, "vars": {...}}) and "rewrite", a
-list of [from, to] replacements applied to run scripts for the steps that need a machine
-the test does not have (sudo, the pairbench build: the test links the binaries under test).
-Each job (and each matrix entry) gets a fresh workspace ROOT/jobs/NAME; the actions used by
-the recipes are done locally: checkout (copy), cache save/restore (copy under the key, a
-miss fails when fail-on-cache-miss), upload/download-artifact (copy by name and pattern).
-Steps run on success() unless their `if:` says otherwise (always(), steps.X.outputs.Y,
-needs.X.result, ==, !=, &&, ||). Prints a JSON report: per job its result and per step its
-exit code and outputs, and the job summary ($GITHUB_STEP_SUMMARY). Exit 0 when the workflow
-ran (whatever its jobs' results), 2 on something this runner does not support."""
+ROOT/sources/NAME holds the tree each checkout step copies in (NAME = the step's `path`; a
+git checkout is copied with its .git, so its remotes are the fixture's). CONTEXT.json gives
+the `${{ }}` values ({"github": {"event_name": ..., ...}, "vars": {...}}; the workflow must
+be triggered by github.event_name: pull_request, schedule, workflow_dispatch, ...),
+"rewrite", a list of [from, to] replacements applied to run scripts for the steps that need
+a machine the test does not have (sudo, the pairbench build: the test links the binaries
+under test), and optionally "workspace", a directory kept between invocations as a
+self-hosted runner keeps its work directory: each job then runs in WORKSPACE/NAME, with what
+earlier runs left there. Without it each job (and each matrix entry) gets a fresh workspace
+ROOT/jobs/NAME/ws. The actions used by the recipes are done locally: checkout (the path is
+replaced by a fresh copy, as actions/checkout does when it cannot reuse a directory), cache
+save/restore (copy under the key, a miss fails when fail-on-cache-miss),
+upload/download-artifact (copy by name and pattern). Steps run on success() unless their
+`if:` calls a status function (always(), success(), failure(), cancelled()); an `if:`
+without one is `success() && (expr)`, as on GitHub (steps.X.outputs.Y, needs.X.result, ==,
+!=, &&, ||). $GITHUB_OUTPUT lines NAME=VALUE become steps.ID.outputs.NAME. Prints a JSON
+report: per job its result and per step its exit code and outputs, and the job summary
+($GITHUB_STEP_SUMMARY). Exit 0 when the workflow ran (whatever its jobs' results), 2 on
+something this runner does not support."""
 import fnmatch
 import json
 import os
@@ -53,6 +61,9 @@ def condition(expr, ctx, failed):
     if expr is None:
         return not failed
     expr = EXPR.sub(lambda m: m.group(1), str(expr))
+    if not re.search(r'\b(always|success|failure|cancelled)\(\)', expr):
+        if failed:
+            return False     # an implied success() that is false: the rest is not evaluated
     words = {'always()': 'True', 'success()': str(not failed), 'failure()': str(failed),
              'cancelled()': 'False'}
 
@@ -87,7 +98,13 @@ def do_action(uses, w, ws, root, name):
         src = os.path.join(root, 'sources', w.get('path', '.'))
         if not os.path.isdir(src):
             die(f'{name}: no fixture tree {src}')
-        copy_into(src, os.path.join(ws, w.get('path', '.')))
+        dst = os.path.join(ws, w.get('path', '.'))
+        if w.get('path', '.') != '.' and os.path.lexists(dst):
+            if os.path.isdir(dst) and not os.path.islink(dst):
+                shutil.rmtree(dst)
+            else:
+                os.remove(dst)
+        copy_into(src, dst)
     elif kind == 'actions/cache/save':
         for p in paths_of(w):
             copy_into(os.path.join(ws, p), os.path.join(root, 'cache', w['key'], p))
@@ -122,7 +139,7 @@ def run_step(step, ctx, env, ws, rewrite, summary):
     script = subst(step['run'], ctx)
     for old, new in rewrite:
         script = script.replace(old, new)
-    out_file = os.path.join(ws, '..', 'github_output')
+    out_file = os.path.join(os.path.dirname(summary), 'github_output')
     open(out_file, 'w').close()
     e = dict(os.environ)
     e.update(env)
@@ -134,10 +151,11 @@ def run_step(step, ctx, env, ws, rewrite, summary):
     return p.returncode, outputs, p.stdout[-3000:]
 
 
-def run_job(jname, job, wf, ctx, root, matrix, rewrite):
+def run_job(jname, job, wf, ctx, root, matrix, rewrite, kept):
     tag = jname + ''.join(f'-{v}' for v in matrix.values())
-    ws = os.path.join(root, 'jobs', tag, 'ws')
-    os.makedirs(ws)
+    os.makedirs(os.path.join(root, 'jobs', tag))
+    ws = os.path.join(kept, tag) if kept else os.path.join(root, 'jobs', tag, 'ws')
+    os.makedirs(ws, exist_ok=bool(kept))
     summary = os.path.join(root, 'jobs', tag, 'summary.md')
     open(summary, 'w').close()
     jctx = dict(ctx, matrix=matrix, steps={})
@@ -166,6 +184,14 @@ def run_job(jname, job, wf, ctx, root, matrix, rewrite):
     return report
 
 
+def events(wf):
+    """The events the workflow's `on:` names (YAML 1.1 reads the key on as true)."""
+    on = wf.get('on', wf.get(True))
+    if isinstance(on, str):
+        return [on]
+    return list(on or [])
+
+
 def order(jobs):
     done, out = set(), []
     while len(out) < len(jobs):
@@ -186,6 +212,10 @@ def main():
     root = os.path.abspath(sys.argv[2])
     given = json.load(open(sys.argv[3]))
     rewrite = given.pop('rewrite', [])
+    kept = given.pop('workspace', None)
+    event = given.get('github', {}).get('event_name')
+    if event not in events(wf):
+        die(f'{sys.argv[3]}: github.event_name {event!r}: the workflow runs on {events(wf)}')
     os.makedirs(os.path.join(root, 'artifacts'), exist_ok=True)
     ctx = dict(given, needs={})
     reports = []
@@ -201,7 +231,7 @@ def main():
         if len(axes) > 1:
             die(f'{jname}: a matrix of more than one axis is not supported')
         combos = [{k: v} for k, vs in axes.items() for v in vs] or [{}]
-        results = [run_job(jname, job, wf, ctx, root, m, rewrite) for m in combos]
+        results = [run_job(jname, job, wf, ctx, root, m, rewrite, kept) for m in combos]
         reports += results
         ok = all(r['result'] == 'success' for r in results)
         ctx['needs'][jname] = {'result': 'success' if ok else 'failure'}

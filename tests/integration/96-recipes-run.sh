@@ -43,7 +43,8 @@ echo '{"defaults": {"protocol": "tcp"}, "axes": {"payload": [64, 128, 256, 512]}
 sed 's/"throughput": 5, "p99_us": 10/"throughput": 99, "p99_us": 98/' \
     "$G/sources/base/.pairbench/gate.json" > "$G/sources/head/.pairbench/gate.json"
 cat > "$T/ctx.json" <<'JSON'
-{"github": {"event": {"pull_request": {"number": 42, "base": {"sha": "b4se"}, "head": {"sha": "he4d"}}}},
+{"github": {"event_name": "pull_request",
+            "event": {"pull_request": {"number": 42, "base": {"sha": "b4se"}, "head": {"sha": "he4d"}}}},
  "vars": {"PAIRBENCH_REPO": "owner/pairbench", "PAIRBENCH_REF": "v0.9.0"},
  "rewrite": [["sudo sh pairbench/ci/install-deps.sh", "sh pairbench/ci/install-deps.sh --check"],
              ["make -C pairbench", "true"]]}
