@@ -484,7 +484,11 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
                     gr->improved++;
                 } else if (strcmp(v, VERDICT_UNSTABLE) == 0) {
                     gr->unstable++;
-                    snprintf(what, sizeof(what), "%s unstable (%s)", metric_title(m), ver);
+                    snprintf(what, sizeof(what), "%s unstable%s (%s)", metric_title(m),
+                             strcmp(summary_str(cand, "reason", ""), STATS_REASON_DISTURBED) == 0
+                                 ? ": " STATS_REASON_DISTURBED
+                                 : "",
+                             ver);
                     reason_add(incs, sizeof(incs), label, what);
                 } else if (strcmp(v, VERDICT_FAILED) == 0 && !(status && !strcmp(status, "ok"))) {
                     /* counted through the row status */

@@ -78,6 +78,13 @@ static void sentence(FILE *f, const json_t *row, int m, const char *base, const 
                 "change; this is not noise.\n",
                 label, titles[m], ch < 0 ? "fell" : "rose", fabs(ch), thr, chance,
                 summary_num(bv, "n", 0));
+    else if (strcmp(reason, STATS_REASON_DISTURBED) == 0)
+        fprintf(f,
+                "- **%s**: %s changed %+.1f%%, but the runs it rests on were disturbed: other "
+                "processes used the CPUs during them (the report lists how much) and too few "
+                "clean rounds were left to set them aside. Rerun on an idle runner, or with "
+                "--budget %s.\n",
+                label, titles[m], ch, more);
     else if (strcmp(v, VERDICT_UNSTABLE) == 0)
         fprintf(f,
                 "- **%s**: %s changed %+.1f%%, but a side's runs spread %.0f%% (noise limit "

@@ -154,6 +154,9 @@ const char *stats_verdict_reason(const struct verdict_input *in, const struct ve
 #define STATS_MIN_RUNS 3
 /* The reason summary.json gives for a "~" that the evidence floor forced. */
 #define STATS_REASON_TOO_FEW "too few runs"
+/* The reason for an "unstable" that would have been "regressed" or "improved" but rests on
+ * disturbed runs (too few clean rounds to set them aside: disturb.h). */
+#define STATS_REASON_DISTURBED "disturbed runs"
 
 /* The chance, per row and metric with nothing changed, that the planned-rounds evidence
  * rule calls a row regressed or improved with na and nb runs and n_pairs complete rounds:

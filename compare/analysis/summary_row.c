@@ -421,6 +421,40 @@ static void set_aside_disturbed(json_t *row, struct side **sides, const struct r
                 sides[vi]->have[m][r] = 0;
 }
 
+/* A timed metric's regressed or improved verdict that rests on disturbed runs (kept because
+ * too few clean rounds remain: disturb.h) becomes unstable with STATS_REASON_DISTURBED: other
+ * work on the machine can move every run of a side the same way (a busy loop beside a pinned
+ * A/A gate made one side's P99 35% worse on disjoint ranges), so the evidence rule cannot
+ * tell it from a change. Instruction counts are not timed and keep theirs. */
+static void hold_disturbed(json_t *row, json_t *metrics)
+{
+    const json_t *d, *x;
+    size_t k;
+    int kept = 0, m;
+
+    json_array_foreach(json_object_get(json_object_get(row, "interference"), "disturbed"), k, x)
+        kept |= json_is_false(json_object_get(x, "excluded"));
+    if (!kept)
+        return;
+    for (m = 0; m < METRIC_ALL; m++) {
+        const char *cand;
+        json_t *cmp;
+
+        if (m == METRIC_INSTRUCTIONS)
+            continue;
+        d = json_object_get(json_object_get(metrics, metric_name((enum metric)m)), "vs_baseline");
+        json_object_foreach((json_t *)d, cand, cmp)
+        {
+            const char *v = summary_str(cmp, "verdict", "");
+
+            if (strcmp(v, VERDICT_REGRESSED) != 0 && strcmp(v, VERDICT_IMPROVED) != 0)
+                continue;
+            json_object_set_new(cmp, "verdict", json_string(VERDICT_UNSTABLE));
+            json_object_set_new(cmp, "reason", json_string(STATS_REASON_DISTURBED));
+        }
+    }
+}
+
 /* The row's "failures" (taken over), "errors", "tls_insecure" and "unit". */
 static void row_run_facts(json_t *row, struct row_runs *rr)
 {
@@ -467,6 +501,7 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
     inst_failed = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"));
     row_metrics(metrics, sides, cfg, latest, versions, nr, rr.failed, inst_failed, rr.any_server,
                 rules, lp);
+    hold_disturbed(row, metrics);
     json_object_set_new(row, "metrics", metrics);
     sides_free(sides, nv);
     return row;

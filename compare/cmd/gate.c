@@ -48,7 +48,7 @@ static const char usage[] =
     "                  stops early when every row is decided, or when one is decided\n"
     "                  regressed (the gate fails then, whatever the others show)\n"
     "  --disturbed-limit CORES  a run during which other processes used more CPU than\n"
-    "                  this (default 0.5 cores; or steal above 5%) is disturbed: its\n"
+    "                  this (default 0.15 cores; or steal above 5%) is disturbed: its\n"
     "                  round is run again (at most 2 rounds per row)\n"
     "  --no-pin        leave the driver and the server where the scheduler puts them; by\n"
     "                  default, unless --pin-driver/--pin-server are given, the gate pins\n"

@@ -68,7 +68,7 @@ void interference_compute(const struct sys_sample *a, const struct sys_sample *b
 }
 
 int interference_irq_in_tasks(const struct sys_sample *a, const struct sys_sample *b,
-                              double own_cpu_s, long hz)
+                              double procs_cpu_s, long hz)
 {
     double busy, irq, own;
 
@@ -76,7 +76,7 @@ int interference_irq_in_tasks(const struct sys_sample *a, const struct sys_sampl
         return 0;
     busy = (double)(b->busy - a->busy);
     irq = (double)(b->irq - a->irq);
-    own = own_cpu_s * (double)hz;
+    own = procs_cpu_s * (double)hz;
     return irq >= 4 && own - busy > 4 && own - busy > irq / 4;
 }
 

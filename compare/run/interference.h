@@ -25,7 +25,7 @@ int interference_parse_stat(const char *text, struct sys_sample *out);
  * other_cpu_cores of CPU on average, or steal took more than steal_pct of the machine's
  * time. Defaults: INTERFERENCE_OTHER_CORES, INTERFERENCE_STEAL_PCT (docs/statistics.md
  * gives the measurements). */
-#define INTERFERENCE_OTHER_CORES 0.5
+#define INTERFERENCE_OTHER_CORES 0.15
 #define INTERFERENCE_STEAL_PCT 5.0
 /* A window shorter than this (20 ticks at 100 Hz) is never disturbed: /proc/stat's ticks
  * cannot resolve what others did in it (a driver that exits in 10 ms, a scripted one). */
@@ -49,13 +49,13 @@ void interference_compute(const struct sys_sample *a, const struct sys_sample *b
                           double window_s, long hz, long nivcsw, int irq_in_tasks,
                           const struct interference_limits *lim, struct interference *out);
 
-/* Whether a window shows that this kernel charges irq time to processes: our own processes
- * used more CPU over it than the machine's busy time (user + nice + system), by more than the
- * samples' skew (4 ticks) and a quarter of the window's irq time. That cannot happen with irq
- * time accounting, where the processes' times are part of busy. The caller keeps a yes (a
- * window under heavy other load can hide it: others' time fills the gap). */
+/* Whether a window shows that this kernel charges irq time to processes: the processes used
+ * more CPU over it (procs_cpu_s: every process's, from /proc/PID/stat) than the machine's busy
+ * time (user + nice + system), by more than the samples' skew (4 ticks) and a quarter of the
+ * window's irq time. That cannot happen with irq time accounting, where the processes' times
+ * are part of busy. */
 int interference_irq_in_tasks(const struct sys_sample *a, const struct sys_sample *b,
-                              double own_cpu_s, long hz);
+                              double procs_cpu_s, long hz);
 
 /* A throughput so far from its row's others that it cannot be a measurement of the same
  * thing (the 1.1 ops/s run among 60,000): below median / INTERFERENCE_OUTLIER_FACTOR or

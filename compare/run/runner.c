@@ -432,7 +432,7 @@ static void runner_window(const struct runner *r, const struct window_watch *w,
                  (double)res->ru.ru_stime.tv_sec + res->ru.ru_stime.tv_usec / 1e6;
     json_t *n = json_object_get(json_object_get(result, "cpu"), "nivcsw");
     long nivcsw = json_is_integer(n) && json_integer_value(n) >= 0 ? (long)json_integer_value(n)
-                                                                    : res->ru.ru_nivcsw;
+                                                                   : res->ru.ru_nivcsw;
 
     interference_limits_default(&def);
     json_decref(*interf);

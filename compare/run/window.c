@@ -171,14 +171,15 @@ static size_t tree_order(const struct pinfo *v, size_t n, long pid, size_t *idx)
     return tail;
 }
 
-int window_sample_tree(const char *proc_root, pid_t pid, long hz, struct tree_sample *out)
+/* window_sample_tree over a process list already taken. */
+static int sample_tree_in(const char *proc_root, const struct pinfo *v, size_t n, pid_t pid,
+                          long hz, struct tree_sample *out)
 {
-    struct pinfo *v;
-    size_t n = 0, i, m = 0, *idx = NULL;
+    size_t i, m = 0, *idx = NULL;
     int rc = -1;
 
     memset(out, 0, sizeof(*out));
-    if (pid <= 0 || hz <= 0 || !(v = list_processes(proc_root, &n)))
+    if (pid <= 0 || hz <= 0)
         return -1;
     if (!(idx = malloc((n + 1) * sizeof(*idx))) || !(m = tree_order(v, n, (long)pid, idx)))
         goto out;
@@ -187,8 +188,47 @@ int window_sample_tree(const char *proc_root, pid_t pid, long hz, struct tree_sa
     rc = 0;
 out:
     free(idx);
+    return rc;
+}
+
+int window_sample_tree(const char *proc_root, pid_t pid, long hz, struct tree_sample *out)
+{
+    struct pinfo *v;
+    size_t n = 0;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if (pid <= 0 || hz <= 0 || !(v = list_processes(proc_root, &n)))
+        return -1;
+    rc = sample_tree_in(proc_root, v, n, pid, hz, out);
     free(v);
     return rc;
+}
+
+static int by_pid(const void *a, const void *b)
+{
+    long x = ((const struct pinfo *)a)->pid, y = ((const struct pinfo *)b)->pid;
+
+    return (x > y) - (x < y);
+}
+
+unsigned long long window_all_ticks(const struct window_edge *a, const struct window_edge *b)
+{
+    const struct pinfo *va = a->all, *vb = b->all;
+    unsigned long long sum = 0;
+    size_t i = 0, k;
+
+    if (!va || !vb)
+        return 0;
+    for (k = 0; k < b->n_all; k++) {
+        while (i < a->n_all && va[i].pid < vb[k].pid)
+            i++;
+        if (i < a->n_all && va[i].pid == vb[k].pid)
+            sum += vb[k].ticks > va[i].ticks ? vb[k].ticks - va[i].ticks : 0;
+        else
+            sum += vb[k].ticks; /* born inside the window: all its time is in it */
+    }
+    return sum;
 }
 
 size_t window_tree_pids(const char *proc_root, pid_t pid, pid_t *out, size_t max)
@@ -207,19 +247,29 @@ size_t window_tree_pids(const char *proc_root, pid_t pid, pid_t *out, size_t max
     return i;
 }
 
+/* One listing of the processes serves the server's tree, the driver's and, sorted by pid and
+ * kept in the edge, the sum of every process's time (window_all_ticks). */
 static void sample_edge(const struct window_watch *w, struct window_edge *e, int with_driver)
 {
     char path[4200], buf[8192];
+    struct pinfo *v;
+    size_t n = 0;
 
+    free(e->all);
     memset(e, 0, sizeof(*e));
     e->t_s = now_s();
     snprintf(path, sizeof(path), "%s/stat", w->proc_root);
     if (read_small(path, buf, sizeof(buf)) > 0)
         interference_parse_stat(buf, &e->sys);
+    if (!(v = list_processes(w->proc_root, &n)))
+        return;
     if (w->server_pid > 0)
-        e->have_server = window_sample_tree(w->proc_root, w->server_pid, w->hz, &e->server) == 0;
+        e->have_server = sample_tree_in(w->proc_root, v, n, w->server_pid, w->hz, &e->server) == 0;
     if (with_driver && w->driver_pid > 0)
-        e->have_driver = window_sample_tree(w->proc_root, w->driver_pid, w->hz, &e->driver) == 0;
+        e->have_driver = sample_tree_in(w->proc_root, v, n, w->driver_pid, w->hz, &e->driver) == 0;
+    qsort(v, n, sizeof(*v), by_pid);
+    e->all = v;
+    e->n_all = n;
 }
 
 int window_open(struct window_watch *w, pid_t server_pid, char *err, size_t errlen)
@@ -332,6 +382,13 @@ void window_finish(struct window_watch *w)
 
 void window_close(struct window_watch *w)
 {
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        free(w->mark[i].all);
+        free(w->proc[i].all);
+        w->mark[i].all = w->proc[i].all = NULL;
+    }
     if (w->thread_running) {
         w->stop = 1;
         pthread_join(w->th, NULL);
@@ -344,9 +401,11 @@ void window_close(struct window_watch *w)
     w->rd = w->wr = -1;
 }
 
-/* Set once a window shows this kernel charges irq time to processes; kept for the process's
- * life (interference_irq_in_tasks: a window under heavy load can hide it, a quiet one shows
- * it; it is the kernel's property, not the run's). */
+/* Set once a window shows this kernel charges irq time to processes: every process's time
+ * over it (window_all_ticks) past the machine's user + nice + system by more than the
+ * samples' skew and a quarter of its irq time (interference_irq_in_tasks). Kept for the
+ * process's life: it is the kernel's property, not the run's, and a window whose processes
+ * exited before its end can hide it. */
 static int irq_in_tasks;
 
 void window_json(const struct window_watch *w, double driver_cpu_s, long driver_nivcsw,
@@ -375,9 +434,10 @@ void window_json(const struct window_watch *w, double driver_cpu_s, long driver_
                                                     : driver_cpu_s;
     own += srv_cpu;
     if (!irq_in_tasks)
-        irq_in_tasks = interference_irq_in_tasks(&a->sys, &b->sys, own, w->hz);
-    interference_compute(&a->sys, &b->sys, own, b->t_s - a->t_s, w->hz, driver_nivcsw,
-                         irq_in_tasks, lim, &in);
+        irq_in_tasks = interference_irq_in_tasks(
+            &a->sys, &b->sys, (double)window_all_ticks(a, b) / (double)w->hz, w->hz);
+    interference_compute(&a->sys, &b->sys, own, b->t_s - a->t_s, w->hz, driver_nivcsw, irq_in_tasks,
+                         lim, &in);
     *interf = json_pack("{s:f, s:f, s:I, s:b, s:s, s:f}", "other_cpu_cores", in.other_cpu_cores,
                         "steal_pct", in.steal_pct, "nivcsw", (json_int_t)in.nivcsw, "disturbed",
                         in.disturbed, "source", source, "window_s", b->t_s - a->t_s);

@@ -41,12 +41,21 @@ int window_sample_tree(const char *proc_root, pid_t pid, long hz, struct tree_sa
  * many, 0 when pid cannot be read. */
 size_t window_tree_pids(const char *proc_root, pid_t pid, pid_t *out, size_t max);
 
+struct pinfo;
+
 struct window_edge {
     double t_s; /* CLOCK_MONOTONIC */
     struct sys_sample sys;
     struct tree_sample server, driver;
     int have_server, have_driver;
+    struct pinfo *all; /* every process (pid, parent, ticks) sorted by pid; malloc'd, freed
+                        * by the next sample of this edge or window_close */
+    size_t n_all;
 };
+
+/* Clock ticks every process used between edges a and b: each one alive at b less its ticks at
+ * a (all of them for one born between). A process that ended between the edges is missed. */
+unsigned long long window_all_ticks(const struct window_edge *a, const struct window_edge *b);
 
 struct window_watch {
     int rd, wr; /* the pipe; -1 when closed */

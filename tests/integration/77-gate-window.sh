@@ -55,10 +55,11 @@ grep -q "^Server accounting: mixed" m/report.md || fail "report.md accounting se
 grep -q "server CPU [0-9.]* → [0-9.]* µs/op" m/report.md || fail "report.md per-op line"
 grep -q "Interference and server accounting" m/report.html || fail "report.html section"
 
-# 2. a bounded busy loop (one core, 60 s at most) during the gate. --no-pin: with the gate's
-# default placement the driver's threads fill the lower CPUs and the loop, sharing a CPU
-# with them, gets about 0.15 of a core — below the limit this part is about (the pinned
-# case is measured by bench/gate-trust.sh aa-busy)
+# 2. a bounded busy loop (one core, 60 s at most) during the gate. --no-pin: pinned, a loop
+# sharing a CPU with this row's single driver thread gets 0.02-0.15 of a core (measured), at
+# or below what the ticks can tell from a quiet window, yet it moves the row's P99 by a
+# timeslice; the pinned case is measured by bench/gate-trust.sh aa-busy. Unpinned, the loop
+# takes the idle core and reads past the limit.
 cat > aa.json <<JSON
 {"versions": [
   {"name": "baseline", "driver": "$DRV", $srv},
@@ -76,13 +77,13 @@ const fs = require("fs");
 const runs = fs.readFileSync("busy/runs.jsonl", "utf8").trim().split("\n").map(JSON.parse);
 const d = runs.filter(r => r.interference && r.interference.disturbed);
 if (d.length === 0) throw new Error("no disturbed run under a busy loop: " + runs.map(r => r.interference.other_cpu_cores).join(" "));
-if (!d.every(r => r.interference.other_cpu_cores > 0.5 || r.interference.steal_pct > 5)) throw new Error("disturbed below the limit");
+if (!d.every(r => r.interference.other_cpu_cores > 0.15 || r.interference.steal_pct > 5)) throw new Error("disturbed below the limit");
 if (runs.length <= 6) throw new Error("no round was run again: " + runs.length + " runs");
 const meta = JSON.parse(fs.readFileSync("busy/meta.json"));
 if (!meta.disturbed_runs || meta.disturbed_runs.length === 0) throw new Error("meta.disturbed_runs");
 ' || fail "disturbed runs"
 grep -q "round run again" busy/report.md || fail "report.md does not list the repeated rounds"
-grep -q "Disturbed runs: other processes used more than 0.50 CPU cores" busy/report.html || fail "report.html disturbed list"
+grep -q "Disturbed runs: other processes used more than 0.15 CPU cores" busy/report.html || fail "report.html disturbed list"
 
 # 3. the budget: one run a side is undecided, so rounds are added until the budget is spent
 "$COMPARE" gate --spec aa.json --runs 1 --budget 10s --out bud > bud.out 2> bud.err && true

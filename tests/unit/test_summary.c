@@ -336,8 +336,56 @@ static void test_counted(void)
     json_decref(meta);
 }
 
+/* The throughput verdict of one row of three rounds, base 100 and cand 80 (disjoint ranges:
+ * regressed), with the candidate's run in round disturbed_round (0: none) disturbed. */
+static const json_t *held_vs(int disturbed_round, json_t **sum_out)
+{
+    char err[256], *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    json_t *runs, *meta;
+    int r;
+
+    for (r = 1; r <= 3; r++)
+        for (int c = 0; c < 2; c++)
+            fprintf(f,
+                    "{\"version\":\"%s\",\"config\":\"c1\",\"round\":%d,\"position\":%d,"
+                    "\"status\":\"ok\",\"result\":{\"throughput\":%d,\"elapsed_s\":1,"
+                    "\"latency_us\":{\"p50\":9,\"p99\":18},\"cpu\":{\"percent\":100}},"
+                    "\"client\":{\"cpu_s\":1,\"rss_peak_kib\":1024},\"server\":null,"
+                    "\"interference\":{\"other_cpu_cores\":%s,\"steal_pct\":0,\"nivcsw\":1,"
+                    "\"disturbed\":%s}}\n",
+                    c ? "cand" : "base", r, c + 1, c ? 80 + r : 100 + r,
+                    c && r == disturbed_round ? "0.4" : "0.01",
+                    c && r == disturbed_round ? "true" : "false");
+    fclose(f);
+    runs = summary_parse_runs(text, len, "runs.jsonl", err, sizeof(err));
+    meta = json_loads(meta_text, 0, NULL);
+    *sum_out = summary_build(runs, meta, NULL, err, sizeof(err));
+    free(text);
+    json_decref(runs);
+    json_decref(meta);
+    return summary_vs(json_array_get(json_object_get(*sum_out, "rows"), 1), "throughput", "cand");
+}
+
+/* A regressed verdict that rests on a disturbed run (too few clean rounds to set it aside) is
+ * held at unstable, with the reason; the same runs undisturbed are regressed. */
+static void test_held(void)
+{
+    json_t *sum = NULL;
+    const json_t *vs = held_vs(0, &sum);
+
+    CHECK_STR(summary_str(vs, "verdict", ""), "regressed");
+    json_decref(sum);
+    vs = held_vs(2, &sum);
+    CHECK_STR(summary_str(vs, "verdict", ""), "unstable");
+    CHECK_STR(summary_str(vs, "reason", ""), STATS_REASON_DISTURBED);
+    json_decref(sum);
+}
+
 int main(void)
 {
+    test_held();
     test_counted();
     test_parse();
     test_build();

@@ -73,6 +73,34 @@ static void test_tree(void)
     CHECK(s.vcsw == 15 && s.nivcsw == 7);
     CHECK(window_sample_tree(root, 200, 100, &s) == 0 && NEAR(s.cpu_s, 2.0) && s.n_procs == 2);
     CHECK(window_sample_tree(root, 555, 100, &s) == -1 && s.n_procs == 0);
+    /* every process's ticks between two edges: the server's tree gains 100, the unrelated
+     * process 50, a process born between the edges counts whole (30), one that ended is
+     * missed */
+    {
+        struct window_watch w;
+        char err[128];
+
+        CHECK(window_open(&w, 100, err, sizeof(err)) == 0);
+        w.proc_root = root;
+        close(w.rd); /* no mark thread */
+        w.rd = -1;
+        window_after_exec(&w, 200);
+        put_proc(100, 1, 350, 150, 10, 20, 5, 1);
+        put_proc(400, 1, 10049, 9999, 9, 9, 9, 9);
+        put_proc(500, 1, 20, 10, 0, 0, 0, 0);
+        {
+            char cmd[600];
+
+            snprintf(cmd, sizeof(cmd), "rm -rf '%s/300'", root);
+            CHECK(system(cmd) == 0);
+        }
+        window_finish(&w);
+        CHECK_MSG(window_all_ticks(&w.proc[0], &w.proc[1]) == 180, "got %llu",
+                  window_all_ticks(&w.proc[0], &w.proc[1]));
+        /* the same listing gave the server's tree: 5 s + the child's 1 s, the grandchild gone */
+        CHECK(w.proc[1].have_server && NEAR(w.proc[1].server.cpu_s, 6.0));
+        window_close(&w);
+    }
     {
         char cmd[128];
 
