@@ -419,10 +419,35 @@ static const char *metric_title(int m)
     return m >= 0 && m < METRIC_ALL ? metric_def((enum metric)m)->short_en : "?";
 }
 
+int gate_candidate_fault(const json_t *row, const char *base, const char **reason)
+{
+    const json_t *fails = json_object_get(row, "failures"), *f;
+    size_t k;
+
+    *reason = NULL;
+    if (!base || json_array_size(fails) == 0)
+        return 0;
+    json_array_foreach(fails, k, f)
+    {
+        const char *why = summary_str(f, "reason", "");
+
+        if (strcmp(summary_str(f, "version", ""), base) == 0)
+            return 0;
+        if (!json_is_true(json_object_get(f, "measured")) &&
+            strncmp(why, "server ended during the run", 27) != 0)
+            return 0;
+        if (!*reason)
+            *reason = why;
+    }
+    return 1;
+}
+
 int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate_result *gr)
 {
     char regs[1024] = "", incs[1024] = "", fails[1024] = "";
     json_t *rows = json_object_get(summary, "rows"), *row;
+    const char *base = json_string_value(json_array_get(json_object_get(summary, "versions"), 0));
+    const char *fault;
     size_t i;
 
     memset(gr, 0, sizeof(*gr));
@@ -444,6 +469,14 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
         if (!any)
             continue;
         gr->rows++;
+        if (status && strcmp(status, "failed") == 0 && gate_candidate_fault(row, base, &fault)) {
+            char what[400];
+
+            gr->regressed++;
+            snprintf(what, sizeof(what), "the candidate's runs failed: %s", fault);
+            reason_add(regs, sizeof(regs), label, what);
+            continue;
+        }
         if (status && strcmp(status, "failed") == 0) {
             gr->failed++;
             reason_add(fails, sizeof(fails), label, "");

@@ -83,6 +83,14 @@ struct gate_result {
     char reason[2048];   /* one line for a non-zero exit (empty for 0) */
 };
 
+/* Whether a failed row failed through its candidates alone, on what was measured: every
+ * failure is a candidate's (none of base's) and either measured (the driver printed a result
+ * that failed its checks: timeouts, connections not held, errors, a stalled window) or "server
+ * ended during the run". The baseline ran the same load on the same harness, so the candidate
+ * is at fault: the gate counts such a row as regressed, not as a harness failure. *reason:
+ * the first failure's reason (borrowed). */
+int gate_candidate_fault(const json_t *row, const char *base, const char **reason);
+
 /* Decides over a summary whose verdicts were computed with each row's gate rules. The exit
  * code's order: regression (1) before harness failure (3) before inconclusive (4): a clear
  * regression is reported even when another row could not run. Returns gr->code. */

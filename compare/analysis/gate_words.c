@@ -134,9 +134,19 @@ void gate_words(FILE *f, const json_t *summary, const struct gate_config *gc,
     {
         struct verdict_rules rules;
         unsigned char gated[METRIC_ALL];
+        const char *fault;
         int m;
 
         gate_row_rules(gc, json_object_get(row, "params"), &rules, gated);
+        if (strcmp(summary_str(row, "status", "ok"), "failed") == 0 &&
+            gate_candidate_fault(row, base, &fault)) {
+            fprintf(f,
+                    "- **%s**: the candidate's runs failed where the baseline's ran the same "
+                    "load cleanly: %s. That is the candidate's behaviour under this load, not "
+                    "the harness: look at the candidate rather than rerunning.\n",
+                    summary_str(row, "label", "?"), fault);
+            continue;
+        }
         if (strcmp(summary_str(row, "status", "ok"), "failed") == 0) {
             fprintf(f, "- **%s**: runs failed; the report lists why. Fix the harness and rerun.\n",
                     summary_str(row, "label", "?"));

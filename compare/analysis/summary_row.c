@@ -386,6 +386,9 @@ static void collect_version(struct row_runs *rr, struct side *s, size_t vi, cons
             json_object_set_new(f, "version", json_string(ver));
             json_object_set_new(f, "round", json_integer((json_int_t)r + 1));
             json_object_set_new(f, "reason", json_string(summary_str(run, "reason", "unknown")));
+            /* the driver measured and the run was judged failed on what it measured
+             * (timeouts, connections not held, a stall): the server's doing, not the harness's */
+            json_object_set_new(f, "measured", json_boolean(json_is_object(res)));
             json_array_append_new(rr->failures, f);
             continue;
         }

@@ -4,7 +4,8 @@
 # candidate run is `failed` with a reason in words (timeouts, or a window cut short), its
 # measured result is still kept in runs.jsonl, the baseline's runs are `ok`, the row's
 # verdict is `failed`, report.md lists the reason and does not say that nothing weakens the
-# measurement, and `compare gate` exits 3 (harness failure), not 0 or "unstable".
+# measurement, and `compare gate` exits 1 (regression: the candidate's runs failed on what the
+# driver measured while the baseline's ran the same load cleanly), not 0, 3 or "unstable".
 # Cost: 4 runs of 0.1 + 0.6 s (+ 1 s timeout for the candidate), 10-45 s on a loaded machine
 # (a disturbed round is repeated).
 . "$(dirname "$0")/../lib.sh"
@@ -22,7 +23,12 @@ JSON
 rc=0
 # no disturbed-round repeats: the run count below is exact on a loaded machine too
 "$COMPARE" gate --spec "$T/spec.json" --disturbed-limit 1024 --out "$T/out" > "$T/gate.md" 2> "$T/stderr" || rc=$?
-assert_eq "$rc" 3 "gate exit code with a stalled candidate ($(tail -n 3 "$T/stderr"))"
+assert_eq "$rc" 1 "gate exit code with a stalled candidate ($(tail -n 3 "$T/stderr"))"
+grep -q "compare: gate: exit 1: regression in 'tcp · 64 B · window1 · 2 clients' the candidate's runs failed: the driver judged the run failed" "$T/stderr" ||
+    fail "gate reason: $(tail -n 1 "$T/stderr")"
+grep -q "^\*\*Regression.\*\*" "$T/gate.md" || fail "gate.md does not open with the regression"
+grep -q "the candidate's runs failed where the baseline's ran the same load cleanly: the driver judged the run failed: .*timed out" "$T/gate.md" ||
+    fail "gate.md does not say the candidate failed: $(sed -n 3,6p "$T/gate.md")"
 node -e '
 const l=require("fs").readFileSync(process.argv[1],"utf8").trim().split("\n").map(JSON.parse);
 const bad=[];

@@ -414,8 +414,34 @@ static void test_post_logic(void)
     CHECK_STR(out, "http://127.0.0.1:8080/repos/o/r/issues/comments/9");
 }
 
+/* A failed row is the candidate's fault only when every failure is a candidate's and was
+ * measured (or its server ended mid-run); one baseline failure, or one that never measured
+ * (a server that never became ready), leaves it a harness failure. */
+static void test_candidate_fault(void)
+{
+    const char *why;
+    json_t *row = json_pack("{s:[{s:s, s:s, s:b}, {s:s, s:s, s:b}]}", "failures", "version", "cand",
+                            "reason", "the driver judged the run failed: 2 requests timed out",
+                            "measured", 1, "version", "cand", "reason",
+                            "server ended during the run with signal 11", "measured", 0);
+
+    CHECK(gate_candidate_fault(row, "base", &why) == 1);
+    CHECK_STR(why, "the driver judged the run failed: 2 requests timed out");
+    CHECK(gate_candidate_fault(row, "cand", &why) == 0 && why == NULL);
+    json_array_append_new(json_object_get(row, "failures"),
+                          json_pack("{s:s, s:s, s:b}", "version", "cand", "reason",
+                                    "server not ready: '/bin/false' ended with status 1",
+                                    "measured", 0));
+    CHECK(gate_candidate_fault(row, "base", &why) == 0);
+    json_decref(row);
+    row = json_pack("{s:[]}", "failures");
+    CHECK(gate_candidate_fault(row, "base", &why) == 0);
+    json_decref(row);
+}
+
 int main(void)
 {
+    test_candidate_fault();
     test_threshold_flags();
     test_too_few_runs();
     test_budget_limits();
