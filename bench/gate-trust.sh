@@ -88,19 +88,33 @@ tput_at() {
         "$(tput_once "$1")" "$(tput_once "$1")" "$(tput_once "$1")"
 }
 
-# The smallest --work on a doubling ladder that costs >= 15%, interpolated between steps.
-calibrate_delay() {
-    base=$(tput_at 0)
-    prev_d=0; prev_loss=0
-    for d in 16 32 64 128 256 512 1024 2048 4096 8192; do
-        loss=$(node -e "console.log(1 - $(tput_at $d) / $base)")
-        if node -e "process.exit($loss >= 0.15 ? 0 : 1)"; then
-            node -e "console.log(Math.max(1, Math.round($prev_d + ($d - $prev_d) * (0.15 - $prev_loss) / ($loss - $prev_loss))))"
-            return
+# loss_at N: the TCP row's throughput loss (0..1) with --work N against --work 0, measured
+# back to back so that drift between them cancels.
+loss_at() {
+    b=$(tput_at 0)
+    node -e "console.log(1 - $(tput_at "$1") / $b)"
+}
+
+# The --work that costs the TCP row ~15%: the driver is this row's bottleneck, so server work
+# costs nothing until the server's CPU saturates, then much (measured: 1024 rounds 0%, 4096
+# rounds 38%). A doubling ladder finds the step past 15%, then four bisections between it
+# and the step before.
+calibrate_work() {
+    lo=0
+    hi=0
+    for d in 64 128 256 512 1024 2048 4096 8192 16384; do
+        if node -e "process.exit($(loss_at "$d") >= 0.15 ? 0 : 1)"; then
+            hi=$d
+            break
         fi
-        prev_d=$d; prev_loss=$loss
+        lo=$d
     done
-    echo 8192
+    [ "$hi" -gt 0 ] || { echo 16384; return; }
+    for step in 1 2 3 4; do
+        mid=$(( (lo + hi) / 2 ))
+        if node -e "process.exit($(loss_at "$mid") >= 0.15 ? 0 : 1)"; then hi=$mid; else lo=$mid; fi
+    done
+    echo "$hi"
 }
 
 now() { node -e 'console.log(Date.now() / 1000)'; }
@@ -141,9 +155,9 @@ for c in $CASES; do
         run_case aa-busy aa --budget "$BUDGET"
         kill "$busy_pid" 2> /dev/null || true; busy_pid= ;;
     ab-15)
-        d=$(calibrate_delay)
+        d=$(calibrate_work)
         echo "ab-15: --work $d for a ~15% loss on the TCP row" >&2
-        echo "ab-15: candidate --work $d (TCP row, driver alone: $(node -e "console.log((100 * (1 - $(tput_at "$d") / $(tput_at 0))).toFixed(1))")% loss)" >> "$OUT/notes.txt"
+        echo "ab-15: candidate --work $d (TCP row, driver alone: $(node -e "console.log((100 * $(loss_at "$d")).toFixed(1))")% loss)" >> "$OUT/notes.txt"
         spec ab "$d"
         run_case ab-15 ab --budget "$BUDGET" ;;
     ab-instr)
