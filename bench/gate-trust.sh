@@ -102,7 +102,7 @@ loss_at() {
 calibrate_work() {
     lo=0
     hi=0
-    for d in 64 128 256 512 1024 2048 4096 8192 16384; do
+    for d in 256 512 1024 2048 4096 8192 16384; do
         if node -e "process.exit($(loss_at "$d") >= 0.15 ? 0 : 1)"; then
             hi=$d
             break
@@ -155,9 +155,15 @@ for c in $CASES; do
         run_case aa-busy aa --budget "$BUDGET"
         kill "$busy_pid" 2> /dev/null || true; busy_pid= ;;
     ab-15)
-        d=$(calibrate_work)
+        # near the knee one ladder can land on a noisy step: check the pick, at most 3 tries
+        for try in 1 2 3; do
+            d=$(calibrate_work)
+            l=$(loss_at "$d")
+            echo "ab-15: try $try: --work $d, loss $(node -e "console.log((100 * $l).toFixed(1))")%" >&2
+            node -e "process.exit($l >= 0.10 && $l <= 0.25 ? 0 : 1)" && break
+        done
         echo "ab-15: --work $d for a ~15% loss on the TCP row" >&2
-        echo "ab-15: candidate --work $d (TCP row, driver alone: $(node -e "console.log((100 * $(loss_at "$d")).toFixed(1))")% loss)" >> "$OUT/notes.txt"
+        echo "ab-15: candidate --work $d (TCP row, driver alone: $(node -e "console.log((100 * $l).toFixed(1))")% loss, calibration try $try)" >> "$OUT/notes.txt"
         spec ab "$d"
         run_case ab-15 ab --budget "$BUDGET" ;;
     ab-instr)

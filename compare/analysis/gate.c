@@ -399,16 +399,37 @@ static void reason_add(char *buf, size_t len, const char *label, const char *wha
     }
 }
 
-static void fmt_change(char *out, size_t len, const json_t *vs)
+int gate_judged_change(const json_t *metric, const json_t *vs, double planned, double *change)
 {
-    json_t *c = json_object_get(vs, "change");
+    const json_t *pr = json_object_get(vs, "paired_ratio"), *v;
+    const char *ver;
+    int more = 0;
+
+    json_object_foreach((json_t *)json_object_get(metric, "values"), ver, v)
+    {
+        more |= planned > 0 && summary_num(v, "n", 0) > planned;
+    }
+    if (more && json_is_number(json_object_get(pr, "median"))) {
+        *change = summary_num(pr, "median", 1) - 1;
+        return 0;
+    }
+    if (!json_is_number(json_object_get(vs, "change")))
+        return -1;
+    *change = summary_num(vs, "change", 0);
+    return 0;
+}
+
+/* The judged change (gate_judged_change) as "+1.23%" / "−1.23%", or "n/a". */
+static void fmt_change(char *out, size_t len, const json_t *metric, const json_t *vs,
+                       double planned)
+{
     double d;
 
-    if (!json_is_number(c)) {
+    if (gate_judged_change(metric, vs, planned, &d) < 0) {
         snprintf(out, len, "n/a");
         return;
     }
-    d = json_number_value(c) * 100;
+    d *= 100;
     if (fabs(d) < 0.005)
         d = 0;
     snprintf(out, len, "%s%.2f%%", d < 0 ? "\xe2\x88\x92" : "+", fabs(d));
@@ -448,6 +469,7 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
     json_t *rows = json_object_get(summary, "rows"), *row;
     const char *base = json_string_value(json_array_get(json_object_get(summary, "versions"), 0));
     const char *fault;
+    double planned = summary_num(summary, "rounds", 0);
     size_t i;
 
     memset(gr, 0, sizeof(*gr));
@@ -487,14 +509,13 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
             reason_add(incs, sizeof(incs), label, "incomplete");
         }
         for (m = 0; m < METRIC_ALL; m++) {
-            json_t *vs, *cand;
+            json_t *vs, *cand, *mj;
             const char *ver;
 
             if (!gated[m])
                 continue;
-            vs = json_object_get(
-                json_object_get(json_object_get(row, "metrics"), metric_name((enum metric)m)),
-                "vs_baseline");
+            mj = json_object_get(json_object_get(row, "metrics"), metric_name((enum metric)m));
+            vs = json_object_get(mj, "vs_baseline");
             json_object_foreach(vs, ver, cand)
             {
                 const char *v = json_string_value(json_object_get(cand, "verdict"));
@@ -502,7 +523,7 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
 
                 if (!v)
                     continue;
-                fmt_change(ch, sizeof(ch), cand);
+                fmt_change(ch, sizeof(ch), mj, cand, planned);
                 snprintf(what, sizeof(what), "%s %s (%s)", metric_title(m), ch, ver);
                 if (strcmp(v, VERDICT_SAME) == 0 &&
                     strcmp(summary_str(cand, "reason", ""), STATS_REASON_TOO_FEW) == 0) {
@@ -656,7 +677,8 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
                 vs = json_object_get(
                     json_object_get(json_object_get(metrics, metric_name(m)), "vs_baseline"), ver);
                 v = json_string_value(json_object_get(vs, "verdict"));
-                fmt_change(ch, sizeof(ch), vs);
+                fmt_change(ch, sizeof(ch), json_object_get(metrics, metric_name(m)), vs,
+                           summary_num(summary, "rounds", 0));
                 fprintf(f, "%s%s %s %s (%g%%)", sep ? "; " : "", metric_title(m), ch, v ? v : "n/a",
                         rules.threshold_pct[m]);
                 sep = 1;

@@ -58,18 +58,22 @@ static double noise_pct(const json_t *row, const char *metric, const char *base,
 
 /* One sentence for a finding of row/metric m, or nothing when the verdict is fine. */
 static void sentence(FILE *f, const json_t *row, int m, const char *base, const char *cand,
-                     const struct verdict_rules *rules, double budget_s)
+                     const struct verdict_rules *rules, double budget_s, double planned)
 {
     const json_t *vs = summary_vs(row, metric_name((enum metric)m), cand);
     const char *v = summary_str(vs, "verdict", NULL), *label = summary_str(row, "label", "?");
     const char *reason = summary_str(vs, "reason", "");
-    double ch = summary_num(vs, "change", 0) * 100, chance = gate_row_chance(row, cand);
+    double ch = 0, chance = gate_row_chance(row, cand);
     const json_t *bv = summary_values(row, metric_name((enum metric)m), base);
     double thr = rules->threshold_pct[m];
     char more[64];
 
     if (!v)
         return;
+    if (gate_judged_change(
+            json_object_get(json_object_get(row, "metrics"), metric_name((enum metric)m)), vs,
+            planned, &ch) == 0)
+        ch *= 100;
     snprintf(more, sizeof(more), "%.0fm", budget_s > 0 ? fmax(5, ceil(budget_s / 60 * 3)) : 15);
     if (strcmp(v, VERDICT_REGRESSED) == 0)
         fprintf(f,
@@ -156,7 +160,8 @@ void gate_words(FILE *f, const json_t *summary, const struct gate_config *gc,
             for (m = 0; m < METRIC_ALL; m++)
                 if (gated[m])
                     sentence(f, row, m, base ? base : "",
-                             json_string_value(json_array_get(versions, vi)), &rules, gc->budget_s);
+                             json_string_value(json_array_get(versions, vi)), &rules, gc->budget_s,
+                             summary_num(summary, "rounds", 0));
     }
     if (gr->code != EXIT_OK)
         fputc('\n', f);

@@ -1,6 +1,7 @@
 /* term: the compact terminal table of a summary (see term.h). */
 #include <string.h>
 
+#include "gate.h"
 #include "outcome.h"
 #include "summary.h"
 #include "term.h"
@@ -132,6 +133,7 @@ size_t term_fit(const char *s, size_t cells, int pad, char *out, size_t outlen)
 struct layout {
     int metric[METRIC_ALL];
     size_t n_metrics, col[METRIC_ALL], label;
+    double planned; /* the summary's planned rounds (gate_judged_change) */
 };
 
 /* Whether a row of the summary measured metric m (the optional ones only where counted). */
@@ -198,11 +200,15 @@ static int print_line(FILE *f, const struct layout *L, const json_t *row, const 
     term_fit(label, L->label, 1, cell, sizeof(cell));
     fputs(cell, f);
     for (k = 0; k < L->n_metrics; k++) {
-        const json_t *vs = summary_vs(row, metric_name((enum metric)L->metric[k]), cand);
-        const json_t *ch = json_object_get(vs, "change");
+        const char *name = metric_name((enum metric)L->metric[k]);
+        const json_t *vs = summary_vs(row, name, cand);
+        double ch;
 
-        if (cand && json_is_number(ch))
-            snprintf(num, sizeof(num), "%+.1f%%", json_number_value(ch) * 100);
+        /* the change the verdict was judged on: after extra rounds, the paired one */
+        if (cand && vs &&
+            gate_judged_change(json_object_get(json_object_get(row, "metrics"), name), vs,
+                               L->planned, &ch) == 0)
+            snprintf(num, sizeof(num), "%+.1f%%", ch * 100);
         else
             snprintf(num, sizeof(num), "-");
         fprintf(f, " %*s", (int)L->col[k] - 1, num);
@@ -225,6 +231,7 @@ int term_table(FILE *f, const json_t *summary, const unsigned char *gated, size_
         gated = dflt;
     }
     lay_out(summary, gated, width, &L);
+    L.planned = summary_num(summary, "rounds", 0);
     term_fit(nv > 2 ? "candidate: row" : "row", L.label, 1, cell, sizeof(cell));
     fputs(cell, f);
     for (k = 0; k < L.n_metrics; k++)

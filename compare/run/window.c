@@ -384,15 +384,15 @@ void window_close(struct window_watch *w)
 {
     int i;
 
-    for (i = 0; i < 2; i++) {
-        free(w->mark[i].all);
-        free(w->proc[i].all);
-        w->mark[i].all = w->proc[i].all = NULL;
-    }
     if (w->thread_running) {
         w->stop = 1;
         pthread_join(w->th, NULL);
         w->thread_running = 0;
+    }
+    for (i = 0; i < 2; i++) { /* after the join: the thread fills the marks' edges */
+        free(w->mark[i].all);
+        free(w->proc[i].all);
+        w->mark[i].all = w->proc[i].all = NULL;
     }
     if (w->rd >= 0)
         close(w->rd);
