@@ -463,6 +463,43 @@ int gate_candidate_fault(const json_t *row, const char *base, const char **reaso
     return 1;
 }
 
+/* gr->code from gr's counts, in the order gate_decide states, and gr->reason from the rows
+ * named per finding (regs, fails, incs); n_rows: the summary's rows. */
+static void decide_code(struct gate_result *gr, size_t n_rows, const char *regs, const char *fails,
+                        const char *incs)
+{
+    if (gr->regressed)
+        gr->code = EXIT_REGRESSION;
+    else if (gr->failed)
+        gr->code = EXIT_HARNESS;
+    else if (gr->unstable || gr->incomplete || gr->too_few)
+        gr->code = EXIT_INCONCLUSIVE;
+    else if (gr->rows == 0 && n_rows > 0)
+        gr->code = EXIT_OK; /* nothing gated: every metric switched off */
+    else if (n_rows == 0)
+        gr->code = EXIT_HARNESS;
+    else
+        gr->code = EXIT_OK;
+    {
+        char part[1100];
+
+        if (gr->regressed) {
+            snprintf(part, sizeof(part), "regression in %s", regs);
+            reason_add(gr->reason, sizeof(gr->reason), NULL, part);
+        }
+        if (gr->failed) {
+            snprintf(part, sizeof(part), "rows with failed runs: %s", fails);
+            reason_add(gr->reason, sizeof(gr->reason), NULL, part);
+        }
+        if (gr->unstable || gr->incomplete || gr->too_few) {
+            snprintf(part, sizeof(part), "inconclusive: %s", incs);
+            reason_add(gr->reason, sizeof(gr->reason), NULL, part);
+        }
+        if (n_rows == 0)
+            reason_add(gr->reason, sizeof(gr->reason), NULL, "no configuration was measured");
+    }
+}
+
 int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate_result *gr)
 {
     char regs[1024] = "", incs[1024] = "", fails[1024] = "";
@@ -554,36 +591,7 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
             }
         }
     }
-    if (gr->regressed)
-        gr->code = EXIT_REGRESSION;
-    else if (gr->failed)
-        gr->code = EXIT_HARNESS;
-    else if (gr->unstable || gr->incomplete || gr->too_few)
-        gr->code = EXIT_INCONCLUSIVE;
-    else if (gr->rows == 0 && json_array_size(rows) > 0)
-        gr->code = EXIT_OK; /* nothing gated: every metric switched off */
-    else if (json_array_size(rows) == 0)
-        gr->code = EXIT_HARNESS;
-    else
-        gr->code = EXIT_OK;
-    {
-        char part[1100];
-
-        if (gr->regressed) {
-            snprintf(part, sizeof(part), "regression in %s", regs);
-            reason_add(gr->reason, sizeof(gr->reason), NULL, part);
-        }
-        if (gr->failed) {
-            snprintf(part, sizeof(part), "rows with failed runs: %s", fails);
-            reason_add(gr->reason, sizeof(gr->reason), NULL, part);
-        }
-        if (gr->unstable || gr->incomplete || gr->too_few) {
-            snprintf(part, sizeof(part), "inconclusive: %s", incs);
-            reason_add(gr->reason, sizeof(gr->reason), NULL, part);
-        }
-        if (json_array_size(rows) == 0)
-            reason_add(gr->reason, sizeof(gr->reason), NULL, "no configuration was measured");
-    }
+    decide_code(gr, json_array_size(rows), regs, fails, incs);
     return gr->code;
 }
 

@@ -45,7 +45,7 @@ struct run_request {
      * (confirm.c); the cap is fixed from the time left before the first extra round. */
     uint64_t deadline_ns;
     const struct interference_limits *limits; /* disturbed-run limits; NULL = defaults */
-    int repeat_disturbed; /* gate: run a disturbed round again (confirm_repeat_disturbed) */
+    int repeat_disturbed;    /* gate: run a disturbed round again (confirm_repeat_disturbed) */
     int stop_when_regressed; /* gate: no extra rounds once a row is decided regressed */
 };
 
