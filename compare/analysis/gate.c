@@ -399,33 +399,13 @@ static void reason_add(char *buf, size_t len, const char *label, const char *wha
     }
 }
 
-int gate_judged_change(const json_t *metric, const json_t *vs, double planned, double *change)
-{
-    const json_t *pr = json_object_get(vs, "paired_ratio"), *v;
-    const char *ver;
-    int more = 0;
-
-    json_object_foreach((json_t *)json_object_get(metric, "values"), ver, v)
-    {
-        more |= planned > 0 && summary_num(v, "n", 0) > planned;
-    }
-    if (more && json_is_number(json_object_get(pr, "median"))) {
-        *change = summary_num(pr, "median", 1) - 1;
-        return 0;
-    }
-    if (!json_is_number(json_object_get(vs, "change")))
-        return -1;
-    *change = summary_num(vs, "change", 0);
-    return 0;
-}
-
-/* The judged change (gate_judged_change) as "+1.23%" / "−1.23%", or "n/a". */
+/* The judged change (summary_judged_change) as "+1.23%" / "−1.23%", or "n/a". */
 static void fmt_change(char *out, size_t len, const json_t *metric, const json_t *vs,
                        double planned)
 {
     double d;
 
-    if (gate_judged_change(metric, vs, planned, &d) < 0) {
+    if (summary_judged_change(metric, vs, planned, &d) < 0) {
         snprintf(out, len, "n/a");
         return;
     }

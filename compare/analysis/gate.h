@@ -91,12 +91,6 @@ struct gate_result {
  * the first failure's reason (borrowed). */
 int gate_candidate_fault(const json_t *row, const char *base, const char **reason);
 
-/* The change a verdict was judged on, for metric (a row's metrics entry) and its candidate's
- * vs_baseline entry vs: once a side has more runs than the planned rounds (extra rounds,
- * confirm.c), the median per-round paired ratio - 1, which is what stats_verdict judges then;
- * else the change of the sides' medians. Returns 0, or -1 when there is none. */
-int gate_judged_change(const json_t *metric, const json_t *vs, double planned, double *change);
-
 /* Decides over a summary whose verdicts were computed with each row's gate rules. The exit
  * code's order: regression (1) before harness failure (3) before inconclusive (4): a clear
  * regression is reported even when another row could not run. Returns gr->code. */

@@ -70,7 +70,7 @@ static void sentence(FILE *f, const json_t *row, int m, const char *base, const 
 
     if (!v)
         return;
-    if (gate_judged_change(
+    if (summary_judged_change(
             json_object_get(json_object_get(row, "metrics"), metric_name((enum metric)m)), vs,
             planned, &ch) == 0)
         ch *= 100;

@@ -36,6 +36,33 @@ const char *summary_str(const json_t *obj, const char *key, const char *def)
     return json_is_string(v) ? json_string_value(v) : def;
 }
 
+int summary_confirmed(const json_t *metric, double planned)
+{
+    const json_t *v;
+    const char *ver;
+
+    json_object_foreach((json_t *)json_object_get(metric, "values"), ver, v)
+    {
+        if (planned > 0 && summary_num(v, "n", 0) > planned)
+            return 1;
+    }
+    return 0;
+}
+
+int summary_judged_change(const json_t *metric, const json_t *vs, double planned, double *change)
+{
+    const json_t *pr = json_object_get(vs, "paired_ratio");
+
+    if (summary_confirmed(metric, planned) && json_is_number(json_object_get(pr, "median"))) {
+        *change = summary_num(pr, "median", 1) - 1;
+        return 0;
+    }
+    if (!json_is_number(json_object_get(vs, "change")))
+        return -1;
+    *change = summary_num(vs, "change", 0);
+    return 0;
+}
+
 const json_t *summary_metric(const json_t *row, const char *metric)
 {
     return json_object_get(json_object_get(row, "metrics"), metric);

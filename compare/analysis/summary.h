@@ -66,4 +66,13 @@ double summary_num(const json_t *obj, const char *key, double def);
 /* string at obj[key], or def. */
 const char *summary_str(const json_t *obj, const char *key, const char *def);
 
+/* Whether a row's metric (summary_metric) has more runs on some side than the planned rounds
+ * (0: none planned, never): it got extra rounds (confirm.c). */
+int summary_confirmed(const json_t *metric, double planned);
+/* The change a verdict was judged on, for metric and its candidate's vs_baseline entry vs:
+ * once confirmed (summary_confirmed), the median per-round paired ratio - 1, which is what
+ * stats_verdict judges then; else the change of the sides' medians. Returns 0, or -1 when
+ * there is none. */
+int summary_judged_change(const json_t *metric, const json_t *vs, double planned, double *change);
+
 #endif

@@ -1,7 +1,6 @@
 /* term: the compact terminal table of a summary (see term.h). */
 #include <string.h>
 
-#include "gate.h"
 #include "outcome.h"
 #include "summary.h"
 #include "term.h"
@@ -133,7 +132,7 @@ size_t term_fit(const char *s, size_t cells, int pad, char *out, size_t outlen)
 struct layout {
     int metric[METRIC_ALL];
     size_t n_metrics, col[METRIC_ALL], label;
-    double planned; /* the summary's planned rounds (gate_judged_change) */
+    double planned; /* the summary's planned rounds (summary_judged_change) */
 };
 
 /* Whether a row of the summary measured metric m (the optional ones only where counted). */
@@ -206,8 +205,8 @@ static int print_line(FILE *f, const struct layout *L, const json_t *row, const 
 
         /* the change the verdict was judged on: after extra rounds, the paired one */
         if (cand && vs &&
-            gate_judged_change(json_object_get(json_object_get(row, "metrics"), name), vs,
-                               L->planned, &ch) == 0)
+            summary_judged_change(json_object_get(json_object_get(row, "metrics"), name), vs,
+                                  L->planned, &ch) == 0)
             snprintf(num, sizeof(num), "%+.1f%%", ch * 100);
         else
             snprintf(num, sizeof(num), "-");

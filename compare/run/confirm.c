@@ -35,20 +35,6 @@ const char *const confirm_rule =
     "five runs, and makes a metric unstable only while the 90% interval of its paired change "
     "reaches its threshold";
 
-/* Whether a metric of a row already has more runs on some side than the planned rounds. */
-static int confirmed(const json_t *metric, size_t planned)
-{
-    const json_t *v;
-    const char *ver;
-
-    json_object_foreach((json_t *)json_object_get(metric, "values"), ver, v)
-    {
-        if (planned && summary_num(v, "n", 0) > (double)planned)
-            return 1;
-    }
-    return 0;
-}
-
 int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules, size_t planned)
 {
     const json_t *metrics = json_object_get(row, "metrics");
@@ -68,7 +54,7 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules,
         {
             const char *verdict = summary_str(cmp, "verdict", "");
             const json_t *pr = json_object_get(cmp, "paired_ratio");
-            int more = confirmed(mj, planned);
+            int more = summary_confirmed(mj, (double)planned);
             double t = rules->threshold_pct[m] / 100.0;
             /* with extra rounds the row is judged on its paired change (stats_verdict) */
             double change = more ? summary_num(pr, "median", 1) - 1 : summary_num(cmp, "change", 0);
@@ -337,9 +323,10 @@ static const char *regressed_row(const struct confirm_ctx *cx, const json_t *sum
 
     json_array_foreach(json_object_get(summary, "rows"), k, x)
     {
+        if (!confirm_row_regressed(x, cx->rules, rounds))
+            continue; /* the configuration is looked up for regressed rows only */
         for (c = 0; c < sp->n_configs; c++)
-            if (cx->selected[c] && strcmp(summary_str(x, "config", ""), sp->configs[c].id) == 0 &&
-                confirm_row_regressed(x, cx->rules, rounds))
+            if (cx->selected[c] && strcmp(summary_str(x, "config", ""), sp->configs[c].id) == 0)
                 return sp->configs[c].label;
     }
     return NULL;

@@ -383,8 +383,27 @@ static void test_held(void)
     json_decref(sum);
 }
 
+/* After extra rounds a verdict is judged on the paired change, and the gate says that one: a
+ * pinned A/B gate's TCP row was regressed on a paired -17.4% while its sides' medians differed
+ * by -0.4%, and gate.md said "fell 0.4% (threshold 5%)". */
+static void test_judged_change(void)
+{
+    json_t *metric =
+        json_pack("{s:{s:{s:i}, s:{s:i}}}", "values", "base", "n", 45, "cand", "n", 45);
+    json_t *vs = json_pack("{s:f, s:{s:f}}", "change", -0.0037, "paired_ratio", "median", 0.826);
+    double ch = 0;
+
+    CHECK(summary_judged_change(metric, vs, 5, &ch) == 0 && fabs(ch + 0.174) < 1e-9);
+    CHECK(summary_judged_change(metric, vs, 45, &ch) == 0 && fabs(ch + 0.0037) < 1e-9);
+    json_object_del(vs, "change");
+    CHECK(summary_judged_change(metric, vs, 45, &ch) == -1);
+    json_decref(metric);
+    json_decref(vs);
+}
+
 int main(void)
 {
+    test_judged_change();
     test_held();
     test_counted();
     test_parse();
