@@ -168,6 +168,19 @@ run_stopped() {
     RC=0; wait "$stopped_pid" || RC=$?
 }
 
+# gha_context FILE GITHUB-JSON [MORE-KEYS]: a context for tests/gha_run.py as this machine
+# runs the recipes: the github object given, the repository variables the recipes read, and
+# the two lines it cannot run as written (sudo; rebuilding pairbench: the binaries under test
+# are used). MORE-KEYS: further top-level keys, written with a leading comma.
+gha_context() {
+    cat > "$1" <<JSON
+{"github": $2${3:-},
+ "vars": {"PAIRBENCH_REPO": "owner/pairbench", "PAIRBENCH_REF": "v0.9.0"},
+ "rewrite": [["sudo sh pairbench/ci/install-deps.sh", "sh pairbench/ci/install-deps.sh --check"],
+             ["make -C pairbench", "true"]]}
+JSON
+}
+
 assert_eq() { [ "$1" = "$2" ] || fail "${3:-values differ}: got '$1', expected '$2'"; }
 assert_exit() { # expected-code cmd...
     want=$1; shift

@@ -42,13 +42,8 @@ echo '{"defaults": {"protocol": "tcp"}, "axes": {"payload": [64, 128, 256, 512]}
     > "$G/sources/base/.pairbench/grid.json"
 sed 's/"throughput": 5, "p99_us": 10/"throughput": 99, "p99_us": 98/' \
     "$G/sources/base/.pairbench/gate.json" > "$G/sources/head/.pairbench/gate.json"
-cat > "$T/ctx.json" <<'JSON'
-{"github": {"event_name": "pull_request",
-            "event": {"pull_request": {"number": 42, "base": {"sha": "b4se"}, "head": {"sha": "he4d"}}}},
- "vars": {"PAIRBENCH_REPO": "owner/pairbench", "PAIRBENCH_REF": "v0.9.0"},
- "rewrite": [["sudo sh pairbench/ci/install-deps.sh", "sh pairbench/ci/install-deps.sh --check"],
-             ["make -C pairbench", "true"]]}
-JSON
+gha_context "$T/ctx.json" '{"event_name": "pull_request",
+  "event": {"pull_request": {"number": 42, "base": {"sha": "b4se"}, "head": {"sha": "he4d"}}}}'
 python3 "$TOP/tests/gha_run.py" "$C/github/pr-gate.yml" "$G" "$T/ctx.json" > "$T/gh.json" ||
     fail "gha_run could not run pr-gate.yml"
 node -e '

@@ -62,12 +62,7 @@ while [ "$night" -le "$NIGHTS" ]; do
     git clone -q "$O" "$R/sources/src" 2> /dev/null # what the night's checkout fetches
     event=schedule
     [ "$night" -ne 3 ] || event=workflow_dispatch
-    cat > "$R/ctx.json" <<JSON
-{"github": {"event_name": "$event"}, "workspace": "$T/runner",
- "vars": {"PAIRBENCH_REPO": "owner/pairbench", "PAIRBENCH_REF": "v0.9.0"},
- "rewrite": [["sudo sh pairbench/ci/install-deps.sh", "sh pairbench/ci/install-deps.sh --check"],
-             ["make -C pairbench", "true"]]}
-JSON
+    gha_context "$R/ctx.json" "{\"event_name\": \"$event\"}" ", \"workspace\": \"$T/runner\""
     python3 "$TOP/tests/gha_run.py" "$TOP/ci/github/nightly.yml" "$R" "$R/ctx.json" > "$R/run.json" ||
         fail "night $night: gha_run could not run nightly.yml"
     want=0
