@@ -55,9 +55,9 @@ spec() {
     cat > "$OUT/$1.json" <<JSON
 {"versions": [
   {"name": "baseline", "driver": "$DRIVER", "server": {"redis": "$rb ${redis#redis-server }",
-     "tcp": "$DRIVER serve tcp --port {port} --workers 4", "http": "$DRIVER serve http --port {port} --payload 4096"}},
+     "tcp": "$DRIVER serve tcp --port {port} --workers $srv_workers", "http": "$DRIVER serve http --port {port} --payload 4096"}},
   {"name": "candidate", "driver": "$DRIVER", "server": {"redis": "$rc ${redis#redis-server }",
-     "tcp": "$DRIVER serve tcp --port {port} --workers 4$cand", "http": "$DRIVER serve http --port {port} --payload 4096"}}],
+     "tcp": "$DRIVER serve tcp --port {port} --workers $srv_workers$cand", "http": "$DRIVER serve http --port {port} --payload 4096"}}],
  "grids": ["$OUT/grid.json"], "runs": $RUNS, "warmup": $WARMUP, "duration": $DURATION, "grace": 10$extra}
 JSON
 }
@@ -70,12 +70,16 @@ ncpu=$(nproc)
 half=$((ncpu / 2)); [ "$half" -ge 1 ] || half=1
 drv_cpus=0-$((half - 1)); srv_cpus=$half-$((ncpu - 1))
 [ "$ncpu" -ge 2 ] || srv_cpus=0
+# The reference TCP server gets one worker per CPU it is placed on, as a server would be
+# sized: 4 workers on 1 pinned CPU made the TCP row's A/A throughput noise 15-18% and P99
+# 80-240% (compare calibrate, 12 rounds); one worker there, 4.7% and 26%.
+srv_workers=$((ncpu - half)); [ "$srv_workers" -ge 1 ] || srv_workers=1
 
 # The TCP row's throughput (driver alone, 2 s, the median of three) against a server doing
 # --work N per request, both placed as the gate places them.
 tput_once() {
     port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-    taskset -c "$srv_cpus" "$DRIVER" serve tcp --port "$port" --workers 4 --work "$1" > /dev/null 2>&1 &
+    taskset -c "$srv_cpus" "$DRIVER" serve tcp --port "$port" --workers "$srv_workers" --work "$1" > /dev/null 2>&1 &
     sp=$!
     sleep 0.3
     t=$(taskset -c "$drv_cpus" "$DRIVER" tcp --port "$port" --connections 16 --workers 4 --window 16 \
