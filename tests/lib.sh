@@ -19,7 +19,10 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+# fd 7 keeps the test's own stderr: a check that fails inside a command whose stderr goes to
+# a file (assert_exit 1 cmd 2> x.err) still says why in the test's log
+exec 7>&2
+fail() { printf 'FAIL: %s\n' "$*" >&7; exit 1; }
 skip() { printf 'skipped: %s\n' "$*"; exit 77; }
 need() { # a required peer: missing fails (in CI too), never silently skips
     command -v "$1" >/dev/null 2>&1 || fail "required program '$1' not found (run ci/install-deps.sh)"

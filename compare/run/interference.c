@@ -31,6 +31,7 @@ int interference_parse_stat(const char *text, struct sys_sample *out)
         return -1;
     out->busy = v[0] + v[1] + v[2];
     out->irq = v[5] + v[6];
+    out->idle = v[3] + v[4];
     out->steal = v[7];
     /* guest time is already inside user and nice */
     for (i = 0; i < 8; i++)
@@ -44,14 +45,17 @@ void interference_compute(const struct sys_sample *a, const struct sys_sample *b
 {
     double busy_s, other;
     unsigned long long total = b->total > a->total ? b->total - a->total : 0;
+    unsigned long long irq = b->irq > a->irq ? b->irq - a->irq : 0;
+    unsigned long long idle = b->idle > a->idle ? b->idle - a->idle : 0;
 
     memset(out, 0, sizeof(*out));
     out->nivcsw = nivcsw;
     if (hz <= 0 || !(window_s > 0))
         return;
     busy_s = (double)(b->busy > a->busy ? b->busy - a->busy : 0) / (double)hz;
-    if (irq_in_tasks)
-        busy_s += (double)(b->irq > a->irq ? b->irq - a->irq : 0) / (double)hz;
+    if (irq_in_tasks && total) /* less the share taken while idle (interference.h) */
+        busy_s += (double)irq * (1.0 - (double)(idle < total ? idle : total) / (double)total) /
+                  (double)hz;
     other = (busy_s - own_cpu_s) / window_s;
     /* tick accounting rounds each side: a small negative is no one */
     out->other_cpu_cores = other > 0 ? other : 0;

@@ -8,14 +8,17 @@
 #include <stddef.h>
 
 /* The machine's CPU time so far, in clock ticks (the "cpu" line of /proc/stat): busy is
- * user + nice + system, irq is irq + softirq. Whether irq belongs with the processes' own
- * time depends on the kernel: with tick-based accounting (CONFIG_IRQ_TIME_ACCOUNTING off, as
- * on this project's VM) a tick that lands in an interrupt is filed under irq/softirq in
+ * user + nice + system, irq is irq + softirq, idle is idle + iowait. Whether irq belongs with the
+ * processes' own time depends on the kernel: with tick-based accounting (CONFIG_IRQ_TIME_ACCOUNTING
+ * off, as on this project's VM) a tick that lands in an interrupt is filed under irq/softirq in
  * /proc/stat but also charged to the interrupted process's utime + stime, so the processes'
  * times add up to busy + irq; with irq time accounting they add up to busy alone. Loopback
- * traffic is mostly softirq (a third of a TCP echo run's CPU), so the choice matters. */
+ * traffic is mostly softirq (a third of a TCP echo run's CPU), so the choice matters. A tick
+ * that lands in an interrupt taken on an idle CPU is irq too, charged to no process: a
+ * latency-bound run (a server holding each reply 300 µs) leaves its CPUs idle 90% of the
+ * time and read up to 0.47 cores of such irq in 0.3 s windows: it is not another process. */
 struct sys_sample {
-    unsigned long long busy, irq, steal, total;
+    unsigned long long busy, irq, idle, steal, total;
 };
 
 /* Parses the "cpu" line of /proc/stat text. Returns 0, or -1 when it is missing. */
@@ -44,7 +47,10 @@ struct interference {
 
 /* From samples a (window start) and b (end), own_cpu_s (driver + server CPU over the same
  * interval), window_s (its wall length) and hz (clock ticks per second). irq_in_tasks: the
- * processes' times include irq (see struct sys_sample; interference_irq_in_tasks tells). */
+ * processes' times include irq (see struct sys_sample; interference_irq_in_tasks tells);
+ * then the irq ticks count with busy less their idle share (irq × idle ÷ all ticks: the
+ * interrupts taken while no process ran, as far as the window's idle time tells), and
+ * other_cpu_cores never reads below busy alone less the own CPU. */
 void interference_compute(const struct sys_sample *a, const struct sys_sample *b, double own_cpu_s,
                           double window_s, long hz, long nivcsw, int irq_in_tasks,
                           const struct interference_limits *lim, struct interference *out);

@@ -145,7 +145,23 @@ static void test_interference(void)
     interference_compute(&a, &b, 4.80, 1.0, 100, 0, 0, &lim, &in);
     CHECK(in.other_cpu_cores == 0); /* busy alone hides the loop: 355 - 480 < 0 */
     interference_compute(&a, &b, 4.80, 1.0, 100, 0, 1, &lim, &in);
-    CHECK(NEAR(in.other_cpu_cores, 0.25));
+    /* the loop's 0.25 less the irq ticks' idle share: 150 × 2 idle of 507 ticks */
+    CHECK(NEAR(in.other_cpu_cores, (355 + 150 * (1 - 2.0 / 507) - 480) / 100));
+    CHECK(in.other_cpu_cores > 0.24 && in.disturbed);
+    /* A latency-bound run (a server holding each reply 300 µs): 1 s on 2 cores, 10 ticks
+     * user + system, 20 of irq, 170 idle; our processes hold 18 (8 of the irq). The other 12
+     * irq ticks came while the CPUs idled: no other process, not disturbed (before the idle
+     * share was taken off it read 0.12 cores, and up to 0.47 over 0.3 s windows). */
+    CHECK(interference_parse_stat("cpu  1000 0 500 9000 0 0 0 0 0 0\n", &a) == 0);
+    CHECK(interference_parse_stat("cpu  1005 0 505 9170 0 0 20 0 0 0\n", &b) == 0);
+    CHECK(b.idle - a.idle == 170);
+    interference_compute(&a, &b, 0.18, 1.0, 100, 0, 1, &lim, &in);
+    CHECK(in.other_cpu_cores == 0 && !in.disturbed);
+    /* the same run beside a busy loop of half a core: it shows in full */
+    CHECK(interference_parse_stat("cpu  1030 0 530 9120 0 0 20 0 0 0\n", &b) == 0);
+    interference_compute(&a, &b, 0.18, 1.0, 100, 0, 1, &lim, &in);
+    CHECK(NEAR(in.other_cpu_cores, (60 + 20 * (1 - 120.0 / 200) - 18) / 100) && in.disturbed);
+    CHECK(interference_parse_stat("cpu  1071 0 784 9002 0 0 150 0 0 0\n", &b) == 0);
     /* with irq time accounting our processes fit inside busy: no evidence either way */
     CHECK(!interference_irq_in_tasks(&a, &b, 3.30, 100));
     /* nor when there is too little irq time to tell, or our processes exceed busy only by
