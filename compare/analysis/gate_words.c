@@ -8,9 +8,11 @@
 #include "stats.h"
 #include "summary.h"
 
-static const char *const titles[METRIC_ALL] = {
-    "throughput",  "CPU %",    "CPU efficiency",          "P50 latency",
-    "P99 latency", "peak RSS", "server CPU per operation"};
+/* every metric a verdict rule knows, in enum metric's order: a missing one printed "(null)" */
+static const char *const titles[] = {
+    "throughput",  "CPU %",    "CPU efficiency",           "P50 latency",
+    "P99 latency", "peak RSS", "server CPU per operation", "instructions per operation"};
+_Static_assert(sizeof(titles) / sizeof(titles[0]) == METRIC_ALL, "a title per metric");
 
 double gate_row_chance(const json_t *row, const char *cand)
 {
@@ -83,12 +85,13 @@ static void sentence(FILE *f, const json_t *row, int m, const char *base, const 
                 label, titles[m], ch < 0 ? "fell" : "rose", fabs(ch), thr, chance,
                 summary_num(bv, "n", 0));
     else if (strcmp(reason, STATS_REASON_DISTURBED) == 0)
-        fprintf(f,
-                "- **%s**: %s changed %+.1f%%, but the runs it rests on were disturbed: other "
-                "processes used the CPUs during them (the report lists how much) and too few "
-                "clean rounds were left to set them aside. Rerun on an idle runner, or with "
-                "--budget %s.\n",
-                label, titles[m], ch, more);
+        fprintf(
+            f,
+            "- **%s**: %s changed %+.1f%%, but the runs it rests on were disturbed: other "
+            "processes used the CPUs during them (the report lists how much) and fewer "
+            "clean rounds than planned were left without them. Rerun on an idle runner, or with "
+            "--budget %s.\n",
+            label, titles[m], ch, more);
     else if (strcmp(v, VERDICT_UNSTABLE) == 0)
         fprintf(f,
                 "- **%s**: %s changed %+.1f%%, but a side's runs spread %.0f%% (noise limit "

@@ -367,6 +367,18 @@ static const char *verdict_confirmed(const struct verdict_input *in, const struc
     return VERDICT_SAME;
 }
 
+/* A counted cost (instructions per operation) changed at its cheapest run too: the two
+ * sides' minima differ past the threshold in the direction of the change (see stats.h). */
+static int counted_min_agrees(const struct verdict_input *in, double thr, double change)
+{
+    double mc;
+
+    if (!(in->base.min > 0))
+        return 1;
+    mc = in->cand.min / in->base.min - 1;
+    return fabs(mc * 100) + 1e-9 >= thr && (mc > 0) == (change > 0);
+}
+
 const char *stats_verdict(const struct verdict_input *in, const struct verdict_rules *r)
 {
     struct verdict_rules def;
@@ -392,6 +404,8 @@ const char *stats_verdict(const struct verdict_input *in, const struct verdict_r
     bad = metric_higher_is_better(in->metric) ? change < 0 : change > 0;
     if (!stats_evidence_reachable(in->base.n, in->cand.n, in->n_ratios))
         return VERDICT_SAME; /* the evidence floor: stats_verdict_reason() says why */
+    if (in->metric == METRIC_INSTRUCTIONS && !counted_min_agrees(in, thr, change))
+        return VERDICT_SAME;
     if (in->planned && (in->base.n > in->planned || in->cand.n > in->planned))
         return verdict_confirmed(in, r);
     if (beyond && !stats_ranges_overlap(&in->base, &in->cand))

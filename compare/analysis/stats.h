@@ -139,7 +139,13 @@ double stats_change(const struct stats_range *base, const struct stats_range *ca
  *   regressed / improved — |change| ≥ threshold AND every paired ratio on the same side of 1
  *               as the change, with enough pairs that this is rare by chance (2/2^k ≤
  *               STATS_EVIDENCE_LEVEL: k ≥ 5);
- *   ~         — otherwise. */
+ *   ~         — otherwise.
+ * A counted cost (METRIC_INSTRUCTIONS) is regressed or improved only when the sides' minima
+ * also differ past the threshold in the same direction: a program's count repeats to a few
+ * parts in 10,000 but for per-process luck that only adds (redis-server's random hash seed
+ * made 2 of 3 GET runs of one process cost 2.3% more, in command-table probes, beside a
+ * baseline of 3 cheap ones), so the cheapest run is its cost; a change to the program moves
+ * every run. */
 const char *stats_verdict(const struct verdict_input *in, const struct verdict_rules *r);
 
 /* Why stats_verdict() gave its verdict, when the reason is not the data: STATS_REASON_TOO_FEW

@@ -557,8 +557,48 @@ static void test_evidence_floor(void)
     CHECK(stats_evidence_reachable(3, 3, 3) && stats_evidence_reachable(5, 5, 5));
 }
 
+/* A counted cost moves at its cheapest run or not at all (stats.h): the seed lottery of
+ * ab-instr's ninth gate, then a real +2% on every run. */
+static void test_counted_min(void)
+{
+    static const double lucky[] = {2893.4, 2829.3, 2893.3}, base[] = {2827.9, 2829.2, 2828.1},
+                        more[] = {2886.3, 2888.0, 2887.1};
+    double ratios[3];
+    struct verdict_input in;
+    struct verdict_rules r;
+    size_t i;
+
+    memset(&in, 0, sizeof(in));
+    in.metric = METRIC_INSTRUCTIONS;
+    stats_range(base, 3, &in.base);
+    stats_range(lucky, 3, &in.cand);
+    for (i = 0; i < 3; i++)
+        ratios[i] = lucky[i] / base[i];
+    in.ratios = ratios;
+    in.n_ratios = 3;
+    in.base_v = base;
+    in.cand_v = lucky;
+    CHECK(!stats_ranges_overlap(&in.base, &in.cand)); /* disjoint by 0.1 instructions */
+    CHECK(strcmp(stats_verdict(&in, NULL), "~") == 0);
+    stats_range(more, 3, &in.cand);
+    for (i = 0; i < 3; i++)
+        ratios[i] = more[i] / base[i];
+    in.cand_v = more;
+    CHECK(strcmp(stats_verdict(&in, NULL), "regressed") == 0);
+    /* the same figures as a timed metric gated at 1%: the rule is the counted cost's alone */
+    verdict_rules_default(&r);
+    r.threshold_pct[METRIC_THROUGHPUT] = 1;
+    in.metric = METRIC_THROUGHPUT;
+    stats_range(lucky, 3, &in.cand);
+    for (i = 0; i < 3; i++)
+        ratios[i] = lucky[i] / base[i];
+    in.cand_v = lucky;
+    CHECK(strcmp(stats_verdict(&in, &r), "improved") == 0);
+}
+
 int main(void)
 {
+    test_counted_min();
     test_evidence_floor();
     test_range();
     test_mwu();
