@@ -514,7 +514,7 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
     inst_failed = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"));
     row_metrics(metrics, sides, cfg, latest, versions, nr, rr.failed, inst_failed, rr.any_server,
                 rules, lp);
-    hold_disturbed(row, metrics, lp ? lp->planned : 0);
+    hold_disturbed(row, metrics, lp->planned);
     json_object_set_new(row, "metrics", metrics);
     sides_free(sides, nv);
     return row;
