@@ -2,7 +2,7 @@
 # (hand-chosen models of realistic driver results, fixed random seeds, so the output is the same
 # every time). Usage: python3 tests/golden/make-fixtures.py tests/golden
 # The expected reports next to them are rendered by `bin/compare report` and checked by
-# tests/integration/60-golden.sh (PAIRBENCH_GOLDEN_UPDATE=1 rewrites them after a deliberate
+# tests/integration/600-golden.sh (PAIRBENCH_GOLDEN_UPDATE=1 rewrites them after a deliberate
 # change to the report format).
 import json, hashlib, random, os, sys
 

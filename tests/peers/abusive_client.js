@@ -1,4 +1,4 @@
-// Abusive clients for the reference servers' tests (tests/integration/86-abusive-clients.sh).
+// Abusive clients for the reference servers' tests (tests/integration/860-abusive-clients.sh).
 // Usage: node abusive_client.js http|ws|tcp|tls PORT [IDLE]   (tls: a TLS listener)
 // 1. opens IDLE (default 1000) connections that never send a byte and keeps them open;
 // 2. starts a slowloris connection: one byte of a request head every 100 ms (tcp: of a

@@ -1,4 +1,4 @@
-// Misbehaving servers for the driver's fault tests (tests/integration/85-misbehaving-servers.sh).
+// Misbehaving servers for the driver's fault tests (tests/integration/850-misbehaving-servers.sh).
 // Usage: node bad_server.js PROTO:MODE:N ...   (PROTO redis|http|ws|tcp)
 // Each argument gets its own listener on 127.0.0.1 (a free port). The server answers the first
 // N requests correctly (counted over all its connections, so a reconnect does not reset it),

@@ -1,5 +1,5 @@
 // Writes a synthetic run directory (meta.json, runs.jsonl) with N configurations, two versions
-// ("a", "b") and one ok run each, for the scale test (tests/integration/64-compare-scale.sh).
+// ("a", "b") and one ok run each, for the scale test (tests/integration/640-compare-scale.sh).
 // Usage: node big_run_dir.js DIR N
 const fs = require("fs"); const dir = process.argv[2], n = Number(process.argv[3]);
 fs.mkdirSync(dir, {recursive: true});

@@ -1,4 +1,4 @@
-// An echo server that goes silent mid-run (tests/integration/25-driver-integrity.sh).
+// An echo server that goes silent mid-run (tests/integration/250-driver-integrity.sh).
 // Usage: node stall_echo.js STALL_MS. Echoes what each connection sends until STALL_MS
 // after the first byte any connection sent, then keeps reading and never answers again
 // (connections stay open). Prints the port on stdout, then 'ready'. Runs until killed.

@@ -48,4 +48,4 @@ start_redis_tls tls12 redis-server server optional --tls-protocols TLSv1.2
 drv tls12 redis --port "$TLS_PORT" $T_TLS --command SET --pipeline 8
 assert_clean_run tls12
 check_runs
-echo "30-tls-redis: ok"
+echo "300-tls-redis: ok"

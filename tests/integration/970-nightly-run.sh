@@ -14,7 +14,7 @@
 # and the regression; drift's exit code is 0 on nights 1-6 (the last step skipped, the job
 # green) and 1 on night 7, where the last step reports it and fails the job after the
 # history was pushed; origin's main is untouched. Two lines stand in for what this machine
-# does not have, as in test 96: `sudo sh install-deps.sh` runs as `--check`, `make -C
+# does not have, as in test 960: `sudo sh install-deps.sh` runs as `--check`, `make -C
 # pairbench` is skipped (pairbench/bin holds the binaries under test). Cost: about 20 s.
 . "$(dirname "$0")/../lib.sh"
 python3 -c 'import yaml' 2> /dev/null || fail "python3-yaml missing (sh ci/install-deps.sh --test)"

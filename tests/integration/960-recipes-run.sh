@@ -1,5 +1,5 @@
 #!/bin/sh
-# The CI recipes run, not only read (test 94 checks their trust boundaries and flags): the
+# The CI recipes run, not only read (test 940 checks their trust boundaries and flags): the
 # pull-request gate workflow (ci/github/pr-gate.yml) goes through its three jobs on this
 # machine with tests/gha_run.py, every `run:` step executed as written: the build job builds
 # a fixture baseline and candidate with the workflow's $BUILD and caches the trees, each of

@@ -88,4 +88,4 @@ RC=$?
 set -e
 assert_eq "$RC" 3 "h2 with a libcurl lacking functions: exit"
 assert_err fake "libcurl.so.4 has no curl_global_cleanup"
-echo "43-http2-nginx: ok"
+echo "430-http2-nginx: ok"

@@ -80,4 +80,4 @@ assert_eq "$(json_get "$T/delay.json" '[this.ops > 0, this.latency_us.p50 >= 290
     --duration 0.3 > "$T/s.json" || fail "--serve ws run exited $?"
 assert_eq "$(json_get "$T/s.json" '[this.ops > 0, JSON.stringify(this.errors)].join(" ")')" \
     "true $ERRS0" "--serve ws run"
-echo "42-ws-peers: ok"
+echo "420-ws-peers: ok"

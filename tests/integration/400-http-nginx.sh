@@ -65,4 +65,4 @@ rc=0
 assert_eq "$rc" 3 "keepalive_requests run exit ($(tail -n 1 "$T/r5.err"))"
 assert_eq "$(json_get "$T/r5.json" '[this.ops > 7, this.errors.protocol, this.errors.verify, this.errors.io > 0, this.status].join(" ")')" \
     "true 0 0 true failed" "run against Connection: close responses"
-echo "40-http-nginx: ok"
+echo "400-http-nginx: ok"

@@ -105,4 +105,4 @@ assert_eq "$(json_get "$T/delay.json" '[this.ops > 0, this.latency_us.p50 >= 290
     --duration 0.3 > "$T/s.json" || fail "--serve run exited $?"
 assert_eq "$(json_get "$T/s.json" '[this.ops > 0, JSON.stringify(this.errors)].join(" ")')" \
     "true $ERRS0" "--serve http run"
-echo "41-http-serve-peers: ok"
+echo "410-http-serve-peers: ok"

@@ -34,4 +34,4 @@ assert_err t-nocert "alert certificate required"
 drv t-cert2 tcp --port "$P" $RUN $CERT
 assert_clean_run t-cert2
 check_runs
-echo "32-tls-client-cert: ok"
+echo "320-tls-client-cert: ok"

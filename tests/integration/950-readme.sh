@@ -5,8 +5,8 @@
 # minutes (fewer rounds, 0.1 s windows, a loopback port) — or checks it without side effects
 # (`make -n`, install-deps --check). An unknown command fails the test: a new README command
 # needs a case here. Every compare/driver flag in it is also checked against the binaries
-# (tests/cmdlines.py). The long ones are covered whole elsewhere: make demo by test 56,
-# make test by CI, install by test 90. Cost: about 20 s (4 real redis/valkey runs, an A/A
+# (tests/cmdlines.py). The long ones are covered whole elsewhere: make demo by test 560,
+# make test by CI, install by test 900. Cost: about 20 s (4 real redis/valkey runs, an A/A
 # calibration, four 1-row shards, a driver run).
 . "$(dirname "$0")/../lib.sh"
 need redis-server
@@ -94,7 +94,7 @@ while IFS= read -r cmd; do
             fail "$cmd: $(tail -3 cal.err)"
         [ -s "$T/cal/calibration.json" ] || fail "$cmd: no calibration.json" ;;
     "bin/compare commits --repo ~/src/server --baseline main --candidate WORKTREE --build 'make -j2' --spec spec.json")
-        # the whole path (worktrees, builds, run) is test 71; here the command as written parses
+        # the whole path (worktrees, builds, run) is test 710; here the command as written parses
         "$COMPARE" commits --help | grep -q -- '--candidate REF|WORKTREE' || fail "$cmd: usage" ;;
     "bin/compare drift --history /var/lib/pairbench --add reports/nightly")
         set +e

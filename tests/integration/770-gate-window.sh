@@ -131,4 +131,4 @@ const runs = fs.readFileSync("early/runs.jsonl", "utf8").trim().split("\n").leng
 if (extra !== 0 || runs !== 6)
     throw new Error("a decided row got extra rounds: " + extra + " extra, " + runs + " runs");
 ' || fail "early stop"
-echo "77-gate-window: ok"
+echo "770-gate-window: ok"

@@ -39,4 +39,4 @@ assert_clean_run nginx-insecure "this.tls.insecure === true"
 drv nginx-h2-wrong http --port "$NGINX_PORT" $RUN --http-version 2
 assert_eq "$RC" 3 "nginx wrong SAN exit (http/2)"
 check_runs
-echo "34-tls-nginx: ok"
+echo "340-tls-nginx: ok"

@@ -23,4 +23,4 @@ const want = ["tcp 64 16 16 4 true 4", "http 4096 16 16 1 true 1", "ws 64 16 16 
 if (JSON.stringify(seen.sort()) !== JSON.stringify(want.sort()))
   throw new Error("configurations: " + JSON.stringify(seen));
 ' "$T/out/runs.jsonl" || fail "transport grid configurations differ from the seed's"
-echo "45-transport-grid: ok"
+echo "450-transport-grid: ok"

@@ -66,4 +66,4 @@ wait_port "$P"
 drv t-silent tcp --port "$P" --transport tls --cacert "$PKI/ca.pem" $RUN --timeout 1
 assert_eq "$RC" 3 "tls client against a silent server"
 check_runs
-echo "31-tls-verify: ok"
+echo "310-tls-verify: ok"

@@ -70,4 +70,4 @@ drv colo-wrong tcp --serve $RUN --cert "$PKI/wrongsan.pem" --key "$PKI/wrongsan.
 assert_eq "$RC" 3 "--serve with a wrong-SAN certificate"
 assert_err colo-wrong "IP address mismatch"
 check_runs
-echo "33-tls-serve: ok"
+echo "330-tls-serve: ok"

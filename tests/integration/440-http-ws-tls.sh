@@ -47,4 +47,4 @@ start_bg sws "$DRIVER" serve ws --port "$PORT" --payload 131072 $SRV_TLS
 wait_port "$PORT"
 node "$I/ws_client.js" "$PORT" 100000 0 "$PKI/ca.pem" > "$T/client.out" 2>&1 ||
     fail "npm ws client over wss against driver serve ws: $(cat "$T/client.out")"
-echo "44-http-ws-tls: ok"
+echo "440-http-ws-tls: ok"

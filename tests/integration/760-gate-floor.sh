@@ -45,4 +45,4 @@ grep -q "每方 2 次运行时，区间不相交是 Mann–Whitney 检验最极�
     || fail "zh report.md: the 2-run chance"
 grep -q "每方 2 次运行时，区间不相交是 Mann–Whitney 检验最极端的结果：精确双侧 p = 2/6 ≈ 0.3333" r2/report.html \
     || fail "zh report.html: the 2-run chance"
-echo "76-gate-floor: ok"
+echo "760-gate-floor: ok"
