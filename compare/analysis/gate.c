@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmds.h"
+#include "exit_codes.h"
 #include "escape.h"
 #include "num.h"
 #include "gate_words.h"

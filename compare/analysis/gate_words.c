@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cmds.h"
+#include "exit_codes.h"
 #include "stats.h"
 #include "summary.h"
 

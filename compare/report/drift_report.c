@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmds.h"
+#include "exit_codes.h"
 #include "drift.h"
 #include "escape.h"
 #include "i18n.h"

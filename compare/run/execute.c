@@ -21,7 +21,7 @@
 #include "cost.h"
 #include "atomic.h"
 #include "clock.h"
-#include "cmds.h"
+#include "exit_codes.h"
 #include "confirm.h"
 #include "dataset.h"
 #include "render.h"

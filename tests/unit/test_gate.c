@@ -5,7 +5,7 @@
 
 #include <jansson.h>
 
-#include "cmds.h"
+#include "exit_codes.h"
 #include "gate.h"
 #include "post.h"
 #include "t.h"
