@@ -18,6 +18,7 @@
 #include "cmds.h"
 #include "flags.h"
 #include "run.h"
+#include "run_cli.h"
 #include "term.h"
 
 static const char demo_grid[] =

@@ -1,10 +1,35 @@
-/* run_cli: the command line of every command that runs (run, calibrate, gate, commits),
- * defined in cmd/run.c next to the run flags (run/run.h). */
+/* run_cli: the command line of every command that runs (run, calibrate, gate, commits, demo):
+ * the run flags and their parser, defined in cmd/run.c. What a run does is run/run.h. */
 #ifndef PAIRBENCH_RUN_CLI_H
 #define PAIRBENCH_RUN_CLI_H
 
 #include "flags.h"
 #include "run.h"
+
+/* The flags every command that runs takes (--spec, --grid, --runs, --warmup, --duration,
+ * --out, --shard, --lang, --pin-driver, --pin-server, --confirm, --resume, --instructions),
+ * for flags_add(). */
+enum {
+    RUN_FLAG_SPEC = 1000,
+    RUN_FLAG_GRID,
+    RUN_FLAG_RUNS,
+    RUN_FLAG_WARMUP,
+    RUN_FLAG_DURATION,
+    RUN_FLAG_OUT,
+    RUN_FLAG_SHARD,
+    RUN_FLAG_LANG,
+    RUN_FLAG_PIN_DRIVER,
+    RUN_FLAG_PIN_SERVER,
+    RUN_FLAG_CONFIRM,
+    RUN_FLAG_RESUME,
+    RUN_FLAG_INSTRUCTIONS, /* the counted-cost channel on (cost.h) */
+};
+extern const struct flag_def run_flags[];
+extern const size_t run_flags_count;
+
+/* Applies run flag id (its value in f->value) to rq. Returns 0, or FLAGS_ERROR with f->err
+ * naming the flag, the value and what was expected. */
+int run_flag_apply(struct run_request *rq, struct flags *f, int id);
 
 /* Starts rq (run_request_init(), with argc/argv kept for meta.json's command line) and parses
  * argv with flags_parse(c, ctx), the run flags taken after c's own tables (c leaves a table

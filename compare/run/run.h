@@ -1,6 +1,6 @@
 /* The run machinery as a library: what `compare run` does, callable by gate, commits,
  * calibrate and demo. Implemented in run/execute.c over run/schedule.c and run/runner.c; the
- * run flags in cmd/run.c. This header is the contract. */
+ * run flags are cmd/run_cli.h's. This header is the contract. */
 #ifndef PAIRBENCH_RUN_H
 #define PAIRBENCH_RUN_H
 
@@ -9,8 +9,6 @@
 #include <stdint.h>
 
 #include <jansson.h>
-
-#include "flags.h"
 
 struct verdict_rules;       /* stats.h */
 struct interference_limits; /* interference.h */
@@ -59,31 +57,6 @@ struct run_outcome {
 
 /* Defaults: runs 0, warmup/duration/confirm_rounds -1, everything else zero/NULL. */
 void run_request_init(struct run_request *rq);
-
-/* The flags every command that runs takes (--spec, --grid, --runs, --warmup, --duration,
- * --out, --shard, --lang, --pin-driver, --pin-server, --confirm, --resume, --instructions),
- * for flags_add(). */
-enum {
-    RUN_FLAG_SPEC = 1000,
-    RUN_FLAG_GRID,
-    RUN_FLAG_RUNS,
-    RUN_FLAG_WARMUP,
-    RUN_FLAG_DURATION,
-    RUN_FLAG_OUT,
-    RUN_FLAG_SHARD,
-    RUN_FLAG_LANG,
-    RUN_FLAG_PIN_DRIVER,
-    RUN_FLAG_PIN_SERVER,
-    RUN_FLAG_CONFIRM,
-    RUN_FLAG_RESUME,
-    RUN_FLAG_INSTRUCTIONS, /* the counted-cost channel on (cost.h) */
-};
-extern const struct flag_def run_flags[];
-extern const size_t run_flags_count;
-
-/* Applies run flag id (its value in f->value) to rq. Returns 0, or FLAGS_ERROR with f->err
- * naming the flag, the value and what was expected. */
-int run_flag_apply(struct run_request *rq, struct flags *f, int id);
 
 /* Loads and validates the spec and grids (nothing runs when they are bad), runs every
  * configuration × version × round in alternating order, appends runs.jsonl (fsync per run),
