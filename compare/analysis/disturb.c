@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "interference.h"
+#include "interference_rule.h"
 #include "stats.h"
 #include "summary.h"
 

@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "interference.h"
+#include "interference_rule.h"
 #include "stats.h"
 
 #define GATE_MAX_ROWS 256

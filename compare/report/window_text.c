@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "interference.h"
+#include "interference_rule.h"
 #include "summary.h"
 
 /* "15.2 → 15.9 µs/op (+4.6%, ~)" for metric of row, baseline → first candidate. */

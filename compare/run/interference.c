@@ -4,12 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-void interference_limits_default(struct interference_limits *lim)
-{
-    lim->other_cpu_cores = INTERFERENCE_OTHER_CORES;
-    lim->steal_pct = INTERFERENCE_STEAL_PCT;
-}
-
 int interference_parse_stat(const char *text, struct sys_sample *out)
 {
     unsigned long long v[10] = {0};
@@ -82,12 +76,4 @@ int interference_irq_in_tasks(const struct sys_sample *a, const struct sys_sampl
     irq = (double)(b->irq - a->irq);
     own = procs_cpu_s * (double)hz;
     return irq >= 4 && own - busy > 4 && own - busy > irq / 4;
-}
-
-int interference_is_outlier(double value, double row_median)
-{
-    if (!(row_median > 0))
-        return 0;
-    return value < row_median / INTERFERENCE_OUTLIER_FACTOR ||
-           value > row_median * INTERFERENCE_OUTLIER_FACTOR;
 }

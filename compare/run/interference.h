@@ -1,11 +1,13 @@
 /* interference: what else used the machine during a run's measured window, from two
  * /proc/stat samples — other processes' CPU (the machine's busy time less the driver's and
- * the server's own) and steal time — and whether that makes the run "disturbed". Pure
- * computation; the sampling is in window.c. */
+ * the server's own) and steal time — and whether that makes the run "disturbed" by the rule of
+ * analysis/interference_rule.h. Pure computation over samples; the sampling is in window.c. */
 #ifndef PAIRBENCH_INTERFERENCE_H
 #define PAIRBENCH_INTERFERENCE_H
 
 #include <stddef.h>
+
+#include "interference_rule.h"
 
 /* The machine's CPU time so far, in clock ticks (the "cpu" line of /proc/stat): busy is
  * user + nice + system, irq is irq + softirq, idle is idle + iowait. Whether irq belongs with the
@@ -23,20 +25,6 @@ struct sys_sample {
 
 /* Parses the "cpu" line of /proc/stat text. Returns 0, or -1 when it is missing. */
 int interference_parse_stat(const char *text, struct sys_sample *out);
-
-/* A run is disturbed when, over its window, other processes used more than
- * other_cpu_cores of CPU on average, or steal took more than steal_pct of the machine's
- * time. Defaults: INTERFERENCE_OTHER_CORES, INTERFERENCE_STEAL_PCT (docs/statistics.md
- * gives the measurements). */
-#define INTERFERENCE_OTHER_CORES 0.15
-#define INTERFERENCE_STEAL_PCT 5.0
-/* A window shorter than this (20 ticks at 100 Hz) is never disturbed: /proc/stat's ticks
- * cannot resolve what others did in it (a driver that exits in 10 ms, a scripted one). */
-#define INTERFERENCE_MIN_WINDOW_S 0.2
-struct interference_limits {
-    double other_cpu_cores, steal_pct;
-};
-void interference_limits_default(struct interference_limits *lim);
 
 struct interference {
     double other_cpu_cores; /* average cores used by other processes over the window */
@@ -62,12 +50,5 @@ void interference_compute(const struct sys_sample *a, const struct sys_sample *b
  * are part of busy. */
 int interference_irq_in_tasks(const struct sys_sample *a, const struct sys_sample *b,
                               double procs_cpu_s, long hz);
-
-/* A throughput so far from its row's others that it cannot be a measurement of the same
- * thing (the 1.1 ops/s run among 60,000): below median / INTERFERENCE_OUTLIER_FACTOR or
- * above median × that. Such a run never decides a verdict: it is excluded and the report
- * names it. */
-#define INTERFERENCE_OUTLIER_FACTOR 10.0
-int interference_is_outlier(double value, double row_median);
 
 #endif
