@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "confirm.h"
+#include "confirm_words.h"
 #include "report_md.h"
 #include "report_md_int.h"
 #include "sentences.h"

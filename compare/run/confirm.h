@@ -7,12 +7,10 @@
 
 #include <jansson.h>
 
+#include "confirm_words.h"
 #include "stats.h"
 
 struct runner;
-
-/* The rule, in words, as meta.json and the report state it. */
-extern const char *const confirm_rule;
 
 /* Whether a summary row (docs/architecture.md#summary shape) is borderline under rules: status ok
  * and, for a gated metric and some candidate, verdict "~" or "unstable" with |change| at or past
@@ -20,11 +18,6 @@ extern const char *const confirm_rule;
  * paired_ratio lo..hi reaches past the threshold), or "unstable" while no side has more than the
  * planned rounds. Pure. */
 int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules, size_t planned);
-
-/* What a confirmed row's throughput verdict used, for the reports: "-3.1% [-7.2%, +0.4%], p
- * 0.012" from a vs_baseline entry (the interval left out when summary.json has none), or
- * "—" when there is no paired change. Writes at most len bytes (NUL included). */
-void confirm_paired_text(const json_t *vs, char *buf, size_t len);
 
 struct confirm_ctx {
     struct runner *r;
