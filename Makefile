@@ -119,6 +119,7 @@ C_FILES = $(wildcard $(addsuffix /*.[ch],$(SRC_DIRS)) tests/unit/*.[ch] tests/fu
 check:
 	clang-format --dry-run --Werror $(C_FILES)
 	sh tests/code-shape.sh
+	sh tests/include-rooms.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
 	    --suppress=missingIncludeSystem --include=ci/cppcheck-jansson.h \
 	    $(INCLUDES) common driver compare
