@@ -1,6 +1,8 @@
 # pairbench: one non-recursive Makefile. Objects under build/, binaries in bin/.
-#   make            build bin/driver and bin/compare
+#   make            build bin/driver and bin/compare (CC/LD lines; V=1 prints the commands)
+#   make tests      also the unit test binaries (build/tests/)
 #   make test       unit + integration tests (real servers on loopback)
+#   make unit       unit tests only
 #   make check      clang-format check, cppcheck, clang-tidy
 #   make demo       install what is missing, build, run a short real comparison
 #   make deps       run ci/install-deps.sh
@@ -86,32 +88,43 @@ BIN_DRIVER := $(BUILD)/bin/driver
 BIN_COMPARE := $(BUILD)/bin/compare
 endif
 
-.PHONY: all test unit check format clean deps demo fuzz fuzz-smoke bench install uninstall
-all: $(BIN_DRIVER) $(BIN_COMPARE) $(UNIT_BIN)
+# A quiet build, as git and the kernel print it: one "CC x.o" / "LD bin/x" line per step;
+# V=1 prints the full commands.
+ifeq ($(V),1)
+QUIET_CC :=
+QUIET_LD :=
+else
+QUIET_CC = @echo '   CC $(@:$(BUILD)/%=%)';
+QUIET_LD = @echo '   LD $(@:$(BUILD)/%=%)';
+endif
+
+.PHONY: all tests test unit check format clean deps demo fuzz fuzz-smoke bench install uninstall
+all: $(BIN_DRIVER) $(BIN_COMPARE)
+tests: all $(UNIT_BIN)
 
 $(BUILD)/%.o: %.c | $(HIREDIS_DEP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(QUIET_CC)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(BIN_DRIVER): $(BUILD)/driver/main.o $(DRIVER_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(DRIVER_LDLIBS)
+	$(QUIET_LD)$(CC) $(LDFLAGS) -o $@ $^ $(DRIVER_LDLIBS)
 
 $(BIN_COMPARE): $(BUILD)/compare/main.o $(COMPARE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(QUIET_LD)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Each unit test links the library objects of both programs (everything but the mains).
 $(BUILD)/tests/%: tests/unit/%.c $(DRIVER_OBJ) $(COMPARE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(QUIET_LD)$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Tests run against the binaries of this build (sanitized ones with SANITIZE=...).
-test: all
+test: tests
 	PAIRBENCH_BUILD=$(BUILD) BIN_DRIVER=$(CURDIR)/$(BIN_DRIVER) BIN_COMPARE=$(CURDIR)/$(BIN_COMPARE) \
 	    sh tests/run.sh
 
-unit: all
+unit: tests
 	PAIRBENCH_BUILD=$(BUILD) BIN_DRIVER=$(CURDIR)/$(BIN_DRIVER) BIN_COMPARE=$(CURDIR)/$(BIN_COMPARE) \
 	    sh tests/run.sh unit
 
@@ -147,7 +160,7 @@ fuzz-smoke:
 fuzz-bins: $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz-bin/%)
 $(BUILD)/fuzz-bin/%: tests/fuzz/%.c $(DRIVER_OBJ) $(COMPARE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
+	$(QUIET_LD)$(CC) $(CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
 
 deps:
 	sh ci/install-deps.sh

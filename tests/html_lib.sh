@@ -4,7 +4,7 @@ need chromium
 need node
 HTML_CHECK="$TOP/tests/html_check.js"
 HTML_RENDER="$TOP/${PAIRBENCH_BUILD:-build}/tests/test_report_html"
-[ -x "$HTML_RENDER" ] || fail "renderer '$HTML_RENDER' not built (run make)"
+[ -x "$HTML_RENDER" ] || fail "renderer '$HTML_RENDER' not built (run make tests)"
 CHROMIUM_FLAGS="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
  --disable-background-networking --disable-component-update --disable-sync"
 HTML_SEQ=0

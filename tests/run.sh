@@ -34,6 +34,11 @@ run_one() { # name command...
 }
 
 if [ "$what" = all ] || [ "$what" = unit ]; then
+    # `make` builds the programs only: the unit test binaries come from `make tests`
+    if ! ls "$build"/tests/test_* > /dev/null 2>&1; then
+        echo "tests/run.sh: no unit test binaries in $build/tests (build them: make tests)" >&2
+        failed=$((failed + 1)); failures="$failures unit"
+    fi
     for t in "$build"/tests/test_*; do
         [ -x "$t" ] || continue
         run_one "unit/$(basename "$t")" "$t"

@@ -17,5 +17,5 @@ for t in "$TOP/$build"/tests/test_*; do
         fail "$name is not clean under valgrind"
     fi
 done
-[ $n -gt 0 ] || fail "no unit test binaries under $build/tests"
+[ $n -gt 0 ] || fail "no unit test binaries under $build/tests (make tests)"
 echo "$n unit tests clean under valgrind"
