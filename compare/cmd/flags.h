@@ -1,6 +1,6 @@
 /* flags: the one command-line parser of every compare command. A command lists its flags in
  * tables of struct flag_def (several tables may be combined, e.g. its own and the run flags
- * of run/run.h) and hands them with its usage text and a handler to flags_parse(), which runs
+ * of cmd/run_cli.h) and hands them with its usage text and a handler to flags_parse(), which runs
  * the whole loop (flags_next() underneath) and prints help or the error. Every flag that takes a
  * value accepts
  * "--flag value" and "--flag=value"; a switch rejects "=value". Every usage error is worded
