@@ -141,11 +141,10 @@ double stats_change(const struct stats_range *base, const struct stats_range *ca
  *               STATS_EVIDENCE_LEVEL: k ≥ 5);
  *   ~         — otherwise.
  * A counted cost (METRIC_INSTRUCTIONS) is regressed or improved only when the sides' minima
- * also differ past the threshold in the same direction: a program's count repeats to a few
- * parts in 10,000 but for per-process luck that only adds (redis-server's random hash seed
- * made 2 of 3 GET runs of one process cost 2.3% more, in command-table probes, beside a
- * baseline of 3 cheap ones), so the cheapest run is its cost; a change to the program moves
- * every run. */
+ * also differ past the threshold in the same direction: a program's count repeats closely but
+ * for per-process luck that only adds (a random hash seed that makes some runs probe longer),
+ * so the cheapest run is its cost; a change to the program moves every run
+ * (docs/statistics.md gives the measurements). */
 const char *stats_verdict(const struct verdict_input *in, const struct verdict_rules *r);
 
 /* Why stats_verdict() gave its verdict, when the reason is not the data: STATS_REASON_TOO_FEW

@@ -1,10 +1,10 @@
 /* cost: the counted-cost channel — user-space instructions per successful operation of the
- * server under test, in runs of their own (kind "instructions" in runs.jsonl).
- *
- * Where the machine has hardware counters (perf_event_open, instructions:u) cost_perf_probe()
- * says so; this build counts with valgrind either way, because the counters would need the
- * runs' own process tree and a window the wall-clock runs do not mark yet. Under valgrind one
- * run is:
+ * server under test (or of the driver, when only the drivers differ), from one of two sources
+ * (cost_resolve() picks it):
+ *   - hardware counters (perf_event_open, instructions:u; cost_perf_probe() says whether they
+ *     open here): counters.h counts the server's process tree during the timed runs, between
+ *     the driver's window marks; no runs of their own;
+ *   - valgrind: runs of their own (kind "instructions" in runs.jsonl), one of which is:
  *   1. the version's server under `valgrind --tool=callgrind` (--trace-children=yes for
  *      servers that fork, threads native), its timer entry points (settings "exclude",
  *      default serverCron) left out of the count with --toggle-collect;

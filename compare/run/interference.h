@@ -12,13 +12,12 @@
 /* The machine's CPU time so far, in clock ticks (the "cpu" line of /proc/stat): busy is
  * user + nice + system, irq is irq + softirq, idle is idle + iowait. Whether irq belongs with the
  * processes' own time depends on the kernel: with tick-based accounting (CONFIG_IRQ_TIME_ACCOUNTING
- * off, as on this project's VM) a tick that lands in an interrupt is filed under irq/softirq in
- * /proc/stat but also charged to the interrupted process's utime + stime, so the processes'
- * times add up to busy + irq; with irq time accounting they add up to busy alone. Loopback
- * traffic is mostly softirq (a third of a TCP echo run's CPU), so the choice matters. A tick
- * that lands in an interrupt taken on an idle CPU is irq too, charged to no process: a
- * latency-bound run (a server holding each reply 300 µs) leaves its CPUs idle 90% of the
- * time and read up to 0.47 cores of such irq in 0.3 s windows: it is not another process. */
+ * off) a tick that lands in an interrupt is filed under irq/softirq in /proc/stat but also
+ * charged to the interrupted process's utime + stime, so the processes' times add up to
+ * busy + irq; with irq time accounting they add up to busy alone. Loopback traffic is mostly
+ * softirq, so the choice matters. A tick that lands in an interrupt taken on an idle CPU is
+ * irq too, charged to no process (a latency-bound run leaves its CPUs mostly idle): it is not
+ * another process. docs/statistics.md gives the measurements. */
 struct sys_sample {
     unsigned long long busy, irq, idle, steal, total;
 };
