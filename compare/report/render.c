@@ -19,25 +19,6 @@
 
 #define JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(10))
 
-/* Whole file into memory (NUL-terminated). Returns 0, or -1 with err. */
-static int read_all(const char *path, char **out, size_t *len, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "rb");
-
-    *len = 0;
-    if (!f) {
-        snprintf(err, errlen, "open '%s': %s", path, strerror(errno));
-        *out = NULL;
-        return -1;
-    }
-    *out = ju_read_stream(f, (size_t)-1, len);
-    if (!*out)
-        snprintf(err, errlen, "read '%s': %s", path,
-                 errno == ENOMEM ? "out of memory" : strerror(errno));
-    fclose(f);
-    return *out ? 0 : -1;
-}
-
 enum out_kind { OUT_JSON, OUT_CSV, OUT_MD, OUT_HTML };
 
 struct out_ctx {
@@ -150,7 +131,7 @@ int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_o
         goto out;
     }
     snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
-    if (read_all(path, &text, &len, err, errlen) != 0)
+    if (!(text = ju_read_file(path, (size_t)-1, &len, err, errlen)))
         goto out;
     runs = summary_parse_runs(text, len, path, err, errlen);
     if (!runs)

@@ -22,6 +22,7 @@
 #include "atomic.h"
 #include "clock.h"
 #include "exit_codes.h"
+#include "jobs_util.h"
 #include "confirm.h"
 #include "dataset.h"
 #include "render.h"
@@ -51,30 +52,6 @@ void run_request_init(struct run_request *rq)
 }
 
 /* ---- run directory ---- */
-
-static int mkdir_p(const char *path, char *err, size_t errlen)
-{
-    char buf[PATH_MAX];
-    size_t i, n;
-
-    n = (size_t)snprintf(buf, sizeof(buf), "%s", path);
-    if (n >= sizeof(buf)) {
-        snprintf(err, errlen, "path too long: '%s'", path);
-        return -1;
-    }
-    for (i = 1; i <= n; i++) {
-        if (buf[i] == '/' || buf[i] == '\0') {
-            char c = buf[i];
-            buf[i] = '\0';
-            if (mkdir(buf, 0755) < 0 && errno != EEXIST) {
-                snprintf(err, errlen, "cannot create directory '%s': %s", buf, strerror(errno));
-                return -1;
-            }
-            buf[i] = c;
-        }
-    }
-    return 0;
-}
 
 static void default_out_dir(char *out, size_t outlen)
 {
@@ -319,7 +296,7 @@ static int exec_open_dir(struct exec *e)
                      e->dir);
             return EXIT_USAGE;
         }
-        if (mkdir_p(e->dir, e->err, e->errlen) < 0)
+        if (ju_mkdir_p(e->dir, e->err, e->errlen) < 0)
             return EXIT_USAGE;
     }
     snprintf(e->out->dir, sizeof(e->out->dir), "%s", e->dir);

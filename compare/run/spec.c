@@ -7,32 +7,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "jobs_util.h"
 #include "speccheck.h"
 #include "words.h"
 
 /* ---- spec ---- */
-
-static json_t *load_json_file(const char *path, char *err, size_t errlen)
-{
-    json_error_t je;
-    json_t *root;
-    struct stat st;
-
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: %s (expected a JSON file)", path,
-                 S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
-        return NULL;
-    }
-    root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-    if (!root) {
-        if (je.line <= 0)
-            snprintf(err, errlen, "%s: %s", path, je.text);
-        else
-            snprintf(err, errlen, "%s:%d:%d: malformed JSON: %s", path, je.line, je.column,
-                     je.text);
-    }
-    return root;
-}
 
 static int valid_name(const char *s)
 {
@@ -222,7 +201,7 @@ static int load_grid(struct spec *sp, const char *gpath, char *err, size_t errle
         return -1;
     }
     sp->n_grids++;
-    g->root = load_json_file(gpath, err, errlen);
+    g->root = ju_load_json(gpath, err, errlen);
     if (!g->root)
         return -1;
     if (grid_expand(g->root, gpath, &cfgs, &n, err, errlen) < 0)
@@ -495,7 +474,7 @@ int spec_load(struct spec *sp, const char *path, json_t *root, const char *const
     if (root) {
         sp->root = json_incref(root);
     } else {
-        sp->root = load_json_file(path, err, errlen);
+        sp->root = ju_load_json(path, err, errlen);
         if (!sp->root)
             return -1;
     }

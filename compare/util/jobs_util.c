@@ -74,8 +74,15 @@ char *ju_read_file(const char *path, size_t max_bytes, size_t *len, char *err, s
 json_t *ju_load_json(const char *path, char *err, size_t errlen)
 {
     json_error_t je;
-    json_t *j = json_load_file(path, 0, &je);
+    json_t *j;
+    struct stat st;
 
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) { /* a FIFO may never end */
+        snprintf(err, errlen, "%s: %s (expected a JSON file)", path,
+                 S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+        return NULL;
+    }
+    j = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!j) {
         if (je.line > 0)
             snprintf(err, errlen, "%s:%d:%d: malformed JSON: %s", path, je.line, je.column,
@@ -101,7 +108,7 @@ int ju_mkdir_p(const char *path, char *err, size_t errlen)
             continue;
         tmp[i] = '\0';
         if (mkdir(tmp, 0755) < 0 && errno != EEXIST) {
-            snprintf(err, errlen, "mkdir '%s': %s", tmp, strerror(errno));
+            snprintf(err, errlen, "cannot create directory '%s': %s", tmp, strerror(errno));
             return -1;
         }
         tmp[i] = i < n ? '/' : '\0';

@@ -1,5 +1,5 @@
-/* jobs_util: small file helpers shared by gate, commits, drift, merge and render: read a whole
- * file, load a JSON file with a message naming it, create a directory path, copy a file. */
+/* jobs_util: the file helpers of every compare command (one of each): read a whole file, load
+ * a JSON file with a message naming it, create a directory path, copy a file. */
 #ifndef PAIRBENCH_JOBS_UTIL_H
 #define PAIRBENCH_JOBS_UTIL_H
 
@@ -17,7 +17,9 @@ char *ju_read_stream(FILE *f, size_t max_bytes, size_t *len);
  * Returns NULL with err naming the file. Files over max_bytes are refused. */
 char *ju_read_file(const char *path, size_t max_bytes, size_t *len, char *err, size_t errlen);
 
-/* Loads a JSON document; errors name the file, line and column. New reference or NULL. */
+/* Loads a JSON document from a regular file (a directory or FIFO is refused); a key given
+ * twice in one object is malformed. Errors name the file, line and column. New reference or
+ * NULL. */
 json_t *ju_load_json(const char *path, char *err, size_t errlen);
 
 /* mkdir -p with mode 0755. Returns 0, or -1 with err. */
