@@ -1,34 +1,19 @@
 /* cmd/run.c: `compare run` and `compare report` (argv only), and the run flags every command
  * that runs shares (run_flags, run_flag_apply). What a run does is run/execute.c. */
 #include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
-#include <libgen.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "atomic.h"
-#include "clock.h"
 #include "cmds.h"
-#include "confirm.h"
-#include "stats.h"
-#include "dataset.h"
 #include "num.h"
 #include "proc.h"
 #include "render.h"
-#include "resume.h"
 #include "run.h"
 #include "run_cli.h"
-#include "runmeta.h"
-#include "runner.h"
 #include "schedule.h"
-#include "spec.h"
 #include "term.h"
 
 const struct flag_def run_flags[] = {

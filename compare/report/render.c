@@ -14,7 +14,6 @@
 #include "report_html.h"
 #include "report_md.h"
 #include "sha256.h"
-#include "stats.h"
 #include "summary.h"
 
 #define JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(10))

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "confirm_words.h"
-#include "envinfo_warn.h"
 #include "i18n.h"
 #include "report_html_int.h"
 #include "report_html_svg.h"

@@ -33,7 +33,6 @@
 #include "schedule.h"
 #include "spec.h"
 #include "stats.h"
-#include "term.h"
 
 static volatile sig_atomic_t stop_flag;
 
