@@ -15,6 +15,7 @@
 
 #include <hiredis/hiredis.h>
 
+#include "redis_tmpl.h"
 #include "resp.h"
 #include "secret.h"
 #include "workload.h"
@@ -54,6 +55,9 @@ static const struct redis_cmd redis_cmds[] = {
     {"LRANGE_600", RESP_CHECK_ARRAY_N, 600, 0},
 };
 
+/* A template or a mix (redis_tmpl.c) in place of a built-in name. */
+static const struct redis_cmd template_cmd = {"TEMPLATE", RESP_CHECK_ANY, 0, 0};
+
 /* Pre-formatted batches: slot s holds `pipeline` commands; off[s * (pipeline + 1) + i] is
  * where command i of slot s starts, off[s * (pipeline + 1) + pipeline] where the slot ends. */
 struct ring {
@@ -81,6 +85,10 @@ struct redis_shared {
     size_t hello_len;
     unsigned hello_replies;
     enum hello_step steps[4];
+    struct redis_tmpl t; /* templates, mixes and setup */
+    /* setup, on connection 0: it failed (later handshakes refuse to start); DBSIZE after it */
+    int setup_failed;
+    long long setup_keys;
 };
 
 struct redis_conn {
@@ -89,7 +97,10 @@ struct redis_conn {
     struct ring own; /* keyed commands: this connection's ring */
     const struct ring *ring;
     unsigned next;
-    unsigned hello_seen;
+    uint64_t hello_seen;
+    unsigned index;
+    int setup_due; /* this transport's handshake carries the setup (connection 0, once) */
+    int setup_done;
     uint64_t rng;
 };
 
@@ -186,10 +197,27 @@ static void ring_release(struct ring *r)
     memset(r, 0, sizeof(*r));
 }
 
-/* Formats `slots` batches of sh->pipeline commands into r. 0, or -1 out of memory. */
-static int ring_build(struct ring *r, const struct redis_shared *sh, unsigned slots, uint64_t *rng)
+/* One command: a built-in's by hiredis (free with redisFreeCommand), or a template's into
+ * tmp (x set). Its length, or -1 out of memory. */
+static long long cmd_next(const struct redis_shared *sh, uint64_t *rng, struct redis_tmpl_ctx *x,
+                          struct rcmd_out *tmp, char **out)
+{
+    if (!x)
+        return cmd_format(sh, rng, out);
+    tmp->len = 0;
+    if (redis_tmpl_format(x, tmp) < 0)
+        return -1;
+    *out = tmp->p;
+    return (long long)tmp->len;
+}
+
+/* Formats `slots` batches of sh->pipeline commands into r (templates with x). 0, or -1 out
+ * of memory. */
+static int ring_build(struct ring *r, const struct redis_shared *sh, unsigned slots, uint64_t *rng,
+                      struct redis_tmpl_ctx *x)
 {
     size_t per = (size_t)sh->pipeline + 1, len = 0, cap = 0;
+    struct rcmd_out tmp = {0};
     char *cmd = NULL;
     int rc = -1;
 
@@ -200,7 +228,7 @@ static int ring_build(struct ring *r, const struct redis_shared *sh, unsigned sl
     r->slots = slots;
     for (unsigned s = 0; s < slots; s++) {
         for (unsigned i = 0; i < sh->pipeline; i++) {
-            long long n = cmd_format(sh, rng, &cmd);
+            long long n = cmd_next(sh, rng, x, &tmp, &cmd);
 
             if (n < 0)
                 goto out;
@@ -219,15 +247,17 @@ static int ring_build(struct ring *r, const struct redis_shared *sh, unsigned sl
             r->off[s * per + i] = len;
             memcpy(r->data + len, cmd, (size_t)n);
             len += (size_t)n;
-            redisFreeCommand(cmd);
+            if (!x)
+                redisFreeCommand(cmd);
             cmd = NULL;
         }
         r->off[s * per + sh->pipeline] = len;
     }
     rc = 0;
 out:
-    if (cmd != NULL)
+    if (cmd != NULL && !x)
         redisFreeCommand(cmd);
+    rcmd_out_free(&tmp);
     if (rc < 0)
         ring_release(r);
     return rc;
@@ -324,6 +354,7 @@ static void redis_teardown(void *shared)
     if (sh == NULL)
         return;
     ring_release(&sh->fixed);
+    redis_tmpl_release(&sh->t);
     free(sh->value);
     if (sh->hello != NULL)
         explicit_bzero(sh->hello, sh->hello_len);
@@ -339,6 +370,39 @@ static const struct redis_cmd *cmd_lookup(const char *name)
     return NULL;
 }
 
+/* The handshake buffer the engine offers at most (workload.h): the setup must fit. */
+#define SETUP_MAX(payload) ((size_t)(64u << 10) + 1024 * ((size_t)(payload) + 64))
+
+/* Commands that vary get a ring per connection (sized at conn_new), others one shared batch.
+ * 0, or -1 out of memory. */
+static int rings_plan(struct redis_shared *sh, uint64_t *rng)
+{
+    struct redis_tmpl_ctx x = {&sh->t, sh->keyspace, sh->value, sh->value_len, rng, 0, ""};
+    struct rcmd_out tmp = {0};
+    unsigned cap = sh->t.on ? sh->t.slots : RING_SLOTS;
+    size_t budget = (64u << 20) / sh->connections, slot_bytes;
+    long long one;
+    char *cmd = NULL;
+
+    if (!(sh->t.on ? sh->t.keyed : sh->cmd->keyed && sh->keyspace > 0))
+        return ring_build(&sh->fixed, sh, 1, rng, sh->t.on ? &x : NULL);
+    /* Each connection's ring: up to cap batches, all rings together within a 64 MiB budget
+     * (at least one batch each), so 10000 connections stay affordable. */
+    one = cmd_next(sh, rng, sh->t.on ? &x : NULL, &tmp, &cmd);
+    if (one < 0)
+        return -1;
+    if (!sh->t.on)
+        redisFreeCommand(cmd);
+    rcmd_out_free(&tmp);
+    slot_bytes = (size_t)one * sh->pipeline;
+    sh->ring_slots = slot_bytes ? (unsigned)(budget / slot_bytes) : cap;
+    if (sh->ring_slots > cap)
+        sh->ring_slots = cap;
+    if (sh->ring_slots < 1)
+        sh->ring_slots = 1;
+    return 0;
+}
+
 static int redis_setup(const struct drv_opts *o, void **shared, char *err, size_t errlen)
 {
     struct redis_shared *sh = NULL;
@@ -352,14 +416,6 @@ static int redis_setup(const struct drv_opts *o, void **shared, char *err, size_
     if (sh == NULL)
         goto oom;
     sh->cmd = cmd_lookup(o->command);
-    if (sh->cmd == NULL) {
-        snprintf(err, errlen,
-                 "redis: --command '%s': expected one of PING, ECHO, SET, GET, INCR, LPUSH, "
-                 "RPUSH, LPOP, RPOP, SADD, HSET, SPOP, ZADD, ZPOPMIN, MSET, LRANGE_100, "
-                 "LRANGE_300, LRANGE_500, LRANGE_600",
-                 o->command);
-        goto out;
-    }
     if (o->keyspace > KEYSPACE_MAX) {
         snprintf(err, errlen, "redis: --keyspace '%" PRIu64 "': expected at most %llu", o->keyspace,
                  (unsigned long long)KEYSPACE_MAX);
@@ -391,7 +447,12 @@ static int redis_setup(const struct drv_opts *o, void **shared, char *err, size_
         goto oom;
     for (size_t i = 0; i < sh->value_len; i++)
         sh->value[i] = "abcdefghijklmnopqrstuvwxyz0123456789"[i % 36];
-    sh->expect.check = sh->cmd->check;
+    if (redis_tmpl_init(&sh->t, o, sh->cmd != NULL && !o->commands[0], sh->value, sh->value_len,
+                        err, errlen) < 0)
+        goto out;
+    if (sh->t.on)
+        sh->cmd = &template_cmd;
+    sh->expect.check = sh->t.on ? sh->t.check : sh->cmd->check;
     sh->expect.value = sh->value;
     sh->expect.value_len = sh->value_len;
     sh->expect.count = sh->cmd->count;
@@ -405,27 +466,15 @@ static int redis_setup(const struct drv_opts *o, void **shared, char *err, size_
         goto out;
     if (hello_build(sh, o, &secret) < 0)
         goto oom;
-
-    if (sh->cmd->keyed && sh->keyspace > 0) {
-        /* Each connection's ring: up to RING_SLOTS batches, all rings together within a 64 MiB
-         * budget (at least one batch each), so 10000 connections stay affordable. */
-        long long one = 0;
-        char *cmd = NULL;
-        size_t budget = (64u << 20) / sh->connections, slot_bytes;
-
-        one = cmd_format(sh, &rng, &cmd);
-        if (one < 0)
-            goto oom;
-        redisFreeCommand(cmd);
-        slot_bytes = (size_t)one * sh->pipeline;
-        sh->ring_slots = slot_bytes ? (unsigned)(budget / slot_bytes) : RING_SLOTS;
-        if (sh->ring_slots > RING_SLOTS)
-            sh->ring_slots = RING_SLOTS;
-        if (sh->ring_slots < 1)
-            sh->ring_slots = 1;
-    } else if (ring_build(&sh->fixed, sh, 1, &rng) < 0) {
-        goto oom;
+    if (sh->t.setup.len > SETUP_MAX(o->payload) - sh->hello_len) {
+        snprintf(err, errlen,
+                 "redis: --setup: %zu bytes of commands, expected at most %zu (64 KiB + 1024 x "
+                 "(payload + 64)): split the data or use a larger --payload",
+                 sh->t.setup.len, SETUP_MAX(o->payload) - sh->hello_len);
+        goto out;
     }
+    if (rings_plan(sh, &rng) < 0)
+        goto oom;
     *shared = sh;
     sh = NULL;
     rc = 0;
@@ -458,14 +507,22 @@ static void *redis_conn_new(void *shared, unsigned index, uint64_t seed)
     if (c == NULL)
         return NULL;
     c->sh = sh;
+    c->index = index;
     c->rng = seed ^ ((uint64_t)index << 32) ^ 0x5851f42d4c957f2dULL;
-    if (resp_verifier_init(&c->v, sh->hello_replies ? &any : &sh->expect) < 0)
+    if (resp_verifier_init(&c->v, sh->hello_replies || sh->t.setup.len ? &any : &sh->expect) < 0)
         goto fail;
     c->v.max_pending = sh->max_pending;
     if (sh->fixed.slots) {
         c->ring = &sh->fixed;
     } else {
-        if (ring_build(&c->own, sh, sh->ring_slots, &c->rng) < 0)
+        /* sequential keys: each connection starts its walk at its share of the keyspace */
+        struct redis_tmpl_ctx x = {
+            &sh->t,    sh->keyspace,
+            sh->value, sh->value_len,
+            &c->rng,   sh->keyspace ? index * (sh->keyspace / sh->connections) : 0,
+            ""};
+
+        if (ring_build(&c->own, sh, sh->ring_slots, &c->rng, sh->t.on ? &x : NULL) < 0)
             goto fail;
         c->ring = &c->own;
     }
@@ -486,14 +543,20 @@ static int redis_hello(void *st, struct buf *out)
         return -1;
     c->hello_seen = 0;
     c->next = 0;
-    if (sh->hello_replies == 0) {
+    /* the setup goes once, on connection 0, before any connection's first batch */
+    c->setup_due = c->index == 0 && sh->t.setup.len > 0 && !c->setup_done;
+    if (c->setup_due && sh->setup_failed)
+        return -1; /* never resend a setup that failed: the run fails with its reply */
+    if (sh->hello_replies == 0 && !c->setup_due) {
         resp_verifier_expect(&c->v, &sh->expect);
         return 0;
     }
     resp_verifier_expect(&c->v, &any);
     if (buf_append(out, sh->hello, sh->hello_len) < 0)
         return -1;
-    return sh->hello_len > INT_MAX ? INT_MAX : (int)sh->hello_len;
+    if (c->setup_due && buf_append(out, sh->t.setup.p, sh->t.setup.len) < 0)
+        return -1;
+    return 1;
 }
 
 static void hello_error(const struct redis_conn *c, enum hello_step step, char *err, size_t errlen)
@@ -523,27 +586,49 @@ static void hello_error(const struct redis_conn *c, enum hello_step step, char *
     }
 }
 
+/* A setup command answered with an error: which one, and the reply. */
+static void setup_error(struct redis_conn *c, char *err, size_t errlen)
+{
+    struct redis_shared *sh = c->sh;
+    uint64_t k = c->hello_seen - sh->hello_replies;
+    char shown[160] = "DBSIZE";
+
+    if (k < sh->t.setup_cmds)
+        rcmd_resp_show(sh->t.setup.p, sh->t.setup_len, k, shown, sizeof(shown));
+    snprintf(err, errlen, "redis: setup command %" PRIu64 " of %" PRIu64 " '%s' failed: %s", k + 1,
+             sh->t.setup_cmds, shown, c->v.errtext);
+    sh->setup_failed = 1;
+}
+
 static ssize_t redis_hello_feed(void *st, const char *p, size_t n, int *done, char *err,
                                 size_t errlen)
 {
     struct redis_conn *c = st;
     struct redis_shared *sh = c->sh;
+    uint64_t total = sh->hello_replies + (c->setup_due ? sh->t.setup_cmds + 1 : 0);
     enum resp_verdict verdict;
     int rc;
 
     *done = 0;
     if (resp_push_bytes(&c->v, p, n) < 0)
         goto malformed;
-    while (c->hello_seen < sh->hello_replies && (rc = resp_next(&c->v, &verdict)) != 0) {
+    while (c->hello_seen < total && (rc = resp_next(&c->v, &verdict)) != 0) {
         if (rc < 0)
             goto malformed;
         if (verdict != RESP_OK) {
-            hello_error(c, sh->steps[c->hello_seen], err, errlen);
+            if (c->hello_seen < sh->hello_replies)
+                hello_error(c, sh->steps[c->hello_seen], err, errlen);
+            else
+                setup_error(c, err, errlen);
             return -1;
         }
         c->hello_seen++;
     }
-    if (c->hello_seen == sh->hello_replies) {
+    if (c->hello_seen == total) {
+        if (c->setup_due) {
+            sh->setup_keys = c->v.last_int; /* the DBSIZE reply */
+            c->setup_done = 1;
+        }
         resp_verifier_expect(&c->v, &sh->expect);
         *done = 1;
     }
@@ -578,6 +663,14 @@ static ssize_t redis_feed(void *st, const char *p, size_t n, struct wl_tally *t,
     return resp_feed(&c->v, p, n, t);
 }
 
+static json_t *redis_report(void *shared)
+{
+    const struct redis_shared *sh = shared;
+    json_t *setup = redis_tmpl_setup_json(&sh->t, sh->setup_keys);
+
+    return setup ? json_pack("{s:o}", "setup", setup) : NULL;
+}
+
 const struct workload wl_redis = {
     .name = "redis",
     .unit = "commands/s",
@@ -589,4 +682,5 @@ const struct workload wl_redis = {
     .hello_feed = redis_hello_feed,
     .batch = redis_batch,
     .feed = redis_feed,
+    .report = redis_report,
 };

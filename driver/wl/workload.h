@@ -71,6 +71,10 @@ struct workload {
      * complete reply to t. Control frames the protocol must answer (WebSocket ping) are
      * appended to ctl, which the engine writes before the next batch. */
     ssize_t (*feed)(void *st, const char *p, size_t n, struct wl_tally *t, struct buf *ctl);
+
+    /* After the run, before teardown: an object of keys added to the result ("setup"), or
+     * NULL. May be NULL. */
+    json_t *(*report)(void *shared);
 };
 
 extern const struct workload wl_redis;
