@@ -387,6 +387,7 @@ int opts_apply_json(struct drv_opts *o, const json_t *obj, const char *src, char
     const char *name;
     json_t *v;
     char where[PATH_MAX + 64], text[64], *shown = NULL;
+    char cmdline[sizeof(o->command)];
     const char *s;
     const struct key *k;
     int rc = -1;
@@ -452,8 +453,8 @@ int opts_apply_json(struct drv_opts *o, const json_t *obj, const char *src, char
         case T_CMD:
             if (json_is_string(v))
                 s = json_string_value(v);
-            else if (json_is_array(v) && quote_args(v, o->command, sizeof(o->command)) == 0)
-                s = o->command;
+            else if (json_is_array(v) && quote_args(v, cmdline, sizeof(cmdline)) == 0)
+                s = cmdline;
             break;
         case T_JSON:
             s = shown;
