@@ -1,6 +1,8 @@
 /* redis_tmpl: templates, mixes and setup for the Redis workload (see redis_tmpl.h). */
 #include "redis_tmpl.h"
 
+#include "hist.h"
+
 #include <inttypes.h>
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -161,7 +163,7 @@ static size_t fill(void *ctx, unsigned ph, const char **p)
     }
 }
 
-int redis_tmpl_format(struct redis_tmpl_ctx *x, struct rcmd_out *out)
+int redis_tmpl_format(struct redis_tmpl_ctx *x, struct rcmd_out *out, unsigned *which)
 {
     const struct redis_tmpl *t = x->t;
     unsigned k = 0;
@@ -174,7 +176,101 @@ int redis_tmpl_format(struct redis_tmpl_ctx *x, struct rcmd_out *out)
         while (k + 1 < t->mix.n && u >= t->cum[k])
             k++;
     }
+    *which = k;
     return rcmd_encode(&t->mix.cmd[k], fill, x, out);
+}
+
+int redis_mixstat_init(struct redis_mixstat *m, unsigned ncmds, unsigned window, int hists)
+{
+    memset(m, 0, sizeof(*m));
+    m->cap = window;
+    m->fifo = calloc(window, sizeof(*m->fifo));
+    m->ops = calloc(ncmds, sizeof(*m->ops));
+    if (hists)
+        m->hist = calloc(ncmds, sizeof(*m->hist));
+    if (!m->fifo || !m->ops || (hists && !m->hist))
+        return -1;
+    for (unsigned k = 0; hists && k < ncmds; k++)
+        if (!(m->hist[k] = hist_new()))
+            return -1;
+    return 0;
+}
+
+void redis_mixstat_release(struct redis_mixstat *m, unsigned ncmds)
+{
+    for (unsigned k = 0; m->hist && k < ncmds; k++)
+        hist_free(m->hist[k]);
+    free(m->hist);
+    free(m->fifo);
+    free(m->ops);
+    memset(m, 0, sizeof(*m));
+}
+
+void redis_mixstat_sent(struct redis_mixstat *m, unsigned slot)
+{
+    if (m->count < m->cap)
+        m->fifo[(m->head + m->count++) % m->cap] = slot;
+}
+
+void redis_mixstat_done(struct redis_mixstat *m, const unsigned char *ids, unsigned pipeline,
+                        unsigned n, uint64_t rtt_ns, int measured)
+{
+    uint64_t seen = 0;
+    unsigned slot;
+
+    if (m->count == 0)
+        return;
+    slot = m->fifo[m->head];
+    m->head = (m->head + 1) % m->cap;
+    m->count--;
+    if (!measured)
+        return;
+    ids += (size_t)slot * pipeline;
+    for (unsigned i = 0; i < n; i++) {
+        m->ops[ids[i]]++;
+        if (m->hist && !(seen & (UINT64_C(1) << ids[i]))) {
+            seen |= UINT64_C(1) << ids[i];
+            hist_record(m->hist[ids[i]], rtt_ns);
+        }
+    }
+}
+
+static json_t *real1(double v)
+{
+    return json_real((double)(long long)(v * 10.0 + 0.5) / 10.0);
+}
+
+json_t *redis_mixstat_json(const struct redis_tmpl *t, struct redis_mixstat *const *all,
+                           unsigned nconns, double elapsed_s)
+{
+    json_t *arr = json_array();
+    struct hist *h = NULL;
+
+    for (unsigned k = 0; arr && k < t->mix.n; k++) {
+        uint64_t ops = 0;
+        json_t *one, *lat = json_null();
+
+        h = all[0] && all[0]->hist ? hist_new() : NULL;
+        for (unsigned c = 0; c < nconns; c++) {
+            if (!all[c])
+                continue;
+            ops += all[c]->ops[k];
+            if (h)
+                hist_merge(h, all[c]->hist[k]);
+        }
+        if (h) {
+            lat = json_pack("{s:o, s:o, s:o, s:o, s:I}", "p50", real1(hist_percentile(h, 50) / 1e3),
+                            "p99", real1(hist_percentile(h, 99) / 1e3), "max",
+                            real1((double)hist_max(h) / 1e3), "mean", real1(hist_mean(h) / 1e3),
+                            "samples", (json_int_t)hist_count(h));
+            hist_free(h);
+        }
+        one = json_pack("{s:s, s:f, s:I, s:o, s:o}", "command", t->mix.cmd[k].shown, "weight",
+                        t->mix.weight[k], "ops", (json_int_t)ops, "throughput",
+                        real1(elapsed_s > 0 ? (double)ops / elapsed_s : 0), "latency_us", lat);
+        json_array_append_new(arr, one);
+    }
+    return arr;
 }
 
 json_t *redis_tmpl_setup_json(const struct redis_tmpl *t, long long keys)

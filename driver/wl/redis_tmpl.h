@@ -43,8 +43,31 @@ struct redis_tmpl_ctx {
     char num[32];
 };
 
-/* Appends one command (drawn from the mix) to out. 0 or -1 (out of memory). */
-int redis_tmpl_format(struct redis_tmpl_ctx *x, struct rcmd_out *out);
+/* Appends one command (drawn from the mix) to out; *which = its index in the mix. 0 or -1
+ * (out of memory). */
+int redis_tmpl_format(struct redis_tmpl_ctx *x, struct rcmd_out *out, unsigned *which);
+
+/* One connection's figures per command of a mix. The batches in flight are a FIFO of ring
+ * slots (replies come in order); each completed measured batch counts its commands and
+ * records its round trip in the histogram of every command it holds. */
+struct redis_mixstat {
+    unsigned *fifo;
+    unsigned head, count, cap;
+    uint64_t *ops;      /* per command: commands in measured batches */
+    struct hist **hist; /* per command, or NULL (too many connections for histograms) */
+};
+int redis_mixstat_init(struct redis_mixstat *m, unsigned ncmds, unsigned window, int hists);
+void redis_mixstat_release(struct redis_mixstat *m, unsigned ncmds);
+/* A batch from ring slot `slot` was handed out. */
+void redis_mixstat_sent(struct redis_mixstat *m, unsigned slot);
+/* The oldest batch completed: ids are the mix indexes of the ring's commands (pipeline per
+ * slot). */
+void redis_mixstat_done(struct redis_mixstat *m, const unsigned char *ids, unsigned pipeline,
+                        unsigned n, uint64_t rtt_ns, int measured);
+/* The result's "commands" array: per command its text, weight, ops, throughput and latency,
+ * all connections together. */
+json_t *redis_mixstat_json(const struct redis_tmpl *t, struct redis_mixstat *const *all,
+                           unsigned nconns, double elapsed_s);
 
 /* The result's "setup" object ({commands, bytes, sha256, keys}) or NULL without setup. */
 json_t *redis_tmpl_setup_json(const struct redis_tmpl *t, long long keys);

@@ -2,7 +2,7 @@
 # Redis templates, key patterns, mixes and setup, checked command by command by a real RESP
 # server of our own (tests/peers/resp_fixture.py logs every command it receives): a template
 # sends exactly its arguments; sequential keys walk the keyspace in order; a mix interleaves
-# its commands in the weights' proportions with keys in range; a setup generator arrives
+# its commands in the weights' proportions with keys in range, and the result counts each; a setup generator arrives
 # complete, in order, on one connection and before any connection's first workload command,
 # and the result records its command count, SHA-256 and the key count after it; an error
 # reply to a setup command fails the run naming the command and the reply. Bad templates are
@@ -78,7 +78,11 @@ assert all(c[4] == data for c in sets) and all(len(c) == 4 for c in gets)
 assert 0.2 < len(sets) / 4000 < 0.3, len(sets)
 runs = sum(1 for a, b in zip(L, L[1:]) if a[2] != b[2])
 assert runs > 500, runs  # interleaved, not blocks
-assert R["errors"]["protocol"] == 0 and R["errors"]["verify"] == 0'
+assert R["errors"]["protocol"] == 0 and R["errors"]["verify"] == 0
+C = R["commands"]  # per command, beside the total: every batch was measured (--warmup 0)
+assert [c["command"] for c in C] == ["SET __key__ __data__", "GET __key__"], C
+assert C[0]["ops"] == len(sets) and C[1]["ops"] == len(gets) and C[0]["weight"] == 1, C
+assert C[0]["latency_us"]["samples"] > 0 and C[1]["throughput"] > C[0]["throughput"], C'
 
 # 4. a setup command answered with an error fails the run, naming it and the reply
 assert_exit 3 "$DRIVER" redis --port "$FP" --command PING --requests 5 --warmup 0 \
