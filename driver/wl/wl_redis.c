@@ -430,7 +430,7 @@ static int redis_hello(void *st, struct buf *out)
         return 0;
     }
     resp_verifier_expect(&c->v, &any);
-    if (buf_append(out, sh->hello, sh->hello_len) < 0)
+    if (sh->hello_len && buf_append(out, sh->hello, sh->hello_len) < 0)
         return -1;
     if (c->setup_due && buf_append(out, sh->t.setup.p, sh->t.setup.len) < 0)
         return -1;
