@@ -187,7 +187,7 @@ int redis_mixstat_init(struct redis_mixstat *m, unsigned ncmds, unsigned window,
     m->fifo = calloc(window, sizeof(*m->fifo));
     m->ops = calloc(ncmds, sizeof(*m->ops));
     if (hists)
-        m->hist = calloc(ncmds, sizeof(*m->hist));
+        m->hist = calloc(ncmds, sizeof(struct hist *));
     if (!m->fifo || !m->ops || (hists && !m->hist))
         return -1;
     for (unsigned k = 0; hists && k < ncmds; k++)

@@ -342,7 +342,7 @@ static int redis_setup(const struct drv_opts *o, void **shared, char *err, size_
         goto out;
     }
     if (rings_plan(sh, &rng) < 0 ||
-        (sh->t.mix.n > 1 && !(sh->stats = calloc(sh->connections, sizeof(*sh->stats)))))
+        (sh->t.mix.n > 1 && !(sh->stats = calloc(sh->connections, sizeof(struct redis_mixstat *)))))
         goto oom;
     *shared = sh;
     sh = NULL;
