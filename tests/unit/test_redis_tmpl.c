@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "grid.h"
 #include "rcmd.h"
+#include "summary_row.h"
+#include "summary_workload.h"
 #include "t.h"
 #include "workload.h"
 
@@ -223,8 +226,56 @@ static void test_setup_expand(void)
     rcmd_out_free(&out);
 }
 
+/* A summary row's per-command medians and setup facts from synthetic runs. */
+static void test_summary_workload(void)
+{
+    json_t *latest = json_object(), *versions = json_pack("[s,s]", "a", "b"), *row = json_object();
+    const char *ver[] = {"a", "b"};
+    char key[512], label[200];
+    json_t *p;
+
+    for (int v = 0; v < 2; v++)
+        for (int r = 1; r <= 3; r++) {
+            json_t *run = json_pack(
+                "{s:s, s:{s:[{s:s, s:f, s:f, s:{s:f}}, {s:s, s:f, s:f, s:{s:f}}], s:{s:s, s:i}}}",
+                "status", "ok", "result", "commands", "command", "SET __key__", "weight", 1.0,
+                "throughput", 100.0 * r + v, "latency_us", "p99", 10.0 * r, "command",
+                "GET __key__", "weight", 3.0, "throughput", 300.0 * r, "latency_us", "p99", 5.0,
+                "setup", "sha256", v == 1 && r == 3 ? "other" : "same", "keys", 7);
+
+            summary_run_key(key, sizeof(key), "cfg", ver[v], r);
+            json_object_set_new(latest, key, run);
+        }
+    summary_row_workload(row, "cfg", latest, versions, 3);
+    CHECK(json_real_value(json_object_get(
+              json_array_get(json_object_get(json_object_get(row, "commands"), "b"), 0),
+              "throughput")) == 201.0);
+    CHECK(json_real_value(json_object_get(
+              json_array_get(json_object_get(json_object_get(row, "commands"), "a"), 0),
+              "p99_us")) == 20.0);
+    CHECK(json_is_false(json_object_get(json_object_get(row, "setup"), "same_data")));
+    CHECK(json_array_size(
+              json_object_get(json_object_get(json_object_get(row, "setup"), "b"), "sha256")) == 2);
+    /* labels: a long template is cut, a mix is listed with its weights */
+    p = json_pack("{s:s, s:s}", "protocol", "redis", "command",
+                  "HDEL test_HGET f157 f3 f9 f41 f88 f120 f7 f199 f64");
+    grid_redis_label(p, label, sizeof(label));
+    CHECK_STR(label, "HDEL test_HGET f157 f3 f9 f41 f88 f12...");
+    json_decref(p);
+    p = json_loads("{\"commands\": [{\"command\": \"SET __key__ __data__\", \"weight\": 1}, "
+                   "{\"command\": [\"GET\", \"__key__\"], \"weight\": 10}]}",
+                   0, NULL);
+    grid_redis_label(p, label, sizeof(label));
+    CHECK_STR(label, "SET __key__ __data__ ×1 + [\"GET\",\"__key__\"] ×10");
+    json_decref(p);
+    json_decref(row);
+    json_decref(latest);
+    json_decref(versions);
+}
+
 int main(void)
 {
+    test_summary_workload();
     test_same_bytes();
     test_refusals();
     test_split_and_encode();
