@@ -16,6 +16,8 @@
 #   connections, pipeline 16) more than the client does: on a VM whose vCPUs run at
 #   different speeds its CPU per command for SET at pipeline 16 moved 1.6-2.6 us run to run.
 #   DRIVER_ARGS (e.g. "--busy-poll-us 50") is added to every driver command.
+#   BENCH_ONLY (a grep -E pattern) runs only the configurations whose names match it
+#   ("tmpl|set-64B-c50-r100000-P16|get-64B-c50-r100000-P16": templates beside built-ins).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 driver=${BIN_DRIVER:-$top/bin/driver}
@@ -97,6 +99,9 @@ run_drv() { # NAME N DRIVER-ARGS...
 # config NAME N "RB-ARGS" "DRIVER-ARGS"
 config() {
     name=$1; n=$(($2 * scale)); rbargs=$3; dargs=$4
+    if [ -n "${BENCH_ONLY:-}" ] && ! printf '%s\n' "$name" | grep -Eq "$BENCH_ONLY"; then
+        return 0
+    fi
     : > "$tmp/$name"
     r=1
     while [ $r -le "$rounds" ]; do
@@ -145,5 +150,11 @@ config "get-64B-c50-r100000-P1" 40000 "-c 50 -P 1 -d 64 -r 100000 -t get" \
     "--connections 50 --payload 64 --keyspace 100000 --pipeline 1 --command GET"
 config "get-64B-c50-r100000-P16" 200000 "-c 50 -P 16 -d 64 -r 100000 -t get" \
     "--connections 50 --payload 64 --keyspace 100000 --pipeline 16 --command GET"
+# The same two commands written as templates (the driver's template path: the same bytes,
+# replies checked by type): their ratios should match the built-ins' rows within 5%.
+config "set-tmpl-64B-c50-r100000-P16" 200000 "-c 50 -P 16 -d 64 -r 100000 -t set" \
+    "--connections 50 --payload 64 --keyspace 100000 --pipeline 16 --command 'SET key:__rand_int__ __data__'"
+config "get-tmpl-64B-c50-r100000-P16" 200000 "-c 50 -P 16 -d 64 -r 100000 -t get" \
+    "--connections 50 --payload 64 --keyspace 100000 --pipeline 16 --command 'GET key:__rand_int__'"
 echo "ratio = driver / redis-benchmark: throughput >= 1 and CPU per command <= 1 is the target;"
 echo "busy = redis-server's CPU seconds per second at that throughput (1.00: one core, its limit)"

@@ -27,6 +27,8 @@ enum key_type {
     T_CHOICE,    /* char array, one of a list (case-insensitive, stored as listed) */
     T_TRANSPORT, /* enum drv_transport */
     T_PROTO,     /* config files only: must match the protocol word */
+    T_CMD,       /* redis command: a built-in name (stored as listed) or a command line */
+    T_JSON,      /* JSON text (a flag's value as written; a config value re-encoded) */
 };
 
 struct key {
@@ -64,9 +66,15 @@ static const struct key keys[] = {
     {"duration", T_DBL, M_CLIENT, F(duration_s), 1e-3, 86400, NULL, "seconds in 0.001..86400"},
     {"requests", T_U64, M_CLIENT, F(requests), 0, 1e15, NULL,
      "an operation count in 1..10^15 (0 = use the duration)"},
-    {"command", T_CHOICE, M_CLIENT, F(command), 0, 0, redis_commands,
+    {"command", T_CMD, M_CLIENT, F(command), 0, 0, redis_commands,
      "one of ECHO PING SET GET INCR LPUSH RPUSH LPOP RPOP SADD HSET SPOP ZADD ZPOPMIN MSET "
-     "LRANGE_100 LRANGE_300 LRANGE_500 LRANGE_600"},
+     "LRANGE_100 LRANGE_300 LRANGE_500 LRANGE_600, or a command line (a template)"},
+    {"key_pattern", T_STR, M_CLIENT, F(key_pattern), 0, 0, NULL,
+     "uniform, sequential, gaussian or zipf:EXP"},
+    {"commands", T_JSON, M_CLIENT, F(commands), 0, 0, NULL,
+     "a JSON array of {\"command\": ..., \"weight\": ...}"},
+    {"setup", T_JSON, M_CLIENT, F(setup), 0, 0, NULL,
+     "a file of commands, or a JSON array of commands and generators"},
     {"keyspace", T_U64, M_CLIENT, F(keyspace), 0, 1e12, NULL, "a key count in 0..10^12"},
     {"auth", T_BOOL, M_CLIENT, F(auth), 0, 0, NULL, "true or false"},
     {"resp", T_INT, M_CLIENT, F(resp), 2, 3, NULL, "2 or 3"},
@@ -100,7 +108,8 @@ static const struct {
     {"command", P_BIT(PROTO_REDIS), "redis"},       {"keyspace", P_BIT(PROTO_REDIS), "redis"},
     {"auth", P_BIT(PROTO_REDIS), "redis"},          {"resp", P_BIT(PROTO_REDIS), "redis"},
     {"password_file", P_BIT(PROTO_REDIS), "redis"}, {"http_version", P_BIT(PROTO_HTTP), "http"},
-    {"method", P_BIT(PROTO_HTTP), "http"},
+    {"key_pattern", P_BIT(PROTO_REDIS), "redis"},   {"commands", P_BIT(PROTO_REDIS), "redis"},
+    {"setup", P_BIT(PROTO_REDIS), "redis"},         {"method", P_BIT(PROTO_HTTP), "http"},
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -253,6 +262,35 @@ static int key_set(struct drv_opts *o, const struct key *k, const char *s, const
                 return 0;
             }
         goto bad;
+    case T_CMD:
+        for (i = 0; k->choices[i]; i++)
+            if (strcasecmp(s, k->choices[i]) == 0) {
+                snprintf(field, k->size, "%s", k->choices[i]);
+                return 0;
+            }
+        if (strlen(s) >= k->size)
+            goto bad;
+        snprintf(field, k->size, "%s", s);
+        return 0;
+    case T_JSON:
+        if (strlen(s) >= k->size)
+            goto bad;
+        if (strcmp(k->name, "setup") == 0 && s[0] != '[' && s[0] != '"') {
+            /* --setup FILE: the file name as a JSON string */
+            json_t *js = json_string(s);
+            char *t = js ? json_dumps(js, JSON_ENCODE_ANY) : NULL;
+
+            json_decref(js);
+            if (!t || strlen(t) >= k->size) {
+                free(t);
+                goto bad;
+            }
+            snprintf(field, k->size, "%s", t);
+            free(t);
+            return 0;
+        }
+        snprintf(field, k->size, "%s", s);
+        return 0;
     case T_TRANSPORT:
         if (strcmp(s, "tcp") == 0)
             o->transport = TRANSPORT_TCP;
@@ -301,12 +339,55 @@ static int key_allowed(const struct drv_opts *o, const struct key *k, const char
     return -1;
 }
 
+/* A JSON array of arguments as one command line the template parser splits back into the
+ * same arguments: each quoted with '...' unless it is plain. 0, or -1 (not strings, too
+ * long). */
+static int quote_args(const json_t *v, char *out, size_t cap)
+{
+    size_t i, n = 0, j;
+    json_t *a;
+
+    json_array_foreach(v, i, a)
+    {
+        const char *t = json_string_value(a);
+        int plain = t && t[0];
+
+        if (!t)
+            return -1;
+        for (j = 0; t[j] && plain; j++)
+            plain =
+                strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:.,/@%+=-",
+                       t[j]) != NULL;
+        if (n + 2 >= cap)
+            return -1;
+        if (i)
+            out[n++] = ' ';
+        if (!plain)
+            out[n++] = '\'';
+        for (j = 0; t[j]; j++) {
+            if (n + 6 >= cap)
+                return -1;
+            if (t[j] == '\'' && !plain) {
+                memcpy(out + n, "'\\''", 4);
+                n += 4;
+            } else {
+                out[n++] = t[j];
+            }
+        }
+        if (!plain)
+            out[n++] = '\'';
+    }
+    out[n] = '\0';
+    return 0;
+}
+
 int opts_apply_json(struct drv_opts *o, const json_t *obj, const char *src, char *err,
                     size_t errlen)
 {
     const char *name;
     json_t *v;
     char where[PATH_MAX + 64], text[64], *shown = NULL;
+    char cmdline[sizeof(o->command)];
     const char *s;
     const struct key *k;
     int rc = -1;
@@ -368,6 +449,15 @@ int opts_apply_json(struct drv_opts *o, const json_t *obj, const char *src, char
         case T_PROTO:
             if (json_is_string(v))
                 s = json_string_value(v);
+            break;
+        case T_CMD:
+            if (json_is_string(v))
+                s = json_string_value(v);
+            else if (json_is_array(v) && quote_args(v, cmdline, sizeof(cmdline)) == 0)
+                s = cmdline;
+            break;
+        case T_JSON:
+            s = shown;
             break;
         }
         if (!s) {
@@ -580,6 +670,12 @@ json_t *opts_to_json(const struct drv_opts *o)
         set_int(j, "requests", (long long)o->requests);
         if (o->protocol == PROTO_REDIS) {
             set_str(j, "command", o->command);
+            if (o->key_pattern[0])
+                set_str(j, "key_pattern", o->key_pattern);
+            if (o->commands[0])
+                json_object_set_new(j, "commands", json_loads(o->commands, JSON_DECODE_ANY, NULL));
+            if (o->setup[0])
+                json_object_set_new(j, "setup", json_loads(o->setup, JSON_DECODE_ANY, NULL));
             set_int(j, "keyspace", (long long)o->keyspace);
             json_object_set_new(j, "auth", json_boolean(o->auth));
             set_int(j, "resp", o->resp);

@@ -32,10 +32,15 @@ struct drv_opts {
     double duration_s;    /* default 5 */
     uint64_t requests;    /* exact measured op count; 0 = use duration */
     /* redis */
-    char command[32];  /* default ECHO (upper case) */
-    uint64_t keyspace; /* random keys 0..keyspace-1; 0 = one fixed key */
-    int auth;          /* send AUTH / HELLO AUTH with credentials from env or file */
-    int resp;          /* 2 or 3, default 2 */
+    /* default ECHO: a built-in name (stored upper case) or any command line, a template
+     * (common/rcmd.h); a JSON array of arguments is stored shell-quoted */
+    char command[4096];
+    char key_pattern[32]; /* __key__: uniform (default), sequential, gaussian, zipf:EXP */
+    char commands[16384]; /* a mix, as JSON text ("" = none): [{"command", "weight"}] */
+    char setup[65536];    /* setup, as JSON text ("" = none): an array or a file name */
+    uint64_t keyspace;    /* random keys 0..keyspace-1; 0 = one fixed key */
+    int auth;             /* send AUTH / HELLO AUTH with credentials from env or file */
+    int resp;             /* 2 or 3, default 2 */
     char password_file[PATH_MAX];
     /* http, ws */
     char path[1024];      /* default "/" */

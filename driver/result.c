@@ -32,6 +32,8 @@ void result_release(struct drv_result *r)
 {
     hist_free(r->hist);
     r->hist = NULL;
+    json_decref(r->extra);
+    r->extra = NULL;
 }
 
 static double tv_s(const struct timeval *tv)
@@ -244,6 +246,8 @@ json_t *result_to_json(const struct drv_opts *o, const struct drv_result *r)
         json_object_set_new(t, "insecure", json_boolean(o->insecure));
         json_object_set_new(j, "tls", t);
     }
+    if (r->extra)
+        json_object_update(j, r->extra);
     return j;
 }
 

@@ -40,6 +40,7 @@ struct drv_result {
     /* result_judge()'s verdict: failed runs still print their result, then exit 3 */
     int failed;
     char reason[RESULT_REASON_MAX];
+    json_t *extra; /* the workload's keys added to the result ("setup"), or NULL; owned */
 };
 
 /* Zeroes r and allocates its histogram. 0, or -1 on out of memory. */

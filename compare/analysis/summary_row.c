@@ -10,6 +10,7 @@
 #include "summary.h"
 #include "summary_cost.h"
 #include "summary_row.h"
+#include "summary_workload.h"
 
 #define N_ERR_KINDS 5
 
@@ -516,6 +517,7 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
                 rules, lp);
     hold_disturbed(row, metrics, lp->planned);
     json_object_set_new(row, "metrics", metrics);
+    summary_row_workload(row, cfg, latest, versions, nr);
     sides_free(sides, nv);
     return row;
 }

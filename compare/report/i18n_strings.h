@@ -467,3 +467,19 @@ X(C_COL_PAIRS, "Pairs", "配对数")
 X(C_COL_VERDICT, "A/A verdict", "A/A 判定")
 X(C_FALSE_ALARM, "false alarm", "误报")
 X(C_FOOTER, "Written by pairbench compare calibrate.", "由 pairbench compare calibrate 生成。")
+X(M_H_WORKLOADS, "Workloads", "工作负载")
+X(M_WL_INTRO,
+  "The commands each configuration sent, in full (labels shorten them), the data each server "
+  "got before its warm-up, and a mix's figures per command (median over the runs).",
+  "各配置发送的完整命令（标签中为缩写）、每个服务器在预热前获得的数据，以及混合负载中每条命令的数据"
+  "（各次运行的中位数）。")
+X(M_WL_SETUP, "Setup:", "预置数据：")
+X(M_WL_SETUP_SHA, "setup SHA-256", "预置数据 SHA-256")
+X(M_WL_SETUP_KEYS, "keys after it", "之后的键数")
+X(M_WL_SAME, "Every run of every version got the same data.",
+  "所有版本的每次运行都获得了相同的数据。")
+X(M_WL_DIFF,
+  "Not every run got the same data (the digests differ): the comparison is not like for like.",
+  "并非每次运行都获得了相同的数据（摘要不同）：比较并不对等。")
+X(M_WL_COL_CMD, "Command", "命令")
+X(M_WL_COL_WEIGHT, "Weight", "权重")

@@ -77,6 +77,9 @@ void md_evidence(const struct md *m);
 /* report_md_cost.c: the counted-cost section (nothing when there were no counted runs) */
 void md_section_instructions(const struct md *m);
 
+/* report_md_workload.c: templates, mixes and setup in full (nothing without them) */
+void md_section_workloads(const struct md *m);
+
 /* report_md_env.c */
 void md_env_sections(const struct md *m);
 

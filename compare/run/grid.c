@@ -19,11 +19,6 @@ struct key_rule {
 
 static const char *const protocols[] = {"redis", "tcp", "http", "ws", NULL};
 static const char *const transports[] = {"tcp", "tls", NULL};
-/* The driver's --command list (driver/opts.c): redis-benchmark's suite. */
-static const char *const commands[] = {
-    "ECHO", "PING",       "SET",        "GET",        "INCR",       "LPUSH", "RPUSH",
-    "LPOP", "RPOP",       "SADD",       "HSET",       "SPOP",       "ZADD",  "ZPOPMIN",
-    "MSET", "LRANGE_100", "LRANGE_300", "LRANGE_500", "LRANGE_600", NULL};
 static const char *const http_versions[] = {"1.1", "2", NULL};
 /* What the driver's HTTP workload sends (driver/wl/wl_http.c). */
 static const char *const methods[] = {"GET", "POST", NULL};
@@ -39,9 +34,11 @@ static const struct key_rule key_rules[] = {
     {"window", K_INT, 1, 4096, NULL,
      "an integer from 1 to 4096 (batches in flight per connection)"},
     {"payload", K_INT, 1, 67108864, NULL, "a positive integer (bytes)"},
-    {"command", K_ENUM, 0, 0, commands,
-     "a redis-benchmark command (ECHO, PING, SET, GET, INCR, LPUSH, RPUSH, LPOP, RPOP, SADD, "
-     "HSET, SPOP, ZADD, ZPOPMIN, MSET, LRANGE_100/300/500/600)"},
+    /* grid_redis.c checks these four */
+    {"command", K_STR, 0, 0, NULL, "a built-in name or a command template"},
+    {"commands", K_STR, 0, 0, NULL, "a mix"},
+    {"key_pattern", K_STR, 0, 0, NULL, "a key pattern"},
+    {"setup", K_STR, 0, 0, NULL, "setup commands"},
     {"keyspace", K_INT, 1, 1e9, NULL, "an integer from 1 to 1000000000 (keys)"},
     {"auth", K_BOOL, 0, 0, NULL, "true or false"},
     {"resp", K_INT, 2, 3, NULL, "2 or 3"},
@@ -70,7 +67,8 @@ static const char *const grid_keys[] = {"name",    "description", "defaults", "a
 
 static const char key_list[] =
     "protocol, transport, host, port, connections, workers, pipeline, window, payload, "
-    "command, keyspace, auth, resp, http_version, path, serve, serve_workers, warmup, "
+    "command, commands, key_pattern, setup, keyspace, auth, resp, http_version, path, serve, "
+    "serve_workers, warmup, "
     "duration, requests, method, cacert, cert, key, sni, insecure, timeout, delay_us, "
     "busy_poll_us";
 
@@ -142,6 +140,8 @@ int grid_check_key(const char *file, const char *path, const char *key, const js
                  path, key, key_list);
         return -1;
     }
+    if (grid_redis_is_key(key))
+        return grid_check_redis(file, path, key, value, err, errlen);
     switch (r->type) {
     case K_ENUM:
         if (!json_is_string(value))
@@ -243,6 +243,7 @@ void grid_config_label(const json_t *p, char *out, size_t outlen)
     char part[96];
     const char *proto = gets_(p, "protocol", "?");
     const char *cmd = gets_(p, "command", "ECHO");
+    char cmdtext[160];
     int is_redis = strcmp(proto, "redis") == 0,
         is_web = !strcmp(proto, "http") || !strcmp(proto, "ws");
     long long conns = geti(p, "connections", 1), workers = geti(p, "workers", 1);
@@ -251,8 +252,10 @@ void grid_config_label(const json_t *p, char *out, size_t outlen)
     add_part(out, outlen, proto);
     if (strcmp(gets_(p, "transport", "tcp"), "tls") == 0)
         add_part(out, outlen, "tls");
-    if (is_redis)
-        add_part(out, outlen, cmd);
+    if (is_redis) {
+        grid_redis_label(p, cmdtext, sizeof(cmdtext));
+        add_part(out, outlen, cmdtext);
+    }
     if (!is_redis || strcmp(cmd, "ECHO") == 0 || strcmp(cmd, "SET") == 0 ||
         json_object_get(p, "payload")) {
         grid_format_size((unsigned long long)geti(p, "payload", 64), part, sizeof(part));
@@ -326,7 +329,8 @@ static int check_config_object(const char *file, const char *path, const json_t 
 static int finish_config(const char *file, const char *where, json_t *p, char *err, size_t errlen)
 {
     const char *proto;
-    static const char *const redis_only[] = {"command", "keyspace", "auth", "resp"};
+    static const char *const redis_only[] = {"command",  "keyspace", "auth",       "resp",
+                                             "commands", "setup",    "key_pattern"};
     static const char *const web_only[] = {"path", "http_version", "method"};
     size_t i;
 
@@ -386,7 +390,8 @@ static int finish_config(const char *file, const char *where, json_t *p, char *e
         json_object_set_new(p, "window", json_integer(1));
     if (!json_object_get(p, "payload"))
         json_object_set_new(p, "payload", json_integer(64));
-    if (strcmp(proto, "redis") == 0 && !json_object_get(p, "command"))
+    if (strcmp(proto, "redis") == 0 && !json_object_get(p, "command") &&
+        !json_object_get(p, "commands"))
         json_object_set_new(p, "command", json_string("ECHO"));
     if (json_integer_value(json_object_get(p, "workers")) >
         json_integer_value(json_object_get(p, "connections"))) {

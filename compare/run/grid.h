@@ -39,6 +39,14 @@ int grid_config_id(const json_t *params, char id[9]);
 /* The label, e.g. "redis · tls · 4 KiB · pipeline16 · window1 · 4 clients". */
 void grid_config_label(const json_t *params, char *out, size_t outlen);
 
+/* grid_redis.c: whether key is one of the Redis workload keys (command, commands,
+ * key_pattern, setup); their check as the driver parses them (a template, a mix, a key
+ * pattern, a setup: its file is read); and the label text of the command or mix. */
+int grid_redis_is_key(const char *key);
+int grid_check_redis(const char *file, const char *path, const char *key, const json_t *value,
+                     char *err, size_t errlen);
+void grid_redis_label(const json_t *params, char *out, size_t outlen);
+
 /* Appends "key value" to the labels of configs[0..n) for every axis with two or more values
  * whose key grid_config_label() does not show (host, port, sni, timeout, warmup, ...), so
  * a label names every axis that varies. */

@@ -182,6 +182,8 @@ int client_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t
         goto out;
     workers_measure(&run, nw, r);
     client_finish(&run, nw, r);
+    if (run.wl->report)
+        r->extra = run.wl->report(run.shared, (double)r->elapsed_ns / 1e9);
     rc = CLIENT_OK;
 out:
     if (barrier)

@@ -243,6 +243,8 @@ static int account(struct cconn *cc, uint64_t now)
                 w->batches++;
                 w->last_done_ns = now;
             }
+            if (w->run->wl->batch_done)
+                w->run->wl->batch_done(cc->st, f->n, now - f->sent_ns, f->measured);
             cc->head = (cc->head + 1) % o->window;
             cc->count--;
             cc->head_done = 0;

@@ -149,9 +149,9 @@ static void *cb_integer(const redisReadTask *task, long long value)
 {
     struct resp_verifier *v = task->privdata;
 
-    (void)value;
     if (below_top(v, task))
         return &resp_sentinel;
+    v->last_int = value;
     if (v->expect.check != RESP_CHECK_ANY && v->expect.check != RESP_CHECK_INTEGER)
         verdict_verify(v);
     return &resp_sentinel;

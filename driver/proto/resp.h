@@ -44,9 +44,10 @@ struct resp_verifier {
     size_t max_pending;
     /* State of the reply being parsed (it may span many feeds). */
     enum resp_verdict verdict;
-    int push;          /* the top-level value is a RESP3 push message */
-    int top_type;      /* REDIS_REPLY_* of the top-level value, 0 before it is known */
-    char errtext[320]; /* first error reply text in the current reply, NUL-terminated */
+    int push;           /* the top-level value is a RESP3 push message */
+    int top_type;       /* REDIS_REPLY_* of the top-level value, 0 before it is known */
+    char errtext[320];  /* first error reply text in the current reply, NUL-terminated */
+    long long last_int; /* the last top-level integer reply (DBSIZE after a setup) */
     /* The fast path of resp_feed(): when the expected reply has a fixed header (+OK, +PONG,
      * $<len> of a known value, and $-1 where nil is allowed), replies are checked in the
      * caller's buffer, header byte by byte and value by memcmp, with no copy into the

@@ -15,22 +15,13 @@
 
 #include <hiredis/hiredis.h>
 
-#include "resp.h"
-#include "secret.h"
-#include "workload.h"
+#include "wl_redis_impl.h"
 
 #define RING_SLOTS 64
 #define KEY_DIGITS 12 /* redis-benchmark writes __rand_int__ as 12 zero-padded digits */
 #define KEYSPACE_MAX 1000000000000ULL
 #define MSET_KEYS 10
 #define MAX_ARGS (1 + 2 * MSET_KEYS)
-
-struct redis_cmd {
-    const char *name;
-    enum resp_check check;
-    long long count; /* LRANGE_N: N */
-    int keyed;       /* has __rand_int__ placeholders (vary with --keyspace) */
-};
 
 static const struct redis_cmd redis_cmds[] = {
     {"PING", RESP_CHECK_PONG, 0, 0},
@@ -54,44 +45,8 @@ static const struct redis_cmd redis_cmds[] = {
     {"LRANGE_600", RESP_CHECK_ARRAY_N, 600, 0},
 };
 
-/* Pre-formatted batches: slot s holds `pipeline` commands; off[s * (pipeline + 1) + i] is
- * where command i of slot s starts, off[s * (pipeline + 1) + pipeline] where the slot ends. */
-struct ring {
-    char *data;
-    size_t *off;
-    unsigned slots;
-};
-
-enum hello_step { STEP_HELLO, STEP_AUTH, STEP_PREFILL, STEP_TRIM };
-
-struct redis_shared {
-    const struct redis_cmd *cmd;
-    unsigned pipeline;
-    unsigned connections;
-    uint64_t keyspace;
-    int auth;
-    char *value; /* the payload: ECHO argument and every value written */
-    size_t value_len;
-    struct resp_expect expect;
-    size_t max_pending;  /* reader bound: twice the largest expected reply, at least 256 MiB */
-    struct ring fixed;   /* the batch for commands without random parts; slots 0 when keyed */
-    unsigned ring_slots; /* slots of each connection's ring when keyed */
-    /* handshake: the bytes, and what each reply answers */
-    char *hello;
-    size_t hello_len;
-    unsigned hello_replies;
-    enum hello_step steps[4];
-};
-
-struct redis_conn {
-    struct redis_shared *sh;
-    struct resp_verifier v;
-    struct ring own; /* keyed commands: this connection's ring */
-    const struct ring *ring;
-    unsigned next;
-    unsigned hello_seen;
-    uint64_t rng;
-};
+/* A template or a mix (redis_tmpl.c) in place of a built-in name. */
+static const struct redis_cmd template_cmd = {"TEMPLATE", RESP_CHECK_ANY, 0, 0};
 
 /* splitmix64: a small, good, seedable generator (setup only). */
 static uint64_t rng_next(uint64_t *s)
@@ -183,13 +138,31 @@ static void ring_release(struct ring *r)
 {
     free(r->data);
     free(r->off);
+    free(r->ids);
     memset(r, 0, sizeof(*r));
 }
 
-/* Formats `slots` batches of sh->pipeline commands into r. 0, or -1 out of memory. */
-static int ring_build(struct ring *r, const struct redis_shared *sh, unsigned slots, uint64_t *rng)
+/* One command: a built-in's by hiredis (free with redisFreeCommand), or a template's into
+ * tmp (x set). Its length, or -1 out of memory. */
+static long long cmd_next(const struct redis_shared *sh, uint64_t *rng, struct redis_tmpl_ctx *x,
+                          struct rcmd_out *tmp, char **out, unsigned *which)
+{
+    if (!x)
+        return cmd_format(sh, rng, out);
+    tmp->len = 0;
+    if (redis_tmpl_format(x, tmp, which) < 0)
+        return -1;
+    *out = tmp->p;
+    return (long long)tmp->len;
+}
+
+/* Formats `slots` batches of sh->pipeline commands into r (templates with x). 0, or -1 out
+ * of memory. */
+static int ring_build(struct ring *r, const struct redis_shared *sh, unsigned slots, uint64_t *rng,
+                      struct redis_tmpl_ctx *x)
 {
     size_t per = (size_t)sh->pipeline + 1, len = 0, cap = 0;
+    struct rcmd_out tmp = {0};
     char *cmd = NULL;
     int rc = -1;
 
@@ -198,9 +171,12 @@ static int ring_build(struct ring *r, const struct redis_shared *sh, unsigned sl
     if (r->off == NULL)
         goto out;
     r->slots = slots;
+    if (sh->t.mix.n > 1 && !(r->ids = calloc((size_t)slots * sh->pipeline, 1)))
+        goto out;
     for (unsigned s = 0; s < slots; s++) {
         for (unsigned i = 0; i < sh->pipeline; i++) {
-            long long n = cmd_format(sh, rng, &cmd);
+            unsigned which = 0;
+            long long n = cmd_next(sh, rng, x, &tmp, &cmd, &which);
 
             if (n < 0)
                 goto out;
@@ -217,104 +193,24 @@ static int ring_build(struct ring *r, const struct redis_shared *sh, unsigned sl
                 cap = ncap;
             }
             r->off[s * per + i] = len;
+            if (r->ids)
+                r->ids[(size_t)s * sh->pipeline + i] = (unsigned char)which;
             memcpy(r->data + len, cmd, (size_t)n);
             len += (size_t)n;
-            redisFreeCommand(cmd);
+            if (!x)
+                redisFreeCommand(cmd);
             cmd = NULL;
         }
         r->off[s * per + sh->pipeline] = len;
     }
     rc = 0;
 out:
-    if (cmd != NULL)
+    if (cmd != NULL && !x)
         redisFreeCommand(cmd);
+    rcmd_out_free(&tmp);
     if (rc < 0)
         ring_release(r);
     return rc;
-}
-
-/* Appends one formatted command to the handshake bytes. 0 or -1. */
-static int hello_add(struct redis_shared *sh, enum hello_step step, int argc, const char **argv,
-                     const size_t *argvlen)
-{
-    char *cmd = NULL;
-    long long n = redisFormatCommandArgv(&cmd, argc, argv, argvlen);
-    char *p;
-
-    if (n < 0)
-        return -1;
-    p = realloc(sh->hello, sh->hello_len + (size_t)n);
-    if (p == NULL) {
-        redisFreeCommand(cmd);
-        return -1;
-    }
-    memcpy(p + sh->hello_len, cmd, (size_t)n);
-    /* The bytes may hold the password: wipe the temporary copy. */
-    explicit_bzero(cmd, (size_t)n);
-    redisFreeCommand(cmd);
-    sh->hello = p;
-    sh->hello_len += (size_t)n;
-    sh->steps[sh->hello_replies++] = step;
-    return 0;
-}
-
-/* HELLO 3 [AUTH user pass] or AUTH [user] pass, then the LRANGE prefill: LPUSH N values and
- * LTRIM to N, so the list holds at least N elements once any connection's handshake is done
- * and never grows past 2N however many connections prefill. */
-static int hello_build(struct redis_shared *sh, const struct drv_opts *o, const struct secret *s)
-{
-    const char *argv[8];
-    size_t argvlen[8];
-    int argc = 0;
-
-    if (o->resp == 3) {
-        argv[argc] = "HELLO", argvlen[argc++] = 5;
-        argv[argc] = "3", argvlen[argc++] = 1;
-        if (sh->auth) {
-            const char *user = s->user[0] ? s->user : "default";
-
-            argv[argc] = "AUTH", argvlen[argc++] = 4;
-            argv[argc] = user, argvlen[argc++] = strlen(user);
-            argv[argc] = s->password, argvlen[argc++] = s->password_len;
-        }
-        if (hello_add(sh, STEP_HELLO, argc, argv, argvlen) < 0)
-            return -1;
-    } else if (sh->auth) {
-        argv[argc] = "AUTH", argvlen[argc++] = 4;
-        if (s->user[0])
-            argv[argc] = s->user, argvlen[argc++] = strlen(s->user);
-        argv[argc] = s->password, argvlen[argc++] = s->password_len;
-        if (hello_add(sh, STEP_AUTH, argc, argv, argvlen) < 0)
-            return -1;
-    }
-    if (sh->cmd->check == RESP_CHECK_ARRAY_N) {
-        long long n = sh->cmd->count;
-        const char **pv = calloc((size_t)n + 2, sizeof(*pv));
-        size_t *pl = calloc((size_t)n + 2, sizeof(*pl));
-        char end[24];
-        int rc;
-
-        if (pv == NULL || pl == NULL) {
-            free(pv), free(pl);
-            return -1;
-        }
-        pv[0] = "LPUSH", pl[0] = 5;
-        pv[1] = "mylist", pl[1] = 6;
-        for (long long i = 0; i < n; i++)
-            pv[i + 2] = sh->value, pl[i + 2] = sh->value_len;
-        rc = hello_add(sh, STEP_PREFILL, (int)n + 2, pv, pl);
-        free(pv), free(pl);
-        if (rc < 0)
-            return -1;
-        snprintf(end, sizeof(end), "%lld", n - 1);
-        argv[0] = "LTRIM", argvlen[0] = 5;
-        argv[1] = "mylist", argvlen[1] = 6;
-        argv[2] = "0", argvlen[2] = 1;
-        argv[3] = end, argvlen[3] = strlen(end);
-        if (hello_add(sh, STEP_TRIM, 4, argv, argvlen) < 0)
-            return -1;
-    }
-    return 0;
 }
 
 static void redis_teardown(void *shared)
@@ -324,6 +220,8 @@ static void redis_teardown(void *shared)
     if (sh == NULL)
         return;
     ring_release(&sh->fixed);
+    redis_tmpl_release(&sh->t);
+    free(sh->stats);
     free(sh->value);
     if (sh->hello != NULL)
         explicit_bzero(sh->hello, sh->hello_len);
@@ -339,6 +237,39 @@ static const struct redis_cmd *cmd_lookup(const char *name)
     return NULL;
 }
 
+/* The handshake buffer the engine offers at most (workload.h): the setup must fit. */
+#define SETUP_MAX(payload) ((size_t)(64u << 10) + 1024 * ((size_t)(payload) + 64))
+
+/* Commands that vary get a ring per connection (sized at conn_new), others one shared batch.
+ * 0, or -1 out of memory. */
+static int rings_plan(struct redis_shared *sh, uint64_t *rng)
+{
+    struct redis_tmpl_ctx x = {&sh->t, sh->keyspace, sh->value, sh->value_len, rng, 0, ""};
+    struct rcmd_out tmp = {0};
+    unsigned cap = sh->t.on ? sh->t.slots : RING_SLOTS, which;
+    size_t budget = (64u << 20) / sh->connections, slot_bytes;
+    long long one;
+    char *cmd = NULL;
+
+    if (!(sh->t.on ? sh->t.keyed : sh->cmd->keyed && sh->keyspace > 0))
+        return ring_build(&sh->fixed, sh, 1, rng, sh->t.on ? &x : NULL);
+    /* Each connection's ring: up to cap batches, all rings together within a 64 MiB budget
+     * (at least one batch each), so 10000 connections stay affordable. */
+    one = cmd_next(sh, rng, sh->t.on ? &x : NULL, &tmp, &cmd, &which);
+    if (one < 0)
+        return -1;
+    if (!sh->t.on)
+        redisFreeCommand(cmd);
+    rcmd_out_free(&tmp);
+    slot_bytes = (size_t)one * sh->pipeline;
+    sh->ring_slots = slot_bytes ? (unsigned)(budget / slot_bytes) : cap;
+    if (sh->ring_slots > cap)
+        sh->ring_slots = cap;
+    if (sh->ring_slots < 1)
+        sh->ring_slots = 1;
+    return 0;
+}
+
 static int redis_setup(const struct drv_opts *o, void **shared, char *err, size_t errlen)
 {
     struct redis_shared *sh = NULL;
@@ -352,14 +283,6 @@ static int redis_setup(const struct drv_opts *o, void **shared, char *err, size_
     if (sh == NULL)
         goto oom;
     sh->cmd = cmd_lookup(o->command);
-    if (sh->cmd == NULL) {
-        snprintf(err, errlen,
-                 "redis: --command '%s': expected one of PING, ECHO, SET, GET, INCR, LPUSH, "
-                 "RPUSH, LPOP, RPOP, SADD, HSET, SPOP, ZADD, ZPOPMIN, MSET, LRANGE_100, "
-                 "LRANGE_300, LRANGE_500, LRANGE_600",
-                 o->command);
-        goto out;
-    }
     if (o->keyspace > KEYSPACE_MAX) {
         snprintf(err, errlen, "redis: --keyspace '%" PRIu64 "': expected at most %llu", o->keyspace,
                  (unsigned long long)KEYSPACE_MAX);
@@ -380,6 +303,7 @@ static int redis_setup(const struct drv_opts *o, void **shared, char *err, size_
         goto out;
     }
     sh->pipeline = o->pipeline;
+    sh->window = o->window ? o->window : 1;
     sh->connections = o->connections ? o->connections : 1;
     sh->keyspace = o->keyspace;
     sh->auth = o->auth;
@@ -391,7 +315,12 @@ static int redis_setup(const struct drv_opts *o, void **shared, char *err, size_
         goto oom;
     for (size_t i = 0; i < sh->value_len; i++)
         sh->value[i] = "abcdefghijklmnopqrstuvwxyz0123456789"[i % 36];
-    sh->expect.check = sh->cmd->check;
+    if (redis_tmpl_init(&sh->t, o, sh->cmd != NULL && !o->commands[0], sh->value, sh->value_len,
+                        err, errlen) < 0)
+        goto out;
+    if (sh->t.on)
+        sh->cmd = &template_cmd;
+    sh->expect.check = sh->t.on ? sh->t.check : sh->cmd->check;
     sh->expect.value = sh->value;
     sh->expect.value_len = sh->value_len;
     sh->expect.count = sh->cmd->count;
@@ -403,29 +332,18 @@ static int redis_setup(const struct drv_opts *o, void **shared, char *err, size_
 
     if (sh->auth && secret_load(&secret, o->password_file, err, errlen) < 0)
         goto out;
-    if (hello_build(sh, o, &secret) < 0)
+    if (redis_hello_build(sh, o, &secret) < 0)
         goto oom;
-
-    if (sh->cmd->keyed && sh->keyspace > 0) {
-        /* Each connection's ring: up to RING_SLOTS batches, all rings together within a 64 MiB
-         * budget (at least one batch each), so 10000 connections stay affordable. */
-        long long one = 0;
-        char *cmd = NULL;
-        size_t budget = (64u << 20) / sh->connections, slot_bytes;
-
-        one = cmd_format(sh, &rng, &cmd);
-        if (one < 0)
-            goto oom;
-        redisFreeCommand(cmd);
-        slot_bytes = (size_t)one * sh->pipeline;
-        sh->ring_slots = slot_bytes ? (unsigned)(budget / slot_bytes) : RING_SLOTS;
-        if (sh->ring_slots > RING_SLOTS)
-            sh->ring_slots = RING_SLOTS;
-        if (sh->ring_slots < 1)
-            sh->ring_slots = 1;
-    } else if (ring_build(&sh->fixed, sh, 1, &rng) < 0) {
-        goto oom;
+    if (sh->t.setup.len > SETUP_MAX(o->payload) - sh->hello_len) {
+        snprintf(err, errlen,
+                 "redis: --setup: %zu bytes of commands, expected at most %zu (64 KiB + 1024 x "
+                 "(payload + 64)): split the data or use a larger --payload",
+                 sh->t.setup.len, SETUP_MAX(o->payload) - sh->hello_len);
+        goto out;
     }
+    if (rings_plan(sh, &rng) < 0 ||
+        (sh->t.mix.n > 1 && !(sh->stats = calloc(sh->connections, sizeof(struct redis_mixstat *)))))
+        goto oom;
     *shared = sh;
     sh = NULL;
     rc = 0;
@@ -446,6 +364,7 @@ static void redis_conn_free(void *st)
         return;
     resp_verifier_release(&c->v);
     ring_release(&c->own);
+    redis_mixstat_release(&c->ms, c->sh->t.mix.n);
     free(c);
 }
 
@@ -458,14 +377,29 @@ static void *redis_conn_new(void *shared, unsigned index, uint64_t seed)
     if (c == NULL)
         return NULL;
     c->sh = sh;
+    c->index = index;
     c->rng = seed ^ ((uint64_t)index << 32) ^ 0x5851f42d4c957f2dULL;
-    if (resp_verifier_init(&c->v, sh->hello_replies ? &any : &sh->expect) < 0)
+    if (resp_verifier_init(&c->v, sh->hello_replies || sh->t.setup.len ? &any : &sh->expect) < 0)
         goto fail;
     c->v.max_pending = sh->max_pending;
+    if (sh->stats && c->index < sh->connections) {
+        /* per-command latency histograms while they stay affordable (36 KiB each) */
+        if (redis_mixstat_init(&c->ms, sh->t.mix.n, sh->window,
+                               sh->connections * sh->t.mix.n <= 4096) < 0)
+            goto fail;
+        sh->stats[c->index] = &c->ms;
+    }
     if (sh->fixed.slots) {
         c->ring = &sh->fixed;
     } else {
-        if (ring_build(&c->own, sh, sh->ring_slots, &c->rng) < 0)
+        /* sequential keys: each connection starts its walk at its share of the keyspace */
+        struct redis_tmpl_ctx x = {
+            &sh->t,    sh->keyspace,
+            sh->value, sh->value_len,
+            &c->rng,   sh->keyspace ? index * (sh->keyspace / sh->connections) : 0,
+            ""};
+
+        if (ring_build(&c->own, sh, sh->ring_slots, &c->rng, sh->t.on ? &x : NULL) < 0)
             goto fail;
         c->ring = &c->own;
     }
@@ -486,41 +420,21 @@ static int redis_hello(void *st, struct buf *out)
         return -1;
     c->hello_seen = 0;
     c->next = 0;
-    if (sh->hello_replies == 0) {
+    c->ms.count = 0; /* the batches in flight died with the transport */
+    /* the setup goes once, on connection 0, before any connection's first batch */
+    c->setup_due = c->index == 0 && sh->t.setup.len > 0 && !c->setup_done;
+    if (c->setup_due && sh->setup_failed)
+        return -1; /* never resend a setup that failed: the run fails with its reply */
+    if (sh->hello_replies == 0 && !c->setup_due) {
         resp_verifier_expect(&c->v, &sh->expect);
         return 0;
     }
     resp_verifier_expect(&c->v, &any);
-    if (buf_append(out, sh->hello, sh->hello_len) < 0)
+    if (sh->hello_len && buf_append(out, sh->hello, sh->hello_len) < 0)
         return -1;
-    return sh->hello_len > INT_MAX ? INT_MAX : (int)sh->hello_len;
-}
-
-static void hello_error(const struct redis_conn *c, enum hello_step step, char *err, size_t errlen)
-{
-    const char *text = c->v.errtext;
-    /* The server wants credentials we were not asked to send. */
-    const char *hint = !c->sh->auth && strncmp(text, "NOAUTH", 6) == 0
-                           ? " (the server requires a password: use --auth)"
-                           : "";
-
-    switch (step) {
-    case STEP_HELLO:
-        if (c->sh->auth && (strncmp(text, "WRONGPASS", 9) == 0 || strstr(text, "password")))
-            snprintf(err, errlen, "redis: AUTH failed: %s", text);
-        else
-            snprintf(err, errlen, "redis: HELLO 3 failed: %s%s", text, hint);
-        break;
-    case STEP_AUTH:
-        snprintf(err, errlen, "redis: AUTH failed: %s", text);
-        break;
-    case STEP_PREFILL:
-        snprintf(err, errlen, "redis: prefill 'LPUSH mylist' failed: %s%s", text, hint);
-        break;
-    case STEP_TRIM:
-        snprintf(err, errlen, "redis: prefill 'LTRIM mylist' failed: %s%s", text, hint);
-        break;
-    }
+    if (c->setup_due && buf_append(out, sh->t.setup.p, sh->t.setup.len) < 0)
+        return -1;
+    return 1;
 }
 
 static ssize_t redis_hello_feed(void *st, const char *p, size_t n, int *done, char *err,
@@ -528,22 +442,30 @@ static ssize_t redis_hello_feed(void *st, const char *p, size_t n, int *done, ch
 {
     struct redis_conn *c = st;
     struct redis_shared *sh = c->sh;
+    uint64_t total = sh->hello_replies + (c->setup_due ? sh->t.setup_cmds + 1 : 0);
     enum resp_verdict verdict;
     int rc;
 
     *done = 0;
     if (resp_push_bytes(&c->v, p, n) < 0)
         goto malformed;
-    while (c->hello_seen < sh->hello_replies && (rc = resp_next(&c->v, &verdict)) != 0) {
+    while (c->hello_seen < total && (rc = resp_next(&c->v, &verdict)) != 0) {
         if (rc < 0)
             goto malformed;
         if (verdict != RESP_OK) {
-            hello_error(c, sh->steps[c->hello_seen], err, errlen);
+            if (c->hello_seen < sh->hello_replies)
+                redis_hello_error(c, sh->steps[c->hello_seen], err, errlen);
+            else
+                redis_setup_error(c, err, errlen);
             return -1;
         }
         c->hello_seen++;
     }
-    if (c->hello_seen == sh->hello_replies) {
+    if (c->hello_seen == total) {
+        if (c->setup_due) {
+            sh->setup_keys = c->v.last_int; /* the DBSIZE reply */
+            c->setup_done = 1;
+        }
         resp_verifier_expect(&c->v, &sh->expect);
         *done = 1;
     }
@@ -564,6 +486,8 @@ static int redis_batch(void *st, unsigned n, const char **data, size_t *len)
     if (n == 0 || n > c->sh->pipeline)
         return -1;
     c->next = s + 1 == r->slots ? 0 : s + 1;
+    if (r->ids)
+        redis_mixstat_sent(&c->ms, s);
     base = r->off[s * per];
     *data = r->data + base;
     *len = r->off[s * per + n] - base;
@@ -578,6 +502,27 @@ static ssize_t redis_feed(void *st, const char *p, size_t n, struct wl_tally *t,
     return resp_feed(&c->v, p, n, t);
 }
 
+static void redis_batch_done(void *st, unsigned n, uint64_t rtt_ns, int measured)
+{
+    struct redis_conn *c = st;
+
+    if (c->ring->ids)
+        redis_mixstat_done(&c->ms, c->ring->ids, c->sh->pipeline, n, rtt_ns, measured);
+}
+
+static json_t *redis_report(void *shared, double elapsed_s)
+{
+    const struct redis_shared *sh = shared;
+    json_t *setup = redis_tmpl_setup_json(&sh->t, sh->setup_keys), *j = json_object();
+
+    if (j && setup)
+        json_object_set_new(j, "setup", setup);
+    if (j && sh->stats)
+        json_object_set_new(j, "commands",
+                            redis_mixstat_json(&sh->t, sh->stats, sh->connections, elapsed_s));
+    return j;
+}
+
 const struct workload wl_redis = {
     .name = "redis",
     .unit = "commands/s",
@@ -589,4 +534,6 @@ const struct workload wl_redis = {
     .hello_feed = redis_hello_feed,
     .batch = redis_batch,
     .feed = redis_feed,
+    .batch_done = redis_batch_done,
+    .report = redis_report,
 };

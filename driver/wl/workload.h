@@ -71,6 +71,14 @@ struct workload {
      * complete reply to t. Control frames the protocol must answer (WebSocket ping) are
      * appended to ctl, which the engine writes before the next batch. */
     ssize_t (*feed)(void *st, const char *p, size_t n, struct wl_tally *t, struct buf *ctl);
+
+    /* Each batch that completed, in the order batch() made them (a new transport, hello(),
+     * starts over): its n ops, round trip, and whether it was measured. May be NULL. */
+    void (*batch_done)(void *st, unsigned n, uint64_t rtt_ns, int measured);
+
+    /* After the run, before teardown: an object of keys added to the result ("setup",
+     * "commands"), or NULL. elapsed_s: the measured window. May be NULL. */
+    json_t *(*report)(void *shared, double elapsed_s);
 };
 
 extern const struct workload wl_redis;

@@ -75,7 +75,7 @@ int main(void)
         {MODE_CLIENT, PROTO_TCP, "--bogus 1", -1, "unknown flag", "'--bogus'"},
         {MODE_CLIENT, PROTO_TCP, "--window", -1, "'--window'", "needs a value"},
         {MODE_CLIENT, PROTO_TCP, "--transport udp", -1, "'--transport'", "'udp'"},
-        {MODE_CLIENT, PROTO_REDIS, "--command FLUSHALL", -1, "'--command'", "'FLUSHALL'"},
+        {MODE_CLIENT, PROTO_TCP, "--command GET", -1, "'--command'", "'driver redis'"},
         {MODE_CLIENT, PROTO_REDIS, "--resp 4", -1, "'--resp'", "'4'"},
         {MODE_CLIENT, PROTO_HTTP, "--path nope", -1, "'--path'", "'nope'"},
         {MODE_CLIENT, PROTO_HTTP, "--method PUT", -1, "'--method'", "'PUT'"},

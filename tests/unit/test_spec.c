@@ -167,7 +167,7 @@ int main(void)
         "{\"defaults\":{\"protocol\":\"redis\",\"conections\":4}}",
         "grids/x.json: $.defaults.conections: unknown configuration key "
         "'conections' (expected one of: protocol, transport, host, port, "
-        "connections, workers, pipeline, window, payload, command, keyspace, auth, "
+        "connections, workers, pipeline, window, payload, command, commands, key_pattern, setup, keyspace, auth, "
         "resp, http_version, path, serve, serve_workers, warmup, duration, "
         "requests, method, cacert, cert, key, sni, insecure, timeout, delay_us, busy_poll_us)");
     expect_grid_error("{\"defaults\":{\"protocol\":\"redis\",\"connections\":0}}",
@@ -185,10 +185,13 @@ int main(void)
     expect_grid_error("{\"defaults\":{\"protocol\":\"smtp\"}}",
                       "grids/x.json: $.defaults.protocol: expected one of \"redis\", \"tcp\", "
                       "\"http\", \"ws\", got \"smtp\"");
-    expect_grid_error("{\"defaults\":{\"protocol\":\"redis\",\"command\":\"FLUSHALL\"}}",
-                      "grids/x.json: $.defaults.command: expected a redis-benchmark command "
-                      "(ECHO, PING, SET, GET, INCR, LPUSH, RPUSH, LPOP, RPOP, SADD, HSET, SPOP, "
-                      "ZADD, ZPOPMIN, MSET, LRANGE_100/300/500/600), got \"FLUSHALL\"");
+    expect_grid_error("{\"defaults\":{\"protocol\":\"redis\",\"command\":\"HDEL h __foo__\"}}",
+                      "grids/x.json: $.defaults.command: value \"HDEL h __foo__\": unknown "
+                      "placeholder '__foo__' (expected __rand_int__, __key__ or __data__)");
+    expect_grid_error("{\"defaults\":{\"protocol\":\"redis\",\"commands\":[{\"command\":"
+                      "\"GET a\",\"weight\":0}]}}",
+                      "grids/x.json: $.defaults.commands: value [{\"command\":\"GET a\","
+                      "\"weight\":0}]: [0].weight: expected a positive number, got 0");
     expect_grid_error("{\"defaults\":{\"protocol\":\"redis\",\"auth\":\"yes\"}}",
                       "grids/x.json: $.defaults.auth: expected true or false, got \"yes\"");
     expect_grid_error("{\"defaults\":{\"protocol\":\"redis\",\"duration\":-1}}",
@@ -205,7 +208,7 @@ int main(void)
     expect_grid_error("{\"axes\":{\"colour\":[1]}}",
                       "grids/x.json: $.axes.colour: unknown configuration key 'colour' "
                       "(expected one of: protocol, transport, host, port, connections, workers, "
-                      "pipeline, window, payload, command, keyspace, auth, resp, http_version, "
+                      "pipeline, window, payload, command, commands, key_pattern, setup, keyspace, auth, resp, http_version, "
                       "path, serve, serve_workers, warmup, duration, requests, method, cacert, "
                       "cert, key, sni, insecure, timeout, delay_us, busy_poll_us)");
     expect_grid_error("{\"defaults\":{\"protocol\":\"tcp\"},\"exclude\":[{\"payload\":\"x\"}]}",
