@@ -589,6 +589,15 @@ static const char *outcome_words(int code)
     }
 }
 
+/* Judged with --accept-modified: gate.md and the comment say so in their first line. */
+static void lead_modified(FILE *f, const json_t *summary)
+{
+    const json_t *mod = json_object_get(json_object_get(summary, "dataset"), "modified");
+
+    if (json_is_string(mod))
+        fprintf(f, "**%s**\n", json_string_value(mod));
+}
+
 char *gate_markdown(const json_t *summary, const struct gate_config *gc,
                     const struct gate_result *gr, const char *report_md, const char *run_dir,
                     size_t max_bytes)
@@ -603,6 +612,7 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
     if (!f)
         return NULL;
     versions = json_object_get(summary, "versions");
+    lead_modified(f, summary);
     fprintf(f, "%s\n## pairbench gate: %s\n\n", GATE_MARKER, outcome_words(gr->code));
     gate_words(f, summary, gc, gr);
     fprintf(f,
