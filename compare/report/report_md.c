@@ -157,6 +157,12 @@ static void unjudged(const struct md *m)
         md_put(m, "\n\n");
     }
     free(s);
+    s = sent_undecided(m->model, m->lang);
+    if (s) {
+        md_put(m, s);
+        md_put(m, "\n\n");
+    }
+    free(s);
 }
 
 /* ---- completeness and weaknesses ---- */
