@@ -10,6 +10,7 @@
 #include "escape.h"
 #include "num.h"
 #include "gate_words.h"
+#include "outcome.h"
 #include "summary.h"
 
 void gate_config_init(struct gate_config *gc)
@@ -589,6 +590,15 @@ static const char *outcome_words(int code)
     }
 }
 
+/* Judged with --accept-modified: gate.md and the comment say so in their first line. */
+static void lead_modified(FILE *f, const json_t *summary)
+{
+    const json_t *mod = json_object_get(json_object_get(summary, "dataset"), "modified");
+
+    if (json_is_string(mod))
+        fprintf(f, "**%s**\n", json_string_value(mod));
+}
+
 char *gate_markdown(const json_t *summary, const struct gate_config *gc,
                     const struct gate_result *gr, const char *report_md, const char *run_dir,
                     size_t max_bytes)
@@ -603,6 +613,7 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
     if (!f)
         return NULL;
     versions = json_object_get(summary, "versions");
+    lead_modified(f, summary);
     fprintf(f, "%s\n## pairbench gate: %s\n\n", GATE_MARKER, outcome_words(gr->code));
     gate_words(f, summary, gc, gr);
     fprintf(f,
@@ -638,14 +649,13 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
         unsigned char gated[METRIC_ALL];
         const char *label = json_string_value(json_object_get(row, "label"));
         const json_t *metrics;
-        const char *status = json_string_value(json_object_get(row, "status"));
         size_t vi;
 
         gate_row_rules(gc, json_object_get(row, "params"), &rules, gated);
         metrics = json_object_get(row, "metrics");
         for (vi = 1; vi < json_array_size(versions); vi++) {
             const char *ver = json_string_value(json_array_get(versions, vi));
-            const char *gate = "ok";
+            const char *gate;
             int sep = 0;
 
             fputs("| ", f);
@@ -670,16 +680,13 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
                 fprintf(f, "%s%s %s %s (%g%%)", sep ? "; " : "", metric_title(m), ch, v ? v : "n/a",
                         rules.threshold_pct[m]);
                 sep = 1;
-                if (v && strcmp(v, VERDICT_REGRESSED) == 0)
-                    gate = "**regressed**";
-                else if (v && strcmp(gate, "ok") == 0 &&
-                         (strcmp(v, VERDICT_UNSTABLE) == 0 || strcmp(v, VERDICT_FAILED) == 0))
-                    gate = v;
             }
             if (!sep)
                 fprintf(f, "not gated");
-            if (status && strcmp(status, "ok") != 0 && strcmp(gate, "ok") == 0)
-                gate = status;
+            /* the one row word (outcome.h) the terminal and summary.json state too */
+            gate = outcome_row_verdict(row, ver, gated);
+            if (strcmp(gate, VERDICT_REGRESSED) == 0)
+                gate = "**regressed**";
             fprintf(f, " | %s | %.4f |\n", gate, gate_row_chance(row, ver ? ver : ""));
         }
     }

@@ -55,7 +55,8 @@ static void side_add_window(struct side *s, size_t r, const json_t *run)
     s->v[METRIC_SERVER_CPU_US][r] = summary_num(w, "cpu_s", 0) * 1e6 / ops;
     s->have[METRIC_SERVER_CPU_US][r] = json_is_number(json_object_get(w, "cpu_s"));
     s->v[M_SERVER_SYSCALLS][r] = (summary_num(w, "syscr", 0) + summary_num(w, "syscw", 0)) / ops;
-    s->have[M_SERVER_SYSCALLS][r] = json_is_number(json_object_get(w, "syscr"));
+    s->have[M_SERVER_SYSCALLS][r] =
+        json_is_number(json_object_get(w, "syscr")) && json_is_number(json_object_get(w, "syscw"));
     s->v[M_SERVER_CTXSW][r] = summary_num(w, "ctxsw", 0) / ops;
     s->have[M_SERVER_CTXSW][r] = json_is_number(json_object_get(w, "ctxsw"));
 }

@@ -22,6 +22,7 @@
 #include "jobs_util.h"
 #include "num.h"
 #include "render.h"
+#include "verify.h"
 
 #define DRIFT_SEED 20240601u
 
@@ -32,7 +33,10 @@
 static const char usage[] =
     "usage: compare drift --history DIR [--add RUNDIR] [--window K]\n"
     "                     [--threshold METRIC=PERCENT]... [--lang en|zh]\n"
-    "  --add RUNDIR   copy a night's run directory into the history first\n"
+    "                     [--accept-modified]\n"
+    "  --add RUNDIR   copy a night's run directory into the history first (its runs.jsonl\n"
+    "                 must be what its meta.json recorded)\n"
+    "  --accept-modified  --add it even when it is not (its reports then say so first)\n"
     "  --window K     compare the newest night with the median of the previous K\n"
     "                 (default " DRIFT_XSTR(DRIFT_DEFAULT_WINDOW) ")\n"
     "  --threshold    size of change that counts (default throughput 5, cpu_efficiency\n"
@@ -119,9 +123,11 @@ static void night_id(const json_t *meta, const char *sha, char *out, size_t len)
     snprintf(out, len, "%s-%.8s", *t ? t : "unknown", sha);
 }
 
-static int add_night(const char *history, const char *rundir, json_t *index, char *err,
-                     size_t errlen)
+static int add_night(const char *history, const char *rundir, int accept_modified, json_t *index,
+                     char *err, size_t errlen)
 {
+    struct verify_result vr;
+    struct render_opts ro = {NULL, NULL, accept_modified};
     static const char *const files[] = {"meta.json", "runs.jsonl",  "summary.json",
                                         "report.md", "report.html", "summary.csv"};
     char path[4200], dest[4000], id[96], sha[65] = "00000000";
@@ -158,6 +164,16 @@ static int add_night(const char *history, const char *rundir, json_t *index, cha
                  strerror(errno));
         goto out;
     }
+    /* only what the run recorded goes into the history (or, accepted, re-rendered saying so) */
+    if (verify_dir(rundir, &vr, err, errlen) < 0)
+        goto out;
+    if (vr.modified && !accept_modified) {
+        snprintf(err, errlen,
+                 "--add '%s': %s: not what the run recorded in meta.json; adding it needs "
+                 "--accept-modified",
+                 rundir, vr.problem);
+        goto out;
+    }
     snprintf(dest, sizeof(dest), "%s/runs/%s", history, id);
     if (ju_mkdir_p(dest, err, errlen) < 0)
         goto out;
@@ -172,7 +188,7 @@ static int add_night(const char *history, const char *rundir, json_t *index, cha
             goto out;
     }
     snprintf(path, sizeof(path), "%s/summary.json", dest);
-    if (stat(path, &st) < 0 && render_dir(dest, NULL, NULL, err, errlen) < 0)
+    if ((vr.modified || stat(path, &st) < 0) && render_dir(dest, &ro, NULL, err, errlen) < 0)
         goto out;
     gmtime_r(&now, &tm);
     strftime(added, sizeof(added), "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -283,6 +299,7 @@ static int write_reports(const struct drift_report *r, char *err, size_t errlen)
 /* The state of one `compare drift`, shared by its steps. */
 struct drift_cmd {
     const char *history, *add, *lang;
+    int accept_modified; /* --accept-modified: --add a night whose dataset changed */
     unsigned window;
     struct gate_config gc;
     json_t *index, **all_nights, **nights, **summaries;
@@ -293,11 +310,11 @@ struct drift_cmd {
     char reason[2048];
 };
 
-enum { DF_HISTORY, DF_ADD, DF_WINDOW, DF_THRESHOLD, DF_LANG };
+enum { DF_HISTORY, DF_ADD, DF_WINDOW, DF_THRESHOLD, DF_LANG, DF_ACCEPT };
 
 static const struct flag_def drift_flags[] = {
     {"--history", 1, DF_HISTORY},     {"--add", 1, DF_ADD},   {"--window", 1, DF_WINDOW},
-    {"--threshold", 1, DF_THRESHOLD}, {"--lang", 1, DF_LANG},
+    {"--threshold", 1, DF_THRESHOLD}, {"--lang", 1, DF_LANG}, {"--accept-modified", 0, DF_ACCEPT},
 };
 
 static int drift_flag(void *ctx, struct flags *f, int id)
@@ -309,6 +326,8 @@ static int drift_flag(void *ctx, struct flags *f, int id)
         d->history = f->value;
     else if (id == DF_ADD)
         d->add = f->value;
+    else if (id == DF_ACCEPT)
+        d->accept_modified = 1;
     else if (id == DF_LANG && strcmp(f->value, "en") != 0 && strcmp(f->value, "zh") != 0)
         return flags_bad_value(f, "'en' or 'zh'");
     else if (id == DF_LANG)
@@ -337,7 +356,8 @@ static int open_history(struct drift_cmd *d)
     }
     snprintf(path, sizeof(path), "%s/index.jsonl", d->history);
     if (dataset_read(path, &d->index, &truncated, err, sizeof(err)) < 0 ||
-        (d->add && add_night(d->history, d->add, d->index, err, sizeof(err)) < 0)) {
+        (d->add &&
+         add_night(d->history, d->add, d->accept_modified, d->index, err, sizeof(err)) < 0)) {
         fprintf(stderr, "compare: drift: %s\n", err);
         return EXIT_USAGE;
     }

@@ -37,7 +37,8 @@ static const char usage[] =
     "                    [--noise-limit PERCENT] [--floors CALIBRATION.json]\n"
     "                    [--budget DURATION] [--disturbed-limit CORES]\n"
     "                    [--post URL --post-token-env VAR]\n"
-    "       compare gate --from RUNDIR [--spec FILE] [--threshold ...] [--post ...]\n"
+    "       compare gate --from RUNDIR [--accept-modified] [--spec FILE] [--threshold ...]\n"
+    "                    [--post ...]\n"
     "  --threshold     gate METRIC (throughput, cpu_efficiency, p50_us, p99_us, rss_mib,\n"
     "                  server_cpu_us; old names p50, p99, rss, server_cpu accepted) at\n"
     "                  PERCENT;\n"
@@ -54,7 +55,9 @@ static const char usage[] =
     "                  default, unless --pin-driver/--pin-server are given, the gate pins\n"
     "                  the driver to the lower half of the CPUs it may use and the server\n"
     "                  to the upper half (on 2 CPUs: 0 and 1)\n"
-    "  --from RUNDIR   judge an existing run directory (e.g. `compare merge` output)\n"
+    "  --from RUNDIR   judge an existing run directory (e.g. `compare merge` output);\n"
+    "                  its runs.jsonl must be what its meta.json recorded\n"
+    "  --accept-modified  judge it even when it is not (gate.md then says so first)\n"
     "  --floors FILE   per-row floors from `compare calibrate` (calibration.json): a row's\n"
     "                  threshold is raised to what its A/A noise lets the runs detect\n"
     "  --post URL      create or update the pull-request comment (GitHub issue-comment\n"
@@ -126,6 +129,7 @@ struct gate_cli {
     const char *post_url, *token_env, *token, *from, *floors;
     double noise, budget_s, disturbed_cores;
     int no_pin;                      /* --no-pin: no default placement */
+    int accept_modified;             /* --accept-modified: judge a dataset changed since */
     char pin_drv[256], pin_srv[256]; /* the default placement's CPU lists */
     uint64_t t_start;                /* when the gate started: --budget counts from here */
 };
@@ -139,7 +143,8 @@ enum {
     GF_FLOORS,
     GF_BUDGET,
     GF_DISTURBED,
-    GF_NO_PIN
+    GF_NO_PIN,
+    GF_ACCEPT_MODIFIED
 };
 
 static int gate_flag(void *ctx, struct flags *f, int id)
@@ -180,6 +185,9 @@ static int gate_flag(void *ctx, struct flags *f, int id)
     case GF_NO_PIN:
         cli->no_pin = 1;
         return 0;
+    case GF_ACCEPT_MODIFIED:
+        cli->accept_modified = 1;
+        return 0;
     default:
         return run_flag_apply(&cli->rq, f, id);
     }
@@ -195,6 +203,7 @@ static const struct flag_def gate_flags[] = {
     {"--budget", 1, GF_BUDGET},
     {"--disturbed-limit", 1, GF_DISTURBED},
     {"--no-pin", 0, GF_NO_PIN},
+    {"--accept-modified", 0, GF_ACCEPT_MODIFIED},
 };
 static const struct flags_cmd gate_cmd = {
     "compare gate", usage, {FLAGS_TABLE(gate_flags)}, 0, gate_flag};
@@ -321,7 +330,7 @@ static int obtain_summary(struct gate_cli *cli, struct gate_config *gc, struct r
     if (gc->budget_s > 0)
         cli->rq.deadline_ns = cli->t_start + (uint64_t)(gc->budget_s * 1e9);
     if (cli->from) {
-        struct render_opts ro = {NULL, &gc->rules};
+        struct render_opts ro = {NULL, &gc->rules, cli->accept_modified};
 
         snprintf(o->dir, sizeof(o->dir), "%s", cli->from);
         if (render_dir(cli->from, &ro, summary, err, sizeof(err)) < 0) {

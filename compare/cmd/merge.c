@@ -19,12 +19,14 @@
 #include "num.h"
 #include "render.h"
 #include "sha256.h"
+#include "verify.h"
 
 #define MERGE_MAX_SHARDS 256
 #define MERGE_MAX_DATASET (1u << 30)
 
 struct shard {
     const char *dir;
+    struct verify_result vr;
     json_t *meta;
     char *runs;
     size_t runs_len;
@@ -237,12 +239,22 @@ static json_t *merged_meta(struct shard *sh, size_t n, const char *out_dir, int 
     json_object_set_new(meta, "merged_by", merged_by);
     json_object_set_new(meta, "dataset",
                         json_pack("{s:s, s:s}", "file", "runs.jsonl", "sha256", sha));
+    for (i = 0; i < n; i++)
+        if (sh[i].vr.modified) {
+            /* accepted: the merged dataset is whole again, but its reports still say so */
+            char note[700];
+
+            snprintf(note, sizeof(note), "%s: %s.", VERIFY_MODIFIED_LEAD, sh[i].vr.problem);
+            json_object_set_new(json_object_get(meta, "dataset"), "modified", json_string(note));
+            break;
+        }
     return meta;
 }
 
 /* What the command line asked for: the output directory and the shards, in order. */
 struct merge_cli {
     const char *out_dir;
+    int accept_modified;
     struct shard sh[MERGE_MAX_SHARDS];
     size_t n;
 };
@@ -253,6 +265,8 @@ static int merge_flag(void *ctx, struct flags *f, int id)
 
     if (id == 0)
         cli->out_dir = f->value;
+    else if (id == 1)
+        cli->accept_modified = 1;
     else if (cli->n >= MERGE_MAX_SHARDS)
         return flags_fail(f, "more than %d shard directories", MERGE_MAX_SHARDS);
     else
@@ -261,7 +275,8 @@ static int merge_flag(void *ctx, struct flags *f, int id)
 }
 
 /* Each shard's meta.json and runs.jsonl; *total gets the bytes the merged dataset may need. */
-static int load_shards(struct shard *sh, size_t n, size_t *total, char *err, size_t errlen)
+static int load_shards(struct shard *sh, size_t n, int accept_modified, size_t *total, char *err,
+                       size_t errlen)
 {
     char path[4096];
     size_t i;
@@ -276,6 +291,17 @@ static int load_shards(struct shard *sh, size_t n, size_t *total, char *err, siz
         sh[i].runs = ju_read_file(path, MERGE_MAX_DATASET, &sh[i].runs_len, err, errlen);
         if (!sh[i].runs)
             return -1;
+        if (verify_dataset(sh[i].runs, sh[i].runs_len, sh[i].meta, path, &sh[i].vr) < 0) {
+            snprintf(err, errlen, "%s: out of memory", path);
+            return -1;
+        }
+        if (sh[i].vr.modified && !accept_modified) {
+            snprintf(err, errlen,
+                     "%s: not what the shard's run recorded in meta.json; merging it needs "
+                     "--accept-modified",
+                     sh[i].vr.problem);
+            return -1;
+        }
         *total += sh[i].runs_len + 1;
     }
     return 0;
@@ -303,11 +329,12 @@ static size_t concat_runs(const struct shard *sh, size_t n, char *all)
 }
 
 static const char usage[] =
-    "usage: compare merge --out DIR SHARD_DIR...\n"
+    "usage: compare merge --out DIR [--accept-modified] SHARD_DIR...\n"
     "  joins the run directories of `compare run --shard K/N` (all N of them) into one\n"
-    "  run directory and renders its reports\n";
+    "  run directory and renders its reports; each shard's runs.jsonl must be what its\n"
+    "  meta.json recorded, unless --accept-modified (the merged reports then say so first)\n";
 
-static const struct flag_def merge_flags[] = {{"--out", 1, 0}};
+static const struct flag_def merge_flags[] = {{"--out", 1, 0}, {"--accept-modified", 0, 1}};
 static const struct flags_cmd merge_cmd = {
     "compare merge", usage, {FLAGS_TABLE(merge_flags)}, 1, merge_flag};
 
@@ -316,7 +343,7 @@ int cmd_merge(int argc, char **argv)
     struct merge_cli cli = {0};
     struct shard *sh = cli.sh;
     const char *out_dir;
-    char err[1024] = "", path[4096], sha[65];
+    char err[5000] = "", path[4096], sha[65];
     size_t n, i, total = 0;
     char *all = NULL;
     json_t *meta = NULL, *summary = NULL;
@@ -331,7 +358,7 @@ int cmd_merge(int argc, char **argv)
         return EXIT_USAGE;
     }
     rc = EXIT_USAGE;
-    if (load_shards(sh, n, &total, err, sizeof(err)) < 0 ||
+    if (load_shards(sh, n, cli.accept_modified, &total, err, sizeof(err)) < 0 ||
         check_shards(sh, n, err, sizeof(err)) < 0)
         goto out;
     e = ju_dir_empty(out_dir);
@@ -354,14 +381,24 @@ int cmd_merge(int argc, char **argv)
         goto out;
     meta = merged_meta(sh, n, out_dir, argc, argv, sha);
     snprintf(path, sizeof(path), "%s/meta.json", out_dir);
+    if (meta) {
+        json_t *lines = verify_line_hashes(all, total);
+
+        if (lines)
+            json_object_set_new(json_object_get(meta, "dataset"), "line_sha256", lines);
+    }
     if (!meta) {
         snprintf(err, sizeof(err), "out of memory");
         goto out;
     }
     if (atomic_write_json(path, meta, err, sizeof(err)) < 0)
         goto out;
-    if (render_dir(out_dir, NULL, &summary, err, sizeof(err)) < 0)
-        goto out;
+    {
+        struct render_opts ro = {NULL, NULL, cli.accept_modified};
+
+        if (render_dir(out_dir, &ro, &summary, err, sizeof(err)) < 0)
+            goto out;
+    }
     printf("merged %zu shards (%zu configurations) into %s\n", n,
            json_array_size(json_object_get(meta, "configs")), out_dir);
     rc = EXIT_OK;

@@ -204,7 +204,10 @@ int cmd_run(int argc, char **argv)
 /* What `compare report` was asked for. */
 struct report_cli {
     const char *dir, *lang;
+    int accept_modified;
 };
+
+#define REPORT_FLAG_ACCEPT (-100) /* --accept-modified (clear of the run flags' ids) */
 
 static int report_flag(void *ctx, struct flags *f, int id)
 {
@@ -215,6 +218,8 @@ static int report_flag(void *ctx, struct flags *f, int id)
                           f->value);
     if (id == FLAGS_POSITIONAL)
         cli->dir = f->value;
+    else if (id == REPORT_FLAG_ACCEPT)
+        cli->accept_modified = 1;
     else if (strcmp(f->value, "en") != 0 && strcmp(f->value, "zh") != 0)
         return flags_bad_value(f, "'en' or 'zh'");
     else
@@ -222,12 +227,15 @@ static int report_flag(void *ctx, struct flags *f, int id)
     return 0;
 }
 
-static const struct flag_def report_flags[] = {{"--lang", 1, RUN_FLAG_LANG}};
+static const struct flag_def report_flags[] = {{"--lang", 1, RUN_FLAG_LANG},
+                                               {"--accept-modified", 0, REPORT_FLAG_ACCEPT}};
 static const struct flags_cmd report_cmd = {
     .cmd = "compare report",
-    .usage = "usage: compare report DIR [--lang en|zh]\n"
+    .usage = "usage: compare report DIR [--lang en|zh] [--accept-modified]\n"
              "Re-renders summary.json, summary.csv, report.md and report.html of a run\n"
-             "directory from its runs.jsonl and meta.json (nothing is measured).\n",
+             "directory from its runs.jsonl and meta.json (nothing is measured).\n"
+             "  --accept-modified  render a runs.jsonl that is not what meta.json recorded\n"
+             "                     (every output then says so in its first line)\n",
     .tables = {FLAGS_TABLE(report_flags)},
     .positional = 1,
     .handle = report_flag,
@@ -235,7 +243,7 @@ static const struct flags_cmd report_cmd = {
 
 int cmd_report(int argc, char **argv)
 {
-    struct report_cli cli = {NULL, NULL};
+    struct report_cli cli = {NULL, NULL, 0};
     const char *dir;
     char err[2048], path[PATH_MAX + 32];
     struct render_opts ro = {0};
@@ -256,9 +264,11 @@ int cmd_report(int argc, char **argv)
         return EXIT_USAGE;
     }
     ro.lang = cli.lang;
-    if (render_dir(dir, &ro, NULL, err, sizeof(err)) < 0) {
+    ro.accept_modified = cli.accept_modified;
+    rc = render_dir(dir, &ro, NULL, err, sizeof(err));
+    if (rc < 0) {
         fprintf(stderr, "compare report: %s\n", err);
-        return EXIT_HARNESS;
+        return rc == RENDER_MODIFIED ? EXIT_USAGE : EXIT_HARNESS;
     }
     printf("%s/report.md\n", dir);
     return EXIT_OK;

@@ -293,6 +293,11 @@ X(M_ENV_SCOPE_V,
   "the {0} configurations above on this one machine over loopback; other payloads, "
   "concurrency levels, networks, machines and workloads are not covered",
   "仅限上述 {0} 个配置、这一台机器、经回环地址；其他负载大小、并发度、网络、机器和工作负载均未覆盖")
+X(M_UNDECIDED,
+  "Inconclusive: {0} of {1} configurations could not be decided — too few runs to reach "
+  "the evidence level — so nothing is claimed about them (not \"unchanged\"): {2}.",
+  "无法判定：{1} 个配置中有 {0} 个因运行次数太少、达不到证据水平而无法判定，"
+  "因此不对其下任何结论（并非“无变化”）：{2}。")
 X(M_UNJUDGED,
   "{0} of {1} configurations cannot be fully judged (failed or missing runs, or a spread "
   "above the noise limit): {2}.",

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "metrics.h"
+#include "outcome.h"
 #include "stats.h"
 #include "summary.h"
 
@@ -110,8 +111,13 @@ static void count_rows(struct report_model *m)
         for (j = 0; j < MODEL_N_ERRORS; j++)
             m->errors[j] +=
                 (long long)summary_num(json_object_get(row, "errors"), model_error_keys[j], 0);
-        for (v = 1; v < m->nv; v++)
+        for (v = 1; v < m->nv; v++) {
             m->unstable[r] |= (unsigned char)row_has_verdict(row, m->versions[v], VERDICT_UNSTABLE);
+            m->undecided[r] |=
+                (unsigned char)(strcmp(outcome_row_verdict(row, m->versions[v], NULL),
+                                       OUTCOME_INCONCLUSIVE) == 0);
+        }
+        m->n_undecided += m->undecided[r];
         m->insecure[r] = json_is_true(json_object_get(row, "tls_insecure"));
         m->unjudged[r] = !ok || m->unstable[r];
         m->n_unstable += m->unstable[r];
@@ -283,7 +289,8 @@ int report_model_build(struct report_model *m, const json_t *summary, const json
     m->unstable = calloc(m->nrows + 1, 1);
     m->insecure = calloc(m->nrows + 1, 1);
     m->unjudged = calloc(m->nrows + 1, 1);
-    if (!m->unstable || !m->insecure || !m->unjudged)
+    m->undecided = calloc(m->nrows + 1, 1);
+    if (!m->unstable || !m->insecure || !m->unjudged || !m->undecided)
         goto oom;
     for (v = 1; v < m->nv; v++) {
         m->cand[v].version = m->versions[v];
@@ -314,6 +321,7 @@ void report_model_release(struct report_model *m)
     free(m->unstable);
     free(m->insecure);
     free(m->unjudged);
+    free(m->undecided);
     free(m->weak);
     memset(m, 0, sizeof(*m));
 }

@@ -66,6 +66,10 @@ struct report_model {
     long long runs_ok, runs_total, runs_failed, runs_replaced, errors[MODEL_N_ERRORS];
     unsigned char *unstable, *insecure, *unjudged; /* per row */
     size_t n_unstable, n_insecure, n_unjudged;
+    /* per row: a candidate's gated metrics could not be decided (outcome.h "inconclusive":
+     * too few runs to reach the evidence level), so the outcome is inconclusive */
+    unsigned char *undecided;
+    size_t n_undecided;
     struct weakness *weak;
     size_t n_weak;
 

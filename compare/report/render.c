@@ -15,6 +15,7 @@
 #include "report_md.h"
 #include "sha256.h"
 #include "summary.h"
+#include "verify.h"
 
 #define JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(10))
 
@@ -100,6 +101,33 @@ out:
     return rc;
 }
 
+/* Into note: the sentence that leads every output when the dataset is not what the run
+ * recorded ("" when it is). Returns -1 with err when it is not and --accept-modified was not
+ * given. A merge of modified shards carries their sentence on in meta.json
+ * (dataset.modified). */
+static int modified_note(const json_t *meta, const struct verify_result *vr,
+                         const struct render_opts *ro, char *note, size_t notelen, char *err,
+                         size_t errlen)
+{
+    const char *inherited = summary_str(json_object_get(meta, "dataset"), "modified", NULL);
+
+    note[0] = '\0';
+    if (vr->modified && !(ro && ro->accept_modified)) {
+        snprintf(err, errlen,
+                 "%s: not what the run recorded in meta.json; judging it needs "
+                 "--accept-modified",
+                 vr->problem);
+        return -1;
+    }
+    if (vr->modified)
+        snprintf(note, notelen, "%s: %s.", VERIFY_MODIFIED_LEAD, vr->problem);
+    else if (inherited)
+        snprintf(note, notelen, "%s", inherited);
+    if (*note)
+        fprintf(stderr, "compare: warning: %s\n", note);
+    return 0;
+}
+
 int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_out, char *err,
                size_t errlen)
 {
@@ -108,6 +136,8 @@ int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_o
     size_t len = 0;
     json_t *meta = NULL, *runs = NULL, *summary = NULL, *dataset, *warnings;
     const char *recorded, *lang = ro ? ro->lang : NULL;
+    char modified[700];
+    struct verify_result vr;
     json_error_t je;
     int rc = -1;
     struct out_ctx c;
@@ -132,13 +162,23 @@ int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_o
     snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
     if (!(text = ju_read_file(path, (size_t)-1, &len, err, errlen)))
         goto out;
+    if (verify_dataset(text, len, meta, path, &vr) < 0) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        goto out;
+    }
+    if (modified_note(meta, &vr, ro, modified, sizeof(modified), err, errlen) < 0) {
+        rc = RENDER_MODIFIED;
+        goto out;
+    }
+    if (vr.torn_tail)
+        fprintf(stderr,
+                "compare: warning: '%s': dropping a truncated last line (the run ended while "
+                "writing it)\n",
+                path);
     runs = summary_parse_runs(text, len, path, err, errlen);
     if (!runs)
         goto out;
-    if (sha256_mem(text, len, hex) != 0) {
-        snprintf(err, errlen, "%s: sha256 failed", path);
-        goto out;
-    }
+    snprintf(hex, sizeof(hex), "%s", vr.sha);
     summary = summary_build(runs, meta, ro ? ro->rules : NULL, e, sizeof(e));
     if (!summary) {
         snprintf(err, errlen, "%s: %s", dir, e);
@@ -152,12 +192,12 @@ int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_o
     json_object_set_new(dataset, "recorded_sha256", recorded ? json_string(recorded) : json_null());
     json_object_set_new(dataset, "matches",
                         recorded ? json_boolean(strcmp(recorded, hex) == 0) : json_null());
+    if (*modified)
+        json_object_set_new(dataset, "modified", json_string(modified));
     json_object_set_new(summary, "dataset", dataset);
-    if (recorded && strcmp(recorded, hex) != 0)
-        fprintf(stderr,
-                "compare: warning: '%s' no longer matches meta.json: sha256 %s, recorded %s\n",
-                path, hex, recorded);
     warnings = json_array();
+    if (*modified)
+        json_array_append_new(warnings, json_string(modified));
     {
         const json_t *w = json_object_get(meta, "warnings"), *x;
         size_t i;

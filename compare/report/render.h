@@ -14,13 +14,19 @@ struct verdict_rules; /* stats.h */
 struct render_opts {
     const char *lang;                  /* "en" or "zh"; NULL = meta.json's "lang", else "en" */
     const struct verdict_rules *rules; /* NULL = verdict_rules_default() */
+    int accept_modified;               /* judge a dataset that is not what the run recorded */
 };
+
+/* render_dir()'s return when the dataset is not what meta.json recorded (verify.h) and
+ * accept_modified is not set: bad input, exit 2. */
+#define RENDER_MODIFIED (-2)
 
 /* ro NULL = defaults. On success returns 0 and, when summary_out is non-NULL, stores a new
  * reference to the summary object there (caller json_decref()s). On failure returns -1 with
- * err naming the file and the problem; nothing half-written is left behind. A dataset whose
- * SHA-256 no longer matches meta.json is still rendered: a warning goes to stderr and into
- * the reports. */
+ * err naming the file and the problem; nothing half-written is left behind. A dataset that is
+ * not what meta.json recorded (verify.h) returns RENDER_MODIFIED with err naming the first
+ * offending line, unless ro->accept_modified: then it is rendered, and a warning leads stderr,
+ * summary.json's "warnings" (and dataset.modified) and both reports. */
 int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_out, char *err,
                size_t errlen);
 

@@ -604,7 +604,14 @@ static int write_page(const struct html_ctx *c, char *err, size_t errlen)
             fputs(" vs ", f);
         html_esc(c, c->versions[i]);
     }
-    fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>", report_html_css);
+    fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", report_html_css);
+    if (html_str(json_object_get(c->summary, "dataset"), "modified")) {
+        /* judged with --accept-modified: the first thing the page says */
+        fputs("<p class=\"modified\" role=\"alert\"><strong>", f);
+        html_esc(c, html_str(json_object_get(c->summary, "dataset"), "modified"));
+        fputs("</strong></p>\n", f);
+    }
+    fputs("<header>\n<h1>", f);
     if (c->nv == 1) {
         fputs(L(c, "Benchmark results: ", "基准测试结果："), f);
         html_esc(c, c->versions[0]);

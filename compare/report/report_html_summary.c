@@ -331,6 +331,10 @@ void html_completeness(const struct html_ctx *c)
     fprintf(c->f, "<section id=\"completeness\">\n<h2>%s</h2>\n<ul>\n<li>",
             L(c, "Completeness", "完整性"));
     put_sentence(c, sent_completeness(m, lang));
+    if (m->n_undecided > 0) {
+        fputs(i18n(lang, M_SENT_SEP), c->f);
+        put_sentence(c, sent_undecided(m, lang));
+    }
     if (m->runs_replaced > 0) {
         char n[32];
 

@@ -157,6 +157,12 @@ static void unjudged(const struct md *m)
         md_put(m, "\n\n");
     }
     free(s);
+    s = sent_undecided(m->model, m->lang);
+    if (s) {
+        md_put(m, s);
+        md_put(m, "\n\n");
+    }
+    free(s);
 }
 
 /* ---- completeness and weaknesses ---- */
@@ -550,6 +556,12 @@ int report_md_write(FILE *f, const json_t *summary, const json_t *meta, const ch
         return -1;
     }
     m.model = &model;
+    if (summary_str(json_object_get(summary, "dataset"), "modified", NULL)) {
+        /* judged with --accept-modified: the first line says so, before anything else */
+        md_put(&m, "**");
+        md_cell(&m, summary_str(json_object_get(summary, "dataset"), "modified", ""));
+        md_put(&m, "**\n\n");
+    }
     if (m.nv == 1)
         write_single(&m);
     else

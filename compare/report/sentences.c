@@ -180,6 +180,22 @@ char *sent_unjudged(const struct report_model *m, const char *lang)
     return s;
 }
 
+char *sent_undecided(const struct report_model *m, const char *lang)
+{
+    char a[32], b[32], *rows, *s;
+
+    if (m->n_undecided == 0)
+        return NULL;
+    rows = sent_rows_mask(m, m->undecided, lang);
+    if (!rows)
+        return NULL;
+    snprintf(a, sizeof(a), "%zu", m->n_undecided);
+    snprintf(b, sizeof(b), "%zu", m->nrows);
+    s = i18n_fill(i18n(lang, M_UNDECIDED), a, b, rows, END);
+    free(rows);
+    return s;
+}
+
 char *sent_one_best(const struct report_model *m, const char *lang)
 {
     char t[64], l[64];

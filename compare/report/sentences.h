@@ -37,6 +37,8 @@ char *sent_evidence(const struct report_model *m, double alpha, const char *lang
 char *sent_floor(const json_t *chance, const char *lang);
 /* "N of M configurations cannot be fully judged ...: rows." (NULL when none). */
 char *sent_unjudged(const struct report_model *m, const char *lang);
+/* "Inconclusive: N of M configurations could not be decided ...", or NULL when none. */
+char *sent_undecided(const struct report_model *m, const char *lang);
 /* One version: "Highest throughput: row, X ops/s. Lowest batch P99: row, Y µs." (NULL when
  * no row has both). */
 char *sent_one_best(const struct report_model *m, const char *lang);

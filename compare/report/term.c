@@ -260,6 +260,9 @@ int term_table(FILE *f, const json_t *summary, const unsigned char *gated, size_
                 (long long)(summary_num(vd, VERDICT_UNSTABLE, 0) +
                             summary_num(vd, OUTCOME_INCOMPLETE, 0)),
                 (long long)summary_num(vd, VERDICT_FAILED, 0));
+        if (summary_num(vd, OUTCOME_INCONCLUSIVE, 0) > 0)
+            fprintf(f, ", %lld %s", (long long)summary_num(vd, OUTCOME_INCONCLUSIVE, 0),
+                    OUTCOME_INCONCLUSIVE);
         if (summary_num(oc, "failed_runs", 0) > 0)
             fprintf(f, " (%lld runs failed)", (long long)summary_num(oc, "failed_runs", 0));
         fputc('\n', f);

@@ -385,7 +385,9 @@ int probe_once(const struct probe_target *t, double timeout_s, char *err, size_t
             c.final = 1;
             goto out;
         }
-        if (strncmp(buf, "-LOADING", 8) == 0 || (buf[0] != '+' && buf[0] != '-')) {
+        /* only +PONG (or another status reply) is ready: -LOADING, -ERR, -MISCONF ... are
+         * not, and the reply is the reason when the probe times out */
+        if (buf[0] != '+') {
             clip_line(buf, line, sizeof(line));
             snprintf(err, errlen, "redis PING on '%s:%u' answered '%s'", t->host, t->port, line);
             goto out;

@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include "envinfo.h"
+#include "jobs_util.h"
 #include "sha256.h"
+#include "verify.h"
 #include "words.h"
 
 const char *runmeta_program = "compare";
@@ -228,6 +230,21 @@ int runmeta_finish(json_t *meta, const char *dir, const json_t *driver_build,
     if (sha256_file(path, hex, err, errlen) < 0)
         return -1;
     json_object_set_new(json_object_get(meta, "dataset"), "sha256", json_string(hex));
+    {
+        /* each line's own hash: a check can then name the line that changed */
+        size_t len = 0;
+        char *text = ju_read_file(path, (size_t)-1, &len, err, errlen);
+        json_t *lines;
+
+        if (!text)
+            return -1;
+        lines = verify_line_hashes(text, len);
+        free(text);
+        if (lines)
+            json_object_set_new(json_object_get(meta, "dataset"), "line_sha256", lines);
+        else
+            json_object_del(json_object_get(meta, "dataset"), "line_sha256");
+    }
     if (driver_build)
         json_object_set_new(meta, "driver_build", json_deep_copy(driver_build));
     json_array_foreach(json_object_get(meta, "versions"), i, v)

@@ -408,6 +408,13 @@ void window_close(struct window_watch *w)
  * exited before its end can hide it. */
 static int irq_in_tasks;
 
+/* A counter's change over the window; null when it went backwards (the server, or the
+ * threads /proc summed, ended inside the window): never a negative count. */
+static json_t *counted_delta(long long d)
+{
+    return d >= 0 ? json_integer((json_int_t)d) : json_null();
+}
+
 void window_json(const struct window_watch *w, double driver_cpu_s, long driver_nivcsw,
                  const struct interference_limits *lim, json_t **server_window, json_t **interf)
 {
@@ -422,10 +429,12 @@ void window_json(const struct window_watch *w, double driver_cpu_s, long driver_
     *server_window = NULL;
     if (srv)
         *server_window = json_pack(
-            "{s:f, s:I, s:I, s:I, s:s}", "cpu_s", srv_cpu, "syscr",
-            (json_int_t)(b->server.syscr - a->server.syscr), "syscw",
-            (json_int_t)(b->server.syscw - a->server.syscw), "ctxsw",
-            (json_int_t)(b->server.vcsw + b->server.nivcsw - a->server.vcsw - a->server.nivcsw),
+            "{s:o, s:o, s:o, s:o, s:s}", "cpu_s", srv_cpu >= 0 ? json_real(srv_cpu) : json_null(),
+            "syscr", counted_delta((long long)b->server.syscr - (long long)a->server.syscr),
+            "syscw", counted_delta((long long)b->server.syscw - (long long)a->server.syscw),
+            "ctxsw",
+            counted_delta((long long)(b->server.vcsw + b->server.nivcsw) -
+                          (long long)(a->server.vcsw + a->server.nivcsw)),
             "source", source);
     /* the driver's CPU at the marks from /proc (a process's utime + stime keep its ended
      * threads'); its context switches are the caller's: /proc has them per live thread only,

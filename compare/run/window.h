@@ -85,7 +85,8 @@ void window_after_exec(struct window_watch *w, pid_t driver_pid);
 void window_finish(struct window_watch *w);
 void window_close(struct window_watch *w);
 
-/* runs.jsonl's server.window {cpu_s, syscr, syscw, ctxsw, source: "marks"|"process"} (NULL
+/* runs.jsonl's server.window {cpu_s, syscr, syscw, ctxsw, source: "marks"|"process"}; a
+ * figure whose counter went backwards (the server ended inside the window) is null (NULL
  * without a server) and interference {other_cpu_cores, steal_pct, nivcsw, disturbed, source}.
  * driver_cpu_s: the driver's CPU from wait4() (used for "process"); driver_nivcsw: its
  * involuntary context switches over the window (the result's cpu.nivcsw, else wait4's, -1

@@ -46,14 +46,19 @@ for name in two-version three-version one-version; do
     diff -u "$G/$name/report.zh.md" "$T/$name.report.zh.md" || fail "$name: report.zh.md differs from the golden file"
 done
 
-# One changed byte in runs.jsonl: still rendered, with a warning on stderr and in the report.
+# One changed byte in runs.jsonl: refused (exit 2, naming the file) as not what the run
+# recorded; with --accept-modified rendered, and every output says so first.
 d=$T/tampered
 mkdir -p "$d"
 cp "$G/two-version/meta.json" "$d/"
 sed '1s/"round":1/"round":1 /' "$G/two-version/runs.jsonl" > "$d/runs.jsonl"
 cmp -s "$d/runs.jsonl" "$G/two-version/runs.jsonl" && fail "tampering changed nothing"
-"$COMPARE" report "$d" > /dev/null 2> "$T/tampered.err" || fail "tampered dataset: compare report failed"
-grep -q "no longer matches meta.json" "$T/tampered.err" || fail "no stderr warning for a changed dataset: $(cat "$T/tampered.err")"
+rc=0; "$COMPARE" report "$d" > /dev/null 2> "$T/tampered.err" || rc=$?
+assert_eq "$rc" 2 "compare report on a changed dataset"
+grep -q "runs.jsonl: SHA-256 .* is not the one meta.json recorded" "$T/tampered.err" || fail "no reason for the refusal: $(cat "$T/tampered.err")"
+"$COMPARE" report "$d" --accept-modified > /dev/null 2> "$T/tampered.err" || fail "tampered dataset: compare report --accept-modified failed"
+grep -q "The data was modified after the run" "$T/tampered.err" || fail "no stderr warning for a changed dataset: $(cat "$T/tampered.err")"
+head -1 "$d/report.md" | grep -q "The data was modified after the run" || fail "report.md does not say first that the data changed"
 grep -q "no longer matches the SHA-256 recorded" "$d/report.md" || fail "no report warning for a changed dataset"
 assert_eq "$(json_get "$d/summary.json" 'this.dataset.matches')" "false" "summary.json dataset.matches"
 echo "golden reports match"

@@ -36,7 +36,7 @@ vals.forEach((v, i) => {
     ended: started, versions: [{name: "main", commit: tag === "h" ? `<b>c${day}</b>|x` : `c0mmit${day}`}],
     environment: env,
     configs: [{id: "a1b2c3d4", label: "tcp · 64 B · window1 · 1 clients", index: 0, params: {}}],
-    dataset: {file: "runs.jsonl", sha256: `${String(day).padStart(8, "0")}ffff`}}));
+    dataset: {file: "runs.jsonl", sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}}));
   fs.writeFileSync(`${dir}/runs.jsonl`, "");
   const m = (x) => ({values: {main: {median: x, min: x * 0.99, max: x * 1.01, n: 5}}, vs_baseline: {}});
   const metrics = {throughput: m(tput), cpu_efficiency: m(tput * 1.5), p50_us: m(1e6 / tput * 0.9),
@@ -64,12 +64,12 @@ history step $noise 88.1 87.6 88.4
 assert_exit 1 "$COMPARE" drift --history "$T/step" > "$T/step.out" 2> "$T/step.err"
 grep -q "regression step on the newest night in 'tcp · 64 B · window1 · 1 clients' throughput" "$T/step.err" \
     || fail "no reason line: $(cat "$T/step.err")"
-grep -q "night 11 (20261011T020000Z-00000011): 99.95 k/s → 88.10 k/s (−11.86%, step" "$T/step/drift.md" \
+grep -q "night 11 (20261011T020000Z-e3b0c442): 99.95 k/s → 88.10 k/s (−11.86%, step" "$T/step/drift.md" \
     || { cat "$T/step/drift.md"; fail "step not reported at night 11"; }
 grep -q "E-divisive means" "$T/step/drift.md" || fail "method not named in drift.md"
 grep -q "<svg" "$T/step/drift.html" || fail "no trend chart in drift.html"
 [ "$(wc -l < "$T/step/index.jsonl")" -eq 13 ] || fail "index should have 13 nights"
-[ -f "$T/step/runs/20261013T020000Z-00000013/summary.json" ] || fail "night not copied"
+[ -f "$T/step/runs/20261013T020000Z-e3b0c442/summary.json" ] || fail "night not copied"
 
 # re-adding the newest night changes nothing
 assert_exit 1 "$COMPARE" drift --history "$T/step" --add "$T/nights-step/13" > /dev/null 2> "$T/re.err"
@@ -90,14 +90,14 @@ grep -q "−1[45]\.[0-9]*% worse" "$T/outlier/drift.md" || { cat "$T/outlier/dri
 history env $noise k:70.0 100.3 99.8
 assert_exit 0 "$COMPARE" drift --history "$T/env" > "$T/env.out"
 grep -q "1 night ran in another environment" "$T/env/drift.md" || fail "other environment not stated"
-grep -q "| 11 | 20261011T020000Z-00000011 | .* | no: other environment |" "$T/env/drift.md" \
+grep -q "| 11 | 20261011T020000Z-e3b0c442 | .* | no: other environment |" "$T/env/drift.md" \
     || fail "night 11 not marked"
 grep -q "(1 in another environment, marked)" "$T/env.out" || fail "stdout line"
 
 # 4b. the same CPU model name but another CPU (family/model/stepping): marked and left out
 history cpu $noise c:70.0 100.3 99.8
 assert_exit 0 "$COMPARE" drift --history "$T/cpu" > "$T/cpu.out"
-grep -q "| 11 | 20261011T020000Z-00000011 | .*model 1 stepping 1 | no: other environment |" \
+grep -q "| 11 | 20261011T020000Z-e3b0c442 | .*model 1 stepping 1 | no: other environment |" \
     "$T/cpu/drift.md" || { cat "$T/cpu/drift.md"; fail "night 11 (other CPU) not marked"; }
 grep -q "(1 in another environment, marked)" "$T/cpu.out" || fail "stdout line (cpu)"
 
@@ -107,7 +107,7 @@ legacy=""
 for v in $noise; do legacy="$legacy n:$v"; done
 history legacy $legacy 88.1 87.6 88.4
 assert_exit 1 "$COMPARE" drift --history "$T/legacy" > /dev/null 2> "$T/legacy.err"
-grep -q "night 11 (20261011T020000Z-00000011): 99.95 k/s → 88.10 k/s (−11.86%, step" \
+grep -q "night 11 (20261011T020000Z-e3b0c442): 99.95 k/s → 88.10 k/s (−11.86%, step" \
     "$T/legacy/drift.md" || { cat "$T/legacy/drift.md"; fail "legacy nights left out"; }
 
 # 4d. what a night's meta.json says is escaped in both reports
@@ -124,7 +124,7 @@ for f in drift.md drift.html; do
     iconv -f UTF-8 -t UTF-8 "$T/step/$f" > /dev/null || fail "$f (zh) is not valid UTF-8"
 done
 grep -q "^# pairbench 漂移报告$" "$T/step/drift.md" || fail "drift.md (zh) has no Chinese title"
-grep -q "第 11 晚（20261011T020000Z-00000011）：99.95 k/s → 88.10 k/s（−11.86%，台阶" \
+grep -q "第 11 晚（20261011T020000Z-e3b0c442）：99.95 k/s → 88.10 k/s（−11.86%，台阶" \
     "$T/step/drift.md" || { cat "$T/step/drift.md"; fail "step not reported in Chinese"; }
 grep -q "变化点由 E-divisive 均值法" "$T/step/drift.md" || fail "method not in Chinese"
 grep -q '<html lang="zh">' "$T/step/drift.html" || fail "drift.html (zh) lang"
@@ -147,7 +147,7 @@ grep -q "regression step on the newest night in 'tcp · 64 B · window1 · 1 cli
 grep -q "instructions/op 1% (gated)" "$T/instr/drift.md" || fail "instructions threshold not named"
 grep -q "| tcp · 64 B · window1 · 1 clients | instructions/op | 10395 instructions/op | 10005 instructions/op |" \
     "$T/instr/drift.md" || { cat "$T/instr/drift.md"; fail "instructions series not shown"; }
-grep -q "night 11 (20261011T020000Z-00000011): 10000 instructions/op → 10400 instructions/op (+4.00%, step" \
+grep -q "night 11 (20261011T020000Z-e3b0c442): 10000 instructions/op → 10400 instructions/op (+4.00%, step" \
     "$T/instr/drift.md" || fail "instructions step not at night 11"
 assert_eq "$(grep -c "| instructions/op |" "$T/step/drift.md")" 0 \
     "instructions series in a history that never counted them"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Faults of the server: one that never becomes ready (exit 3 after the probe timeout, the
 # message names the server command and shows the tail of its stderr, nothing left running),
-# one that dies mid-run (that run fails, the row is failed), and a port already taken.
+# one that dies mid-run (that run fails, the row is failed, no server counter of it is
+# negative), and a port already taken.
 . "$(dirname "$0")/../lib.sh"
 need node
 
@@ -42,6 +43,8 @@ const c=l.find(x=>x.version==="candidate"), b=l.find(x=>x.version==="baseline");
 console.log(b.status, c.status, typeof c.reason === "string" && c.reason.length > 0);' "$T/dies/runs.jsonl")
 assert_eq "$got" "ok failed true" "server-dies runs"
 assert_eq "$(json_get "$T/dies/summary.json" 'this.rows[0].status')" "failed" "server-dies row"
+# a counter of the killed server that went backwards is null, never a negative count
+grep -q '"\(ctxsw\|syscr\|syscw\|cpu_s\)":-' "$T/dies/runs.jsonl" && fail "a negative server counter: $(grep -o '"window":{[^}]*}' "$T/dies/runs.jsonl")"
 
 # 3. a port already taken: the reference server refuses clearly and exits non-zero
 port=$(free_port)

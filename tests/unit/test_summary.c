@@ -226,7 +226,7 @@ static void test_render(void)
     char *text, *md1 = NULL, *md2 = NULL, *metas = NULL;
     size_t len, n1 = 0, n2 = 0;
     json_t *meta, *sum = NULL, *dataset;
-    struct render_opts ro = {"en", NULL};
+    struct render_opts ro = {"en", NULL, 0};
     static const char *const outs[] = {"summary.json", "summary.csv", "report.md", "report.html"};
     size_t i;
 
@@ -246,8 +246,14 @@ static void test_render(void)
     snprintf(path, sizeof(path), "%s/meta.json", dir);
     CHECK(spit(path, metas, strlen(metas)) == 0);
 
+    /* a dataset that is not what meta.json recorded is refused, naming it, unless accepted */
+    CHECK(render_dir(dir, &ro, &sum, err, sizeof(err)) == RENDER_MODIFIED &&
+          strstr(err, "runs.jsonl:") && strstr(err, "--accept-modified"));
+    ro.accept_modified = 1;
     CHECK_MSG(render_dir(dir, &ro, &sum, err, sizeof(err)) == 0, "%s", err);
     CHECK(sum && json_is_false(json_object_get(json_object_get(sum, "dataset"), "matches")));
+    CHECK(sum && strncmp(json_string_value(json_array_get(json_object_get(sum, "warnings"), 0)),
+                         "The data was modified after the run", 35) == 0);
     for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
         snprintf(path, sizeof(path), "%s/%s", dir, outs[i]);
         CHECK_MSG(access(path, R_OK) == 0, "%s", path);
@@ -255,7 +261,8 @@ static void test_render(void)
     snprintf(path, sizeof(path), "%s/report.md", dir);
     md1 = slurp(path, &n1);
     CHECK(md1 && strstr(md1, "no longer matches the SHA-256 recorded"));
-    CHECK(render_dir(dir, NULL, NULL, err, sizeof(err)) == 0);
+    CHECK(strncmp(md1 ? md1 : "", "**The data was modified after the run", 37) == 0);
+    CHECK(render_dir(dir, &ro, NULL, err, sizeof(err)) == 0);
     md2 = slurp(path, &n2);
     CHECK(md1 && md2 && n1 == n2 && memcmp(md1, md2, n1) == 0); /* deterministic */
     ro.lang = "fr";
