@@ -38,6 +38,9 @@ static const char usage[] =
     "                    [--budget DURATION] [--disturbed-limit CORES]\n"
     "                    [--post URL --post-token-env VAR]\n"
     "       compare gate --from RUNDIR [--spec FILE] [--threshold ...] [--post ...]\n"
+    "       compare gate --baseline CMD --candidate CMD (--redis CMDS | --tcp | --http PATH\n"
+    "                    | --ws) [--pipeline N,..] [--save-spec FILE] [gate flags]\n"
+    "                    (the one-line form, as in `compare run --help`)\n"
     "  --threshold     gate METRIC (throughput, cpu_efficiency, p50_us, p99_us, rss_mib,\n"
     "                  server_cpu_us; old names p50, p99, rss, server_cpu accepted) at\n"
     "                  PERCENT;\n"
@@ -197,7 +200,7 @@ static const struct flag_def gate_flags[] = {
     {"--no-pin", 0, GF_NO_PIN},
 };
 static const struct flags_cmd gate_cmd = {
-    "compare gate", usage, {FLAGS_TABLE(gate_flags)}, 0, gate_flag};
+    "compare gate", usage, {FLAGS_TABLE(gate_flags), FLAGS_TABLE(inline_flags)}, 0, gate_flag};
 
 /* Fills cli from argv. Returns -1 to go on, else the exit code (help: 0; bad usage: 2). */
 static int parse_args(struct gate_cli *cli, int argc, char **argv)
@@ -210,6 +213,18 @@ static int parse_args(struct gate_cli *cli, int argc, char **argv)
     rc = run_cli_parse(&cli->rq, &gate_cmd, cli, argc, argv);
     if (rc >= 0)
         return rc;
+    {
+        char err[4096] = "";
+        if (cli->from && (cli->rq.inl.baseline || cli->rq.inl.candidate)) {
+            fprintf(stderr,
+                    "compare: gate: --from cannot be combined with --baseline/--candidate\n");
+            return EXIT_USAGE;
+        }
+        if (run_inline_prepare(&cli->rq, stderr, err, sizeof(err)) < 0) {
+            fprintf(stderr, "compare: gate: %s\n", err);
+            return EXIT_USAGE;
+        }
+    }
     if (!cli->rq.spec_path && !cli->from) {
         fprintf(stderr, "compare: gate: --spec FILE (or --from RUNDIR) is required\n%s", usage);
         return EXIT_USAGE;
