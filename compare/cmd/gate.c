@@ -46,7 +46,8 @@ static const char usage[] =
     "                  PERCENT;\n"
     "                  naming any gates exactly the named ones (default: throughput 5,\n"
     "                  cpu_efficiency 5, p99_us 10); the spec's \"gate\" section is read first\n"
-    "  --budget D      spend at most D (5m, 90s, 1h; spec gate.budget): after the planned\n"
+    "  --budget D      spend at most D (5m, 90s, 1h; spec gate.budget; 0: the planned\n"
+    "                  rounds only, the default): after the planned\n"
     "                  rounds, undecided rows get alternating rounds while time is left;\n"
     "                  stops early when every row is decided, or when one is decided\n"
     "                  regressed (the gate fails then, whatever the others show)\n"
@@ -63,6 +64,8 @@ static const char usage[] =
     "  --post URL      create or update the pull-request comment (GitHub issue-comment\n"
     "                  API: .../repos/OWNER/REPO/issues/N/comments); the bearer token is\n"
     "                  read from the environment variable named by --post-token-env\n"
+    "  --inconclusive exit|pass|fail  what an inconclusive gate exits with: 4 (exit, the\n"
+    "                  default), 0 (pass) or 1 (fail); gate.md still says inconclusive\n"
     "exit: 0 pass, 1 regression, 2 bad input, 3 harness failure, 4 inconclusive\n";
 
 /* Replaces the rows that a per-row rule matches with rows computed under that rule. */
@@ -129,6 +132,9 @@ struct gate_cli {
     const char *post_url, *token_env, *token, *from, *floors;
     double noise, budget_s, disturbed_cores;
     int no_pin;                      /* --no-pin: no default placement */
+    int budget_given;                /* --budget given (0 included: planned rounds only) */
+    int inconclusive;                /* --inconclusive: EXIT_INCONCLUSIVE, EXIT_OK or
+                                      * EXIT_REGRESSION */
     char pin_drv[256], pin_srv[256]; /* the default placement's CPU lists */
     uint64_t t_start;                /* when the gate started: --budget counts from here */
 };
@@ -142,7 +148,8 @@ enum {
     GF_FLOORS,
     GF_BUDGET,
     GF_DISTURBED,
-    GF_NO_PIN
+    GF_NO_PIN,
+    GF_INCONCLUSIVE
 };
 
 static int gate_flag(void *ctx, struct flags *f, int id)
@@ -172,8 +179,23 @@ static int gate_flag(void *ctx, struct flags *f, int id)
             return flags_bad_value(f, "a percent in [0.1, 1000]");
         return 0;
     case GF_BUDGET:
+        cli->budget_given = 1;
+        if (strcmp(f->value, "0") == 0) {
+            cli->budget_s = 0; /* the planned rounds only */
+            return 0;
+        }
         if (gate_parse_duration(f->value, &cli->budget_s) < 0)
-            return flags_bad_value(f, "a duration like 5m, 90s or 1h (at most 24h)");
+            return flags_bad_value(f, "a duration like 5m, 90s or 1h (at most 24h), or 0");
+        return 0;
+    case GF_INCONCLUSIVE:
+        if (strcmp(f->value, "exit") == 0)
+            cli->inconclusive = EXIT_INCONCLUSIVE;
+        else if (strcmp(f->value, "pass") == 0)
+            cli->inconclusive = EXIT_OK;
+        else if (strcmp(f->value, "fail") == 0)
+            cli->inconclusive = EXIT_REGRESSION;
+        else
+            return flags_bad_value(f, "'exit' (exit 4), 'pass' (exit 0) or 'fail' (exit 1)");
         return 0;
     case GF_DISTURBED:
         if (num_parse_double(f->value, 0.01, 1024, &cli->disturbed_cores) < 0)
@@ -198,6 +220,7 @@ static const struct flag_def gate_flags[] = {
     {"--budget", 1, GF_BUDGET},
     {"--disturbed-limit", 1, GF_DISTURBED},
     {"--no-pin", 0, GF_NO_PIN},
+    {"--inconclusive", 1, GF_INCONCLUSIVE},
 };
 static const struct flags_cmd gate_cmd = {
     "compare gate", usage, {FLAGS_TABLE(gate_flags), FLAGS_TABLE(inline_flags)}, 0, gate_flag};
@@ -209,6 +232,7 @@ static int parse_args(struct gate_cli *cli, int argc, char **argv)
 
     memset(cli, 0, sizeof(*cli));
     cli->noise = -1;
+    cli->inconclusive = EXIT_INCONCLUSIVE;
     cli->t_start = clock_now_ns();
     rc = run_cli_parse(&cli->rq, &gate_cmd, cli, argc, argv);
     if (rc >= 0)
@@ -285,7 +309,7 @@ static int load_config(const struct gate_cli *cli, struct gate_config *gc, json_
         }
     if (cli->noise > 0)
         gc->rules.noise_limit_pct = cli->noise;
-    if (cli->budget_s > 0)
+    if (cli->budget_given) /* --budget 0: the planned rounds only, whatever the spec says */
         gc->budget_s = cli->budget_s;
     if (cli->disturbed_cores > 0)
         gc->limits.other_cpu_cores = cli->disturbed_cores;
@@ -444,6 +468,12 @@ int cmd_gate(int argc, char **argv)
         snprintf(gr.reason, sizeof(gr.reason), "%s",
                  o.interrupted ? "the run was interrupted"
                                : "runs failed in rows that are not gated");
+    }
+    if (rc == EXIT_INCONCLUSIVE && cli.inconclusive != EXIT_INCONCLUSIVE) {
+        fprintf(stderr, "compare: gate: inconclusive, taken as %s (--inconclusive %s)\n",
+                cli.inconclusive == EXIT_OK ? "a pass" : "a failure",
+                cli.inconclusive == EXIT_OK ? "pass" : "fail");
+        rc = cli.inconclusive;
     }
     json_object_set_new(summary, "outcome", outcome_build(summary, gc.gated));
     write_verdict(summary, &gc, &gr, o.dir, rc);
