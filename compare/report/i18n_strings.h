@@ -62,6 +62,14 @@ X(M_MN_EFFICIENCY, "CPU efficiency", "CPU 效率")
 X(M_MN_P50, "P50", "P50")
 X(M_MN_P99, "P99", "P99")
 X(M_MN_RSS, "peak RSS", "峰值 RSS")
+X(M_INSTR_NO_SYMBOLS,
+  "Functions without a symbol are counted as `unknown (OBJECT)`, by the file they lie in. "
+  "Their names come with debug symbols: for a Debian package, its `-dbgsym` package "
+  "(`dpkg -S` names the package of the file; the packages are in the debian-debug archive); "
+  "for a build from source, compile with `-g` and do not strip the binary.",
+  "没有符号的函数按其所在文件计为 `unknown (文件)`。函数名需要调试符号：Debian 软件包请安装其 "
+  "`-dbgsym` 包（`dpkg -S` 可查出文件所属的包；这些包在 debian-debug 源中）；自行编译的程序请加 "
+  "`-g` 编译且不要 strip。")
 X(M_MN_SERVER_CPU, "server CPU per operation", "服务器每次操作 CPU")
 X(M_MN_INSTRUCTIONS, "instructions per operation", "每次操作指令数")
 X(M_COMPLETE_ROWS, "{0} of {1} configurations complete; {2} of {3} runs ok, {4} failed.",
