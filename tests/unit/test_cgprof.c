@@ -1,6 +1,6 @@
 /* cgprof: self costs per function from callgrind and cachegrind text, name compression,
- * call lines excluded, unresolved names summed as "unknown (OBJECT)" by their object file, totals checked, bad input
- * refused with the line. */
+ * call lines excluded, unresolved names summed as "unknown (OBJECT)" by their object file, totals
+ * checked, bad input refused with the line. */
 #include <stdlib.h>
 
 #include "cgprof.h"
