@@ -24,7 +24,8 @@ if [ "${1:-}" = "--merge" ]; then
     results=$2
     rm -rf "$results/merged"
     "$compare" merge --out "$results/merged" "$results"/shard-*
-    exec "$compare" gate --from "$results/merged"
+    # inconclusive stays exit 4: the caller tells it from a regression (1)
+    exec "$compare" gate --from "$results/merged" --inconclusive exit
 fi
 
 if [ -z "${SLURM_ARRAY_TASK_ID:-}" ]; then

@@ -27,8 +27,11 @@ struct cgprof {
 
 /* One file's parsing state. */
 struct file_state {
-    char **ids; /* compressed names by id */
+    char **ids; /* compressed function names by id */
     size_t n_ids;
+    char **obs; /* compressed object names by id (ob=, cob=: their own ids) */
+    size_t n_obs;
+    char ob[256];  /* the current object's file name ("ob="), or "" */
     size_t fn;     /* slot in the profile table of the current function, or SIZE_MAX */
     int ir;        /* index of "Ir" among the events, -1 before "events:" */
     int npos;      /* position columns in a cost line */
@@ -134,7 +137,7 @@ static int unresolved(const char *s)
 
 /* Resolves "(id) name", "(id)" or "name" (the text after "fn="/"cfn=") to a name, defining
  * ids on the way. Returns the name (borrowed), or NULL with why set. */
-static const char *resolve(struct file_state *fs, const char *v, const char **why)
+static const char *resolve_in(char ***ids, size_t *n_ids, const char *v, const char **why)
 {
     char *end;
     unsigned long id;
@@ -152,28 +155,46 @@ static const char *resolve(struct file_state *fs, const char *v, const char **wh
     while (*name == ' ')
         name++;
     if (*name) {
-        if (id >= fs->n_ids) {
-            char **n = realloc(fs->ids, (id + 1) * sizeof(*n));
+        if (id >= *n_ids) {
+            char **n = realloc((*ids), (id + 1) * sizeof(*n));
             if (!n) {
                 *why = "out of memory";
                 return NULL;
             }
-            memset(n + fs->n_ids, 0, (id + 1 - fs->n_ids) * sizeof(*n));
-            fs->ids = n;
-            fs->n_ids = id + 1;
+            memset(n + *n_ids, 0, (id + 1 - *n_ids) * sizeof(*n));
+            *ids = n;
+            *n_ids = id + 1;
         }
-        free(fs->ids[id]);
-        if (!(fs->ids[id] = strdup(name))) {
+        free((*ids)[id]);
+        if (!((*ids)[id] = strdup(name))) {
             *why = "out of memory";
             return NULL;
         }
-        return fs->ids[id];
+        return (*ids)[id];
     }
-    if (id >= fs->n_ids || !fs->ids[id]) {
+    if (id >= *n_ids || !(*ids)[id]) {
         *why = "refers to a name id that was never defined";
         return NULL;
     }
-    return fs->ids[id];
+    return (*ids)[id];
+}
+
+static const char *resolve(struct file_state *fs, const char *v, const char **why)
+{
+    return resolve_in(&fs->ids, &fs->n_ids, v, why);
+}
+
+/* The slot of an unnamed function: "unknown (libc.so.6)", by the object it lies in. */
+static size_t unknown_slot(struct cgprof *p, const struct file_state *fs)
+{
+    char name[MAX_NAME + 16];
+    const char *base;
+
+    if (!fs->ob[0])
+        return slot_of(p, CGPROF_UNKNOWN);
+    base = strrchr(fs->ob, '/');
+    snprintf(name, sizeof(name), "%s (%s)", CGPROF_UNKNOWN, base ? base + 1 : fs->ob);
+    return slot_of(p, name);
 }
 
 /* Parses a decimal count; NULL on a bad one. */
@@ -297,12 +318,26 @@ static int parse_line(struct cgprof *p, struct file_state *fs, const char *s, co
         const char *name = resolve(fs, s + 3, why);
         if (!name)
             return -1;
-        fs->fn = slot_of(p, unresolved(name) ? CGPROF_UNKNOWN : name);
+        fs->fn = unresolved(name) ? unknown_slot(p, fs) : slot_of(p, name);
         if (fs->fn == SIZE_MAX) {
             *why = "out of memory";
             return -1;
         }
         fs->skip_next = 0;
+        return 0;
+    }
+    if (strncmp(s, "ob=", 3) == 0 || strncmp(s, "cob=", 4) == 0) {
+        const char *ob = resolve_in(&fs->obs, &fs->n_obs, s + (s[0] == 'o' ? 3 : 4), why);
+        if (!ob)
+            return -1;
+        if (s[0] == 'o') {
+            const char *base = strrchr(ob, '/');
+            size_t n;
+            base = base ? base + 1 : ob;
+            n = strnlen(base, sizeof(fs->ob) - 1); /* a longer name is cut */
+            memcpy(fs->ob, base, n);
+            fs->ob[n] = '\0';
+        }
         return 0;
     }
     if (strncmp(s, "cfn=", 4) == 0 || strncmp(s, "cfl=", 4) == 0) {
@@ -387,6 +422,9 @@ out:
     for (i = 0; i < fs.n_ids; i++)
         free(fs.ids[i]);
     free(fs.ids);
+    for (i = 0; i < fs.n_obs; i++)
+        free(fs.obs[i]);
+    free(fs.obs);
     return rc;
 }
 

@@ -112,13 +112,45 @@ static void sentence(FILE *f, const json_t *row, int m, const char *base, const 
                 titles[m]);
 }
 
+/* The sentences of every row's gated metrics that were decided (regressed or improved) when
+ * decided, else of the others. */
+static void metric_sentences(FILE *f, const json_t *summary, const struct gate_config *gc,
+                             const char *base, int decided)
+{
+    const json_t *rows = json_object_get(summary, "rows"), *row;
+    const json_t *versions = json_object_get(summary, "versions");
+    size_t i, vi;
+    int m;
+
+    json_array_foreach(rows, i, row)
+    {
+        struct verdict_rules rules;
+        unsigned char gated[METRIC_ALL];
+
+        if (strcmp(summary_str(row, "status", "ok"), "failed") == 0)
+            continue;
+        gate_row_rules(gc, json_object_get(row, "params"), &rules, gated);
+        for (vi = 1; vi < json_array_size(versions); vi++)
+            for (m = 0; m < METRIC_ALL; m++) {
+                const char *cand = json_string_value(json_array_get(versions, vi));
+                const char *v =
+                    summary_str(summary_vs(row, metric_name((enum metric)m), cand), "verdict", "");
+                int is = strcmp(v, VERDICT_REGRESSED) == 0 || strcmp(v, VERDICT_IMPROVED) == 0;
+
+                if (gated[m] && is == decided)
+                    sentence(f, row, m, base ? base : "", cand, &rules, gc->budget_s,
+                             summary_num(summary, "rounds", 0));
+            }
+    }
+}
+
 void gate_words(FILE *f, const json_t *summary, const struct gate_config *gc,
                 const struct gate_result *gr)
 {
     const json_t *rows = json_object_get(summary, "rows"), *row;
     const json_t *versions = json_object_get(summary, "versions");
     const char *base = json_string_value(json_array_get(versions, 0));
-    size_t i, vi;
+    size_t i;
 
     switch (gr->code) {
     case EXIT_OK:
@@ -139,12 +171,8 @@ void gate_words(FILE *f, const json_t *summary, const struct gate_config *gc,
     }
     json_array_foreach(rows, i, row)
     {
-        struct verdict_rules rules;
-        unsigned char gated[METRIC_ALL];
         const char *fault;
-        int m;
 
-        gate_row_rules(gc, json_object_get(row, "params"), &rules, gated);
         if (strcmp(summary_str(row, "status", "ok"), "failed") == 0 &&
             gate_candidate_fault(row, base, &fault)) {
             fprintf(f,
@@ -159,13 +187,10 @@ void gate_words(FILE *f, const json_t *summary, const struct gate_config *gc,
                     summary_str(row, "label", "?"));
             continue;
         }
-        for (vi = 1; vi < json_array_size(versions); vi++)
-            for (m = 0; m < METRIC_ALL; m++)
-                if (gated[m])
-                    sentence(f, row, m, base ? base : "",
-                             json_string_value(json_array_get(versions, vi)), &rules, gc->budget_s,
-                             summary_num(summary, "rounds", 0));
     }
+    /* what was decided first (a counted verdict included), then what could not be */
+    metric_sentences(f, summary, gc, base, 1);
+    metric_sentences(f, summary, gc, base, 0);
     if (gr->code != EXIT_OK)
         fputc('\n', f);
 }

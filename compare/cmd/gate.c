@@ -39,12 +39,16 @@ static const char usage[] =
     "                    [--post URL --post-token-env VAR]\n"
     "       compare gate --from RUNDIR [--accept-modified] [--spec FILE] [--threshold ...]\n"
     "                    [--post ...]\n"
+    "       compare gate --baseline CMD --candidate CMD (--redis CMDS | --tcp | --http PATH\n"
+    "                    | --ws) [--pipeline N,..] [--save-spec FILE] [gate flags]\n"
+    "                    (the one-line form, as in `compare run --help`)\n"
     "  --threshold     gate METRIC (throughput, cpu_efficiency, p50_us, p99_us, rss_mib,\n"
     "                  server_cpu_us; old names p50, p99, rss, server_cpu accepted) at\n"
     "                  PERCENT;\n"
     "                  naming any gates exactly the named ones (default: throughput 5,\n"
     "                  cpu_efficiency 5, p99_us 10); the spec's \"gate\" section is read first\n"
-    "  --budget D      spend at most D (5m, 90s, 1h; spec gate.budget): after the planned\n"
+    "  --budget D      spend at most D (5m, 90s, 1h; spec gate.budget; 0: the planned\n"
+    "                  rounds only, the default): after the planned\n"
     "                  rounds, undecided rows get alternating rounds while time is left;\n"
     "                  stops early when every row is decided, or when one is decided\n"
     "                  regressed (the gate fails then, whatever the others show)\n"
@@ -63,6 +67,8 @@ static const char usage[] =
     "  --post URL      create or update the pull-request comment (GitHub issue-comment\n"
     "                  API: .../repos/OWNER/REPO/issues/N/comments); the bearer token is\n"
     "                  read from the environment variable named by --post-token-env\n"
+    "  --inconclusive exit|pass|fail  what an inconclusive gate exits with: 4 (exit, the\n"
+    "                  default), 0 (pass) or 1 (fail); gate.md still says inconclusive\n"
     "exit: 0 pass, 1 regression, 2 bad input, 3 harness failure, 4 inconclusive\n";
 
 /* Replaces the rows that a per-row rule matches with rows computed under that rule. */
@@ -130,6 +136,9 @@ struct gate_cli {
     double noise, budget_s, disturbed_cores;
     int no_pin;                      /* --no-pin: no default placement */
     int accept_modified;             /* --accept-modified: judge a dataset changed since */
+    int budget_given;                /* --budget given (0 included: planned rounds only) */
+    int inconclusive;                /* --inconclusive: EXIT_INCONCLUSIVE, EXIT_OK or
+                                      * EXIT_REGRESSION */
     char pin_drv[256], pin_srv[256]; /* the default placement's CPU lists */
     uint64_t t_start;                /* when the gate started: --budget counts from here */
 };
@@ -144,7 +153,8 @@ enum {
     GF_BUDGET,
     GF_DISTURBED,
     GF_NO_PIN,
-    GF_ACCEPT_MODIFIED
+    GF_ACCEPT_MODIFIED,
+    GF_INCONCLUSIVE
 };
 
 static int gate_flag(void *ctx, struct flags *f, int id)
@@ -174,8 +184,23 @@ static int gate_flag(void *ctx, struct flags *f, int id)
             return flags_bad_value(f, "a percent in [0.1, 1000]");
         return 0;
     case GF_BUDGET:
+        cli->budget_given = 1;
+        if (strcmp(f->value, "0") == 0) {
+            cli->budget_s = 0; /* the planned rounds only */
+            return 0;
+        }
         if (gate_parse_duration(f->value, &cli->budget_s) < 0)
-            return flags_bad_value(f, "a duration like 5m, 90s or 1h (at most 24h)");
+            return flags_bad_value(f, "a duration like 5m, 90s or 1h (at most 24h), or 0");
+        return 0;
+    case GF_INCONCLUSIVE:
+        if (strcmp(f->value, "exit") == 0)
+            cli->inconclusive = EXIT_INCONCLUSIVE;
+        else if (strcmp(f->value, "pass") == 0)
+            cli->inconclusive = EXIT_OK;
+        else if (strcmp(f->value, "fail") == 0)
+            cli->inconclusive = EXIT_REGRESSION;
+        else
+            return flags_bad_value(f, "'exit' (exit 4), 'pass' (exit 0) or 'fail' (exit 1)");
         return 0;
     case GF_DISTURBED:
         if (num_parse_double(f->value, 0.01, 1024, &cli->disturbed_cores) < 0)
@@ -204,9 +229,10 @@ static const struct flag_def gate_flags[] = {
     {"--disturbed-limit", 1, GF_DISTURBED},
     {"--no-pin", 0, GF_NO_PIN},
     {"--accept-modified", 0, GF_ACCEPT_MODIFIED},
+    {"--inconclusive", 1, GF_INCONCLUSIVE},
 };
 static const struct flags_cmd gate_cmd = {
-    "compare gate", usage, {FLAGS_TABLE(gate_flags)}, 0, gate_flag};
+    "compare gate", usage, {FLAGS_TABLE(gate_flags), FLAGS_TABLE(inline_flags)}, 0, gate_flag};
 
 /* Fills cli from argv. Returns -1 to go on, else the exit code (help: 0; bad usage: 2). */
 static int parse_args(struct gate_cli *cli, int argc, char **argv)
@@ -215,10 +241,23 @@ static int parse_args(struct gate_cli *cli, int argc, char **argv)
 
     memset(cli, 0, sizeof(*cli));
     cli->noise = -1;
+    cli->inconclusive = EXIT_INCONCLUSIVE;
     cli->t_start = clock_now_ns();
     rc = run_cli_parse(&cli->rq, &gate_cmd, cli, argc, argv);
     if (rc >= 0)
         return rc;
+    {
+        char err[4096] = "";
+        if (cli->from && (cli->rq.inl.baseline || cli->rq.inl.candidate)) {
+            fprintf(stderr,
+                    "compare: gate: --from cannot be combined with --baseline/--candidate\n");
+            return EXIT_USAGE;
+        }
+        if (run_inline_prepare(&cli->rq, stderr, err, sizeof(err)) < 0) {
+            fprintf(stderr, "compare: gate: %s\n", err);
+            return EXIT_USAGE;
+        }
+    }
     if (!cli->rq.spec_path && !cli->from) {
         fprintf(stderr, "compare: gate: --spec FILE (or --from RUNDIR) is required\n%s", usage);
         return EXIT_USAGE;
@@ -279,7 +318,7 @@ static int load_config(const struct gate_cli *cli, struct gate_config *gc, json_
         }
     if (cli->noise > 0)
         gc->rules.noise_limit_pct = cli->noise;
-    if (cli->budget_s > 0)
+    if (cli->budget_given) /* --budget 0: the planned rounds only, whatever the spec says */
         gc->budget_s = cli->budget_s;
     if (cli->disturbed_cores > 0)
         gc->limits.other_cpu_cores = cli->disturbed_cores;
@@ -438,6 +477,12 @@ int cmd_gate(int argc, char **argv)
         snprintf(gr.reason, sizeof(gr.reason), "%s",
                  o.interrupted ? "the run was interrupted"
                                : "runs failed in rows that are not gated");
+    }
+    if (rc == EXIT_INCONCLUSIVE && cli.inconclusive != EXIT_INCONCLUSIVE) {
+        fprintf(stderr, "compare: gate: inconclusive, taken as %s (--inconclusive %s)\n",
+                cli.inconclusive == EXIT_OK ? "a pass" : "a failure",
+                cli.inconclusive == EXIT_OK ? "pass" : "fail");
+        rc = cli.inconclusive;
     }
     json_object_set_new(summary, "outcome", outcome_build(summary, gc.gated));
     write_verdict(summary, &gc, &gr, o.dir, rc);

@@ -33,6 +33,55 @@ const struct flag_def run_flags[] = {
 };
 const size_t run_flags_count = sizeof(run_flags) / sizeof(run_flags[0]);
 
+/* The one-line form (run/inline.c), for run and gate. */
+const struct flag_def inline_flags[RUN_INLINE_FLAGS] = {
+    {"--baseline", 1, RUN_FLAG_BASELINE}, {"--candidate", 1, RUN_FLAG_CANDIDATE},
+    {"--redis", 1, RUN_FLAG_REDIS},       {"--tcp", 0, RUN_FLAG_TCP},
+    {"--http", 1, RUN_FLAG_HTTP},         {"--ws", 0, RUN_FLAG_WS},
+    {"--pipeline", 1, RUN_FLAG_PIPELINE}, {"--connections", 1, RUN_FLAG_CONNECTIONS},
+    {"--payload", 1, RUN_FLAG_PAYLOAD},   {"--save-spec", 1, RUN_FLAG_SAVE_SPEC},
+};
+const size_t inline_flags_count = sizeof(inline_flags) / sizeof(inline_flags[0]);
+
+/* The one-line form's flags into rq->inl (the values are checked by run_inline_prepare). */
+static int run_flag_inline(struct run_request *rq, struct flags *f, int id)
+{
+    struct run_inline *in = &rq->inl;
+    static const char *const protocols[] = {
+        [RUN_FLAG_REDIS - RUN_FLAG_REDIS] = "redis",
+        [RUN_FLAG_TCP - RUN_FLAG_REDIS] = "tcp",
+        [RUN_FLAG_HTTP - RUN_FLAG_REDIS] = "http",
+        [RUN_FLAG_WS - RUN_FLAG_REDIS] = "ws",
+    };
+    const char **text[] = {
+        [RUN_FLAG_BASELINE - RUN_FLAG_BASELINE] = &in->baseline,
+        [RUN_FLAG_CANDIDATE - RUN_FLAG_BASELINE] = &in->candidate,
+        [RUN_FLAG_PIPELINE - RUN_FLAG_BASELINE] = &in->pipeline,
+        [RUN_FLAG_CONNECTIONS - RUN_FLAG_BASELINE] = &in->connections,
+        [RUN_FLAG_PAYLOAD - RUN_FLAG_BASELINE] = &in->payload,
+        [RUN_FLAG_SAVE_SPEC - RUN_FLAG_BASELINE] = &in->save_spec,
+    };
+
+    if (id >= RUN_FLAG_REDIS && id <= RUN_FLAG_WS) {
+        const char *p = protocols[id - RUN_FLAG_REDIS];
+        if (in->protocol && strcmp(in->protocol, p) != 0)
+            return flags_fail(f, "%s: one load at a time (--%s was given already)", f->flag,
+                              in->protocol);
+        in->protocol = p;
+        if (id == RUN_FLAG_REDIS)
+            in->commands = f->value;
+        if (id == RUN_FLAG_HTTP && f->value[0] != '/')
+            return flags_bad_value(f, "a request path starting with '/'");
+        if (id == RUN_FLAG_HTTP)
+            in->path = f->value;
+        return 0;
+    }
+    if (!f->value[0])
+        return flags_bad_value(f, id == RUN_FLAG_SAVE_SPEC ? "a file name" : "a value");
+    *text[id - RUN_FLAG_BASELINE] = f->value;
+    return 0;
+}
+
 static int run_flag_number(struct flags *f, int id, struct run_request *rq)
 {
     const char *v = f->value;
@@ -69,6 +118,17 @@ int run_flag_apply(struct run_request *rq, struct flags *f, int id)
     case RUN_FLAG_INSTRUCTIONS:
         rq->instructions = 1;
         return 0;
+    case RUN_FLAG_BASELINE:
+    case RUN_FLAG_CANDIDATE:
+    case RUN_FLAG_REDIS:
+    case RUN_FLAG_TCP:
+    case RUN_FLAG_HTTP:
+    case RUN_FLAG_WS:
+    case RUN_FLAG_PIPELINE:
+    case RUN_FLAG_CONNECTIONS:
+    case RUN_FLAG_PAYLOAD:
+    case RUN_FLAG_SAVE_SPEC:
+        return run_flag_inline(rq, f, id);
     case RUN_FLAG_RESUME:
         rq->resume = 1;
         return 0;
@@ -123,6 +183,9 @@ static const char run_usage[] =
     "                   [--out DIR] [--resume] [--shard K/N] [--lang en|zh]\n"
     "                   [--pin-driver CPUS] [--pin-server CPUS] [--confirm N]\n"
     "                   [--instructions]\n"
+    "       compare run --baseline CMD --candidate CMD (--redis CMDS | --tcp | --http PATH |\n"
+    "                   --ws) [--pipeline N,..] [--connections N,..] [--payload N,..]\n"
+    "                   [--save-spec FILE] [run flags]\n"
     "Runs every configuration of the grids for every version of the spec, in fresh\n"
     "processes, rounds in alternating order; writes DIR/runs.jsonl, meta.json,\n"
     "summary.json, report.md and report.html, and prints DIR on stdout.\n"
@@ -131,6 +194,10 @@ static const char run_usage[] =
     "advance and stated in the report (the spec's \"confirm_rounds\" sets it too).\n"
     "--instructions: also count the server's instructions per operation under\n"
     "valgrind, in 3 counted rounds of their own (the spec's \"instructions\").\n"
+    "The one-line form: two server commands ({port} is the free port) and the load;\n"
+    "4 connections on 4 workers, 64-byte values, window 1 unless told; a list makes\n"
+    "an axis. It prints the spec it builds (kept in DIR/input/); --save-spec FILE\n"
+    "writes it and its grid (FILE.grid.json) for `compare run --spec FILE`.\n"
     "exit: 0 ok, 2 bad input, 3 runs failed or interrupted (SIGINT/SIGTERM: partial\n"
     "report; continue with --resume --out DIR)\n";
 
@@ -159,7 +226,8 @@ int run_cli_parse(struct run_request *rq, const struct flags_cmd *c, void *ctx, 
     return flags_parse(&full, ctx, argc, argv);
 }
 
-static const struct flags_cmd run_cmd = {.cmd = "compare run", .usage = run_usage};
+static const struct flags_cmd run_cmd = {
+    .cmd = "compare run", .usage = run_usage, .tables = {FLAGS_TABLE(inline_flags)}};
 
 /* Prints the outcome of run_execute(): the directory on stdout, the error on stderr. */
 static void print_outcome(int rc, const struct run_outcome *o, const char *err)
@@ -191,8 +259,15 @@ int cmd_run(int argc, char **argv)
 
     if (rc >= 0)
         return rc;
+    if (run_inline_prepare(&rq, stderr, err, sizeof(err)) < 0) {
+        fprintf(stderr, "compare run: %s\n", err);
+        return EXIT_USAGE;
+    }
     if (!rq.spec_path) {
-        fprintf(stderr, "compare run: --spec FILE is required\n%s", run_usage);
+        fprintf(stderr,
+                "compare run: --spec FILE (or --baseline CMD --candidate CMD and a load) is "
+                "required\n%s",
+                run_usage);
         return EXIT_USAGE;
     }
     rc = run_execute(&rq, &o, err, sizeof(err));

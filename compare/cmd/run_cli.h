@@ -23,9 +23,22 @@ enum {
     RUN_FLAG_CONFIRM,
     RUN_FLAG_RESUME,
     RUN_FLAG_INSTRUCTIONS, /* the counted-cost channel on (cost.h) */
+    RUN_FLAG_BASELINE,     /* the one-line form (inline_flags: run and gate only) */
+    RUN_FLAG_CANDIDATE,
+    RUN_FLAG_REDIS,
+    RUN_FLAG_TCP,
+    RUN_FLAG_HTTP,
+    RUN_FLAG_WS,
+    RUN_FLAG_PIPELINE,
+    RUN_FLAG_CONNECTIONS,
+    RUN_FLAG_PAYLOAD,
+    RUN_FLAG_SAVE_SPEC,
 };
 extern const struct flag_def run_flags[];
 extern const size_t run_flags_count;
+#define RUN_INLINE_FLAGS 10 /* entries of inline_flags */
+extern const struct flag_def inline_flags[RUN_INLINE_FLAGS];
+extern const size_t inline_flags_count;
 
 /* Applies run flag id (its value in f->value) to rq. Returns 0, or FLAGS_ERROR with f->err
  * naming the flag, the value and what was expected. */

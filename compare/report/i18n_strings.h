@@ -35,7 +35,7 @@ X(M_H_REPRODUCE, "Reproduce", "复现")
 X(M_H_DETAILED, "Detailed results", "详细结果")
 X(M_NOTABLE_INTRO, "{0} against {1}: {2} of {3} configurations stand out: ",
   "{0} 对比 {1}：{3} 个配置中有 {2} 个明显不同：")
-X(M_NOTABLE_ITEM, "{0} ({1} throughput, {2} P99; {3})", "{0}（吞吐量 {1}，P99 {2}；{3}）")
+X(M_NOTABLE_ITEM, "{0} ({3}; {1} throughput, {2} P99)", "{0}（{3}；吞吐量 {1}，P99 {2}）")
 X(M_NONE_NOTABLE,
   "{0} against {1}: no configuration passes a threshold with strong evidence. The largest "
   "throughput changes: ",
@@ -62,6 +62,16 @@ X(M_MN_EFFICIENCY, "CPU efficiency", "CPU 效率")
 X(M_MN_P50, "P50", "P50")
 X(M_MN_P99, "P99", "P99")
 X(M_MN_RSS, "peak RSS", "峰值 RSS")
+X(M_INSTR_NO_SYMBOLS,
+  "Functions without a symbol are counted as `unknown (OBJECT)`, by the file they lie in. "
+  "Their names come with debug symbols: for a Debian package, its `-dbgsym` package "
+  "(`dpkg -S` names the package of the file; the packages are in the debian-debug archive); "
+  "for a build from source, compile with `-g` and do not strip the binary.",
+  "没有符号的函数按其所在文件计为 `unknown (文件)`。函数名需要调试符号：Debian 软件包请安装其 "
+  "`-dbgsym` 包（`dpkg -S` 可查出文件所属的包；这些包在 debian-debug 源中）；自行编译的程序请加 "
+  "`-g` 编译且不要 strip。")
+X(M_MN_SERVER_CPU, "server CPU per operation", "服务器每次操作 CPU")
+X(M_MN_INSTRUCTIONS, "instructions per operation", "每次操作指令数")
 X(M_COMPLETE_ROWS, "{0} of {1} configurations complete; {2} of {3} runs ok, {4} failed.",
   "{1} 个配置中 {0} 个完整；{3} 次运行中 {2} 次成功，{4} 次失败。")
 X(M_DRIVER_ERRORS,

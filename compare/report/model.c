@@ -29,7 +29,7 @@ static int row_has_verdict(const json_t *row, const char *version, const char *w
 {
     int k;
 
-    for (k = 0; k < METRIC_COUNT; k++) {
+    for (k = 0; k < METRIC_ALL; k++) { /* a counted verdict (instructions) decides too */
         const char *v = model_verdict(row, metric_name((enum metric)k), version);
 
         if (!metric_gateable((enum metric)k) || !v)

@@ -13,7 +13,31 @@
 #include "report_html_svg.h"
 #include "sentences.h"
 
-/* The row with a notable throughput or P99 verdict, in words. */
+/* The metrics of row decided regressed or improved for version v (a counted metric such as
+ * instructions included), first: "instructions regressed (+6.0%); ". */
+static void decided_metrics(const struct html_ctx *c, const json_t *row, size_t v)
+{
+    int k;
+    double ch;
+    char b[32];
+
+    for (k = 0; k < METRIC_ALL; k++) {
+        const char *name = metric_name((enum metric)k);
+        const json_t *vs = html_vs(row, name, c->versions[v]);
+        const char *verdict = html_str(vs, "verdict");
+
+        if (!metric_gateable((enum metric)k) || !verdict ||
+            (strcmp(verdict, VERDICT_REGRESSED) != 0 && strcmp(verdict, VERDICT_IMPROVED) != 0))
+            continue;
+        fprintf(c->f,
+                L(c, "%s <span class=\"%s\">%s</span> (%s); ",
+                  "%s <span class=\"%s\">%s</span>（%s）；"),
+                name, html_verdict_class(verdict), verdict,
+                html_fmt_change(html_num(vs, "change", &ch) == 0 ? ch : NAN, b, sizeof(b)));
+    }
+}
+
+/* The row with a notable verdict, in words. */
 static void notable_sentence(const struct html_ctx *c, const json_t *row, size_t v)
 {
     const json_t *tv = html_vs(row, "throughput", c->versions[v]);
@@ -29,7 +53,9 @@ static void notable_sentence(const struct html_ctx *c, const json_t *row, size_t
         html_esc(c, c->versions[v]);
         fputs(L(c, ")", "）"), c->f);
     }
-    fprintf(c->f, L(c, ": %s throughput, %s P99", "：吞吐量 %s，P99 %s"),
+    fputs(L(c, ": ", "："), c->f);
+    decided_metrics(c, row, v);
+    fprintf(c->f, L(c, "%s throughput, %s P99", "吞吐量 %s，P99 %s"),
             html_fmt_change(html_num(tv, "change", &ch) == 0 ? ch : NAN, b1, sizeof(b1)),
             html_fmt_change(html_num(pv, "change", &ch) == 0 ? ch : NAN, b2, sizeof(b2)));
     fprintf(c->f,

@@ -30,10 +30,12 @@ void svg_escape(FILE *f, const char *s)
     escape_html(f, s);
 }
 
-/* Writes s escaped, cut to max_chars code points with an ellipsis. */
+/* Writes s escaped, cut to max_chars code points with an ellipsis: between two values
+ * (" · ") when one ends in the room, so that no value is cut; else inside the first. */
 static void escape_cut(FILE *f, const char *s, size_t max_chars)
 {
-    size_t chars = 0, i, cut = 0;
+    static const char sep[] = " \xc2\xb7 ";
+    size_t chars = 0, i, cut = 0, boundary = 0;
     char buf[512];
 
     if (!s)
@@ -42,6 +44,8 @@ static void escape_cut(FILE *f, const char *s, size_t max_chars)
         if (((unsigned char)s[i] & 0xC0) != 0x80) {
             if (chars == max_chars - 1)
                 cut = i;
+            if (chars + 2 <= max_chars && i > 0 && strncmp(s + i, sep, sizeof(sep) - 1) == 0)
+                boundary = i; /* the values before it and " …" fit */
             chars++;
         }
     }
@@ -49,10 +53,12 @@ static void escape_cut(FILE *f, const char *s, size_t max_chars)
         svg_escape(f, s);
         return;
     }
+    if (boundary)
+        cut = boundary;
     memcpy(buf, s, cut);
     buf[cut] = '\0';
     svg_escape(f, buf);
-    fputs("\xe2\x80\xa6", f); /* … */
+    fputs(boundary ? " \xe2\x80\xa6" : "\xe2\x80\xa6", f); /* … */
 }
 
 char *svg_format_value(double v, char *out, size_t outlen)

@@ -36,6 +36,10 @@ static enum i18n_msg metric_msg(const char *metric)
         return M_MN_P99;
     if (strcmp(metric, "rss_mib") == 0)
         return M_MN_RSS;
+    if (strcmp(metric, "server_cpu_us") == 0)
+        return M_MN_SERVER_CPU;
+    if (strcmp(metric, "instructions") == 0)
+        return M_MN_INSTRUCTIONS;
     return M_MN_CPU;
 }
 
@@ -66,7 +70,7 @@ static char *flag_text(const struct md *m, const json_t *row, const char *ver)
 
     if (!f)
         return NULL;
-    for (i = 0; i < METRIC_COUNT; i++) {
+    for (i = 0; i < METRIC_ALL; i++) { /* counted metrics (instructions) included */
         const char *v = md_verdict(row, metric_name((enum metric)i), ver);
 
         if (!metric_gateable((enum metric)i))

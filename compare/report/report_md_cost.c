@@ -42,7 +42,7 @@ static void where(const struct md *m)
 {
     size_t i, vi, k;
     const json_t *row, *fn;
-    int any = 0;
+    int any = 0, unsym = 0;
 
     json_array_foreach(m->rows, i, row)
     {
@@ -66,6 +66,7 @@ static void where(const struct md *m)
                 double d = summary_num(fn, "delta", 0);
                 fprintf(m->f, "%s`", k ? ", " : "");
                 md_cell(m, summary_str(fn, "name", "unknown"));
+                unsym |= strncmp(summary_str(fn, "name", "unknown"), "unknown", 7) == 0;
                 fprintf(m->f, "` %s%.0f", d >= 0 ? "+" : "−", fabs(d));
             }
             fprintf(m->f, " %s\n", md_t(m, M_COL_INSTR));
@@ -73,6 +74,8 @@ static void where(const struct md *m)
     }
     if (any)
         md_put(m, "\n");
+    if (unsym)
+        fprintf(m->f, "%s\n\n", md_t(m, M_INSTR_NO_SYMBOLS));
 }
 
 void md_section_instructions(const struct md *m)

@@ -1,4 +1,5 @@
 /* term: the compact terminal table of a summary (see term.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "outcome.h"
@@ -152,10 +153,114 @@ static int measured(const json_t *rows, enum metric m)
 }
 
 #define VERDICT_CELLS 12 /* "inconclusive" */
+#define TERM_LABEL 512
+#define LABEL_PARTS 32
+static const char label_sep[] = " \xC2\xB7 "; /* " · " between a label's values */
+
+/* The values of a label (between " · "): their starts and lengths; returns how many. */
+static size_t label_split(const char *s, const char **part, size_t *len)
+{
+    size_t n = 0;
+    const char *sep;
+
+    while (n < LABEL_PARTS) {
+        sep = strstr(s, label_sep);
+        part[n] = s;
+        len[n++] = sep ? (size_t)(sep - s) : strlen(s);
+        if (!sep)
+            break;
+        s = sep + strlen(label_sep);
+    }
+    return n;
+}
+
+/* Whether the value p (n bytes) is one of every row's label values. */
+static int label_common(const json_t *rows, const char *p, size_t n)
+{
+    const char *part[LABEL_PARTS];
+    size_t len[LABEL_PARTS], i, k, np;
+    const json_t *row;
+
+    json_array_foreach(rows, i, row)
+    {
+        np = label_split(summary_str(row, "label", ""), part, len);
+        for (k = 0; k < np && !(len[k] == n && memcmp(part[k], p, n) == 0); k++)
+            ;
+        if (k == np)
+            return 0;
+    }
+    return 1;
+}
+
+/* Appends value p (n bytes) to out (TERM_LABEL bytes), " · " between values. */
+static void label_add(char *out, const char *p, size_t n)
+{
+    size_t o = strlen(out);
+
+    snprintf(out + o, TERM_LABEL - o, "%s%.*s", o ? label_sep : "", (int)n, p);
+}
+
+/* Each row's label without the values every row shares (in labels[]), those shared values
+ * in common (empty when there is one row or none is shared). A row left without a value
+ * keeps its whole label. */
+static void label_rows(const json_t *rows, char (*labels)[TERM_LABEL], char *common)
+{
+    const char *part[LABEL_PARTS];
+    size_t len[LABEL_PARTS], i, k, np;
+    const json_t *row;
+
+    common[0] = '\0';
+    if (json_array_size(rows) > 1) {
+        np = label_split(summary_str(json_array_get(rows, 0), "label", ""), part, len);
+        for (k = 0; k < np; k++)
+            if (label_common(rows, part[k], len[k]))
+                label_add(common, part[k], len[k]);
+    }
+    json_array_foreach(rows, i, row)
+    {
+        const char *full = summary_str(row, "label", "");
+        labels[i][0] = '\0';
+        np = label_split(full, part, len);
+        for (k = 0; common[0] && k < np; k++)
+            if (!label_common(rows, part[k], len[k]))
+                label_add(labels[i], part[k], len[k]);
+        if (!labels[i][0])
+            snprintf(labels[i], TERM_LABEL, "%s", full);
+    }
+}
+
+/* label cut to `cells` at a boundary between values ("…" standing for the rest), padded
+ * when pad;
+ * a first value wider than that is cut in its middle (nothing else fits). */
+static void label_fit(const char *label, size_t cells, int pad, char *out, size_t outlen)
+{
+    const char *part[LABEL_PARTS];
+    size_t len[LABEL_PARTS], np, k;
+    char buf[TERM_LABEL] = "", try[TERM_LABEL];
+
+    if (term_width(label) <= cells) {
+        term_fit(label, cells, pad, out, outlen);
+        return;
+    }
+    np = label_split(label, part, len);
+    for (k = 0; k < np; k++) {
+        snprintf(try, sizeof(try), "%s", buf);
+        label_add(try, part[k], len[k]);
+        if (term_width(try) + 2 > cells) /* room for " …" */
+            break;
+        snprintf(buf, sizeof(buf), "%s", try);
+    }
+    if (!buf[0]) {
+        term_fit(label, cells, pad, out, outlen);
+        return;
+    }
+    snprintf(try, sizeof(try), "%s \xE2\x80\xA6", buf);
+    term_fit(try, cells, pad, out, outlen);
+}
 
 /* Columns: a metric's is its name's width + 1 (at least 8); the label gets the rest. */
 static void lay_out(const json_t *summary, const unsigned char *gated, size_t width,
-                    struct layout *L)
+                    char (*labels)[TERM_LABEL], struct layout *L)
 {
     const json_t *rows = json_object_get(summary, "rows"), *row;
     size_t i, used = 0, longest = 5;
@@ -171,7 +276,8 @@ static void lay_out(const json_t *summary, const unsigned char *gated, size_t wi
         }
     json_array_foreach(rows, i, row)
     {
-        size_t w = term_width(summary_str(row, "label", ""));
+        size_t w = term_width(labels[i]);
+        (void)row;
         longest = w > longest ? w : longest;
     }
     if (json_array_size(json_object_get(summary, "versions")) > 2) {
@@ -193,10 +299,10 @@ static void lay_out(const json_t *summary, const unsigned char *gated, size_t wi
 static int print_line(FILE *f, const struct layout *L, const json_t *row, const char *cand,
                       const char *label, const unsigned char *gated)
 {
-    char cell[512], num[32];
+    char cell[TERM_LABEL], num[32];
     size_t k;
 
-    term_fit(label, L->label, 1, cell, sizeof(cell));
+    label_fit(label, L->label, 1, cell, sizeof(cell));
     fputs(cell, f);
     for (k = 0; k < L->n_metrics; k++) {
         const char *name = metric_name((enum metric)L->metric[k]);
@@ -222,15 +328,25 @@ int term_table(FILE *f, const json_t *summary, const unsigned char *gated, size_
     const json_t *oc = json_object_get(summary, "outcome");
     unsigned char dflt[METRIC_ALL];
     struct layout L;
-    char cell[512], label[512];
+    char cell[TERM_LABEL], label[TERM_LABEL + 64], common[TERM_LABEL];
+    char(*labels)[TERM_LABEL] = calloc(json_array_size(rows) + 1, TERM_LABEL);
     size_t i, v, k, nv = json_array_size(versions);
+    int rc = -1;
 
+    if (!labels)
+        return -1;
     if (!gated) {
         outcome_default_gated(dflt);
         gated = dflt;
     }
-    lay_out(summary, gated, width, &L);
+    label_rows(rows, labels, common);
+    lay_out(summary, gated, width, labels, &L);
     L.planned = summary_num(summary, "rounds", 0);
+    if (common[0]) {
+        /* what every row shares, once; cut at a value boundary like the labels */
+        label_fit(common, width > 12 ? width - 10 : width, 0, cell, sizeof(cell));
+        fprintf(f, "all rows: %s\n", cell);
+    }
     term_fit(nv > 2 ? "candidate: row" : "row", L.label, 1, cell, sizeof(cell));
     fputs(cell, f);
     for (k = 0; k < L.n_metrics; k++)
@@ -238,7 +354,7 @@ int term_table(FILE *f, const json_t *summary, const unsigned char *gated, size_
     fprintf(f, "  verdict\n");
     json_array_foreach(rows, i, row)
     {
-        const char *lbl = summary_str(row, "label", "");
+        const char *lbl = labels[i];
 
         for (v = nv > 1 ? 1 : 0; v < (nv > 1 ? nv : 1); v++) {
             const char *cand = nv > 1 ? json_string_value(json_array_get(versions, v)) : NULL;
@@ -248,7 +364,7 @@ int term_table(FILE *f, const json_t *summary, const unsigned char *gated, size_
             else
                 snprintf(label, sizeof(label), "%s", lbl);
             if (print_line(f, &L, row, cand, label, gated) < 0)
-                return -1;
+                goto out;
         }
     }
     if (json_is_object(oc)) {
@@ -267,5 +383,8 @@ int term_table(FILE *f, const json_t *summary, const unsigned char *gated, size_
             fprintf(f, " (%lld runs failed)", (long long)summary_num(oc, "failed_runs", 0));
         fputc('\n', f);
     }
-    return fflush(f) == 0 && !ferror(f) ? 0 : -1;
+    rc = fflush(f) == 0 && !ferror(f) ? 0 : -1;
+out:
+    free(labels);
+    return rc;
 }

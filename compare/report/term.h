@@ -1,8 +1,10 @@
-/* term: the answer first, on a terminal. One line per row (per candidate, named first, when
- * several): the label, the change of each gated metric, the verdict; a header line and a
- * closing line with the counts of summary.json's "outcome". At most `width` columns (labels
- * are cut in the middle on a character boundary with "…"), widths counted in terminal cells (UTF-8
- * aware: combining marks 0, East Asian wide characters 2). */
+/* term: the answer first, on a terminal. The label values every row shares, once ("all rows:
+ * redis · 64 B · …"); then one line per row (per candidate, named first, when several): the
+ * values that vary between rows, the change of each gated metric, the verdict; a header line
+ * and a closing line with the counts of summary.json's "outcome". At most `width` columns
+ * (labels are cut between two values with "…", inside a value only when the first alone is
+ * too wide), widths counted in terminal cells (UTF-8 aware: combining marks 0, East Asian wide
+ * characters 2). */
 #ifndef PAIRBENCH_TERM_H
 #define PAIRBENCH_TERM_H
 

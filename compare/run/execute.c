@@ -52,7 +52,7 @@ void run_request_init(struct run_request *rq)
 
 /* ---- run directory ---- */
 
-static void default_out_dir(char *out, size_t outlen)
+void run_default_out_dir(char *out, size_t outlen)
 {
     time_t now = time(NULL);
     struct tm tm;
@@ -268,7 +268,7 @@ static int exec_open_dir(struct exec *e)
     if (e->rq->out_dir)
         snprintf(e->dir, sizeof(e->dir), "%s", e->rq->out_dir);
     else
-        default_out_dir(e->dir, sizeof(e->dir));
+        run_default_out_dir(e->dir, sizeof(e->dir));
     if (stat(e->dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
         snprintf(e->err, e->errlen,
                  "--out '%s': not a directory (expected a directory to write the run into, new "

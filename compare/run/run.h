@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -15,6 +16,18 @@ struct interference_limits; /* interference.h */
 
 #define RUN_MAX_GRIDS 32
 #define RUN_MAX_VERSIONS 16
+
+/* The one-line form (run/inline.c): two server commands and the load, instead of a spec. */
+struct run_inline {
+    const char *baseline, *candidate; /* --baseline/--candidate server commands ({port}) */
+    const char *protocol;             /* redis, tcp, http, ws (--redis/--tcp/--http/--ws) */
+    const char *commands;             /* --redis LIST */
+    const char *path;                 /* --http PATH */
+    const char *pipeline, *connections, *payload; /* --pipeline/--connections/--payload */
+    const char *save_spec;                        /* --save-spec FILE */
+    char spec_file[PATH_MAX + 32];                /* the spec written for the run */
+    char dir[PATH_MAX];                           /* the run directory chosen for it */
+};
 
 struct run_request {
     const char *spec_path;                 /* --spec (required) */
@@ -45,6 +58,7 @@ struct run_request {
     const struct interference_limits *limits; /* disturbed-run limits; NULL = defaults */
     int repeat_disturbed;    /* gate: run a disturbed round again (confirm_repeat_disturbed) */
     int stop_when_regressed; /* gate: no extra rounds once a row is decided regressed */
+    struct run_inline inl;   /* the one-line form's flags (run and gate) */
 };
 
 struct run_outcome {
@@ -58,6 +72,14 @@ struct run_outcome {
 /* Defaults: runs 0, warmup/duration/confirm_rounds -1, everything else zero/NULL. */
 void run_request_init(struct run_request *rq);
 
+/* The one-line form: when rq->inl names a baseline or a candidate, checks the flags, builds
+ * the spec and its grid, writes them into the run directory's input/ (chosen now: --out or
+ * reports/<UTC time>-<id>), and --save-spec's FILE (its grid next to it, FILE's name with
+ * .grid.json), prints the spec on out, and points rq->spec_path and rq->out_dir at them.
+ * Returns 0 (also when the form is not used), or -1 with err naming the flag and what was
+ * expected. cmd names the command in messages. */
+int run_inline_prepare(struct run_request *rq, FILE *out, char *err, size_t errlen);
+
 /* Loads and validates the spec and grids (nothing runs when they are bad), runs every
  * configuration × version × round in alternating order, appends runs.jsonl (fsync per run),
  * writes meta.json, summary.json, report.md, report.html. Returns EXIT_OK, EXIT_USAGE (bad
@@ -66,5 +88,8 @@ void run_request_init(struct run_request *rq);
 int run_execute(const struct run_request *rq, struct run_outcome *out, char *err, size_t errlen);
 
 void run_outcome_release(struct run_outcome *out);
+
+/* A new run directory's name: reports/<UTC time>-<6 random hex digits>. */
+void run_default_out_dir(char *out, size_t outlen);
 
 #endif

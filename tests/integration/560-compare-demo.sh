@@ -3,7 +3,8 @@
 # configurations (ECHO/SET/GET x pipeline 1/16), both servers fresh per run; every run ok,
 # the servers' versions in meta.json; on stdout the answer first (a table within 100 terminal
 # cells: one line per row naming its command, the change per gated metric, the verdict, then
-# the outcome), then the report path. Shortened windows (the default demo is 3 rounds of
+# the outcome, the values every row shares once above it, each row named by what varies,
+# uncut), then the report path. Shortened windows (the default demo is 3 rounds of
 # 0.5 + 1.5 s).
 . "$(dirname "$0")/../lib.sh"
 need redis-server
@@ -17,12 +18,14 @@ rc=0
     rc=$?
 [ $rc -eq 0 ] || { cat "$T/stderr" >&2; fail "compare demo exited $rc"; }
 tail -n 1 "$T/stdout" | grep -q "^report: $T/demo/report.md" || fail "no report path last on stdout"
-head -n 1 "$T/stdout" | grep -Eq '^row +throughput +cpu_efficiency +p99_us +verdict$' ||
-    fail "no table header first on stdout: $(head -n 1 "$T/stdout")"
-assert_eq "$(grep -c '^redis · ' "$T/stdout")" 6 "table rows on stdout"
-for c in ECHO SET GET; do
-    assert_eq "$(grep -c "^redis · $c · " "$T/stdout")" 2 "rows naming $c"
-done
+head -n 1 "$T/stdout" | grep -q '^all rows: redis · 64 B · window1 · 4 clients$' ||
+    fail "not the values every row shares first on stdout: $(head -n 1 "$T/stdout")"
+sed -n 2p "$T/stdout" | grep -Eq '^row +throughput +cpu_efficiency +p99_us +verdict$' ||
+    fail "no table header second on stdout: $(sed -n 2p "$T/stdout")"
+# six distinct, uncut labels: what varies (command, pipeline), whole
+assert_eq "$(grep -Eo '^(ECHO|SET|GET) · pipeline(1|16) ' "$T/stdout" | sort -u | wc -l)" 6 \
+    "distinct table rows on stdout"
+! grep -q '…' "$T/stdout" || fail "a label was cut: $(grep '…' "$T/stdout")"
 grep -Eq '^(regressed|improved|unchanged|inconclusive|failed): [0-9]+ regressed' "$T/stdout" ||
     fail "no outcome line"
 python3 -c '

@@ -23,12 +23,13 @@ JSON
     { cat run.err >&2; fail "compare run failed"; }
 assert_eq "$(cat run.out)" "run1" "stdout is only the run directory"
 grep -Eq '^row +throughput +cpu_efficiency +p99_us +verdict$' run.err || fail "no table header on stderr"
-assert_eq "$(grep -c '^tcp · ' run.err)" 2 "one table line per row"
+grep -q '^all rows: tcp · ' run.err || fail "the values every row shares are not above the table"
+assert_eq "$(grep -Ec '^(64 B|1 KiB) ' run.err)" 2 "one table line per row, named by its payload"
 # each line's verdict is the row's over the headline metrics in summary.json, and the
 # closing line is summary.json's outcome (the figures themselves depend on the machine)
 node -e '
 const fs = require("fs"), s = JSON.parse(fs.readFileSync("run1/summary.json", "utf8"));
-const lines = fs.readFileSync("run.err", "utf8").split("\n").filter(l => l.startsWith("tcp · "));
+const lines = fs.readFileSync("run.err", "utf8").split("\n").filter(l => /^(64 B|1 KiB) /.test(l));
 const bad = [];
 s.rows.forEach((r, i) => {
   const v = ["throughput", "cpu_efficiency", "p99_us"].map(m => r.metrics[m].vs_baseline.slow.verdict);

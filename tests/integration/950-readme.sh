@@ -73,6 +73,12 @@ while IFS= read -r cmd; do
             fail "$cmd: make -n: $(tail -3 make.err)" ;;
     "compare --version")
         "$COMPARE" --version | grep -q "^pairbench $(cat "$TOP/VERSION") (" || fail "$cmd" ;;
+    "bin/compare run --baseline 'redis-server --port {port} --save \"\"' --candidate 'valkey-server --port {port} --save \"\"' --redis SET,GET --pipeline 1,16")
+        # the one-line form (test 563 covers it whole): two of its four rows measured
+        "$COMPARE" run --baseline 'redis-server --port {port} --save ""' \
+            --candidate 'valkey-server --port {port} --save ""' --redis SET,GET --pipeline 1 \
+            --out "$T/oneline" $short > one.out 2> one.err || fail "$cmd: $(tail -3 one.err)"
+        [ ! -e dump.rdb ] || fail "$cmd: the server wrote dump.rdb into the cwd" ;;
     "bin/compare run --spec specs/redis-vs-valkey.json --out reports/mine")
         # the spec and its grid are read and checked whole; one row of the grid is measured
         (cd "$TOP" && "$COMPARE" run --spec specs/redis-vs-valkey.json --out "$T/mine" $short \

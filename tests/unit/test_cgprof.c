@@ -1,6 +1,6 @@
 /* cgprof: self costs per function from callgrind and cachegrind text, name compression,
- * call lines excluded, unresolved names summed as "unknown", totals checked, bad input
- * refused with the line. */
+ * call lines excluded, unresolved names summed as "unknown (OBJECT)" by their object file, totals
+ * checked, bad input refused with the line. */
 #include <stdlib.h>
 
 #include "cgprof.h"
@@ -30,6 +30,7 @@ static const char callgrind_text[] = "# callgrind format\n"
                                      "calls=3 0\n"
                                      "0 9999\n"
                                      "* 10\n"
+                                     "ob=(2)\n"
                                      "fn=(2)\n"
                                      "0 50\n"
                                      "fn=(3) dictFind(dict*, void const*)\n"
@@ -77,7 +78,8 @@ int main(void)
     CHECK(cgprof_total(p) == 1060);
     f = cgprof_functions_json(p, 0);
     CHECK(fn_cost(f, "lookupKey") == 710); /* 400 + 100 + 10 + 200; the call line excluded */
-    CHECK(fn_cost(f, CGPROF_UNKNOWN) == 50);
+    /* an unnamed function is grouped by its object (ob=(2): the id cob= defined) */
+    CHECK(fn_cost(f, CGPROF_UNKNOWN " (libc.so.6)") == 50);
     CHECK(fn_cost(f, "dictFind(dict*, void const*)") == 300);
     CHECK(json_object_size(f) == 3);
     json_decref(f);

@@ -146,5 +146,66 @@ int main(void)
         free(buf);
         json_decref(s);
     }
+    /* the demo's six rows: each names what varies (command, pipeline) whole, the values
+     * every row shares come once above the table; a label too long is cut between values */
+    {
+        static const char *const cmds[] = {"ECHO", "SET", "GET"};
+        json_t *rows = json_array(), *s;
+        char lbl[160], *buf = NULL, *line, *save = NULL, want[64];
+        size_t len = 0, i, p;
+        FILE *f;
+        int lines = 0, seen = 0;
+
+        for (i = 0; i < 3; i++)
+            for (p = 0; p < 2; p++) {
+                snprintf(lbl, sizeof(lbl), "redis · %s · 64 B · pipeline%s · window1 · 4 clients",
+                         cmds[i], p ? "16" : "1");
+                json_array_append_new(rows, row(lbl, "ok", "~", 0.01));
+            }
+        s = json_pack("{s:[s,s],s:o}", "versions", "redis-7.0", "valkey-8.0", "rows", rows);
+        f = open_memstream(&buf, &len);
+        CHECK(f && term_table(f, s, NULL, 100) == 0);
+        fclose(f);
+        CHECK_MSG(buf && strncmp(buf, "all rows: redis · 64 B · window1 · 4 clients\n", 47) == 0,
+                  "%s", buf);
+        for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+            lines++;
+            CHECK_MSG(term_width(line) <= 100, "%zu cells: %s", term_width(line), line);
+            CHECK_MSG(!strstr(line, "…"), "a cut label: %s", line);
+            for (i = 0; i < 3; i++)
+                for (p = 0; p < 2; p++) {
+                    snprintf(want, sizeof(want), "%s · pipeline%s ", cmds[i], p ? "16" : "1");
+                    if (strncmp(line, want, strlen(want)) == 0)
+                        seen |= 1 << (i * 2 + p);
+                }
+        }
+        CHECK_MSG(seen == 0x3f, "rows seen %#x", (unsigned)seen);
+        CHECK(lines == 8); /* shared values, header, 6 rows (no outcome in this summary) */
+        free(buf);
+        json_decref(s);
+
+        /* cut between values, never inside one */
+        s = json_pack("{s:[s,s],s:[o,o]}", "versions", "a", "b", "rows",
+                      row("redis · ECHO · 4 KiB · pipeline16 · window1 · 4 clients · "
+                          "keyspace 1000000 · timeout 30 · threads 4 · extra-long-value-one · "
+                          "extra-long-value-two",
+                          "ok", "~", 0.01),
+                      row("redis · SET · 4 KiB · pipeline16 · window1 · 4 clients · "
+                          "keyspace 1000000 · timeout 30 · threads 4 · extra-long-value-one · "
+                          "extra-long-value-three",
+                          "ok", "~", 0.01));
+        buf = NULL;
+        f = open_memstream(&buf, &len);
+        CHECK(f && term_table(f, s, NULL, 100) == 0);
+        fclose(f);
+        CHECK_MSG(buf && strstr(buf, "\nECHO · extra-long-value-two ") &&
+                      strstr(buf, "\nSET · extra-long-value-three "),
+                  "%s", buf);
+        CHECK_MSG(buf && strstr(buf, "all rows: redis · 4 KiB · pipeline16 · window1 · "
+                                     "4 clients · keyspace 1000000 · timeout 30 …\n"),
+                  "%s", buf);
+        free(buf);
+        json_decref(s);
+    }
     return T_DONE();
 }
