@@ -12,6 +12,7 @@
 #include "report_html_int.h"
 #include "report_html_svg.h"
 #include "sentences.h"
+#include "stats.h"
 
 /* The metrics of row decided regressed or improved for version v (a counted metric such as
  * instructions included), first: "instructions regressed (+6.0%); ". */
