@@ -190,24 +190,19 @@ static int parse_args(struct bisect *b, int argc, char **argv)
     return -1;
 }
 
-/* Fills c->subject and c->date from git log. */
+/* Fills subject and date (when not NULL) from git log. */
 static int commit_info(struct bisect *b, const char *sha, char *subject, size_t slen, char *date,
                        size_t dlen, char *err, size_t errlen)
 {
-    if (trees_git(b->cli.repo, b->tmpdir, subject, slen, err, errlen, "log", "-1", "--format=%s",
-                  sha, NULL, NULL) < 0 ||
-        (date && trees_git(b->cli.repo, b->tmpdir, date, dlen, err, errlen, "log", "-1",
-                           "--format=%aI", sha, NULL, NULL) < 0))
-        return -1;
-    return 0;
+    return trees_commit_info(b->cli.repo, b->tmpdir, sha, subject, slen, date, dlen, err, errlen);
 }
 
 /* good and the range good..bad (oldest first). Returns -1 to go on, else the exit code. */
 static int load_range(struct bisect *b)
 {
     char err[4096] = "", range[256], bad_sha[64];
-    char *argv[10], *o = NULL, errp[1024], *line, *save = NULL;
-    int rc, k = 0;
+    char *o = NULL, errp[1024], *line, *save = NULL;
+    int rc;
     size_t cap = 0;
 
     b->good.name = "good";
@@ -227,19 +222,8 @@ static int load_range(struct bisect *b)
                     sizeof(err)) < 0)
         return fail(EXIT_HARNESS, "%s", err);
     snprintf(range, sizeof(range), "%s..%s", b->good.sha, bad_sha);
-    argv[k++] = "git";
-    argv[k++] = "-C";
-    argv[k++] = (char *)b->cli.repo;
-    argv[k++] = "rev-list";
-    argv[k++] = "--reverse";
-    argv[k++] = b->cli.all_parents ? "--topo-order" : "--first-parent";
-    argv[k++] = range;
-    argv[k] = NULL;
-    snprintf(errp, sizeof(errp), "%s/git.err", b->tmpdir);
-    if (trees_run_capture(argv, errp, 120.0, &o, err, sizeof(err)) != 0) {
-        free(o);
-        return fail(EXIT_HARNESS, "git rev-list %s failed", range);
-    }
+    if (trees_rev_list(b->cli.repo, b->tmpdir, range, b->cli.all_parents, &o, err, sizeof(err)) < 0)
+        return fail(EXIT_HARNESS, "%s", err);
     for (line = strtok_r(o ? o : (char *)"", "\n", &save); line;
          line = strtok_r(NULL, "\n", &save)) {
         if (b->r.n == cap) {

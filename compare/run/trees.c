@@ -84,6 +84,39 @@ int trees_git(const char *repo, const char *tmpdir, char *out, size_t outlen, ch
     return 0;
 }
 
+int trees_rev_list(const char *repo, const char *tmpdir, const char *range, int all_parents,
+                   char **out, char *err, size_t errlen)
+{
+    char *argv[] = {"git",         "-C",        (char *)repo,
+                    "rev-list",    "--reverse", all_parents ? "--topo-order" : "--first-parent",
+                    (char *)range, NULL};
+    char errp[4200], tail[512];
+    int rc;
+
+    snprintf(errp, sizeof(errp), "%s/git.err", tmpdir);
+    rc = trees_run_capture(argv, errp, GIT_TIMEOUT_S, out, err, errlen);
+    if (rc == 0)
+        return 0;
+    if (rc > 0) {
+        proc_file_tail(errp, 400, tail, sizeof(tail));
+        snprintf(err, errlen, "git rev-list %s: %s", range, *tail ? tail : "failed");
+    }
+    free(*out);
+    *out = NULL;
+    return -1;
+}
+
+int trees_commit_info(const char *repo, const char *tmpdir, const char *sha, char *subject,
+                      size_t slen, char *date, size_t dlen, char *err, size_t errlen)
+{
+    if (trees_git(repo, tmpdir, subject, slen, err, errlen, "log", "-1", "--format=%s", sha, NULL,
+                  NULL) < 0 ||
+        (date && trees_git(repo, tmpdir, date, dlen, err, errlen, "log", "-1", "--format=%aI", sha,
+                           NULL, NULL) < 0))
+        return -1;
+    return 0;
+}
+
 int trees_cache_root(const char *flag, char *out, size_t len, char *err, size_t errlen)
 {
     int n;

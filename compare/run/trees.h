@@ -31,6 +31,16 @@ int trees_git(const char *repo, const char *tmpdir, char *out, size_t outlen, ch
               size_t errlen, const char *a1, const char *a2, const char *a3, const char *a4,
               const char *a5, const char *a6);
 
+/* The commits of range ("A..B"), oldest first, one SHA a line, into *out (malloc'd): the
+ * first-parent chain, or with all_parents every commit in topological order. Returns 0, or
+ * -1 with err. */
+int trees_rev_list(const char *repo, const char *tmpdir, const char *range, int all_parents,
+                   char **out, char *err, size_t errlen);
+
+/* sha's subject line and (date not NULL) author date, ISO 8601. Returns 0, or -1 with err. */
+int trees_commit_info(const char *repo, const char *tmpdir, const char *sha, char *subject,
+                      size_t slen, char *date, size_t dlen, char *err, size_t errlen);
+
 /* The cache directory: flag, else $XDG_CACHE_HOME/pairbench/trees, else
  * ~/.cache/pairbench/trees; created. Returns 0, or -1 with err. */
 int trees_cache_root(const char *flag, char *out, size_t len, char *err, size_t errlen);
