@@ -502,3 +502,8 @@ X(B_V_BAD, "bad", "坏")
 X(B_V_INCONCLUSIVE, "inconclusive", "无定论")
 X(B_REPRODUCE, "The culprit against its parent:", "该提交与其父提交对比：")
 X(B_FOOTER, "Written by pairbench compare bisect.", "由 pairbench compare bisect 生成。")
+X(D_H_BISECT, "Which commit", "哪个提交")
+X(D_BISECT_HINT,
+  "{0}, {1}: a step between night {2} (commit `{3}`) and night {4} (commit `{5}`). To find the "
+  "commit that made it:",
+  "{0}，{1}：在第 {2} 晚（提交 `{3}`）与第 {4} 晚（提交 `{5}`）之间有一个阶跃。要找出造成它的提交：")
