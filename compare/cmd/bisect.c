@@ -584,9 +584,13 @@ static int load_prior(struct bisect *b)
     if (!b->cli.row) {
         const char *cfg =
             json_string_value(json_object_get(json_object_get(b->prior, "row"), "config"));
+        const char *lab =
+            json_string_value(json_object_get(json_object_get(b->prior, "row"), "label"));
 
-        if (cfg)
+        if (cfg && *cfg) {
             snprintf(b->r.row_config, sizeof(b->r.row_config), "%s", cfg);
+            snprintf(b->r.row_label, sizeof(b->r.row_label), "%s", lab ? lab : "");
+        }
     }
     return -1;
 }

@@ -120,6 +120,7 @@ assert_eq "$(head -1 b2.out | cut -d' ' -f1)" "$culprit" "resumed answer"
 assert_eq "$(grep -c 'from the earlier bisect.json' b2.err)" "$((steps + 1))" "steps taken from bisect.json"
 ! grep -q "building\|valgrind" b2.err || fail "resume built or counted again: $(cat b2.err)"
 grep -q "第一个变坏的提交" b1/bisect.md || fail "zh bisect.md: $(head -3 b1/bisect.md)"
+grep -q "^# 哪个提交：tcp · 64 B .* 的 instructions" b1/bisect.md || fail "zh title lacks the row: $(head -1 b1/bisect.md)"
 
 # 3. good and bad equal on the metric: exit 4 with the reason (the trees come from the cache)
 rc=0
