@@ -517,8 +517,8 @@ static int search(struct bisect *b)
     while ((k = next_probe(b, lo1, hi)) >= 0) {
         struct bisect_commit *c = &b->r.c[k];
 
-        if ((rc = commit_info(b, c->sha, c->subject, sizeof(c->subject), c->date, sizeof(c->date),
-                              b->r.reason, sizeof(b->r.reason))) < 0)
+        if (commit_info(b, c->sha, c->subject, sizeof(c->subject), c->date, sizeof(c->date),
+                        b->r.reason, sizeof(b->r.reason)) < 0)
             return fail(EXIT_HARNESS, "%s", b->r.reason);
         if ((rc = measure(b, c)) != 0)
             return rc;
