@@ -39,8 +39,7 @@ static const char usage[] =
     "  which --metric (default instructions, counted) of --row (default: the row that moved\n"
     "  most from good to bad) moves past --threshold percent (default: the metric's) in the\n"
     "  bad direction against good; every commit built as by `compare commits` (same cache)\n"
-    "  --budget D  a timed metric: each step's time (the gate's rules); --resume: go on in\n"
-    "  --out from its bisect.json and step directories\n"
+    "  --budget D  a timed metric's time per step; --resume: go on from --out's bisect.json\n"
     "exit: 0 found, 2 bad input, 3 a build or the runs failed, 4 not decidable (good and bad\n"
     "      do not differ, an inconclusive step, only skipped commits left)\n";
 
@@ -190,13 +189,6 @@ static int parse_args(struct bisect *b, int argc, char **argv)
     return -1;
 }
 
-/* Fills subject and date (when not NULL) from git log. */
-static int commit_info(struct bisect *b, const char *sha, char *subject, size_t slen, char *date,
-                       size_t dlen, char *err, size_t errlen)
-{
-    return trees_commit_info(b->cli.repo, b->tmpdir, sha, subject, slen, date, dlen, err, errlen);
-}
-
 /* good and the range good..bad (oldest first). Returns -1 to go on, else the exit code. */
 static int load_range(struct bisect *b)
 {
@@ -218,8 +210,8 @@ static int load_range(struct bisect *b)
     if (trees_git(b->cli.repo, b->tmpdir, bad_sha, sizeof(bad_sha), err, sizeof(err), "rev-parse",
                   "--verify", "--quiet", range, NULL, NULL) < 0)
         return fail(EXIT_USAGE, "--bad '%s': not a commit in '%s'", b->cli.bad, b->cli.repo);
-    if (commit_info(b, b->good.sha, b->r.good_subject, sizeof(b->r.good_subject), NULL, 0, err,
-                    sizeof(err)) < 0)
+    if (trees_commit_info(b->cli.repo, b->tmpdir, b->good.sha, b->r.good_subject,
+                          sizeof(b->r.good_subject), NULL, 0, err, sizeof(err)) < 0)
         return fail(EXIT_HARNESS, "%s", err);
     snprintf(range, sizeof(range), "%s..%s", b->good.sha, bad_sha);
     if (trees_rev_list(b->cli.repo, b->tmpdir, range, b->cli.all_parents, &o, err, sizeof(err)) < 0)
@@ -517,8 +509,8 @@ static int search(struct bisect *b)
     while ((k = next_probe(b, lo1, hi)) >= 0) {
         struct bisect_commit *c = &b->r.c[k];
 
-        if (commit_info(b, c->sha, c->subject, sizeof(c->subject), c->date, sizeof(c->date),
-                        b->r.reason, sizeof(b->r.reason)) < 0)
+        if (trees_commit_info(b->cli.repo, b->tmpdir, c->sha, c->subject, sizeof(c->subject),
+                              c->date, sizeof(c->date), b->r.reason, sizeof(b->r.reason)) < 0)
             return fail(EXIT_HARNESS, "%s", b->r.reason);
         if ((rc = measure(b, c)) != 0)
             return rc;
@@ -601,8 +593,8 @@ static int check_ends(struct bisect *b)
     struct bisect_commit *c = &b->r.c[b->r.n - 1];
     int rc;
 
-    if (commit_info(b, c->sha, c->subject, sizeof(c->subject), c->date, sizeof(c->date),
-                    b->r.reason, sizeof(b->r.reason)) < 0)
+    if (trees_commit_info(b->cli.repo, b->tmpdir, c->sha, c->subject, sizeof(c->subject), c->date,
+                          sizeof(c->date), b->r.reason, sizeof(b->r.reason)) < 0)
         return fail(EXIT_HARNESS, "%s", b->r.reason);
     fprintf(stderr, "compare: bisect: %zu commit%s in %.12s..%.12s; measuring good against bad\n",
             b->r.n, b->r.n == 1 ? "" : "s", b->good.sha, c->sha);
