@@ -15,6 +15,7 @@ static const struct {
     {"report", cmd_report, "re-render reports from a run directory (no re-measurement)"},
     {"gate", cmd_gate, "run + thresholds + exit code + optional PR comment"},
     {"commits", cmd_commits, "build two commits of a repo in worktrees, then run"},
+    {"bisect", cmd_bisect, "find the commit of a range at which a metric moved"},
     {"drift", cmd_drift, "add a run to a history directory; report drift and step changes"},
     {"merge", cmd_merge, "merge shard datasets into one run directory"},
     {"calibrate", cmd_calibrate, "run the baseline against itself; report noise per row"},
@@ -55,7 +56,7 @@ int main(int argc, char **argv)
             return commands[i].fn(argc - 1, argv + 1);
         }
     fprintf(stderr,
-            "compare: unknown command '%s' (expected one of: run, report, gate, commits, "
+            "compare: unknown command '%s' (expected one of: run, report, gate, commits, bisect, "
             "drift, merge, calibrate, demo)\n",
             argv[1]);
     return EXIT_USAGE;

@@ -178,7 +178,7 @@ run_stopped() {
 gha_context() {
     cat > "$1" <<JSON
 {"github": $2${3:-},
- "vars": {"PAIRBENCH_REPO": "owner/pairbench", "PAIRBENCH_REF": "v0.9.0"},
+ "vars": {"PAIRBENCH_REPO": "owner/pairbench", "PAIRBENCH_REF": "v0.9.0", "PAIRBENCH_BISECT": ""},
  "rewrite": [["sudo sh pairbench/ci/install-deps.sh", "sh pairbench/ci/install-deps.sh --check"],
              ["make -C pairbench", "true"]]}
 JSON

@@ -59,6 +59,9 @@ struct drift_night {
     char id[96];
     char started[40];
     char commit[48];
+    /* where the commit came from (meta.json: commits.repo and .build of `compare commits`,
+     * the --spec of its command line), "" when not recorded: the `compare bisect` hint */
+    char repo[512], build[512], spec[512];
     char env[512]; /* "machine · cpu · kernel · compiler[ · cpu identity]" */
     int other_env; /* environment differs from the newest night: marked, not in series */
 };

@@ -10,6 +10,7 @@ int cmd_report(int argc, char **argv);    /* cmd/run.c */
 int cmd_demo(int argc, char **argv);      /* cmd/demo.c */
 int cmd_gate(int argc, char **argv);      /* cmd/gate.c */
 int cmd_commits(int argc, char **argv);   /* cmd/commits.c */
+int cmd_bisect(int argc, char **argv);    /* cmd/bisect.c */
 int cmd_drift(int argc, char **argv);     /* cmd/drift.c */
 int cmd_merge(int argc, char **argv);     /* cmd/merge.c */
 int cmd_calibrate(int argc, char **argv); /* cmd/calibrate.c */

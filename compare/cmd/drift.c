@@ -296,6 +296,36 @@ static int write_reports(const struct drift_report *r, char *err, size_t errlen)
     return 0;
 }
 
+/* The repository, build command and spec a night's meta.json names (compare commits runs
+ * record the first two; the spec is the --spec of the command line), for the bisect hint. */
+static void night_origin(const char *history, const char *dir, struct drift_night *dn)
+{
+    char path[4200], err[256];
+    json_t *meta, *commits, *argv, *a;
+    size_t i;
+
+    snprintf(path, sizeof(path), "%s/%s/meta.json", history, dir ? dir : "?");
+    meta = ju_load_json(path, err, sizeof(err));
+    if (!meta)
+        return;
+    commits = json_object_get(meta, "commits");
+    if (json_is_string(json_object_get(commits, "repo")))
+        snprintf(dn->repo, sizeof(dn->repo), "%s",
+                 json_string_value(json_object_get(commits, "repo")));
+    if (json_is_string(json_object_get(commits, "build")))
+        snprintf(dn->build, sizeof(dn->build), "%s",
+                 json_string_value(json_object_get(commits, "build")));
+    argv = json_object_get(meta, "command_line");
+    json_array_foreach(argv, i, a)
+    {
+        const char *v = json_string_value(json_array_get(argv, i + 1));
+
+        if (json_is_string(a) && strcmp(json_string_value(a), "--spec") == 0 && v)
+            snprintf(dn->spec, sizeof(dn->spec), "%s", v);
+    }
+    json_decref(meta);
+}
+
 /* The state of one `compare drift`, shared by its steps. */
 struct drift_cmd {
     const char *history, *add, *lang;
@@ -400,6 +430,7 @@ static int load_nights(struct drift_cmd *d)
         snprintf(d->dn[i].started, sizeof(d->dn[i].started), "%s", st ? st : "unknown");
         snprintf(d->dn[i].commit, sizeof(d->dn[i].commit), "%s", c ? c : "");
         env_signature(json_object_get(night, "environment"), d->dn[i].env, sizeof(d->dn[i].env));
+        night_origin(d->history, dir, &d->dn[i]);
         snprintf(path, sizeof(path), "%s/%s/summary.json", d->history, dir ? dir : "?");
         d->summaries[i] = ju_load_json(path, err, sizeof(err));
         if (!d->summaries[i])

@@ -350,6 +350,61 @@ static void all_series_and_nights(const struct dw *w)
         fputs("</table>\n", w->f);
 }
 
+/* One `compare bisect` command for a bad step of s between nights a and b. */
+static void bisect_hint(const struct dw *w, const struct drift_series *s, size_t a, size_t b,
+                        int *headed)
+{
+    const struct drift_night *na = &w->r->nights[a], *nb = &w->r->nights[b];
+    char cmd[2600], ia[32], ib[32], ca[16], cb[16];
+    const char *metric = metric_def(s->metric)->key;
+
+    if (!*na->commit || !*nb->commit || strcmp(na->commit, nb->commit) == 0 ||
+        strcmp(na->repo, nb->repo) != 0)
+        return;
+    if (!*headed) {
+        heading(w, 2, D_H_BISECT);
+        *headed = 1;
+    }
+    snprintf(ia, sizeof(ia), "%zu", a + 1);
+    snprintf(ib, sizeof(ib), "%zu", b + 1);
+    snprintf(ca, sizeof(ca), "%.12s", na->commit);
+    snprintf(cb, sizeof(cb), "%.12s", nb->commit);
+    snprintf(cmd, sizeof(cmd),
+             "compare bisect --repo '%s' --good %s --bad %s --build '%s' --spec '%s' --row %s "
+             "--metric %s",
+             *nb->repo ? nb->repo : "DIR", na->commit, nb->commit, *nb->build ? nb->build : "CMD",
+             *nb->spec ? nb->spec : "FILE", s->config, metric);
+    fputs(w->html ? "<p>" : "", w->f);
+    say(w, D_BISECT_HINT, s->label, metric_word(w, s->metric), ia, ca, ib, cb, (const char *)NULL);
+    fputs(w->html ? "</p>\n<pre><code>" : "\n\n```\n", w->f);
+    if (w->html)
+        escape_html(w->f, cmd);
+    else
+        fputs(cmd, w->f);
+    fputs(w->html ? "</code></pre>\n" : "\n```\n\n", w->f);
+}
+
+/* Each bad step between two nights that name different commits of one repository gets the
+ * `compare bisect` command for that range. */
+static void bisect_hints(const struct dw *w)
+{
+    size_t i, k;
+    int headed = 0;
+
+    for (i = 0; i < w->r->n_series; i++) {
+        const struct drift_series *s = w->r->series[i];
+
+        for (k = 0; k < s->cp.n_changes; k++) {
+            size_t at = s->cp.changes[k].index;
+
+            if (s->kind[k] != DRIFT_KIND_STEP || at == 0 ||
+                (s->step_change[k] > 0) == (metric_higher_is_better(s->metric) != 0))
+                continue;
+            bisect_hint(w, s, s->night[at - 1], s->night[at], &headed);
+        }
+    }
+}
+
 int drift_write_md(FILE *f, const struct drift_report *r)
 {
     const struct dw w = {f, r, 0};
@@ -369,6 +424,7 @@ int drift_write_md(FILE *f, const struct drift_report *r)
         fputs("\n", f);
     }
     fputs("\n", f);
+    bisect_hints(&w);
     all_series_and_nights(&w);
     return ferror(f) ? -1 : 0;
 }
@@ -529,6 +585,7 @@ int drift_write_html(FILE *f, const struct drift_report *r)
         say(&w, D_NONE_FLAGGED, (const char *)NULL);
         fputs("</p>\n", f);
     }
+    bisect_hints(&w);
     all_series_and_nights(&w);
     fputs("</body></html>\n", f);
     return ferror(f) ? -1 : 0;

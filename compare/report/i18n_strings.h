@@ -498,3 +498,43 @@ X(M_WL_DIFF,
   "并非每次运行都获得了相同的数据（摘要不同）：比较并不对等。")
 X(M_WL_COL_CMD, "Command", "命令")
 X(M_WL_COL_WEIGHT, "Weight", "权重")
+X(B_TITLE, "Which commit: {0} of {1}", "哪个提交：{1} 的 {0}")
+X(B_FOUND,
+  "**First bad commit: `{0}`** {1} ({2}): {3} {4} against its parent `{5}` ({6} → {7} {8}).",
+  "**第一个变坏的提交：`{0}`** {1}（{2}）：相对其父提交 `{5}`，{3} 变化 {4}（{6} → {7} {8}）。")
+X(B_NOT_FOUND, "**Not decided:** {0}", "**无法判定：**{0}")
+X(B_RANGE,
+  "Range `{0}`..`{1}` of `{2}`: {3} commits, {4} measured steps; a commit is bad when {5} "
+  "moves more than {6}% in the bad direction against good (`{0}`).",
+  "范围 `{0}`..`{1}`（仓库 `{2}`）：{3} 个提交，测量了 {4} 步；当 {5} 相对 good（`{0}`）"
+  "向变坏的方向变化超过 {6}% 时，该提交判为坏。")
+X(B_H_WHERE, "Where it went", "变化去了哪里")
+X(B_WHERE_INTRO,
+  "The functions whose instructions per operation changed most at the culprit's step "
+  "(against good):",
+  "在该提交的那一步中（相对 good），每次操作指令数变化最大的函数：")
+X(B_COL_FUNCTION, "Function", "函数")
+X(B_COL_GOOD, "Good", "good")
+X(B_COL_THIS, "Commit", "提交")
+X(B_COL_DELTA, "Delta", "差值")
+X(B_H_SKIPPED, "Skipped commits", "跳过的提交")
+X(B_SKIPPED_LINE, "`{0}` {1}: did not build (log `{2}`)", "`{0}` {1}：构建失败（日志 `{2}`）")
+X(B_H_STEPS, "Steps", "步骤")
+X(B_COL_STEP, "Step", "步")
+X(B_COL_SUBJECT, "Subject", "说明")
+X(B_COL_BUILD, "Build", "构建")
+X(B_COL_VALUE, "Value", "数值")
+X(B_COL_CHANGE, "Against good", "相对 good")
+X(B_COL_VERDICT, "Verdict", "判定")
+X(B_BUILT, "built", "已构建")
+X(B_SKIPPED, "skipped", "已跳过")
+X(B_V_GOOD, "good", "好")
+X(B_V_BAD, "bad", "坏")
+X(B_V_INCONCLUSIVE, "inconclusive", "无定论")
+X(B_REPRODUCE, "The culprit against its parent:", "该提交与其父提交对比：")
+X(B_FOOTER, "Written by pairbench compare bisect.", "由 pairbench compare bisect 生成。")
+X(D_H_BISECT, "Which commit", "哪个提交")
+X(D_BISECT_HINT,
+  "{0}, {1}: a step between night {2} (commit `{3}`) and night {4} (commit `{5}`). To find the "
+  "commit that made it:",
+  "{0}，{1}：在第 {2} 晚（提交 `{3}`）与第 {4} 晚（提交 `{5}`）之间有一个阶跃。要找出造成它的提交：")

@@ -1,0 +1,700 @@
+/* compare bisect --repo DIR --good REV --bad REV --spec FILE --build CMD: the first commit of
+ * good..bad (first-parent unless --all-parents) at which one metric of one row moves past the
+ * threshold in the bad direction against good. Each step builds its commit in the build cache
+ * of `compare commits` (trees.h) and runs the spec with good as versions[0] and the commit as
+ * versions[1] (the run engine of `compare run`); a commit that does not build is skipped as
+ * `git bisect skip` does (a neighbour is tried) and named in the result. The counted metric
+ * (instructions) decides by the change against the threshold; a timed metric by the gate's
+ * verdict, an undecided step stopping the search (exit 4) rather than guessing. bisect.json
+ * is rewritten after every step, so --resume takes up where an interruption left off. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "atomic.h"
+#include "bisect_report.h"
+#include "clock.h"
+#include "cmds.h"
+#include "flags.h"
+#include "gate.h"
+#include "jobs_util.h"
+#include "metrics.h"
+#include "run.h"
+#include "run_cli.h"
+#include "trees.h"
+
+static const char usage[] =
+    "usage: compare bisect --repo DIR --good REV --bad REV --build CMD --spec FILE\n"
+    "                      [--row ID|LABEL] [--metric NAME] [--threshold PCT] [--budget D]\n"
+    "                      [--all-parents] [--cache DIR] [--out DIR] [--resume] [run flags]\n"
+    "  finds the first commit of good..bad (first-parent; --all-parents enters merges) at\n"
+    "  which --metric (default instructions, counted) of --row (default: the row that moved\n"
+    "  most from good to bad) moves past --threshold percent (default: the metric's) in the\n"
+    "  bad direction against good; every commit built as by `compare commits` (same cache)\n"
+    "  --budget D  a timed metric's time per step; --resume: go on from --out's bisect.json\n"
+    "exit: 0 found, 2 bad input, 3 a build or the runs failed, 4 not decidable (good and bad\n"
+    "      do not differ, an inconclusive step, only skipped commits left)\n";
+
+struct bisect_cli {
+    struct run_request rq;
+    const char *repo, *build, *cache, *good, *bad, *row, *metric;
+    double threshold, budget_s;
+    int all_parents, runs_given;
+    struct gate_config gc;
+};
+
+enum {
+    BF_REPO,
+    BF_GOOD,
+    BF_BAD,
+    BF_BUILD,
+    BF_CACHE,
+    BF_ROW,
+    BF_METRIC,
+    BF_THRESHOLD,
+    BF_BUDGET,
+    BF_ALL_PARENTS
+};
+
+static int bisect_flag(void *ctx, struct flags *f, int id)
+{
+    struct bisect_cli *cli = ctx;
+    const char **dst[] = {&cli->repo,  &cli->good, &cli->bad,   &cli->build,
+                          &cli->cache, &cli->row,  &cli->metric};
+    char *end;
+
+    if (id == BF_ALL_PARENTS) {
+        cli->all_parents = 1;
+        return 0;
+    }
+    if (id >= BF_REPO && id <= BF_METRIC) {
+        if (!*f->value)
+            return flags_fail(f, "%s: missing value", f->flag);
+        *dst[id] = f->value;
+        return 0;
+    }
+    if (id == BF_THRESHOLD) {
+        errno = 0;
+        cli->threshold = strtod(f->value, &end);
+        if (errno || end == f->value || *end || !(cli->threshold > 0) || cli->threshold > 1000)
+            return flags_fail(f, "%s '%s': expected a percentage above 0 (e.g. 1.5)", f->flag,
+                              f->value);
+        return 0;
+    }
+    if (id == BF_BUDGET) {
+        if (gate_parse_duration(f->value, &cli->budget_s) < 0 || cli->budget_s <= 0)
+            return flags_fail(f, "%s '%s': expected a duration (90s, 5m, 1h)", f->flag, f->value);
+        return 0;
+    }
+    if (id == RUN_FLAG_RUNS)
+        cli->runs_given = 1;
+    return run_flag_apply(&cli->rq, f, id);
+}
+
+static const struct flag_def bisect_flags[] = {
+    {"--repo", 1, BF_REPO},     {"--good", 1, BF_GOOD},
+    {"--bad", 1, BF_BAD},       {"--build", 1, BF_BUILD},
+    {"--cache", 1, BF_CACHE},   {"--row", 1, BF_ROW},
+    {"--metric", 1, BF_METRIC}, {"--threshold", 1, BF_THRESHOLD},
+    {"--budget", 1, BF_BUDGET}, {"--all-parents", 0, BF_ALL_PARENTS},
+};
+static const struct flags_cmd bisect_cmd = {
+    "compare bisect", usage, {FLAGS_TABLE(bisect_flags)}, 0, bisect_flag};
+
+/* The search's state: the command line, the trees, the record the reports are written from. */
+struct bisect {
+    struct bisect_cli cli;
+    struct bisect_result r;
+    struct tree good;
+    const struct metric_def *md;
+    char cache[1024], tmpdir[64], out[1024];
+    char name0[128], name1[128]; /* the spec's version names */
+    json_t *prior;               /* --resume: the earlier bisect.json */
+    int gc_init;                 /* cli.gc to release */
+};
+
+static int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(int code, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "compare: bisect: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return code;
+}
+
+static int parse_args(struct bisect *b, int argc, char **argv)
+{
+    struct bisect_cli *cli = &b->cli;
+    int rc = run_cli_parse(&cli->rq, &bisect_cmd, cli, argc, argv);
+
+    if (rc >= 0)
+        return rc;
+    if (!cli->repo || !cli->good || !cli->bad || !cli->build || !cli->rq.spec_path) {
+        fprintf(stderr,
+                "compare: bisect: --repo, --good, --bad, --build and --spec are required\n%s",
+                usage);
+        return EXIT_USAGE;
+    }
+    if (!cli->metric)
+        cli->metric = "instructions";
+    {
+        int m = metric_lookup(cli->metric);
+
+        if (m < 0 || !metric_gateable((enum metric)m))
+            return fail(EXIT_USAGE, "--metric '%s': expected one of instructions, %s", cli->metric,
+                        metric_gateable_names());
+        b->md = metric_def((enum metric)m);
+    }
+    if (cli->rq.resume && !cli->rq.out_dir)
+        return fail(EXIT_USAGE, "--resume needs --out DIR (the earlier bisect's directory)");
+    b->r.metric = b->md->key;
+    b->r.unit = b->md->unit;
+    b->r.higher_better = b->md->higher_better;
+    b->r.threshold_pct = cli->threshold > 0 ? cli->threshold : b->md->threshold_pct;
+    if (!(b->r.threshold_pct > 0))
+        b->r.threshold_pct = 1.0;
+    b->r.lang = cli->rq.lang;
+    b->r.repo = cli->repo;
+    b->r.good_ref = cli->good;
+    b->r.bad_ref = cli->bad;
+    b->r.build = cli->build;
+    b->r.spec = cli->rq.spec_path;
+    /* the counted metric needs no timed rounds beyond one */
+    if (strcmp(b->md->key, "instructions") == 0) {
+        cli->rq.instructions = 1;
+        if (!cli->runs_given)
+            cli->rq.runs = 1;
+    } else {
+        /* a timed metric: the gate's rules, its disturbed-run handling, its budget */
+        gate_config_init(&cli->gc);
+        b->gc_init = 1;
+        cli->rq.rules = &cli->gc.rules;
+        cli->rq.limits = &cli->gc.limits;
+        cli->rq.repeat_disturbed = 1;
+        cli->rq.stop_when_regressed = 1;
+    }
+    return -1;
+}
+
+/* good and the range good..bad (oldest first). Returns -1 to go on, else the exit code. */
+static int load_range(struct bisect *b)
+{
+    char err[4096] = "", range[256], bad_sha[64];
+    char *o = NULL, errp[1024], *line, *save = NULL;
+    int rc;
+    size_t cap = 0;
+
+    b->good.name = "good";
+    b->good.ref = b->cli.good;
+    rc = trees_prepare(&b->good, b->cli.repo, b->cache, b->tmpdir, err, sizeof(err));
+    if (rc < 0)
+        return fail(rc == -2 ? EXIT_USAGE : EXIT_HARNESS, "%s", err);
+    snprintf(b->r.good_sha, sizeof(b->r.good_sha), "%s", b->good.sha);
+    snprintf(errp, sizeof(errp), "%.900s/build-good.log", b->out);
+    if (trees_build(&b->good, b->cli.build, errp, "bisect", err, sizeof(err)) != 0)
+        return fail(EXIT_HARNESS, "good does not build: %s", err);
+    snprintf(range, sizeof(range), "%s^{commit}", b->cli.bad);
+    if (trees_git(b->cli.repo, b->tmpdir, bad_sha, sizeof(bad_sha), err, sizeof(err), "rev-parse",
+                  "--verify", "--quiet", range, NULL, NULL) < 0)
+        return fail(EXIT_USAGE, "--bad '%s': not a commit in '%s'", b->cli.bad, b->cli.repo);
+    if (trees_commit_info(b->cli.repo, b->tmpdir, b->good.sha, b->r.good_subject,
+                          sizeof(b->r.good_subject), NULL, 0, err, sizeof(err)) < 0)
+        return fail(EXIT_HARNESS, "%s", err);
+    snprintf(range, sizeof(range), "%s..%s", b->good.sha, bad_sha);
+    if (trees_rev_list(b->cli.repo, b->tmpdir, range, b->cli.all_parents, &o, err, sizeof(err)) < 0)
+        return fail(EXIT_HARNESS, "%s", err);
+    for (line = strtok_r(o ? o : (char *)"", "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
+        if (b->r.n == cap) {
+            struct bisect_commit *nc;
+
+            cap = cap ? cap * 2 : 32;
+            nc = realloc(b->r.c, cap * sizeof(*nc));
+            if (!nc) {
+                free(o);
+                return fail(EXIT_HARNESS, "out of memory");
+            }
+            b->r.c = nc;
+        }
+        memset(&b->r.c[b->r.n], 0, sizeof(b->r.c[0]));
+        snprintf(b->r.c[b->r.n].sha, sizeof(b->r.c[0].sha), "%s", line);
+        b->r.n++;
+    }
+    free(o);
+    if (b->r.n == 0 || strcmp(b->r.c[b->r.n - 1].sha, bad_sha) != 0)
+        return fail(EXIT_USAGE, "--bad '%s' is not a descendant of --good '%s' (nothing to bisect)",
+                    b->cli.bad, b->cli.good);
+    return -1;
+}
+
+/* The spec with versions[0] = good and versions[1] = c, written into dir. */
+static int step_spec(struct bisect *b, const struct bisect_commit *c, const char *dir, char *out,
+                     size_t outlen, char *err, size_t errlen)
+{
+    json_t *spec = ju_load_json(b->cli.rq.spec_path, err, errlen), *versions;
+    int rc = -1, i;
+
+    if (!spec)
+        return -1;
+    versions = json_object_get(spec, "versions");
+    if (json_array_size(versions) < 2) {
+        snprintf(err, errlen,
+                 "%s: $.versions: bisect needs two versions (good and the commit under test, "
+                 "using {tree} in their commands)",
+                 b->cli.rq.spec_path);
+        goto out;
+    }
+    while (json_array_size(versions) > 2)
+        json_array_remove(versions, 2);
+    for (i = 0; i < 2; i++) {
+        json_t *v = json_array_get(versions, i);
+        const char *nm = json_string_value(json_object_get(v, "name"));
+        char ref[200];
+
+        snprintf(i ? b->name1 : b->name0, sizeof(b->name0), "%s",
+                 nm  ? nm
+                 : i ? "candidate"
+                     : "baseline");
+        snprintf(ref, sizeof(ref), "%s = %s", i ? "commit" : b->cli.good, i ? c->sha : b->good.sha);
+        json_object_set_new(v, "ref", json_string(ref));
+    }
+    snprintf(out, outlen, "%s/spec.bisect.json", dir);
+    rc = atomic_write_json(out, spec, err, errlen);
+out:
+    json_decref(spec);
+    return rc;
+}
+
+/* The chosen row of a summary: --row by config id or label, else the one whose metric moved
+ * most in the bad direction. NULL when none has the metric. */
+static json_t *pick_row(struct bisect *b, json_t *summary)
+{
+    json_t *rows = json_object_get(summary, "rows"), *row, *best = NULL;
+    double best_bad = -INFINITY;
+    size_t i;
+
+    json_array_foreach(rows, i, row)
+    {
+        const char *cfg = json_string_value(json_object_get(row, "config"));
+        const char *lab = json_string_value(json_object_get(row, "label"));
+        json_t *m = json_object_get(json_object_get(row, "metrics"), b->r.metric);
+        json_t *vs = json_object_get(json_object_get(m, "vs_baseline"), b->name1);
+        double ch = json_real_value(json_object_get(vs, "change")), bad;
+
+        if (!m)
+            continue;
+        if (*b->r.row_config || b->cli.row) {
+            const char *want = *b->r.row_config ? b->r.row_config : b->cli.row;
+
+            if ((cfg && strcmp(cfg, want) == 0) ||
+                (!*b->r.row_config && lab && strcmp(lab, want) == 0))
+                return row;
+            continue;
+        }
+        bad = b->r.higher_better ? -ch : ch;
+        if (!best || bad > best_bad) {
+            best = row;
+            best_bad = bad;
+        }
+    }
+    return best;
+}
+
+/* Reads c's value, change and verdict from the step's summary. Returns 0, or an exit code. */
+static int judge_step(struct bisect *b, struct bisect_commit *c, json_t *summary)
+{
+    json_t *row = pick_row(b, summary), *m, *vs, *fn;
+    const char *verdict, *reason;
+    double bad_change;
+
+    if (!row)
+        return fail(b->cli.row ? EXIT_USAGE : EXIT_HARNESS,
+                    "no row %s%s has the metric (see the step's summary.json)",
+                    b->cli.row ? b->cli.row : "", b->cli.row ? "" : "of the spec");
+    if (!*b->r.row_config) {
+        snprintf(b->r.row_config, sizeof(b->r.row_config), "%s",
+                 json_string_value(json_object_get(row, "config")));
+        snprintf(b->r.row_label, sizeof(b->r.row_label), "%s",
+                 json_string_value(json_object_get(row, "label")));
+    }
+    m = json_object_get(json_object_get(row, "metrics"), b->r.metric);
+    vs = json_object_get(json_object_get(m, "vs_baseline"), b->name1);
+    c->good_value = json_number_value(
+        json_object_get(json_object_get(json_object_get(m, "values"), b->name0), "median"));
+    c->value = json_number_value(
+        json_object_get(json_object_get(json_object_get(m, "values"), b->name1), "median"));
+    c->change = json_number_value(json_object_get(vs, "change"));
+    verdict = json_string_value(json_object_get(vs, "verdict"));
+    reason = json_string_value(json_object_get(vs, "reason"));
+    fn = json_object_get(vs, "functions");
+    json_decref(c->functions);
+    c->functions = fn ? json_deep_copy(fn) : NULL;
+    bad_change = (b->r.higher_better ? -c->change : c->change) * 100.0;
+    if (!vs || !verdict || strcmp(verdict, "failed") == 0)
+        c->verdict = BV_INCONCLUSIVE;
+    else if (strcmp(b->r.metric, "instructions") == 0)
+        c->verdict = bad_change > b->r.threshold_pct ? BV_BAD : BV_GOOD;
+    else if (strcmp(verdict, "regressed") == 0)
+        c->verdict = bad_change > b->r.threshold_pct ? BV_BAD : BV_GOOD;
+    else if (strcmp(verdict, "~") == 0 && !reason)
+        c->verdict = BV_GOOD;
+    else if (strcmp(verdict, "improved") == 0)
+        c->verdict = BV_GOOD;
+    else
+        c->verdict = BV_INCONCLUSIVE;
+    return 0;
+}
+
+/* --resume: c's step from the earlier bisect.json, when it has one. */
+static int resume_step(struct bisect *b, struct bisect_commit *c)
+{
+    json_t *s;
+    size_t i;
+
+    json_array_foreach(json_object_get(b->prior, "steps"), i, s)
+    {
+        const char *sha = json_string_value(json_object_get(s, "commit"));
+        enum bisect_verdict v =
+            bisect_verdict_parse(json_string_value(json_object_get(s, "verdict")));
+
+        if (!sha || strcmp(sha, c->sha) != 0 || v == BV_NONE || v == BV_INCONCLUSIVE)
+            continue;
+        c->verdict = v;
+        c->value = json_number_value(json_object_get(s, "value"));
+        c->good_value = json_number_value(json_object_get(s, "good_value"));
+        c->change = json_number_value(json_object_get(s, "change"));
+        c->functions = json_incref(json_object_get(s, "functions"));
+        snprintf(c->dir, sizeof(c->dir), "%s",
+                 json_string_value(json_object_get(s, "dir"))
+                     ? json_string_value(json_object_get(s, "dir"))
+                     : "");
+        return 1;
+    }
+    return 0;
+}
+
+/* Builds and measures c against good. Returns 0 (c->verdict set), or an exit code. */
+static int measure(struct bisect *b, struct bisect_commit *c)
+{
+    struct tree t;
+    struct run_request rq = b->cli.rq;
+    struct run_outcome o;
+    char err[4096] = "", log[1200], spec2[1300], runs[1300];
+    struct stat st;
+    int rc;
+
+    if (b->prior && resume_step(b, c)) {
+        if (c->verdict != BV_SKIPPED)
+            c->measured = (int)++b->r.n_steps;
+        fprintf(stderr, "compare: bisect: %.12s: %s (from the earlier bisect.json)\n", c->sha,
+                bisect_verdict_name(c->verdict));
+        return 0;
+    }
+    memset(&t, 0, sizeof(t));
+    t.name = "commit";
+    t.ref = c->sha;
+    snprintf(c->dir, sizeof(c->dir), "%s/steps/%.12s", b->out, c->sha);
+    if (ju_mkdir_p(c->dir, err, sizeof(err)) < 0)
+        return fail(EXIT_HARNESS, "%s", err);
+    if (trees_prepare(&t, b->cli.repo, b->cache, b->tmpdir, err, sizeof(err)) < 0)
+        return fail(EXIT_HARNESS, "%s", err);
+    snprintf(log, sizeof(log), "%s/build.log", c->dir);
+    rc = trees_build(&t, b->cli.build, log, "bisect", err, sizeof(err));
+    if (rc < 0)
+        return fail(EXIT_HARNESS, "%s", err);
+    if (rc > 0) {
+        c->verdict = BV_SKIPPED;
+        fprintf(stderr, "compare: bisect: %.12s %s: does not build, skipped (log '%s')\n", c->sha,
+                c->subject, log);
+        return 0;
+    }
+    if (step_spec(b, c, c->dir, spec2, sizeof(spec2), err, sizeof(err)) < 0)
+        return fail(EXIT_USAGE, "%s", err);
+    snprintf(runs, sizeof(runs), "%s/runs.jsonl", c->dir);
+    rq.resume = b->cli.rq.resume && stat(runs, &st) == 0;
+    rq.out_dir = c->dir;
+    rq.spec_path = spec2;
+    rq.tree_dirs[0] = b->good.dir;
+    rq.tree_dirs[1] = t.dir;
+    rq.n_tree_dirs = 2;
+    if (b->cli.budget_s > 0)
+        rq.deadline_ns = clock_now_ns() + (uint64_t)(b->cli.budget_s * 1e9);
+    memset(&o, 0, sizeof(o));
+    rc = run_execute(&rq, &o, err, sizeof(err));
+    if (rc == EXIT_OK && o.summary)
+        rc = judge_step(b, c, o.summary);
+    else if (rc == EXIT_OK || rc == EXIT_HARNESS)
+        rc = fail(EXIT_HARNESS, "step %s: the runs failed: %s", c->sha, *err ? err : "no summary");
+    else
+        fprintf(stderr, "compare: bisect: %s\n", err);
+    if (rc == EXIT_OK)
+        c->measured = (int)++b->r.n_steps;
+    run_outcome_release(&o);
+    return rc;
+}
+
+static int save(struct bisect *b)
+{
+    char path[1100], err[1024] = "";
+
+    snprintf(path, sizeof(path), "%s/bisect.json", b->out);
+    if (bisect_write_json(&b->r, path, err, sizeof(err)) < 0)
+        return fail(EXIT_HARNESS, "%s", err);
+    snprintf(path, sizeof(path), "%s/bisect.md", b->out);
+    if (bisect_write_md(&b->r, path, err, sizeof(err)) < 0)
+        return fail(EXIT_HARNESS, "%s", err);
+    return 0;
+}
+
+static unsigned steps_left(size_t lo1, size_t hi)
+{
+    unsigned k = 0;
+    size_t n = hi > lo1 ? hi - lo1 : 0; /* commits still in question */
+
+    while (n > 0) {
+        n /= 2;
+        k++;
+    }
+    return k;
+}
+
+static void progress(const struct bisect *b, const struct bisect_commit *c, unsigned left)
+{
+    if (c->verdict == BV_SKIPPED)
+        return;
+    fprintf(stderr,
+            "compare: bisect: step %d: %.12s %s: %s %.6g (%+.2f%% against good): %s; about %u "
+            "step%s left\n",
+            c->measured, c->sha, c->subject, b->r.metric, c->value, c->change * 100.0,
+            bisect_verdict_name(c->verdict), left, left == 1 ? "" : "s");
+}
+
+/* The next commit to measure in (lo1 - 1, hi): the middle, else its nearest unskipped
+ * neighbour. lo1 is the index after the last good one (0 = good itself). -1 when none. */
+static long next_probe(const struct bisect *b, size_t lo1, size_t hi)
+{
+    long mid = (long)lo1 + ((long)hi - (long)lo1 - 1) / 2, d;
+
+    if (hi <= lo1)
+        return -1;
+    for (d = 0; d < (long)(hi - lo1) * 2; d++) {
+        long k = d % 2 ? mid - (d + 1) / 2 : mid + d / 2;
+
+        if (k >= (long)lo1 && k < (long)hi && b->r.c[k].verdict != BV_SKIPPED)
+            return k;
+    }
+    return -1;
+}
+
+/* The search proper, once bad is known bad. Returns the exit code. */
+static int search(struct bisect *b)
+{
+    size_t lo1 = 0, hi = b->r.n - 1; /* c[lo1 - 1] good (or good itself), c[hi] bad */
+    long k;
+    int rc;
+
+    while ((k = next_probe(b, lo1, hi)) >= 0) {
+        struct bisect_commit *c = &b->r.c[k];
+
+        if (trees_commit_info(b->cli.repo, b->tmpdir, c->sha, c->subject, sizeof(c->subject),
+                              c->date, sizeof(c->date), b->r.reason, sizeof(b->r.reason)) < 0)
+            return fail(EXIT_HARNESS, "%s", b->r.reason);
+        if ((rc = measure(b, c)) != 0)
+            return rc;
+        if (c->verdict == BV_BAD)
+            hi = (size_t)k;
+        else if (c->verdict == BV_GOOD)
+            lo1 = (size_t)k + 1;
+        progress(b, c, steps_left(lo1, hi));
+        if ((rc = save(b)) != 0)
+            return rc;
+        if (c->verdict == BV_INCONCLUSIVE) {
+            snprintf(b->r.reason, sizeof(b->r.reason),
+                     "step %.12s was inconclusive on %s (the gate's rules could not decide "
+                     "within its runs and budget); the first bad commit lies in %.12s..%.12s",
+                     c->sha, b->r.metric, lo1 ? b->r.c[lo1 - 1].sha : b->good.sha, b->r.c[hi].sha);
+            return EXIT_INCONCLUSIVE;
+        }
+    }
+    if (hi > lo1) {
+        snprintf(b->r.reason, sizeof(b->r.reason),
+                 "only skipped commits are left: the first bad commit is one of %zu commits "
+                 "%.12s..%.12s (the skipped ones did not build)",
+                 hi - lo1 + 1, b->r.c[lo1].sha, b->r.c[hi].sha);
+        return EXIT_INCONCLUSIVE;
+    }
+    b->r.found = 1;
+    b->r.culprit = hi;
+    if (hi == 0) {
+        b->r.parent_sha = b->good.sha;
+        b->r.parent_value = b->r.c[0].good_value;
+        b->r.culprit_change = b->r.c[0].change;
+    } else {
+        const struct bisect_commit *p = &b->r.c[hi - 1], *c = &b->r.c[hi];
+
+        b->r.parent_sha = p->sha;
+        b->r.parent_value = p->value;
+        b->r.culprit_change = (1.0 + c->change) / (1.0 + p->change) - 1.0;
+    }
+    return EXIT_OK;
+}
+
+/* --resume: the earlier bisect.json, which must be the same question. Returns -1 to go on,
+ * else the exit code. */
+static int load_prior(struct bisect *b)
+{
+    char path[1100], err[1024] = "";
+    const char *g, *bad, *m;
+
+    snprintf(path, sizeof(path), "%s/bisect.json", b->out);
+    if (access(path, F_OK) != 0)
+        return -1; /* interrupted before the first step was written: start over */
+    b->prior = ju_load_json(path, err, sizeof(err));
+    if (!b->prior)
+        return fail(EXIT_USAGE, "--resume: %s", err);
+    g = json_string_value(json_object_get(json_object_get(b->prior, "good"), "ref"));
+    bad = json_string_value(json_object_get(json_object_get(b->prior, "bad"), "ref"));
+    m = json_string_value(json_object_get(b->prior, "metric"));
+    if (!g || !bad || !m || strcmp(g, b->cli.good) != 0 || strcmp(bad, b->cli.bad) != 0 ||
+        strcmp(m, b->r.metric) != 0)
+        return fail(EXIT_USAGE,
+                    "--resume: '%s' is a bisect of another range or metric (%s); use a new --out",
+                    path, "good, bad and --metric must be the same");
+    if (!b->cli.row) {
+        const char *cfg =
+            json_string_value(json_object_get(json_object_get(b->prior, "row"), "config"));
+        const char *lab =
+            json_string_value(json_object_get(json_object_get(b->prior, "row"), "label"));
+
+        if (cfg && *cfg) {
+            snprintf(b->r.row_config, sizeof(b->r.row_config), "%s", cfg);
+            snprintf(b->r.row_label, sizeof(b->r.row_label), "%s", lab ? lab : "");
+        }
+    }
+    return -1;
+}
+
+/* Good against bad first: the search only makes sense when they differ. */
+static int check_ends(struct bisect *b)
+{
+    struct bisect_commit *c = &b->r.c[b->r.n - 1];
+    int rc;
+
+    if (trees_commit_info(b->cli.repo, b->tmpdir, c->sha, c->subject, sizeof(c->subject), c->date,
+                          sizeof(c->date), b->r.reason, sizeof(b->r.reason)) < 0)
+        return fail(EXIT_HARNESS, "%s", b->r.reason);
+    fprintf(stderr, "compare: bisect: %zu commit%s in %.12s..%.12s; measuring good against bad\n",
+            b->r.n, b->r.n == 1 ? "" : "s", b->good.sha, c->sha);
+    if ((rc = measure(b, c)) != 0)
+        return rc;
+    progress(b, c, steps_left(0, b->r.n - 1));
+    if (c->verdict == BV_SKIPPED)
+        snprintf(b->r.reason, sizeof(b->r.reason), "bad (%.12s) does not build (log in '%.900s')",
+                 c->sha, c->dir);
+    else if (c->verdict == BV_INCONCLUSIVE)
+        snprintf(b->r.reason, sizeof(b->r.reason),
+                 "good against bad was inconclusive on %s: nothing to bisect until it is decided",
+                 b->r.metric);
+    else if (c->verdict == BV_GOOD)
+        snprintf(b->r.reason, sizeof(b->r.reason),
+                 "good and bad do not differ past the threshold on %s: %+.2f%% (threshold %.2f%% "
+                 "in the bad direction); nothing to bisect",
+                 b->r.metric, c->change * 100.0, b->r.threshold_pct);
+    else
+        return -1;
+    return EXIT_INCONCLUSIVE;
+}
+
+static int setup(struct bisect *b)
+{
+    char err[1024] = "";
+    time_t now = time(NULL);
+    struct tm tm;
+    char ts[32];
+
+    snprintf(b->tmpdir, sizeof(b->tmpdir), "/tmp/pairbench-bisect.XXXXXX");
+    if (!mkdtemp(b->tmpdir)) {
+        *b->tmpdir = '\0';
+        return fail(EXIT_HARNESS, "mkdtemp: %s", strerror(errno));
+    }
+    if (trees_cache_root(b->cli.cache, b->cache, sizeof(b->cache), err, sizeof(err)) < 0)
+        return fail(EXIT_HARNESS, "%s", err);
+    gmtime_r(&now, &tm);
+    strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
+    if (b->cli.rq.out_dir)
+        snprintf(b->out, sizeof(b->out), "%s", b->cli.rq.out_dir);
+    else
+        snprintf(b->out, sizeof(b->out), "reports/%s-bisect", ts);
+    if (ju_mkdir_p(b->out, err, sizeof(err)) < 0)
+        return fail(EXIT_HARNESS, "%s", err);
+    if (b->cli.rq.resume)
+        return load_prior(b);
+    return -1;
+}
+
+static void print_answer(const struct bisect *b, int rc)
+{
+    if (rc == EXIT_OK && b->r.found) {
+        const struct bisect_commit *c = &b->r.c[b->r.culprit];
+
+        printf("%s %s (%s): %s %+.2f%% against its parent %.12s\n", c->sha, c->subject, c->date,
+               b->r.metric, b->r.culprit_change * 100.0, b->r.parent_sha);
+    } else if (rc == EXIT_INCONCLUSIVE) {
+        fprintf(stderr, "compare: bisect: exit 4: %s\n", b->r.reason);
+    }
+    printf("%s\n", b->out);
+}
+
+int cmd_bisect(int argc, char **argv)
+{
+    struct bisect *b = calloc(1, sizeof(*b));
+    int rc;
+    size_t i;
+
+    if (!b)
+        return EXIT_HARNESS;
+    rc = parse_args(b, argc, argv);
+    if (rc < 0)
+        rc = setup(b);
+    if (rc < 0)
+        rc = load_range(b);
+    if (rc < 0)
+        rc = check_ends(b);
+    if (rc < 0)
+        rc = search(b);
+    if (b->r.n && (rc == EXIT_OK || rc == EXIT_INCONCLUSIVE)) {
+        int s = save(b);
+
+        if (s)
+            rc = s;
+        print_answer(b, rc);
+    }
+    if (*b->tmpdir) {
+        char p[128];
+
+        snprintf(p, sizeof(p), "%s/git.err", b->tmpdir);
+        unlink(p);
+        rmdir(b->tmpdir);
+    }
+    for (i = 0; i < b->r.n; i++)
+        json_decref(b->r.c[i].functions);
+    free(b->r.c);
+    json_decref(b->prior);
+    if (b->gc_init)
+        gate_config_release(&b->cli.gc);
+    free(b);
+    return rc;
+}
