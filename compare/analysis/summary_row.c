@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "disturb.h"
+#include "outcome.h"
 #include "stats.h"
 #include "summary.h"
 #include "summary_cost.h"
@@ -490,6 +491,7 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
 {
     size_t nv = json_array_size(versions), vi;
     struct row_runs rr = {.failures = json_array()};
+    struct verdict_rules rate_rules = *rules;
     struct side **sides = sides_new(nv);
     json_t *row, *metrics;
     unsigned inst_failed;
@@ -512,8 +514,10 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
     row_identity(row, cfg, mcfg, fallback_label, rr.ok, rr.failed, expected_rounds * nv);
     row_run_facts(row, &rr);
     inst_failed = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"));
+    /* a fixed-rate row judges what each request costs the server (outcome.h) */
+    outcome_rate_rules(json_object_get(mcfg, "params"), 0, &rate_rules, NULL);
     row_metrics(metrics, sides, cfg, latest, versions, nr, rr.failed, inst_failed, rr.any_server,
-                rules, lp);
+                &rate_rules, lp);
     hold_disturbed(row, metrics, lp->planned);
     json_object_set_new(row, "metrics", metrics);
     sides_free(sides, nv);
