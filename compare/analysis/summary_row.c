@@ -338,6 +338,9 @@ struct row_runs {
     double errsum[N_ERR_KINDS]; /* the driver's errors by kind, over the ok runs */
     int insecure, any_server;
     const char *unit;
+    /* fixed-rate runs (result.rate): how many, the target, and how many did not keep it */
+    unsigned rate_runs, rate_not_kept;
+    double rate_target;
     json_t *failures; /* [{"version", "round", "reason"}] */
 };
 
@@ -403,6 +406,11 @@ static void collect_version(struct row_runs *rr, struct side *s, size_t vi, cons
             rr->insecure = 1;
         if (!rr->unit)
             rr->unit = summary_str(res, "unit", NULL);
+        if (json_is_object(json_object_get(res, "rate"))) {
+            rr->rate_runs++;
+            rr->rate_target = summary_num(json_object_get(res, "rate"), "target", 0);
+            rr->rate_not_kept += json_is_false(path2(res, "rate", "kept"));
+        }
     }
     for (r = 0; r < nr; r++)
         if (s->have[M_SERVER_CPU][r])
@@ -482,6 +490,11 @@ static void row_run_facts(json_t *row, struct row_runs *rr)
     json_object_set_new(row, "errors", errs);
     json_object_set_new(row, "tls_insecure", json_boolean(rr->insecure));
     json_object_set_new(row, "unit", rr->unit ? json_string(rr->unit) : json_null());
+    if (rr->rate_runs)
+        json_object_set_new(row, "rate",
+                            json_pack("{s:f, s:I, s:I}", "target", rr->rate_target, "runs",
+                                      (json_int_t)rr->rate_runs, "not_kept",
+                                      (json_int_t)rr->rate_not_kept));
 }
 
 json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *latest,

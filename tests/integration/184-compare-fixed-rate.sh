@@ -34,6 +34,8 @@ assert_eq "$(node -e '
 const lines=require("fs").readFileSync(process.argv[1],"utf8").trim().split("\n").map(JSON.parse);
 console.log(lines.every(l => l.result.rate && l.result.rate.target === 1000 && l.result.config.rate === 1000));' "$T/out/runs.jsonl")" \
     true "every run open loop at 1000/s"
+assert_eq "$(json_get "$T/out/summary.json" 'const r=this.rows[0].rate; r.target === 1000 && r.runs >= 6 && r.not_kept >= 0 && r.not_kept <= r.runs')" true \
+    "summary row rate: $(json_get "$T/out/summary.json" 'this.rows[0].rate')"
 grep -qi "server CPU" "$T/out/gate.md" || fail "gate.md does not name server CPU: $(cat "$T/out/gate.md")"
 
 # the same gate on an A/A pair passes: throughput is not judged, server CPU/op within 5%
