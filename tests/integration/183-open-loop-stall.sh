@@ -37,9 +37,13 @@ k99=$(json_get "$T/calm.json" 'this.latency_us.p99')
 # closed loop: the stalls hide (a few batches per connection wait; 1% of ~100k do not)
 assert_eq "$(node -e "console.log($c99 < 10000)")" true "closed-loop p99 ${c99}us shows the stalls"
 # open loop: 5% of the requests fall in a stall, the slowest fifth of them wait 40-50 ms
-for v in "$o99" "$q99"; do
-    assert_eq "$(node -e "console.log($v >= 25000 && $v <= 60000)")" true \
-        "fixed-rate p99 ${v}us: expected the 50 ms stalls (25-60 ms)"
+# (at most 60 ms plus however long the driver itself was descheduled: rate.max_lag_us; on a
+# loaded machine that was once 134 ms)
+for n in open poisson; do
+    v=$(json_get "$T/$n.json" 'this.latency_us.p99')
+    lag=$(json_get "$T/$n.json" 'this.rate.max_lag_us')
+    assert_eq "$(node -e "console.log($v >= 25000 && $v <= 60000 + $lag)")" true \
+        "$n: fixed-rate p99 ${v}us: expected the 50 ms stalls (25-60 ms, + max lag ${lag}us)"
 done
 assert_eq "$(node -e "console.log($o99 > 2 * $k99)")" true \
     "stalled fixed-rate p99 ${o99}us not above twice the unstalled ${k99}us"
