@@ -35,6 +35,9 @@ static void usage(FILE *f)
             "  --payload BYTES [64] (k/M suffix)  --warmup S [1]  --duration S [5]\n"
             "  --requests N (exactly N measured ops instead of a duration)  --timeout S [5]\n"
             "  --busy-poll-us N [0] (poll up to N us before sleeping; the window adapts)\n"
+            "  --rate R [0: closed loop] (open loop: R ops/s over all connections, each\n"
+            "           request due on a schedule, latency from its due time)\n"
+            "  --arrival uniform|poisson [uniform] (the schedule's gaps, with --rate)\n"
             "  redis:   --command ECHO|PING|SET|GET|INCR|LPUSH|RPUSH|LPOP|RPOP|SADD|HSET|SPOP|\n"
             "                     ZADD|ZPOPMIN|MSET|LRANGE_100|LRANGE_300|LRANGE_500|LRANGE_600\n"
             "                     [ECHO], or any command line: a template with __rand_int__,\n"
@@ -46,13 +49,14 @@ static void usage(FILE *f)
             "           (credentials: PAIRBENCH_REDIS_USER / PAIRBENCH_REDIS_PASSWORD)\n"
             "  http/ws: --path PATH [/]  --http-version 1.1|2  --method GET|POST\n"
             "  tls:     --cacert F  --cert F  --key F  --sni NAME  --insecure\n"
-            "  --serve [--serve-workers N] [--delay-us N] [--work N]   host the reference server\n"
-            "           in-process\n"
+            "  --serve [--serve-workers N] [--delay-us N] [--work N] [--stall MS/PERIOD_MS]\n"
+            "           host the reference server in-process\n"
             "  --config FILE.json   the same keys as the flags, '-' written '_'\n"
             "\n"
             "serve flags: --host H  --port P  --workers N  --payload BYTES (tcp: message size\n"
             "  for request counting and --delay-us; 0 = each chunk)  --delay-us N (hold each\n"
             "  reply)  --work N (N rounds of CPU work per request, a few ns each)\n"
+            "  --stall MS/PERIOD_MS (answer nothing for MS ms in every PERIOD_MS ms)\n"
             "  --transport tls --cert F --key F [--cacert F]\n"
             "  on SIGINT/SIGTERM prints {\"requests\": N, \"per_worker\": [connections of each\n"
             "  worker thread], \"connections\": M (their sum)} and exits 0\n"
@@ -91,8 +95,9 @@ static int run_serve(const struct drv_opts *o)
         fprintf(stderr, "driver: serve: %s\n", err);
         return EXIT_FAIL;
     }
-    fprintf(stderr, "driver: serving %s on %s:%d (%u workers, delay %u us, work %u)\n",
-            opts_proto_name(o->protocol), o->host, port, o->workers, o->delay_us, o->work);
+    fprintf(stderr, "driver: serving %s on %s:%d (%u workers, delay %u us, work %u%s%s)\n",
+            opts_proto_name(o->protocol), o->host, port, o->workers, o->delay_us, o->work,
+            o->stall[0] ? ", stall " : "", o->stall);
     while (sigwait(&set, &sig) != 0)
         ;
     fflush(stderr);

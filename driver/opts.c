@@ -47,6 +47,7 @@ static const char *const redis_commands[] = {
     "MSET", "LRANGE_100", "LRANGE_300", "LRANGE_500", "LRANGE_600", NULL};
 static const char *const http_versions[] = {"1.1", "2", NULL};
 static const char *const http_methods[] = {"GET", "POST", NULL};
+static const char *const arrivals[] = {"uniform", "poisson", NULL};
 
 #define F(field) offsetof(struct drv_opts, field), sizeof(((struct drv_opts *)0)->field)
 
@@ -95,6 +96,11 @@ static const struct key keys[] = {
     {"busy_poll_us", T_UNS, M_CLIENT, F(busy_poll_us), 0, 1000, NULL, "microseconds in 0..1000"},
     {"error_limit", T_DBL, M_CLIENT, F(error_limit), 0, 100, NULL,
      "a percentage of successful operations in 0..100"},
+    {"rate", T_DBL, M_CLIENT, F(rate), 0, 1e9, NULL,
+     "operations per second in 0..10^9 over all connections (0 = closed loop)"},
+    {"arrival", T_CHOICE, M_CLIENT, F(arrival), 0, 0, arrivals, "uniform or poisson"},
+    {"stall", T_STR, M_ALL, F(stall), 0, 0, NULL,
+     "MS/PERIOD_MS in milliseconds with 0 < MS < PERIOD_MS <= 3600000 (e.g. 50/1000)"},
 };
 
 /* Keys that apply to some protocols only (client mode): one bit per enum drv_proto. Any
@@ -154,9 +160,30 @@ void opts_defaults(struct drv_opts *o, enum drv_mode mode, enum drv_proto proto)
     snprintf(o->path, sizeof(o->path), "/");
     snprintf(o->http_version, sizeof(o->http_version), "1.1");
     snprintf(o->method, sizeof(o->method), "GET");
+    snprintf(o->arrival, sizeof(o->arrival), "uniform");
     o->serve_workers = 1;
     o->timeout_s = 5;
     o->error_limit = OPTS_ERROR_LIMIT_DEFAULT;
+}
+
+int opts_stall_parse(const char *s, unsigned *stall_ms, unsigned *period_ms)
+{
+    char a[16];
+    const char *slash = strchr(s, '/');
+    uint64_t st, per;
+
+    if (!slash || (size_t)(slash - s) >= sizeof(a))
+        return -1;
+    memcpy(a, s, (size_t)(slash - s));
+    a[slash - s] = '\0';
+    if (num_parse_u64(a, 1, 3600000, &st) < 0 || num_parse_u64(slash + 1, 2, 3600000, &per) < 0 ||
+        st >= per)
+        return -1;
+    if (stall_ms)
+        *stall_ms = (unsigned)st;
+    if (period_ms)
+        *period_ms = (unsigned)per;
+    return 0;
 }
 
 static const struct key *key_find(const char *name)
@@ -244,6 +271,8 @@ static int key_set(struct drv_opts *o, const struct key *k, const char *s, const
         if (strcmp(k->name, "path") == 0 && s[0] != '/')
             goto bad;
         if (strcmp(k->name, "host") == 0 && s[0] == '\0')
+            goto bad;
+        if (strcmp(k->name, "stall") == 0 && opts_stall_parse(s, NULL, NULL) < 0)
             goto bad;
         snprintf(field, k->size, "%s", s);
         return 0;
@@ -604,6 +633,16 @@ int opts_validate(const struct drv_opts *o, char *err, size_t errlen)
                      o->cert, o->key);
             return -1;
         }
+        if (o->rate == 0 && strcmp(o->arrival, "poisson") == 0) {
+            snprintf(err, errlen, "--arrival 'poisson': expected only with --rate (a schedule)");
+            return -1;
+        }
+        if (!o->serve && o->stall[0]) {
+            snprintf(err, errlen,
+                     "--stall '%s': expected only with --serve (it stalls the reference server)",
+                     o->stall);
+            return -1;
+        }
         if (!o->serve && (o->delay_us || o->work)) {
             /* they slow the reference server: without --serve there is none to slow */
             snprintf(err, errlen,
@@ -694,12 +733,18 @@ json_t *opts_to_json(const struct drv_opts *o)
         if (o->busy_poll_us)
             set_int(j, "busy_poll_us", o->busy_poll_us);
         json_object_set_new(j, "error_limit", json_real(o->error_limit));
+        if (o->rate > 0) {
+            json_object_set_new(j, "rate", json_real(o->rate));
+            set_str(j, "arrival", o->arrival);
+        }
         json_object_set_new(j, "serve", json_boolean(o->serve));
         if (o->serve) {
             set_int(j, "serve_workers", o->serve_workers);
             set_int(j, "delay_us", o->delay_us);
             if (o->work)
                 set_int(j, "work", o->work);
+            if (o->stall[0])
+                set_str(j, "stall", o->stall);
         }
     } else {
         set_int(j, "workers", o->workers);
@@ -707,6 +752,8 @@ json_t *opts_to_json(const struct drv_opts *o)
         set_int(j, "delay_us", o->delay_us);
         if (o->work)
             set_int(j, "work", o->work);
+        if (o->stall[0])
+            set_str(j, "stall", o->stall);
         if (o->protocol != PROTO_TCP)
             set_str(j, "path", o->path);
     }

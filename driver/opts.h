@@ -64,6 +64,12 @@ struct drv_opts {
     /* client: connect + io + protocol + verify errors past this percentage of the
      * successful operations fail the run (result.h, result_judge); default 1 */
     double error_limit;
+    /* client: open-loop load (docs/driver.md, "Fixed rate"): operations per second over all
+     * connections, each request due at its scheduled time; 0 = closed loop (default) */
+    double rate;
+    char arrival[16]; /* "uniform" (default) or "poisson": the schedule's gaps */
+    /* reference server: "MS/PERIOD_MS", stop answering MS ms in every PERIOD_MS ms ("" off) */
+    char stall[32];
 };
 
 /* Sets every field to its default for the protocol. */
@@ -84,6 +90,9 @@ int opts_validate(const struct drv_opts *o, char *err, size_t errlen);
 
 /* The effective configuration as a new JSON object (no secrets). Caller json_decref()s. */
 json_t *opts_to_json(const struct drv_opts *o);
+
+/* Parses a --stall value "MS/PERIOD_MS" (integers, 0 < MS < PERIOD_MS <= 3600000). 0, or -1. */
+int opts_stall_parse(const char *s, unsigned *stall_ms, unsigned *period_ms);
 
 const char *opts_proto_name(enum drv_proto p);
 int opts_proto_parse(const char *s, enum drv_proto *p);

@@ -8,6 +8,7 @@
 #include <hiredis/hiredis.h>
 #include <openssl/crypto.h>
 
+#include "arrival.h"
 #include "curl_dl.h"
 
 #define STR2(x) #x
@@ -184,6 +185,37 @@ json_t *result_build_json(void)
     return b;
 }
 
+double result_rate_achieved(const struct drv_result *r)
+{
+    double win = r->window_s > 0 ? r->window_s : (double)r->elapsed_ns / 1e9;
+
+    return win > 0 ? (double)r->rate_ops / win : 0.0;
+}
+
+int result_rate_kept(const struct drv_result *r)
+{
+    return arrival_kept(r->rate_target, result_rate_achieved(r), r->rate_sent, r->rate_late);
+}
+
+/* The "rate" object of a --rate run: the schedule, what was achieved, and how far behind it
+ * the driver fell. */
+static json_t *rate_json(const struct drv_opts *o, const struct drv_result *r)
+{
+    json_t *j = json_object();
+
+    if (!j)
+        return NULL;
+    json_object_set_new(j, "target", real1(r->rate_target));
+    json_object_set_new(j, "achieved", real1(result_rate_achieved(r)));
+    json_object_set_new(j, "arrival", json_string(o->arrival));
+    json_object_set_new(j, "sent", json_integer((json_int_t)r->rate_sent));
+    json_object_set_new(j, "late", json_integer((json_int_t)r->rate_late));
+    json_object_set_new(j, "late_after_us", json_integer((json_int_t)(ARRIVAL_LATE_NS / 1000)));
+    json_object_set_new(j, "max_lag_us", real1((double)r->rate_max_lag_ns / 1e3));
+    json_object_set_new(j, "kept", json_boolean(result_rate_kept(r)));
+    return j;
+}
+
 json_t *result_to_json(const struct drv_opts *o, const struct drv_result *r)
 {
     json_t *j = json_object(), *lat, *err, *cpu;
@@ -215,10 +247,14 @@ json_t *result_to_json(const struct drv_opts *o, const struct drv_result *r)
     json_object_set_new(lat, "p90", real1(hist_percentile(r->hist, 90) / 1e3));
     json_object_set_new(lat, "p99", real1(hist_percentile(r->hist, 99) / 1e3));
     json_object_set_new(lat, "p999", real1(hist_percentile(r->hist, 99.9) / 1e3));
+    json_object_set_new(lat, "p9999", real1(hist_percentile(r->hist, 99.99) / 1e3));
     json_object_set_new(lat, "max", real1((double)hist_max(r->hist) / 1e3));
     json_object_set_new(lat, "mean", real1(hist_mean(r->hist) / 1e3));
     json_object_set_new(lat, "samples", json_integer((json_int_t)hist_count(r->hist)));
+    json_object_set_new(lat, "rel_error", json_real(RESULT_LATENCY_REL_ERROR));
     json_object_set_new(j, "latency_us", lat);
+    if (r->rate_target > 0)
+        json_object_set_new(j, "rate", rate_json(o, r));
 
     err = json_object();
     json_object_set_new(err, "connect", json_integer((json_int_t)r->err_connect));

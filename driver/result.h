@@ -37,6 +37,10 @@ struct drv_result {
     unsigned conns_configured, conns_held;
     double window_s; /* the configured window (duration); 0 with --requests (not printed) */
     char first_error[RESULT_ERRTEXT_MAX + 1]; /* the run's first error ("" = none) */
+    /* --rate (rate_target 0: closed loop): measured ops and batches sent on the schedule,
+     * batches sent late (arrival.h) and the largest lag behind it */
+    double rate_target;
+    uint64_t rate_ops, rate_sent, rate_late, rate_max_lag_ns;
     /* result_judge()'s verdict: failed runs still print their result, then exit 3 */
     int failed;
     char reason[RESULT_REASON_MAX];
@@ -63,6 +67,15 @@ void result_note_error(struct drv_result *r, const char *text);
  * successful operations; or errors of all classes outnumber the successful operations.
  * Sets r->failed and r->reason (every failed rule, joined by "; "); returns r->failed. */
 int result_judge(struct drv_result *r, double error_limit_pct);
+
+/* The relative error of every latency percentile (common/hist: a bucket's midpoint is within
+ * 0.4% of any value in it); printed as latency_us.rel_error. */
+#define RESULT_LATENCY_REL_ERROR 0.004
+
+/* --rate: the achieved rate (measured ops sent per second of the window) and whether the
+ * schedule was kept (arrival_kept). Pure. */
+double result_rate_achieved(const struct drv_result *r);
+int result_rate_kept(const struct drv_result *r);
 
 /* The result object (new reference): schema, protocol, transport, config (opts_to_json),
  * status, reason, ops, batches, window_s (duration runs), elapsed_s, throughput, unit,

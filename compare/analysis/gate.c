@@ -9,6 +9,7 @@
 #include "exit_codes.h"
 #include "escape.h"
 #include "num.h"
+#include "outcome.h"
 #include "gate_words.h"
 #include "outcome.h"
 #include "summary.h"
@@ -366,6 +367,7 @@ void gate_row_rules(const struct gate_config *gc, const json_t *params, struct v
 
     *out = gc->rules;
     memcpy(gated, gc->gated, METRIC_ALL);
+    outcome_rate_rules(params, gc->explicit_set, out, gated);
     if (r < 0)
         return;
     for (m = 0; m < METRIC_ALL; m++) {

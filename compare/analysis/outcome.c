@@ -12,6 +12,26 @@ void outcome_default_gated(unsigned char gated[METRIC_ALL])
         gated[m] = (unsigned char)metric_def((enum metric)m)->gate_default;
 }
 
+int outcome_rate_row(const json_t *params)
+{
+    return json_number_value(json_object_get(params, "rate")) > 0;
+}
+
+void outcome_rate_rules(const json_t *params, int named_set, struct verdict_rules *rules,
+                        unsigned char *gated)
+{
+    if (!outcome_rate_row(params))
+        return;
+    if (rules && !(rules->threshold_pct[METRIC_SERVER_CPU_US] > 0))
+        rules->threshold_pct[METRIC_SERVER_CPU_US] = OUTCOME_RATE_SERVER_CPU_PCT;
+    if (!gated)
+        return;
+    gated[METRIC_THROUGHPUT] = 0;
+    gated[METRIC_CPU_EFFICIENCY] = 0;
+    if (!named_set)
+        gated[METRIC_SERVER_CPU_US] = 1;
+}
+
 const char *outcome_row_verdict(const json_t *row, const char *candidate,
                                 const unsigned char *gated)
 {
@@ -21,8 +41,12 @@ const char *outcome_row_verdict(const json_t *row, const char *candidate,
 
     if (strcmp(status, VERDICT_FAILED) == 0)
         return VERDICT_FAILED;
-    if (!gated) {
-        outcome_default_gated(dflt);
+    if (!gated || outcome_rate_row(json_object_get(row, "params"))) {
+        if (gated)
+            memcpy(dflt, gated, sizeof(dflt));
+        else
+            outcome_default_gated(dflt);
+        outcome_rate_rules(json_object_get(row, "params"), gated != NULL, NULL, dflt);
         gated = dflt;
     }
     for (m = 0; candidate && m < METRIC_ALL; m++) {

@@ -19,6 +19,22 @@
  * them). */
 void outcome_default_gated(unsigned char gated[METRIC_ALL]);
 
+/* Fixed-rate rows (a configuration with "rate" > 0, docs/driver.md "Fixed rate"): throughput
+ * is a setting there, not a result, so throughput and cpu_efficiency get no verdict that
+ * gates; what each request costs the server (server_cpu_us) and the tail latency (p99_us)
+ * do. OUTCOME_RATE_SERVER_CPU_PCT is server_cpu_us's threshold on those rows when none is
+ * named (from A/A runs, docs/results/2026-12-04-open-loop.md). */
+#define OUTCOME_RATE_SERVER_CPU_PCT 5.0
+
+/* 1 when params (a row's configuration) asks for a fixed rate. */
+int outcome_rate_row(const json_t *params);
+
+/* Adjusts a fixed-rate row's rules and gated set (either may be NULL): throughput and
+ * cpu_efficiency are not gated; unless named (named_set), server_cpu_us is gated, at
+ * OUTCOME_RATE_SERVER_CPU_PCT when its threshold is 0. Other rows are left as they are. */
+void outcome_rate_rules(const json_t *params, int named_set, struct verdict_rules *rules,
+                        unsigned char *gated);
+
 /* The verdict of a summary row for one candidate over the gated metrics (METRIC_ALL entries;
  * NULL = the headline set; a metric the row did not measure is passed over), worst first:
  * "failed" (the row has failed runs), "regressed", "unstable",

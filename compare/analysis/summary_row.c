@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "disturb.h"
+#include "outcome.h"
 #include "stats.h"
 #include "summary.h"
 #include "summary_cost.h"
@@ -339,6 +340,9 @@ struct row_runs {
     double errsum[N_ERR_KINDS]; /* the driver's errors by kind, over the ok runs */
     int insecure, any_server;
     const char *unit;
+    /* fixed-rate runs (result.rate): how many, the target, and how many did not keep it */
+    unsigned rate_runs, rate_not_kept;
+    double rate_target;
     json_t *failures; /* [{"version", "round", "reason"}] */
 };
 
@@ -404,6 +408,11 @@ static void collect_version(struct row_runs *rr, struct side *s, size_t vi, cons
             rr->insecure = 1;
         if (!rr->unit)
             rr->unit = summary_str(res, "unit", NULL);
+        if (json_is_object(json_object_get(res, "rate"))) {
+            rr->rate_runs++;
+            rr->rate_target = summary_num(json_object_get(res, "rate"), "target", 0);
+            rr->rate_not_kept += json_is_false(path2(res, "rate", "kept"));
+        }
     }
     for (r = 0; r < nr; r++)
         if (s->have[M_SERVER_CPU][r])
@@ -483,6 +492,11 @@ static void row_run_facts(json_t *row, struct row_runs *rr)
     json_object_set_new(row, "errors", errs);
     json_object_set_new(row, "tls_insecure", json_boolean(rr->insecure));
     json_object_set_new(row, "unit", rr->unit ? json_string(rr->unit) : json_null());
+    if (rr->rate_runs)
+        json_object_set_new(row, "rate",
+                            json_pack("{s:f, s:I, s:I}", "target", rr->rate_target, "runs",
+                                      (json_int_t)rr->rate_runs, "not_kept",
+                                      (json_int_t)rr->rate_not_kept));
 }
 
 json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *latest,
@@ -492,6 +506,7 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
 {
     size_t nv = json_array_size(versions), vi;
     struct row_runs rr = {.failures = json_array()};
+    struct verdict_rules rate_rules = *rules;
     struct side **sides = sides_new(nv);
     json_t *row, *metrics;
     unsigned inst_failed;
@@ -514,8 +529,10 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
     row_identity(row, cfg, mcfg, fallback_label, rr.ok, rr.failed, expected_rounds * nv);
     row_run_facts(row, &rr);
     inst_failed = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"));
+    /* a fixed-rate row judges what each request costs the server (outcome.h) */
+    outcome_rate_rules(json_object_get(mcfg, "params"), 0, &rate_rules, NULL);
     row_metrics(metrics, sides, cfg, latest, versions, nr, rr.failed, inst_failed, rr.any_server,
-                rules, lp);
+                &rate_rules, lp);
     hold_disturbed(row, metrics, lp->planned);
     json_object_set_new(row, "metrics", metrics);
     summary_row_workload(row, cfg, latest, versions, nr);

@@ -22,6 +22,7 @@ static const char *const transports[] = {"tcp", "tls", NULL};
 static const char *const http_versions[] = {"1.1", "2", NULL};
 /* What the driver's HTTP workload sends (driver/wl/wl_http.c). */
 static const char *const methods[] = {"GET", "POST", NULL};
+static const char *const arrivals[] = {"uniform", "poisson", NULL};
 
 static const struct key_rule key_rules[] = {
     {"protocol", K_ENUM, 0, 0, protocols, "one of \"redis\", \"tcp\", \"http\", \"ws\""},
@@ -58,6 +59,10 @@ static const struct key_rule key_rules[] = {
     {"timeout", K_NUM, 0.001, 3600, NULL, "a number of seconds from 0.001 to 3600"},
     {"delay_us", K_INT, 0, 10000000, NULL, "an integer from 0 to 10000000 (microseconds)"},
     {"busy_poll_us", K_INT, 0, 1000, NULL, "an integer from 0 to 1000 (microseconds)"},
+    {"rate", K_NUM, 0, 1e9, NULL,
+     "a number of operations per second from 0 to 1000000000 (0 = closed loop; fractions of "
+     "a saturation rate such as \"50%\" are not supported yet)"},
+    {"arrival", K_ENUM, 0, 0, arrivals, "\"uniform\" or \"poisson\""},
 };
 #define N_KEY_RULES (sizeof(key_rules) / sizeof(key_rules[0]))
 
@@ -70,7 +75,7 @@ static const char key_list[] =
     "command, commands, key_pattern, setup, keyspace, auth, resp, http_version, path, serve, "
     "serve_workers, warmup, "
     "duration, requests, method, cacert, cert, key, sni, insecure, timeout, delay_us, "
-    "busy_poll_us";
+    "busy_poll_us, rate, arrival";
 
 void grid_show_value(const json_t *v, char *out, size_t outlen)
 {
@@ -299,6 +304,11 @@ void grid_config_label(const json_t *p, char *out, size_t outlen)
     }
     if (geti(p, "busy_poll_us", 0) > 0) {
         snprintf(part, sizeof(part), "busy-poll %lld µs", geti(p, "busy_poll_us", 0));
+        add_part(out, outlen, part);
+    }
+    if (json_number_value(json_object_get(p, "rate")) > 0) {
+        snprintf(part, sizeof(part), "rate %g/s%s", json_number_value(json_object_get(p, "rate")),
+                 strcmp(gets_(p, "arrival", "uniform"), "poisson") == 0 ? " poisson" : "");
         add_part(out, outlen, part);
     }
     if (json_is_true(json_object_get(p, "insecure")))

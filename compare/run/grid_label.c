@@ -10,11 +10,11 @@
 /* The keys grid_config_label() always shows when they matter. */
 static int label_shows(const char *key)
 {
-    static const char *const shown[] = {"protocol", "transport",    "command",      "payload",
-                                        "pipeline", "window",       "workers",      "connections",
-                                        "path",     "http_version", "method",       "resp",
-                                        "auth",     "keyspace",     "requests",     "serve",
-                                        "commands", "delay_us",     "busy_poll_us", "insecure"};
+    static const char *const shown[] = {
+        "protocol",     "transport",   "command",  "payload",      "pipeline", "window",
+        "workers",      "connections", "path",     "http_version", "method",   "resp",
+        "auth",         "keyspace",    "requests", "serve",        "commands", "delay_us",
+        "busy_poll_us", "insecure",    "rate",     "arrival"};
     size_t i;
 
     for (i = 0; i < sizeof(shown) / sizeof(shown[0]); i++)

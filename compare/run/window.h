@@ -30,6 +30,10 @@ struct tree_sample {
     unsigned long long syscr, syscw; /* read and write system calls (/proc/PID/io) */
     unsigned long long vcsw, nivcsw; /* context switches, summed over every thread */
     unsigned n_procs;                /* processes found (0: the root is gone) */
+    /* the threads' on-CPU time in ns (task/TID/schedstat), and the threads read: cpu_s at
+     * nanosecond resolution when two samples read the same threads (ticks are 10 ms) */
+    double sched_s;
+    unsigned n_sched;
 };
 
 /* Samples pid and all its descendants (found by parent pid in proc_root/[0-9]*\/stat, as

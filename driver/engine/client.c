@@ -61,7 +61,8 @@ static int workers_make(struct run *run, unsigned nw, unsigned *made, char *err,
         w->id = i;
         w->loop.epfd = w->loop.wakefd = -1;
         loop_solo_reset(&w->solo);
-        w->solo_ok = count == 1 && !run->tls && !getenv("PAIRBENCH_NO_SOLO");
+        /* --rate sends on a schedule: a worker never waits in a read */
+        w->solo_ok = count == 1 && !run->tls && !run->rated && !getenv("PAIRBENCH_NO_SOLO");
         w->hist = hist_new();
         w->conns = calloc(count ? count : 1, sizeof(*w->conns));
         *made = i + 1;
@@ -144,6 +145,7 @@ int client_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t
     memset(&run, 0, sizeof(run));
     run.o = o;
     run.timeout_ns = (uint64_t)(o->timeout_s * 1e9);
+    run.rated = o->rate > 0;
     run.wl = workload_for(o->protocol);
     if (!run.wl) {
         snprintf(err, errlen, "protocol '%s' is not built into this driver",

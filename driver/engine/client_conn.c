@@ -37,7 +37,7 @@ static uint64_t splitmix(uint64_t x)
 uint64_t cconn_inflight_measured_ops(const struct cconn *cc)
 {
     uint64_t ops = 0;
-    unsigned i, slot, win = cc->w->run->o->window;
+    unsigned i, slot, win = cc->cap;
 
     for (i = 0; i < cc->count; i++) {
         slot = (cc->head + i) % win;
@@ -263,11 +263,40 @@ void cconn_hello_write(struct cconn *cc, uint64_t now)
  * batches in flight, so what it occupies is bounded by the bytes in flight. */
 static size_t gather_cap(const struct drv_opts *o)
 {
-    double est = (double)o->window * o->pipeline * ((double)o->payload + 256);
+    /* --rate: the batches due between two wake-ups of the worker, a few at most */
+    double win = o->rate > 0 && o->window < 16 ? 16 : o->window;
+    double est = win * o->pipeline * ((double)o->payload + 256);
 
     return est < OUT_GATHER_MIN   ? OUT_GATHER_MIN
            : est > OUT_GATHER_MAX ? OUT_GATHER_MAX
                                   : (size_t)est;
+}
+
+/* --rate: starts every ready connection's schedule at now; connection i of n is offset by
+ * i/n of its gap (uniform), so the run's requests are evenly spaced. */
+void client_rate_start(struct worker *w, uint64_t now)
+{
+    const struct drv_opts *o = w->run->o;
+    double per_conn = o->rate / o->pipeline / o->connections;
+    unsigned i, idx;
+
+    for (i = 0; i < w->nconns; i++) {
+        idx = w->conns[i].index;
+        arrival_init(&w->conns[i].sched, now, per_conn, strcmp(o->arrival, "poisson") == 0,
+                     0x9e3779b97f4a7c15ull * (idx + 1), (double)idx / o->connections);
+    }
+}
+
+/* --rate: a connection's in-flight ring holds the batches due over --timeout (a server that
+ * stalls that long fails the run anyway), within RATE_RING_MIN..RATE_RING_MAX; when it is
+ * full the next batches wait, and count as late. */
+static unsigned rate_ring_cap(const struct drv_opts *o)
+{
+    double per_conn = o->rate / o->pipeline / o->connections * o->timeout_s + 16;
+
+    return per_conn < RATE_RING_MIN   ? RATE_RING_MIN
+           : per_conn > RATE_RING_MAX ? RATE_RING_MAX
+                                      : (unsigned)per_conn;
 }
 
 int cconn_setup(struct cconn *cc, struct worker *w, unsigned index)
@@ -286,10 +315,11 @@ int cconn_setup(struct cconn *cc, struct worker *w, unsigned index)
     cc->index = index;
     cc->state = C_IDLE;
     w->notready++;
-    cc->ring = calloc(o->window, sizeof(*cc->ring));
+    cc->cap = o->rate > 0 ? rate_ring_cap(o) : o->window;
+    cc->ring = calloc(cc->cap, sizeof(*cc->ring));
     if (!cc->ring || buf_init(&cc->in, in_cap) < 0 || buf_init(&cc->ctl, CTL_CAP) < 0)
         return -1;
-    if (o->window > 1 && buf_init(&cc->out, gather_cap(o)) < 0)
+    if ((o->window > 1 || o->rate > 0) && buf_init(&cc->out, gather_cap(o)) < 0)
         return -1;
     cc->st = w->run->wl->conn_new(w->run->shared, index, splitmix(0x5eedull + index));
     return cc->st ? 0 : -1;

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arrival.h"
 #include "buf.h"
 #include "conn.h"
 #include "hist.h"
@@ -38,6 +39,8 @@
 #define MAX_EVENTS 256
 #define READ_BURST 32 /* full reads per readable event before the loop checks its deadlines */
 #define ERR_MAX 600
+#define RATE_RING_MIN 64u
+#define RATE_RING_MAX 65536u
 
 enum cstate {
     C_IDLE,       /* not connected, retry at retry_at */
@@ -67,10 +70,12 @@ struct cconn {
     /* the batch being written: bytes owned by the workload until the next batch() */
     const char *wdata;
     size_t wlen, woff;
-    /* in-flight batches, oldest at head (includes the one being written) */
+    /* in-flight batches, oldest at head (includes the one being written); cap entries:
+     * --window, or under --rate room for the batches due over --timeout */
     struct flight *ring;
-    unsigned head, count;
-    unsigned head_done; /* replies already seen for the head batch */
+    unsigned head, count, cap;
+    struct arrival sched; /* --rate: when this connection's next batch is due */
+    unsigned head_done;   /* replies already seen for the head batch */
     uint64_t replies_seen, ok_seen, verify_seen, protocol_seen;
     struct wl_tally tally;
     uint32_t events;
@@ -107,6 +112,11 @@ struct worker {
     char drop_err[ERR_MAX];
     char err1[ERR_MAX]; /* the worker's first error of any kind, and when it happened */
     uint64_t err1_ns;
+    /* --rate: measured batches sent against their due times, their ops, and the clock read
+     * of the current pump() (one per pump: the batches due by then start together) */
+    struct arrival_lag lag;
+    uint64_t rate_ops;
+    uint64_t pump_now;
 };
 
 struct run {
@@ -118,6 +128,7 @@ struct run {
     uint64_t t0, t_end, timeout_ns;
     atomic_uint_fast64_t remaining; /* --requests: measured ops not yet reserved */
     atomic_int abort;
+    int rated; /* --rate: open loop, batches start when due (arrival.h) */
     struct worker *workers;
 };
 
@@ -185,6 +196,10 @@ void cconn_hello_write(struct cconn *cc, uint64_t now);
  * in-flight ring, the workload's per-connection state. 0, or -1 when out of memory (what
  * was allocated is freed by cconn_teardown). Runs before the worker's thread starts. */
 int cconn_setup(struct cconn *cc, struct worker *w, unsigned index);
+
+/* --rate: starts the schedule of each of w's connections at now (connection i of n offset by
+ * i/n of its gap). */
+void client_rate_start(struct worker *w, uint64_t now);
 
 /* Closes the connection and frees what cconn_setup allocated; safe on a half set-up one.
  * Runs after the worker's thread was joined. */

@@ -75,26 +75,35 @@ static unsigned reserve(struct run *run, unsigned want)
 }
 
 /* Starts one batch if the window and the run allow: its bytes in cc->wdata/wlen, its flight
- * in the ring. 1: started, 0: none may start now, -1: the connection failed. */
+ * in the ring. Under --rate only a batch already due by this pump's clock reading starts, and
+ * its round trip counts from its due time (a stall of the server or of the driver is
+ * counted in full). 1: started, 0: none may start now, -1: the connection failed. */
 static int start_batch(struct cconn *cc)
 {
     struct worker *w = cc->w;
     struct run *run = w->run;
     const struct drv_opts *o = run->o;
-    uint64_t now;
+    uint64_t now, due;
     unsigned take, slot;
     int measured;
     char err[ERR_MAX];
 
-    if (!w->running || !w->sending || cc->count >= o->window)
+    if (!w->running || !w->sending || cc->count >= cc->cap)
         return 0;
-    now = clock_now_ns();
+    if (run->rated) {
+        now = w->pump_now;
+        due = cc->sched.next_ns;
+        if (due > now || (run->t_end && due >= run->t_end))
+            return 0;
+    } else {
+        now = due = clock_now_ns();
+    }
     if (window_closed(w, now, 1)) {
         w->sending = 0;
         w->stop_ns = now;
         return 0;
     }
-    measured = now >= run->t0;
+    measured = due >= run->t0;
     take = o->pipeline;
     if (o->requests && measured) {
         take = reserve(run, o->pipeline);
@@ -112,14 +121,29 @@ static int start_batch(struct cconn *cc)
         return -1;
     }
     cc->woff = 0;
-    slot = (cc->head + cc->count) % o->window;
-    cc->ring[slot].sent_ns = now;
+    slot = (cc->head + cc->count) % cc->cap;
+    cc->ring[slot].sent_ns = due;
     cc->ring[slot].n = take;
     cc->ring[slot].measured = (unsigned)measured;
     w->measured_sent += (unsigned)measured;
     cc->count++;
     w->inflight++;
+    if (run->rated) {
+        arrival_advance(&cc->sched);
+        if (measured) {
+            arrival_note(&w->lag, due, now);
+            w->rate_ops += take;
+        }
+    }
     return 1;
+}
+
+/* Whether another batch may start on cc now (pump() gathers while it may). */
+static int may_start_more(const struct cconn *cc)
+{
+    if (cc->w->run->rated)
+        return cc->count < cc->cap && cc->sched.next_ns <= cc->w->pump_now;
+    return cc->count < cc->cap;
 }
 
 /* Writes p[*off..n). 1: all written, 0: the socket is full (a short write: wait for
@@ -159,10 +183,11 @@ static int write_buf(struct cconn *cc, struct buf *b)
  * registered only while a write is short. */
 static void pump(struct cconn *cc)
 {
-    unsigned window = cc->w->run->o->window;
     char err[ERR_MAX];
     int r;
 
+    if (cc->w->run->rated)
+        cc->w->pump_now = clock_now_ns();
     for (;;) {
         if ((r = write_buf(cc, &cc->out)) <= 0)
             goto written;
@@ -176,7 +201,7 @@ static void pump(struct cconn *cc)
         if ((r = start_batch(cc)) <= 0)
             break;
         /* gather: from the first batch on if another may start (cc->out is empty here) */
-        while (cc->wlen <= buf_space(&cc->out) && (buf_used(&cc->out) || cc->count < window)) {
+        while (cc->wlen <= buf_space(&cc->out) && (buf_used(&cc->out) || may_start_more(cc))) {
             buf_append(&cc->out, cc->wdata, cc->wlen);
             cc->wdata = NULL;
             if ((r = start_batch(cc)) <= 0)
@@ -213,7 +238,6 @@ static void note_reply_error(struct cconn *cc, const char *kind, uint64_t now)
 static int account(struct cconn *cc, uint64_t now)
 {
     struct worker *w = cc->w;
-    const struct drv_opts *o = w->run->o;
     uint64_t nrep = cc->tally.replies - cc->replies_seen;
     uint64_t nok = cc->tally.ok - cc->ok_seen, nver = cc->tally.verify - cc->verify_seen;
     uint64_t nprot = cc->tally.protocol - cc->protocol_seen;
@@ -245,7 +269,7 @@ static int account(struct cconn *cc, uint64_t now)
             }
             if (w->run->wl->batch_done)
                 w->run->wl->batch_done(cc->st, f->n, now - f->sent_ns, f->measured);
-            cc->head = (cc->head + 1) % o->window;
+            cc->head = (cc->head + 1) % cc->cap;
             cc->count--;
             cc->head_done = 0;
             w->inflight--;
@@ -530,6 +554,33 @@ static uint64_t min_nz(uint64_t a, uint64_t b)
     return a < b ? a : b;
 }
 
+/* --rate: pumps the ready connections whose next batch is due by now; returns the earliest
+ * due time still to wait for (0: none), skipping connections that cannot send (a full ring
+ * or socket: a reply or EPOLLOUT brings them back) and due times past the window. */
+static uint64_t rate_pump_due(struct worker *w, uint64_t now)
+{
+    const struct run *run = w->run;
+    uint64_t next = 0;
+    struct cconn *cc;
+    unsigned i;
+
+    for (i = 0; i < w->nconns; i++) {
+        cc = &w->conns[i];
+        if (cc->state != C_READY || cc->count >= cc->cap || (cc->events & EPOLLOUT))
+            continue;
+        if (cc->sched.next_ns <= now) {
+            pump(cc);
+            if (cc->state != C_READY || cc->count >= cc->cap || (cc->events & EPOLLOUT))
+                continue;
+        }
+        if (run->t_end && cc->sched.next_ns >= run->t_end)
+            continue;
+        if (!next || cc->sched.next_ns < next)
+            next = cc->sched.next_ns;
+    }
+    return next;
+}
+
 /* The worker's only connection is plain TCP, ready, with a batch in flight and nothing
  * left to write: its next event can only be a reply (or the connection closing). */
 static int solo_can_wait(const struct worker *w)
@@ -578,6 +629,8 @@ void *client_worker_main(void *arg)
     w->sending = 1;
     now = clock_now_ns();
     w->last_progress_ns = now;
+    if (run->rated)
+        client_rate_start(w, now);
     for (i = 0; i < w->nconns; i++) {
         struct cconn *cc = &w->conns[i];
         if (cc->state == C_READY)
@@ -611,6 +664,8 @@ void *client_worker_main(void *arg)
         }
         t = check_timers(w, now);
         deadline = min_nz(t, drain_at);
+        if (w->sending && run->rated)
+            deadline = min_nz(deadline, rate_pump_due(w, now));
         if (w->sending)
             deadline = min_nz(deadline, window_end(w, now));
         if (w->sending && o->requests)

@@ -11,6 +11,7 @@ static void collect(const struct run *run, unsigned nw, struct drv_result *r, ui
 {
     const char *err1 = NULL;
     uint64_t err1_ns = 0;
+    struct arrival_lag lag = {0};
     unsigned i, j;
 
     for (i = 0; i < nw; i++) {
@@ -24,6 +25,8 @@ static void collect(const struct run *run, unsigned nw, struct drv_result *r, ui
         r->err_verify += w->e_verify;
         r->err_timeout += w->e_timeout;
         *msent += w->measured_sent;
+        arrival_lag_merge(&lag, &w->lag);
+        r->rate_ops += w->rate_ops;
         if (w->last_done_ns > *last)
             *last = w->last_done_ns;
         if (!drop[0] && w->drop_err[0])
@@ -41,6 +44,10 @@ static void collect(const struct run *run, unsigned nw, struct drv_result *r, ui
     }
     if (err1)
         result_note_error(r, err1);
+    r->rate_target = run->rated ? run->o->rate : 0;
+    r->rate_sent = lag.sent;
+    r->rate_late = lag.late;
+    r->rate_max_lag_ns = lag.max_lag_ns;
 }
 
 void client_finish(const struct run *run, unsigned nw, struct drv_result *r)
@@ -62,6 +69,14 @@ void client_finish(const struct run *run, unsigned nw, struct drv_result *r)
     r->conns_configured = o->connections;
     if (drop[0])
         fprintf(stderr, "driver: warning: connections failed during the run; first: %s\n", drop);
+    if (run->rated && !result_rate_kept(r))
+        fprintf(stderr,
+                "driver: warning: the schedule was not kept: %.1f of %.1f ops/s, %llu of %llu "
+                "requests sent over %llu us late, %.1f us behind at most (result: rate.kept "
+                "false)\n",
+                result_rate_achieved(r), r->rate_target, (unsigned long long)r->rate_late,
+                (unsigned long long)r->rate_sent, ARRIVAL_LATE_NS / 1000,
+                (double)r->rate_max_lag_ns / 1e3);
     if (r->ops == 0) {
         /* the result is still printed (status failed): say why on stderr as well */
         fprintf(stderr,

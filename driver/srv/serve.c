@@ -92,6 +92,7 @@ struct server {
     size_t in_cap, out_cap, need; /* need: output room to feed one more request */
     uint64_t delay_ns;
     unsigned work;
+    uint64_t stall_ns, stall_period_ns; /* --stall: 0 = never */
 };
 
 /* --work: n rounds of a dependent multiply-xorshift chain (a few cycles each), kept by a
@@ -535,6 +536,7 @@ static void *sworker_main(void *arg)
         n = loop_wait(&w->loop, ev, MAX_EVENTS, deadline);
         if (n < 0)
             break;
+        srv_stall_hold(s->stall_ns, s->stall_period_ns);
         for (i = 0; i < n; i++) {
             if (ev[i].data.ptr == NULL)
                 continue;
@@ -641,6 +643,7 @@ struct server *server_start(const struct drv_opts *o, unsigned workers, int *bou
         workers = 1;
     s->delay_ns = (uint64_t)o->delay_us * 1000u;
     s->work = o->work;
+    srv_stall_parse(o, &s->stall_ns, &s->stall_period_ns);
     maxreq = s->proto->max_request ? s->proto->max_request(o) : IN_MIN;
     s->in_cap = maxreq + 1 > IN_MIN ? maxreq + 1 : IN_MIN;
     s->need = maxreq + o->payload + 4096;

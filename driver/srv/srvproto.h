@@ -9,6 +9,7 @@
 #define PAIRBENCH_SRVPROTO_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "buf.h"
@@ -44,6 +45,12 @@ extern const struct srv_proto srv_http;
 extern const struct srv_proto srv_ws;
 
 const struct srv_proto *srv_proto_for(enum drv_proto p);
+
+/* --stall MS/PERIOD_MS (srv_stall.c): o->stall in nanoseconds (both 0 when unset). */
+void srv_stall_parse(const struct drv_opts *o, uint64_t *stall_ns, uint64_t *period_ns);
+/* In the first stall_ns of every period_ns of CLOCK_MONOTONIC, sleeps to the stall's end;
+ * otherwise returns at once (period_ns 0: never stalls). */
+void srv_stall_hold(uint64_t stall_ns, uint64_t period_ns);
 
 /* Reference server API (serve.c), used by "driver serve" and by --serve. */
 struct server;

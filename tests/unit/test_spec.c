@@ -169,7 +169,7 @@ int main(void)
         "'conections' (expected one of: protocol, transport, host, port, "
         "connections, workers, pipeline, window, payload, command, commands, key_pattern, setup, keyspace, auth, "
         "resp, http_version, path, serve, serve_workers, warmup, duration, "
-        "requests, method, cacert, cert, key, sni, insecure, timeout, delay_us, busy_poll_us)");
+        "requests, method, cacert, cert, key, sni, insecure, timeout, delay_us, busy_poll_us, rate, arrival)");
     expect_grid_error("{\"defaults\":{\"protocol\":\"redis\",\"connections\":0}}",
                       "grids/x.json: $.defaults.connections: expected an integer from 1 to 10000 "
                       "(connections), got 0");
@@ -210,7 +210,7 @@ int main(void)
                       "(expected one of: protocol, transport, host, port, connections, workers, "
                       "pipeline, window, payload, command, commands, key_pattern, setup, keyspace, auth, resp, http_version, "
                       "path, serve, serve_workers, warmup, duration, requests, method, cacert, "
-                      "cert, key, sni, insecure, timeout, delay_us, busy_poll_us)");
+                      "cert, key, sni, insecure, timeout, delay_us, busy_poll_us, rate, arrival)");
     expect_grid_error("{\"defaults\":{\"protocol\":\"tcp\"},\"exclude\":[{\"payload\":\"x\"}]}",
                       "grids/x.json: $.exclude[0].payload: expected a positive integer (bytes), "
                       "got \"x\"");

@@ -1,0 +1,39 @@
+/* The reference server's --stall knob (srvproto.h): in the first MS of every PERIOD_MS of
+ * CLOCK_MONOTONIC (so every worker and every server process stalls at the same instants) a
+ * worker answers nothing. serve.c calls srv_stall_hold() once per turn of its loop, after the
+ * wait: during a stall the worker sleeps to its end, and requests wait in the socket buffers,
+ * as behind a paused process or a long garbage collection. */
+#include <errno.h>
+#include <time.h>
+
+#include "clock.h"
+#include "srvproto.h"
+
+void srv_stall_parse(const struct drv_opts *o, uint64_t *stall_ns, uint64_t *period_ns)
+{
+    unsigned st = 0, per = 0;
+
+    *stall_ns = *period_ns = 0;
+    if (!o->stall[0] || opts_stall_parse(o->stall, &st, &per) < 0)
+        return;
+    *stall_ns = (uint64_t)st * 1000000u;
+    *period_ns = (uint64_t)per * 1000000u;
+}
+
+void srv_stall_hold(uint64_t stall_ns, uint64_t period_ns)
+{
+    uint64_t now, phase, until;
+    struct timespec ts;
+
+    if (!period_ns)
+        return;
+    now = clock_now_ns();
+    phase = now % period_ns;
+    if (phase >= stall_ns)
+        return;
+    until = now - phase + stall_ns;
+    ts.tv_sec = (time_t)(until / 1000000000u);
+    ts.tv_nsec = (long)(until % 1000000000u);
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ;
+}
