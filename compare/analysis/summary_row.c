@@ -43,6 +43,18 @@ static void put(struct side *s, int m, size_t r, const json_t *num)
     }
 }
 
+/* o[key] / ops into slot m when it is a number. */
+static void put_per_op(struct side *s, int m, size_t r, const json_t *o, const char *key,
+                       double ops)
+{
+    const json_t *n = json_object_get(o, key);
+
+    if (json_is_number(n) && ops > 0) {
+        s->v[m][r] = json_number_value(n) / ops;
+        s->have[m][r] = 1;
+    }
+}
+
 /* Per-operation server figures over the measured window (runs.jsonl server.window). */
 static void side_add_window(struct side *s, size_t r, const json_t *run)
 {
@@ -57,6 +69,10 @@ static void side_add_window(struct side *s, size_t r, const json_t *run)
     s->have[M_SERVER_SYSCALLS][r] = json_is_number(json_object_get(w, "syscr"));
     s->v[M_SERVER_CTXSW][r] = summary_num(w, "ctxsw", 0) / ops;
     s->have[M_SERVER_CTXSW][r] = json_is_number(json_object_get(w, "ctxsw"));
+    /* the software events over the same window (swcount.h) */
+    put_per_op(s, METRIC_CONTEXT_SWITCHES, r, json_object_get(w, "perf"), "context_switches", ops);
+    put_per_op(s, METRIC_PAGE_FAULTS, r, json_object_get(w, "perf"), "page_faults", ops);
+    put_per_op(s, METRIC_CPU_MIGRATIONS, r, json_object_get(w, "perf"), "cpu_migrations", ops);
 }
 
 static void side_add_run(struct side *s, size_t r, const json_t *run, double warmup_default)
@@ -156,8 +172,22 @@ static size_t collect(const struct side *s, int m, size_t nr, double *out)
 }
 
 static const char *const metric_units[N_SLOTS] = {
-    "ops/s", "percent",         "ops/s per core", "us",     "us",     "MiB",
-    "us/op", "instructions/op", "percent",        "per op", "per op",
+    [METRIC_THROUGHPUT] = "ops/s",
+    [METRIC_CPU_PERCENT] = "percent",
+    [METRIC_CPU_EFFICIENCY] = "ops/s per core",
+    [METRIC_P50_US] = "us",
+    [METRIC_P99_US] = "us",
+    [METRIC_RSS_MIB] = "MiB",
+    [METRIC_SERVER_CPU_US] = "us/op",
+    [METRIC_INSTRUCTIONS] = "instructions/op",
+    [METRIC_CONTEXT_SWITCHES] = "per op",
+    [METRIC_PAGE_FAULTS] = "per op",
+    [METRIC_CPU_MIGRATIONS] = "per op",
+    [METRIC_SYSCALLS] = "per op",
+    [METRIC_ALLOCATIONS] = "per op",
+    [M_SERVER_CPU] = "percent",
+    [M_SERVER_SYSCALLS] = "per op",
+    [M_SERVER_CTXSW] = "per op",
 };
 
 /* The metric object of one row: values per version, comparisons against the baseline. */
@@ -323,6 +353,11 @@ static void row_metrics(json_t *metrics, struct side **sides, const char *cfg, c
         json_object_set_new(
             metrics, SUMMARY_SERVER_CPU,
             metric_json(M_SERVER_CPU, sides, (json_t *)versions, nr, failed > 0, rules, lp));
+    for (m = METRIC_CONTEXT_SWITCHES; m <= METRIC_CPU_MIGRATIONS; m++)
+        if (any_slot(sides, nv, nr, m))
+            json_object_set_new(
+                metrics, metric_name(m),
+                metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules, lp));
     for (m = METRIC_SERVER_CPU_US; m < N_SLOTS; m++)
         if (names[m] && any_slot(sides, nv, nr, m))
             json_object_set_new(
@@ -453,7 +488,7 @@ static void hold_disturbed(json_t *row, json_t *metrics, size_t planned)
         const char *cand;
         json_t *cmp;
 
-        if (m == METRIC_INSTRUCTIONS)
+        if (m == METRIC_INSTRUCTIONS || m == METRIC_SYSCALLS || m == METRIC_ALLOCATIONS)
             continue;
         d = json_object_get(json_object_get(metrics, metric_name((enum metric)m)), "vs_baseline");
         json_object_foreach((json_t *)d, cand, cmp)

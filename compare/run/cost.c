@@ -126,7 +126,7 @@ int cost_settings_parse(const json_t *j, int force, const char *file, struct cos
 int cost_perf_probe(char *why, size_t whylen)
 {
     struct counters_event ev = {"instructions:u", "PERF_COUNT_HW_INSTRUCTIONS", PERF_TYPE_HARDWARE,
-                                PERF_COUNT_HW_INSTRUCTIONS};
+                                PERF_COUNT_HW_INSTRUCTIONS, 0};
 
     return counters_probe(&ev, why, whylen);
 }
