@@ -112,7 +112,8 @@ static void side_add_run(struct side *s, size_t r, const json_t *run, double war
 /* The counted runs (kind "instructions") of one row into the sides; failed ones into
  * failures. Returns how many failed. */
 static unsigned add_counted(struct side *const *sides, const char *cfg, const json_t *latest,
-                            const json_t *versions, size_t nr, json_t *failures)
+                            const json_t *versions, size_t nr, json_t *failures, const char *kind,
+                            const char *field, int metric)
 {
     size_t vi, r;
     unsigned failed = 0;
@@ -121,7 +122,7 @@ static unsigned add_counted(struct side *const *sides, const char *cfg, const js
         const char *ver = json_string_value(json_array_get(versions, vi));
         char kv[300], key[512];
 
-        snprintf(kv, sizeof(kv), "%s\x1finstructions", ver);
+        snprintf(kv, sizeof(kv), "%s\x1f%s", ver, kind);
         for (r = 0; r < nr; r++) {
             const json_t *run;
 
@@ -130,13 +131,15 @@ static unsigned add_counted(struct side *const *sides, const char *cfg, const js
                 continue;
             if (strcmp(summary_str(run, "status", "failed"), "ok") != 0) {
                 failed++;
+                if (strcmp(kind, field) != 0)
+                    continue; /* the line's own metric lists its failure */
                 json_array_append_new(failures,
                                       json_pack("{s:s,s:I,s:s,s:s}", "version", ver, "round",
-                                                (json_int_t)r + 1, "kind", "instructions", "reason",
+                                                (json_int_t)r + 1, "kind", kind, "reason",
                                                 summary_str(run, "reason", "unknown")));
                 continue;
             }
-            put(sides[vi], METRIC_INSTRUCTIONS, r, path2(run, "instructions", "per_op"));
+            put(sides[vi], metric, r, path2(run, field, "per_op"));
         }
     }
     return failed;
@@ -324,10 +327,17 @@ static void row_identity(json_t *row, const char *cfg, const json_t *mcfg,
 /* Every metric of the row: the table's metrics, then the optional ones (counted cost, server
  * accounting) where some run has them. */
 static void row_metrics(json_t *metrics, struct side **sides, const char *cfg, const json_t *latest,
-                        const json_t *versions, size_t nr, unsigned failed, unsigned inst_failed,
-                        int any_server, const struct verdict_rules *rules,
-                        const struct look_plan *lp)
+                        const json_t *versions, size_t nr, unsigned failed,
+                        const unsigned *cnt_failed, int any_server,
+                        const struct verdict_rules *rules, const struct look_plan *lp)
 {
+    /* the counted metrics: their kind of line, the failures of each, their breakdown */
+    static const struct {
+        int m;
+        const char *kind, *field, *sub, *out;
+    } counted[] = {{METRIC_SYSCALLS, "syscalls", "syscalls", "by_name", "by_name"},
+                   {METRIC_ALLOCATIONS, "instructions", "allocations", "functions", "functions"}};
+    size_t k;
     static const char *const names[N_SLOTS] = {
         [METRIC_SERVER_CPU_US] = "server_cpu_us",
         [M_SERVER_SYSCALLS] = SUMMARY_SERVER_SYSCALLS,
@@ -342,12 +352,24 @@ static void row_metrics(json_t *metrics, struct side **sides, const char *cfg, c
     for (m = 0; m < METRIC_COUNT; m++)
         json_object_set_new(metrics, metric_name(m),
                             metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules, lp));
-    if (any_slot(sides, nv, nr, METRIC_INSTRUCTIONS) || inst_failed) {
+    if (any_slot(sides, nv, nr, METRIC_INSTRUCTIONS) || cnt_failed[0]) {
         json_object_set_new(metrics, metric_name(METRIC_INSTRUCTIONS),
                             metric_json(METRIC_INSTRUCTIONS, sides, (json_t *)versions, nr,
-                                        inst_failed > 0, rules, &no_plan));
+                                        cnt_failed[0] > 0, rules, &no_plan));
         summary_cost_annotate(json_object_get(metrics, metric_name(METRIC_INSTRUCTIONS)), cfg,
                               latest, versions, nr);
+    }
+    for (k = 0; k < sizeof(counted) / sizeof(counted[0]); k++) {
+        int cm = counted[k].m;
+
+        if (!any_slot(sides, nv, nr, cm) && !(k == 0 && cnt_failed[1]))
+            continue;
+        json_object_set_new(
+            metrics, metric_name(cm),
+            metric_json(cm, sides, (json_t *)versions, nr, cnt_failed[k + 1] > 0, rules, &no_plan));
+        summary_cost_breakdown(json_object_get(metrics, metric_name(cm)), counted[k].kind,
+                               counted[k].field, counted[k].sub, counted[k].out, cfg, latest,
+                               versions, nr);
     }
     if (any_server)
         json_object_set_new(
@@ -527,7 +549,7 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
     struct row_runs rr = {.failures = json_array()};
     struct side **sides = sides_new(nv);
     json_t *row, *metrics;
-    unsigned inst_failed;
+    unsigned cnt_failed[3];
     size_t cell_size = sizeof(const json_t *);
 
     rr.cells = calloc((nv * nr) + 1, cell_size);
@@ -546,8 +568,13 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
     free(rr.cells);
     row_identity(row, cfg, mcfg, fallback_label, rr.ok, rr.failed, expected_rounds * nv);
     row_run_facts(row, &rr);
-    inst_failed = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"));
-    row_metrics(metrics, sides, cfg, latest, versions, nr, rr.failed, inst_failed, rr.any_server,
+    cnt_failed[0] = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"),
+                                "instructions", "instructions", METRIC_INSTRUCTIONS);
+    cnt_failed[1] = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"),
+                                "syscalls", "syscalls", METRIC_SYSCALLS);
+    cnt_failed[2] = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"),
+                                "instructions", "allocations", METRIC_ALLOCATIONS);
+    row_metrics(metrics, sides, cfg, latest, versions, nr, rr.failed, cnt_failed, rr.any_server,
                 rules, lp);
     hold_disturbed(row, metrics, lp->planned);
     json_object_set_new(row, "metrics", metrics);

@@ -45,6 +45,7 @@ const struct flag_def run_flags[] = {
     {"--confirm", 1, RUN_FLAG_CONFIRM},
     {"--resume", 0, RUN_FLAG_RESUME},
     {"--instructions", 0, RUN_FLAG_INSTRUCTIONS},
+    {"--syscalls", 0, RUN_FLAG_SYSCALLS},
 };
 const size_t run_flags_count = sizeof(run_flags) / sizeof(run_flags[0]);
 
@@ -83,6 +84,9 @@ int run_flag_apply(struct run_request *rq, struct flags *f, int id)
     switch (id) {
     case RUN_FLAG_INSTRUCTIONS:
         rq->instructions = 1;
+        return 0;
+    case RUN_FLAG_SYSCALLS:
+        rq->syscalls = 1;
         return 0;
     case RUN_FLAG_RESUME:
         rq->resume = 1;
@@ -137,7 +141,7 @@ static const char run_usage[] =
     "[--duration S]\n"
     "                   [--out DIR] [--resume] [--shard K/N] [--lang en|zh]\n"
     "                   [--pin-driver CPUS] [--pin-server CPUS] [--confirm N]\n"
-    "                   [--instructions]\n"
+    "                   [--instructions] [--syscalls]\n"
     "Runs every configuration of the grids for every version of the spec, in fresh\n"
     "processes, rounds in alternating order; writes DIR/runs.jsonl, meta.json,\n"
     "summary.json, report.md and report.html, and prints DIR on stdout.\n"
@@ -146,6 +150,8 @@ static const char run_usage[] =
     "advance and stated in the report (the spec's \"confirm_rounds\" sets it too).\n"
     "--instructions: also count the server's instructions per operation under\n"
     "valgrind, in 3 counted rounds of their own (the spec's \"instructions\").\n"
+    "--syscalls: also count the server's system calls per operation, by name, with\n"
+    "ptrace, in 3 counted rounds of their own (the spec's \"syscalls\").\n"
     "exit: 0 ok, 2 bad input, 3 runs failed or interrupted (SIGINT/SIGTERM: partial\n"
     "report; continue with --resume --out DIR)\n";
 

@@ -594,7 +594,7 @@ static enum run_step run_server(struct run_ctx *c)
         return STEP_RECORD;
     if (c->r->count_event) /* on failure ctr_why says why */
         c->ctr = counted_open(c->r, c->server.pid, c->ctr_why, sizeof(c->ctr_why));
-    c->sw = swcount_open_server(c->server.pid);
+    c->sw = swcount_open_server(c->server.pid, c->r->trace_syscalls);
     return STEP_NEXT;
 }
 

@@ -99,10 +99,12 @@ void swcount_close(struct swcount *sw)
     for (i = 0; i < SWCOUNT_N; i++)
         if (sw->open[i])
             counters_close(&sw->c[i]);
+    if (sw->tracing)
+        syscount_stop(&sw->sc);
     free(sw);
 }
 
-struct swcount *swcount_open_server(pid_t server_pid)
+struct swcount *swcount_open_server(pid_t server_pid, int trace_syscalls)
 {
     static int warned;
     char why[600];
@@ -115,20 +117,45 @@ struct swcount *swcount_open_server(pid_t server_pid)
                 "kernel mode need perf_event_paranoid <= 1 or CAP_PERFMON)\n",
                 sw ? sw->why : why);
     }
+    if (!trace_syscalls)
+        return sw;
+    if (!sw && !(sw = calloc(1, sizeof(*sw))))
+        return NULL;
+    sw->tracing =
+        syscount_start(&sw->sc, "/proc", server_pid, sw->trace_why, sizeof(sw->trace_why)) == 0;
     return sw;
 }
 
 void swcount_on_mark(void *arg, int which)
 {
-    if (arg)
-        swcount_mark(arg, which);
+    struct swcount *sw = arg;
+
+    if (!sw)
+        return;
+    swcount_mark(sw, which);
+    if (sw->tracing)
+        syscount_on_mark(&sw->sc, which);
 }
 
 void swcount_attach(const struct swcount *sw, json_t *swin, int marks_seen)
 {
-    json_t *perf;
+    json_t *perf, *sys;
+    char why[600];
 
-    if (!sw || !json_is_object(swin) || !marks_seen || !(perf = swcount_json(sw)))
+    if (!sw || !json_is_object(swin))
         return;
-    json_object_set_new(swin, "perf", perf);
+    if (marks_seen && (perf = swcount_json(sw)))
+        json_object_set_new(swin, "perf", perf);
+    if (!sw->tracing && !sw->trace_why[0])
+        return; /* not a counted run of system calls */
+    if (!sw->tracing)
+        json_object_set_new(swin, "syscalls_error", json_string(sw->trace_why));
+    else if (!marks_seen)
+        json_object_set_new(swin, "syscalls_error",
+                            json_string("the driver wrote no window marks (the system calls are "
+                                        "counted between them)"));
+    else if ((sys = syscount_json(&sw->sc, why, sizeof(why))))
+        json_object_set_new(swin, "syscalls", sys);
+    else
+        json_object_set_new(swin, "syscalls_error", json_string(why));
 }

@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "counters.h"
+#include "syscount.h"
 
 #define SWCOUNT_N 3
 
@@ -27,6 +28,10 @@ struct swcount {
     struct counters c[SWCOUNT_N];
     int open[SWCOUNT_N];
     char why[512]; /* why an event could not be opened ("" when all opened) */
+    /* a counted run of system calls (syscount.h): the tracer, started with the counters */
+    struct syscount sc;
+    int tracing;
+    char trace_why[512]; /* why the tracer could not start */
 };
 
 /* The summary keys of the three events, in order: "context_switches", "page_faults",
@@ -46,13 +51,16 @@ void swcount_mark(struct swcount *sw, int which);
 json_t *swcount_json(const struct swcount *sw);
 
 /* swcount_open on a server the runner started; NULL when none could be opened, with a
- * warning on stderr the first time (the runs go on without them). */
-struct swcount *swcount_open_server(pid_t server_pid);
+ * warning on stderr the first time (the runs go on without them). trace_syscalls: also start
+ * the system-call tracer (syscount.h) on the tree; then never NULL but out of memory, and
+ * trace_why says why the tracer did not start. */
+struct swcount *swcount_open_server(pid_t server_pid, int trace_syscalls);
 
 /* A window_watch mark hook (arg: the swcount, may be NULL). */
 void swcount_on_mark(void *arg, int which);
 
-/* Adds "perf" (swcount_json) to the server's window object swin when both marks were seen. */
+/* Adds "perf" (swcount_json) to the server's window object swin when both marks were seen,
+ * and when tracing "syscalls" (syscount_json) or "syscalls_error" (why there is no count). */
 void swcount_attach(const struct swcount *sw, json_t *swin, int marks_seen);
 
 void swcount_close(struct swcount *sw);
