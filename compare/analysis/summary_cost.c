@@ -158,6 +158,17 @@ void summary_cost_breakdown(json_t *metric, const char *kind, const char *field,
     if (!metric || !b)
         return;
     nb = counted_lines(kind, cfg, b, latest, nr, base, 64);
+    if (nb &&
+        json_is_number(json_object_get(json_object_get(base[0], field), "throughput_traced"))) {
+        double v[64];
+        struct stats_range r;
+        size_t i;
+
+        for (i = 0; i < nb; i++)
+            v[i] = summary_num(json_object_get(base[i], field), "throughput_traced", 0);
+        if (stats_range(v, nb, &r) == 0)
+            json_object_set_new(metric, "throughput_counted", json_real(r.median));
+    }
     for (vi = 1; vi < json_array_size(versions); vi++) {
         const char *ver = json_string_value(json_array_get(versions, vi));
         size_t nc = counted_lines(kind, cfg, ver, latest, nr, cand, 64);

@@ -386,6 +386,7 @@ static void write_compare(const struct md *m)
     md_table_memory(m);
     fprintf(m->f, "%s\n\n", md_t(m, M_DEF_RSS));
     md_section_instructions(m);
+    md_section_full_cost(m);
     md_evidence(m);
     md_window(m);
 }

@@ -77,6 +77,9 @@ void md_evidence(const struct md *m);
 /* report_md_cost.c: the counted-cost section (nothing when there were no counted runs) */
 void md_section_instructions(const struct md *m);
 
+/* report_md_full.c: the full cost of a request (nothing when no row has it) */
+void md_section_full_cost(const struct md *m);
+
 /* report_md_env.c */
 void md_env_sections(const struct md *m);
 

@@ -103,6 +103,9 @@ static json_t *counted_line(const json_t *run)
                                            : "the version starts no server to trace");
     else if (!(per = syscount_per_op(counts, ops)))
         snprintf(reason, sizeof(reason), "syscalls: no successful operations in the window");
+    else /* the traced server's pace, for the slowdown the report states */
+        json_object_set(per, "throughput_traced",
+                        json_object_get(json_object_get(run, "result"), "throughput"));
     return json_pack("{s:O,s:O,s:O,s:s,s:O,s:O,s:O,s:O,s:O,s:s,s:o,s:n,s:o}", "version",
                      json_object_get(run, "version"), "config", json_object_get(run, "config"),
                      "label", json_object_get(run, "label"), "kind", "syscalls", "round",
