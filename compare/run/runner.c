@@ -594,7 +594,6 @@ static enum run_step run_server(struct run_ctx *c)
         return STEP_RECORD;
     if (c->r->count_event) /* on failure ctr_why says why */
         c->ctr = counted_open(c->r, c->server.pid, c->ctr_why, sizeof(c->ctr_why));
-    c->sw = swcount_open_server(c->server.pid, c->r->trace_syscalls);
     return STEP_NEXT;
 }
 
@@ -625,6 +624,8 @@ static enum run_step run_driver_start(struct run_ctx *c)
         !(c->denv = window_env(c->ver->env, &c->win)))
         return STEP_OUT;
     c->win.ctr = c->ctr;
+    if (c->srv_started) /* after the pipe: a driver in sh writes to fds 0-9 only */
+        c->sw = swcount_open_server(c->server.pid, c->r->trace_syscalls);
     c->win.on_mark[0] = swcount_on_mark;
     c->win.mark_arg[0] = c->sw;
     ps.argv = c->full;
