@@ -57,6 +57,8 @@ static void usage(FILE *f)
             "  for request counting and --delay-us; 0 = each chunk)  --delay-us N (hold each\n"
             "  reply)  --work N (N rounds of CPU work per request, a few ns each)\n"
             "  --stall MS/PERIOD_MS (answer nothing for MS ms in every PERIOD_MS ms)\n"
+            "  --extra-syscalls N (N getppid calls per reply)  --extra-allocs N (N malloc/free\n"
+            "  per request)  --extra-wakeups N (N hand-offs to a sleeping thread per request)\n"
             "  --transport tls --cert F --key F [--cacert F]\n"
             "  on SIGINT/SIGTERM prints {\"requests\": N, \"per_worker\": [connections of each\n"
             "  worker thread], \"connections\": M (their sum)} and exits 0\n"

@@ -92,6 +92,9 @@ static const struct key keys[] = {
     {"serve_workers", T_UNS, M_CLIENT, F(serve_workers), 1, 256, NULL, "an integer in 1..256"},
     {"delay_us", T_UNS, M_ALL, F(delay_us), 0, 10000000, NULL, "microseconds in 0..10000000"},
     {"work", T_UNS, M_ALL, F(work), 0, 100000000, NULL, "a round count in 0..100000000"},
+    {"extra_syscalls", T_UNS, M_ALL, F(extra_syscalls), 0, 1000, NULL, "a count in 0..1000"},
+    {"extra_allocs", T_UNS, M_ALL, F(extra_allocs), 0, 1000, NULL, "a count in 0..1000"},
+    {"extra_wakeups", T_UNS, M_ALL, F(extra_wakeups), 0, 100, NULL, "a count in 0..100"},
     {"timeout", T_DBL, M_ALL, F(timeout_s), 1e-3, 3600, NULL, "seconds in 0.001..3600"},
     {"busy_poll_us", T_UNS, M_CLIENT, F(busy_poll_us), 0, 1000, NULL, "microseconds in 0..1000"},
     {"error_limit", T_DBL, M_CLIENT, F(error_limit), 0, 100, NULL,
@@ -687,6 +690,17 @@ static void set_int(json_t *j, const char *k, long long v)
     json_object_set_new(j, k, json_integer(v));
 }
 
+/* The detection knobs (srv_extra.h) that are set. */
+static void opts_extra_json(json_t *j, const struct drv_opts *o)
+{
+    if (o->extra_syscalls)
+        set_int(j, "extra_syscalls", o->extra_syscalls);
+    if (o->extra_allocs)
+        set_int(j, "extra_allocs", o->extra_allocs);
+    if (o->extra_wakeups)
+        set_int(j, "extra_wakeups", o->extra_wakeups);
+}
+
 json_t *opts_to_json(const struct drv_opts *o)
 {
     json_t *j = json_object();
@@ -745,6 +759,7 @@ json_t *opts_to_json(const struct drv_opts *o)
                 set_int(j, "work", o->work);
             if (o->stall[0])
                 set_str(j, "stall", o->stall);
+            opts_extra_json(j, o);
         }
     } else {
         set_int(j, "workers", o->workers);
@@ -754,6 +769,7 @@ json_t *opts_to_json(const struct drv_opts *o)
             set_int(j, "work", o->work);
         if (o->stall[0])
             set_str(j, "stall", o->stall);
+        opts_extra_json(j, o);
         if (o->protocol != PROTO_TCP)
             set_str(j, "path", o->path);
     }

@@ -58,7 +58,9 @@ struct drv_opts {
     /* reference server (serve mode, or --serve) */
     unsigned delay_us; /* delay before each reply */
     unsigned work;     /* rounds of CPU work per request (a reproducible slowdown) */
-    double timeout_s;  /* connect/handshake and drain bound; default 5 */
+    /* detection knobs (srv_extra.h): per reply / request */
+    unsigned extra_syscalls, extra_allocs, extra_wakeups;
+    double timeout_s; /* connect/handshake and drain bound; default 5 */
     /* client: poll up to this long before a wait (loop.h's struct loop_poll); 0 = off */
     unsigned busy_poll_us;
     /* client: connect + io + protocol + verify errors past this percentage of the

@@ -16,12 +16,13 @@
 struct fn_entry {
     char *name;
     uint64_t cost;
+    uint64_t allocs; /* calls this function made to an allocator entry point */
 };
 
 struct cgprof {
     struct fn_entry *tab; /* open addressing, size a power of two */
     size_t cap, used;
-    uint64_t total;
+    uint64_t total, alloc_total;
     size_t files;
 };
 
@@ -36,7 +37,9 @@ struct file_state {
     int ir;        /* index of "Ir" among the events, -1 before "events:" */
     int npos;      /* position columns in a cost line */
     int skip_next; /* the next cost line belongs to calls=/jump= */
-    uint64_t sum;
+    int fn_alloc;  /* the current function is an allocator entry point itself */
+    int cfn_alloc; /* the callee named by the last "cfn=" is one */
+    uint64_t sum, allocs;
 };
 
 struct cgprof *cgprof_new(void)
@@ -74,6 +77,31 @@ uint64_t cgprof_total(const struct cgprof *p)
 size_t cgprof_files(const struct cgprof *p)
 {
     return p->files;
+}
+
+uint64_t cgprof_allocs(const struct cgprof *p)
+{
+    return p->alloc_total;
+}
+
+int cgprof_is_allocator(const char *name)
+{
+    static const char *const names[] = {"malloc",           "calloc",
+                                        "realloc",          "free",
+                                        "reallocarray",     "posix_memalign",
+                                        "aligned_alloc",    "memalign",
+                                        "valloc",           "je_malloc",
+                                        "je_calloc",        "je_realloc",
+                                        "je_free",          "je_mallocx",
+                                        "je_rallocx",       "je_dallocx",
+                                        "je_sdallocx",      "je_posix_memalign",
+                                        "je_aligned_alloc", NULL};
+    size_t i, n = strcspn(name, "'"); /* callgrind marks recursion levels "malloc'2" */
+
+    for (i = 0; names[i]; i++)
+        if (strlen(names[i]) == n && strncmp(name, names[i], n) == 0)
+            return 1;
+    return 0;
 }
 
 static size_t hash_str(const char *s)
@@ -323,6 +351,7 @@ static int parse_line(struct cgprof *p, struct file_state *fs, const char *s, co
             *why = "out of memory";
             return -1;
         }
+        fs->fn_alloc = cgprof_is_allocator(name);
         fs->skip_next = 0;
         return 0;
     }
@@ -341,12 +370,27 @@ static int parse_line(struct cgprof *p, struct file_state *fs, const char *s, co
         return 0;
     }
     if (strncmp(s, "cfn=", 4) == 0 || strncmp(s, "cfl=", 4) == 0) {
-        if (s[1] == 'f' && s[2] == 'n')
-            return resolve(fs, s + 4, why) ? 0 : -1;
+        if (s[1] == 'f' && s[2] == 'n') {
+            const char *callee = resolve(fs, s + 4, why);
+            if (!callee)
+                return -1;
+            fs->cfn_alloc = cgprof_is_allocator(callee);
+        }
         return 0;
     }
-    if (strncmp(s, "calls=", 6) == 0 || strncmp(s, "jump=", 5) == 0 ||
-        strncmp(s, "jcnd=", 5) == 0) {
+    if (strncmp(s, "calls=", 6) == 0) {
+        uint64_t n = 0;
+        /* an allocator called from outside the allocator (its own inner calls are not more
+         * allocations) */
+        if (fs->cfn_alloc && !fs->fn_alloc && fs->fn != SIZE_MAX && parse_u64(s + 6, &n)) {
+            p->tab[fs->fn].allocs += n;
+            fs->allocs += n;
+        }
+        fs->cfn_alloc = 0;
+        fs->skip_next = 1;
+        return 0;
+    }
+    if (strncmp(s, "jump=", 5) == 0 || strncmp(s, "jcnd=", 5) == 0) {
         fs->skip_next = 1;
         return 0;
     }
@@ -416,6 +460,7 @@ int cgprof_parse(struct cgprof *p, const char *text, size_t len, const char *nam
         goto out;
     }
     p->total += fs.sum;
+    p->alloc_total += fs.allocs;
     p->files++;
     rc = 0;
 out:
@@ -477,5 +522,48 @@ json_t *cgprof_functions_json(const struct cgprof *p, size_t top)
     if (unnamed)
         add_cost(o, "unknown", unnamed);
     free(v);
+    return o;
+}
+
+json_t *cgprof_allocs_json(const struct cgprof *p, size_t top)
+{
+    json_t *o = json_object();
+    uint64_t *best = NULL, other = 0;
+    size_t *idx = NULL, i, k, n = 0;
+
+    if (!o || !p->used)
+        return o;
+    if (!(best = calloc(top + 1, sizeof(*best))) || !(idx = calloc(top + 1, sizeof(*idx)))) {
+        free(best);
+        json_decref(o);
+        return NULL;
+    }
+    /* the `top` callers with the most allocator calls, by insertion; the rest as "(other)" */
+    for (i = 0; i < p->cap; i++) {
+        uint64_t a = p->tab[i].name ? p->tab[i].allocs : 0;
+
+        if (!a)
+            continue;
+        for (k = n; k > 0 && best[k - 1] < a; k--)
+            ;
+        if (k >= top) {
+            other += a;
+            continue;
+        }
+        if (n == top)
+            other += best[--n];
+        memmove(best + k + 1, best + k, (n - k) * sizeof(*best));
+        memmove(idx + k + 1, idx + k, (n - k) * sizeof(*idx));
+        best[k] = a;
+        idx[k] = i;
+        n++;
+    }
+    for (k = 0; k < n; k++)
+        if (add_cost(o, p->tab[idx[k]].name, best[k]) < 0)
+            other += best[k];
+    if (other)
+        add_cost(o, "(other)", other);
+    free(best);
+    free(idx);
     return o;
 }

@@ -44,4 +44,12 @@ size_t cgprof_files(const struct cgprof *p);
  * memory. */
 json_t *cgprof_functions_json(const struct cgprof *p, size_t top);
 
+/* Allocations: every "calls=" count whose callee ("cfn=") is an allocator entry point
+ * (cgprof_is_allocator), made from a function that is not one itself (so malloc calling
+ * je_malloc, or realloc calling malloc, is one allocation). Per calling function and summed. */
+int cgprof_is_allocator(const char *name);
+uint64_t cgprof_allocs(const struct cgprof *p);
+/* {caller: allocator calls}, the `top` largest, the rest under "(other)". New reference. */
+json_t *cgprof_allocs_json(const struct cgprof *p, size_t top);
+
 #endif

@@ -9,9 +9,19 @@
 #include "summary.h"
 
 /* every metric a verdict rule knows, in enum metric's order: a missing one printed "(null)" */
-static const char *const titles[] = {
-    "throughput",  "CPU %",    "CPU efficiency",           "P50 latency",
-    "P99 latency", "peak RSS", "server CPU per operation", "instructions per operation"};
+static const char *const titles[] = {"throughput",
+                                     "CPU %",
+                                     "CPU efficiency",
+                                     "P50 latency",
+                                     "P99 latency",
+                                     "peak RSS",
+                                     "server CPU per operation",
+                                     "instructions per operation",
+                                     "context switches per operation",
+                                     "page faults per operation",
+                                     "CPU migrations per operation",
+                                     "system calls per operation",
+                                     "allocations per operation"};
 _Static_assert(sizeof(titles) / sizeof(titles[0]) == METRIC_ALL, "a title per metric");
 
 double gate_row_chance(const json_t *row, const char *cand)

@@ -25,7 +25,16 @@ enum metric {
      * runs (cost.h), lower is better; only in rows whose runs were counted. Gated by default
      * at 1% when present. */
     METRIC_INSTRUCTIONS,
-    METRIC_ALL /* every metric a verdict rule knows */
+    /* The full cost of a request (docs/architecture.md, "Counted cost"), per operation, lower
+     * is better. From the timed runs (perf_event_open software events over the window,
+     * runs.jsonl server.window.perf; gateable, not gated by default): */
+    METRIC_CONTEXT_SWITCHES, /* "context_switches" */
+    METRIC_PAGE_FAULTS,      /* "page_faults" */
+    METRIC_CPU_MIGRATIONS,   /* "cpu_migrations" */
+    /* From counted runs of their own (gated by default when present): */
+    METRIC_SYSCALLS,    /* "syscalls": every system call entry of the server's tree (ptrace) */
+    METRIC_ALLOCATIONS, /* "allocations": allocator calls (the --instructions callgrind runs) */
+    METRIC_ALL          /* every metric a verdict rule knows */
 };
 
 #define METRIC_MAX_ALIASES 4
@@ -44,6 +53,9 @@ struct metric_def {
     const char *short_en; /* short title in the gate's comment ("P99") */
     const char *title_en, *title_zh; /* column and chart titles */
     const char *axis_en, *axis_zh;   /* chart axis; NULL: depends on the protocols */
+    /* a change of the medians smaller than this, in the metric's unit, is `~` whatever its
+     * percent (counts per operation near zero: 0.001 → 0.002 page faults is +100%); 0: none */
+    double floor_abs;
 };
 
 /* The table, METRIC_ALL entries indexed by enum metric. */

@@ -397,6 +397,10 @@ const char *stats_verdict(const struct verdict_input *in, const struct verdict_r
     thr = r->threshold_pct[in->metric];
     if (!(thr > 0))
         return VERDICT_SAME;
+    /* counts per operation near zero: a change below the metric's absolute floor is none */
+    if (metric_def(in->metric)->floor_abs > 0 &&
+        fabs(in->cand.median - in->base.median) < metric_def(in->metric)->floor_abs)
+        return VERDICT_SAME;
     change = stats_change(&in->base, &in->cand);
     pct = change * 100;
     /* the 1e-9 keeps a change printed as exactly the threshold from missing it by rounding */
@@ -404,7 +408,9 @@ const char *stats_verdict(const struct verdict_input *in, const struct verdict_r
     bad = metric_higher_is_better(in->metric) ? change < 0 : change > 0;
     if (!stats_evidence_reachable(in->base.n, in->cand.n, in->n_ratios))
         return VERDICT_SAME; /* the evidence floor: stats_verdict_reason() says why */
-    if (in->metric == METRIC_INSTRUCTIONS && !counted_min_agrees(in, thr, change))
+    if ((in->metric == METRIC_INSTRUCTIONS || in->metric == METRIC_SYSCALLS ||
+         in->metric == METRIC_ALLOCATIONS) &&
+        !counted_min_agrees(in, thr, change))
         return VERDICT_SAME;
     if (in->planned && (in->base.n > in->planned || in->cand.n > in->planned))
         return verdict_confirmed(in, r);

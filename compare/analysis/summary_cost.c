@@ -10,8 +10,8 @@
 #include "summary.h"
 
 /* The ok counted lines of one version, in round order. Returns how many (at most max). */
-static size_t counted_lines(const char *cfg, const char *ver, const json_t *latest, size_t nr,
-                            const json_t **out, size_t max)
+static size_t counted_lines(const char *kind, const char *cfg, const char *ver,
+                            const json_t *latest, size_t nr, const json_t **out, size_t max)
 {
     size_t r, n = 0;
 
@@ -19,7 +19,7 @@ static size_t counted_lines(const char *cfg, const char *ver, const json_t *late
         char key[600];
         const json_t *run;
 
-        snprintf(key, sizeof(key), "%s\x1f%s\x1finstructions\x1f%ld", cfg, ver, (long)r + 1);
+        snprintf(key, sizeof(key), "%s\x1f%s\x1f%s\x1f%ld", cfg, ver, kind, (long)r + 1);
         run = json_object_get(latest, key);
         if (run && strcmp(summary_str(run, "status", ""), "ok") == 0)
             out[n++] = run;
@@ -27,16 +27,23 @@ static size_t counted_lines(const char *cfg, const char *ver, const json_t *late
     return n;
 }
 
-/* Median over the lines of functions[name] (0 where absent). */
-static double fn_median(const json_t *const *lines, size_t n, const char *name)
+/* Where a breakdown is in a counted line: line[field][sub] = {name: per op}. */
+struct where {
+    const char *kind, *field, *sub;
+};
+
+static const struct where instr_where = {"instructions", "instructions", "functions"};
+
+/* Median over the lines of field.sub[name] (0 where absent). */
+static double fn_median(const struct where *w, const json_t *const *lines, size_t n,
+                        const char *name)
 {
     double v[64];
     struct stats_range r;
     size_t i;
 
     for (i = 0; i < n && i < 64; i++)
-        v[i] = summary_num(json_object_get(json_object_get(lines[i], "instructions"), "functions"),
-                           name, 0);
+        v[i] = summary_num(json_object_get(json_object_get(lines[i], w->field), w->sub), name, 0);
     if (stats_range(v, i, &r) < 0)
         return 0;
     return r.median;
@@ -51,7 +58,8 @@ static int by_abs_delta(const void *a, const void *b)
 }
 
 /* The union of function names listed by both sides, "(other)" left out. */
-static json_t *names_of(const json_t *const *a, size_t na, const json_t *const *b, size_t nb)
+static json_t *names_of(const struct where *w, const json_t *const *a, size_t na,
+                        const json_t *const *b, size_t nb)
 {
     json_t *names = json_object(), *v;
     const char *k;
@@ -59,8 +67,7 @@ static json_t *names_of(const json_t *const *a, size_t na, const json_t *const *
 
     for (i = 0; i < na + nb; i++) {
         const json_t *line = i < na ? a[i] : b[i - na];
-        json_object_foreach(json_object_get(json_object_get(line, "instructions"), "functions"), k,
-                            v)
+        json_object_foreach(json_object_get(json_object_get(line, w->field), w->sub), k, v)
         {
             if (strcmp(k, "(other)") != 0)
                 json_object_set_new(names, k, json_true());
@@ -69,9 +76,10 @@ static json_t *names_of(const json_t *const *a, size_t na, const json_t *const *
     return names;
 }
 
-static json_t *functions_diff(const json_t *const *a, size_t na, const json_t *const *b, size_t nb)
+static json_t *functions_diff(const struct where *w, const json_t *const *a, size_t na,
+                              const json_t *const *b, size_t nb)
 {
-    json_t *names = names_of(a, na, b, nb), *v, *out = json_array();
+    json_t *names = names_of(w, a, na, b, nb), *v, *out = json_array();
     json_t **items;
     const char *k;
     size_t n = 0, i;
@@ -84,7 +92,7 @@ static json_t *functions_diff(const json_t *const *a, size_t na, const json_t *c
     }
     json_object_foreach(names, k, v)
     {
-        double base = fn_median(a, na, k), cand = fn_median(b, nb, k);
+        double base = fn_median(w, a, na, k), cand = fn_median(w, b, nb, k);
         items[n++] = json_pack("{s:s,s:f,s:f,s:f}", "name", k, "baseline", base, "candidate", cand,
                                "delta", cand - base);
     }
@@ -109,7 +117,7 @@ void summary_cost_annotate(json_t *metric, const char *cfg, const json_t *latest
 
     if (!metric || !b)
         return;
-    nb = counted_lines(cfg, b, latest, nr, base, 64);
+    nb = counted_lines("instructions", cfg, b, latest, nr, base, 64);
     if (nb) {
         double v[64];
         struct stats_range r;
@@ -121,7 +129,7 @@ void summary_cost_annotate(json_t *metric, const char *cfg, const json_t *latest
     }
     for (vi = 0; vi < json_array_size(versions); vi++) {
         const char *ver = json_string_value(json_array_get(versions, vi));
-        size_t nc = counted_lines(cfg, ver, latest, nr, cand, 64);
+        size_t nc = counted_lines("instructions", cfg, ver, latest, nr, cand, 64);
         json_t *vs = json_object_get(json_object_get(metric, "vs_baseline"), ver);
 
         if (nc && !json_object_get(metric, "source")) {
@@ -134,6 +142,48 @@ void summary_cost_annotate(json_t *metric, const char *cfg, const json_t *latest
                 json_object_set(metric, "event", json_object_get(inst, "event"));
         }
         if (vi > 0 && vs && nb && nc)
-            json_object_set_new(vs, "functions", functions_diff(base, nb, cand, nc));
+            json_object_set_new(vs, "functions", functions_diff(&instr_where, base, nb, cand, nc));
+    }
+}
+
+void summary_cost_breakdown(json_t *metric, const char *kind, const char *field, const char *sub,
+                            const char *out_key, const char *cfg, const json_t *latest,
+                            const json_t *versions, size_t nr)
+{
+    const struct where w = {kind, field, sub};
+    const json_t *base[64], *cand[64];
+    const char *b = json_string_value(json_array_get(versions, 0));
+    size_t nb, vi;
+
+    if (!metric || !b)
+        return;
+    nb = counted_lines(kind, cfg, b, latest, nr, base, 64);
+    if (nb &&
+        json_is_number(json_object_get(json_object_get(base[0], field), "throughput_traced"))) {
+        double v[64];
+        struct stats_range r;
+        size_t i;
+
+        for (i = 0; i < nb; i++)
+            v[i] = summary_num(json_object_get(base[i], field), "throughput_traced", 0);
+        if (stats_range(v, nb, &r) == 0)
+            json_object_set_new(metric, "throughput_counted", json_real(r.median));
+    }
+    for (vi = 1; vi < json_array_size(versions); vi++) {
+        const char *ver = json_string_value(json_array_get(versions, vi));
+        size_t nc = counted_lines(kind, cfg, ver, latest, nr, cand, 64);
+        json_t *vs = json_object_get(json_object_get(metric, "vs_baseline"), ver);
+
+        if (vs && nb && nc)
+            json_object_set_new(vs, out_key, functions_diff(&w, base, nb, cand, nc));
+    }
+    if (nb) { /* the baseline's own breakdown, for a single version too: {name: per op} */
+        json_t *own = functions_diff(&w, base, 0, base, nb), *o = json_object(), *it;
+        size_t i;
+
+        json_array_foreach(own, i, it)
+            json_object_set(o, summary_str(it, "name", "?"), json_object_get(it, "candidate"));
+        json_decref(own);
+        json_object_set_new(metric, out_key, o);
     }
 }

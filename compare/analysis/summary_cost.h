@@ -20,4 +20,12 @@
 void summary_cost_annotate(json_t *metric, const char *cfg, const json_t *latest,
                            const json_t *versions, size_t nr);
 
+/* The same per-name changes for another counted kind: line[field][sub] = {name: per op} of
+ * the lines of kind `kind` (e.g. "syscalls", "syscalls", "by_name"), per candidate in
+ * vs_baseline.CANDIDATE[out_key], and the baseline's own largest names in metric[out_key]
+ * as {name: median per op}. */
+void summary_cost_breakdown(json_t *metric, const char *kind, const char *field, const char *sub,
+                            const char *out_key, const char *cfg, const json_t *latest,
+                            const json_t *versions, size_t nr);
+
 #endif

@@ -45,6 +45,18 @@ static void put(struct side *s, int m, size_t r, const json_t *num)
     }
 }
 
+/* o[key] / ops into slot m when it is a number. */
+static void put_per_op(struct side *s, int m, size_t r, const json_t *o, const char *key,
+                       double ops)
+{
+    const json_t *n = json_object_get(o, key);
+
+    if (json_is_number(n) && ops > 0) {
+        s->v[m][r] = json_number_value(n) / ops;
+        s->have[m][r] = 1;
+    }
+}
+
 /* Per-operation server figures over the measured window (runs.jsonl server.window). */
 static void side_add_window(struct side *s, size_t r, const json_t *run)
 {
@@ -60,6 +72,10 @@ static void side_add_window(struct side *s, size_t r, const json_t *run)
         json_is_number(json_object_get(w, "syscr")) && json_is_number(json_object_get(w, "syscw"));
     s->v[M_SERVER_CTXSW][r] = summary_num(w, "ctxsw", 0) / ops;
     s->have[M_SERVER_CTXSW][r] = json_is_number(json_object_get(w, "ctxsw"));
+    /* the software events over the same window (swcount.h) */
+    put_per_op(s, METRIC_CONTEXT_SWITCHES, r, json_object_get(w, "perf"), "context_switches", ops);
+    put_per_op(s, METRIC_PAGE_FAULTS, r, json_object_get(w, "perf"), "page_faults", ops);
+    put_per_op(s, METRIC_CPU_MIGRATIONS, r, json_object_get(w, "perf"), "cpu_migrations", ops);
 }
 
 static void side_add_run(struct side *s, size_t r, const json_t *run, double warmup_default)
@@ -99,7 +115,8 @@ static void side_add_run(struct side *s, size_t r, const json_t *run, double war
 /* The counted runs (kind "instructions") of one row into the sides; failed ones into
  * failures. Returns how many failed. */
 static unsigned add_counted(struct side *const *sides, const char *cfg, const json_t *latest,
-                            const json_t *versions, size_t nr, json_t *failures)
+                            const json_t *versions, size_t nr, json_t *failures, const char *kind,
+                            const char *field, int metric)
 {
     size_t vi, r;
     unsigned failed = 0;
@@ -108,7 +125,7 @@ static unsigned add_counted(struct side *const *sides, const char *cfg, const js
         const char *ver = json_string_value(json_array_get(versions, vi));
         char kv[300], key[512];
 
-        snprintf(kv, sizeof(kv), "%s\x1finstructions", ver);
+        snprintf(kv, sizeof(kv), "%s\x1f%s", ver, kind);
         for (r = 0; r < nr; r++) {
             const json_t *run;
 
@@ -117,13 +134,15 @@ static unsigned add_counted(struct side *const *sides, const char *cfg, const js
                 continue;
             if (strcmp(summary_str(run, "status", "failed"), "ok") != 0) {
                 failed++;
+                if (strcmp(kind, field) != 0)
+                    continue; /* the line's own metric lists its failure */
                 json_array_append_new(failures,
                                       json_pack("{s:s,s:I,s:s,s:s}", "version", ver, "round",
-                                                (json_int_t)r + 1, "kind", "instructions", "reason",
+                                                (json_int_t)r + 1, "kind", kind, "reason",
                                                 summary_str(run, "reason", "unknown")));
                 continue;
             }
-            put(sides[vi], METRIC_INSTRUCTIONS, r, path2(run, "instructions", "per_op"));
+            put(sides[vi], metric, r, path2(run, field, "per_op"));
         }
     }
     return failed;
@@ -159,8 +178,22 @@ static size_t collect(const struct side *s, int m, size_t nr, double *out)
 }
 
 static const char *const metric_units[N_SLOTS] = {
-    "ops/s", "percent",         "ops/s per core", "us",     "us",     "MiB",
-    "us/op", "instructions/op", "percent",        "per op", "per op",
+    [METRIC_THROUGHPUT] = "ops/s",
+    [METRIC_CPU_PERCENT] = "percent",
+    [METRIC_CPU_EFFICIENCY] = "ops/s per core",
+    [METRIC_P50_US] = "us",
+    [METRIC_P99_US] = "us",
+    [METRIC_RSS_MIB] = "MiB",
+    [METRIC_SERVER_CPU_US] = "us/op",
+    [METRIC_INSTRUCTIONS] = "instructions/op",
+    [METRIC_CONTEXT_SWITCHES] = "per op",
+    [METRIC_PAGE_FAULTS] = "per op",
+    [METRIC_CPU_MIGRATIONS] = "per op",
+    [METRIC_SYSCALLS] = "per op",
+    [METRIC_ALLOCATIONS] = "per op",
+    [M_SERVER_CPU] = "percent",
+    [M_SERVER_SYSCALLS] = "per op",
+    [M_SERVER_CTXSW] = "per op",
 };
 
 /* The metric object of one row: values per version, comparisons against the baseline. */
@@ -297,10 +330,17 @@ static void row_identity(json_t *row, const char *cfg, const json_t *mcfg,
 /* Every metric of the row: the table's metrics, then the optional ones (counted cost, server
  * accounting) where some run has them. */
 static void row_metrics(json_t *metrics, struct side **sides, const char *cfg, const json_t *latest,
-                        const json_t *versions, size_t nr, unsigned failed, unsigned inst_failed,
-                        int any_server, const struct verdict_rules *rules,
-                        const struct look_plan *lp)
+                        const json_t *versions, size_t nr, unsigned failed,
+                        const unsigned *cnt_failed, int any_server,
+                        const struct verdict_rules *rules, const struct look_plan *lp)
 {
+    /* the counted metrics: their kind of line, the failures of each, their breakdown */
+    static const struct {
+        int m;
+        const char *kind, *field, *sub, *out;
+    } counted[] = {{METRIC_SYSCALLS, "syscalls", "syscalls", "by_name", "by_name"},
+                   {METRIC_ALLOCATIONS, "instructions", "allocations", "functions", "functions"}};
+    size_t k;
     static const char *const names[N_SLOTS] = {
         [METRIC_SERVER_CPU_US] = "server_cpu_us",
         [M_SERVER_SYSCALLS] = SUMMARY_SERVER_SYSCALLS,
@@ -315,17 +355,34 @@ static void row_metrics(json_t *metrics, struct side **sides, const char *cfg, c
     for (m = 0; m < METRIC_COUNT; m++)
         json_object_set_new(metrics, metric_name(m),
                             metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules, lp));
-    if (any_slot(sides, nv, nr, METRIC_INSTRUCTIONS) || inst_failed) {
+    if (any_slot(sides, nv, nr, METRIC_INSTRUCTIONS) || cnt_failed[0]) {
         json_object_set_new(metrics, metric_name(METRIC_INSTRUCTIONS),
                             metric_json(METRIC_INSTRUCTIONS, sides, (json_t *)versions, nr,
-                                        inst_failed > 0, rules, &no_plan));
+                                        cnt_failed[0] > 0, rules, &no_plan));
         summary_cost_annotate(json_object_get(metrics, metric_name(METRIC_INSTRUCTIONS)), cfg,
                               latest, versions, nr);
+    }
+    for (k = 0; k < sizeof(counted) / sizeof(counted[0]); k++) {
+        int cm = counted[k].m;
+
+        if (!any_slot(sides, nv, nr, cm) && !(k == 0 && cnt_failed[1]))
+            continue;
+        json_object_set_new(
+            metrics, metric_name(cm),
+            metric_json(cm, sides, (json_t *)versions, nr, cnt_failed[k + 1] > 0, rules, &no_plan));
+        summary_cost_breakdown(json_object_get(metrics, metric_name(cm)), counted[k].kind,
+                               counted[k].field, counted[k].sub, counted[k].out, cfg, latest,
+                               versions, nr);
     }
     if (any_server)
         json_object_set_new(
             metrics, SUMMARY_SERVER_CPU,
             metric_json(M_SERVER_CPU, sides, (json_t *)versions, nr, failed > 0, rules, lp));
+    for (m = METRIC_CONTEXT_SWITCHES; m <= METRIC_CPU_MIGRATIONS; m++)
+        if (any_slot(sides, nv, nr, m))
+            json_object_set_new(
+                metrics, metric_name(m),
+                metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules, lp));
     for (m = METRIC_SERVER_CPU_US; m < N_SLOTS; m++)
         if (names[m] && any_slot(sides, nv, nr, m))
             json_object_set_new(
@@ -444,7 +501,8 @@ static void set_aside_disturbed(json_t *row, struct side **sides, const struct r
  * run on a loaded machine too, where load below the limit goes unseen (a busy loop sharing
  * the driver's CPU reads 0.00-0.17 cores): there the verdict needs a quiet row's evidence, the
  * planned rounds (3 clean rounds of an A/A gate under a busy loop were disjoint by chance,
- * throughput -8.7%). Instruction counts are not timed and keep theirs. */
+ * throughput -8.7%). Counts (instructions, system calls, allocations, wake-ups, faults) are
+ * not timed and keep theirs. */
 static void hold_disturbed(json_t *row, json_t *metrics, size_t planned)
 {
     const json_t *d, *x, *interf = json_object_get(row, "interference");
@@ -464,7 +522,10 @@ static void hold_disturbed(json_t *row, json_t *metrics, size_t planned)
         const char *cand;
         json_t *cmp;
 
-        if (m == METRIC_INSTRUCTIONS)
+        /* counts, not times: the counted ones, and the software events (a server that sleeps
+         * between requests is seldom preempted: 1.00 context switches per request beside a
+         * load average of 5.8 on 2 cores, docs/results/2026-12-04-full-cost.md) */
+        if (m >= METRIC_INSTRUCTIONS)
             continue;
         d = json_object_get(json_object_get(metrics, metric_name((enum metric)m)), "vs_baseline");
         json_object_foreach((json_t *)d, cand, cmp)
@@ -509,7 +570,7 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
     struct verdict_rules rate_rules = *rules;
     struct side **sides = sides_new(nv);
     json_t *row, *metrics;
-    unsigned inst_failed;
+    unsigned cnt_failed[3];
     size_t cell_size = sizeof(const json_t *);
 
     rr.cells = calloc((nv * nr) + 1, cell_size);
@@ -528,10 +589,15 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
     free(rr.cells);
     row_identity(row, cfg, mcfg, fallback_label, rr.ok, rr.failed, expected_rounds * nv);
     row_run_facts(row, &rr);
-    inst_failed = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"));
+    cnt_failed[0] = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"),
+                                "instructions", "instructions", METRIC_INSTRUCTIONS);
+    cnt_failed[1] = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"),
+                                "syscalls", "syscalls", METRIC_SYSCALLS);
+    cnt_failed[2] = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"),
+                                "instructions", "allocations", METRIC_ALLOCATIONS);
     /* a fixed-rate row judges what each request costs the server (outcome.h) */
     outcome_rate_rules(json_object_get(mcfg, "params"), 0, &rate_rules, NULL);
-    row_metrics(metrics, sides, cfg, latest, versions, nr, rr.failed, inst_failed, rr.any_server,
+    row_metrics(metrics, sides, cfg, latest, versions, nr, rr.failed, cnt_failed, rr.any_server,
                 &rate_rules, lp);
     hold_disturbed(row, metrics, lp->planned);
     json_object_set_new(row, "metrics", metrics);

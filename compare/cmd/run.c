@@ -30,6 +30,7 @@ const struct flag_def run_flags[] = {
     {"--confirm", 1, RUN_FLAG_CONFIRM},
     {"--resume", 0, RUN_FLAG_RESUME},
     {"--instructions", 0, RUN_FLAG_INSTRUCTIONS},
+    {"--syscalls", 0, RUN_FLAG_SYSCALLS},
 };
 const size_t run_flags_count = sizeof(run_flags) / sizeof(run_flags[0]);
 
@@ -129,6 +130,9 @@ int run_flag_apply(struct run_request *rq, struct flags *f, int id)
     case RUN_FLAG_PAYLOAD:
     case RUN_FLAG_SAVE_SPEC:
         return run_flag_inline(rq, f, id);
+    case RUN_FLAG_SYSCALLS:
+        rq->syscalls = 1;
+        return 0;
     case RUN_FLAG_RESUME:
         rq->resume = 1;
         return 0;
@@ -182,7 +186,7 @@ static const char run_usage[] =
     "[--duration S]\n"
     "                   [--out DIR] [--resume] [--shard K/N] [--lang en|zh]\n"
     "                   [--pin-driver CPUS] [--pin-server CPUS] [--confirm N]\n"
-    "                   [--instructions]\n"
+    "                   [--instructions] [--syscalls]\n"
     "       compare run --baseline CMD --candidate CMD (--redis CMDS | --tcp | --http PATH |\n"
     "                   --ws) [--pipeline N,..] [--connections N,..] [--payload N,..]\n"
     "                   [--save-spec FILE] [run flags]\n"
@@ -198,6 +202,8 @@ static const char run_usage[] =
     "4 connections on 4 workers, 64-byte values, window 1 unless told; a list makes\n"
     "an axis. It prints the spec it builds (kept in DIR/input/); --save-spec FILE\n"
     "writes it and its grid (FILE.grid.json) for `compare run --spec FILE`.\n"
+    "--syscalls: also count the server's system calls per operation, by name, with\n"
+    "ptrace, in 3 counted rounds of their own (the spec's \"syscalls\").\n"
     "exit: 0 ok, 2 bad input, 3 runs failed or interrupted (SIGINT/SIGTERM: partial\n"
     "report; continue with --resume --out DIR)\n";
 

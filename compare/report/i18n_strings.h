@@ -538,3 +538,56 @@ X(D_BISECT_HINT,
   "{0}, {1}: a step between night {2} (commit `{3}`) and night {4} (commit `{5}`). To find the "
   "commit that made it:",
   "{0}，{1}：在第 {2} 晚（提交 `{3}`）与第 {4} 晚（提交 `{5}`）之间有一个阶跃。要找出造成它的提交：")
+/* the full cost of a request (report_md_full.c, report_html_full.c) */
+X(F_HEADING, "The full cost of a request", "一次请求的完整成本")
+X(F_INTRO,
+  "What the server's whole process tree (every thread and child) paid per successful "
+  "operation beyond its user-space instructions: a figure per metric and configuration, the "
+  "median [min–max] over the runs, and against the baseline the change and the verdict.",
+  "服务器整个进程树（所有线程和子进程）在用户态指令之外为每次成功操作付出的代价：每个指标、"
+  "每个配置一行，取各次运行的中位数 [最小值–最大值]，并给出相对基线的变化和判定。")
+X(F_LIM_CTXSW,
+  "Counts every switch away from a server thread (it slept, or was preempted) with the "
+  "kernel's software event PERF_COUNT_SW_CONTEXT_SWITCHES (perf_event_open, one inherited "
+  "counter per thread, read at the driver's window marks) during the timed runs, at full "
+  "speed (a counter update per switch). It cannot see why a thread slept or who woke it; "
+  "other load on the machine adds preemptions. Changes below 0.1 per operation are ~.",
+  "在计时运行中以全速用内核软件事件 PERF_COUNT_SW_CONTEXT_SWITCHES 计数服务器线程的每次切出"
+  "（睡眠或被抢占）（perf_event_open，每个线程一个可继承的计数器，在驱动程序的窗口标记处读取；"
+  "每次切换只更新一次计数器）。它看不到线程为何睡眠、由谁唤醒；机器上的其他负载会增加抢占。"
+  "每次操作少于 0.1 的变化记为 ~。")
+X(F_LIM_FAULTS,
+  "Counts the page faults (minor and major) of the server's threads with "
+  "PERF_COUNT_SW_PAGE_FAULTS over the timed runs' window, at full speed. A steady server "
+  "faults rarely; a rise means new memory touched per request. It cannot see the cost of a "
+  "fault. Changes below 0.05 per operation are ~.",
+  "在计时运行的窗口内以全速用 PERF_COUNT_SW_PAGE_FAULTS 计数服务器线程的缺页（次要和主要）。"
+  "稳定运行的服务器很少缺页；上升意味着每个请求触及了新内存。它看不到缺页的代价。"
+  "每次操作少于 0.05 的变化记为 ~。")
+X(F_LIM_MIGR,
+  "Counts the moves of a server thread to another CPU (PERF_COUNT_SW_CPU_MIGRATIONS) over "
+  "the timed runs' window. The scheduler decides these; on a loaded machine they follow the "
+  "load more than the server. Changes below 0.05 per operation are ~.",
+  "在计时运行的窗口内计数服务器线程迁移到另一个 CPU 的次数（PERF_COUNT_SW_CPU_MIGRATIONS）。"
+  "这由调度器决定；在负载较高的机器上它更多反映负载而非服务器。每次操作少于 0.05 的变化记为 ~。")
+X(F_LIM_SYSCALLS,
+  "Every system call entry of the server's tree between the driver's window marks, counted "
+  "exactly with ptrace (every thread and child seized, later ones followed) in runs of their "
+  "own, where each call stops the server twice (the traced server ran about {0}× slower; "
+  "no timing of those runs is used). It cannot see work the kernel does without a system "
+  "call (interrupts, network processing, faults) or how long a call took.",
+  "在独立运行中用 ptrace 精确计数驱动程序窗口标记之间服务器进程树的每次系统调用入口（所有线程和"
+  "子进程都被附加，之后创建的也会跟随）；每次调用使服务器停两次（被跟踪的服务器慢约 {0} 倍，"
+  "这些运行的计时不被使用）。它看不到内核不经系统调用所做的工作（中断、网络处理、缺页），"
+  "也看不到调用耗时。")
+X(F_LIM_ALLOCS,
+  "Calls of malloc, calloc, realloc, free (and jemalloc's je_* entry points) from outside the "
+  "allocator per operation, from callgrind's call counts in the instruction-counted runs (a "
+  "malloc/free pair is 2; the idle rate subtracted). It cannot see allocators it does not "
+  "know by name (a server's own pools, or zmalloc when inlined), nor the bytes allocated.",
+  "每次操作中从分配器外部对 malloc、calloc、realloc、free（以及 jemalloc 的 je_* 入口）的调用"
+  "次数，来自指令计数运行中 callgrind 的调用计数（一对 malloc/free 计 2；减去空闲速率）。"
+  "它看不到名字未知的分配器（服务器自己的内存池，或被内联的 zmalloc），也看不到分配的字节数。")
+X(F_WHERE, "Where it changed", "变化在哪里")
+X(F_COL_CONFIG, "Configuration", "配置")
+X(F_VS, "vs baseline", "对比基线")

@@ -669,6 +669,7 @@ static int write_page(const struct html_ctx *c, char *err, size_t errlen)
     }
     html_tables(c);
     html_instructions(c);
+    html_full_cost(c);
     html_environment(c);
     html_provenance(c);
     html_reproduce(c);

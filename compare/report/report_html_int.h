@@ -66,6 +66,9 @@ void html_tables(const struct html_ctx *c);
 /* The counted-cost table, its limits and where the instructions went (report_html_cost.c);
  * nothing when the summary holds no counted runs. */
 void html_instructions(const struct html_ctx *c);
+/* The full cost of a request: wake-ups, faults, system calls, allocations (report_html_full.c);
+ * nothing when no row has them. */
+void html_full_cost(const struct html_ctx *c);
 
 /* The summary in words (two or more versions / one version), the completeness and the
  * weaknesses (report_html_summary.c). */

@@ -397,6 +397,7 @@ static void write_compare(const struct md *m)
     fprintf(m->f, "%s\n\n", md_t(m, M_DEF_RSS));
     md_section_instructions(m);
     md_section_workloads(m);
+    md_section_full_cost(m);
     md_evidence(m);
     md_window(m);
 }

@@ -126,7 +126,7 @@ int cost_settings_parse(const json_t *j, int force, const char *file, struct cos
 int cost_perf_probe(char *why, size_t whylen)
 {
     struct counters_event ev = {"instructions:u", "PERF_COUNT_HW_INSTRUCTIONS", PERF_TYPE_HARDWARE,
-                                PERF_COUNT_HW_INSTRUCTIONS};
+                                PERF_COUNT_HW_INSTRUCTIONS, 0};
 
     return counters_probe(&ev, why, whylen);
 }
@@ -453,6 +453,25 @@ static const char *jstr(const json_t *o, const char *k)
     return json_string_value(json_object_get(o, k));
 }
 
+/* Allocator calls per operation (cgprof_allocs, the idle rate subtracted like the
+ * instructions'), and the callers, into per["(allocations)"] for cost_run to lift out. */
+static void cost_allocs_add(json_t *per, const struct cgprof *idle, const struct cgprof *win,
+                            double idle_s, double win_s, double ops)
+{
+    double rate = idle_s > 0 ? (double)cgprof_allocs(idle) / idle_s : 0;
+    json_t *fns = cgprof_allocs_json(win, TOP_FUNCTIONS), *f = json_object(), *v;
+    const char *k;
+
+    json_object_foreach(fns, k, v)
+        json_object_set_new(f, k, json_real((double)json_integer_value(v) / ops));
+    json_decref(fns);
+    json_object_set_new(per, "(allocations)",
+                        json_pack("{s:f,s:I,s:f,s:s,s:o}", "per_op",
+                                  ((double)cgprof_allocs(win) - rate * win_s) / ops, "window_calls",
+                                  (json_int_t)cgprof_allocs(win), "idle_correction", rate * win_s,
+                                  "source", "callgrind calls", "functions", f));
+}
+
 /* The figures of a counted window. New reference. */
 static json_t *figures(const struct cgprof *idle, const struct cgprof *win, double idle_s,
                        double win_s, const json_t *result, const char *vg_version)
@@ -466,6 +485,7 @@ static json_t *figures(const struct cgprof *idle, const struct cgprof *win, doub
     json_object_foreach(fns, k, v)
         json_object_set_new(per, k, json_real((double)json_integer_value(v) / ops));
     json_decref(fns);
+    cost_allocs_add(per, idle, win, idle_s, win_s, ops);
     return json_pack("{s:f,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:s,s:s,s:o}", "per_op",
                      (total - corr) / ops, "processes", (json_int_t)cgprof_files(win),
                      "window_instructions", (json_int_t)cgprof_total(win), "ops", (json_int_t)ops,
@@ -539,6 +559,18 @@ json_t *cost_line(struct runner *r, const struct sched_run *sr, const char *star
         server_pid > 0 ? json_integer(server_pid) : json_null(), "started", started, "ended", ended,
         "status", inst ? "ok" : "failed", "reason", inst ? json_null() : json_string(reason),
         "result", json_null(), "instructions", inst ? inst : json_null());
+}
+
+/* The allocations figures_() left among the functions go to the line's top level. */
+static void cost_allocs_lift(json_t *line)
+{
+    json_t *fns = json_object_get(json_object_get(line, "instructions"), "functions");
+    json_t *al = json_object_get(fns, "(allocations)");
+
+    if (!al)
+        return;
+    json_object_set(line, "allocations", al);
+    json_object_del(fns, "(allocations)");
 }
 
 void cost_rm_dir_files(const char *dir)
@@ -632,6 +664,7 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
 record:
     line = cost_line(r, sr, started, server.pid, inst, reason);
     inst = NULL;
+    cost_allocs_lift(line);
     if (!line)
         snprintf(err, errlen, "out of memory");
 out:

@@ -44,7 +44,7 @@ static long event_open(const struct counters_event *ev, pid_t tid)
     pa.type = ev->type;
     pa.size = sizeof(pa);
     pa.config = ev->config;
-    pa.exclude_kernel = 1;
+    pa.exclude_kernel = !ev->with_kernel;
     pa.exclude_hv = 1;
     pa.inherit = 1;
     pa.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;

@@ -34,6 +34,7 @@ struct counters_event {
     const char *kernel; /* the kernel's name: "PERF_COUNT_HW_INSTRUCTIONS" */
     uint32_t type;
     uint64_t config;
+    int with_kernel; /* 1: exclude_kernel = 0 (software events the kernel raises: swcount.h) */
 };
 
 /* The event to count: instructions:u, or the one env COUNTERS_ENV names ("instructions",

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cost.h"
+#include "syscount_run.h"
 #include "atomic.h"
 #include "clock.h"
 #include "exit_codes.h"
@@ -201,8 +202,9 @@ struct exec {
     char dir[PATH_MAX], work[PATH_MAX], drv[PATH_MAX], why[2048];
     unsigned runs, n_failed, truncated;
     int fd;
-    uint64_t t0;               /* when the schedule started */
-    struct cost_settings cost; /* the counted-cost channel */
+    uint64_t t0;                  /* when the schedule started */
+    struct cost_settings cost;    /* the counted-cost channel */
+    struct syscount_settings sys; /* counted runs of system calls */
 };
 
 /* The spec, the grids, the programs and the shard's configurations. */
@@ -238,7 +240,9 @@ static int exec_load(struct exec *e)
     if (runner_check_programs(&e->r, e->err, e->errlen) < 0 ||
         cost_settings_parse(e->sp.instructions, rq->instructions, e->sp.path, &e->cost, e->err,
                             e->errlen) < 0 ||
-        cost_resolve(&e->cost, &e->sp, e->err, e->errlen) < 0)
+        cost_resolve(&e->cost, &e->sp, e->err, e->errlen) < 0 ||
+        syscount_settings_parse(e->sp.syscalls, rq->syscalls, e->sp.path, &e->sys, e->err,
+                                e->errlen) < 0)
         return EXIT_USAGE;
     e->r.count_event = e->cost.use_counters ? &e->cost.ev : NULL;
     e->selected = calloc(e->sp.n_configs + 1, 1);
@@ -446,6 +450,10 @@ static int exec_schedule(struct exec *e)
     if (!stop_flag && rc == EXIT_OK &&
         cost_schedule(&e->r, &e->cost, e->selected, e->rq->shard_k, e->rq->shard_n, e->existing,
                       e->fd, e->err, e->errlen) < 0)
+        rc = EXIT_HARNESS;
+    if (!stop_flag && rc == EXIT_OK &&
+        syscount_schedule(&e->r, &e->sys, e->selected, e->rq->shard_k, e->rq->shard_n, e->existing,
+                          e->fd, e->err, e->errlen) < 0)
         rc = EXIT_HARNESS;
     return rc;
 }

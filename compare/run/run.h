@@ -39,6 +39,7 @@ struct run_request {
     const char *out_dir;                 /* --out; NULL = reports/<UTC time>-<short id>/ */
     int resume;                          /* --resume: out_dir must hold a dataset */
     int instructions;                    /* --instructions: the counted-cost channel on */
+    int syscalls;                        /* --syscalls: counted runs of system calls */
     unsigned shard_k, shard_n;           /* --shard K/N; 0/0 = all configurations */
     const char *lang;                    /* --lang en|zh; NULL = en */
     const char *pin_driver, *pin_server; /* --pin-driver/--pin-server CPU lists, or NULL */

@@ -17,6 +17,7 @@
 #include "clock.h"
 #include "cost.h"
 #include "counters.h"
+#include "swcount.h"
 #include "dataset.h"
 #include "ports.h"
 #include "probe.h"
@@ -525,6 +526,7 @@ struct run_ctx {
     struct window_watch win;
     struct counters *ctr; /* the counted-cost channel's counters on the server's tree */
     char ctr_why[1024];   /* why they could not be opened */
+    struct swcount *sw;   /* wake-ups and faults of the server's tree; NULL = none */
     double cpu0, cpu1;    /* the server's CPU seconds around the driver's life; -1 unknown */
     int have_res, interrupted, srv_started;
     char *err;
@@ -622,6 +624,10 @@ static enum run_step run_driver_start(struct run_ctx *c)
         !(c->denv = window_env(c->ver->env, &c->win)))
         return STEP_OUT;
     c->win.ctr = c->ctr;
+    if (c->srv_started) /* after the pipe: a driver in sh writes to fds 0-9 only */
+        c->sw = swcount_open_server(c->server.pid, c->r->trace_syscalls);
+    c->win.on_mark[0] = swcount_on_mark;
+    c->win.mark_arg[0] = c->sw;
     ps.argv = c->full;
     ps.env = c->denv;
     ps.cpus = c->r->pin_driver;
@@ -684,6 +690,7 @@ static void run_record_server(struct run_ctx *c)
     c->server_obj =
         json_pack("{s:I,s:o}", "pid", (json_int_t)c->server.pid, "cpu_s",
                   c->cpu0 >= 0 && c->cpu1 >= 0 ? json_real(c->cpu1 - c->cpu0) : json_null());
+    swcount_attach(c->sw, c->swin, c->win.marks == 2);
     if (c->swin && json_is_object(c->server_obj))
         json_object_set(c->server_obj, "window", c->swin);
     proc_stop(&c->server, KILL_AFTER_S);
@@ -751,6 +758,7 @@ static void run_release(struct run_ctx *c)
     json_decref(c->eff);
     window_close(&c->win);
     counted_close(c->ctr);
+    swcount_close(c->sw);
     json_decref(c->denv);
     json_decref(c->swin);
     json_decref(c->interf);

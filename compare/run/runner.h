@@ -33,6 +33,9 @@ struct runner {
      * "instructions", the timed run's round) for runner_take_counted(); NULL = off */
     const struct counters_event *count_event;
     json_t *counted; /* that line, until taken */
+    /* a counted run of system calls (syscount.h): runner_run traces the server's tree and
+     * leaves its counts in the line's server.window.syscalls (syscount_schedule) */
+    int trace_syscalls;
 };
 
 /* The configuration a run uses: the grid's, with warm-up and duration settled (command line,

@@ -49,6 +49,7 @@ struct spec {
     json_t *gate;         /* borrowed, or NULL (validated by gate.c) */
     json_t *hash_sources; /* borrowed array of glob strings, or NULL */
     json_t *instructions; /* borrowed: true/false or {settings} (cost.h), or NULL */
+    json_t *syscalls;     /* borrowed: true/false or {settings} (syscount_run.h), or NULL */
 };
 
 /* Loads path (or, when root is given, that document, with path used in messages) and the

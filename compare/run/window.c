@@ -320,6 +320,15 @@ void window_before_exec(struct window_watch *w)
         (void)fcntl(w->wr, F_SETFD, 0); /* the driver inherits it */
 }
 
+static void window_hooks(struct window_watch *w, int which)
+{
+    int i;
+
+    for (i = 0; i < 2; i++)
+        if (w->on_mark[i])
+            w->on_mark[i](w->mark_arg[i], which);
+}
+
 /* The thread: reads lines from the pipe until EOF or stop; samples at "start" and "end". */
 static void *watch_main(void *arg)
 {
@@ -346,11 +355,13 @@ static void *watch_main(void *arg)
             if (strcmp(line, "start") == 0 && w->marks == 0) {
                 if (w->ctr) /* first: the counters' edge as close to the mark as can be */
                     counters_mark(w->ctr, 0);
+                window_hooks(w, 0);
                 sample_edge(w, &w->mark[0], 1);
                 w->marks = 1;
             } else if (strcmp(line, "end") == 0 && w->marks == 1) {
                 if (w->ctr)
                     counters_mark(w->ctr, 1);
+                window_hooks(w, 1);
                 sample_edge(w, &w->mark[1], 1);
                 w->marks = 2;
             }

@@ -73,6 +73,9 @@ struct window_watch {
     struct window_edge mark[2]; /* at the marks (thread) */
     struct window_edge proc[2]; /* at the driver's start and after its exit (runner) */
     struct counters *ctr;       /* read at the marks too (counters.h); NULL = none */
+    /* called at each mark too, after ctr (0 start, 1 end); NULL = none */
+    void (*on_mark[2])(void *arg, int which);
+    void *mark_arg[2];
 };
 
 /* Makes the pipe (both ends close-on-exec but the write end while the driver is exec'd:

@@ -23,6 +23,7 @@
 #include "clock.h"
 #include "conn.h"
 #include "loop.h"
+#include "srv_extra.h"
 #include "srvproto.h"
 #include "tls.h"
 
@@ -93,6 +94,7 @@ struct server {
     uint64_t delay_ns;
     unsigned work;
     uint64_t stall_ns, stall_period_ns; /* --stall: 0 = never */
+    struct srv_extra extra; /* --extra-syscalls, --extra-allocs, --extra-wakeups */
 };
 
 /* --work: n rounds of a dependent multiply-xorshift chain (a few cycles each), kept by a
@@ -231,6 +233,7 @@ static int feed_all(struct sconn *sc, uint64_t read_ns)
             atomic_fetch_add_explicit(&sc->w->requests, 1, memory_order_relaxed);
             if (s->work)
                 spend_work(s->work);
+            srv_extra_request(&s->extra);
         }
         /* Held back: every reply, and also the echo of a partial message (a TCP peer that
          * sends fewer bytes than --payload, such as compare's readiness probe, gets them
@@ -611,6 +614,7 @@ void server_stop(struct server *s)
         if (s->w[i].hand_mu_ok)
             pthread_mutex_destroy(&s->w[i].hand_mu);
     }
+    srv_extra_stop(&s->extra);
     if (s->lfd >= 0)
         close(s->lfd);
     if (s->tls)
@@ -644,6 +648,9 @@ struct server *server_start(const struct drv_opts *o, unsigned workers, int *bou
     s->delay_ns = (uint64_t)o->delay_us * 1000u;
     s->work = o->work;
     srv_stall_parse(o, &s->stall_ns, &s->stall_period_ns);
+    if (srv_extra_start(&s->extra, o->extra_syscalls, o->extra_allocs, o->extra_wakeups, err,
+                        errlen) < 0)
+        goto fail;
     maxreq = s->proto->max_request ? s->proto->max_request(o) : IN_MIN;
     s->in_cap = maxreq + 1 > IN_MIN ? maxreq + 1 : IN_MIN;
     s->need = maxreq + o->payload + 4096;

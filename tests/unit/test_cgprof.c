@@ -2,6 +2,7 @@
  * call lines excluded, unresolved names summed as "unknown (OBJECT)" by their object file, totals
  * checked, bad input refused with the line. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cgprof.h"
 #include "t.h"
@@ -66,6 +67,50 @@ static void expect_error(const char *text, const char *want)
     cgprof_free(p);
 }
 
+/* Allocations: calls into allocator entry points from outside the allocator, per caller;
+ * malloc's own call of je_malloc is not another allocation; recursion marks ("'2") match. */
+static const char alloc_text[] = "events: Ir\n"
+                                 "fn=(1) handle\n"
+                                 "0 10\n"
+                                 "cfn=(2) malloc\n"
+                                 "calls=7 0\n"
+                                 "0 70\n"
+                                 "cfn=(3) free'2\n"
+                                 "calls=5 0\n"
+                                 "0 50\n"
+                                 "cfn=(4) strlen\n"
+                                 "calls=9 0\n"
+                                 "0 9\n"
+                                 "fn=(2)\n"
+                                 "0 40\n"
+                                 "cfn=(5) je_malloc\n"
+                                 "calls=7 0\n"
+                                 "0 30\n"
+                                 "fn=(6) reply\n"
+                                 "0 5\n"
+                                 "cfn=(7) je_calloc\n"
+                                 "calls=2 0\n"
+                                 "0 4\n";
+
+static void test_allocs(void)
+{
+    struct cgprof *p = cgprof_new();
+    char err[256];
+    json_t *o;
+
+    CHECK(cgprof_is_allocator("malloc") && cgprof_is_allocator("free'3") &&
+          cgprof_is_allocator("je_sdallocx") && !cgprof_is_allocator("mallocx_hook") &&
+          !cgprof_is_allocator("zmalloc"));
+    CHECK(p && cgprof_parse(p, alloc_text, strlen(alloc_text), "a", err, sizeof(err)) == 0);
+    CHECK(cgprof_allocs(p) == 14);
+    o = cgprof_allocs_json(p, 1);
+    CHECK(json_integer_value(json_object_get(o, "handle")) == 12);
+    CHECK(json_integer_value(json_object_get(o, "(other)")) == 2);
+    CHECK(!json_object_get(o, "malloc"));
+    json_decref(o);
+    cgprof_free(p);
+}
+
 int main(void)
 {
     struct cgprof *p = cgprof_new();
@@ -105,5 +150,6 @@ int main(void)
     expect_error("events: Ir\nfn=a\n5 x\n", "line 3: expected a count");
     expect_error("events: Ir\nfn=a\n5 99999999999999999999999\n", "line 3: expected a count");
     expect_error("events: Ir\n?? what\n", "line 2: expected a header");
+    test_allocs();
     return T_DONE();
 }

@@ -45,7 +45,22 @@ int main(void)
     CHECK(!metric_higher_is_better(METRIC_P99_US) && !metric_higher_is_better(METRIC_RSS_MIB));
     CHECK(!metric_gateable(METRIC_CPU_PERCENT) && metric_gateable(METRIC_RSS_MIB));
     CHECK_STR(metric_gateable_names(),
-              "throughput, cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions");
+              "throughput, cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions, "
+              "context_switches, page_faults, cpu_migrations, syscalls, allocations");
+    /* the full cost of a request: per operation, lower is better; the timed software events
+     * gateable but not gated by default, the counted ones gated when present; each with an
+     * absolute floor below which a change is none */
+    for (m = METRIC_CONTEXT_SWITCHES; m <= METRIC_ALLOCATIONS; m++) {
+        const struct metric_def *d = metric_def((enum metric)m);
+
+        CHECK(metric_gateable((enum metric)m) && !metric_higher_is_better((enum metric)m));
+        CHECK(d->floor_abs > 0 && d->threshold_pct > 0 && d->title_zh && d->axis_zh);
+        CHECK(d->gate_default == (m == METRIC_SYSCALLS || m == METRIC_ALLOCATIONS));
+        CHECK(metric_lookup(d->key) == m && metric_def_by_key(d->key) == d);
+    }
+    CHECK(metric_lookup("ctxsw") == METRIC_CONTEXT_SWITCHES);
+    CHECK(metric_lookup("allocs") == METRIC_ALLOCATIONS);
+    CHECK_STR(metric_name(METRIC_SYSCALLS), "syscalls");
     /* the names help and errors show are the outputs' keys; the old names stay aliases */
     for (m = 0; m < METRIC_COUNT; m++)
         CHECK_STR(metric_def((enum metric)m)->arg, metric_name((enum metric)m));

@@ -596,9 +596,41 @@ static void test_counted_min(void)
     CHECK(strcmp(stats_verdict(&in, &r), "improved") == 0);
 }
 
+/* Counts per operation near zero: a change of the medians below the metric's absolute floor
+ * is `~` whatever its percent; past it, the usual rule (disjoint ranges). */
+static void test_floor_abs(void)
+{
+    static const double base[] = {0.001, 0.0012, 0.0011}, tiny[] = {0.003, 0.0031, 0.0032},
+                        big[] = {1.2, 1.25, 1.22}, one[] = {1.0, 1.01, 1.0};
+    double ratios[3];
+    struct verdict_input in;
+    size_t i;
+
+    memset(&in, 0, sizeof(in));
+    in.metric = METRIC_PAGE_FAULTS; /* floor 0.05 per operation */
+    stats_range(base, 3, &in.base);
+    stats_range(tiny, 3, &in.cand);
+    for (i = 0; i < 3; i++)
+        ratios[i] = tiny[i] / base[i];
+    in.ratios = ratios;
+    in.n_ratios = 3;
+    in.base_v = base;
+    in.cand_v = tiny;
+    CHECK_STR(stats_verdict(&in, NULL), "~"); /* +170%, 0.002 faults per operation */
+    in.metric = METRIC_CONTEXT_SWITCHES;      /* floor 0.1, threshold 20% */
+    stats_range(one, 3, &in.base);
+    stats_range(big, 3, &in.cand);
+    for (i = 0; i < 3; i++)
+        ratios[i] = big[i] / one[i];
+    in.base_v = one;
+    in.cand_v = big;
+    CHECK_STR(stats_verdict(&in, NULL), "regressed");
+}
+
 int main(void)
 {
     test_counted_min();
+    test_floor_abs();
     test_evidence_floor();
     test_range();
     test_mwu();

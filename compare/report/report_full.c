@@ -1,0 +1,53 @@
+/* report_full: what the report writers share about the full cost (see report_full.h). */
+#include "report_full.h"
+
+#include "summary.h"
+
+const struct report_full_metric report_full_metrics[REPORT_FULL_N] = {
+    {"syscalls", F_LIM_SYSCALLS, "by_name", "system calls/op"},
+    {"allocations", F_LIM_ALLOCS, "functions", "allocator calls/op"},
+    {"context_switches", F_LIM_CTXSW, NULL, NULL},
+    {"page_faults", F_LIM_FAULTS, NULL, NULL},
+    {"cpu_migrations", F_LIM_MIGR, NULL, NULL},
+};
+
+int report_full_has(const json_t *rows, const char *key)
+{
+    const json_t *row;
+    size_t i;
+
+    json_array_foreach(rows, i, row)
+    {
+        if (summary_metric(row, key))
+            return 1;
+    }
+    return 0;
+}
+
+int report_full_any(const json_t *rows)
+{
+    int k;
+
+    for (k = 0; k < REPORT_FULL_N; k++)
+        if (report_full_has(rows, report_full_metrics[k].key))
+            return 1;
+    return 0;
+}
+
+double report_full_slowdown(const json_t *rows, const char *base)
+{
+    const json_t *row;
+    size_t i;
+
+    json_array_foreach(rows, i, row)
+    {
+        double t = summary_num(
+            json_object_get(json_object_get(summary_metric(row, "throughput"), "values"), base),
+            "median", 0);
+        double k = summary_num(summary_metric(row, "syscalls"), "throughput_counted", 0);
+
+        if (t > 0 && k > 0)
+            return t / k;
+    }
+    return 0;
+}

@@ -1,0 +1,34 @@
+/* report_full: the full cost of a request in report.md and report.html — per configuration
+ * and version the metrics context_switches, page_faults, cpu_migrations (timed runs),
+ * syscalls and allocations (counted runs), each with the limits of its count beside its
+ * table and, for the counted ones, the names that changed most (system calls by name, the
+ * functions that allocate). Nothing when no row has any of them. */
+#ifndef PAIRBENCH_REPORT_FULL_H
+#define PAIRBENCH_REPORT_FULL_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "i18n.h"
+
+#define REPORT_FULL_N 5
+
+struct report_full_metric {
+    const char *key;     /* summary key */
+    enum i18n_msg lim;   /* the limits text */
+    const char *where;   /* vs_baseline list of the names that changed most, or NULL */
+    const char *unit_en; /* what one of the names' figures is */
+};
+
+extern const struct report_full_metric report_full_metrics[REPORT_FULL_N];
+
+/* Whether some row of rows has metric key. */
+int report_full_has(const json_t *rows, const char *key);
+/* Whether some row has any of them. */
+int report_full_any(const json_t *rows);
+/* The slowdown of the traced runs (syscalls) against the timed ones: the baseline's median
+ * throughput over the metric's throughput_counted, in the first row with both; 0 unknown. */
+double report_full_slowdown(const json_t *rows, const char *base);
+
+#endif

@@ -1,0 +1,117 @@
+/* report.html: the full cost of a request (see report_full.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "metrics.h"
+#include "report_full.h"
+#include "report_html_int.h"
+#include "summary.h"
+
+static void where(const struct html_ctx *c, const struct report_full_metric *fm)
+{
+    size_t r, v, k, shown;
+    int any = 0;
+
+    for (r = 0; r < c->nrows; r++)
+        for (v = 1; v < c->nv; v++) {
+            const json_t *row = json_array_get(c->rows, r), *it;
+            const json_t *l = json_object_get(html_vs(row, fm->key, c->versions[v]), fm->where);
+
+            if (!json_array_size(l))
+                continue;
+            if (!any)
+                fprintf(c->f, "<p>%s:</p>\n<ul>\n", i18n(c->zh ? "zh" : "en", F_WHERE));
+            any = 1;
+            fputs("<li>", c->f);
+            html_esc(c, html_str(row, "label"));
+            fputs(" &middot; <code>", c->f);
+            html_esc(c, c->versions[v]);
+            fputs("</code>:", c->f);
+            shown = 0;
+            json_array_foreach(l, k, it)
+            {
+                double d = summary_num(it, "delta", 0);
+                if (shown >= 5 || (shown && fabs(d) < 0.005))
+                    break; /* the list is by |delta|: the rest did not change */
+                fputs(shown++ ? ", <code>" : " <code>", c->f);
+                html_esc(c, summary_str(it, "name", "?"));
+                fprintf(c->f, "</code> %s%.2f", d >= 0 ? "+" : "&minus;", fabs(d));
+            }
+            fprintf(c->f, " %s</li>\n", fm->unit_en);
+        }
+    if (any)
+        fputs("</ul>\n", c->f);
+}
+
+static void html_full_metric(const struct html_ctx *c, const struct report_full_metric *fm,
+                             double slow)
+{
+    const struct metric_def *d = metric_def_by_key(fm->key);
+    char buf[128], sd[32];
+    char *lim;
+    size_t r, v;
+
+    snprintf(sd, sizeof(sd), slow > 0 ? "%.0f" : "?", slow);
+    fprintf(c->f, "<h3 id=\"full-%s\">", fm->key);
+    html_esc(c, L(c, d->title_en, d->title_zh));
+    lim = i18n_fill(i18n(c->zh ? "zh" : "en", fm->lim), sd, (const char *)NULL);
+    fputs("</h3>\n<p class=\"note\">", c->f);
+    html_esc(c, lim ? lim : "");
+    free(lim);
+    fprintf(c->f, "</p>\n<table>\n<thead><tr><th>%s</th>", i18n(c->zh ? "zh" : "en", F_COL_CONFIG));
+    for (v = 0; v < c->nv; v++) {
+        fputs("<th>", c->f);
+        html_esc(c, c->versions[v]);
+        fputs("</th>", c->f);
+    }
+    for (v = 1; v < c->nv; v++) {
+        fputs("<th>", c->f);
+        html_esc(c, c->versions[v]);
+        fprintf(c->f, " %s</th>", i18n(c->zh ? "zh" : "en", F_VS));
+    }
+    fputs("</tr></thead>\n<tbody>\n", c->f);
+    for (r = 0; r < c->nrows; r++) {
+        const json_t *row = json_array_get(c->rows, r);
+        if (!summary_metric(row, fm->key))
+            continue;
+        fputs("<tr><td>", c->f);
+        html_esc(c, html_str(row, "label"));
+        fputs("</td>", c->f);
+        for (v = 0; v < c->nv; v++)
+            fprintf(
+                c->f, "<td class=\"num\">%s</td>",
+                html_fmt_range(html_values(row, fm->key, c->versions[v]), 1, 3, buf, sizeof(buf)));
+        for (v = 1; v < c->nv; v++) {
+            const json_t *vs = html_vs(row, fm->key, c->versions[v]);
+            const char *verdict = summary_str(vs, "verdict", "~");
+            double ch;
+            fprintf(c->f, "<td class=\"num %s\">%s ", html_verdict_class(verdict),
+                    html_num(vs, "change", &ch) == 0 ? html_fmt_change(ch, buf, sizeof(buf))
+                                                     : "n/a");
+            html_esc(c, verdict);
+            fputs("</td>", c->f);
+        }
+        fputs("</tr>\n", c->f);
+    }
+    fputs("</tbody>\n</table>\n", c->f);
+    if (fm->where)
+        where(c, fm);
+}
+
+void html_full_cost(const struct html_ctx *c)
+{
+    double slow = report_full_slowdown(c->rows, c->versions[0]);
+    int k;
+
+    if (!report_full_any(c->rows))
+        return;
+    fprintf(c->f, "<section id=\"full-cost\">\n<h2>%s</h2>\n<p>%s</p>\n",
+            i18n(c->zh ? "zh" : "en", F_HEADING), i18n(c->zh ? "zh" : "en", F_INTRO));
+    for (k = 0; k < REPORT_FULL_N; k++)
+        if (report_full_has(c->rows, report_full_metrics[k].key))
+            html_full_metric(c, &report_full_metrics[k], slow);
+    fputs("</section>\n", c->f);
+}

@@ -1,0 +1,60 @@
+/* syscount: exact system calls of a server's whole process tree over the driver's measured
+ * window, per system call name, in counted runs of their own (`--syscalls`, spec
+ * "syscalls": true; kind "syscalls" in runs.jsonl).
+ *
+ * How: ptrace. A tracer process forked from compare seizes every thread of the ready server's
+ * tree (PTRACE_SEIZE with PTRACE_O_TRACESYSGOOD and TRACECLONE/TRACEFORK/TRACEVFORK, so
+ * threads and children created later are traced from their first instruction), stops each
+ * once (PTRACE_INTERRUPT) and from then on resumes it with PTRACE_SYSCALL; at every system
+ * call entry (PTRACE_GET_SYSCALL_INFO) it adds one to that number's count while the window is
+ * open. The window is the driver's marks: the runner's window thread opens it at "start" and
+ * closes it at "end" through a flag in memory shared with the tracer. Counts live in that
+ * shared memory too; the tracer is killed after the run (the kernel detaches its tracees).
+ * Why ptrace and not seccomp: a seccomp filter must be installed by the server itself (or by
+ * a wrapper before exec), which would change how every version is started and cannot reach a
+ * server already running; ptrace attaches to what the runner started, and sees every thread
+ * and child. Its price: two stops per system call, a server several times slower, so the
+ * counts come from runs of their own and no timing of those runs is used.
+ *
+ * What it cannot see: work the kernel does without a system call (interrupts, softirq
+ * network processing, page faults), and how long each call took. */
+#ifndef PAIRBENCH_SYSCOUNT_H
+#define PAIRBENCH_SYSCOUNT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+
+#define SYSCOUNT_MAX_NR 1024 /* system call numbers counted by name; others as "other" */
+
+struct syscount_shared; /* the memory shared with the tracer */
+
+struct syscount {
+    struct syscount_shared *sh;
+    pid_t tracer;
+    size_t threads; /* tasks seized at the start */
+};
+
+/* Starts the tracer on every thread of root's tree (proc_root "/proc") and waits until each
+ * is seized. Returns 0, or -1 with why (nothing left running). */
+int syscount_start(struct syscount *sc, const char *proc_root, pid_t root, char *why,
+                   size_t whylen);
+
+/* A window_watch mark hook (arg: the syscount): 0 opens the window, 1 closes it. */
+void syscount_on_mark(void *arg, int which);
+
+/* {"total": N, "by_name": {"read": N, ...}, "threads": T, "traced": T2, "source": "ptrace"}
+ * of the window, NULL when the tracer failed (why set). New reference. */
+json_t *syscount_json(const struct syscount *sc, char *why, size_t whylen);
+
+/* Kills the tracer (its tracees are detached by the kernel and run on) and frees the
+ * shared memory. */
+void syscount_stop(struct syscount *sc);
+
+/* The per-operation object of a counted line from the counts above and the window's
+ * operations: {"per_op": total/ops, "ops", "total", "by_name": {name: per op}, "threads",
+ * "source": "ptrace", "counted": "server"}; NULL when ops ≤ 0. New reference. */
+json_t *syscount_per_op(const json_t *counts, double ops);
+
+#endif
