@@ -26,10 +26,12 @@ static void test_threshold_flags(void)
         {"efficiency=7", 1, ""},
         {"latency=5", 0,
          "--threshold 'latency=5': unknown metric 'latency' (expected throughput, "
-         "cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions, context_switches, page_faults, cpu_migrations, syscalls, allocations)"},
+         "cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions, context_switches, "
+         "page_faults, cpu_migrations, syscalls, allocations)"},
         {"cpu=5", 0,
          "--threshold 'cpu=5': unknown metric 'cpu' (expected throughput, cpu_efficiency, "
-         "p50_us, p99_us, rss_mib, server_cpu_us, instructions, context_switches, page_faults, cpu_migrations, syscalls, allocations)"},
+         "p50_us, p99_us, rss_mib, server_cpu_us, instructions, context_switches, page_faults, "
+         "cpu_migrations, syscalls, allocations)"},
         {"throughput", 0, "--threshold 'throughput': expected METRIC=PERCENT (e.g. throughput=5)"},
         {"=5", 0, "--threshold '=5': expected METRIC=PERCENT (e.g. throughput=5)"},
         {"throughput=abc", 0,
@@ -85,7 +87,8 @@ static void test_spec_section(void)
          NULL},
         {"{\"thresholds\": {\"latency\": 5}}",
          "spec.json: $.gate.thresholds.latency: unknown metric 'latency' (expected throughput, "
-         "cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions, context_switches, page_faults, cpu_migrations, syscalls, allocations)"},
+         "cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions, context_switches, "
+         "page_faults, cpu_migrations, syscalls, allocations)"},
         {"{\"thresholds\": {\"p99\": \"10\"}}",
          "spec.json: $.gate.thresholds.p99: expected a percent in [0, 1000] (0 = not gated)"},
         {"{\"treshold\": {}}",
