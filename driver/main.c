@@ -35,6 +35,7 @@ static void usage(FILE *f)
             "  --payload BYTES [64] (k/M suffix)  --warmup S [1]  --duration S [5]\n"
             "  --requests N (exactly N measured ops instead of a duration)  --timeout S [5]\n"
             "  --busy-poll-us N [0] (poll up to N us before sleeping; the window adapts)\n"
+            "  --seed N [0] (the connections' random streams: keys, mixes; 0 = unseeded)\n"
             "  redis:   --command ECHO|PING|SET|GET|INCR|LPUSH|RPUSH|LPOP|RPOP|SADD|HSET|SPOP|\n"
             "                     ZADD|ZPOPMIN|MSET|LRANGE_100|LRANGE_300|LRANGE_500|LRANGE_600\n"
             "                     [ECHO]\n"

@@ -54,6 +54,9 @@ struct drv_opts {
     unsigned delay_us; /* delay before each reply */
     unsigned work;     /* rounds of CPU work per request (a reproducible slowdown) */
     double timeout_s;  /* connect/handshake and drain bound; default 5 */
+    /* client: the base of the connections' random streams (keys, mixes): connection i draws
+     * from splitmix(0x5eed + i + seed * 2^32); 0 (the default) keeps the unseeded streams */
+    uint64_t seed;
     /* client: poll up to this long before a wait (loop.h's struct loop_poll); 0 = off */
     unsigned busy_poll_us;
     /* client: connect + io + protocol + verify errors past this percentage of the

@@ -7,10 +7,12 @@
  * the workers of nginx differ from each other but not between runs.
  *
  * What it served goes to the file PAIRBENCH_SEED_LOG (appended, O_APPEND: one write per line,
- * every process of the server into one file): "S <pid> <source> <bytes>" for each of a
- * process's first SEED_LOG_EVENTS requests, "T <pid> <source> <calls> <bytes>" per source when
- * the process exits normally. Built without sanitizers (it is loaded into servers that are
- * not), depends on libc (and libdl) only. Not for timed runs: a fixed seed is no secret. */
+ * every process of the server into one file): "L <pid> exec|fork" when a process starts with
+ * it (the check that every counted process had it), "S <pid> <source> <bytes>" for each of a
+ * process's first SEED_LOG_EVENTS requests (compare reads the file while the server runs),
+ * "T <pid> <source> <calls> <bytes>" per source when the process exits normally. Built without
+ * sanitizers (it is loaded into servers that are not), depends on libc (and libdl) only. Not for
+ * timed runs: a fixed seed is no secret. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +27,7 @@
 #include <unistd.h>
 
 #define SEED_MAX_FD 4096
-#define SEED_LOG_EVENTS 16
+#define SEED_LOG_EVENTS 1024
 
 enum { SRC_GETRANDOM, SRC_GETENTROPY, SRC_URANDOM, SRC_RANDOM, SRC_ARC4RANDOM, SRC_N };
 static const char *const src_name[SRC_N] = {"getrandom", "getentropy", "/dev/urandom",
@@ -100,6 +102,15 @@ static void at_fork_prepare(void)
     seed_forks++;
 }
 
+static void note_process(const char *how)
+{
+    char line[64];
+    int len = snprintf(line, sizeof(line), "L %ld %s\n", (long)getpid(), how);
+
+    if (len > 0 && (size_t)len < sizeof(line))
+        log_line(line, (size_t)len);
+}
+
 static void at_fork_child(void)
 {
     size_t i;
@@ -110,6 +121,7 @@ static void at_fork_child(void)
     seed_events = 0;
     for (i = 0; i < SRC_N; i++)
         src_calls[i] = src_bytes[i] = 0;
+    note_process("fork");
 }
 
 __attribute__((constructor)) static void seed_init(void)
@@ -127,6 +139,7 @@ __attribute__((constructor)) static void seed_init(void)
     seed_key = mix((uint64_t)v ^ 0x70616972ull);
     seed_on = 1;
     (void)pthread_atfork(at_fork_prepare, NULL, at_fork_child);
+    note_process("exec");
 }
 
 __attribute__((destructor)) static void seed_fini(void)

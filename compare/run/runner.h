@@ -33,6 +33,10 @@ struct runner {
      * "instructions", the timed run's round) for runner_take_counted(); NULL = off */
     const struct counters_event *count_event;
     json_t *counted; /* that line, until taken */
+    /* set by a counted run (cost_exact.c) around runner_start_server: the server's whole
+     * environment (NULL = the inherited one with the version's) and a fixed address layout */
+    char *const *server_envp;
+    int server_no_aslr;
 };
 
 /* The configuration a run uses: the grid's, with warm-up and duration settled (command line,
