@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -54,10 +56,18 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
-static void *next_fn(const char *name)
-{
-    return dlsym(RTLD_NEXT, name);
-}
+/* The next definition of name (libc's), looked up once per name: read() runs on every
+ * request and its instructions are counted. */
+#define next_fn(name)                                                                              \
+    ({                                                                                             \
+        static void *fn_;                                                                          \
+        void *f_ = __atomic_load_n(&fn_, __ATOMIC_ACQUIRE);                                        \
+        if (!f_) {                                                                                 \
+            f_ = dlsym(RTLD_NEXT, name);                                                           \
+            __atomic_store_n(&fn_, f_, __ATOMIC_RELEASE);                                          \
+        }                                                                                          \
+        f_;                                                                                        \
+    })
 
 static void log_line(const char *line, size_t len)
 {
@@ -179,6 +189,16 @@ static int track(int fd, int src)
     return fd;
 }
 
+/* Whether a tracked fd is still /dev/urandom or /dev/random (character device 1:9 or 1:8):
+ * a close inside libc (not through close() below) leaves the mark on a reused number. */
+static int still_random(int fd)
+{
+    struct stat st;
+
+    return fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 &&
+           (minor(st.st_rdev) == 8 || minor(st.st_rdev) == 9);
+}
+
 /* ---- the entry points ---- */
 
 ssize_t getrandom(void *buf, size_t n, unsigned flags)
@@ -261,10 +281,10 @@ long syscall(long nr, ...)
     return real ? real(nr, a[0], a[1], a[2], a[3], a[4], a[5]) : (errno = ENOSYS, -1);
 }
 
-static int open_with(const char *name, const char *path, int flags, mode_t mode)
-{
-    int (*real)(const char *, int, ...) = (int (*)(const char *, int, ...))next_fn(name);
+typedef int (*open_fn)(const char *, int, ...);
 
+static int open_with(open_fn real, const char *path, int flags, mode_t mode)
+{
     if (!real) {
         errno = ENOSYS;
         return -1;
@@ -285,7 +305,7 @@ int open(const char *path, int flags, ...)
     va_start(ap, flags);
     mode = mode_arg(flags, ap);
     va_end(ap);
-    return open_with("open", path, flags, mode);
+    return open_with((open_fn)next_fn("open"), path, flags, mode);
 }
 
 int open64(const char *path, int flags, ...)
@@ -296,17 +316,17 @@ int open64(const char *path, int flags, ...)
     va_start(ap, flags);
     mode = mode_arg(flags, ap);
     va_end(ap);
-    return open_with("open64", path, flags, mode);
+    return open_with((open_fn)next_fn("open64"), path, flags, mode);
 }
 
 int __open_2(const char *path, int flags)
 {
-    return open_with("open", path, flags, 0);
+    return open_with((open_fn)next_fn("open"), path, flags, 0);
 }
 
 int __open64_2(const char *path, int flags)
 {
-    return open_with("open64", path, flags, 0);
+    return open_with((open_fn)next_fn("open64"), path, flags, 0);
 }
 
 int openat(int dirfd, const char *path, int flags, ...)
@@ -331,6 +351,10 @@ ssize_t read(int fd, void *buf, size_t n)
     ssize_t (*real)(int, void *, size_t) = (ssize_t(*)(int, void *, size_t))next_fn("read");
     int src = fd >= 0 && fd < SEED_MAX_FD ? __atomic_load_n(&fd_src[fd], __ATOMIC_RELAXED) : 0;
 
+    if (src && !still_random(fd)) { /* closed inside libc, the number reused */
+        track(fd, 0);
+        src = 0;
+    }
     if (src) {
         serve(src - 1, buf, n);
         return (ssize_t)n;
@@ -367,10 +391,10 @@ static int cookie_close(void *c)
     return 0;
 }
 
-static FILE *fopen_with(const char *name, const char *path, const char *mode)
+typedef FILE *(*fopen_fn)(const char *, const char *);
+
+static FILE *fopen_with(fopen_fn real, const char *path, const char *mode)
 {
-    FILE *(*real)(const char *, const char *) =
-        (FILE * (*)(const char *, const char *)) next_fn(name);
     int src = path_src(path);
 
     if (src && mode && mode[0] == 'r' && !strchr(mode, '+')) {
@@ -386,10 +410,10 @@ static FILE *fopen_with(const char *name, const char *path, const char *mode)
 
 FILE *fopen(const char *path, const char *mode)
 {
-    return fopen_with("fopen", path, mode);
+    return fopen_with((fopen_fn)next_fn("fopen"), path, mode);
 }
 
 FILE *fopen64(const char *path, const char *mode)
 {
-    return fopen_with("fopen64", path, mode);
+    return fopen_with((fopen_fn)next_fn("fopen64"), path, mode);
 }

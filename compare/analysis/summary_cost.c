@@ -126,8 +126,8 @@ static long line_seed(const json_t *line)
 }
 
 /* The rule for exact counts: both versions' lines exact, paired by seed; regressed/improved
- * when every pair moves the same way past a tenth of the metric's threshold, else "~".
- * Writes vs.exact = {"rule", "threshold_pct", "pairs": [{seed, change}]} and the verdict;
+ * when every pair moves the same way past SUMMARY_COST_EXACT_SHARE of the metric's threshold, else
+ * "~". Writes vs.exact = {"rule", "threshold_pct", "pairs": [{seed, change}]} and the verdict;
  * where the rule cannot apply, vs.exact = {"rule": "runs", "baseline"/"candidate": why} and
  * the verdict stays the runs' rule. */
 static void exact_verdict(json_t *metric, json_t *vs, const json_t *const *base, size_t nb,
