@@ -14,7 +14,7 @@
 # Usage: sh bench/instructions.sh [spread|detect|commits|rv|exact|all]   (commits: the Debian
 #   source part of detect only; rv: its Redis/Valkey part only)   env: REQUESTS (10000),
 #   TRIES (3), OUT (a temp dir), REDIS_SRC (the cache directory of bench/redis-src.sh; made
-#   when absent).
+#   when absent), EXACT_ROWS (redis serve vio), EXACT_MODES (on off).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 what=${1:-all}
@@ -143,7 +143,7 @@ if [ "$what" = exact ] || [ "$what" = all ]; then
         serve) v=$(three "{\"tcp\": \"$top/bin/driver serve tcp --port {port}\"}") ;;
         vio) v=$(three "{\"redis\": \"valkey-server --io-threads 2 $rsrv\"}") ;;
         esac
-        for mode in on off; do
+        for mode in ${EXACT_MODES:-on off}; do
             spec "$d/$row-$mode.json" "$v" "$d/$row-grid.json"
             [ "$mode" = off ] && sed -i 's/"idle_s": 0.5}/"idle_s": 0.5, "exact": false}/' "$d/$row-$mode.json"
             "$compare" run --spec "$d/$row-$mode.json" --out "$d/$row-$mode" >"$d/$row-$mode.log" 2>&1 ||
