@@ -6,7 +6,7 @@
 #   make check      clang-format check, cppcheck, clang-tidy
 #   make demo       install what is missing, build, run a short real comparison
 #   make deps       run ci/install-deps.sh
-#   make install    bin/compare, bin/driver and their man pages into $(DESTDIR)$(PREFIX)
+#   make install    bin/compare, bin/driver, their man pages and lib/pairbench/ into $(DESTDIR)$(PREFIX)
 #   make fuzz       libFuzzer targets (clang), FUZZ_SECONDS each
 #   make SANITIZE=address,undefined ...   sanitizer build (separate build dir)
 
@@ -83,9 +83,11 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 BIN_DRIVER := bin/driver
 BIN_COMPARE := bin/compare
+BIN_SEED := bin/libpairbench-seed.so
 ifneq ($(SANITIZE),)
 BIN_DRIVER := $(BUILD)/bin/driver
 BIN_COMPARE := $(BUILD)/bin/compare
+BIN_SEED := $(BUILD)/bin/libpairbench-seed.so
 endif
 
 # A quiet build, as git and the kernel print it: one "CC x.o" / "LD bin/x" line per step;
@@ -99,8 +101,16 @@ QUIET_LD = @echo '   LD $(@:$(BUILD)/%=%)';
 endif
 
 .PHONY: all tests test unit check format clean deps demo fuzz fuzz-smoke bench install uninstall
-all: $(BIN_DRIVER) $(BIN_COMPARE)
+all: $(BIN_DRIVER) $(BIN_COMPARE) $(BIN_SEED)
 tests: all $(UNIT_BIN)
+
+# The interposer of counted runs (preload/seed.c): loaded into the server under test, so it
+# is built without sanitizers (an instrumented library breaks an uninstrumented server) and
+# beside compare, which finds it there (or in ../lib/pairbench once installed).
+PRELOAD_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -fPIC -shared $(WARN)
+$(BIN_SEED): preload/seed.c
+	@mkdir -p $(@D)
+	$(QUIET_LD)$(CC) $(PRELOAD_CFLAGS) -o $@ $< -ldl
 
 $(BUILD)/%.o: %.c | $(HIREDIS_DEP)
 	@mkdir -p $(@D)
@@ -174,18 +184,21 @@ demo:
 $(DEPS)/lib/libhiredis.a:
 	sh ci/build-hiredis.sh "$(DEPS)"
 
-# Install: the two binaries and their man pages, nothing else. Packagers stage with DESTDIR.
+# Install: the two binaries, their man pages and the counted runs' interposer. Packagers stage with DESTDIR.
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 MAN_PAGES := man/compare.1 man/driver.1
-install: bin/driver bin/compare
-	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)/man1'
+LIBDIR ?= $(PREFIX)/lib
+install: bin/driver bin/compare bin/libpairbench-seed.so
+	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(LIBDIR)/pairbench'
 	install -m 755 bin/compare bin/driver '$(DESTDIR)$(BINDIR)/'
+	install -m 644 bin/libpairbench-seed.so '$(DESTDIR)$(LIBDIR)/pairbench/'
 	install -m 644 $(MAN_PAGES) '$(DESTDIR)$(MANDIR)/man1/'
 
 uninstall:
 	rm -f '$(DESTDIR)$(BINDIR)/compare' '$(DESTDIR)$(BINDIR)/driver' \
+	    '$(DESTDIR)$(LIBDIR)/pairbench/libpairbench-seed.so' \
 	    $(addprefix '$(DESTDIR)$(MANDIR)/man1/,$(addsuffix ',$(notdir $(MAN_PAGES))))
 
 clean:

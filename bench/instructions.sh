@@ -8,10 +8,13 @@
 # shipped, and with ~120 extra instructions on every SET) with compare commits --instructions,
 # TRIES tries each, the instructions verdict at the default 1% threshold, and an A/A of the
 # shipped commit against itself. Prints tables; run directories under OUT.
-# Usage: sh bench/instructions.sh [spread|detect|commits|rv|all]   (commits: the Debian
+# Part 3, exact (issue 35): three identical versions of each row counted in 3 rounds (seeds
+# 1, 2, 3), the interposer on ("exact": true) and off side by side: the spread of the 3 runs
+# of one seed (the worst seed; target <= 0.01%) and across the 3 seeds (version a), per row.
+# Usage: sh bench/instructions.sh [spread|detect|commits|rv|exact|all]   (commits: the Debian
 #   source part of detect only; rv: its Redis/Valkey part only)   env: REQUESTS (10000),
 #   TRIES (3), OUT (a temp dir), REDIS_SRC (the cache directory of bench/redis-src.sh; made
-#   when absent).
+#   when absent), EXACT_ROWS (redis serve vio), EXACT_MODES (on off).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 what=${1:-all}
@@ -100,6 +103,53 @@ EOT
         "$compare" run --spec "$d/$s.json" --out "$d/$s" >"$d/$s.log" 2>&1 ||
             echo "compare run $s exited $? (see $d/$s.log)" >&2
         spread_table "$d/$s"
+    done
+fi
+
+exact_table() { # run-dir mode -> | row | mode | one seed | across seeds | counts by seed |
+    node -e '
+const l = require("fs").readFileSync(process.argv[1] + "/runs.jsonl", "utf8").trim().split("\n")
+  .map(JSON.parse).filter(x => x.kind === "instructions");
+const sp = a => a.length < 2 ? NaN : (Math.max(...a) - Math.min(...a)) / a.slice().sort((x, y) => x - y)[a.length >> 1] * 100;
+const labels = [...new Set(l.map(x => x.label))];
+for (const lb of labels) {
+  const r = l.filter(x => x.label === lb);
+  const bad = r.filter(x => x.status !== "ok");
+  if (bad.length) { console.log(`| ${lb} | ${process.argv[2]} | ${bad.length} failed: ${(bad[0].reason || "").slice(0, 120)} | | |`); continue; }
+  const seeds = [...new Set(r.map(x => x.instructions.fixed.seed))].sort();
+  const one = Math.max(...seeds.map(s => sp(r.filter(x => x.instructions.fixed.seed === s).map(x => x.instructions.per_op))));
+  const across = sp(r.filter(x => x.version === "a").map(x => x.instructions.per_op));
+  const ex = r.every(x => x.instructions.fixed.exact) ? "" : " (not exact: " + r.find(x => !x.instructions.fixed.exact).instructions.fixed.reason + ")";
+  const by = seeds.map(s => s + ": " + r.filter(x => x.instructions.fixed.seed === s).map(x => x.instructions.per_op.toFixed(2)).join("/")).join("; ");
+  console.log(`| ${lb} | ${process.argv[2]}${ex} | ${one.toFixed(4)}% | ${across.toFixed(4)}% | ${by} |`);
+}' "$1" "$2"
+}
+
+if [ "$what" = exact ] || [ "$what" = all ]; then
+    d=$out/exact && mkdir -p "$d"
+    rsrv='--port {port} --bind 127.0.0.1 --save \"\" --appendonly no --dir {dir}'
+    three() { # server-command-json-value -> three identical versions a b c
+        echo "[{\"name\": \"a\", \"server\": $1}, {\"name\": \"b\", \"server\": $1}, {\"name\": \"c\", \"server\": $1}]"
+    }
+    echo '{"name": "redis", "defaults": {"protocol": "redis", "keyspace": 100000}, "axes": {"command": ["SET", "GET"]}}' > "$d/redis-grid.json"
+    echo '{"name": "serve", "defaults": {}, "axes": {"protocol": ["tcp"]}}' > "$d/serve-grid.json"
+    echo '{"name": "valkey", "defaults": {"protocol": "redis", "keyspace": 100000, "connections": 50}, "axes": {"command": ["SET"]}}' > "$d/vio-grid.json"
+    echo
+    echo "| row | interposer | spread, 3 runs of one seed (worst seed) | spread across 3 seeds | per seed: a/b/c |"
+    echo "|---|---|---:|---:|---|"
+    for row in ${EXACT_ROWS:-redis serve vio}; do
+        case $row in
+        redis) v=$(three "{\"redis\": \"redis-server $rsrv\"}") ;;
+        serve) v=$(three "{\"tcp\": \"$top/bin/driver serve tcp --port {port}\"}") ;;
+        vio) v=$(three "{\"redis\": \"valkey-server --io-threads 2 $rsrv\"}") ;;
+        esac
+        for mode in ${EXACT_MODES:-on off}; do
+            spec "$d/$row-$mode.json" "$v" "$d/$row-grid.json"
+            [ "$mode" = off ] && sed -i 's/"idle_s": 0.5}/"idle_s": 0.5, "exact": false}/' "$d/$row-$mode.json"
+            "$compare" run --spec "$d/$row-$mode.json" --out "$d/$row-$mode" >"$d/$row-$mode.log" 2>&1 ||
+                echo "compare run $row $mode exited $? (see $d/$row-$mode.log)" >&2
+            exact_table "$d/$row-$mode" "$mode"
+        done
     done
 fi
 

@@ -38,6 +38,7 @@ static void usage(FILE *f)
             "  --rate R [0: closed loop] (open loop: R ops/s over all connections, each\n"
             "           request due on a schedule, latency from its due time)\n"
             "  --arrival uniform|poisson [uniform] (the schedule's gaps, with --rate)\n"
+            "  --seed N [0] (the connections' random streams: keys, mixes; 0 = unseeded)\n"
             "  redis:   --command ECHO|PING|SET|GET|INCR|LPUSH|RPUSH|LPOP|RPOP|SADD|HSET|SPOP|\n"
             "                     ZADD|ZPOPMIN|MSET|LRANGE_100|LRANGE_300|LRANGE_500|LRANGE_600\n"
             "                     [ECHO], or any command line: a template with __rand_int__,\n"

@@ -96,6 +96,7 @@ static const struct key keys[] = {
     {"extra_allocs", T_UNS, M_ALL, F(extra_allocs), 0, 1000, NULL, "a count in 0..1000"},
     {"extra_wakeups", T_UNS, M_ALL, F(extra_wakeups), 0, 100, NULL, "a count in 0..100"},
     {"timeout", T_DBL, M_ALL, F(timeout_s), 1e-3, 3600, NULL, "seconds in 0.001..3600"},
+    {"seed", T_U64, M_CLIENT, F(seed), 0, 2147483647, NULL, "an integer in 0..2147483647"},
     {"busy_poll_us", T_UNS, M_CLIENT, F(busy_poll_us), 0, 1000, NULL, "microseconds in 0..1000"},
     {"error_limit", T_DBL, M_CLIENT, F(error_limit), 0, 100, NULL,
      "a percentage of successful operations in 0..100"},
@@ -746,6 +747,8 @@ json_t *opts_to_json(const struct drv_opts *o)
         }
         if (o->busy_poll_us)
             set_int(j, "busy_poll_us", o->busy_poll_us);
+        if (o->seed)
+            set_int(j, "seed", (long long)o->seed);
         json_object_set_new(j, "error_limit", json_real(o->error_limit));
         if (o->rate > 0) {
             json_object_set_new(j, "rate", json_real(o->rate));

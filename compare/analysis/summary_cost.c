@@ -108,6 +108,76 @@ static json_t *functions_diff(const struct where *w, const json_t *const *a, siz
     return out;
 }
 
+/* Why a version's counted lines are not exact (its first line's reason), or NULL when every
+ * line was counted with fixed randomness (instructions.fixed.exact). */
+static const char *not_exact(const json_t *const *lines, size_t n)
+{
+    size_t i;
+
+    if (!n)
+        return "no counted runs";
+    for (i = 0; i < n; i++) {
+        const json_t *f = json_object_get(json_object_get(lines[i], "instructions"), "fixed");
+        if (!json_is_true(json_object_get(f, "exact")))
+            return f ? summary_str(f, "reason", "not exact")
+                     : "counted without fixed randomness (hardware counters, or an older dataset)";
+    }
+    return NULL;
+}
+
+static long line_seed(const json_t *line)
+{
+    const json_t *f = json_object_get(json_object_get(line, "instructions"), "fixed");
+    return json_is_integer(json_object_get(f, "seed"))
+               ? (long)json_integer_value(json_object_get(f, "seed"))
+               : -1;
+}
+
+/* The rule for exact counts: both versions' lines exact, paired by seed; regressed/improved
+ * when every pair moves the same way past SUMMARY_COST_EXACT_SHARE of the metric's threshold, else
+ * "~". Writes vs.exact = {"rule", "threshold_pct", "pairs": [{seed, change}]} and the verdict;
+ * where the rule cannot apply, vs.exact = {"rule": "runs", "baseline"/"candidate": why} and
+ * the verdict stays the runs' rule. */
+static void exact_verdict(json_t *metric, json_t *vs, const json_t *const *base, size_t nb,
+                          const json_t *const *cand, size_t nc)
+{
+    const char *wb = not_exact(base, nb), *wc = not_exact(cand, nc);
+    double thr = summary_num(metric, "threshold_pct", 0) * SUMMARY_COST_EXACT_SHARE;
+    json_t *pairs = json_array(), *ex;
+    size_t i, j, up = 0, down = 0, n = 0;
+    const char *verdict = NULL;
+
+    if (wb || wc) {
+        ex = json_pack("{s:s}", "rule", "runs");
+        json_object_set_new(ex, "baseline", wb ? json_string(wb) : json_null());
+        json_object_set_new(ex, "candidate", wc ? json_string(wc) : json_null());
+        json_object_set_new(vs, "exact", ex);
+        json_decref(pairs);
+        return;
+    }
+    for (i = 0; i < nb; i++)
+        for (j = 0; j < nc; j++) {
+            double a = summary_num(json_object_get(base[i], "instructions"), "per_op", 0),
+                   c = summary_num(json_object_get(cand[j], "instructions"), "per_op", 0), ch;
+            if (line_seed(base[i]) != line_seed(cand[j]) || !(a > 0))
+                continue;
+            ch = c / a - 1;
+            json_array_append_new(
+                pairs, json_pack("{s:i,s:f}", "seed", (int)line_seed(base[i]), "change", ch));
+            n++;
+            up += ch * 100 >= thr - 1e-9;
+            down += -ch * 100 >= thr - 1e-9;
+        }
+    if (n > 0 && thr > 0) {
+        verdict = up == n ? "regressed" : down == n ? "improved" : "~";
+        json_object_set_new(vs, "verdict", json_string(verdict));
+        json_object_del(vs, "reason");
+    }
+    json_object_set_new(vs, "exact",
+                        json_pack("{s:s,s:f,s:o}", "rule", n > 0 && thr > 0 ? "seed pairs" : "runs",
+                                  "threshold_pct", thr, "pairs", pairs));
+}
+
 void summary_cost_annotate(json_t *metric, const char *cfg, const json_t *latest,
                            const json_t *versions, size_t nr)
 {
@@ -143,6 +213,8 @@ void summary_cost_annotate(json_t *metric, const char *cfg, const json_t *latest
         }
         if (vi > 0 && vs && nb && nc)
             json_object_set_new(vs, "functions", functions_diff(&instr_where, base, nb, cand, nc));
+        if (vi > 0 && vs && nb && nc && strcmp(summary_str(vs, "verdict", ""), "failed") != 0)
+            exact_verdict(metric, vs, base, nb, cand, nc);
     }
 }
 

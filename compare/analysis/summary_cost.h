@@ -11,12 +11,19 @@
 /* The functions listed per candidate. */
 #define SUMMARY_COST_TOP 10
 
+/* Exact counts (every counted line of both versions with instructions.fixed.exact) are
+ * decided per seed pair at this share of the metric's threshold: 1% -> 0.2% (the worst
+ * one-seed A/A spread measured, docs/results/2026-12-04-exact-counts.md, was 0.35%). */
+#define SUMMARY_COST_EXACT_SHARE 0.2
+
 /* Adds to metric (a row's "instructions" metric object) "source" (e.g. "valgrind-3.19.0"),
  * and per candidate in vs_baseline.CANDIDATE "functions": [{"name", "baseline",
  * "candidate", "delta"}] — per function the median over the ok counted rounds of
  * instructions per operation (0 where a round does not list it), the SUMMARY_COST_TOP
  * largest |delta| first. latest maps "config\x1fversion\x1finstructions\x1fround" to the
  * runs.jsonl line (as summary.c keys counted runs); nr is the number of rounds to look at. */
+/* Where both versions' counted lines are exact, also the verdict by seed pairs and
+ * vs_baseline.CANDIDATE "exact" (docs/statistics.md, "Exact counts"). */
 void summary_cost_annotate(json_t *metric, const char *cfg, const json_t *latest,
                            const json_t *versions, size_t nr);
 

@@ -78,6 +78,45 @@ static void where(const struct md *m)
         fprintf(m->f, "%s\n\n", md_t(m, M_INSTR_NO_SYMBOLS));
 }
 
+/* How each candidate's counted cost was decided: by seed pairs (exact counts: the seeds and
+ * each pair's change) or by the runs, with why a version was not exact (summary_cost.h). */
+static void exact_lines(const struct md *m)
+{
+    size_t i, vi, k;
+    const json_t *row, *p;
+
+    json_array_foreach(m->rows, i, row)
+    {
+        for (vi = 1; vi < m->nv; vi++) {
+            const json_t *ex =
+                json_object_get(summary_vs(row, "instructions", md_version(m, vi)), "exact");
+            if (!ex)
+                continue;
+            md_put(m, "- ");
+            md_cell(m, md_row_label(row));
+            fprintf(m->f, " · `%s`: ", md_version(m, vi));
+            if (strcmp(summary_str(ex, "rule", ""), "seed pairs") == 0) {
+                fprintf(m->f,
+                        "exact counts (fixed randomness, address layout and environment), "
+                        "decided per seed pair at %.2f%%:",
+                        summary_num(ex, "threshold_pct", 0));
+                json_array_foreach(json_object_get(ex, "pairs"), k, p)
+                    fprintf(m->f, "%s seed %.0f %+.3f%%", k ? "," : "", summary_num(p, "seed", 0),
+                            summary_num(p, "change", 0) * 100);
+                md_put(m, "\n");
+                continue;
+            }
+            md_put(m, "not exact, decided by the runs; ");
+            fprintf(m->f, "`%s`: ", m->base);
+            md_cell(m, summary_str(ex, "baseline", "exact"));
+            fprintf(m->f, "; `%s`: ", md_version(m, vi));
+            md_cell(m, summary_str(ex, "candidate", "exact"));
+            md_put(m, "\n");
+        }
+    }
+    md_put(m, "\n");
+}
+
 void md_section_instructions(const struct md *m)
 {
     const json_t *mj = first_metric(m), *row;
@@ -125,5 +164,6 @@ void md_section_instructions(const struct md *m)
         md_put(m, " |\n");
     }
     md_put(m, "\n");
+    exact_lines(m);
     where(m);
 }

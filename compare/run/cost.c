@@ -15,6 +15,7 @@
 
 #include "cgprof.h"
 #include "clock.h"
+#include "cost_exact.h"
 #include "cost_int.h"
 #include "counters.h"
 #include "dataset.h"
@@ -52,9 +53,9 @@ static int get_uint(const json_t *j, const char *key, unsigned lo, unsigned hi, 
 int cost_settings_parse(const json_t *j, int force, const char *file, struct cost_settings *cs,
                         char *err, size_t errlen)
 {
-    static const char *const keys[] = {"runs",   "requests", "warmup_requests",
-                                       "idle_s", "exclude",  "enabled",
-                                       "match",  "source",   NULL};
+    static const char *const keys[] = {
+        "runs",   "requests", "warmup_requests", "idle_s", "exclude", "enabled", "match",
+        "source", "seed",     "exact",           NULL};
     const char *k;
     const json_t *v;
 
@@ -63,6 +64,8 @@ int cost_settings_parse(const json_t *j, int force, const char *file, struct cos
     cs->requests = 5000;
     cs->warmup_requests = 1000;
     cs->idle_s = 0.5;
+    cs->seed = 1;
+    cs->exact = 1;
     cs->exclude[cs->n_exclude++] = "serverCron";
     cs->enabled = force || json_is_true(j) || json_is_object(j);
     if (!json_is_object(j))
@@ -70,7 +73,7 @@ int cost_settings_parse(const json_t *j, int force, const char *file, struct cos
     if ((k = grid_unknown_key(j, keys))) {
         snprintf(err, errlen,
                  "%s: $.instructions.%s: unknown key (expected runs, requests, "
-                 "warmup_requests, idle_s, exclude, enabled, match, source)",
+                 "warmup_requests, idle_s, exclude, enabled, match, source, seed, exact)",
                  file, k);
         return -1;
     }
@@ -79,9 +82,15 @@ int cost_settings_parse(const json_t *j, int force, const char *file, struct cos
             return bad(err, errlen, file, "enabled", "true or false");
         cs->enabled = force || json_is_true(v);
     }
+    if ((v = json_object_get(j, "exact"))) {
+        if (!json_is_boolean(v))
+            return bad(err, errlen, file, "exact", "true or false");
+        cs->exact = json_is_true(v);
+    }
     if (get_uint(j, "runs", 1, 100, &cs->runs, file, err, errlen) < 0 ||
         get_uint(j, "requests", 1, 100000000, &cs->requests, file, err, errlen) < 0 ||
-        get_uint(j, "warmup_requests", 0, 100000000, &cs->warmup_requests, file, err, errlen) < 0)
+        get_uint(j, "warmup_requests", 0, 100000000, &cs->warmup_requests, file, err, errlen) < 0 ||
+        get_uint(j, "seed", 0, 1000000000, &cs->seed, file, err, errlen) < 0)
         return -1;
     if ((v = json_object_get(j, "match"))) {
         if (!json_is_object(v))
@@ -592,6 +601,38 @@ void cost_rm_dir_files(const char *dir)
     closedir(d);
 }
 
+/* Counted runs under valgrind take minutes: a driver timeout of at least this. */
+#define COUNTED_TIMEOUT_S 120.0
+
+/* The round's seed for the driver (its connections' choices) and the server's start (the
+ * interposer, the fixed layout and environment, when they apply). -1 out of memory. */
+static int exact_begin(struct runner *r, const struct sched_run *sr, const struct cost_settings *cs,
+                       json_t *eff, const char *cmd, const char *dir, struct cost_exact *ex,
+                       char *err, size_t errlen)
+{
+    unsigned long long seed = (unsigned long long)cs->seed + sr->round - 1;
+    const json_t *t = json_object_get(eff, "timeout");
+
+    json_object_set_new(eff, "seed", json_integer((json_int_t)seed));
+    if (!t || json_number_value(t) < COUNTED_TIMEOUT_S)
+        json_object_set_new(eff, "timeout", json_real(COUNTED_TIMEOUT_S));
+    if (!cs->exact || cs->count_driver) {
+        memset(ex, 0, sizeof(*ex));
+        ex->seed = seed;
+        snprintf(ex->reason, sizeof(ex->reason), "%s",
+                 cs->count_driver ? "the driver is counted: the interposer serves servers only"
+                                  : "turned off (\"exact\": false)");
+        return 0;
+    }
+    if (cost_exact_prepare(ex, r, sr->version, cmd, dir, seed, err, errlen) < 0)
+        return -1;
+    if (ex->applied) {
+        r->server_envp = ex->envp;
+        r->server_no_aslr = 1;
+    }
+    return 0;
+}
+
 json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost_settings *cs,
                  char *err, size_t errlen)
 {
@@ -603,13 +644,15 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
     char dir[4200], srv_dir[4300], srv_log[4300], started[40], reason[2048] = "", why[1024];
     char vg[64], **wrap = NULL, **owned = NULL;
     struct proc server = {.pid = -1, .out_fd = -1};
+    struct cost_exact ex = {0};
     json_t *eff = NULL, *inst = NULL, *line = NULL;
     unsigned port;
     int rc = 1;
 
     r->seq++;
     runner_utc_now(started, sizeof(started));
-    snprintf(dir, sizeof(dir), "%s/cost-%u", r->work_dir, r->seq);
+    /* one length for every run: the server's arguments ({dir}) sit on its stack */
+    snprintf(dir, sizeof(dir), "%s/cost-%06u", r->work_dir, r->seq);
     snprintf(srv_dir, sizeof(srv_dir), "%s/srv", dir);
     snprintf(srv_log, sizeof(srv_log), "%s/server.log", dir);
     cost_valgrind_version(vg, sizeof(vg));
@@ -645,9 +688,13 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
     json_object_set_new(eff, "host", json_string(host));
     json_object_set_new(eff, "port", json_integer(port));
     runner_drop_reference_server(eff);
+    if (exact_begin(r, sr, cs, eff, cmd, dir, &ex, err, errlen) < 0)
+        goto out;
     /* the driver counted (cost_driver.c): its server runs as in the timed runs */
     rc = runner_start_server(r, sr->version, eff, cmd, host, port, srv_dir, srv_log, wrap,
                              r->sp->probe_timeout + (wrap ? 60 : 0), &server, why, sizeof(why));
+    r->server_envp = NULL;
+    r->server_no_aslr = 0;
     if (rc == 1)
         snprintf(reason, sizeof(reason), "instructions: version '%s'%s: %s", ver->name,
                  wrap ? " under valgrind" : "", why);
@@ -658,6 +705,8 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
                              errlen);
         if (rc == 1)
             snprintf(reason, sizeof(reason), "instructions: version '%s': %s", ver->name, why);
+        if (rc == 0)
+            json_object_set_new(inst, "fixed", cost_exact_record(&ex, dir));
     }
     if (rc == 2 || rc < 0)
         goto out;
@@ -674,6 +723,7 @@ out:
     json_decref(eff);
     free(wrap);
     words_free(owned);
+    cost_exact_release(&ex);
     cost_rm_dir_files(dir);
     (void)rmdir(dir);
     return line;

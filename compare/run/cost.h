@@ -41,6 +41,8 @@ struct cost_settings {
     size_t n_exclude;
     const json_t *match; /* count only configurations with these key/values; NULL = all */
     int source;          /* COST_SOURCE_*: "source", default auto */
+    unsigned seed;       /* round k's seed: seed + k - 1 ("seed", default 1; cost_exact.h) */
+    int exact;           /* fixed randomness, layout, environment ("exact", default true) */
     /* settled by cost_resolve(): */
     int use_counters; /* count the server with counters (ev) during the timed runs */
     int count_driver; /* the versions differ only in their driver: count it under valgrind */
@@ -48,7 +50,8 @@ struct cost_settings {
 };
 
 /* Settings from the spec's "instructions" value (true/false, or an object with "runs",
- * "requests", "warmup_requests", "idle_s", "exclude", "match", "enabled"; NULL = off); `force`
+ * "requests", "warmup_requests", "idle_s", "exclude", "match", "enabled", "seed", "exact";
+ * NULL = off); `force`
  * (--instructions) turns it on. Returns 0, or -1 with err naming file, the JSON path, the value and
  * what was expected. Strings are borrowed from j. */
 int cost_settings_parse(const json_t *j, int force, const char *file, struct cost_settings *cs,

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,14 +181,14 @@ int proc_start(struct proc *p, const struct proc_spec *ps, char *err, size_t err
             child_fail(errp[1], errno);
         if (dup2(ps->capture_stdout ? outp[1] : errfd, 1) < 0 || dup2(errfd, 2) < 0)
             child_fail(errp[1], errno);
-        if (ps->env) {
+        if (ps->env && !ps->envp) {
             json_object_foreach((json_t *)ps->env, k, v)
             {
                 if (setenv(k, json_string_value(v), 1) < 0)
                     child_fail(errp[1], errno);
             }
         }
-        if (ps->no_secrets) {
+        if (ps->no_secrets && !ps->envp) {
             static const char *const secrets[] = PROC_SECRET_VARS;
             size_t i;
             for (i = 0; i < sizeof(secrets) / sizeof(secrets[0]); i++)
@@ -196,7 +197,12 @@ int proc_start(struct proc *p, const struct proc_spec *ps, char *err, size_t err
         }
         if (ps->cpus && sched_setaffinity(0, sizeof(cpus), &cpus) < 0)
             child_fail(errp[1], errno);
-        execvp(ps->argv[0], ps->argv);
+        if (ps->no_aslr && personality(ADDR_NO_RANDOMIZE) < 0)
+            child_fail(errp[1], errno);
+        if (ps->envp)
+            execvpe(ps->argv[0], ps->argv, ps->envp);
+        else
+            execvp(ps->argv[0], ps->argv);
         child_fail(errp[1], errno);
     }
     /* both sides set the group, so that a kill right after fork reaches it */

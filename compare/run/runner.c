@@ -341,6 +341,8 @@ int runner_start_server(struct runner *r, size_t version, const json_t *params, 
     ps.env = r->sp->versions[version].env;
     ps.cpus = r->pin_server;
     ps.no_secrets = 1; /* credentials go to the driver and the probe only */
+    ps.envp = r->server_envp;
+    ps.no_aslr = r->server_no_aslr;
     ps.stderr_path = log;
     ps.capture_stdout = 0;
     if (proc_start(p, &ps, why, sizeof(why)) < 0) {

@@ -36,6 +36,10 @@ struct runner {
     /* a counted run of system calls (syscount.h): runner_run traces the server's tree and
      * leaves its counts in the line's server.window.syscalls (syscount_schedule) */
     int trace_syscalls;
+    /* set by a counted run (cost_exact.c) around runner_start_server: the server's whole
+     * environment (NULL = the inherited one with the version's) and a fixed address layout */
+    char *const *server_envp;
+    int server_no_aslr;
 };
 
 /* The configuration a run uses: the grid's, with warm-up and duration settled (command line,

@@ -321,7 +321,8 @@ int cconn_setup(struct cconn *cc, struct worker *w, unsigned index)
         return -1;
     if ((o->window > 1 || o->rate > 0) && buf_init(&cc->out, gather_cap(o)) < 0)
         return -1;
-    cc->st = w->run->wl->conn_new(w->run->shared, index, splitmix(0x5eedull + index));
+    cc->st =
+        w->run->wl->conn_new(w->run->shared, index, splitmix(0x5eedull + index + (o->seed << 32)));
     return cc->st ? 0 : -1;
 }
 

@@ -1,10 +1,11 @@
 #!/bin/sh
 # make install / uninstall and the man pages: `make install DESTDIR=... PREFIX=/usr` installs
-# exactly bin/compare, bin/driver, compare(1) and driver(1); the installed binaries print
+# exactly bin/compare, bin/driver, compare(1), driver(1) and the counted runs' interposer
+# (lib/pairbench/libpairbench-seed.so); the installed binaries print
 # "pairbench VERSION (COMMIT)"; `man -l` renders both pages without a warning; every command
 # and every flag the binaries accept (their --help and the flag strings and option table of
 # the source) appears in the man page, so a new flag without documentation fails here;
-# `make uninstall` removes all four files. Cost: about 2 s.
+# `make uninstall` removes all five files. Cost: about 2 s.
 . "$(dirname "$0")/../lib.sh"
 need man
 need make
@@ -17,8 +18,8 @@ root=$T/root
 make -s -C "$TOP" install DESTDIR="$root" PREFIX=/usr > "$T/install.log" 2>&1 ||
     { cat "$T/install.log" >&2; fail "make install failed"; }
 (cd "$root" && find . \( -type f -o -type l \) | sort) > "$T/files"
-printf '%s\n' ./usr/bin/compare ./usr/bin/driver ./usr/share/man/man1/compare.1 \
-    ./usr/share/man/man1/driver.1 > "$T/want"
+printf '%s\n' ./usr/bin/compare ./usr/bin/driver ./usr/lib/pairbench/libpairbench-seed.so \
+    ./usr/share/man/man1/compare.1 ./usr/share/man/man1/driver.1 > "$T/want"
 diff "$T/want" "$T/files" >&2 || fail "make install: unexpected set of files (diff above)"
 for b in compare driver; do
     [ -x "$root/usr/bin/$b" ] || fail "$b: not executable"

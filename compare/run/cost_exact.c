@@ -1,0 +1,362 @@
+/* cost_exact: the fixed start of a counted server (see cost_exact.h). */
+#include "cost_exact.h"
+
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "words.h"
+
+#define SEED_LIB "libpairbench-seed.so"
+#define PAD_VAR "PAIRBENCH_ENV_PAD"
+
+extern char **environ;
+
+int cost_exact_find_lib(char *path, size_t pathlen, char *why, size_t whylen)
+{
+    const char *env = getenv("PAIRBENCH_SEED_LIB");
+    char exe[4096], *slash;
+    ssize_t n;
+
+    if (env && *env) {
+        snprintf(path, pathlen, "%s", env);
+        if (access(path, R_OK) == 0)
+            return 0;
+        snprintf(why, whylen, "PAIRBENCH_SEED_LIB '%.300s': %s", env, strerror(errno));
+        return -1;
+    }
+    n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n <= 0) {
+        snprintf(why, whylen, "cannot read /proc/self/exe: %s", strerror(errno));
+        return -1;
+    }
+    exe[n] = '\0';
+    if ((slash = strrchr(exe, '/')))
+        *slash = '\0';
+    snprintf(path, pathlen, "%s/%s", exe, SEED_LIB);
+    if (access(path, R_OK) == 0)
+        return 0;
+    snprintf(path, pathlen, "%s/../lib/pairbench/%s", exe, SEED_LIB);
+    if (access(path, R_OK) == 0)
+        return 0;
+    snprintf(why, whylen,
+             "the interposer %s is not beside compare (%.300s) nor in ../lib/pairbench (run "
+             "make, or make install)",
+             SEED_LIB, exe);
+    return -1;
+}
+
+/* prog searched in PATH when it has no '/'. Returns 0 (out set), or -1. */
+static int resolve(const char *prog, char *out, size_t outlen)
+{
+    const char *p = getenv("PATH");
+
+    if (strchr(prog, '/')) {
+        snprintf(out, outlen, "%s", prog);
+        return access(out, X_OK);
+    }
+    while (p && *p) {
+        size_t n = strcspn(p, ":");
+        snprintf(out, outlen, "%.*s/%s", (int)n, n ? p : ".", prog);
+        if (access(out, X_OK) == 0)
+            return 0;
+        p += n + (p[n] == ':');
+    }
+    return -1;
+}
+
+/* 1: an ELF file without PT_INTERP (static); 0: dynamic or not ELF (a script: its
+ * interpreter is checked by the process check after the run). */
+static int elf_static(FILE *f)
+{
+    unsigned char id[EI_NIDENT];
+    size_t i;
+
+    if (fread(id, 1, sizeof(id), f) != sizeof(id) || memcmp(id, ELFMAG, SELFMAG) != 0)
+        return 0;
+    rewind(f);
+    if (id[EI_CLASS] == ELFCLASS64) {
+        Elf64_Ehdr eh;
+        Elf64_Phdr ph;
+        if (fread(&eh, sizeof(eh), 1, f) != 1)
+            return 0;
+        for (i = 0; i < eh.e_phnum; i++)
+            if (fseek(f, (long)(eh.e_phoff + i * eh.e_phentsize), SEEK_SET) < 0 ||
+                fread(&ph, sizeof(ph), 1, f) != 1 || ph.p_type == PT_INTERP)
+                return 0;
+        return 1;
+    }
+    if (id[EI_CLASS] == ELFCLASS32) {
+        Elf32_Ehdr eh;
+        Elf32_Phdr ph;
+        if (fread(&eh, sizeof(eh), 1, f) != 1)
+            return 0;
+        for (i = 0; i < eh.e_phnum; i++)
+            if (fseek(f, (long)(eh.e_phoff + i * eh.e_phentsize), SEEK_SET) < 0 ||
+                fread(&ph, sizeof(ph), 1, f) != 1 || ph.p_type == PT_INTERP)
+                return 0;
+        return 1;
+    }
+    return 0;
+}
+
+void cost_exact_check_program(const char *prog, char *why, size_t whylen)
+{
+    char path[4200];
+    struct stat st;
+    FILE *f;
+
+    why[0] = '\0';
+    if (resolve(prog, path, sizeof(path)) < 0 || stat(path, &st) < 0)
+        return; /* the start reports a missing program */
+    if (st.st_mode & (S_ISUID | S_ISGID)) {
+        snprintf(why, whylen, "'%.300s' is set%cid: the loader drops LD_PRELOAD", path,
+                 (st.st_mode & S_ISUID) ? 'u' : 'g');
+        return;
+    }
+    if (!(f = fopen(path, "re")))
+        return;
+    if (elf_static(f))
+        snprintf(why, whylen,
+                 "'%.300s' is statically linked (no PT_INTERP): no interposer can be loaded", path);
+    fclose(f);
+}
+
+static int cmp_env(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* 1 when the entry "NAME=..." names one of the variables the counted start sets itself. */
+static int replaced(const char *entry, const json_t *venv)
+{
+    static const char *const own[] = {"LD_PRELOAD", "PAIRBENCH_SEED", "PAIRBENCH_SEED_LOG",
+                                      PAD_VAR};
+    static const char *const secrets[] = PROC_SECRET_VARS;
+    size_t n = strcspn(entry, "="), i;
+    char name[256];
+
+    if (n >= sizeof(name))
+        return 0;
+    memcpy(name, entry, n);
+    name[n] = '\0';
+    for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+        if (strcmp(name, own[i]) == 0)
+            return 1;
+    for (i = 0; i < sizeof(secrets) / sizeof(secrets[0]); i++)
+        if (strcmp(name, secrets[i]) == 0)
+            return 1;
+    return venv && json_object_get(venv, name) != NULL;
+}
+
+static char *entry(const char *name, const char *value)
+{
+    size_t len = strlen(name) + strlen(value) + 2;
+    char *e = malloc(len);
+
+    if (e)
+        snprintf(e, len, "%s=%s", name, value);
+    return e;
+}
+
+/* The environment of the version's counted server, pad characters of padding. NULL-ended;
+ * *size gets its total bytes. NULL when out of memory. */
+static char **env_build(const struct cost_exact *ex, const json_t *venv, size_t pad, size_t *size)
+{
+    size_t n = 0, cap = 8, i;
+    char **e, seed[32], *padv = malloc(pad + 2), **ep;
+    const char *k, *pre = NULL;
+    json_t *v;
+
+    for (ep = environ; *ep; ep++)
+        cap++;
+    cap += venv ? json_object_size(venv) : 0;
+    if (!(e = calloc(cap, sizeof(*e))) || !padv) {
+        free(e);
+        free(padv);
+        return NULL;
+    }
+    memset(padv, 'x', pad + 1);
+    padv[pad + 1] = '\0';
+    for (ep = environ; *ep; ep++)
+        if (!replaced(*ep, venv))
+            e[n++] = strdup(*ep);
+    json_object_foreach((json_t *)venv, k, v)
+    {
+        if (strcmp(k, "LD_PRELOAD") == 0)
+            pre = json_string_value(v);
+        else if (!replaced(k, NULL))
+            e[n++] = entry(k, json_string_value(v));
+    }
+    snprintf(seed, sizeof(seed), "%llu", ex->seed);
+    e[n++] = entry("LD_PRELOAD", ex->lib);
+    if (pre && *pre) { /* the version's own preload after ours */
+        free(e[n - 1]);
+        e[n - 1] = malloc(strlen(ex->lib) + strlen(pre) + 14);
+        if (e[n - 1])
+            snprintf(e[n - 1], strlen(ex->lib) + strlen(pre) + 14, "LD_PRELOAD=%s:%s", ex->lib,
+                     pre);
+    }
+    e[n++] = entry("PAIRBENCH_SEED", seed);
+    e[n++] = entry("PAIRBENCH_SEED_LOG", ex->log);
+    e[n++] = entry(PAD_VAR, padv);
+    free(padv);
+    *size = 0;
+    for (i = 0; i < n; i++) {
+        if (!e[i]) {
+            for (i = 0; i < n; i++)
+                free(e[i]);
+            free(e);
+            return NULL;
+        }
+        *size += strlen(e[i]) + 1;
+    }
+    qsort(e, n, sizeof(*e), cmp_env);
+    return e;
+}
+
+int cost_exact_prepare(struct cost_exact *ex, const struct runner *r, size_t version,
+                       const char *cmd, const char *dir, unsigned long long seed, char *err,
+                       size_t errlen)
+{
+    struct words_vars vars = {"1", "127.0.0.1", "x", "x", "x", dir, NULL};
+    char **argv = NULL, why[512];
+    size_t argc, v, size, most = 0;
+
+    memset(ex, 0, sizeof(*ex));
+    ex->seed = seed;
+    snprintf(ex->log, sizeof(ex->log), "%s/seed.log", dir);
+    if (cost_exact_find_lib(ex->lib, sizeof(ex->lib), why, sizeof(why)) < 0) {
+        snprintf(ex->reason, sizeof(ex->reason), "%s", why);
+        return 0;
+    }
+    vars.tree = r->tree_dirs && version < r->n_tree_dirs ? r->tree_dirs[version] : NULL;
+    if (!vars.tree)
+        vars.tree = ".";
+    if (words_split(cmd, &vars, &argv, &argc, why, sizeof(why)) == 0) {
+        cost_exact_check_program(argv[0], why, sizeof(why));
+        words_free(argv);
+        if (why[0]) {
+            snprintf(ex->reason, sizeof(ex->reason), "%s", why);
+            return 0;
+        }
+    }
+    /* every version's environment the same size: the longest, the others padded */
+    for (v = 0; v < r->sp->n_versions; v++) {
+        char **e = env_build(ex, r->sp->versions[v].env, 0, &size);
+        if (!e)
+            goto oom;
+        words_free(e);
+        if (size > most)
+            most = size;
+    }
+    if (!(ex->envp = env_build(ex, r->sp->versions[version].env, 0, &size)))
+        goto oom;
+    words_free(ex->envp);
+    if (!(ex->envp = env_build(ex, r->sp->versions[version].env, most - size, &size)))
+        goto oom;
+    ex->applied = 1;
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory");
+    return -1;
+}
+
+/* The pids of dir's profiles (cg.PID.N) into pids (a JSON object used as a set). */
+static void profile_pids(const char *dir, json_t *pids)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+
+    if (!d)
+        return;
+    while ((e = readdir(d))) {
+        char *end, key[32];
+        long pid;
+        if (strncmp(e->d_name, "cg.", 3) != 0)
+            continue;
+        pid = strtol(e->d_name + 3, &end, 10);
+        if (end == e->d_name + 3 || *end != '.')
+            continue;
+        snprintf(key, sizeof(key), "%ld", pid);
+        json_object_set_new(pids, key, json_true());
+    }
+    closedir(d);
+}
+
+/* Reads the interposer's log (written while the server runs: its per-request lines) into
+ * served ({source: {calls, bytes}}) and loaded (pid set). */
+static void read_log(const char *path, json_t *served, json_t *loaded)
+{
+    FILE *f = fopen(path, "re");
+    char line[512];
+
+    if (!f)
+        return;
+    while (fgets(line, sizeof(line), f)) {
+        long pid;
+        char src[64], key[32];
+        unsigned long long bytes;
+        json_t *s;
+        if (sscanf(line, "L %ld", &pid) == 1) {
+            snprintf(key, sizeof(key), "%ld", pid);
+            json_object_set_new(loaded, key, json_true());
+            continue;
+        }
+        if (sscanf(line, "S %ld %63s %llu", &pid, src, &bytes) != 3)
+            continue;
+        if (!(s = json_object_get(served, src))) {
+            s = json_pack("{s:I,s:I}", "calls", (json_int_t)0, "bytes", (json_int_t)0);
+            json_object_set_new(served, src, s);
+        }
+        json_object_set_new(s, "calls",
+                            json_integer(json_integer_value(json_object_get(s, "calls")) + 1));
+        json_object_set_new(
+            s, "bytes",
+            json_integer(json_integer_value(json_object_get(s, "bytes")) + (json_int_t)bytes));
+    }
+    fclose(f);
+}
+
+json_t *cost_exact_record(struct cost_exact *ex, const char *dir)
+{
+    json_t *served = json_object(), *loaded = json_object(), *pids = json_object(), *v;
+    const char *k;
+    size_t missing = 0, processes;
+
+    if (ex->applied) {
+        read_log(ex->log, served, loaded);
+        profile_pids(dir, pids);
+        json_object_foreach(pids, k, v)
+        {
+            if (!json_object_get(loaded, k))
+                missing++;
+        }
+        if (missing) {
+            snprintf(ex->reason, sizeof(ex->reason),
+                     "%zu of %zu counted processes ran without the interposer (a setuid "
+                     "program, a static binary or a cleared environment)",
+                     missing, json_object_size(pids));
+            ex->applied = 0;
+        }
+    }
+    processes = json_object_size(pids);
+    json_decref(loaded);
+    json_decref(pids);
+    return json_pack("{s:I,s:b,s:o,s:s,s:o,s:I}", "seed", (json_int_t)ex->seed, "exact",
+                     ex->applied, "reason", ex->applied ? json_null() : json_string(ex->reason),
+                     "layout", ex->applied ? "fixed" : "random", "served", served, "processes",
+                     (json_int_t)processes);
+}
+
+void cost_exact_release(struct cost_exact *ex)
+{
+    words_free(ex->envp);
+    ex->envp = NULL;
+}

@@ -1,0 +1,50 @@
+/* cost_exact: the fixed start of a counted server (counted cost, docs/statistics.md "Exact
+ * counts"). Both versions of a round start with one seed: the interposer
+ * (bin/libpairbench-seed.so, preload/seed.c) serves every random byte from it, the address
+ * layout is fixed (personality ADDR_NO_RANDOMIZE) and the environment is the same variables
+ * in the same order and of the same total size. Where that cannot hold (a static binary, a
+ * setuid program, no interposer, a process that ran without it) the run is counted as before
+ * and the record says why. Only counted runs; never timed runs. */
+#ifndef PAIRBENCH_COST_EXACT_H
+#define PAIRBENCH_COST_EXACT_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "runner.h"
+
+struct cost_exact {
+    unsigned long long seed;
+    int applied;      /* 1: the interposer, the seed and the fixed layout are used */
+    char reason[600]; /* why not, when !applied */
+    char lib[4200];   /* the interposer's path */
+    char log[4300];   /* what it served (PAIRBENCH_SEED_LOG) */
+    char **envp;      /* the server's environment (NULL-ended, owned), when applied */
+};
+
+/* The interposer beside this program (dir of /proc/self/exe, then ../lib/pairbench), or
+ * $PAIRBENCH_SEED_LIB. Returns 0 (path set), or -1 with why. */
+int cost_exact_find_lib(char *path, size_t pathlen, char *why, size_t whylen);
+
+/* "" when prog (argv[0] of a server command, searched in PATH without '/') can run with the
+ * interposer, else why not ("statically linked (no PT_INTERP)", "setuid", ...). */
+void cost_exact_check_program(const char *prog, char *why, size_t whylen);
+
+/* Settles ex for the version's counted run: seed, the check of the server command cmd, the
+ * environment (the inherited one less PROC_SECRET_VARS, the version's, the interposer's, a
+ * pad making every version's the same size, sorted), the log at dir/seed.log. ex->applied 0
+ * with a reason where it cannot apply. Returns 0, or -1 with err (out of memory). */
+int cost_exact_prepare(struct cost_exact *ex, const struct runner *r, size_t version,
+                       const char *cmd, const char *dir, unsigned long long seed, char *err,
+                       size_t errlen);
+
+/* The record of a counted run (new reference): {"seed", "exact", "reason", "layout",
+ * "served": {source: {"calls", "bytes"}}, "processes"}. Checks that every process of the
+ * window (dir's cg.PID.* profiles) started with the interposer; one that did not makes the
+ * run not exact. */
+json_t *cost_exact_record(struct cost_exact *ex, const char *dir);
+
+void cost_exact_release(struct cost_exact *ex);
+
+#endif
