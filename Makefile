@@ -43,7 +43,7 @@ CFLAGS ?= -O2 -g
 DRIVER_DIRS := driver driver/engine driver/proto driver/wl driver/srv
 COMPARE_DIRS := compare compare/cmd compare/run compare/analysis compare/report compare/util
 SRC_DIRS := common $(DRIVER_DIRS) $(COMPARE_DIRS)
-INCLUDES := $(addprefix -I,$(SRC_DIRS))
+INCLUDES := -Icommon -Idriver -Icompare
 CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -pthread $(INCLUDES) \
           $(HIREDIS_CFLAGS) $(shell pkg-config --cflags $(PKGS))
 LDLIBS += $(HIREDIS_LIBS) $(shell pkg-config --libs $(PKGS)) -lm -pthread

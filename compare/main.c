@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmds.h"
-#include "runmeta.h"
+#include "cmd/cmds.h"
+#include "run/runmeta.h"
 
 static const struct {
     const char *name;

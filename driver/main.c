@@ -8,12 +8,12 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "client.h"
+#include "engine/client.h"
 #include "opts.h"
 #include "result.h"
-#include "srvproto.h"
-#include "winmark.h"
-#include "wrap.h"
+#include "srv/srvproto.h"
+#include "engine/winmark.h"
+#include "wl/wrap.h"
 
 enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_FAIL = 3 };
 

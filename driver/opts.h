@@ -60,7 +60,7 @@ struct drv_opts {
     unsigned work;     /* rounds of CPU work per request (a reproducible slowdown) */
     /* detection knobs (srv_extra.h): per reply / request */
     unsigned extra_syscalls, extra_allocs, extra_wakeups;
-    double timeout_s;  /* connect/handshake and drain bound; default 5 */
+    double timeout_s; /* connect/handshake and drain bound; default 5 */
     /* client: the base of the connections' random streams (keys, mixes): connection i draws
      * from splitmix(0x5eed + i + seed * 2^32); 0 (the default) keeps the unseeded streams */
     uint64_t seed;

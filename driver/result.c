@@ -8,8 +8,8 @@
 #include <hiredis/hiredis.h>
 #include <openssl/crypto.h>
 
-#include "arrival.h"
-#include "curl_dl.h"
+#include "engine/arrival.h"
+#include "engine/curl_dl.h"
 
 #define STR2(x) #x
 #define STR(x) STR2(x)

@@ -1,6 +1,6 @@
 /* cgprof: per-function instruction sums from callgrind/cachegrind profile text (see
  * cgprof.h). */
-#include "cgprof.h"
+#include "analysis/cgprof.h"
 
 #include <ctype.h>
 #include <errno.h>

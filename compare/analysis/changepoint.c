@@ -2,7 +2,7 @@
  * docs/drift.md). Hierarchical: find the best split of every current segment, keep the split
  * with the largest statistic if a permutation test (observations shuffled within each current
  * segment, as in the R package ecp) says it is significant, and repeat. */
-#include "changepoint.h"
+#include "analysis/changepoint.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,12 +1,12 @@
 /* disturb: rounds left out of a row's verdict (see disturb.h). */
-#include "disturb.h"
+#include "analysis/disturb.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "interference_rule.h"
-#include "stats.h"
-#include "summary.h"
+#include "analysis/interference_rule.h"
+#include "analysis/stats.h"
+#include "analysis/summary.h"
 
 /* The median throughput of version vi's runs in the row (0 when none). */
 static double tput_median(const json_t *const *cells, size_t vi, size_t nr)

@@ -1,7 +1,7 @@
 /* Drift analysis of one series (see drift.h): newest night against the median of the
  * previous K, change points with E-divisive means, each reported change classified as a step
  * or part of a slow drift, and the regression-step rule that decides `compare drift`'s exit. */
-#include "drift.h"
+#include "analysis/drift.h"
 
 #include <math.h>
 #include <string.h>

@@ -13,8 +13,8 @@
 
 #include <jansson.h>
 
-#include "changepoint.h"
-#include "stats.h"
+#include "analysis/changepoint.h"
+#include "analysis/stats.h"
 
 #define DRIFT_MAX_NIGHTS 400 /* newest nights analysed; older ones stay in the index */
 #define DRIFT_DEFAULT_WINDOW 7

@@ -1,5 +1,5 @@
 /* envinfo_warn: the environment facts that weaken a measurement (see envinfo_warn.h). */
-#include "envinfo_warn.h"
+#include "analysis/envinfo_warn.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,18 +1,18 @@
 /* The gate's thresholds, decision and comment Markdown (see gate.h). Pure: the command that
  * runs, writes and posts is in cmd/gate.c. */
-#include "gate.h"
+#include "analysis/gate.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "exit_codes.h"
-#include "escape.h"
+#include "util/exit_codes.h"
+#include "util/escape.h"
 #include "num.h"
-#include "outcome.h"
-#include "gate_words.h"
-#include "outcome.h"
-#include "summary.h"
+#include "analysis/outcome.h"
+#include "analysis/gate_words.h"
+#include "analysis/outcome.h"
+#include "analysis/summary.h"
 
 void gate_config_init(struct gate_config *gc)
 {

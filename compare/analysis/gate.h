@@ -11,8 +11,8 @@
 
 #include <jansson.h>
 
-#include "interference_rule.h"
-#include "stats.h"
+#include "analysis/interference_rule.h"
+#include "analysis/stats.h"
 
 #define GATE_MAX_ROWS 256
 #define GATE_MARKER "<!-- pairbench-gate -->"

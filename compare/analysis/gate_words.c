@@ -1,12 +1,12 @@
 /* gate_words: gate.md's outcome in sentences (see gate_words.h). */
-#include "gate_words.h"
+#include "analysis/gate_words.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "exit_codes.h"
-#include "stats.h"
-#include "summary.h"
+#include "util/exit_codes.h"
+#include "analysis/stats.h"
+#include "analysis/summary.h"
 
 /* every metric a verdict rule knows, in enum metric's order: a missing one printed "(null)" */
 static const char *const titles[] = {"throughput",

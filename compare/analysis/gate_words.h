@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "gate.h"
+#include "analysis/gate.h"
 
 /* The chance of a false flag per metric for a row (stats_false_flag_chance at the runs its
  * throughput has: baseline and candidate counts, complete pairs); 1 when unknown. */

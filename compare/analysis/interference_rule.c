@@ -1,5 +1,5 @@
 /* interference_rule: the disturbed-run limits and the outlier rule (see interference_rule.h). */
-#include "interference_rule.h"
+#include "analysis/interference_rule.h"
 
 void interference_limits_default(struct interference_limits *lim)
 {

@@ -1,5 +1,5 @@
 /* metrics: the one metric table (see metrics.h). */
-#include "metrics.h"
+#include "analysis/metrics.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* outcome: a row's verdict over the headline metrics and the summary's overall outcome. */
 #include <string.h>
 
-#include "outcome.h"
-#include "summary.h"
+#include "analysis/outcome.h"
+#include "analysis/summary.h"
 
 void outcome_default_gated(unsigned char gated[METRIC_ALL])
 {

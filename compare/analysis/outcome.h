@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "stats.h"
+#include "analysis/stats.h"
 
 /* The words of a row's verdict and of the overall outcome. */
 #define OUTCOME_UNCHANGED "unchanged"

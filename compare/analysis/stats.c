@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "analysis/stats.h"
 
 void verdict_rules_default(struct verdict_rules *r)
 {

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "metrics.h"
+#include "analysis/metrics.h"
 
 /* Verdict words, exactly as they appear in summary.json and the reports. */
 #define VERDICT_REGRESSED "regressed"

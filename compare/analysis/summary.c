@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
-#include "outcome.h"
-#include "summary.h"
-#include "summary_row.h"
+#include "analysis/stats.h"
+#include "analysis/outcome.h"
+#include "analysis/summary.h"
+#include "analysis/summary_row.h"
 
-#include "escape.h"
+#include "util/escape.h"
 
 double summary_num(const json_t *obj, const char *key, double def)
 {

@@ -1,13 +1,13 @@
 /* summary_cost: per-function changes of the counted runs (see summary_cost.h). */
-#include "summary_cost.h"
+#include "analysis/summary_cost.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
-#include "summary.h"
+#include "analysis/stats.h"
+#include "analysis/summary.h"
 
 /* The ok counted lines of one version, in round order. Returns how many (at most max). */
 static size_t counted_lines(const char *kind, const char *cfg, const char *ver,

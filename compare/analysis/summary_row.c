@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "disturb.h"
-#include "outcome.h"
-#include "stats.h"
-#include "summary.h"
-#include "summary_cost.h"
-#include "summary_row.h"
-#include "summary_workload.h"
+#include "analysis/disturb.h"
+#include "analysis/outcome.h"
+#include "analysis/stats.h"
+#include "analysis/summary.h"
+#include "analysis/summary_cost.h"
+#include "analysis/summary_row.h"
+#include "analysis/summary_workload.h"
 
 #define N_ERR_KINDS 5
 

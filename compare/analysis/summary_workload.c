@@ -1,11 +1,11 @@
 /* summary_workload: a row's Redis workload facts from its runs (see summary_workload.h). */
-#include "summary_workload.h"
+#include "analysis/summary_workload.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "summary.h"
-#include "summary_row.h"
+#include "analysis/summary.h"
+#include "analysis/summary_row.h"
 
 static int cmp_double(const void *a, const void *b)
 {

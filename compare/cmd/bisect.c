@@ -19,17 +19,17 @@
 
 #include <jansson.h>
 
-#include "atomic.h"
-#include "bisect_report.h"
+#include "util/atomic.h"
+#include "report/bisect_report.h"
 #include "clock.h"
-#include "cmds.h"
-#include "flags.h"
-#include "gate.h"
-#include "jobs_util.h"
-#include "metrics.h"
-#include "run.h"
-#include "run_cli.h"
-#include "trees.h"
+#include "cmd/cmds.h"
+#include "cmd/flags.h"
+#include "analysis/gate.h"
+#include "util/jobs_util.h"
+#include "analysis/metrics.h"
+#include "run/run.h"
+#include "cmd/run_cli.h"
+#include "run/trees.h"
 
 static const char usage[] =
     "usage: compare bisect --repo DIR --good REV --bad REV --build CMD --spec FILE\n"

@@ -12,13 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "atomic.h"
-#include "calibrate.h"
-#include "calibrate_html.h"
-#include "cmds.h"
-#include "run.h"
-#include "run_cli.h"
-#include "stats.h"
+#include "util/atomic.h"
+#include "cmd/calibrate.h"
+#include "report/calibrate_html.h"
+#include "cmd/cmds.h"
+#include "run/run.h"
+#include "cmd/run_cli.h"
+#include "analysis/stats.h"
 
 /* A shift must clear the worst A/A deviation by this factor before it counts as detectable:
  * the A/A sample of paired ratios is small, so its extremes understate the true noise. */

@@ -3,7 +3,7 @@
 #ifndef PAIRBENCH_CMDS_H
 #define PAIRBENCH_CMDS_H
 
-#include "exit_codes.h"
+#include "util/exit_codes.h"
 
 int cmd_run(int argc, char **argv);       /* cmd/run.c */
 int cmd_report(int argc, char **argv);    /* cmd/run.c */

@@ -16,14 +16,14 @@
 
 #include <jansson.h>
 
-#include "atomic.h"
-#include "cmds.h"
-#include "flags.h"
-#include "gate.h"
-#include "jobs_util.h"
-#include "run.h"
-#include "run_cli.h"
-#include "trees.h"
+#include "util/atomic.h"
+#include "cmd/cmds.h"
+#include "cmd/flags.h"
+#include "analysis/gate.h"
+#include "util/jobs_util.h"
+#include "run/run.h"
+#include "cmd/run_cli.h"
+#include "run/trees.h"
 
 static const char usage[] =
     "usage: compare commits --repo DIR --baseline REF --candidate REF|WORKTREE\n"

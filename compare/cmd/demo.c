@@ -14,12 +14,12 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "atomic.h"
-#include "cmds.h"
-#include "flags.h"
-#include "run.h"
-#include "run_cli.h"
-#include "term.h"
+#include "util/atomic.h"
+#include "cmd/cmds.h"
+#include "cmd/flags.h"
+#include "run/run.h"
+#include "cmd/run_cli.h"
+#include "report/term.h"
 
 static const char demo_grid[] =
     "{\n"

@@ -13,16 +13,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "atomic.h"
-#include "cmds.h"
-#include "dataset.h"
-#include "drift.h"
-#include "flags.h"
-#include "gate.h"
-#include "jobs_util.h"
+#include "util/atomic.h"
+#include "cmd/cmds.h"
+#include "run/dataset.h"
+#include "analysis/drift.h"
+#include "cmd/flags.h"
+#include "analysis/gate.h"
+#include "util/jobs_util.h"
 #include "num.h"
-#include "render.h"
-#include "verify.h"
+#include "report/render.h"
+#include "report/verify.h"
 
 #define DRIFT_SEED 20240601u
 

@@ -1,11 +1,11 @@
 /* flags: the one command-line parser of the compare commands (see flags.h). */
-#include "flags.h"
+#include "cmd/flags.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cmds.h"
+#include "cmd/cmds.h"
 
 void flags_init(struct flags *f, const char *cmd, int argc, char **argv)
 {

@@ -10,24 +10,24 @@
 
 #include <jansson.h>
 
-#include "atomic.h"
+#include "util/atomic.h"
 #include "clock.h"
-#include "cmds.h"
-#include "dataset.h"
-#include "flags.h"
+#include "cmd/cmds.h"
+#include "run/dataset.h"
+#include "cmd/flags.h"
 
-#include "gate.h"
-#include "jobs_util.h"
+#include "analysis/gate.h"
+#include "util/jobs_util.h"
 #include "num.h"
-#include "outcome.h"
-#include "post.h"
-#include "render.h"
-#include "run.h"
-#include "proc.h"
-#include "run_cli.h"
-#include "step_summary.h"
-#include "summary.h"
-#include "term.h"
+#include "analysis/outcome.h"
+#include "util/post.h"
+#include "report/render.h"
+#include "run/run.h"
+#include "run/proc.h"
+#include "cmd/run_cli.h"
+#include "util/step_summary.h"
+#include "analysis/summary.h"
+#include "report/term.h"
 
 #define GATE_MAX_THRESHOLD_FLAGS 32
 #define GATE_COMMENT_MAX 60000 /* GitHub refuses comment bodies over 65536 characters */

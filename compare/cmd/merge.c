@@ -11,15 +11,15 @@
 
 #include <jansson.h>
 
-#include "atomic.h"
-#include "cmds.h"
-#include "flags.h"
-#include "jobs_util.h"
-#include "metacmp.h"
+#include "util/atomic.h"
+#include "cmd/cmds.h"
+#include "cmd/flags.h"
+#include "util/jobs_util.h"
+#include "run/metacmp.h"
 #include "num.h"
-#include "render.h"
-#include "sha256.h"
-#include "verify.h"
+#include "report/render.h"
+#include "util/sha256.h"
+#include "report/verify.h"
 
 #define MERGE_MAX_SHARDS 256
 #define MERGE_MAX_DATASET (1u << 30)

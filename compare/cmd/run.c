@@ -7,14 +7,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmds.h"
+#include "cmd/cmds.h"
 #include "num.h"
-#include "proc.h"
-#include "render.h"
-#include "run.h"
-#include "run_cli.h"
-#include "schedule.h"
-#include "term.h"
+#include "run/proc.h"
+#include "report/render.h"
+#include "run/run.h"
+#include "cmd/run_cli.h"
+#include "run/schedule.h"
+#include "report/term.h"
 
 const struct flag_def run_flags[] = {
     {"--spec", 1, RUN_FLAG_SPEC},

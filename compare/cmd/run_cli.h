@@ -3,8 +3,8 @@
 #ifndef PAIRBENCH_RUN_CLI_H
 #define PAIRBENCH_RUN_CLI_H
 
-#include "flags.h"
-#include "run.h"
+#include "cmd/flags.h"
+#include "run/run.h"
 
 /* The flags every command that runs takes (--spec, --grid, --runs, --warmup, --duration,
  * --out, --shard, --lang, --pin-driver, --pin-server, --confirm, --resume, --instructions),

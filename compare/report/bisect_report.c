@@ -7,10 +7,10 @@
 
 #include <jansson.h>
 
-#include "atomic.h"
-#include "bisect_report.h"
-#include "escape.h"
-#include "i18n.h"
+#include "util/atomic.h"
+#include "report/bisect_report.h"
+#include "util/escape.h"
+#include "report/i18n.h"
 
 static const char *const verdict_names[] = {"", "good", "bad", "skipped", "inconclusive"};
 

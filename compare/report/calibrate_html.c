@@ -5,18 +5,18 @@
  * gate floor per configuration and metric. Same style sheet as report.html; no script, no
  * URL; the same calibration gives the same bytes. Everything taken from the data is escaped
  * (escape.h). */
-#include "calibrate_html.h"
+#include "report/calibrate_html.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "i18n.h"
-#include "metrics.h"
-#include "report_html.h"
-#include "report_html_svg.h"
+#include "util/escape.h"
+#include "report/i18n.h"
+#include "analysis/metrics.h"
+#include "report/report_html.h"
+#include "report/report_html_svg.h"
 
 /* The chart's two series: the headline metrics. */
 static const char *const chart_keys[] = {"throughput", "p99_us"};

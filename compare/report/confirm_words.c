@@ -1,5 +1,5 @@
 /* confirm_words: confirmation in words (see confirm_words.h). */
-#include "confirm_words.h"
+#include "report/confirm_words.h"
 
 #include <stdio.h>
 

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exit_codes.h"
-#include "drift.h"
-#include "escape.h"
-#include "i18n.h"
-#include "metrics.h"
+#include "util/exit_codes.h"
+#include "analysis/drift.h"
+#include "util/escape.h"
+#include "report/i18n.h"
+#include "analysis/metrics.h"
 
 /* The writer: the file, the report and the format. */
 struct dw {

@@ -4,18 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "i18n.h"
+#include "util/escape.h"
+#include "report/i18n.h"
 
 static const char *const strings_en[I18N_COUNT] = {
 #define X(id, en, zh) [id] = en,
-#include "i18n_strings.h"
+#include "report/i18n_strings.h"
 #undef X
 };
 
 static const char *const strings_zh[I18N_COUNT] = {
 #define X(id, en, zh) [id] = zh,
-#include "i18n_strings.h"
+#include "report/i18n_strings.h"
 #undef X
 };
 

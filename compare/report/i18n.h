@@ -8,7 +8,7 @@
 
 enum i18n_msg {
 #define X(id, en, zh) id,
-#include "i18n_strings.h"
+#include "report/i18n_strings.h"
 #undef X
     I18N_COUNT
 };

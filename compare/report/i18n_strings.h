@@ -537,7 +537,8 @@ X(D_H_BISECT, "Which commit", "哪个提交")
 X(D_BISECT_HINT,
   "{0}, {1}: a step between night {2} (commit `{3}`) and night {4} (commit `{5}`). To find the "
   "commit that made it:",
-  "{0}，{1}：在第 {2} 晚（提交 `{3}`）与第 {4} 晚（提交 `{5}`）之间有一个阶跃。要找出造成它的提交：")
+  "{0}，{1}：在第 {2} 晚（提交 `{3}`）与第 {4} 晚（提交 "
+  "`{5}`）之间有一个阶跃。要找出造成它的提交：")
 /* the full cost of a request (report_md_full.c, report_html_full.c) */
 X(F_HEADING, "The full cost of a request", "一次请求的完整成本")
 X(F_INTRO,

@@ -1,14 +1,14 @@
 /* model: every fact a report states, computed once (see model.h). */
-#include "model.h"
+#include "report/model.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics.h"
-#include "outcome.h"
-#include "stats.h"
-#include "summary.h"
+#include "analysis/metrics.h"
+#include "analysis/outcome.h"
+#include "analysis/stats.h"
+#include "analysis/summary.h"
 
 const char *const model_error_keys[MODEL_N_ERRORS] = {"connect", "io", "protocol", "verify",
                                                       "timeout"};

@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "envinfo_warn.h"
+#include "analysis/envinfo_warn.h"
 
 #define MODEL_MAX_VERSIONS 16
 #define MODEL_N_ERRORS 5 /* connect, io, protocol, verify, timeout */

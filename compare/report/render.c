@@ -9,13 +9,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jobs_util.h"
-#include "render.h"
-#include "report_html.h"
-#include "report_md.h"
-#include "sha256.h"
-#include "summary.h"
-#include "verify.h"
+#include "util/jobs_util.h"
+#include "report/render.h"
+#include "report/report_html.h"
+#include "report/report_md.h"
+#include "util/sha256.h"
+#include "analysis/summary.h"
+#include "report/verify.h"
 
 #define JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(10))
 

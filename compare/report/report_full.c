@@ -1,7 +1,7 @@
 /* report_full: what the report writers share about the full cost (see report_full.h). */
-#include "report_full.h"
+#include "report/report_full.h"
 
-#include "summary.h"
+#include "analysis/summary.h"
 
 const struct report_full_metric report_full_metrics[REPORT_FULL_N] = {
     {"syscalls", F_LIM_SYSCALLS, "by_name", "system calls/op"},

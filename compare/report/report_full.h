@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "i18n.h"
+#include "report/i18n.h"
 
 #define REPORT_FULL_N 5
 

@@ -4,16 +4,16 @@
  * taken from the dataset is escaped; nothing depends on the time of rendering, so the same
  * summary and meta give the same bytes. The tables live in report_html_tables.c, the charts
  * in report_html_svg.c. */
-#include "report_html.h"
+#include "report/report_html.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "metrics.h"
-#include "report_html_int.h"
-#include "report_html_svg.h"
+#include "util/escape.h"
+#include "analysis/metrics.h"
+#include "report/report_html_int.h"
+#include "report/report_html_svg.h"
 
 /* ---- shared helpers (report_html_int.h) ---- */
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "i18n.h"
-#include "report_html_int.h"
-#include "summary.h"
+#include "report/i18n.h"
+#include "report/report_html_int.h"
+#include "analysis/summary.h"
 
 static const json_t *first_metric(const struct html_ctx *c)
 {

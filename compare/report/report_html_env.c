@@ -5,8 +5,8 @@
  * to reproduce the run, shell-quoted. Missing keys print "unknown". */
 #include <string.h>
 
-#include "report_html_int.h"
-#include "words.h"
+#include "report/report_html_int.h"
+#include "util/words.h"
 
 /* "a, b, c" of a JSON array of numbers. */
 static void num_list(const struct html_ctx *c, const json_t *arr)

@@ -8,9 +8,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "report_html_int.h"
-#include "report_html_svg.h"
-#include "term.h"
+#include "report/report_html_int.h"
+#include "report/report_html_svg.h"
+#include "report/term.h"
 
 #define F_LABEL_W 330.0 /* labels end here (text-anchor end), minus a gap */
 #define F_PANEL_W 220.0

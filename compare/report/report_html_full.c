@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "i18n.h"
-#include "metrics.h"
-#include "report_full.h"
-#include "report_html_int.h"
-#include "summary.h"
+#include "report/i18n.h"
+#include "analysis/metrics.h"
+#include "report/report_full.h"
+#include "report/report_html_int.h"
+#include "analysis/summary.h"
 
 static void where(const struct html_ctx *c, const struct report_full_metric *fm)
 {

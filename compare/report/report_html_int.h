@@ -9,8 +9,8 @@
 
 #include <jansson.h>
 
-#include "metrics.h"
-#include "model.h"
+#include "analysis/metrics.h"
+#include "report/model.h"
 
 #define HTML_MAX_VERSIONS 16
 

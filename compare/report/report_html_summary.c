@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "confirm_words.h"
-#include "i18n.h"
-#include "report_html_int.h"
-#include "report_html_svg.h"
-#include "sentences.h"
-#include "stats.h"
+#include "report/confirm_words.h"
+#include "report/i18n.h"
+#include "report/report_html_int.h"
+#include "report/report_html_svg.h"
+#include "report/sentences.h"
+#include "analysis/stats.h"
 
 /* The metrics of row decided regressed or improved for version v (a counted metric such as
  * instructions included), first: "instructions regressed (+6.0%); ". */

@@ -1,12 +1,12 @@
 /* report_html_svg: horizontal bar charts as inline SVG (see the header for the layout). All
  * coordinates are printed with one decimal from values computed the same way every time, so
  * the same input gives the same bytes. Text from the dataset is escaped here. */
-#include "report_html_svg.h"
+#include "report/report_html_svg.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "escape.h"
+#include "util/escape.h"
 
 #define SVG_WIDTH 1100.0
 #define LABEL_RIGHT 352.0 /* labels end here (text-anchor end) */

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_html_int.h"
-#include "sentences.h"
-#include "window_text.h"
+#include "report/report_html_int.h"
+#include "report/sentences.h"
+#include "report/window_text.h"
 
 static void th(const struct html_ctx *c, const char *text, const char *version)
 {

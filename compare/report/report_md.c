@@ -12,13 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "confirm_words.h"
-#include "report_md.h"
-#include "report_md_int.h"
-#include "sentences.h"
-#include "window_text.h"
-#include "stats.h"
-#include "summary.h"
+#include "report/confirm_words.h"
+#include "report/report_md.h"
+#include "report/report_md_int.h"
+#include "report/sentences.h"
+#include "report/window_text.h"
+#include "analysis/stats.h"
+#include "analysis/summary.h"
 
 static void md_window(const struct md *m);
 

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report_md_int.h"
-#include "summary.h"
+#include "report/report_md_int.h"
+#include "analysis/summary.h"
 
 static const json_t *first_metric(const struct md *m)
 {

@@ -4,8 +4,8 @@
  * Whatever meta.json lacks is printed as "unknown" so older datasets still render. */
 #include <string.h>
 
-#include "report_md_int.h"
-#include "summary.h"
+#include "report/report_md_int.h"
+#include "analysis/summary.h"
 
 static const json_t *mget(const json_t *o, const char *k)
 {

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "report_md_int.h"
-#include "stats.h"
-#include "summary.h"
+#include "util/escape.h"
+#include "report/report_md_int.h"
+#include "analysis/stats.h"
+#include "analysis/summary.h"
 
 /* ---- writer helpers ---- */
 

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics.h"
-#include "report_full.h"
-#include "report_md_int.h"
-#include "summary.h"
+#include "analysis/metrics.h"
+#include "report/report_full.h"
+#include "report/report_md_int.h"
+#include "analysis/summary.h"
 
 /* Per configuration and candidate, the names whose figure changed most (at most 5). */
 static void md_where(const struct md *m, const struct report_full_metric *fm)

@@ -9,8 +9,8 @@
 
 #include <jansson.h>
 
-#include "i18n.h"
-#include "model.h"
+#include "report/i18n.h"
+#include "report/model.h"
 
 struct md {
     FILE *f;

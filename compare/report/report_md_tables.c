@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_md_int.h"
-#include "stats.h"
-#include "summary.h"
+#include "report/report_md_int.h"
+#include "analysis/stats.h"
+#include "analysis/summary.h"
 
 typedef void (*row_fn)(const struct md *m, const json_t *row);
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_md_int.h"
-#include "summary.h"
+#include "report/report_md_int.h"
+#include "analysis/summary.h"
 
 static const char *const builtins[] = {
     "ECHO", "PING",       "SET",        "GET",        "INCR",       "LPUSH", "RPUSH",

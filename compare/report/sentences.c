@@ -1,5 +1,5 @@
 /* sentences: the facts of the model in words (see sentences.h). */
-#include "sentences.h"
+#include "report/sentences.h"
 
 #include <math.h>
 
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "i18n.h"
+#include "report/i18n.h"
 
 #define END ((const char *)NULL)
 

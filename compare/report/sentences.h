@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "model.h"
+#include "report/model.h"
 
 /* A sentence names at most SENT_LIST_MAX rows, then "and N more". */
 #define SENT_LIST_MAX 6

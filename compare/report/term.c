@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "outcome.h"
-#include "summary.h"
-#include "term.h"
+#include "analysis/outcome.h"
+#include "analysis/summary.h"
+#include "report/term.h"
 
 /* Decodes one UTF-8 character at s: its code point (or -1 for an invalid byte) and length. */
 static long utf8_next(const unsigned char *s, size_t *len)

@@ -13,7 +13,7 @@
 
 #include <jansson.h>
 
-#include "stats.h"
+#include "analysis/stats.h"
 
 /* Terminal cells the UTF-8 string s takes (invalid bytes count 1 each). */
 size_t term_width(const char *s);

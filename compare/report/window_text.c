@@ -1,12 +1,12 @@
 /* window_text: interference and server accounting in words (see window_text.h). */
-#include "window_text.h"
+#include "report/window_text.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "interference_rule.h"
-#include "summary.h"
+#include "analysis/interference_rule.h"
+#include "analysis/summary.h"
 
 /* "15.2 → 15.9 µs/op (+4.6%, ~)" for metric of row, baseline → first candidate. */
 static void per_op(char *out, size_t len, const json_t *row, const char *metric, const char *unit,

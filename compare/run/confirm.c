@@ -8,15 +8,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "confirm.h"
+#include "run/confirm.h"
 
 #include "clock.h"
-#include "dataset.h"
-#include "runner.h"
-#include "schedule.h"
-#include "spec.h"
-#include "stats.h"
-#include "summary.h"
+#include "run/dataset.h"
+#include "run/runner.h"
+#include "run/schedule.h"
+#include "run/spec.h"
+#include "analysis/stats.h"
+#include "analysis/summary.h"
 
 int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules, size_t planned)
 {

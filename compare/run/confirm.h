@@ -7,8 +7,8 @@
 
 #include <jansson.h>
 
-#include "confirm_words.h"
-#include "stats.h"
+#include "report/confirm_words.h"
+#include "analysis/stats.h"
 
 struct runner;
 

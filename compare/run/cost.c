@@ -1,5 +1,5 @@
 /* cost: counted runs under valgrind, instructions per operation (see cost.h). */
-#include "cost.h"
+#include "run/cost.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,15 +13,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgprof.h"
+#include "analysis/cgprof.h"
 #include "clock.h"
-#include "cost_exact.h"
-#include "cost_int.h"
-#include "counters.h"
-#include "dataset.h"
-#include "ports.h"
-#include "proc.h"
-#include "words.h"
+#include "run/cost_exact.h"
+#include "run/cost_int.h"
+#include "run/counters.h"
+#include "run/dataset.h"
+#include "run/ports.h"
+#include "run/proc.h"
+#include "util/words.h"
 
 #define VGDB_TIMEOUT_S 20.0
 #define MAX_PIDS 64

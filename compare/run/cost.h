@@ -23,9 +23,9 @@
 
 #include <jansson.h>
 
-#include "counters.h"
-#include "runner.h"
-#include "schedule.h"
+#include "run/counters.h"
+#include "run/runner.h"
+#include "run/schedule.h"
 
 #define COST_MAX_EXCLUDE 16
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cost_int.h"
-#include "words.h"
+#include "run/cost_int.h"
+#include "util/words.h"
 
 #define TOP_FUNCTIONS 150
 

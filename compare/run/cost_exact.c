@@ -1,5 +1,5 @@
 /* cost_exact: the fixed start of a counted server (see cost_exact.h). */
-#include "cost_exact.h"
+#include "run/cost_exact.h"
 
 #include <dirent.h>
 #include <elf.h>
@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "proc.h"
-#include "words.h"
+#include "run/proc.h"
+#include "util/words.h"
 
 #define SEED_LIB "libpairbench-seed.so"
 #define PAD_VAR "PAIRBENCH_ENV_PAD"

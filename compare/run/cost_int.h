@@ -7,8 +7,8 @@
 
 #include <jansson.h>
 
-#include "cgprof.h"
-#include "cost.h"
+#include "analysis/cgprof.h"
+#include "run/cost.h"
 
 /* Runs the version's driver for exactly `requests` operations, the words of wrap (NULL-ended,
  * may be NULL: e.g. valgrind's) in front of it. 0 ok (*result set), 1 failed (reason set), 2

@@ -1,5 +1,5 @@
 /* counters: a server tree's user-space instructions with perf_event_open (see counters.h). */
-#include "counters.h"
+#include "run/counters.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "window.h"
+#include "run/window.h"
 
 #define OPEN_TRIES 5
 #define MAX_TREE_PROCS 256

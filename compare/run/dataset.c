@@ -1,5 +1,5 @@
 /* dataset: runs.jsonl append and read (see dataset.h). */
-#include "dataset.h"
+#include "run/dataset.h"
 
 #include <errno.h>
 #include <fcntl.h>

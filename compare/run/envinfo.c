@@ -3,7 +3,7 @@
  * driver, load, affinity, compiler, libraries). Everything is read from /proc, /sys,
  * /etc/os-release and uname(2); a value that cannot be read becomes "unknown" (or null for
  * numbers) rather than an error, because a container or VM often hides some of them. */
-#include "envinfo.h"
+#include "run/envinfo.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -18,7 +18,7 @@
 #include <hiredis.h>
 #include <openssl/crypto.h>
 
-#include "sha256.h"
+#include "util/sha256.h"
 
 /* Read the first line of a small file into buf, trailing whitespace removed. */
 static int read_line(const char *path, char *buf, size_t len)

@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "envinfo_warn.h"
+#include "analysis/envinfo_warn.h"
 
 /* New reference: {"machine", "cpu_model", "cpu_id" (when /proc/cpuinfo names it: see
  * envinfo_cpu_id()), "cores_physical", "cores_logical", "memory_bytes",

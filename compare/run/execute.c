@@ -18,22 +18,22 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cost.h"
-#include "syscount_run.h"
-#include "atomic.h"
+#include "run/cost.h"
+#include "run/syscount_run.h"
+#include "util/atomic.h"
 #include "clock.h"
-#include "exit_codes.h"
-#include "jobs_util.h"
-#include "confirm.h"
-#include "dataset.h"
-#include "render.h"
-#include "resume.h"
-#include "run.h"
-#include "runmeta.h"
-#include "runner.h"
-#include "schedule.h"
-#include "spec.h"
-#include "stats.h"
+#include "util/exit_codes.h"
+#include "util/jobs_util.h"
+#include "run/confirm.h"
+#include "run/dataset.h"
+#include "report/render.h"
+#include "run/resume.h"
+#include "run/run.h"
+#include "run/runmeta.h"
+#include "run/runner.h"
+#include "run/schedule.h"
+#include "run/spec.h"
+#include "analysis/stats.h"
 
 static volatile sig_atomic_t stop_flag;
 

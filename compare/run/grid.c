@@ -1,5 +1,5 @@
 /* grid: strict grid validation, expansion, stable ids and labels (see grid.h). */
-#include "grid.h"
+#include "run/grid.h"
 
 #include <math.h>
 #include <openssl/evp.h>

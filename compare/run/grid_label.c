@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "grid.h"
+#include "run/grid.h"
 
 /* The keys grid_config_label() always shows when they matter. */
 static int label_shows(const char *key)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grid.h"
+#include "run/grid.h"
 #include "rcmd.h"
 
 static const char *const builtins[] = {

@@ -14,10 +14,10 @@
 
 #include <jansson.h>
 
-#include "atomic.h"
-#include "grid.h"
+#include "util/atomic.h"
+#include "run/grid.h"
 #include "num.h"
-#include "run.h"
+#include "run/run.h"
 
 #define INLINE_MAX_VALUES 64
 

@@ -1,5 +1,5 @@
 /* interference: other processes' CPU and steal over a window (see interference.h). */
-#include "interference.h"
+#include "run/interference.h"
 
 #include <stdio.h>
 #include <string.h>

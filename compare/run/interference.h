@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "interference_rule.h"
+#include "analysis/interference_rule.h"
 
 /* The machine's CPU time so far, in clock ticks (the "cpu" line of /proc/stat): busy is
  * user + nice + system, irq is irq + softirq, idle is idle + iowait. Whether irq belongs with the

@@ -1,5 +1,5 @@
 /* metacmp: one measurement or two (see metacmp.h). */
-#include "metacmp.h"
+#include "run/metacmp.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* ports: free loopback ports (see ports.h). */
-#include "ports.h"
+#include "run/ports.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

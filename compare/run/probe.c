@@ -1,5 +1,5 @@
 /* probe: readiness probes over plain TCP or TLS (see probe.h). */
-#include "probe.h"
+#include "run/probe.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* proc: fork/exec without a shell, capture, timeouts, resource usage (see proc.h). */
-#include "proc.h"
+#include "run/proc.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -20,8 +20,8 @@ struct proc_spec {
     const char *cpus;        /* CPU list like "0,2-3" to pin to, or NULL */
     const char *stderr_path; /* file for stderr (truncated), or NULL = /dev/null */
     int capture_stdout;      /* 1: stdout through a pipe (proc_wait); 0: stdout to stderr_path */
-    int no_secrets; /* 1: PROC_SECRET_VARS removed from its environment (inherited or in env):
-                     * the server under test gets no credentials meant for the driver */
+    int no_secrets;    /* 1: PROC_SECRET_VARS removed from its environment (inherited or in env):
+                        * the server under test gets no credentials meant for the driver */
     char *const *envp; /* the whole environment, NULL-ended (env and no_secrets then unused),
                         * or NULL: the inherited one with env */
     int no_aslr;       /* 1: personality(ADDR_NO_RANDOMIZE) before exec (setarch -R) */

@@ -1,11 +1,11 @@
 /* resume: the continued run directory's meta.json, checked and carried (see resume.h). */
-#include "resume.h"
+#include "run/resume.h"
 
 #include <limits.h>
 #include <stdio.h>
 
-#include "metacmp.h"
-#include "spec.h"
+#include "run/metacmp.h"
+#include "run/spec.h"
 
 int resume_check(const char *dir, const json_t *meta, json_t **old, char *err, size_t errlen)
 {

@@ -1,5 +1,5 @@
 /* runmeta: meta.json of a run directory (see runmeta.h). */
-#include "runmeta.h"
+#include "run/runmeta.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -8,11 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "envinfo.h"
-#include "jobs_util.h"
-#include "sha256.h"
-#include "verify.h"
-#include "words.h"
+#include "run/envinfo.h"
+#include "util/jobs_util.h"
+#include "util/sha256.h"
+#include "report/verify.h"
+#include "util/words.h"
 
 const char *runmeta_program = "compare";
 

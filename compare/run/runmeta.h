@@ -8,9 +8,9 @@
 
 #include <jansson.h>
 
-#include "run.h"
-#include "runner.h"
-#include "spec.h"
+#include "run/run.h"
+#include "run/runner.h"
+#include "run/spec.h"
 
 /* Builds meta.json for a run about to start (no "ended", dataset hash null). selected[i] says
  * whether configuration i is part of this run (its shard). Warnings about the environment go

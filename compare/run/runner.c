@@ -1,6 +1,6 @@
 /* runner: one measured run, servers and drivers in fresh processes (see runner.h). */
-#include "runner.h"
-#include "window.h"
+#include "run/runner.h"
+#include "run/window.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,15 +15,15 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "cost.h"
-#include "counters.h"
-#include "swcount.h"
-#include "dataset.h"
-#include "ports.h"
-#include "probe.h"
-#include "proc.h"
-#include "validate.h"
-#include "words.h"
+#include "run/cost.h"
+#include "run/counters.h"
+#include "run/swcount.h"
+#include "run/dataset.h"
+#include "run/ports.h"
+#include "run/probe.h"
+#include "run/proc.h"
+#include "run/validate.h"
+#include "util/words.h"
 
 #define KILL_AFTER_S 2.0
 

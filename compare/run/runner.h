@@ -12,9 +12,9 @@
 
 #include <jansson.h>
 
-#include "interference.h"
-#include "schedule.h"
-#include "spec.h"
+#include "run/interference.h"
+#include "run/schedule.h"
+#include "run/spec.h"
 
 struct runner {
     const struct spec *sp;

@@ -1,17 +1,10 @@
 /* schedule: run order, shards, resume (see schedule.h). */
-#include "schedule.h"
+#include "run/schedule.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "num.h"
-
-size_t sched_version_at(size_t n_versions, unsigned round, unsigned position)
-{
-    if (n_versions == 0)
-        return 0;
-    return ((size_t)(round - 1) + (size_t)(position - 1)) % n_versions;
-}
 
 int sched_parse_shard(const char *s, unsigned *k, unsigned *n)
 {

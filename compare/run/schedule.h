@@ -8,15 +8,14 @@
 
 #include <stddef.h>
 
+#include "analysis/order.h" /* sched_version_at: the rotation rule */
+
 struct sched_run {
     size_t config;     /* index into the spec's configuration list (stable across shards) */
     size_t version;    /* index into the spec's versions */
     unsigned round;    /* 1-based */
     unsigned position; /* 1-based position within the round */
 };
-
-/* The version index that runs at 1-based `position` of 1-based `round`. */
-size_t sched_version_at(size_t n_versions, unsigned round, unsigned position);
 
 /* Parses "K/N" (1 <= K <= N <= 10000). Returns 0, or -1. */
 int sched_parse_shard(const char *s, unsigned *k, unsigned *n);

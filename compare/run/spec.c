@@ -1,5 +1,5 @@
 /* spec: strict spec loading, the versions and settings, and the grids it names (see spec.h). */
-#include "spec.h"
+#include "run/spec.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,9 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "jobs_util.h"
-#include "speccheck.h"
-#include "words.h"
+#include "util/jobs_util.h"
+#include "run/speccheck.h"
+#include "util/words.h"
 
 /* ---- spec ---- */
 

@@ -8,8 +8,8 @@
 
 #include <jansson.h>
 
-#include "grid.h"
-#include "run.h"
+#include "run/grid.h"
+#include "run/run.h"
 
 /* The most configurations one spec may expand to (all grids together, after de-duplication). */
 #define SPEC_MAX_CONFIGS GRID_MAX_CONFIGS

@@ -1,5 +1,5 @@
 /* speccheck: load-time refusals of a spec (see speccheck.h). */
-#include "speccheck.h"
+#include "run/speccheck.h"
 
 #include <arpa/inet.h>
 #include <ifaddrs.h>
@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "spec.h"
+#include "run/spec.h"
 
 static int same_addr(const struct sockaddr *sa, int family, const void *addr)
 {

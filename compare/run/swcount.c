@@ -1,6 +1,6 @@
 /* swcount: wake-ups and faults of the server's tree with software perf events (see
  * swcount.h). */
-#include "swcount.h"
+#include "run/swcount.h"
 
 #include <linux/perf_event.h>
 #include <stdio.h>

@@ -19,8 +19,8 @@
 
 #include <jansson.h>
 
-#include "counters.h"
-#include "syscount.h"
+#include "run/counters.h"
+#include "run/syscount.h"
 
 #define SWCOUNT_N 3
 

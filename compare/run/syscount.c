@@ -1,5 +1,5 @@
 /* syscount: a server tree's system calls over the window, with ptrace (see syscount.h). */
-#include "syscount.h"
+#include "run/syscount.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,8 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "syscall_names.h"
-#include "window.h"
+#include "run/syscall_names.h"
+#include "run/window.h"
 
 #define MAX_TASKS 1024
 #define MAX_PROCS 256

@@ -1,13 +1,13 @@
 /* syscount_run: the counted rounds of system calls (see syscount_run.h). */
-#include "syscount_run.h"
+#include "run/syscount_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dataset.h"
-#include "schedule.h"
-#include "syscount.h"
+#include "run/dataset.h"
+#include "run/schedule.h"
+#include "run/syscount.h"
 
 static int bad(char *err, size_t errlen, const char *file, const char *key, const char *want)
 {

@@ -12,7 +12,7 @@
 
 #include <jansson.h>
 
-#include "runner.h"
+#include "run/runner.h"
 
 struct syscount_settings {
     int enabled;

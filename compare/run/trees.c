@@ -5,11 +5,11 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "atomic.h"
-#include "jobs_util.h"
-#include "proc.h"
-#include "sha256.h"
-#include "trees.h"
+#include "util/atomic.h"
+#include "util/jobs_util.h"
+#include "run/proc.h"
+#include "util/sha256.h"
+#include "run/trees.h"
 
 #define TREES_MARKER ".pairbench-built"
 #define GIT_TIMEOUT_S 120.0

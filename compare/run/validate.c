@@ -1,12 +1,12 @@
 /* validate: the checks that decide whether a driver run is `ok` (see validate.h). */
-#include "validate.h"
+#include "run/validate.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 
-#include "proc.h"
+#include "run/proc.h"
 
 double validate_grace(const json_t *eff, double spec_grace)
 {

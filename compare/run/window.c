@@ -1,6 +1,6 @@
 /* window: the driver's window marks and the process-tree samples taken at them (see
  * window.h). */
-#include "window.h"
+#include "run/window.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "counters.h"
+#include "run/counters.h"
 
 #define WINDOW_MAX_PROCS 4096
 

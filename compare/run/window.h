@@ -18,7 +18,7 @@
 
 #include <jansson.h>
 
-#include "interference.h"
+#include "run/interference.h"
 
 struct counters;
 

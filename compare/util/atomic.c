@@ -1,5 +1,5 @@
 /* atomic: temp file + fsync + rename (see atomic.h). */
-#include "atomic.h"
+#include "util/atomic.h"
 
 #include <errno.h>
 #include <fcntl.h>

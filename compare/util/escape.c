@@ -1,5 +1,5 @@
 /* escape: one escaper per output format (see escape.h). */
-#include "escape.h"
+#include "util/escape.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* File helpers for the job commands (see jobs_util.h). */
-#include "jobs_util.h"
+#include "util/jobs_util.h"
 
 #include <dirent.h>
 #include <errno.h>

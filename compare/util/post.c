@@ -1,7 +1,7 @@
 /* Posting the gate's comment with libcurl (see post.h). Three requests at most: GET the
  * list, then PATCH our comment or POST a new one. Bounded by connect and total timeouts so
  * a dead endpoint cannot hold CI; failures come back as text, never as an exit. */
-#include "post.h"
+#include "util/post.h"
 
 #include <stdio.h>
 #include <stdlib.h>

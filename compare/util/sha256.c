@@ -2,7 +2,7 @@
  * blocks so a large runs.jsonl costs no memory; glob patterns from the spec's "hash_sources"
  * are expanded with POSIX glob(3) and the results sorted by path, so the provenance table is
  * stable from run to run. */
-#include "sha256.h"
+#include "util/sha256.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "step_summary.h"
+#include "util/step_summary.h"
 
 static int write_all(int fd, const char *p, size_t n)
 {

@@ -1,5 +1,5 @@
 /* words: shell-like word splitting and placeholder expansion (see words.h). */
-#include "words.h"
+#include "util/words.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* The fixed-rate schedule (see arrival.h). Uniform due times are computed from their index
  * (start + (k + phase) * gap), so rounding never accumulates over a long run; Poisson gaps
  * are -ln(U) * gap with U uniform in (0, 1] from xorshift64*. */
-#include "arrival.h"
+#include "engine/arrival.h"
 
 #include <math.h>
 

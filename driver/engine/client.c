@@ -8,7 +8,7 @@
  * This file sets the run up, starts the workers and opens the measured window; a
  * connection's life is client_conn.c, the workers' loop client_loop.c, and the merge of
  * their counts client_merge.c (client_impl.h). */
-#include "client.h"
+#include "engine/client.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -18,12 +18,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "client_impl.h"
+#include "engine/client_impl.h"
 #include "clock.h"
-#include "loop.h"
-#include "tls.h"
-#include "winmark.h"
-#include "workload.h"
+#include "engine/loop.h"
+#include "engine/tls.h"
+#include "engine/winmark.h"
+#include "wl/workload.h"
 
 static void workers_free(struct run *run, unsigned n)
 {

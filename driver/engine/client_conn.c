@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client_impl.h"
+#include "engine/client_impl.h"
 #include "clock.h"
 
 void client_note_err(char *dst, size_t n, const char *msg)

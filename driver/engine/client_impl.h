@@ -15,15 +15,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arrival.h"
+#include "engine/arrival.h"
 #include "buf.h"
-#include "conn.h"
+#include "engine/conn.h"
 #include "hist.h"
-#include "loop.h"
+#include "engine/loop.h"
 #include "opts.h"
 #include "result.h"
-#include "tls.h"
-#include "workload.h"
+#include "engine/tls.h"
+#include "wl/workload.h"
 
 #define NS_PER_S 1000000000ull
 #define IN_CAP_MIN (16u * 1024)

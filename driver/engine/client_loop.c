@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client_impl.h"
+#include "engine/client_impl.h"
 #include "clock.h"
 
 static void pump(struct cconn *cc);

@@ -1,7 +1,7 @@
 /* The workers' counts merged into the result after they joined (client_impl.h). */
 #include <stdio.h>
 
-#include "client_impl.h"
+#include "engine/client_impl.h"
 
 /* Merges the workers' counts into r after they joined: histogram, counters, held
  * connections, the earliest first error; *last = the last measured completion, *msent =

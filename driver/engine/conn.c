@@ -1,6 +1,6 @@
 /* Plain TCP transport (conn_plain_ops) and the socket helpers of conn.h: non-blocking
  * connect, listen. TLS lives in tls.c behind the same table. */
-#include "conn.h"
+#include "engine/conn.h"
 
 #include <errno.h>
 #include <fcntl.h>

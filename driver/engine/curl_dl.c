@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "curl_dl.h"
+#include "engine/curl_dl.h"
 
 #define CURL_SONAME "libcurl.so.4"
 

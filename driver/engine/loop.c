@@ -1,6 +1,6 @@
 /* epoll wrapper (see loop.h). Deadlines use epoll_pwait2 for microsecond timeouts (the
  * --delay-us knob needs them); kernels without it fall back to epoll_wait in whole ms. */
-#include "loop.h"
+#include "engine/loop.h"
 
 #include <errno.h>
 #include <fcntl.h>

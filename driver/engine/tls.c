@@ -21,7 +21,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
-#include "tls.h"
+#include "engine/tls.h"
 
 struct tls_ctx {
     SSL_CTX *ctx;

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "conn.h"
+#include "engine/conn.h"
 #include "opts.h"
 
 struct tls_ctx; /* wraps SSL_CTX */

@@ -1,5 +1,5 @@
 /* Window marks (see winmark.h): two short writes per process, off the hot path. */
-#include "winmark.h"
+#include "engine/winmark.h"
 
 #include <errno.h>
 #include <fcntl.h>

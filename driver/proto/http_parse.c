@@ -1,7 +1,7 @@
 /* Incremental HTTP/1.1 head and body scanners (see http_parse.h). Strict where a lenient
  * reading could desynchronise a pipelined stream (Content-Length, chunk sizes, header
  * syntax), lenient where it cannot (reason phrases, bare LF line ends, chunk extensions). */
-#include "http_parse.h"
+#include "proto/http_parse.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* Redis reply verification: hiredis's redisReader parses, our callbacks check each value in
  * place and return a sentinel instead of building a reply object. The per-reply state lives
  * in the verifier, which the reader passes to every callback as task->privdata. */
-#include "resp.h"
+#include "proto/resp.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* RFC 6455 framing and handshake values (see ws_frame.h). */
-#include "ws_frame.h"
+#include "proto/ws_frame.h"
 
 #include <string.h>
 

@@ -21,11 +21,11 @@
 
 #include "buf.h"
 #include "clock.h"
-#include "conn.h"
-#include "loop.h"
-#include "srv_extra.h"
-#include "srvproto.h"
-#include "tls.h"
+#include "engine/conn.h"
+#include "engine/loop.h"
+#include "srv/srv_extra.h"
+#include "srv/srvproto.h"
+#include "engine/tls.h"
 
 #define MAX_EVENTS 256
 #define MARKS_MAX 4096u
@@ -94,7 +94,7 @@ struct server {
     uint64_t delay_ns;
     unsigned work;
     uint64_t stall_ns, stall_period_ns; /* --stall: 0 = never */
-    struct srv_extra extra; /* --extra-syscalls, --extra-allocs, --extra-wakeups */
+    struct srv_extra extra;             /* --extra-syscalls, --extra-allocs, --extra-wakeups */
 };
 
 /* --work: n rounds of a dependent multiply-xorshift chain (a few cycles each), kept by a

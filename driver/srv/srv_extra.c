@@ -1,5 +1,5 @@
 /* srv_extra: the reference server's detection knobs (see srv_extra.h). */
-#include "srv_extra.h"
+#include "srv/srv_extra.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "http_parse.h"
-#include "srvproto.h"
+#include "proto/http_parse.h"
+#include "srv/srvproto.h"
 
 #define SRV_HTTP_MAX_HEAD (16 * 1024)
 #define SRV_HTTP_MIN_BODY (64 * 1024) /* POST bodies up to max(payload, this) */

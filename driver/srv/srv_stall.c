@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "clock.h"
-#include "srvproto.h"
+#include "srv/srvproto.h"
 
 void srv_stall_parse(const struct drv_opts *o, uint64_t *stall_ns, uint64_t *period_ns)
 {

@@ -3,7 +3,7 @@
  * client's messages); with --payload 0 every chunk that arrives is one request. */
 #include <stdlib.h>
 
-#include "srvproto.h"
+#include "srv/srvproto.h"
 
 #define TCP_CHUNK (16u * 1024)
 

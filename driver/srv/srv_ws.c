@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http_parse.h"
-#include "srvproto.h"
-#include "ws_frame.h"
+#include "proto/http_parse.h"
+#include "srv/srvproto.h"
+#include "proto/ws_frame.h"
 
 #define SRV_WS_MAX_HEAD (16 * 1024)
 #define SRV_WS_MIN_LIMIT (64 * 1024)

@@ -16,11 +16,11 @@
 #include <strings.h>
 #include <time.h>
 
-#include "winmark.h"
-#include "client.h"
+#include "engine/winmark.h"
+#include "engine/client.h"
 #include "clock.h"
-#include "curl_dl.h"
-#include "http_parse.h"
+#include "engine/curl_dl.h"
+#include "proto/http_parse.h"
 
 /* libcurl, loaded by h2_run() before any worker starts (curl_dl.h) */
 static const struct curl_api *cu;

@@ -1,5 +1,5 @@
 /* redis_tmpl: templates, mixes and setup for the Redis workload (see redis_tmpl.h). */
-#include "redis_tmpl.h"
+#include "wl/redis_tmpl.h"
 
 #include "hist.h"
 

@@ -9,7 +9,7 @@
 
 #include "opts.h"
 #include "rcmd.h"
-#include "resp.h"
+#include "proto/resp.h"
 
 struct redis_tmpl {
     int on;                   /* a template or a mix (not a built-in name) */

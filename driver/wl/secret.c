@@ -1,7 +1,7 @@
 /* Loads Redis AUTH credentials from a file or the environment (see secret.h). The password
  * is checked for characters that cannot be sent (none: it travels as a bulk string), and
  * for size, and is wiped from memory on request. */
-#include "secret.h"
+#include "wl/secret.h"
 
 #include <errno.h>
 #include <fcntl.h>

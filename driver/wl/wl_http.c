@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http_parse.h"
-#include "workload.h"
+#include "proto/http_parse.h"
+#include "wl/workload.h"
 
 #define WL_HTTP_MAX_HEAD (64 * 1024)
 #define WL_HTTP_MAX_BATCH ((size_t)256 << 20)

@@ -15,7 +15,7 @@
 
 #include <hiredis/hiredis.h>
 
-#include "wl_redis_impl.h"
+#include "wl/wl_redis_impl.h"
 
 #define RING_SLOTS 64
 #define KEY_DIGITS 12 /* redis-benchmark writes __rand_int__ as 12 zero-padded digits */

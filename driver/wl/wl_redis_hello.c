@@ -7,7 +7,7 @@
 
 #include <hiredis/hiredis.h>
 
-#include "wl_redis_impl.h"
+#include "wl/wl_redis_impl.h"
 
 /* Appends one formatted command to the handshake bytes. 0 or -1. */
 static int hello_add(struct redis_shared *sh, enum hello_step step, int argc, const char **argv,

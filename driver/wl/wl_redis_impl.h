@@ -6,10 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "redis_tmpl.h"
-#include "resp.h"
-#include "secret.h"
-#include "workload.h"
+#include "wl/redis_tmpl.h"
+#include "proto/resp.h"
+#include "wl/secret.h"
+#include "wl/workload.h"
 
 struct redis_cmd {
     const char *name;

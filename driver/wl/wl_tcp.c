@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workload.h"
+#include "wl/workload.h"
 
 #define TCP_MAX_BATCH (256u * 1024 * 1024)
 

@@ -14,9 +14,9 @@
 
 #include <openssl/rand.h>
 
-#include "http_parse.h"
-#include "workload.h"
-#include "ws_frame.h"
+#include "proto/http_parse.h"
+#include "wl/workload.h"
+#include "proto/ws_frame.h"
 
 /* Each connection pre-builds WL_WS_RING differently masked batches, at most WL_WS_RING_BYTES
  * of them (at least one batch, which may be up to WL_WS_MAX_BATCH: a 64 MiB message fits). */

@@ -1,7 +1,7 @@
 /* Protocol lookup: the workload and reference-server tables built into this driver. A
  * table without its byte-level functions is a placeholder for a protocol not built in. */
-#include "srvproto.h"
-#include "workload.h"
+#include "srv/srvproto.h"
+#include "wl/workload.h"
 
 const struct workload *workload_for(enum drv_proto p)
 {

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "cgprof.h"
+#include "analysis/cgprof.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grid.h"
-#include "words.h"
+#include "run/grid.h"
+#include "util/words.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

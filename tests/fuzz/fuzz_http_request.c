@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http_parse.h"
-#include "srvproto.h"
+#include "proto/http_parse.h"
+#include "srv/srvproto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http_parse.h"
-#include "workload.h"
+#include "proto/http_parse.h"
+#include "wl/workload.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_html.h"
-#include "summary.h"
+#include "report/report_html.h"
+#include "analysis/summary.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "resp.h"
-#include "workload.h"
+#include "proto/resp.h"
+#include "wl/workload.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_md.h"
-#include "summary.h"
+#include "report/report_md.h"
+#include "analysis/summary.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

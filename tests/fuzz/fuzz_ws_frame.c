@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "srvproto.h"
-#include "workload.h"
-#include "ws_frame.h"
+#include "srv/srvproto.h"
+#include "wl/workload.h"
+#include "proto/ws_frame.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

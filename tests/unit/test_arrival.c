@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "arrival.h"
+#include "engine/arrival.h"
 #include "t.h"
 
 static void test_uniform(void)

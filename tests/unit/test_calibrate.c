@@ -1,7 +1,7 @@
 /* calibrate: noise, detectable change and floors from an A/A summary metric. */
 #include <math.h>
 
-#include "calibrate.h"
+#include "cmd/calibrate.h"
 #include "t.h"
 
 static json_t *metric(double rmin, double rmax, int n, const char *verdict)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calibrate_html.h"
+#include "report/calibrate_html.h"
 #include "t.h"
 
 static json_t *metric(double noise, double detectable, int alarm)

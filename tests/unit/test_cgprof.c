@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgprof.h"
+#include "analysis/cgprof.h"
 #include "t.h"
 
 static const char callgrind_text[] = "# callgrind format\n"

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "changepoint.h"
+#include "analysis/changepoint.h"
 #include "t.h"
 
 static uint64_t t_rng;

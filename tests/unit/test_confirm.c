@@ -4,8 +4,8 @@
  * change past the threshold or an interval of it that still reaches past. */
 #include <jansson.h>
 
-#include "confirm.h"
-#include "stats.h"
+#include "run/confirm.h"
+#include "analysis/stats.h"
 #include "t.h"
 
 /* A one-candidate row whose throughput sides have n runs each. lo/hi < 0: no interval

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cost.h"
+#include "run/cost.h"
 #include "t.h"
 
 static int parse(const char *text, int force, struct cost_settings *cs, char *err, size_t n)

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cost_exact.h"
+#include "run/cost_exact.h"
 #include "t.h"
 
 int main(void)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "dataset.h"
+#include "run/dataset.h"
 #include "t.h"
 
 static void write_file(const char *path, const char *text)

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "drift.h"
+#include "analysis/drift.h"
 #include "t.h"
 
 static const double noise[] = {0.3, -0.8, 0.9, -0.4, 0.1, -1.1, 0.6, -0.2, 0.4, -0.9,

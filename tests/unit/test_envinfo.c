@@ -3,7 +3,7 @@
  * on this machine: every key present, counts that agree with sysconf(3), libraries named. */
 #include <unistd.h>
 
-#include "envinfo.h"
+#include "run/envinfo.h"
 #include "t.h"
 
 static const struct {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flags.h"
+#include "cmd/flags.h"
 #include "t.h"
 
 enum { F_RUNS, F_OUT, F_GATE };

@@ -5,9 +5,9 @@
 
 #include <jansson.h>
 
-#include "exit_codes.h"
-#include "gate.h"
-#include "post.h"
+#include "util/exit_codes.h"
+#include "analysis/gate.h"
+#include "util/post.h"
 #include "t.h"
 
 static void test_threshold_flags(void)

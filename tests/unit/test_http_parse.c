@@ -2,10 +2,10 @@
  * malformed), framing decisions, and the incremental body decoder fed one byte at a time. */
 #include <stdlib.h>
 
-#include "http_parse.h"
-#include "srvproto.h"
+#include "proto/http_parse.h"
+#include "srv/srvproto.h"
 #include "t.h"
-#include "workload.h"
+#include "wl/workload.h"
 
 struct resp_case {
     const char *in;

@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "loop.h"
+#include "engine/loop.h"
 #include "t.h"
 
 #define US 1000u

@@ -3,7 +3,7 @@
  * difference is named with both values. */
 #include <stdlib.h>
 
-#include "metacmp.h"
+#include "run/metacmp.h"
 #include "t.h"
 
 static const char *base =

@@ -1,7 +1,7 @@
 /* metrics: the one metric table — keys as in summary.json, aliases, directions, which are
  * gateable, the gate's defaults and the default thresholds the verdict rules take from it. */
-#include "metrics.h"
-#include "stats.h"
+#include "analysis/metrics.h"
+#include "analysis/stats.h"
 #include "t.h"
 
 int main(void)

@@ -2,7 +2,7 @@
  * tail, never on throughput or cpu_efficiency; closed-loop rows keep the headline set. */
 #include <jansson.h>
 
-#include "outcome.h"
+#include "analysis/outcome.h"
 #include "t.h"
 
 /* A row with the given params and one verdict per metric for candidate "c". */

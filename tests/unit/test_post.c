@@ -2,7 +2,7 @@
  * character boundary. */
 #include <stdlib.h>
 
-#include "post.h"
+#include "util/post.h"
 #include "t.h"
 
 int main(void)

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "grid.h"
+#include "run/grid.h"
 #include "rcmd.h"
-#include "summary_row.h"
-#include "summary_workload.h"
+#include "analysis/summary_row.h"
+#include "analysis/summary_workload.h"
 #include "t.h"
-#include "workload.h"
+#include "wl/workload.h"
 
 static struct drv_opts o_mem;
 

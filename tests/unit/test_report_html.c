@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "confirm.h"
-#include "report_html.h"
-#include "report_html_svg.h"
+#include "run/confirm.h"
+#include "report/report_html.h"
+#include "report/report_html_svg.h"
 #include "t.h"
 
 static const char *const metrics[] = {"throughput", "cpu_percent", "cpu_efficiency",

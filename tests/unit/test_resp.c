@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "resp.h"
+#include "proto/resp.h"
 #include "t.h"
 
 struct reply_case {

@@ -1,7 +1,7 @@
 /* schedule: alternating/rotating order, shards, resume. */
 #include <stdlib.h>
 
-#include "schedule.h"
+#include "run/schedule.h"
 #include "t.h"
 
 static int done_first_round(void *ctx, size_t config, size_t version, unsigned round)

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sha256.h"
+#include "util/sha256.h"
 #include "t.h"
 
 static const struct {

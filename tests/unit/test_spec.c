@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "spec.h"
+#include "run/spec.h"
 #include "t.h"
 
 static json_t *parse(const char *text)
@@ -163,13 +163,14 @@ int main(void)
                       "\"4k\"]}}",
                       "grids/x.json: $.axes.payload[2]: expected a positive integer (bytes), got "
                       "\"4k\"");
-    expect_grid_error(
-        "{\"defaults\":{\"protocol\":\"redis\",\"conections\":4}}",
-        "grids/x.json: $.defaults.conections: unknown configuration key "
-        "'conections' (expected one of: protocol, transport, host, port, "
-        "connections, workers, pipeline, window, payload, command, commands, key_pattern, setup, keyspace, auth, "
-        "resp, http_version, path, serve, serve_workers, warmup, duration, "
-        "requests, method, cacert, cert, key, sni, insecure, timeout, delay_us, busy_poll_us, rate, arrival)");
+    expect_grid_error("{\"defaults\":{\"protocol\":\"redis\",\"conections\":4}}",
+                      "grids/x.json: $.defaults.conections: unknown configuration key "
+                      "'conections' (expected one of: protocol, transport, host, port, "
+                      "connections, workers, pipeline, window, payload, command, commands, "
+                      "key_pattern, setup, keyspace, auth, "
+                      "resp, http_version, path, serve, serve_workers, warmup, duration, "
+                      "requests, method, cacert, cert, key, sni, insecure, timeout, delay_us, "
+                      "busy_poll_us, rate, arrival)");
     expect_grid_error("{\"defaults\":{\"protocol\":\"redis\",\"connections\":0}}",
                       "grids/x.json: $.defaults.connections: expected an integer from 1 to 10000 "
                       "(connections), got 0");
@@ -208,7 +209,8 @@ int main(void)
     expect_grid_error("{\"axes\":{\"colour\":[1]}}",
                       "grids/x.json: $.axes.colour: unknown configuration key 'colour' "
                       "(expected one of: protocol, transport, host, port, connections, workers, "
-                      "pipeline, window, payload, command, commands, key_pattern, setup, keyspace, auth, resp, http_version, "
+                      "pipeline, window, payload, command, commands, key_pattern, setup, keyspace, "
+                      "auth, resp, http_version, "
                       "path, serve, serve_workers, warmup, duration, requests, method, cacert, "
                       "cert, key, sni, insecure, timeout, delay_us, busy_poll_us, rate, arrival)");
     expect_grid_error("{\"defaults\":{\"protocol\":\"tcp\"},\"exclude\":[{\"payload\":\"x\"}]}",

@@ -3,7 +3,7 @@
  * table. */
 #include <math.h>
 
-#include "stats.h"
+#include "analysis/stats.h"
 #include "t.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-12)

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "render.h"
-#include "report_md.h"
-#include "stats.h"
-#include "summary.h"
+#include "report/render.h"
+#include "report/report_md.h"
+#include "analysis/stats.h"
+#include "analysis/summary.h"
 #include "t.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-9)

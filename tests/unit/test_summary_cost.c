@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "summary_cost.h"
+#include "analysis/summary_cost.h"
 #include "t.h"
 
 /* latest with the counted lines of versions a and b: per_op of round r = a[r] / b[r]. */

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "outcome.h"
+#include "analysis/outcome.h"
 #include "t.h"
-#include "term.h"
+#include "report/term.h"
 
 static json_t *metric(const char *verdict, double change)
 {

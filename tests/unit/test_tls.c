@@ -16,7 +16,7 @@
 #include <openssl/ssl.h>
 
 #include "t.h"
-#include "tls.h"
+#include "engine/tls.h"
 
 static char dir[64];
 

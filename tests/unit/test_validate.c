@@ -5,9 +5,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "proc.h"
+#include "run/proc.h"
 #include "t.h"
-#include "validate.h"
+#include "run/validate.h"
 
 static json_t *J(const char *s)
 {

@@ -6,10 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "disturb.h"
-#include "interference.h"
+#include "analysis/disturb.h"
+#include "run/interference.h"
 #include "t.h"
-#include "window.h"
+#include "run/window.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
 

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "t.h"
-#include "winmark.h"
+#include "engine/winmark.h"
 
 int main(void)
 {

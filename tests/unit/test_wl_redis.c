@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "secret.h"
+#include "wl/secret.h"
 #include "t.h"
-#include "workload.h"
+#include "wl/workload.h"
 
 static void opts_init(struct drv_opts *o, const char *command, size_t payload, unsigned pipeline)
 {

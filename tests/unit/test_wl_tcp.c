@@ -3,9 +3,9 @@
  * request each) or echoes chunks. */
 #include <stdlib.h>
 
-#include "srvproto.h"
+#include "srv/srvproto.h"
 #include "t.h"
-#include "workload.h"
+#include "wl/workload.h"
 
 static void *setup(size_t payload, unsigned pipeline, void **shared)
 {

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "t.h"
-#include "words.h"
+#include "util/words.h"
 
 static void expect_words(const char *cmd, const struct words_vars *vars, const char *const *want,
                          size_t nwant)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "t.h"
-#include "wrap_parse.h"
+#include "wl/wrap_parse.h"
 
 static char *slurp(const char *name)
 {

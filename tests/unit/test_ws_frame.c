@@ -3,11 +3,11 @@
  * message sequence rules. */
 #include <stdlib.h>
 
-#include "http_parse.h"
-#include "srvproto.h"
+#include "proto/http_parse.h"
+#include "srv/srvproto.h"
 #include "t.h"
-#include "workload.h"
-#include "ws_frame.h"
+#include "wl/workload.h"
+#include "proto/ws_frame.h"
 
 static void test_rfc_examples(void)
 {

@@ -1,14 +1,14 @@
 /* verify: runs.jsonl against meta.json (see verify.h). */
-#include "verify.h"
+#include "report/verify.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "jobs_util.h"
-#include "schedule.h"
-#include "sha256.h"
+#include "util/jobs_util.h"
+#include "analysis/order.h"
+#include "util/sha256.h"
 
 #define VERIFY_MAX_DATASET (4ull << 30)
 
