@@ -333,10 +333,9 @@ int runner_start_server(struct runner *r, size_t version, const json_t *params, 
         snprintf(reason, reasonlen, "server not ready: out of memory");
         goto out;
     }
-    for (i = 0; i < nwrap; i++)
-        wrapped[i] = wrap[i];
-    for (i = 0; i < argc; i++)
-        wrapped[nwrap + i] = argv[i];
+    if (nwrap) /* wrap may be NULL (no wrapper): no memcpy from it */
+        memcpy(wrapped, wrap, nwrap * sizeof(*wrapped));
+    memcpy(wrapped + nwrap, argv, argc * sizeof(*wrapped));
     ps.argv = wrapped;
     ps.env = r->sp->versions[version].env;
     ps.cpus = r->pin_server;
