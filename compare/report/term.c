@@ -200,29 +200,44 @@ static void label_add(char *out, const char *p, size_t n)
     snprintf(out + o, TERM_LABEL - o, "%s%.*s", o ? label_sep : "", (int)n, p);
 }
 
+/* Whether the value p (n bytes) is one of the nc values in cp/cl. */
+static int label_in(const char *const *cp, const size_t *cl, size_t nc, const char *p, size_t n)
+{
+    size_t k;
+
+    for (k = 0; k < nc; k++)
+        if (cl[k] == n && memcmp(cp[k], p, n) == 0)
+            return 1;
+    return 0;
+}
+
 /* Each row's label without the values every row shares (in labels[]), those shared values
  * in common (empty when there is one row or none is shared). A row left without a value
- * keeps its whole label. */
+ * keeps its whole label. The shared values are found once (they are among the first row's),
+ * so this is linear in the rows. */
 static void label_rows(const json_t *rows, char (*labels)[TERM_LABEL], char *common)
 {
-    const char *part[LABEL_PARTS];
-    size_t len[LABEL_PARTS], i, k, np;
+    const char *part[LABEL_PARTS], *cp[LABEL_PARTS];
+    size_t len[LABEL_PARTS], cl[LABEL_PARTS], i, k, np, nc = 0;
     const json_t *row;
 
     common[0] = '\0';
     if (json_array_size(rows) > 1) {
         np = label_split(summary_str(json_array_get(rows, 0), "label", ""), part, len);
         for (k = 0; k < np; k++)
-            if (label_common(rows, part[k], len[k]))
+            if (label_common(rows, part[k], len[k])) {
                 label_add(common, part[k], len[k]);
+                cp[nc] = part[k];
+                cl[nc++] = len[k];
+            }
     }
     json_array_foreach(rows, i, row)
     {
         const char *full = summary_str(row, "label", "");
         labels[i][0] = '\0';
         np = label_split(full, part, len);
-        for (k = 0; common[0] && k < np; k++)
-            if (!label_common(rows, part[k], len[k]))
+        for (k = 0; nc && k < np; k++)
+            if (!label_in(cp, cl, nc, part[k], len[k]))
                 label_add(labels[i], part[k], len[k]);
         if (!labels[i][0])
             snprintf(labels[i], TERM_LABEL, "%s", full);

@@ -14,11 +14,11 @@
 
 /* What the schedule in meta.json allows. */
 struct allowed {
-    const json_t *versions, *configs; /* meta.json's arrays */
-    json_t *config_ids;               /* id -> true */
-    const json_t *line_sha;           /* dataset.line_sha256, or NULL */
-    const char *recorded;             /* dataset.sha256, or NULL */
-    long timed_rounds, counted_rounds;
+    const json_t *versions, *configs;                  /* meta.json's arrays */
+    json_t *config_ids;                                /* id -> true */
+    const json_t *line_sha;                            /* dataset.line_sha256, or NULL */
+    const char *recorded;                              /* dataset.sha256, or NULL */
+    long timed_rounds, counted_rounds, syscall_rounds; /* the rounds of each kind of line */
     int repeats_disturbed; /* the gate ran disturbed rounds again (interference_limits) */
 };
 
@@ -79,6 +79,8 @@ static int allowed_init(struct allowed *a, const json_t *meta)
     a->repeats_disturbed = json_object_get(meta, "interference_limits") != NULL;
     inst = json_object_get(json_object_get(meta, "spec"), "instructions");
     a->counted_rounds = get_long(inst, "runs", 3);
+    a->syscall_rounds =
+        get_long(json_object_get(json_object_get(meta, "spec"), "syscalls"), "runs", 3);
     return 0;
 }
 
@@ -123,12 +125,15 @@ static void check_place(const struct allowed *a, const json_t *obj, const char *
         flag_line(vr, name, line, "configuration id '%s' is not one of meta.json's configs", cfg);
         return;
     }
-    if (kind && strcmp(kind, "instructions") != 0) {
-        flag_line(vr, name, line, "kind '%s' is not one the run writes (instructions)", kind);
+    if (kind && strcmp(kind, "instructions") != 0 && strcmp(kind, "syscalls") != 0) {
+        flag_line(vr, name, line, "kind '%s' is not one the run writes (instructions, syscalls)",
+                  kind);
         return;
     }
     round = (long)json_integer_value(rj);
-    max = kind ? a->counted_rounds : a->timed_rounds;
+    max = !kind                           ? a->timed_rounds
+          : strcmp(kind, "syscalls") == 0 ? a->syscall_rounds
+                                          : a->counted_rounds;
     if (round < 1 || (max > 0 && round > max)) {
         flag_line(vr, name, line, "round %ld is outside the schedule (1..%ld)", round, max);
         return;

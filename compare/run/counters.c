@@ -1,7 +1,6 @@
 /* counters: a server tree's user-space instructions with perf_event_open (see counters.h). */
 #include "run/counters.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -13,7 +12,6 @@
 #include "run/window.h"
 
 #define OPEN_TRIES 5
-#define MAX_TREE_PROCS 256
 
 int counters_event_pick(struct counters_event *ev, char *err, size_t errlen)
 {
@@ -73,33 +71,6 @@ int counters_probe(const struct counters_event *ev, char *why, size_t whylen)
     return 1;
 }
 
-/* The tids of every process of root's tree into tids (at most max). Returns how many, and
- * the processes in *n_procs; 0 when root is gone. */
-static size_t tree_tids(const char *proc_root, pid_t root, pid_t *tids, size_t max, size_t *n_procs)
-{
-    pid_t pids[MAX_TREE_PROCS];
-    size_t np = window_tree_pids(proc_root, root, pids, MAX_TREE_PROCS), i, n = 0;
-
-    *n_procs = np;
-    for (i = 0; i < np; i++) {
-        char path[4200];
-        DIR *d;
-        struct dirent *e;
-
-        snprintf(path, sizeof(path), "%s/%ld/task", proc_root, (long)pids[i]);
-        if (!(d = opendir(path)))
-            continue; /* ended since the walk */
-        while ((e = readdir(d)) && n < max) {
-            char *end;
-            long t = strtol(e->d_name, &end, 10);
-            if (!*end && t > 0)
-                tids[n++] = (pid_t)t;
-        }
-        closedir(d);
-    }
-    return n;
-}
-
 static int cmp_pid(const void *a, const void *b)
 {
     pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
@@ -135,7 +106,7 @@ void counters_close(struct counters *c)
 static int open_once(struct counters *c, const char *proc_root, pid_t root, pid_t *before,
                      pid_t *after, char *why, size_t whylen)
 {
-    size_t nb = tree_tids(proc_root, root, before, COUNTERS_MAX, &c->n_procs), na, i, np;
+    size_t nb = window_tree_tids(proc_root, root, before, COUNTERS_MAX, &c->n_procs), na, i, np;
 
     if (nb == 0) {
         snprintf(why, whylen, "the server's process %ld is gone", (long)root);
@@ -158,7 +129,7 @@ static int open_once(struct counters *c, const char *proc_root, pid_t root, pid_
         }
         c->fd[c->n++] = (int)fd;
     }
-    na = tree_tids(proc_root, root, after, COUNTERS_MAX, &np);
+    na = window_tree_tids(proc_root, root, after, COUNTERS_MAX, &np);
     qsort(before, nb, sizeof(*before), cmp_pid);
     qsort(after, na, sizeof(*after), cmp_pid);
     return subset(after, na, before, nb);

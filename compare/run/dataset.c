@@ -158,3 +158,25 @@ out:
     json_decref(runs);
     return rc;
 }
+
+static int str_is(const json_t *o, const char *k, const char *want)
+{
+    const char *v = json_string_value(json_object_get(o, k));
+    return v && strcmp(v, want) == 0;
+}
+
+int dataset_has_ok_line(const json_t *lines, const char *kind, const char *config,
+                        const char *version, unsigned round)
+{
+    const json_t *line;
+    size_t i;
+
+    json_array_foreach(lines, i, line)
+    {
+        if (str_is(line, "kind", kind) && str_is(line, "status", "ok") &&
+            json_integer_value(json_object_get(line, "round")) == (json_int_t)round &&
+            str_is(line, "config", config) && str_is(line, "version", version))
+            return 1;
+    }
+    return 0;
+}

@@ -23,4 +23,10 @@ int dataset_append(int fd, const json_t *line, char *err, size_t errlen);
 int dataset_read(const char *path, json_t **runs_out, unsigned *truncated, char *err,
                  size_t errlen);
 
+/* Whether lines (an array of runs.jsonl lines) holds an ok line of kind (a counted kind:
+ * "instructions", "syscalls") for configuration id config, version and round: a counted
+ * round already done, which a resumed run does not repeat. */
+int dataset_has_ok_line(const json_t *lines, const char *kind, const char *config,
+                        const char *version, unsigned round);
+
 #endif

@@ -1,7 +1,6 @@
 /* syscount: a server tree's system calls over the window, with ptrace (see syscount.h). */
 #include "run/syscount.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -18,7 +17,6 @@
 #include "run/window.h"
 
 #define MAX_TASKS 1024
-#define MAX_PROCS 256
 #define READY_WAIT_S 10.0
 
 struct syscount_shared {
@@ -28,31 +26,6 @@ struct syscount_shared {
     atomic_ullong count[SYSCOUNT_MAX_NR + 1]; /* [SYSCOUNT_MAX_NR]: numbers past the table */
     char why[256];
 };
-
-/* Every task of root's tree into tids. Returns how many. */
-static size_t list_tasks(const char *proc_root, pid_t root, pid_t *tids, size_t max)
-{
-    pid_t pids[MAX_PROCS];
-    size_t np = window_tree_pids(proc_root, root, pids, MAX_PROCS), i, n = 0;
-
-    for (i = 0; i < np; i++) {
-        char path[4200];
-        DIR *d;
-        struct dirent *e;
-
-        snprintf(path, sizeof(path), "%s/%ld/task", proc_root, (long)pids[i]);
-        if (!(d = opendir(path)))
-            continue;
-        while ((e = readdir(d)) && n < max) {
-            char *end;
-            long t = strtol(e->d_name, &end, 10);
-            if (!*end && t > 0)
-                tids[n++] = (pid_t)t;
-        }
-        closedir(d);
-    }
-    return n;
-}
 
 /* A syscall-stop: count the entry while the window is open. */
 static void on_syscall_stop(struct syscount_shared *sh, pid_t tid)
@@ -148,7 +121,7 @@ int syscount_start(struct syscount *sc, const char *proc_root, pid_t root, char 
         snprintf(why, whylen, "out of memory");
         return -1;
     }
-    n = list_tasks(proc_root, root, tids, MAX_TASKS);
+    n = window_tree_tids(proc_root, root, tids, MAX_TASKS, NULL);
     if (n == 0) {
         snprintf(why, whylen, "the server's process %ld is gone", (long)root);
         goto out;

@@ -66,22 +66,11 @@ struct done_ctx {
 static int counted_done(void *ctx, size_t config, size_t version, unsigned round)
 {
     const struct done_ctx *d = ctx;
-    const json_t *line;
-    size_t i;
 
     if (d->selected && !d->selected[config])
         return 1;
-    json_array_foreach(d->existing, i, line)
-    {
-        if (strcmp(jstr(line, "kind") ? jstr(line, "kind") : "", "syscalls") == 0 &&
-            strcmp(jstr(line, "status") ? jstr(line, "status") : "", "ok") == 0 &&
-            json_integer_value(json_object_get(line, "round")) == (json_int_t)round &&
-            jstr(line, "config") && strcmp(jstr(line, "config"), d->sp->configs[config].id) == 0 &&
-            jstr(line, "version") &&
-            strcmp(jstr(line, "version"), d->sp->versions[version].name) == 0)
-            return 1;
-    }
-    return 0;
+    return dataset_has_ok_line(d->existing, "syscalls", d->sp->configs[config].id,
+                               d->sp->versions[version].name, round);
 }
 
 /* The counted line (kind "syscalls") made of a traced run's line. New reference. */

@@ -15,6 +15,7 @@
 #include "run/counters.h"
 
 #define WINDOW_MAX_PROCS 4096
+#define WINDOW_MAX_TREE 256 /* processes of one server tree whose threads are listed */
 
 static double now_s(void)
 {
@@ -473,4 +474,31 @@ void window_json(const struct window_watch *w, double driver_cpu_s, long driver_
     *interf = json_pack("{s:f, s:f, s:I, s:b, s:s, s:f}", "other_cpu_cores", in.other_cpu_cores,
                         "steal_pct", in.steal_pct, "nivcsw", (json_int_t)in.nivcsw, "disturbed",
                         in.disturbed, "source", source, "window_s", b->t_s - a->t_s);
+}
+
+size_t window_tree_tids(const char *proc_root, pid_t pid, pid_t *tids, size_t max,
+                        size_t *n_procs)
+{
+    pid_t pids[WINDOW_MAX_TREE];
+    size_t np = window_tree_pids(proc_root, pid, pids, WINDOW_MAX_TREE), i, n = 0;
+
+    if (n_procs)
+        *n_procs = np;
+    for (i = 0; i < np; i++) {
+        char path[4200];
+        DIR *d;
+        struct dirent *e;
+
+        snprintf(path, sizeof(path), "%s/%ld/task", proc_root, (long)pids[i]);
+        if (!(d = opendir(path)))
+            continue; /* ended since the walk */
+        while ((e = readdir(d)) && n < max) {
+            char *end;
+            long t = strtol(e->d_name, &end, 10);
+            if (!*end && t > 0)
+                tids[n++] = (pid_t)t;
+        }
+        closedir(d);
+    }
+    return n;
 }

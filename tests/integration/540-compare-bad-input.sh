@@ -56,7 +56,7 @@ expect_bad merge_flag "compare merge: unknown flag '--outt' (did you mean '--out
 expect_bad calibrate_flag "compare calibrate: unknown flag '--dration' (did you mean '--duration'?" calibrate --dration 1
 expect_bad demo_flag "compare demo: unknown flag '--spec'" demo --spec x
 expect_bad report_lang "compare report: --lang: expected 'en' or 'zh', got 'fr'" report --lang=fr "$T"
-expect_bad nospec "--spec FILE is required" run
+expect_bad nospec "--spec FILE (or --baseline CMD --candidate CMD and a load) is required" run
 expect_bad resume "--resume: needs --out DIR" run --spec "$T/good.json" --resume
 expect_bad resume2 "holds no runs.jsonl" run --spec "$T/good.json" --resume --out "$T/empty"
 expect_bad pin "--pin-driver: expected a CPU list like 0,2-3, got 'x'" run --spec "$T/good.json" --pin-driver x

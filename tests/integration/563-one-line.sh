@@ -11,7 +11,7 @@ need valkey-server
 need node
 cd "$T"
 short="--runs 1 --warmup 0 --duration 0.05"
-ids() { node -e 'console.log(require(process.argv[1]+"/meta.json").configs.map(c=>c.id).sort().join(","))' "$1"; }
+ids() { node -e 'console.log(require(require("path").resolve(process.argv[1], "meta.json")).configs.map(c=>c.id).sort().join(","))' "$1"; }
 
 rc=0
 "$COMPARE" run --baseline 'redis-server --port {port} --save "" --appendonly no' \

@@ -22,7 +22,7 @@ echo '{"defaults": {"protocol": "tcp", "connections": 2}, "axes": {"payload": [6
 "$COMPARE" run --spec spec.json --out r > run.out 2> run.err || { cat run.err >&2; fail "run failed"; }
 assert_eq "$(json_get r/summary.json 'this.rows.filter(r=>r.metrics.instructions).map(r=>r.metrics.instructions.vs_baseline.worky.verdict).join()')" \
     regressed "the counted verdict"
-grep -Eq '^row +throughput +cpu_efficiency +p99_us +instructions +verdict$' run.err ||
+grep -Eq '^row +throughput +cpu_efficiency +p99_us +instructions +allocations +verdict$' run.err ||
     fail "no instructions column on the terminal: $(cat run.err)"
 first_md() { sed -n '/^## '"$2"'/,$p' "$1" | sed -n 3p; }
 s=$(first_md r/report.md Summary)

@@ -4,7 +4,8 @@
 # which report.html states). meta.json's dataset hash equals sha256sum of
 # runs.jsonl, the spec's hash_sources are hashed as sha256sum hashes them (sorted by path),
 # the environment is filled in, and report.html shows every hash and loads clean in Chromium.
-# Then one byte of runs.jsonl changes: `compare report` warns and the page says so.
+# Then one byte of runs.jsonl changes: `compare report` refuses it naming the line, and with
+# --accept-modified warns and the page says so.
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/html_lib.sh"
 need sha256sum
@@ -78,9 +79,16 @@ grep -q 'at most 2 extra rounds per row' "$T/run/report.md" || fail "report.md d
 cp "$T/run/report.html" "$T/before.html"
 sed '1s/"round":1/"round":1 /' "$T/run/runs.jsonl" > "$T/runs.new" && mv "$T/runs.new" "$T/run/runs.jsonl"
 [ "$(sha256sum "$T/run/runs.jsonl" | cut -d' ' -f1)" != "$sum" ] || fail "the dataset did not change"
-"$COMPARE" report "$T/run" > /dev/null 2> "$T/report.err" || fail "compare report: $(cat "$T/report.err")"
+# judged as it is, the changed line is refused with its place; accepted, every page says so
+if "$COMPARE" report "$T/run" > /dev/null 2> "$T/report.err"; then
+    fail "compare report judged a changed dataset"
+fi
+grep -q 'runs.jsonl:1: ' "$T/report.err" || fail "the refusal does not name line 1: $(cat "$T/report.err")"
+"$COMPARE" report "$T/run" --accept-modified > /dev/null 2> "$T/report.err" ||
+    fail "compare report --accept-modified: $(cat "$T/report.err")"
 grep -q 'no longer matches' "$T/report.err" || fail "no warning on stderr: $(cat "$T/report.err")"
 grep -q 'no longer matches the SHA-256 recorded' "$html" || fail "report.html does not warn of the changed dataset"
+grep -q 'The data was modified after the run' "$html" || fail "report.html does not lead with the modification"
 grep -q 'The dataset no longer matches' "$T/before.html" && fail "the warning was there before the change"
 
 assert_clean_pages run "$T/before.html" "$html"

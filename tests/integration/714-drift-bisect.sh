@@ -25,7 +25,7 @@ vals.forEach((v, i) => {
     commits: {repo: "/src/server", build: "make -j2", trees: [{version: "main", commit}]},
     environment: {machine: "test box", cpu_model: "AMD EPYC", kernel: "6.1.0", compiler: "gcc 12"},
     configs: [{id: "a1b2c3d4", label: "tcp · 64 B · window1 · 1 clients", index: 0, params: {}}],
-    dataset: {file: "runs.jsonl", sha256: `${String(day).padStart(8, "0")}ffff`}}));
+    dataset: {file: "runs.jsonl", sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}}));
   fs.writeFileSync(`${dir}/runs.jsonl`, "");
   const m = (x) => ({values: {main: {median: x, min: x * 0.99, max: x * 1.01, n: 5}}, vs_baseline: {}});
   fs.writeFileSync(`${dir}/summary.json`, JSON.stringify({schema: "pairbench.summary/1",

@@ -62,10 +62,10 @@ assert_eq "$(json_get merged/summary.json 'this.rows.map(r => r.metrics.throughp
     "regressed regressed regressed" "merged verdicts"
 
 # a real run directory (the merged one) goes into a drift history: one night, no step; 3
-# configurations x 6 series (the 5 base metrics and server CPU per operation: compare started
-# the servers)
+# configurations x 9 series (the 5 base metrics, server CPU per operation: compare started
+# the servers, and its context switches, page faults and CPU migrations per operation)
 assert_exit 0 "$COMPARE" drift --history hist --add merged > drift.out 2> drift.err
-grep -q "drift: 1 nights (0 in another environment, marked), 18 series" drift.out || fail "drift: $(cat drift.out drift.err)"
+grep -q "drift: 1 nights (0 in another environment, marked), 27 series" drift.out || fail "drift: $(cat drift.out drift.err)"
 [ -f hist/runs/*/summary.json ] && [ -s hist/drift.html ] || fail "history layout"
 
 # refusals

@@ -63,7 +63,7 @@ cat > cases <<'CASES'
 2|--runs;'x';expected an integer|compare run --runs x --spec s-dup.json
 2|--warmup;'-1'|compare run --warmup -1 --spec s-dup.json
 2|--lang;'fr';expected 'en' or 'zh'|compare run --lang fr --spec s-dup.json
-2|--spec FILE is required|compare run
+2|--spec FILE (or --baseline CMD --candidate CMD and a load) is required|compare run
 2|unknown command 'frob'|compare frob
 2|/no/spec.json;No such file or directory|compare run --spec /no/spec.json
 2|--threshold 'latency=5';unknown metric 'latency';expected throughput|compare gate --spec s-dup.json --threshold latency=5
@@ -87,7 +87,7 @@ cat > cases <<'CASES'
 2|c-malformed.json|driver tcp --config c-malformed.json
 2|/nonexist.json;No such file or directory|driver tcp --config /nonexist.json
 2|'--http-version';'3';expected 1.1 or 2|driver http --http-version 3
-2|--command;'FLY'|driver redis --command FLY
+2|--command;'__foo__';unknown placeholder|driver redis --command __foo__
 CASES
 
 n=0; bad=0
