@@ -476,8 +476,7 @@ void window_json(const struct window_watch *w, double driver_cpu_s, long driver_
                         in.disturbed, "source", source, "window_s", b->t_s - a->t_s);
 }
 
-size_t window_tree_tids(const char *proc_root, pid_t pid, pid_t *tids, size_t max,
-                        size_t *n_procs)
+size_t window_tree_tids(const char *proc_root, pid_t pid, pid_t *tids, size_t max, size_t *n_procs)
 {
     pid_t pids[WINDOW_MAX_TREE];
     size_t np = window_tree_pids(proc_root, pid, pids, WINDOW_MAX_TREE), i, n = 0;

@@ -47,8 +47,7 @@ size_t window_tree_pids(const char *proc_root, pid_t pid, pid_t *out, size_t max
 
 /* The thread ids of every process of pid's tree (the same walk), at most max into tids.
  * Returns how many, and the processes in *n_procs when not NULL; 0 when pid is gone. */
-size_t window_tree_tids(const char *proc_root, pid_t pid, pid_t *tids, size_t max,
-                        size_t *n_procs);
+size_t window_tree_tids(const char *proc_root, pid_t pid, pid_t *tids, size_t max, size_t *n_procs);
 
 struct pinfo;
 
