@@ -59,6 +59,6 @@ assert_exit 2 "$COMPARE" run --baseline a --candidate b --redis SET --tcp 2> e4
 grep -q -- '--tcp' e4 || fail "two loads not refused: $(cat e4)"
 assert_exit 2 "$COMPARE" run --baseline a --candidate b 2> e5
 grep -q -- '--redis' e5 || fail "no load not refused: $(cat e5)"
-assert_exit 2 "$COMPARE" run --baseline a --candidate b --redis NOPE 2> e6
-grep -q 'NOPE' e6 || fail "bad command not named: $(cat e6)"
+assert_exit 2 "$COMPARE" run --baseline a --candidate b --redis __nope__ 2> e6
+grep -q '__nope__' e6 || fail "bad command not named: $(cat e6)"
 echo ok

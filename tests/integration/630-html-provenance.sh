@@ -86,7 +86,7 @@ fi
 grep -q 'runs.jsonl:1: ' "$T/report.err" || fail "the refusal does not name line 1: $(cat "$T/report.err")"
 "$COMPARE" report "$T/run" --accept-modified > /dev/null 2> "$T/report.err" ||
     fail "compare report --accept-modified: $(cat "$T/report.err")"
-grep -q 'no longer matches' "$T/report.err" || fail "no warning on stderr: $(cat "$T/report.err")"
+grep -q 'modified after the run' "$T/report.err" || fail "no warning on stderr: $(cat "$T/report.err")"
 grep -q 'no longer matches the SHA-256 recorded' "$html" || fail "report.html does not warn of the changed dataset"
 grep -q 'The data was modified after the run' "$html" || fail "report.html does not lead with the modification"
 grep -q 'The dataset no longer matches' "$T/before.html" && fail "the warning was there before the change"
