@@ -149,6 +149,18 @@ static char unescape(char ch)
     return ch == 'n' ? '\n' : ch == 'r' ? '\r' : ch == 't' ? '\t' : ch;
 }
 
+/* The end of both parsers: how: 0 parsed (an empty command is refused), 1 out of memory,
+ * -1 failed with err set. Returns 0, or -1 with c freed and err set. */
+static int finish(struct rcmd *c, int how, char *err, size_t errlen)
+{
+    if (how == 0 && c->argc > 0)
+        return 0;
+    if (how >= 0)
+        snprintf(err, errlen, how ? "out of memory" : "empty command");
+    rcmd_free(c);
+    return -1;
+}
+
 int rcmd_parse_str(struct rcmd *c, const char *s, unsigned allowed, char *err, size_t errlen)
 {
     size_t n = strlen(s), i = 0, len = 0, start;
@@ -186,16 +198,11 @@ int rcmd_parse_str(struct rcmd *c, const char *s, unsigned allowed, char *err, s
         if (arg_add(c, start, len - start, allowed, err, errlen) < 0)
             goto fail;
     }
-    if (c->argc == 0) {
-        snprintf(err, errlen, "empty command");
-        goto fail;
-    }
-    return 0;
+    return finish(c, 0, err, errlen);
 oom:
-    snprintf(err, errlen, "out of memory");
+    return finish(c, 1, err, errlen);
 fail:
-    rcmd_free(c);
-    return -1;
+    return finish(c, -1, err, errlen);
 }
 
 int rcmd_parse(struct rcmd *c, const json_t *v, unsigned allowed, char *err, size_t errlen)
@@ -228,16 +235,11 @@ int rcmd_parse(struct rcmd *c, const json_t *v, unsigned allowed, char *err, siz
             goto fail;
         len += n;
     }
-    if (c->argc == 0) {
-        snprintf(err, errlen, "empty command");
-        goto fail;
-    }
-    return 0;
+    return finish(c, 0, err, errlen);
 oom:
-    snprintf(err, errlen, "out of memory");
+    return finish(c, 1, err, errlen);
 fail:
-    rcmd_free(c);
-    return -1;
+    return finish(c, -1, err, errlen);
 }
 
 int rcmd_encode(const struct rcmd *c, rcmd_fill_fn fill, void *ctx, struct rcmd_out *out)
