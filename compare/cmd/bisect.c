@@ -335,25 +335,33 @@ static json_t *pick_row(struct bisect *b, json_t *summary)
 }
 
 /* A timed step whose commit had rounds set aside as outliers (a throughput far from its
- * median) rests on rounds that disagree: the kept ones may be either kind, so the step is
- * inconclusive rather than a guess that would steer every later step. */
+ * median) on the other side of the verdict (a round as fast as good's beside a bad verdict,
+ * or one past the threshold beside a good one) rests on rounds that disagree: the kept ones
+ * could have been either kind, so the step is inconclusive rather than a guess that would
+ * steer every later step. An outlier on the verdict's side (a slow commit slower still in
+ * one round) changes nothing. */
 static void outliers_hold(const struct bisect *b, struct bisect_commit *c, json_t *row)
 {
-    json_t *o;
+    json_t *tp = json_object_get(json_object_get(row, "metrics"), "throughput"), *o;
+    double good_tp = json_number_value(
+        json_object_get(json_object_get(json_object_get(tp, "values"), b->name0), "median"));
     size_t i, n = 0;
 
     json_array_foreach(json_object_get(json_object_get(row, "interference"), "outliers"), i, o)
     {
         const char *v = json_string_value(json_object_get(o, "version"));
+        double t = json_number_value(json_object_get(o, "throughput"));
+        int bad = good_tp > 0 && (1.0 - t / good_tp) * 100.0 > b->r.threshold_pct;
 
-        n += v && strcmp(v, b->name1) == 0;
+        if (v && strcmp(v, b->name1) == 0 && bad != (c->verdict == BV_BAD))
+            n++;
     }
     if (!n)
         return;
     fprintf(stderr,
-            "compare: bisect: %.12s: %zu of its rounds were set aside as outliers (their "
-            "throughput far from the others'): its rounds disagree, the step is inconclusive\n",
-            c->sha, n);
+            "compare: bisect: %.12s: %zu of its rounds were set aside as outliers whose "
+            "throughput says %s: its rounds disagree, the step is inconclusive\n",
+            c->sha, n, c->verdict == BV_BAD ? "good" : "bad");
     c->verdict = BV_INCONCLUSIVE;
 }
 
