@@ -113,7 +113,8 @@ static void governors(struct sysknob *k, size_t max, size_t *n)
 
 size_t sysknobs_read(struct sysknob *k, size_t max)
 {
-    size_t n = 0;
+    size_t n = 0, i;
+    char drv[64];
 
     add(k, max, &n, "cpuidle.governor", CPU_DIR "/cpuidle/current_governor",
         offers(CPU_DIR "/cpuidle/available_governors", "haltpoll") ? "haltpoll" : NULL,
@@ -132,6 +133,12 @@ size_t sysknobs_read(struct sysknob *k, size_t max)
         "no address-space randomisation: counted runs see the same addresses every time");
     add(k, max, &n, "net.core.busy_poll", "/proc/sys/net/core/busy_poll", "50",
         "poll()/select() on sockets busy-poll up to 50 us before they sleep");
+    /* the halt-polling knobs act only through the guest's haltpoll idle driver */
+    if (sysknobs_read_line(CPU_DIR "/cpuidle/current_driver", drv, sizeof(drv)) != 0 ||
+        strcmp(drv, "haltpoll") != 0)
+        for (i = 0; i < n && i < 3; i++)
+            k[i].why = "no effect here: the idle driver is not haltpoll (cpuidle "
+                       "current_driver)";
     return n;
 }
 
