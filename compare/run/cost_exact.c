@@ -15,6 +15,10 @@
 
 #define SEED_LIB "libpairbench-seed.so"
 #define PAD_VAR "PAIRBENCH_ENV_PAD"
+/* jemalloc (system: MALLOC_CONF; redis' bundled, prefix je_: JE_MALLOC_CONF) purges freed
+ * pages by their age in wall-clock time; counted runs turn that decay off (time-driven work,
+ * like the timers left out by name), unless the environment sets the variable itself */
+#define JEMALLOC_CONF "dirty_decay_ms:-1,muzzy_decay_ms:-1"
 
 extern char **environ;
 
@@ -50,6 +54,20 @@ int cost_exact_find_lib(char *path, size_t pathlen, char *why, size_t whylen)
              "make, or make install)",
              SEED_LIB, exe);
     return -1;
+}
+
+void cost_exact_idle(const struct cgprof *idle, const struct cgprof *win, double idle_s,
+                     double win_s, struct cost_idle *out)
+{
+    out->idle_wakeups = cgprof_cost_of(idle, COST_WAKE_FN);
+    out->window_wakeups = cgprof_cost_of(win, COST_WAKE_FN);
+    if (out->idle_wakeups > 0) {
+        out->method = "wakeups";
+        out->scale = (double)out->window_wakeups / (double)out->idle_wakeups;
+    } else {
+        out->method = "time";
+        out->scale = idle_s > 0 ? win_s / idle_s : 0;
+    }
 }
 
 /* prog searched in PATH when it has no '/'. Returns 0 (out set), or -1. */
@@ -169,7 +187,7 @@ static char *entry(const char *name, const char *value)
  * *size gets its total bytes. NULL when out of memory. */
 static char **env_build(const struct cost_exact *ex, const json_t *venv, size_t pad, size_t *size)
 {
-    size_t n = 0, cap = 8, i;
+    size_t n = 0, cap = 10, i;
     char **e, seed[32], *padv = malloc(pad + 2), **ep;
     const char *k, *pre = NULL;
     json_t *v;
@@ -205,6 +223,10 @@ static char **env_build(const struct cost_exact *ex, const json_t *venv, size_t 
     }
     e[n++] = entry("PAIRBENCH_SEED", seed);
     e[n++] = entry("PAIRBENCH_SEED_LOG", ex->log);
+    if (!getenv("MALLOC_CONF") && !(venv && json_object_get(venv, "MALLOC_CONF")))
+        e[n++] = entry("MALLOC_CONF", JEMALLOC_CONF);
+    if (!getenv("JE_MALLOC_CONF") && !(venv && json_object_get(venv, "JE_MALLOC_CONF")))
+        e[n++] = entry("JE_MALLOC_CONF", JEMALLOC_CONF);
     e[n++] = entry(PAD_VAR, padv);
     free(padv);
     *size = 0;
@@ -324,6 +346,54 @@ static void read_log(const char *path, json_t *served, json_t *loaded)
     fclose(f);
 }
 
+/* The seccomp state of process pid ("self" for compare): the filters installed
+ * ("Seccomp_filters:", Linux 5.9+), else the mode ("Seccomp:"), from /proc/PID/status; -1
+ * when unknown. */
+static long seccomp_of(const char *pid, long *mode)
+{
+    char path[64], line[256];
+    long filters = -1;
+    FILE *f;
+
+    *mode = -1;
+    snprintf(path, sizeof(path), "/proc/%s/status", pid);
+    if (!(f = fopen(path, "re")))
+        return -1;
+    while (fgets(line, sizeof(line), f)) {
+        if (strncmp(line, "Seccomp:", 8) == 0)
+            *mode = strtol(line + 8, NULL, 10);
+        else if (strncmp(line, "Seccomp_filters:", 16) == 0)
+            filters = strtol(line + 16, NULL, 10);
+    }
+    fclose(f);
+    return filters;
+}
+
+/* A counted process (pids) under a seccomp filter compare itself is not under: the filter may
+ * refuse the calls the interposer makes (or answer them itself), so nothing is claimed exact.
+ * Read while the server still runs. Returns 1 (why set) or 0. */
+static int seccomp_check(json_t *pids, char *why, size_t whylen)
+{
+    long own_mode, own = seccomp_of("self", &own_mode);
+    const char *k;
+    json_t *v;
+
+    json_object_foreach(pids, k, v)
+    {
+        long mode, filters = seccomp_of(k, &mode);
+        if ((filters >= 0 && own >= 0 && filters > own) ||
+            (filters < 0 && mode > 0 && mode != own_mode)) {
+            snprintf(why, whylen,
+                     "process %s runs under a seccomp filter (/proc/%s/status: Seccomp %ld, "
+                     "filters %ld; compare's %ld): the interposer's calls may be refused, "
+                     "counted as without it",
+                     k, k, mode, filters, own);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 json_t *cost_exact_record(struct cost_exact *ex, const char *dir)
 {
     json_t *served = json_object(), *loaded = json_object(), *pids = json_object(), *v;
@@ -343,6 +413,8 @@ json_t *cost_exact_record(struct cost_exact *ex, const char *dir)
                      "%zu of %zu counted processes ran without the interposer (a setuid "
                      "program, a static binary or a cleared environment)",
                      missing, json_object_size(pids));
+            ex->applied = 0;
+        } else if (seccomp_check(pids, ex->reason, sizeof(ex->reason))) {
             ex->applied = 0;
         }
     }

@@ -3,7 +3,8 @@
  * (bin/libpairbench-seed.so, preload/seed.c) serves every random byte from it, the address
  * layout is fixed (personality ADDR_NO_RANDOMIZE) and the environment is the same variables
  * in the same order and of the same total size. Where that cannot hold (a static binary, a
- * setuid program, no interposer, a process that ran without it) the run is counted as before
+ * setuid program, no interposer, a process that ran without it or under a seccomp filter of
+ * its own) the run is counted as before
  * and the record says why. Only counted runs; never timed runs. */
 #ifndef PAIRBENCH_COST_EXACT_H
 #define PAIRBENCH_COST_EXACT_H
@@ -12,7 +13,25 @@
 
 #include <jansson.h>
 
+#include "analysis/cgprof.h"
 #include "run/runner.h"
+
+/* The interposer's marker of a time-driven wake-up (preload/wake.c): one instruction per
+ * wake-up, so its count in a profile is their number. */
+#define COST_WAKE_FN "pairbench_time_wakeup"
+
+/* How a counted window's idle work is estimated from the idle phase: the idle phase's count
+ * times `scale`. With the interposer, by wake-ups ("wakeups": the window's time-driven
+ * wake-ups / the idle phase's, each wake-up of an idle server the same instructions), so the
+ * window's wall-clock time does not enter; where the idle phase had none (no interposer, no
+ * timers), by time ("time": window seconds / idle seconds). */
+struct cost_idle {
+    double scale;
+    const char *method; /* "wakeups" or "time" */
+    unsigned long long idle_wakeups, window_wakeups;
+};
+void cost_exact_idle(const struct cgprof *idle, const struct cgprof *win, double idle_s,
+                     double win_s, struct cost_idle *out);
 
 struct cost_exact {
     unsigned long long seed;
