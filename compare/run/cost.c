@@ -520,16 +520,22 @@ static int exact_begin(struct runner *r, const struct sched_run *sr, const struc
 {
     unsigned long long seed = (unsigned long long)cs->seed + sr->round - 1;
     const json_t *t = json_object_get(eff, "timeout");
+    char why[600];
+    int seeds = cost_exact_driver_seeds(r, sr->version, why, sizeof(why), err, errlen);
 
-    json_object_set_new(eff, "seed", json_integer((json_int_t)seed));
+    if (seeds < 0)
+        return -1;
+    if (seeds)
+        json_object_set_new(eff, "seed", json_integer((json_int_t)seed));
     if (!t || json_number_value(t) < COUNTED_TIMEOUT_S)
         json_object_set_new(eff, "timeout", json_real(COUNTED_TIMEOUT_S));
-    if (!cs->exact || cs->count_driver) {
+    if (!cs->exact || cs->count_driver || !seeds) {
         memset(ex, 0, sizeof(*ex));
         ex->seed = seed;
         snprintf(ex->reason, sizeof(ex->reason), "%s",
                  cs->count_driver ? "the driver is counted: the interposer serves servers only"
-                                  : "turned off (\"exact\": false)");
+                 : !cs->exact     ? "turned off (\"exact\": false)"
+                                  : why);
         return 0;
     }
     if (cost_exact_prepare(ex, r, sr->version, cmd, dir, seed, err, errlen) < 0)

@@ -70,6 +70,48 @@ void cost_exact_idle(const struct cgprof *idle, const struct cgprof *win, double
     }
 }
 
+int cost_exact_driver_seeds(const struct runner *r, size_t version, char *why, size_t whylen,
+                            char *err, size_t errlen)
+{
+    char **argv = NULL, **full = NULL, perr[256];
+    size_t argc = 0, i;
+    struct proc p = {.pid = -1, .out_fd = -1};
+    struct proc_spec ps = {.capture_stdout = 1};
+    struct proc_result res;
+    int rc = 0;
+
+    if (runner_driver_argv(r, version, &argv, &argc, err, errlen) < 0)
+        return -1;
+    if (!(full = calloc(argc + 2, sizeof(*full)))) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+        goto out;
+    }
+    for (i = 0; i < argc; i++)
+        full[i] = argv[i];
+    full[argc] = "--help";
+    ps.argv = full;
+    snprintf(why, whylen,
+             "the driver of version '%s' (%.200s) does not take a seed (its --help names no "
+             "--seed: built before it): counted without the fixed start",
+             r->sp->versions[version].name, argv[0]);
+    if (proc_start(&p, &ps, perr, sizeof(perr)) < 0)
+        goto out;
+    if (proc_wait(&p, 10.0, 1.0, NULL, &res, perr, sizeof(perr)) == 0) {
+        if (res.out && strstr(res.out, "--seed")) {
+            rc = 1;
+            why[0] = '\0';
+        }
+        proc_result_release(&res);
+    }
+out:
+    if (p.pid > 0)
+        proc_stop(&p, 0.5);
+    free(full);
+    words_free(argv);
+    return rc;
+}
+
 /* prog searched in PATH when it has no '/'. Returns 0 (out set), or -1. */
 static int resolve(const char *prog, char *out, size_t outlen)
 {

@@ -58,6 +58,12 @@ int cost_exact_prepare(struct cost_exact *ex, const struct runner *r, size_t ver
                        const char *cmd, const char *dir, unsigned long long seed, char *err,
                        size_t errlen);
 
+/* Whether the version's driver takes a "seed" (its --help names --seed): 1, or 0 with why
+ * (a driver built before it, or one that cannot say), so the key is not given to a driver that
+ * would refuse it and the run is counted without the exact start. -1 out of memory (err). */
+int cost_exact_driver_seeds(const struct runner *r, size_t version, char *why, size_t whylen,
+                            char *err, size_t errlen);
+
 /* The record of a counted run (new reference): {"seed", "exact", "reason", "layout",
  * "served": {source: {"calls", "bytes"}}, "processes"}. Checks that every process of the
  * window (dir's cg.PID.* profiles) started with the interposer; one that did not makes the
