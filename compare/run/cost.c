@@ -404,10 +404,11 @@ static json_t *figures(const struct cgprof *idle, const struct cgprof *win, doub
                   idle_s, "throughput_counted", win_s > 0 ? ops / win_s : 0, "source", vg_version,
                   "counted", "server", "functions", per);
     if (o)
-        json_object_update_new(o, json_pack("{s:s,s:I,s:I,s:I}", "idle_method", ci.method,
+        json_object_update_new(o, json_pack("{s:s,s:I,s:I,s:I,s:I}", "idle_method", ci.method,
                                             "idle_instructions", (json_int_t)cgprof_total(idle),
                                             "idle_wakeups", (json_int_t)ci.idle_wakeups,
-                                            "window_wakeups", (json_int_t)ci.window_wakeups));
+                                            "window_wakeups", (json_int_t)ci.window_wakeups,
+                                            "window_waits", (json_int_t)ci.window_waits));
     return o;
 }
 
@@ -544,6 +545,7 @@ static int exact_begin(struct runner *r, const struct sched_run *sr, const struc
         r->server_envp = ex->envp;
         r->server_no_aslr = 1;
     }
+    cost_exact_connections(ex, eff);
     return 0;
 }
 

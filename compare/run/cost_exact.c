@@ -61,6 +61,7 @@ void cost_exact_idle(const struct cgprof *idle, const struct cgprof *win, double
 {
     out->idle_wakeups = cgprof_cost_of(idle, COST_WAKE_FN);
     out->window_wakeups = cgprof_cost_of(win, COST_WAKE_FN);
+    out->window_waits = cgprof_cost_of(win, COST_WAIT_FN);
     if (out->idle_wakeups > 0) {
         out->method = "wakeups";
         out->scale = (double)out->window_wakeups / (double)out->idle_wakeups;
@@ -68,6 +69,18 @@ void cost_exact_idle(const struct cgprof *idle, const struct cgprof *win, double
         out->method = "time";
         out->scale = idle_s > 0 ? win_s / idle_s : 0;
     }
+}
+
+void cost_exact_connections(struct cost_exact *ex, const json_t *eff)
+{
+    json_int_t n = json_integer_value(json_object_get(eff, "connections"));
+
+    if (ex->applied && n > 1)
+        snprintf(ex->order, sizeof(ex->order),
+                 "%lld connections: the order in which the server sees their requests, and the "
+                 "share of its timers' work in them (e.g. redis' incremental rehashing), depend "
+                 "on timing; started fixed, decided by the runs",
+                 (long long)n);
 }
 
 int cost_exact_driver_seeds(const struct runner *r, size_t version, char *why, size_t whylen,
@@ -464,7 +477,10 @@ json_t *cost_exact_record(struct cost_exact *ex, const char *dir)
     json_decref(loaded);
     json_decref(pids);
     return json_pack("{s:I,s:b,s:o,s:s,s:o,s:I}", "seed", (json_int_t)ex->seed, "exact",
-                     ex->applied, "reason", ex->applied ? json_null() : json_string(ex->reason),
+                     ex->applied && !ex->order[0], "reason",
+                     !ex->applied   ? json_string(ex->reason)
+                     : ex->order[0] ? json_string(ex->order)
+                                    : json_null(),
                      "layout", ex->applied ? "fixed" : "random", "served", served, "processes",
                      (json_int_t)processes);
 }

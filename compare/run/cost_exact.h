@@ -19,6 +19,8 @@
 /* The interposer's marker of a time-driven wake-up (preload/wake.c): one instruction per
  * wake-up, so its count in a profile is their number. */
 #define COST_WAKE_FN "pairbench_time_wakeup"
+/* Its marker of every wait that may have slept: the event loop's iterations. */
+#define COST_WAIT_FN "pairbench_loop_wait"
 
 /* How a counted window's idle work is estimated from the idle phase: the idle phase's count
  * times `scale`. With the interposer, by wake-ups ("wakeups": the window's time-driven
@@ -29,6 +31,7 @@ struct cost_idle {
     double scale;
     const char *method; /* "wakeups" or "time" */
     unsigned long long idle_wakeups, window_wakeups;
+    unsigned long long window_waits; /* the window's event-loop iterations (0: not marked) */
 };
 void cost_exact_idle(const struct cgprof *idle, const struct cgprof *win, double idle_s,
                      double win_s, struct cost_idle *out);
@@ -37,6 +40,7 @@ struct cost_exact {
     unsigned long long seed;
     int applied;      /* 1: the interposer, the seed and the fixed layout are used */
     char reason[600]; /* why not, when !applied */
+    char order[300];  /* when applied but still not exact (more than one connection), why */
     char lib[4200];   /* the interposer's path */
     char log[4300];   /* what it served (PAIRBENCH_SEED_LOG) */
     char **envp;      /* the server's environment (NULL-ended, owned), when applied */
@@ -57,6 +61,10 @@ void cost_exact_check_program(const char *prog, char *why, size_t whylen);
 int cost_exact_prepare(struct cost_exact *ex, const struct runner *r, size_t version,
                        const char *cmd, const char *dir, unsigned long long seed, char *err,
                        size_t errlen);
+
+/* Applied, but not exact when the configuration (eff) has more than one connection: the order
+ * in which the server sees their requests depends on timing (ex->order says so). */
+void cost_exact_connections(struct cost_exact *ex, const json_t *eff);
 
 /* Whether the version's driver takes a "seed" (its --help names --seed): 1, or 0 with why
  * (a driver built before it, or one that cannot say), so the key is not given to a driver that
