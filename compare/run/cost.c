@@ -421,7 +421,7 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
     char cfg_path[4300], log[4300], prefix[4300];
     struct cgprof *idle = cgprof_new(), *win = cgprof_new();
     struct phase ph = {.r = r, .dir = dir, .prefix = prefix, .pgid = pgid, .seen = json_object()};
-    json_t *result = NULL;
+    json_t *result = NULL, *weff = NULL;
     double idle_s = 0, win_s = 0;
     int rc = -1;
 
@@ -444,11 +444,16 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
          * 50-fold and its correction by ~2% of a GET */
         sleep_s(0.5);
     }
+    if (cs->warmup_requests && cost_exact_window_config(eff, &weff) < 0) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+        goto out;
+    }
     rc = count_phase(&ph, idle, cs->idle_s, sr->version, eff, 0, cfg_path, log, NULL, &idle_s,
                      reason, reasonlen, err, errlen);
     if (rc == 0)
-        rc = count_phase(&ph, win, 0, sr->version, eff, cs->requests, cfg_path, log, &result,
-                         &win_s, reason, reasonlen, err, errlen);
+        rc = count_phase(&ph, win, 0, sr->version, weff ? weff : eff, cs->requests, cfg_path, log,
+                         &result, &win_s, reason, reasonlen, err, errlen);
     if (rc == 0 && cgprof_total(win) == 0) {
         snprintf(reason, reasonlen, "valgrind counted no instructions in the window");
         rc = 1;
@@ -456,6 +461,7 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
     if (rc == 0)
         *inst = figures(idle, win, idle_s, win_s, result, vg);
 out:
+    json_decref(weff);
     json_decref(result);
     json_decref(ph.seen);
     cgprof_free(idle);

@@ -71,6 +71,17 @@ void cost_exact_idle(const struct cgprof *idle, const struct cgprof *win, double
     }
 }
 
+int cost_exact_window_config(const json_t *eff, json_t **out)
+{
+    *out = NULL;
+    if (!json_object_get(eff, "setup"))
+        return 0;
+    if (!(*out = json_deep_copy(eff)))
+        return -1;
+    json_object_del(*out, "setup");
+    return 0;
+}
+
 void cost_exact_connections(struct cost_exact *ex, const json_t *eff)
 {
     json_int_t n = json_integer_value(json_object_get(eff, "connections"));

@@ -62,6 +62,13 @@ int cost_exact_prepare(struct cost_exact *ex, const struct runner *r, size_t ver
                        const char *cmd, const char *dir, unsigned long long seed, char *err,
                        size_t errlen);
 
+/* The configuration of a counted window after a warm-up: eff without its "setup" (the data
+ * sent before the warm-up went with it; the window holds only the operations it counts, as a
+ * timed run's window, and the setup's pipelined reads no longer vary its count with timing).
+ * *out: a new reference, or NULL when eff has no setup (use eff). Returns 0, or -1 when out
+ * of memory. */
+int cost_exact_window_config(const json_t *eff, json_t **out);
+
 /* Applied, but not exact when the configuration (eff) has more than one connection: the order
  * in which the server sees their requests depends on timing (ex->order says so). */
 void cost_exact_connections(struct cost_exact *ex, const json_t *eff);
