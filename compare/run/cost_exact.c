@@ -65,6 +65,12 @@ void cost_exact_idle(const struct cgprof *idle, const struct cgprof *win, double
     if (out->idle_wakeups > 0) {
         out->method = "wakeups";
         out->scale = (double)out->window_wakeups / (double)out->idle_wakeups;
+    } else if (cgprof_cost_of(idle, COST_WAIT_FN) > 0) {
+        /* the interposer saw the idle server wait, and time never woke it: what the idle
+         * phase counted is what a phase's start and end cost (vgdb interrupting the wait),
+         * the same in the window */
+        out->method = "phase";
+        out->scale = 1;
     } else {
         out->method = "time";
         out->scale = idle_s > 0 ? win_s / idle_s : 0;

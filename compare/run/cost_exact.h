@@ -25,8 +25,9 @@
 /* How a counted window's idle work is estimated from the idle phase: the idle phase's count
  * times `scale`. With the interposer, by wake-ups ("wakeups": the window's time-driven
  * wake-ups / the idle phase's, each wake-up of an idle server the same instructions), so the
- * window's wall-clock time does not enter; where the idle phase had none (no interposer, no
- * timers), by time ("time": window seconds / idle seconds). */
+ * window's wall-clock time does not enter; where the idle server waited but time never woke
+ * it ("phase": 1, the idle count is what a phase's zero and dump cost); without the
+ * interposer, by time ("time": window seconds / idle seconds). */
 struct cost_idle {
     double scale;
     const char *method; /* "wakeups" or "time" */
