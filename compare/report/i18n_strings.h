@@ -361,6 +361,14 @@ X(M_INSTR_WHERE,
   "over the counted runs; \"unknown\" where the binary has no symbol for the code).",
   "每个配置中，每次操作指令数变化最大的函数（各计数运行的中位数；二进制中没有符号的代码记为 "
   "\"unknown\"）。")
+X(M_EXACT_PAIRS,
+  "exact counts (fixed randomness, address layout and environment), decided per seed pair at "
+  "{0}%:",
+  "精确计数（随机数、地址布局和环境均已固定），按每个种子对判定，阈值 {0}%：")
+X(M_EXACT_PAIR, " seed {0} {1}%", " 种子 {0} {1}%")
+X(M_EXACT_NOT, "not exact, decided by the runs; `{0}`: {1}; `{2}`: {3}",
+  "非精确计数，按各次运行判定；`{0}`：{1}；`{2}`：{3}")
+X(M_EXACT_IS, "exact", "精确")
 X(M_COL_METRIC, "Metric", "指标")
 X(M_GATED, " (gated)", "（受检）")
 /* drift.md / drift.html (drift_report.c); {1}-style "s" arguments are English plurals */

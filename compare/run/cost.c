@@ -359,12 +359,12 @@ static const char *jstr(const json_t *o, const char *k)
     return json_string_value(json_object_get(o, k));
 }
 
-/* Allocator calls per operation (cgprof_allocs, the idle rate subtracted like the
+/* Allocator calls per operation (cgprof_allocs, the idle phase's subtracted like the
  * instructions'), and the callers, into per["(allocations)"] for cost_run to lift out. */
 static void cost_allocs_add(json_t *per, const struct cgprof *idle, const struct cgprof *win,
-                            double idle_s, double win_s, double ops)
+                            const struct cost_idle *ci, double ops)
 {
-    double rate = idle_s > 0 ? (double)cgprof_allocs(idle) / idle_s : 0;
+    double corr = (double)cgprof_allocs(idle) * ci->scale;
     json_t *fns = cgprof_allocs_json(win, TOP_FUNCTIONS), *f = json_object(), *v;
     const char *k;
 
@@ -373,31 +373,43 @@ static void cost_allocs_add(json_t *per, const struct cgprof *idle, const struct
     json_decref(fns);
     json_object_set_new(per, "(allocations)",
                         json_pack("{s:f,s:I,s:f,s:s,s:o}", "per_op",
-                                  ((double)cgprof_allocs(win) - rate * win_s) / ops, "window_calls",
-                                  (json_int_t)cgprof_allocs(win), "idle_correction", rate * win_s,
-                                  "source", "callgrind calls", "functions", f));
+                                  ((double)cgprof_allocs(win) - corr) / ops, "window_calls",
+                                  (json_int_t)cgprof_allocs(win), "idle_correction", corr, "source",
+                                  "callgrind calls", "functions", f));
 }
 
-/* The figures of a counted window. New reference. */
+/* The figures of a counted window: the idle phase's count scaled to the window by its
+ * time-driven wake-ups where the interposer marks them, else by time (cost_exact_idle). New
+ * reference. */
 static json_t *figures(const struct cgprof *idle, const struct cgprof *win, double idle_s,
                        double win_s, const json_t *result, const char *vg_version)
 {
     double ops = (double)json_integer_value(json_object_get(result, "ops"));
     double rate = idle_s > 0 ? (double)cgprof_total(idle) / idle_s : 0;
-    double corr = rate * win_s, total = (double)cgprof_total(win);
-    json_t *fns = cgprof_functions_json(win, TOP_FUNCTIONS), *per = json_object(), *v;
+    double total = (double)cgprof_total(win), corr;
+    struct cost_idle ci;
+    json_t *fns = cgprof_functions_json(win, TOP_FUNCTIONS), *per = json_object(), *v, *o;
     const char *k;
 
+    cost_exact_idle(idle, win, idle_s, win_s, &ci);
+    corr = (double)cgprof_total(idle) * ci.scale;
     json_object_foreach(fns, k, v)
         json_object_set_new(per, k, json_real((double)json_integer_value(v) / ops));
     json_decref(fns);
-    cost_allocs_add(per, idle, win, idle_s, win_s, ops);
-    return json_pack("{s:f,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:s,s:s,s:o}", "per_op",
-                     (total - corr) / ops, "processes", (json_int_t)cgprof_files(win),
-                     "window_instructions", (json_int_t)cgprof_total(win), "ops", (json_int_t)ops,
-                     "window_s", win_s, "idle_rate_per_s", rate, "idle_correction", corr, "idle_s",
-                     idle_s, "throughput_counted", win_s > 0 ? ops / win_s : 0, "source",
-                     vg_version, "counted", "server", "functions", per);
+    cost_allocs_add(per, idle, win, &ci, ops);
+    o = json_pack("{s:f,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:s,s:s,s:o}", "per_op",
+                  (total - corr) / ops, "processes", (json_int_t)cgprof_files(win),
+                  "window_instructions", (json_int_t)cgprof_total(win), "ops", (json_int_t)ops,
+                  "window_s", win_s, "idle_rate_per_s", rate, "idle_correction", corr, "idle_s",
+                  idle_s, "throughput_counted", win_s > 0 ? ops / win_s : 0, "source", vg_version,
+                  "counted", "server", "functions", per);
+    if (o)
+        json_object_update_new(o, json_pack("{s:s,s:I,s:I,s:I,s:I}", "idle_method", ci.method,
+                                            "idle_instructions", (json_int_t)cgprof_total(idle),
+                                            "idle_wakeups", (json_int_t)ci.idle_wakeups,
+                                            "window_wakeups", (json_int_t)ci.window_wakeups,
+                                            "window_waits", (json_int_t)ci.window_waits));
+    return o;
 }
 
 /* The counted part of a run, the server already started. 0 ok (*inst set), 1 failed, 2
@@ -409,7 +421,7 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
     char cfg_path[4300], log[4300], prefix[4300];
     struct cgprof *idle = cgprof_new(), *win = cgprof_new();
     struct phase ph = {.r = r, .dir = dir, .prefix = prefix, .pgid = pgid, .seen = json_object()};
-    json_t *result = NULL;
+    json_t *result = NULL, *weff = NULL;
     double idle_s = 0, win_s = 0;
     int rc = -1;
 
@@ -432,11 +444,16 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
          * 50-fold and its correction by ~2% of a GET */
         sleep_s(0.5);
     }
+    if (cs->warmup_requests && cost_exact_window_config(eff, &weff) < 0) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+        goto out;
+    }
     rc = count_phase(&ph, idle, cs->idle_s, sr->version, eff, 0, cfg_path, log, NULL, &idle_s,
                      reason, reasonlen, err, errlen);
     if (rc == 0)
-        rc = count_phase(&ph, win, 0, sr->version, eff, cs->requests, cfg_path, log, &result,
-                         &win_s, reason, reasonlen, err, errlen);
+        rc = count_phase(&ph, win, 0, sr->version, weff ? weff : eff, cs->requests, cfg_path, log,
+                         &result, &win_s, reason, reasonlen, err, errlen);
     if (rc == 0 && cgprof_total(win) == 0) {
         snprintf(reason, reasonlen, "valgrind counted no instructions in the window");
         rc = 1;
@@ -444,6 +461,7 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
     if (rc == 0)
         *inst = figures(idle, win, idle_s, win_s, result, vg);
 out:
+    json_decref(weff);
     json_decref(result);
     json_decref(ph.seen);
     cgprof_free(idle);
@@ -509,16 +527,22 @@ static int exact_begin(struct runner *r, const struct sched_run *sr, const struc
 {
     unsigned long long seed = (unsigned long long)cs->seed + sr->round - 1;
     const json_t *t = json_object_get(eff, "timeout");
+    char why[600];
+    int seeds = cost_exact_driver_seeds(r, sr->version, why, sizeof(why), err, errlen);
 
-    json_object_set_new(eff, "seed", json_integer((json_int_t)seed));
+    if (seeds < 0)
+        return -1;
+    if (seeds)
+        json_object_set_new(eff, "seed", json_integer((json_int_t)seed));
     if (!t || json_number_value(t) < COUNTED_TIMEOUT_S)
         json_object_set_new(eff, "timeout", json_real(COUNTED_TIMEOUT_S));
-    if (!cs->exact || cs->count_driver) {
+    if (!cs->exact || cs->count_driver || !seeds) {
         memset(ex, 0, sizeof(*ex));
         ex->seed = seed;
         snprintf(ex->reason, sizeof(ex->reason), "%s",
                  cs->count_driver ? "the driver is counted: the interposer serves servers only"
-                                  : "turned off (\"exact\": false)");
+                 : !cs->exact     ? "turned off (\"exact\": false)"
+                                  : why);
         return 0;
     }
     if (cost_exact_prepare(ex, r, sr->version, cmd, dir, seed, err, errlen) < 0)
@@ -527,6 +551,7 @@ static int exact_begin(struct runner *r, const struct sched_run *sr, const struc
         r->server_envp = ex->envp;
         r->server_no_aslr = 1;
     }
+    cost_exact_connections(ex, eff);
     return 0;
 }
 
