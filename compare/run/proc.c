@@ -481,3 +481,18 @@ out:
     free(buf);
     close(fd);
 }
+
+void proc_ended_reason(const struct proc *p, const char *who, const char *log, char *reason,
+                       size_t reasonlen)
+{
+    char st[64], tail[400], then[1200];
+
+    proc_describe_status(p->status, st, sizeof(st));
+    tail[0] = '\0';
+    if (log)
+        proc_file_tail(log, 300, tail, sizeof(tail));
+    snprintf(then, sizeof(then), "%s", reason);
+    snprintf(reason, reasonlen, "%s ended during the run with %s%s%s%s%s%s", who, st,
+             tail[0] ? " (its log ends: " : "", tail, tail[0] ? ")" : "", then[0] ? "; then " : "",
+             then);
+}

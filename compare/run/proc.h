@@ -84,6 +84,12 @@ double proc_cpu_s(pid_t pid);
 /* "exit 1", "signal 9 (Killed)" for a wait status. */
 void proc_describe_status(int status, char *out, size_t outlen);
 
+/* Rewrites reason (which may hold what was seen after it) so that it starts with how p ended,
+ * the first cause: "the server ended during the run with signal 9 (Killed) (its log ends: …);
+ * then <reason>". who names p; log is its log file, or NULL. */
+void proc_ended_reason(const struct proc *p, const char *who, const char *log, char *reason,
+                       size_t reasonlen);
+
 /* The last max_bytes of a file as one line: newlines become " | ", trimmed; "" when empty or
  * unreadable. */
 void proc_file_tail(const char *path, size_t max_bytes, char *out, size_t outlen);

@@ -681,10 +681,9 @@ static void run_record_server(struct run_ctx *c)
         runner_window(c->r, &c->win, &c->res, c->result, &c->swin, &c->interf);
     if (!c->srv_started)
         return;
-    if (c->cpu1 < 0 && !proc_running(&c->server) && !c->reason[0]) {
-        char st[64];
-        proc_describe_status(c->server.status, st, sizeof(st));
-        snprintf(c->reason, sizeof(c->reason), "server ended during the run with %s", st);
+    if (c->cpu1 < 0 && !proc_running(&c->server)) {
+        /* the server's end is the first cause: what the driver saw follows from it */
+        proc_ended_reason(&c->server, "the server", c->srv_log, c->reason, sizeof(c->reason));
         json_decref(c->result);
         c->result = NULL;
     }
