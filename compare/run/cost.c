@@ -69,6 +69,7 @@ static size_t group_pids(pid_t pgid, pid_t *out, size_t max)
     while ((e = readdir(d)) && n < max) {
         char path[300], buf[512], *s;
         long pid, pg;
+        char state = '?';
         FILE *f;
         size_t k;
 
@@ -84,8 +85,10 @@ static size_t group_pids(pid_t pgid, pid_t *out, size_t max)
         fclose(f);
         buf[k] = '\0';
         s = strrchr(buf, ')');
-        /* after ')': state, ppid, pgrp */
-        if (s && sscanf(s + 1, " %*c %*d %ld", &pg) == 1 && pg == (long)pgid)
+        /* after ')': state, ppid, pgrp; a process that ended (a zombie) has no gdbserver to
+         * answer: asking it would only wait for the timeout */
+        if (s && sscanf(s + 1, " %c %*d %ld", &state, &pg) == 2 && pg == (long)pgid &&
+            state != 'Z' && state != 'X')
             out[n++] = (pid_t)pid;
     }
     closedir(d);
@@ -600,6 +603,8 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
                  ? cost_count_driver(r, sr, cs, eff, dir, vg, &inst, why, sizeof(why), err, errlen)
                  : count_run(r, sr, cs, eff, dir, server.pid, vg, &inst, why, sizeof(why), err,
                              errlen);
+        if (rc == 1 && !proc_running(&server)) /* its end is the first cause */
+            proc_ended_reason(&server, "the counted server", srv_log, why, sizeof(why));
         if (rc == 1)
             snprintf(reason, sizeof(reason), "instructions: version '%s': %s", ver->name, why);
         if (rc == 0)
