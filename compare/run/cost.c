@@ -208,8 +208,10 @@ int cost_drive(struct runner *r, size_t version, const json_t *eff, unsigned req
     }
     json_object_set_new(c, "requests", json_integer(requests));
     json_object_set_new(c, "warmup", json_real(0));
+    errno = 0;
     if (json_dump_file(c, cfg_path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
-        snprintf(err, errlen, "cannot write '%s'", cfg_path);
+        snprintf(err, errlen, "cannot write '%s': %s", cfg_path,
+                 errno ? strerror(errno) : "write failed");
         goto out;
     }
     if (runner_driver_argv(r, version, &dargv, &dargc, err, errlen) < 0)

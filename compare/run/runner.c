@@ -3,13 +3,11 @@
 #include "run/window.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -605,8 +603,10 @@ static enum run_step run_driver_start(struct run_ctx *c)
     char why[1024];
     size_t dargc = 0, i;
 
+    errno = 0;
     if (json_dump_file(c->eff, c->cfg_path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
-        snprintf(c->err, c->errlen, "cannot write '%s'", c->cfg_path);
+        snprintf(c->err, c->errlen, "cannot write '%s': %s", c->cfg_path,
+                 errno ? strerror(errno) : "write failed");
         return STEP_OUT;
     }
     if (runner_driver_argv(c->r, c->sr->version, &c->dargv, &dargc, c->err, c->errlen) < 0)
