@@ -69,6 +69,7 @@ static size_t group_pids(pid_t pgid, pid_t *out, size_t max)
     while ((e = readdir(d)) && n < max) {
         char path[300], buf[512], *s;
         long pid, pg;
+        char state = '?';
         FILE *f;
         size_t k;
 
@@ -84,8 +85,10 @@ static size_t group_pids(pid_t pgid, pid_t *out, size_t max)
         fclose(f);
         buf[k] = '\0';
         s = strrchr(buf, ')');
-        /* after ')': state, ppid, pgrp */
-        if (s && sscanf(s + 1, " %*c %*d %ld", &pg) == 1 && pg == (long)pgid)
+        /* after ')': state, ppid, pgrp; a process that ended (a zombie) has no gdbserver to
+         * answer: asking it would only wait for the timeout */
+        if (s && sscanf(s + 1, " %c %*d %ld", &state, &pg) == 2 && pg == (long)pgid &&
+            state != 'Z' && state != 'X')
             out[n++] = (pid_t)pid;
     }
     closedir(d);
@@ -205,8 +208,10 @@ int cost_drive(struct runner *r, size_t version, const json_t *eff, unsigned req
     }
     json_object_set_new(c, "requests", json_integer(requests));
     json_object_set_new(c, "warmup", json_real(0));
+    errno = 0;
     if (json_dump_file(c, cfg_path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
-        snprintf(err, errlen, "cannot write '%s'", cfg_path);
+        snprintf(err, errlen, "cannot write '%s': %s", cfg_path,
+                 errno ? strerror(errno) : "write failed");
         goto out;
     }
     if (runner_driver_argv(r, version, &dargv, &dargc, err, errlen) < 0)
@@ -625,6 +630,8 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
                  ? cost_count_driver(r, sr, cs, eff, dir, vg, &inst, why, sizeof(why), err, errlen)
                  : count_run(r, sr, cs, eff, dir, server.pid, vg, &inst, why, sizeof(why), err,
                              errlen);
+        if (rc == 1 && !proc_running(&server)) /* its end is the first cause */
+            proc_ended_reason(&server, "the counted server", srv_log, why, sizeof(why));
         if (rc == 1)
             snprintf(reason, sizeof(reason), "instructions: version '%s': %s", ver->name, why);
         if (rc == 0)

@@ -1,0 +1,45 @@
+#!/bin/sh
+# A failed run's reason starts with its first cause, and report.md, summary.json and the
+# terminal say the same: a server killed mid-run is "the server ended during the run with
+# signal 9 (Killed)", not only the "held 0 of 1 connections" the driver saw after it; a driver
+# short of file descriptors names "Too many open files" beside "held 32 of 60 connections".
+# The tallies agree: one failed run in the terminal, report.md and outcome.failed_runs.
+. "$(dirname "$0")/../lib.sh"
+need node
+
+cat > "$T/g1.json" <<JSON
+{"name": "g", "defaults": {"protocol": "tcp", "payload": 64, "connections": 1}}
+JSON
+cat > "$T/g60.json" <<JSON
+{"name": "g", "defaults": {"protocol": "tcp", "payload": 64, "connections": 60}}
+JSON
+cat > "$T/killed.json" <<JSON
+{"versions": [{"name": "a", "server": {"tcp": "$DRIVER serve tcp --port {port}"}},
+  {"name": "b", "server": {"tcp": "sh -c '(sleep 0.6; kill -9 \$\$) & exec $DRIVER serve tcp --port \$0' {port}"}}],
+ "grids": ["$T/g1.json"], "runs": 1, "warmup": 0.2, "duration": 1.5}
+JSON
+cat > "$T/fds.json" <<JSON
+{"versions": [{"name": "a", "server": {"tcp": "$DRIVER serve tcp --port {port}"}},
+  {"name": "b", "driver": "sh -c 'ulimit -n 40; exec $DRIVER \"\$@\"' drv",
+   "server": {"tcp": "$DRIVER serve tcp --port {port}"}}],
+ "grids": ["$T/g60.json"], "runs": 1, "warmup": 0.1, "duration": 0.5}
+JSON
+
+check() { # spec cause
+    rm -rf "$T/out"
+    rc=0
+    "$COMPARE" run --spec "$T/$1.json" --out "$T/out" > "$T/stdout" 2> "$T/stderr" || rc=$?
+    [ "$rc" -eq 3 ] || fail "$1: compare run exited $rc (expected 3, a failed row): $(tail -n 3 "$T/stderr")"
+    grep -qF "$2" "$T/stderr" || fail "$1: the terminal does not name '$2': $(grep 'run failed' "$T/stderr")"
+    grep -qF "$2" "$T/out/report.md" || fail "$1: report.md does not name '$2'"
+    reason=$(json_get "$T/out/summary.json" \
+        'this.rows.map(r => (r.failures || []).map(f => f.reason).join(" ")).join(" ")')
+    case $reason in *"$2"*) ;; *) fail "$1: summary.json's failure reason lacks '$2': $reason" ;; esac
+    failed=$(json_get "$T/out/summary.json" 'this.outcome.failed_runs')
+    [ "$failed" = 1 ] || fail "$1: outcome.failed_runs is $failed, expected 1"
+    grep -q "1 failed" "$T/out/report.md" || fail "$1: report.md's tally does not say 1 failed"
+    grep -q "1 runs failed\|1 failed" "$T/stderr" || fail "$1: the terminal's tally does not say 1 failed"
+    echo "$1: $(grep -o 'run failed: .*' "$T/stderr" | head -c 200)"
+}
+check killed "the server ended during the run with signal 9 (Killed)"
+check fds "Too many open files"
