@@ -521,6 +521,10 @@ static int exec_record(struct exec *e, int rc)
     struct render_opts ro = {.lang = e->rq->lang, .rules = e->rq->rules};
 
     exec_count(e);
+    if (rc == EXIT_HARNESS && e->err[0]) /* the cause, for the reports that follow */
+        json_object_set_new(e->meta, "stopped", json_string(e->err));
+    else /* a --resume that finished the plan */
+        json_object_del(e->meta, "stopped");
     snprintf(path, sizeof(path), "%s/meta.json", e->dir);
     if (runmeta_finish(e->meta, e->dir, e->driver_build, e->r.server_versions, e->why,
                        sizeof(e->why)) < 0 ||

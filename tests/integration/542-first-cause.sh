@@ -4,6 +4,8 @@
 # signal 9 (Killed)", not only the "held 0 of 1 connections" the driver saw after it; a driver
 # short of file descriptors names "Too many open files" beside "held 32 of 60 connections".
 # The tallies agree: one failed run in the terminal, report.md and outcome.failed_runs.
+# A full $TMPDIR (a 300 KiB tmpfs, when root) stops the run at its first configuration file:
+# exit 3, and report.md says why ("No space left on device") with no run counted as failed.
 . "$(dirname "$0")/../lib.sh"
 need node
 
@@ -43,3 +45,22 @@ check() { # spec cause
 }
 check killed "the server ended during the run with signal 9 (Killed)"
 check fds "Too many open files"
+
+if [ "$(id -u)" != 0 ]; then
+    echo "skipped the full \$TMPDIR case: mounting a small tmpfs needs root"
+    exit 0
+fi
+mkdir -p "$T/small"
+mount -t tmpfs -o size=300k tmpfs "$T/small" || fail "cannot mount a tmpfs on $T/small"
+trap 'umount "$T/small" 2> /dev/null || true; cleanup' EXIT
+dd if=/dev/zero of="$T/small/fill" bs=1k count=400 2> /dev/null || true
+rm -rf "$T/out"
+rc=0
+TMPDIR="$T/small" "$COMPARE" run --spec "$T/killed.json" --out "$T/out" > "$T/stdout" 2> "$T/stderr" || rc=$?
+[ "$rc" -eq 3 ] || fail "full TMPDIR: compare run exited $rc (expected 3): $(tail -n 3 "$T/stderr")"
+grep -q "No space left on device" "$T/stderr" || fail "full TMPDIR: the terminal gives no errno: $(cat "$T/stderr")"
+grep -q "The run stopped before its plan was done: .*No space left on device" "$T/out/report.md" ||
+    fail "full TMPDIR: report.md does not say why the run stopped"
+[ "$(json_get "$T/out/summary.json" 'this.outcome.failed_runs')" = 0 ] || fail "full TMPDIR: failed_runs is not 0"
+grep -q "0 of 2 runs ok, 0 failed" "$T/out/report.md" || fail "full TMPDIR: report.md's tally: $(grep 'runs ok' "$T/out/report.md")"
+echo "full TMPDIR: $(grep -o 'cannot write.*' "$T/stderr" | head -c 160)"
