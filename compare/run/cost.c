@@ -23,8 +23,6 @@
 #include "run/proc.h"
 #include "util/words.h"
 
-#define VGDB_TIMEOUT_S 20.0
-#define MAX_PIDS 64
 #define TOP_FUNCTIONS 150
 
 /* ---- what can count ---- */
@@ -53,100 +51,6 @@ void cost_valgrind_version(char *out, size_t outlen)
         proc_result_release(&res);
     }
     proc_stop(&p, 0.5);
-}
-
-/* ---- the processes of the server ---- */
-
-/* The pids whose process group is pgid (the server and what it forked). */
-static size_t group_pids(pid_t pgid, pid_t *out, size_t max)
-{
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    size_t n = 0;
-
-    if (!d)
-        return 0;
-    while ((e = readdir(d)) && n < max) {
-        char path[300], buf[512], *s;
-        long pid, pg;
-        char state = '?';
-        FILE *f;
-        size_t k;
-
-        if (e->d_name[0] < '1' || e->d_name[0] > '9')
-            continue;
-        pid = strtol(e->d_name, &s, 10);
-        if (*s)
-            continue;
-        snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-        if (!(f = fopen(path, "re")))
-            continue;
-        k = fread(buf, 1, sizeof(buf) - 1, f);
-        fclose(f);
-        buf[k] = '\0';
-        s = strrchr(buf, ')');
-        /* after ')': state, ppid, pgrp; a process that ended (a zombie) has no gdbserver to
-         * answer: asking it would only wait for the timeout */
-        if (s && sscanf(s + 1, " %c %*d %ld", &state, &pg) == 2 && pg == (long)pgid &&
-            state != 'Z' && state != 'X')
-            out[n++] = (pid_t)pid;
-    }
-    closedir(d);
-    return n;
-}
-
-/* vgdb --vgdb-prefix=PREFIX --pid=PID CMD. Returns 0, or -1 with why. */
-static int vgdb(struct runner *r, const char *prefix, pid_t pid, const char *cmd, char *why,
-                size_t whylen)
-{
-    char pfx[4200], pidarg[32], err[256];
-    char *argv[] = {"vgdb", pfx, pidarg, (char *)cmd, NULL};
-    struct proc_spec ps = {.argv = argv, .capture_stdout = 1};
-    struct proc p;
-    struct proc_result res;
-    int rc = -1;
-
-    snprintf(pfx, sizeof(pfx), "--vgdb-prefix=%s", prefix);
-    snprintf(pidarg, sizeof(pidarg), "--pid=%ld", (long)pid);
-    if (proc_start(&p, &ps, err, sizeof(err)) < 0) {
-        snprintf(why, whylen, "vgdb: %s", err);
-        return -1;
-    }
-    if (proc_wait(&p, VGDB_TIMEOUT_S, 1.0, r->stop, &res, err, sizeof(err)) < 0) {
-        snprintf(why, whylen, "vgdb: %s", err);
-        proc_stop(&p, 0.5);
-        return -1;
-    }
-    if (res.timed_out)
-        snprintf(why, whylen,
-                 "valgrind's gdbserver in process %ld did not answer '%s' within %.0f s (a "
-                 "process that changes its user after fork cannot be reached: run the server "
-                 "as one user, e.g. nginx's 'user' directive set to the user running compare)",
-                 (long)pid, cmd, VGDB_TIMEOUT_S);
-    else if (!WIFEXITED(res.status) || WEXITSTATUS(res.status) != 0)
-        snprintf(why, whylen, "vgdb --pid=%ld %s failed", (long)pid, cmd);
-    else
-        rc = 0;
-    proc_result_release(&res);
-    proc_stop(&p, 0.5);
-    return rc;
-}
-
-/* zero or dump every process of the group. */
-static int vgdb_all(struct runner *r, const char *prefix, pid_t pgid, const char *cmd, char *why,
-                    size_t whylen)
-{
-    pid_t pids[MAX_PIDS];
-    size_t n = group_pids(pgid, pids, MAX_PIDS), i;
-
-    if (n == 0) {
-        snprintf(why, whylen, "the server's processes are gone");
-        return -1;
-    }
-    for (i = 0; i < n; i++)
-        if (vgdb(r, prefix, pids[i], cmd, why, whylen) < 0)
-            return -1;
-    return 0;
 }
 
 int cost_parse_dumps(const char *dir, json_t *seen, struct cgprof *p, char *why, size_t whylen)
@@ -339,7 +243,7 @@ static int count_phase(struct phase *ph, struct cgprof *p, double idle_s, size_t
     double a0 = now_s(), a1, b0, b1;
     int rc = 0;
 
-    if (vgdb_all(ph->r, ph->prefix, ph->pgid, "zero", reason, reasonlen) < 0)
+    if (cost_vgdb_all(ph->r, ph->prefix, ph->pgid, "zero", reason, reasonlen) < 0)
         return 1;
     a1 = now_s();
     if (requests && result)
@@ -350,7 +254,7 @@ static int count_phase(struct phase *ph, struct cgprof *p, double idle_s, size_t
     if (rc != 0)
         return rc;
     b0 = now_s();
-    if (vgdb_all(ph->r, ph->prefix, ph->pgid, "dump", reason, reasonlen) < 0)
+    if (cost_vgdb_all(ph->r, ph->prefix, ph->pgid, "dump", reason, reasonlen) < 0)
         return 1;
     b1 = now_s();
     *secs = (b0 + b1) / 2 - (a0 + a1) / 2;
