@@ -356,6 +356,14 @@ X(M_INSTR_LIMITS_DRIVER,
   "上面的吞吐量和 P99 仍然覆盖这些。")
 X(M_COL_INSTR, "instructions/op", "指令/操作")
 X(M_H_INSTR_WHERE, "Where the instructions went", "指令花在了哪里")
+X(H_FOREST, "Change against the baseline", "相对基线的变化")
+X(H_FOREST_NOTE,
+  "Per row: the median of the paired per-round ratios minus 1 (dot) with its 90% interval "
+  "(line); the shaded band is ± the row's threshold; the colour is the verdict. Right of zero "
+  "is higher; for latency higher is worse.",
+  "每行：逐轮配对比值的中位数减 1（圆点）及其 90% 区间（线段）；阴影带为该行阈值 ±；"
+  "颜色表示判定。零点右侧为更高；对延迟而言更高即更差。")
+X(H_FOREST_BAND, "± threshold", "± 阈值")
 X(M_INSTR_WHERE,
   "Per configuration, the functions whose instructions per operation changed most (median "
   "over the counted runs; \"unknown\" where the binary has no symbol for the code).",
