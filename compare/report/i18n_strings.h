@@ -364,6 +364,45 @@ X(H_FOREST_NOTE,
   "每行：逐轮配对比值的中位数减 1（圆点）及其 90% 区间（线段）；阴影带为该行阈值 ±；"
   "颜色表示判定。零点右侧为更高；对延迟而言更高即更差。")
 X(H_FOREST_BAND, "± threshold", "± 阈值")
+X(H_TITLE_ONE, "Benchmark results: ", "基准测试结果：")
+X(H_TITLE_CMP, "Performance comparison: ", "性能对比：")
+X(H_METHOD,
+  "Each version ran {0} times per configuration in fresh processes ({1} s warm-up, {2} s "
+  "measured), adjacent and in alternating order. Figures are median [min–max] over the runs; "
+  "the ranges are the observed runs, not confidence intervals.",
+  "每个版本在每个配置下以全新进程运行 {0} 次（预热 {1} 秒，测量 {2} 秒），"
+  "各版本相邻并交替顺序运行。数值为各次运行的 中位数 [最小值–最大值]；"
+  "范围是观测值，不是置信区间。")
+X(H_METHOD_ONE,
+  "{0} runs per configuration in fresh processes ({1} s warm-up, {2} s measured). Figures "
+  "are median [min–max] over the runs.",
+  "每个配置以全新进程运行 {0} 次（预热 {1} 秒，测量 {2} 秒）。"
+  "数值为各次运行的 中位数 [最小值–最大值]。")
+X(H_CHARTS, "Charts", "图表")
+X(H_CHARTS_NOTE,
+  "Bars are the medians of the runs, whiskers span min–max; one bar per version (baseline "
+  "first) in each configuration. Configurations are grouped by protocol · transport · "
+  "payload; each group has its own scale, written in its band. Hover a bar for its figures.",
+  "柱长为各次运行的中位数，须线为最小值–最大值；每个配置中每个版本一根柱（基线在前）。"
+  "配置按 协议 · 传输 · 负载 "
+  "分组，每组使用各自的刻度（标在组标题栏中）。鼠标悬停可查看数值。")
+X(H_NO_VALUE, "no value", "无数据")
+X(H_HIGHER_BETTER, "higher is better", "越高越好")
+X(H_LOWER_BETTER, "lower is better", "越低越好")
+X(H_UNIT_COMMANDS, "commands/s", "命令/秒")
+X(H_UNIT_TRIPS, "message round trips/s", "消息往返/秒")
+X(H_UNIT_MIXED, "operations/s (Redis: commands, others: round trips)",
+  "操作/秒（Redis：命令；其他：消息往返）")
+X(H_COLOCATED, "colocated", "同进程")
+X(H_CLIENTS, " clients", " 连接")
+X(H_WORKER, " worker", " 工作线程")
+X(H_WORKERS, " workers", " 工作线程")
+X(H_NAV_TABLES, "Tables", "表格")
+X(H_NAV_ENV, "Environment", "测量环境")
+X(H_NAV_PROVENANCE, "Provenance", "来源与校验")
+X(H_PAREN_OPEN, " (", "（")
+X(H_PAREN_CLOSE, ")", "）")
+X(H_FOOTER, "Written by pairbench", "由 pairbench 生成")
 X(M_INSTR_WHERE,
   "Per configuration, the functions whose instructions per operation changed most (median "
   "over the counted runs; \"unknown\" where the binary has no symbol for the code).",
