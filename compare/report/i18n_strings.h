@@ -467,6 +467,14 @@ X(H_TAB_OPS_S_K, "ops/s (k)", "操作/秒（千）")
 X(H_TAB_BATCH_P50_S, "batch P50 µs", "批次 P50 微秒")
 X(H_TAB_BATCH_P99_S, "batch P99 µs", "批次 P99 微秒")
 X(H_TAB_ROUNDS, "rounds", "轮次")
+X(H_SUM_COLON, ": ", "：")
+X(H_SUM_NO_CONFIGURATION_OF, "No configuration of ", "没有 ")
+X(H_SUM_CHANGED_BEYOND_ITS_THRESHOLD, " changed beyond its threshold with strong evidence.", " 的配置在超过阈值的同时具有充分证据。")
+X(H_SUM_THE_LARGEST_THROUGHPUT_CHANGE, " The largest throughput change of ", " ")
+X(H_SUM_THE_THROUGHPUT_RANGES_MIN, "The throughput ranges (min–max) of the baseline", "基线")
+X(H_SUM_AND, " and ", "与 ")
+X(H_SUM_ETC, ", …", " 等")
+X(H_SUM_SEMICOLON, "; ", "；")
 X(M_INSTR_WHERE,
   "Per configuration, the functions whose instructions per operation changed most (median "
   "over the counted runs; \"unknown\" where the binary has no symbol for the code).",

@@ -51,11 +51,11 @@ static void notable_sentence(const struct html_ctx *c, const json_t *row, size_t
     html_esc(c, html_str(row, "label"));
     fputs("</b>", c->f);
     if (c->nv > 2) {
-        fputs(L(c, " (", "（"), c->f);
+        fputs(HT(c, H_PAREN_OPEN), c->f);
         html_esc(c, c->versions[v]);
-        fputs(L(c, ")", "）"), c->f);
+        fputs(HT(c, H_PAREN_CLOSE), c->f);
     }
-    fputs(L(c, ": ", "："), c->f);
+    fputs(HT(c, H_SUM_COLON), c->f);
     decided_metrics(c, row, v);
     fprintf(c->f, L(c, "%s throughput, %s P99", "吞吐量 %s，P99 %s"),
             html_fmt_change(html_num(tv, "change", &ch) == 0 ? ch : NAN, b1, sizeof(b1)),
@@ -103,21 +103,19 @@ static void notable_for(const struct html_ctx *c, size_t v)
         return;
     }
     fputs("<p>", c->f);
-    fputs(L(c, "No configuration of ", "没有 "), c->f);
+    fputs(HT(c, H_SUM_NO_CONFIGURATION_OF), c->f);
     html_esc(c, c->versions[v]);
-    fputs(L(c, " changed beyond its threshold with strong evidence.",
-            " 的配置在超过阈值的同时具有充分证据。"),
-          c->f);
+    fputs(HT(c, H_SUM_CHANGED_BEYOND_ITS_THRESHOLD), c->f);
     if (mc->n_changed > 0) {
         const json_t *best_row = json_array_get(c->rows, mc->by_change[0]);
 
         html_num(html_vs(best_row, "throughput", c->versions[v]), "change", &ch);
-        fputs(L(c, " The largest throughput change of ", " "), c->f);
+        fputs(HT(c, H_SUM_THE_LARGEST_THROUGHPUT_CHANGE), c->f);
         html_esc(c, c->versions[v]);
         fprintf(c->f, L(c, " is %s, on ", " 的最大吞吐量变化为 %s，出现在 "),
                 html_fmt_change(ch, b1, sizeof(b1)));
         html_esc(c, html_str(best_row, "label"));
-        fputs(L(c, ".", "。"), c->f);
+        fputs(HT(c, M_PERIOD), c->f);
     }
     fputs("</p>\n", c->f);
 }
@@ -137,13 +135,13 @@ void html_summary_multi(const struct html_ctx *c)
         disjoint = c->model->cand[v].n_disjoint;
         nn = c->model->cand[v].n_overlap_known;
         fputs("<p>", c->f);
-        fputs(L(c, "The throughput ranges (min–max) of the baseline", "基线"), c->f);
+        fputs(HT(c, H_SUM_THE_THROUGHPUT_RANGES_MIN), c->f);
         if (strcmp(c->versions[0], "baseline") != 0) {
-            fputs(L(c, " (", "（"), c->f);
+            fputs(HT(c, H_PAREN_OPEN), c->f);
             html_esc(c, c->versions[0]);
-            fputs(L(c, ")", "）"), c->f);
+            fputs(HT(c, H_PAREN_CLOSE), c->f);
         }
-        fputs(L(c, " and ", "与 "), c->f);
+        fputs(HT(c, H_SUM_AND), c->f);
         html_esc(c, c->versions[v]);
         if (!disjoint)
             fprintf(c->f,
@@ -163,14 +161,14 @@ void html_summary_multi(const struct html_ctx *c)
                 if (!json_is_false(o))
                     continue;
                 if (k == 8) {
-                    fputs(L(c, ", …", " 等"), c->f);
+                    fputs(HT(c, H_SUM_ETC), c->f);
                     break;
                 }
                 if (k++)
-                    fputs(L(c, "; ", "；"), c->f);
+                    fputs(HT(c, H_SUM_SEMICOLON), c->f);
                 html_esc(c, html_str(row, "label"));
             }
-            fputs(L(c, ".", "。"), c->f);
+            fputs(HT(c, M_PERIOD), c->f);
         }
         fputs("</p>\n", c->f);
     }
@@ -216,13 +214,13 @@ void html_summary_single(const struct html_ctx *c)
             fprintf(c->f, L(c, " Highest throughput: %s/s on ", " 最高吞吐量：%s/秒，出现在 "),
                     svg_format_value(bt, b1, sizeof(b1)));
         html_esc(c, html_str(best_t, "label"));
-        fputs(L(c, ".", "。"), c->f);
+        fputs(HT(c, M_PERIOD), c->f);
     }
     if (best_p) {
         fprintf(c->f, L(c, " Lowest batch P99: %s µs on ", " 最低批次 P99：%s 微秒，出现在 "),
                 svg_format_value(bp, b1, sizeof(b1)));
         html_esc(c, html_str(best_p, "label"));
-        fputs(L(c, ".", "。"), c->f);
+        fputs(HT(c, M_PERIOD), c->f);
     }
     fputs("</p>\n", c->f);
 }
@@ -347,7 +345,7 @@ void html_completeness(const struct html_ctx *c)
     double x;
 
     fprintf(c->f, "<section id=\"completeness\">\n<h2>%s</h2>\n<ul>\n<li>",
-            L(c, "Completeness", "完整性"));
+            HT(c, M_H_COMPLETENESS));
     put_sentence(c, sent_completeness(m, lang));
     if (m->n_undecided > 0) {
         fputs(i18n(lang, M_SENT_SEP), c->f);
@@ -375,7 +373,7 @@ void html_completeness(const struct html_ctx *c)
             html_esc(c, html_str(f, "version"));
             if (html_num(f, "round", &x) == 0)
                 fprintf(c->f, L(c, " \xc2\xb7 round %.0f", " \xc2\xb7 第 %.0f 轮"), x);
-            fputs(L(c, ": ", "："), c->f);
+            fputs(HT(c, H_SUM_COLON), c->f);
             html_esc(c, html_str(f, "reason") ? html_str(f, "reason") : "?");
             fputs("</li>\n", c->f);
         }
