@@ -36,6 +36,9 @@ console.log(lines.length === 4 && lines.every(l => l.result && l.result.rate &&
     l.result.rate.target === want[pct[l.config]]));' "$T/out/runs.jsonl" "$sat" "$T/out/meta.json")" \
     true "every run open loop at its percentage of $sat/s"
 grep -q "of saturation" "$T/out/report.md" || fail "report.md labels lack the percentage"
+# the knee in words, for each version: where its P99 passes 1 ms, or that it never does
+grep -A2 "## Latency against load" "$T/out/report.md" | grep -q "P99 \(passes 1 ms at [0-9.]*% of saturation\|stays under 1 ms up to the highest rate\) for baseline.*for candidate" ||
+    fail "report.md lacks the knee: $(cat "$T/out/report.md")"
 
 # the ids do not depend on the measured rate: each is the hash of the grid's parameters,
 # percentage and all (sorted keys, compact, without host and port)
