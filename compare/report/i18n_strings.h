@@ -597,3 +597,7 @@ X(M_KNEE_AT, "P99 passes 1 ms at {0} of saturation for {1}",
   "{1} 的 P99 在饱和速率的 {0} 处超过 1 ms")
 X(M_KNEE_NEVER, "P99 stays under 1 ms up to the highest rate for {1}",
   "{1} 的 P99 直到最高速率都低于 1 ms")
+X(M_SATURATION,
+  "Saturation rate {0} ops/s (closed loop: {1}; the percentages are of the slower version's, "
+  "key `{2}`)",
+  "饱和速率 {0} ops/s（闭环：{1}；百分比以较慢版本的速率为准，键 `{2}`）")

@@ -78,6 +78,31 @@ static int group_first(const struct md *m, size_t i)
     return 1;
 }
 
+/* meta.json's saturation rates in one line each: what the percentages are of. */
+static void saturation_lines(const struct md *m)
+{
+    const json_t *sat = json_object_get(m->meta, "saturation");
+    const char *key;
+    json_t *v;
+
+    json_object_foreach((json_t *)sat, key, v)
+    {
+        char rate[32], per[256] = "";
+        const char *ver;
+        json_t *t;
+        size_t n = 0;
+        snprintf(rate, sizeof(rate), "%.0f", json_number_value(json_object_get(v, "rate")));
+        json_object_foreach(json_object_get(v, "closed_loop"), ver, t)
+        {
+            n += (size_t)snprintf(per + n, n < sizeof(per) ? sizeof(per) - n : 0, "%s%s %.0f",
+                                  n ? ", " : "", ver, json_number_value(t));
+        }
+        fputs("- ", m->f);
+        md_tmpl(m, md_t(m, M_SATURATION), rate, per, key, MD_END);
+        md_put(m, "\n");
+    }
+}
+
 void md_section_load(const struct md *m)
 {
     size_t i, vi;
@@ -101,6 +126,8 @@ void md_section_load(const struct md *m)
         }
         md_put(m, "\n");
     }
+    if (started)
+        saturation_lines(m);
     if (started)
         md_put(m, "\n");
 }

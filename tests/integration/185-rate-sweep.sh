@@ -39,6 +39,8 @@ grep -q "of saturation" "$T/out/report.md" || fail "report.md labels lack the pe
 # the knee in words, for each version: where its P99 passes 1 ms, or that it never does
 grep -A2 "## Latency against load" "$T/out/report.md" | grep -q "P99 \(passes 1 ms at [0-9.]*% of saturation\|stays under 1 ms up to the highest rate\) for baseline.*for candidate" ||
     fail "report.md lacks the knee: $(cat "$T/out/report.md")"
+grep -q "Saturation rate $(printf '%.0f' "$sat") ops/s (closed loop: baseline" "$T/out/report.md" ||
+    fail "report.md lacks the saturation rate $sat: $(grep -A6 'against load' "$T/out/report.md")"
 
 # the ids do not depend on the measured rate: each is the hash of the grid's parameters,
 # percentage and all (sorted keys, compact, without host and port)
