@@ -726,3 +726,12 @@ X(F_LIM_ALLOCS,
 X(F_WHERE, "Where it changed", "变化在哪里")
 X(F_COL_CONFIG, "Configuration", "配置")
 X(F_VS, "vs baseline", "对比基线")
+X(M_H_LOAD, "Latency against load", "延迟与负载")
+X(M_KNEE_AT, "P99 passes 1 ms at {0} of saturation for {1}",
+  "{1} 的 P99 在饱和速率的 {0} 处超过 1 ms")
+X(M_KNEE_NEVER, "P99 stays under 1 ms up to the highest rate for {1}",
+  "{1} 的 P99 直到最高速率都低于 1 ms")
+X(M_SATURATION,
+  "Saturation rate {0} ops/s (closed loop: {1}; the percentages are of the slower version's, "
+  "key `{2}`)",
+  "饱和速率 {0} ops/s（闭环：{1}；百分比以较慢版本的速率为准，键 `{2}`）")

@@ -20,6 +20,7 @@
 #include "run/ports.h"
 #include "run/probe.h"
 #include "run/proc.h"
+#include "run/saturation.h"
 #include "run/validate.h"
 #include "util/words.h"
 
@@ -52,8 +53,8 @@ static double setting(double cli, const json_t *params, const char *key, double 
 
 json_t *runner_effective_config(const struct runner *r, size_t config)
 {
-    const json_t *params = r->sp->configs[config].params;
-    json_t *eff = json_deep_copy(params);
+    const json_t *params = r->params_override ? r->params_override : r->sp->configs[config].params;
+    json_t *eff = saturation_resolve(r, json_deep_copy(params));
 
     if (!eff)
         return NULL;
@@ -181,9 +182,7 @@ int runner_check_programs(const struct runner *r, char *err, size_t errlen)
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-    (void)st;
-    (void)flag;
-    (void)ftw;
+    (void)st, (void)flag, (void)ftw;
     (void)remove(path);
     return 0;
 }
