@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "analysis/cgprof.h"
+#include "run/cost_fold.h"
 #include "clock.h"
 #include "run/cost_exact.h"
 #include "run/cost_int.h"
@@ -330,7 +331,7 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
     char cfg_path[4300], log[4300], prefix[4300];
     struct cgprof *idle = cgprof_new(), *win = cgprof_new();
     struct phase ph = {.r = r, .dir = dir, .prefix = prefix, .pgid = pgid, .seen = json_object()};
-    json_t *result = NULL, *weff = NULL;
+    json_t *result = NULL, *weff = NULL, *before = NULL;
     double idle_s = 0, win_s = 0;
     int rc = -1;
 
@@ -360,9 +361,13 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
     }
     rc = count_phase(&ph, idle, cs->idle_s, sr->version, eff, 0, cfg_path, log, NULL, &idle_s,
                      reason, reasonlen, err, errlen);
+    if (rc == 0 && !(before = json_deep_copy(ph.seen)))
+        rc = -1;
     if (rc == 0)
         rc = count_phase(&ph, win, 0, sr->version, weff ? weff : eff, cs->requests, cfg_path, log,
                          &result, &win_s, reason, reasonlen, err, errlen);
+    if (rc == 0 && r->out_dir)
+        rc = cost_fold_window(r, sr, dir, ph.seen, before, result, reason, reasonlen);
     if (rc == 0 && cgprof_total(win) == 0) {
         snprintf(reason, reasonlen, "valgrind counted no instructions in the window");
         rc = 1;
@@ -373,6 +378,7 @@ out:
     json_decref(weff);
     json_decref(result);
     json_decref(ph.seen);
+    json_decref(before);
     cgprof_free(idle);
     cgprof_free(win);
     return rc;

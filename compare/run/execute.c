@@ -367,6 +367,7 @@ static int exec_plan(struct exec *e)
         return EXIT_HARNESS;
     }
     e->r.work_dir = e->work;
+    e->r.out_dir = e->dir;
     return EXIT_OK;
 }
 

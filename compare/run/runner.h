@@ -19,6 +19,7 @@
 struct runner {
     const struct spec *sp;
     const char *work_dir;        /* scratch directory: config files, logs, server dirs */
+    const char *out_dir;         /* the output directory (counted runs' folded stacks) */
     const char *default_driver;  /* this install's bin/driver */
     double warmup_s, duration_s; /* command-line overrides, or < 0 */
     const char *pin_driver, *pin_server;
