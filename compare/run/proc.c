@@ -248,6 +248,23 @@ fail:
     return -1;
 }
 
+/* Whether pid has ended: gone, or a zombie its parent has not reaped yet. */
+static int pid_ended(pid_t pid)
+{
+    char path[64], buf[256], *s;
+    size_t k;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+    if (!(f = fopen(path, "re")))
+        return 1;
+    k = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[k] = '\0';
+    s = strrchr(buf, ')');
+    return !s || s[1] != ' ' || s[2] == 'Z' || s[2] == 'X';
+}
+
 int proc_wait(struct proc *p, double timeout_s, double kill_after_s, volatile sig_atomic_t *stop,
               struct proc_result *res, char *err, size_t errlen)
 {
@@ -267,10 +284,12 @@ int proc_wait(struct proc *p, double timeout_s, double kill_after_s, volatile si
         uint64_t now = clock_now_ns();
         int wait_ms = 50;
 
-        if (!termed && (now >= deadline || (stop && *stop))) {
+        if (!termed && !exited && p->watch > 0 && pid_ended(p->watch))
+            res->watch_ended = 1;
+        if (!termed && (now >= deadline || (stop && *stop) || res->watch_ended)) {
             if (stop && *stop)
                 res->interrupted = 1;
-            else
+            else if (!res->watch_ended)
                 res->timed_out = 1;
             kill(-p->pid, SIGTERM);
             termed = 1;

@@ -49,6 +49,8 @@ struct proc {
     int reaped;
     int status;    /* wait status once reaped */
     pid_t log_pid; /* the process capping stderr_path, or 0 */
+    pid_t watch;   /* set after proc_start: proc_wait stops p (as at its deadline) as soon as this
+                    * other process has ended, e.g. the server a driver talks to; 0 = none */
 };
 
 struct proc_result {
@@ -58,6 +60,7 @@ struct proc_result {
     struct rusage ru; /* from wait4() */
     int timed_out;    /* the deadline passed: it got SIGTERM (then SIGKILL) */
     int interrupted;  /* *stop became non-zero: it got SIGTERM (then SIGKILL) */
+    int watch_ended;  /* p->watch ended first: it got SIGTERM (then SIGKILL) */
     double elapsed_s;
 };
 
