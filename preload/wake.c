@@ -11,12 +11,14 @@
  * the event loop's iterations, which at many connections depend on how the requests arrived
  * (how many one wake-up found ready), the honest limit of an exact count there. */
 #include <dlfcn.h>
+#include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stddef.h>
 #include <sys/epoll.h>
 #include <time.h>
 
+#include "clock.h"
 #include "next_fn.h"
 
 /* One instruction ("ret"): in a profile, its self cost is its number of calls. Hidden, so the
@@ -40,8 +42,12 @@ void pairbench_loop_wait(void);
 
 /* Marks a return of a wait that may have slept (timeout not 0): every one, and those that
  * found no event. */
-static void mark(int n, int waited)
+static void mark(int n, int waited, long long timeout_ns)
 {
+    int err = errno;
+
+    clock_waited(n, err, timeout_ns);
+    errno = err;
     if (!waited)
         return;
     pairbench_loop_wait();
@@ -57,35 +63,43 @@ typedef int (*ppoll_fn)(struct pollfd *, nfds_t, const struct timespec *, const 
 int epoll_wait(int epfd, struct epoll_event *ev, int max, int timeout)
 {
     epoll_wait_fn real = (epoll_wait_fn)next_fn("epoll_wait");
-    int n = real(epfd, ev, max, timeout);
+    int n = real(epfd, ev, max, clock_wait_ms(timeout));
 
-    mark(n, timeout != 0);
+    mark(n, timeout != 0, timeout * 1000000ll);
     return n;
 }
 
 int epoll_pwait(int epfd, struct epoll_event *ev, int max, int timeout, const sigset_t *mask)
 {
     epoll_pwait_fn real = (epoll_pwait_fn)next_fn("epoll_pwait");
-    int n = real(epfd, ev, max, timeout, mask);
+    int n = real(epfd, ev, max, clock_wait_ms(timeout), mask);
 
-    mark(n, timeout != 0);
+    mark(n, timeout != 0, timeout * 1000000ll);
     return n;
 }
 
 int poll(struct pollfd *fds, nfds_t nfds, int timeout)
 {
     poll_fn real = (poll_fn)next_fn("poll");
-    int n = real(fds, nfds, timeout);
+    int n = real(fds, nfds, clock_wait_ms(timeout));
 
-    mark(n, timeout != 0);
+    mark(n, timeout != 0, timeout * 1000000ll);
     return n;
 }
 
 int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *tmo, const sigset_t *mask)
 {
     ppoll_fn real = (ppoll_fn)next_fn("ppoll");
-    int n = real(fds, nfds, tmo, mask);
+    long long ns = tmo ? (long long)tmo->tv_sec * 1000000000ll + tmo->tv_nsec : -1;
+    struct timespec t;
+    int n;
 
-    mark(n, !tmo || tmo->tv_sec || tmo->tv_nsec);
+    if (ns > 0 && clock_wait_ms(1) > 1 && ns < clock_wait_ms(1) * 1000000ll) {
+        t.tv_sec = clock_wait_ms(1) / 1000;
+        t.tv_nsec = (long)(clock_wait_ms(1) % 1000) * 1000000l;
+        tmo = &t;
+    }
+    n = real(fds, nfds, tmo, mask);
+    mark(n, ns != 0, ns);
     return n;
 }

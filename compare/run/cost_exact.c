@@ -19,6 +19,9 @@
  * pages by their age in wall-clock time; counted runs turn that decay off (time-driven work,
  * like the timers left out by name), unless the environment sets the variable itself */
 #define JEMALLOC_CONF "dirty_decay_ms:-1,muzzy_decay_ms:-1"
+/* the virtual clock of counted servers (preload/clock.c): 10 us per event-loop wake-up with
+ * events, unless the environment sets PAIRBENCH_CLOCK itself ("real": off) */
+#define CLOCK_VIRTUAL "virtual:10000"
 
 extern char **environ;
 
@@ -299,6 +302,8 @@ static char **env_build(const struct cost_exact *ex, const json_t *venv, size_t 
         e[n++] = entry("MALLOC_CONF", JEMALLOC_CONF);
     if (!getenv("JE_MALLOC_CONF") && !(venv && json_object_get(venv, "JE_MALLOC_CONF")))
         e[n++] = entry("JE_MALLOC_CONF", JEMALLOC_CONF);
+    if (!getenv("PAIRBENCH_CLOCK") && !(venv && json_object_get(venv, "PAIRBENCH_CLOCK")))
+        e[n++] = entry("PAIRBENCH_CLOCK", CLOCK_VIRTUAL);
     e[n++] = entry(PAD_VAR, padv);
     free(padv);
     *size = 0;
