@@ -9,8 +9,8 @@
 # TRIES tries each, the instructions verdict at the default 1% threshold, and an A/A of the
 # shipped commit against itself. Prints tables; run directories under OUT.
 # Part 3, exact (issue 35): three identical versions of each row counted in 3 rounds (seeds
-# 1, 2, 3), the interposer on ("exact": true) and off side by side (and "busy": on, with two
-# busy loops beside the counted runs): the spread of the 3 runs of one seed (the worst seed;
+# 1, 2, 3), the interposer on ("exact": true, the virtual clock), "real" (on, the real clock)
+# and off side by side (and "busy": on, with two busy loops beside the counted runs): the spread of the 3 runs of one seed (the worst seed;
 # target <= 0.01%), the same for the raw window counts, and across the 3 seeds (version a),
 # per row: redis SET, GET, LRANGE_100 at 1 and 50 connections, a 200-field hash's HSET/HDEL
 # (hashtable encoding), valkey SET/GET at 1 and 50 connections and with --io-threads 2 at 50,
@@ -19,7 +19,7 @@
 #   source part of detect only; rv: its Redis/Valkey part only)   env: REQUESTS (10000),
 #   TRIES (3), OUT (a temp dir), REDIS_SRC (the cache directory of bench/redis-src.sh; made
 #   when absent), EXACT_ROWS (redis hash vk vio nginx
-#   serve), EXACT_MODES (on off; also busy).
+#   serve), EXACT_MODES (on real off; also busy).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 what=${1:-all}
@@ -126,7 +126,8 @@ for (const lb of labels) {
   const one = worst(x => x.instructions.per_op), raw = worst(x => x.instructions.window_instructions / x.instructions.ops);
   const across = sp(r.filter(x => x.version === "a").map(x => x.instructions.per_op));
   const ex = r.every(x => x.instructions.fixed.exact) ? "" : " (not exact: " + r.find(x => !x.instructions.fixed.exact).instructions.fixed.reason + ")";
-  const m = [...new Set(r.map(x => x.instructions.idle_method))].join("+");
+  const m = [...new Set(r.map(x => x.instructions.idle_method))].join("+") + ", clock " +
+    [...new Set(r.map(x => (x.instructions.fixed.clock || {}).kind || "real"))].join("+");
   const w = r.map(x => x.instructions.window_wakeups), ws = r.map(x => x.instructions.window_s);
   const by = seeds.map(s => s + ": " + r.filter(x => x.instructions.fixed.seed === s).map(x => x.instructions.per_op.toFixed(2)).join("/")).join("; ");
   console.log(`| ${lb} | ${process.argv[2]}${ex} | ${one.toFixed(4)}% | ${raw.toFixed(4)}% | ${across.toFixed(4)}% | ${m}, wake-ups ${Math.min(...w)}-${Math.max(...w)}, window ${Math.min(...ws).toFixed(1)}-${Math.max(...ws).toFixed(1)} s | ${by} |`);
@@ -158,8 +159,9 @@ if [ "$what" = exact ] || [ "$what" = all ]; then
         nginx) v=$(three "{\"http\": \"$d/nginx/nginx.sh {port}\"}") ;;
         serve) v=$(three "{\"tcp\": \"$top/bin/driver serve tcp --port {port}\", \"http\": \"$top/bin/driver serve http --port {port}\", \"ws\": \"$top/bin/driver serve ws --port {port}\"}") ;;
         esac
-        # modes: on (the interposer), off ("exact": false), busy (on, two busy loops beside)
-        for mode in ${EXACT_MODES:-on off}; do
+        # modes: on (the interposer, virtual clock), real (the interposer, the real clock:
+        # PAIRBENCH_CLOCK=real), off ("exact": false), busy (on, two busy loops beside)
+        for mode in ${EXACT_MODES:-on real off}; do
             spec "$d/$row-$mode.json" "$v" "$d/$row-grid.json"
             [ "$mode" = off ] && sed -i 's/"idle_s": 0.5}/"idle_s": 0.5, "exact": false}/' "$d/$row-$mode.json"
             busy=""
@@ -167,7 +169,8 @@ if [ "$what" = exact ] || [ "$what" = all ]; then
                 sh -c 'while :; do :; done' & busy="$!"
                 sh -c 'while :; do :; done' & busy="$busy $!"
             fi
-            "$compare" run --spec "$d/$row-$mode.json" --out "$d/$row-$mode" >"$d/$row-$mode.log" 2>&1 ||
+            set -- && [ "$mode" = real ] && set -- env PAIRBENCH_CLOCK=real
+            "$@" "$compare" run --spec "$d/$row-$mode.json" --out "$d/$row-$mode" >"$d/$row-$mode.log" 2>&1 ||
                 echo "compare run $row $mode exited $? (see $d/$row-$mode.log)" >&2
             [ -n "$busy" ] && kill $busy
             exact_table "$d/$row-$mode" "$mode"

@@ -40,8 +40,8 @@
 #define CLOCK_GRACE_MS 2000
 
 static int clock_on;
-static uint64_t clock_quantum;           /* ns per wake-up with events */
-static uint64_t clock_elapsed;           /* atomic: virtual ns since the start */
+static uint64_t clock_quantum;               /* ns per wake-up with events */
+static uint64_t clock_elapsed;               /* atomic: virtual ns since the start */
 static struct timespec base_real, base_mono; /* the start, whole seconds */
 
 typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
@@ -213,9 +213,8 @@ int usleep(useconds_t us)
 
 int clock_nanosleep(clockid_t id, int flags, const struct timespec *req, struct timespec *rem)
 {
-    int (*real)(clockid_t, int, const struct timespec *, struct timespec *) =
-        (int (*)(clockid_t, int, const struct timespec *, struct timespec *))next_fn(
-            "clock_nanosleep");
+    int (*real)(clockid_t, int, const struct timespec *, struct timespec *) = (int (*)(
+        clockid_t, int, const struct timespec *, struct timespec *))next_fn("clock_nanosleep");
     struct timespec now, rel;
     long long d;
     int rc;

@@ -135,7 +135,8 @@ static long line_seed(const json_t *line)
 
 /* The rule for exact counts: both versions' lines exact, paired by seed; regressed/improved
  * when every pair moves the same way past SUMMARY_COST_EXACT_SHARE of the metric's threshold, else
- * "~". Writes vs.exact = {"rule", "threshold_pct", "pairs": [{seed, change}]} and the verdict;
+ * "~". Writes vs.exact = {"rule", "threshold_pct", "pairs": [{seed, change}], "clock" (the
+ * baseline's instructions.fixed.clock, when recorded)} and the verdict;
  * where the rule cannot apply, vs.exact = {"rule": "runs", "baseline"/"candidate": why} and
  * the verdict stays the runs' rule. */
 static void exact_verdict(json_t *metric, json_t *vs, const json_t *const *base, size_t nb,
@@ -173,9 +174,14 @@ static void exact_verdict(json_t *metric, json_t *vs, const json_t *const *base,
         json_object_set_new(vs, "verdict", json_string(verdict));
         json_object_del(vs, "reason");
     }
-    json_object_set_new(vs, "exact",
-                        json_pack("{s:s,s:f,s:o}", "rule", n > 0 && thr > 0 ? "seed pairs" : "runs",
-                                  "threshold_pct", thr, "pairs", pairs));
+    ex = json_pack("{s:s,s:f,s:o}", "rule", n > 0 && thr > 0 ? "seed pairs" : "runs",
+                   "threshold_pct", thr, "pairs", pairs);
+    if (ex && nb) /* the baseline's first line's clock (virtual or real) */
+        json_object_set(
+            ex, "clock",
+            json_object_get(json_object_get(json_object_get(base[0], "instructions"), "fixed"),
+                            "clock"));
+    json_object_set_new(vs, "exact", ex);
 }
 
 void summary_cost_annotate(json_t *metric, const char *cfg, const json_t *latest,

@@ -494,6 +494,12 @@ X(M_EXACT_PAIR, " seed {0} {1}%", " 种子 {0} {1}%")
 X(M_EXACT_NOT, "not exact, decided by the runs; `{0}`: {1}; `{2}`: {3}",
   "非精确计数，按各次运行判定；`{0}`：{1}；`{2}`：{3}")
 X(M_EXACT_IS, "exact", "精确")
+X(M_EXACT_CLOCK,
+  "; virtual clock ({0} µs per event-loop wake-up with events, {1} µs per clock read: "
+  "time-driven work counted at that rate)",
+  "；虚拟时钟（每次有事件的事件循环唤醒 {0} 微秒，每次读时钟 {1} 微秒：定时工作按此速率计入）")
+X(M_EXACT_CLOCK_REAL, "; real clock (time-driven work follows the window's wall-clock length)",
+  "；真实时钟（定时工作随窗口的实际时长变化）")
 X(M_COL_METRIC, "Metric", "指标")
 X(M_GATED, " (gated)", "（受检）")
 /* drift.md / drift.html (drift_report.c); {1}-style "s" arguments are English plurals */

@@ -78,6 +78,21 @@ static void where(const struct md *m)
         fprintf(m->f, "%s\n\n", md_t(m, M_INSTR_NO_SYMBOLS));
 }
 
+/* The clock of exact counts (vs.exact.clock): virtual, with its rates, or real; nothing for
+ * an older dataset. */
+static void exact_clock(const struct md *m, const json_t *clock)
+{
+    char q[32], st[32];
+
+    if (strcmp(summary_str(clock, "kind", ""), "virtual") == 0) {
+        snprintf(q, sizeof(q), "%g", summary_num(clock, "quantum_ns", 0) / 1000);
+        snprintf(st, sizeof(st), "%g", summary_num(clock, "read_step_ns", 0) / 1000);
+        i18n_write(m->f, md_t(m, M_EXACT_CLOCK), q, st, (const char *)NULL);
+    } else if (strcmp(summary_str(clock, "kind", ""), "real") == 0) {
+        md_put(m, md_t(m, M_EXACT_CLOCK_REAL));
+    }
+}
+
 /* How each candidate's counted cost was decided: by seed pairs (exact counts: the seeds and
  * each pair's change) or by the runs, with why a version was not exact (summary_cost.h). */
 static void exact_lines(const struct md *m)
@@ -106,6 +121,7 @@ static void exact_lines(const struct md *m)
                     md_put(m, k ? "," : "");
                     i18n_write(m->f, md_t(m, M_EXACT_PAIR), seed, ch, (const char *)NULL);
                 }
+                exact_clock(m, json_object_get(ex, "clock"));
                 md_put(m, "\n");
                 continue;
             }

@@ -390,8 +390,9 @@ static void profile_pids(const char *dir, json_t *pids)
 }
 
 /* Reads the interposer's log (written while the server runs: its per-request lines) into
- * served ({source: {calls, bytes}}) and loaded (pid set). */
-static void read_log(const char *path, json_t *served, json_t *loaded)
+ * served ({source: {calls, bytes}}), loaded (pid set) and clocks ({pid: the virtual clock's
+ * "C" line: quantum, read step, grace}). */
+static void read_log(const char *path, json_t *served, json_t *loaded, json_t *clocks)
 {
     FILE *f = fopen(path, "re");
     char line[512];
@@ -403,6 +404,15 @@ static void read_log(const char *path, json_t *served, json_t *loaded)
         char src[64], key[32];
         unsigned long long bytes;
         json_t *s;
+        unsigned long long q, st, g;
+        if (sscanf(line, "C %ld %llu %llu %llu", &pid, &q, &st, &g) == 4) {
+            snprintf(key, sizeof(key), "%ld", pid);
+            json_object_set_new(clocks, key,
+                                json_pack("{s:s,s:I,s:I,s:I}", "kind", "virtual", "quantum_ns",
+                                          (json_int_t)q, "read_step_ns", (json_int_t)st, "grace_ms",
+                                          (json_int_t)g));
+            continue;
+        }
         if (sscanf(line, "L %ld", &pid) == 1) {
             snprintf(key, sizeof(key), "%ld", pid);
             json_object_set_new(loaded, key, json_true());
@@ -471,14 +481,30 @@ static int seccomp_check(json_t *pids, char *why, size_t whylen)
     return 0;
 }
 
+/* The record's clock: the virtual clock's settings when every counted process (pids) had it,
+ * else {"kind": "real"} (new reference). */
+static json_t *clock_record(json_t *clocks, json_t *pids)
+{
+    json_t *v, *c = NULL;
+    const char *k;
+
+    json_object_foreach(pids, k, v)
+    {
+        if (!(c = json_object_get(clocks, k)))
+            break;
+    }
+    return c ? json_deep_copy(c) : json_pack("{s:s}", "kind", "real");
+}
+
 json_t *cost_exact_record(struct cost_exact *ex, const char *dir)
 {
     json_t *served = json_object(), *loaded = json_object(), *pids = json_object(), *v;
+    json_t *clocks = json_object(), *clock, *rec;
     const char *k;
     size_t missing = 0, processes;
 
     if (ex->applied) {
-        read_log(ex->log, served, loaded);
+        read_log(ex->log, served, loaded, clocks);
         profile_pids(dir, pids);
         json_object_foreach(pids, k, v)
         {
@@ -496,15 +522,22 @@ json_t *cost_exact_record(struct cost_exact *ex, const char *dir)
         }
     }
     processes = json_object_size(pids);
+    clock = ex->applied ? clock_record(clocks, pids) : json_pack("{s:s}", "kind", "real");
     json_decref(loaded);
     json_decref(pids);
-    return json_pack("{s:I,s:b,s:o,s:s,s:o,s:I}", "seed", (json_int_t)ex->seed, "exact",
-                     ex->applied && !ex->order[0], "reason",
-                     !ex->applied   ? json_string(ex->reason)
-                     : ex->order[0] ? json_string(ex->order)
-                                    : json_null(),
-                     "layout", ex->applied ? "fixed" : "random", "served", served, "processes",
-                     (json_int_t)processes);
+    json_decref(clocks);
+    rec = json_pack("{s:I,s:b,s:o,s:s,s:o,s:I}", "seed", (json_int_t)ex->seed, "exact",
+                    ex->applied && !ex->order[0], "reason",
+                    !ex->applied   ? json_string(ex->reason)
+                    : ex->order[0] ? json_string(ex->order)
+                                   : json_null(),
+                    "layout", ex->applied ? "fixed" : "random", "served", served, "processes",
+                    (json_int_t)processes);
+    if (rec)
+        json_object_set_new(rec, "clock", clock);
+    else
+        json_decref(clock);
+    return rec;
 }
 
 void cost_exact_release(struct cost_exact *ex)

@@ -81,7 +81,9 @@ int cost_exact_driver_seeds(const struct runner *r, size_t version, char *why, s
                             char *err, size_t errlen);
 
 /* The record of a counted run (new reference): {"seed", "exact", "reason", "layout",
- * "served": {source: {"calls", "bytes"}}, "processes"}. Checks that every process of the
+ * "served": {source: {"calls", "bytes"}}, "processes", "clock": {"kind": "virtual",
+ * "quantum_ns", "read_step_ns", "grace_ms"} when every counted process had the virtual clock
+ * (preload/clock.c), else {"kind": "real"}}. Checks that every process of the
  * window (dir's cg.PID.* profiles) started with the interposer; one that did not makes the
  * run not exact. */
 json_t *cost_exact_record(struct cost_exact *ex, const char *dir);
