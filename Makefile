@@ -104,11 +104,12 @@ endif
 all: $(BIN_DRIVER) $(BIN_COMPARE) $(BIN_SEED)
 tests: all $(UNIT_BIN)
 
-# The interposer of counted runs (preload/seed.c, wake.c, clock.c): loaded into the server under test, so it
+# The interposer of counted runs (preload/seed.c, wake.c, clock.c, jemalloc.c): loaded into the server under test, so it
 # is built without sanitizers (an instrumented library breaks an uninstrumented server) and
 # beside compare, which finds it there (or in ../lib/pairbench once installed).
 PRELOAD_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -fPIC -shared $(WARN)
-$(BIN_SEED): preload/seed.c preload/wake.c preload/clock.c preload/clock.h preload/next_fn.h
+$(BIN_SEED): preload/seed.c preload/wake.c preload/clock.c preload/jemalloc.c preload/clock.h \
+	preload/next_fn.h
 	@mkdir -p $(@D)
 	$(QUIET_LD)$(CC) $(PRELOAD_CFLAGS) -o $@ $(filter %.c,$^) -ldl
 

@@ -88,6 +88,11 @@ static void advance(uint64_t ns)
     __atomic_fetch_add(&clock_elapsed, ns, __ATOMIC_RELAXED);
 }
 
+int clock_virtual(void)
+{
+    return clock_on;
+}
+
 int clock_wait_ms(int timeout)
 {
     return clock_on && timeout > 0 && timeout < CLOCK_GRACE_MS ? CLOCK_GRACE_MS : timeout;

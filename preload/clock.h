@@ -15,6 +15,9 @@ PRELOAD_HIDDEN int clock_wait_ms(int timeout);
  * timeout_ns (< 0: none): the quantum when n > 0, the timeout when it returned no event. */
 PRELOAD_HIDDEN void clock_waited(int n, int err, long long timeout_ns);
 
+/* 1 when the virtual clock is on in this process. */
+PRELOAD_HIDDEN int clock_virtual(void);
+
 /* One line to PAIRBENCH_SEED_LOG (seed.c). */
 PRELOAD_HIDDEN void clock_log_line(const char *line, size_t len);
 

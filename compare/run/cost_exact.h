@@ -41,7 +41,8 @@ struct cost_exact {
     unsigned long long seed;
     int applied;      /* 1: the interposer, the seed and the fixed layout are used */
     char reason[600]; /* why not, when !applied */
-    char order[300];  /* when applied but still not exact (more than one connection), why */
+    char order[700];  /* when applied but still not exact (more than one connection), why */
+    long io_threads;  /* the server command's --io-threads N (redis, valkey), 0 when not given */
     char lib[4200];   /* the interposer's path */
     char log[4300];   /* what it served (PAIRBENCH_SEED_LOG) */
     char **envp;      /* the server's environment (NULL-ended, owned), when applied */
@@ -71,7 +72,9 @@ int cost_exact_prepare(struct cost_exact *ex, const struct runner *r, size_t ver
 int cost_exact_window_config(const json_t *eff, json_t **out);
 
 /* Applied, but not exact when the configuration (eff) has more than one connection: the order
- * in which the server sees their requests depends on timing (ex->order says so). */
+ * in which the server sees their requests depends on timing (ex->order says so; with
+ * --io-threads N > 1 in the server command it names the I/O threads' polling too, which is
+ * counted with the rest). */
 void cost_exact_connections(struct cost_exact *ex, const json_t *eff);
 
 /* Whether the version's driver takes a "seed" (its --help names --seed): 1, or 0 with why
