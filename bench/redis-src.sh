@@ -8,7 +8,8 @@
 # machine (as ci/install-deps.sh does); no host name is written here. Builds are left to
 # `compare commits --build "$(sh bench/redis-src.sh --build-cmd)"`, which caches them by SHA.
 # EXTRA_LOOPS (20) sets the loop's length: 3 makes about 20 instructions per SET (+0.3%, the
-# exact counts' detection target; use another CACHE_DIR for it).
+# exact counts' detection target; use another CACHE_DIR for it); EXTRA_BOUND=volatile (below)
+# keeps gcc from unrolling it.
 # Prints the repository's directory.
 # --history makes instead a history of 8 commits for `compare bisect` (in CACHE_DIR/history):
 # commit 1 is the source as shipped (the same commit as the two-commit repository's HEAD~1,
@@ -85,7 +86,13 @@ fi
 # the extra cost: a loop the compiler cannot drop, on every SET
 loops=${EXTRA_LOOPS:-20}
 case $loops in '' | *[!0-9]*) log "EXTRA_LOOPS '$loops': expected a whole number"; exit 2 ;; esac
-awk -v n="$loops" '{print} /^void setCommand\(client \*c\) \{/ && !done {print "    { static volatile unsigned pairbench_extra; for (int i = 0; i < " n "; i++) pairbench_extra += i; }"; done=1}' \
+# EXTRA_BOUND=volatile reads the loop's bound from a volatile on every iteration, so gcc can
+# neither unroll nor fold it: about 6 instructions per iteration (3 make ~+0.3% of a SET)
+decl="pairbench_extra" loop="int i = 0; i < $loops"
+if [ "${EXTRA_BOUND:-}" = volatile ]; then
+    decl="pairbench_extra, pairbench_n = $loops" loop="unsigned i = 0; i < pairbench_n"
+fi
+awk -v d="$decl" -v l="$loop" '{print} /^void setCommand\(client \*c\) \{/ && !done {print "    { static volatile unsigned " d "; for (" l "; i++) pairbench_extra += i; }"; done=1}' \
     "$repo/src/t_string.c" > "$cache/t_string.c" && mv "$cache/t_string.c" "$repo/src/t_string.c"
 grep -q pairbench_extra "$repo/src/t_string.c" || { log "setCommand not found in src/t_string.c"; exit 3; }
 g commit -q -am "SET: a loop of $loops extra iterations per call in setCommand"

@@ -25,6 +25,7 @@
  * pthread_cond_timedwait and the like (they see real time). The log line "C <pid> <quantum>
  * <read step> <grace>" says a process had it (PAIRBENCH_SEED_LOG, as seed.c's lines). */
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,12 +58,22 @@ static int real_gettime(clockid_t id, struct timespec *ts)
     return real(id, ts);
 }
 
+/* The "C" line of this process (the record checks every counted process had the clock). */
+static void clock_note(void)
+{
+    char line[128];
+    int len = snprintf(line, sizeof(line), "C %ld %llu %llu %d\n", (long)getpid(),
+                       (unsigned long long)clock_quantum, CLOCK_READ_NS, CLOCK_GRACE_MS);
+
+    if (len > 0 && (size_t)len < sizeof(line))
+        clock_log_line(line, (size_t)len);
+}
+
 __attribute__((constructor)) static void clock_init(void)
 {
     const char *s = getenv("PAIRBENCH_CLOCK");
-    char *end, line[128];
+    char *end;
     unsigned long long q;
-    int len;
 
     if (!s || strncmp(s, "virtual:", 8) != 0)
         return;
@@ -77,10 +88,8 @@ __attribute__((constructor)) static void clock_init(void)
     base_mono.tv_nsec = 0;
     clock_quantum = q;
     clock_on = 1;
-    len = snprintf(line, sizeof(line), "C %ld %llu %llu %d\n", (long)getpid(), q, CLOCK_READ_NS,
-                   CLOCK_GRACE_MS);
-    if (len > 0 && (size_t)len < sizeof(line))
-        clock_log_line(line, (size_t)len);
+    clock_note();
+    (void)pthread_atfork(NULL, NULL, clock_note); /* a forked child continues the clock */
 }
 
 static void advance(uint64_t ns)
