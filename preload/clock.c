@@ -6,7 +6,7 @@
  * window took in wall-clock time, not the requests. The virtual clock advances by rule instead:
  *
  * - QUANTUM_NS per event-loop wake-up that returned events (epoll_wait, epoll_pwait, poll,
- *   ppoll returning > 0: wake.c calls clock_waited);
+ *   ppoll, select returning > 0: wake.c calls clock_waited);
  * - the requested timeout when a wait returned no event or was interrupted (so timers fire:
  *   a signal such as SIGTERM still reaches redis' serverCron, which shuts it down);
  * - the requested time of nanosleep, clock_nanosleep and usleep;

@@ -9,13 +9,16 @@
  * polled with a zero timeout, are the requests' own work and left alone. Every return that
  * waited (timeout not 0) also calls pairbench_loop_wait, also one instruction: its count is
  * the event loop's iterations, which at many connections depend on how the requests arrived
- * (how many one wake-up found ready), the honest limit of an exact count there. */
+ * (how many one wake-up found ready), the honest limit of an exact count there. With the
+ * virtual clock (clock.c) each return also advances that clock, and a wait with a timeout
+ * waits at least the clock's grace period of real time (select is wrapped for it too). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stddef.h>
 #include <sys/epoll.h>
+#include <sys/select.h>
 #include <time.h>
 
 #include "clock.h"
@@ -94,12 +97,33 @@ int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *tmo, const sig
     struct timespec t;
     int n;
 
-    if (ns > 0 && clock_wait_ms(1) > 1 && ns < clock_wait_ms(1) * 1000000ll) {
+    if (ns > 0 && clock_virtual() && ns < clock_wait_ms(1) * 1000000ll) {
         t.tv_sec = clock_wait_ms(1) / 1000;
         t.tv_nsec = (long)(clock_wait_ms(1) % 1000) * 1000000l;
         tmo = &t;
     }
     n = real(fds, nfds, tmo, mask);
+    mark(n, ns != 0, ns);
+    return n;
+}
+
+int select(int nfds, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
+{
+    int (*real)(int, fd_set *, fd_set *, fd_set *, struct timeval *) =
+        (int (*)(int, fd_set *, fd_set *, fd_set *, struct timeval *))next_fn("select");
+    long long ns = tv ? (long long)tv->tv_sec * 1000000000ll + tv->tv_usec * 1000ll : -1;
+    struct timeval t;
+    int n;
+
+    if (ns > 0 && clock_virtual() && ns < clock_wait_ms(1) * 1000000ll) {
+        t.tv_sec = clock_wait_ms(1) / 1000;
+        t.tv_usec = (long)(clock_wait_ms(1) % 1000) * 1000l;
+        n = real(nfds, r, w, e, &t);
+        if (n == 0)
+            tv->tv_sec = tv->tv_usec = 0;
+    } else {
+        n = real(nfds, r, w, e, tv);
+    }
     mark(n, ns != 0, ns);
     return n;
 }
