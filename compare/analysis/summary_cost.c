@@ -125,6 +125,19 @@ static const char *not_exact(const json_t *const *lines, size_t n)
     return NULL;
 }
 
+/* 1 when every line ran on the virtual clock (instructions.fixed.clock.kind). */
+static int all_virtual(const json_t *const *lines, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        const json_t *f = json_object_get(json_object_get(lines[i], "instructions"), "fixed");
+        if (strcmp(summary_str(json_object_get(f, "clock"), "kind", ""), "virtual") != 0)
+            return 0;
+    }
+    return n > 0;
+}
+
 static long line_seed(const json_t *line)
 {
     const json_t *f = json_object_get(json_object_get(line, "instructions"), "fixed");
@@ -134,7 +147,8 @@ static long line_seed(const json_t *line)
 }
 
 /* The rule for exact counts: both versions' lines exact, paired by seed; regressed/improved
- * when every pair moves the same way past SUMMARY_COST_EXACT_SHARE of the metric's threshold, else
+ * when every pair moves the same way past SUMMARY_COST_EXACT_SHARE of the metric's threshold
+ * (SUMMARY_COST_EXACT_SHARE_VIRTUAL when every line ran on the virtual clock), else
  * "~". Writes vs.exact = {"rule", "threshold_pct", "pairs": [{seed, change}], "clock" (the
  * baseline's instructions.fixed.clock, when recorded)} and the verdict;
  * where the rule cannot apply, vs.exact = {"rule": "runs", "baseline"/"candidate": why} and
@@ -143,7 +157,9 @@ static void exact_verdict(json_t *metric, json_t *vs, const json_t *const *base,
                           const json_t *const *cand, size_t nc)
 {
     const char *wb = not_exact(base, nb), *wc = not_exact(cand, nc);
-    double thr = summary_num(metric, "threshold_pct", 0) * SUMMARY_COST_EXACT_SHARE;
+    double thr = summary_num(metric, "threshold_pct", 0) *
+                 (all_virtual(base, nb) && all_virtual(cand, nc) ? SUMMARY_COST_EXACT_SHARE_VIRTUAL
+                                                                 : SUMMARY_COST_EXACT_SHARE);
     json_t *pairs = json_array(), *ex;
     size_t i, j, up = 0, down = 0, n = 0;
     const char *verdict = NULL;

@@ -17,6 +17,13 @@
  * was 0.085% (redis SET: serverCron's share of the incremental rehashing is timed); a +0.3%
  * change stays past it in every pair. */
 #define SUMMARY_COST_EXACT_SHARE 0.15
+/* The same when every line of both versions also ran on the virtual clock
+ * (instructions.fixed.clock.kind "virtual"): 1% -> 0.05%. With it, three counts of one seed
+ * were identical at one connection in every row measured (redis SET, GET, LRANGE_100, a
+ * hash's HSET/HDEL, nginx, driver serve; docs/results/2026-12-04-exact-counts.md) and seed
+ * pairs of two redis builds moved by whole instructions (+27.000 per SET in every pair, GET
+ * 0.000); 0.05% is 3 instructions of a SET, left as room for servers not measured. */
+#define SUMMARY_COST_EXACT_SHARE_VIRTUAL 0.05
 
 /* Adds to metric (a row's "instructions" metric object) "source" (e.g. "valgrind-3.19.0"),
  * and per candidate in vs_baseline.CANDIDATE "functions": [{"name", "baseline",

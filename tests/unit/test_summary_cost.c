@@ -10,7 +10,8 @@
 #include "analysis/summary_cost.h"
 #include "t.h"
 
-/* latest with the counted lines of versions a and b: per_op of round r = a[r] / b[r]. */
+/* latest with the counted lines of versions a and b: per_op of round r = a[r] / b[r]; b_exact
+ * 0: b not exact, 1: both exact on the real clock, 2: both exact on the virtual clock. */
 static json_t *latest_of(const double *a, const double *b, size_t n, int b_exact)
 {
     json_t *l = json_object();
@@ -24,10 +25,11 @@ static json_t *latest_of(const double *a, const double *b, size_t n, int b_exact
             int exact = k == 0 || b_exact;
             snprintf(key, sizeof(key), "cfg\x1f%s\x1finstructions\x1f%zu", k ? "b" : "a", r + 1);
             json_object_set_new(l, key,
-                                json_pack("{s:s,s:{s:f,s:{s:i,s:b,s:s?}}}", "status", "ok",
+                                json_pack("{s:s,s:{s:f,s:{s:i,s:b,s:s?,s:{s:s}}}}", "status", "ok",
                                           "instructions", "per_op", v[k][r], "fixed", "seed",
                                           (int)r + 1, "exact", exact, "reason",
-                                          exact ? NULL : "'/x/redis-server' is statically linked"));
+                                          exact ? NULL : "'/x/redis-server' is statically linked",
+                                          "clock", "kind", b_exact == 2 ? "virtual" : "real"));
         }
     }
     return l;
@@ -71,6 +73,11 @@ int main(void)
         {{5000, 5100, 4950}, {5001, 5099, 4950.5}, 1, "~", "~", "seed pairs"},
         /* one pair against the others: ~ */
         {{5000, 5100, 4950}, {5015, 5115.3, 4950}, 1, "~", "~", "seed pairs"},
+        /* both on the virtual clock (b_exact 2): decided at 0.05% */
+        {{5000, 5100, 4950}, {5005, 5105.1, 4954.95}, 2, "~", "regressed", "seed pairs"},
+        {{5000, 5100, 4950}, {5003, 5103.06, 4952.97}, 2, "~", "regressed", "seed pairs"},
+        {{5000, 5100, 4950}, {5002, 5102.04, 4951.98}, 2, "~", "~", "seed pairs"},
+        {{5000, 5100, 4950}, {5000, 5100, 4950}, 2, "~", "~", "seed pairs"},
         /* the candidate not exact: the runs' verdict stays */
         {{5000, 5100, 4950}, {5015, 5115.3, 4964.85}, 0, "~", "~", "runs"},
     };
