@@ -26,7 +26,8 @@
  * times `scale`. With the interposer, by wake-ups ("wakeups": the window's time-driven
  * wake-ups / the idle phase's, each wake-up of an idle server the same instructions), so the
  * window's wall-clock time does not enter; where the idle server waited but time never woke
- * it ("phase": 1, the idle count is what a phase's zero and dump cost); without the
+ * it ("phase": 1, the idle count is what a phase's zero and dump cost), unless the idle phase
+ * counted more than a tenth of the window (threads that poll: then by time); without the
  * interposer, by time ("time": window seconds / idle seconds). */
 struct cost_idle {
     double scale;

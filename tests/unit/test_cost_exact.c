@@ -26,18 +26,20 @@ static struct cgprof *profile(unsigned wakeups, unsigned waits, unsigned work)
 static void test_idle(void)
 {
     static const struct {
-        unsigned idle_wakeups, idle_waits, win_wakeups;
+        unsigned idle_wakeups, idle_waits, win_wakeups, idle_work;
         double idle_s, win_s, scale;
         const char *method;
     } cases[] = {
-        {5, 6, 2, 0.5, 8.0, 0.4, "wakeups"}, /* 2 of the idle phase's 5: time does not enter */
-        {0, 2, 0, 0.5, 8.0, 1.0, "phase"},   /* waited, never woken by time */
-        {0, 0, 0, 0.5, 2.0, 4.0, "time"},    /* no interposer */
+        {5, 6, 2, 1000, 0.5, 8.0, 0.4, "wakeups"}, /* 2 of the idle phase's 5: time not in it */
+        {0, 2, 0, 1000, 0.5, 8.0, 1.0, "phase"},   /* waited, never woken by time */
+        {0, 2, 0, 20000, 0.5, 2.0, 4.0, "time"},   /* the idle phase polled: by time */
+        {0, 0, 0, 1000, 0.5, 2.0, 4.0, "time"},    /* no interposer */
     };
     size_t i;
 
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        struct cgprof *idle = profile(cases[i].idle_wakeups, cases[i].idle_waits, 1000);
+        struct cgprof *idle =
+            profile(cases[i].idle_wakeups, cases[i].idle_waits, cases[i].idle_work);
         struct cgprof *win = profile(cases[i].win_wakeups, 40, 90000);
         struct cost_idle ci;
         cost_exact_idle(idle, win, cases[i].idle_s, cases[i].win_s, &ci);
