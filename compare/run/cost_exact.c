@@ -69,16 +69,18 @@ void cost_exact_idle(const struct cgprof *idle, const struct cgprof *win, double
         out->method = "wakeups";
         out->scale = (double)out->window_wakeups / (double)out->idle_wakeups;
     } else if (cgprof_cost_of(idle, COST_WAIT_FN) > 0 &&
-               cgprof_total(idle) * 10 <= cgprof_total(win)) {
+               cgprof_total(idle) * 10 > cgprof_total(win)) {
+        /* the idle server worked on its own (threads that poll: valkey's I/O threads spin
+         * before they park), at a rate that says nothing of the window's: counted whole */
+        out->method = "none";
+        out->scale = 0;
+    } else if (cgprof_cost_of(idle, COST_WAIT_FN) > 0) {
         /* the interposer saw the idle server wait, and time never woke it: what the idle
          * phase counted is what a phase's start and end cost (vgdb interrupting the wait),
          * the same in the window */
         out->method = "phase";
         out->scale = 1;
     } else {
-        /* no interposer, or an idle phase that worked on its own (threads polling: valkey's
-         * I/O threads spin before they park) and cannot stand for a phase's start and end:
-         * by time */
         out->method = "time";
         out->scale = idle_s > 0 ? win_s / idle_s : 0;
     }

@@ -27,11 +27,12 @@
  * wake-ups / the idle phase's, each wake-up of an idle server the same instructions), so the
  * window's wall-clock time does not enter; where the idle server waited but time never woke
  * it ("phase": 1, the idle count is what a phase's zero and dump cost), unless the idle phase
- * counted more than a tenth of the window (threads that poll: then by time); without the
- * interposer, by time ("time": window seconds / idle seconds). */
+ * counted more than a tenth of the window ("none": 0, threads that poll, whose idle rate says
+ * nothing of the window's: the window counted whole); without the interposer, by time
+ * ("time": window seconds / idle seconds). */
 struct cost_idle {
     double scale;
-    const char *method; /* "wakeups" or "time" */
+    const char *method; /* "wakeups", "phase", "none" or "time" */
     unsigned long long idle_wakeups, window_wakeups;
     unsigned long long window_waits; /* the window's event-loop iterations (0: not marked) */
 };
