@@ -219,7 +219,7 @@ static int req_one(struct http_reqs *r, unsigned i, const char *line, const char
     }
     memcpy(r->req[i], line, ll);
     memcpy(r->req[i] + ll, head, hl);
-    if (r->body_len)
+    if (r->body && r->body_len)
         memcpy(r->req[i] + ll + hl, r->body, r->body_len);
     if (r->len[i] > r->max_len)
         r->max_len = r->len[i];
