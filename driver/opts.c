@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "num.h"
+#include "wl/http_req.h"
 
 #define M_CLIENT 1u
 #define M_SERVE 2u
@@ -46,7 +47,7 @@ static const char *const redis_commands[] = {
     "LPOP", "RPOP",       "SADD",       "HSET",       "SPOP",       "ZADD",  "ZPOPMIN",
     "MSET", "LRANGE_100", "LRANGE_300", "LRANGE_500", "LRANGE_600", NULL};
 static const char *const http_versions[] = {"1.1", "2", NULL};
-static const char *const http_methods[] = {"GET", "POST", NULL};
+static const char *const http_methods[] = {"GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", 0};
 static const char *const arrivals[] = {"uniform", "poisson", NULL};
 
 #define F(field) offsetof(struct drv_opts, field), sizeof(((struct drv_opts *)0)->field)
@@ -82,7 +83,12 @@ static const struct key keys[] = {
     {"password_file", T_STR, M_CLIENT, F(password_file), 0, 0, NULL, "a file path"},
     {"path", T_STR, M_ALL, F(path), 0, 0, NULL, "a request path starting with '/'"},
     {"http_version", T_CHOICE, M_CLIENT, F(http_version), 0, 0, http_versions, "1.1 or 2"},
-    {"method", T_CHOICE, M_CLIENT, F(method), 0, 0, http_methods, "GET or POST"},
+    {"method", T_CHOICE, M_CLIENT, F(method), 0, 0, http_methods,
+     "GET, POST, PUT, PATCH, DELETE or OPTIONS"},
+    {"headers", T_JSON, M_CLIENT, F(headers), 0, 0, NULL, "a JSON object of headers"},
+    {"body", T_STR, M_CLIENT, F(body), 0, 0, NULL, "a request body (text)"},
+    {"body_file", T_STR, M_CLIENT, F(body_file), 0, 0, NULL, "a file path"},
+    {"paths", T_JSON, M_CLIENT, F(paths), 0, 0, NULL, "a JSON array of paths and weights"},
     {"cacert", T_STR, M_ALL, F(cacert), 0, 0, NULL, "a file path"},
     {"cert", T_STR, M_ALL, F(cert), 0, 0, NULL, "a file path"},
     {"key", T_STR, M_ALL, F(key), 0, 0, NULL, "a file path"},
@@ -120,6 +126,8 @@ static const struct {
     {"password_file", P_BIT(PROTO_REDIS), "redis"}, {"http_version", P_BIT(PROTO_HTTP), "http"},
     {"key_pattern", P_BIT(PROTO_REDIS), "redis"},   {"commands", P_BIT(PROTO_REDIS), "redis"},
     {"setup", P_BIT(PROTO_REDIS), "redis"},         {"method", P_BIT(PROTO_HTTP), "http"},
+    {"headers", P_BIT(PROTO_HTTP), "http"},         {"body", P_BIT(PROTO_HTTP), "http"},
+    {"body_file", P_BIT(PROTO_HTTP), "http"},       {"paths", P_BIT(PROTO_HTTP), "http"},
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -632,6 +640,8 @@ int opts_validate(const struct drv_opts *o, char *err, size_t errlen)
             snprintf(err, errlen, "--http-version '2': only meaningful for 'driver http'");
             return -1;
         }
+        if (http_req_validate(o, err, errlen) < 0)
+            return -1;
         if ((o->cert[0] != '\0') != (o->key[0] != '\0')) {
             snprintf(err, errlen, "--cert '%s' --key '%s': a client certificate needs both",
                      o->cert, o->key);
@@ -739,6 +749,7 @@ json_t *opts_to_json(const struct drv_opts *o)
         if (o->protocol == PROTO_HTTP) {
             set_str(j, "http_version", o->http_version);
             set_str(j, "method", o->method);
+            http_req_to_json(o, j);
         }
         if (tls) {
             if (o->sni[0])

@@ -43,9 +43,13 @@ struct drv_opts {
     int resp;             /* 2 or 3, default 2 */
     char password_file[PATH_MAX];
     /* http, ws */
-    char path[1024];      /* default "/" */
-    char http_version[8]; /* "1.1" (default) or "2" */
-    char method[8];       /* http: "GET" (default) or "POST" (body of payload bytes) */
+    char path[1024];          /* default "/" */
+    char http_version[8];     /* "1.1" (default) or "2" */
+    char method[8];           /* http: "GET" (default), "POST" (body of payload bytes), ... */
+    char headers[16384];      /* http: extra headers, as JSON text ("" = none): {"Name": "v"} */
+    char body[4096];          /* http: an inline request body ("" = none) */
+    char body_file[PATH_MAX]; /* http: a file whose bytes are the request body */
+    char paths[8192];         /* http: JSON text ("" = --path): [{"path", "weight"}] */
     /* tls */
     char cacert[PATH_MAX];
     char cert[PATH_MAX];

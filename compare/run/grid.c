@@ -21,7 +21,7 @@ static const char *const protocols[] = {"redis", "tcp", "http", "ws", NULL};
 static const char *const transports[] = {"tcp", "tls", NULL};
 static const char *const http_versions[] = {"1.1", "2", NULL};
 /* What the driver's HTTP workload sends (driver/wl/wl_http.c). */
-static const char *const methods[] = {"GET", "POST", NULL};
+static const char *const methods[] = {"GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", NULL};
 static const char *const arrivals[] = {"uniform", "poisson", NULL};
 
 static const struct key_rule key_rules[] = {
@@ -50,7 +50,13 @@ static const struct key_rule key_rules[] = {
     {"warmup", K_NUM, 0, 3600, NULL, "a number of seconds from 0 to 3600"},
     {"duration", K_NUM, 0.001, 86400, NULL, "a number of seconds from 0.001 to 86400"},
     {"requests", K_INT, 1, 1e12, NULL, "a positive integer (operations)"},
-    {"method", K_ENUM, 0, 0, methods, "\"GET\" or \"POST\""},
+    {"method", K_ENUM, 0, 0, methods,
+     "one of \"GET\", \"POST\", \"PUT\", \"PATCH\", \"DELETE\", \"OPTIONS\""},
+    /* grid_http.c checks headers and paths */
+    {"headers", K_STR, 0, 0, NULL, "request headers"},
+    {"paths", K_STR, 0, 0, NULL, "weighted paths"},
+    {"body", K_STR, 0, 0, NULL, "a request body (string)"},
+    {"body_file", K_STR, 0, 0, NULL, "a file path (string)"},
     {"cacert", K_STR, 0, 0, NULL, "a file path (string)"},
     {"cert", K_STR, 0, 0, NULL, "a file path (string)"},
     {"key", K_STR, 0, 0, NULL, "a file path (string)"},
@@ -75,7 +81,7 @@ static const char key_list[] =
     "command, commands, key_pattern, setup, keyspace, auth, resp, http_version, path, serve, "
     "serve_workers, warmup, "
     "duration, requests, method, cacert, cert, key, sni, insecure, timeout, delay_us, "
-    "busy_poll_us, rate, arrival";
+    "busy_poll_us, rate, arrival, headers, paths, body, body_file";
 
 void grid_show_value(const json_t *v, char *out, size_t outlen)
 {
@@ -147,6 +153,8 @@ int grid_check_key(const char *file, const char *path, const char *key, const js
     }
     if (grid_redis_is_key(key))
         return grid_check_redis(file, path, key, value, err, errlen);
+    if (grid_http_is_key(key))
+        return grid_check_http(file, path, key, value, err, errlen);
     if (strcmp(key, "rate") == 0 && json_is_string(value)) {
         if (grid_rate_percent(value) < 0)
             return grid_fail_expected(file, path, r->what, value, err, errlen);
@@ -289,6 +297,9 @@ void grid_config_label(const json_t *p, char *out, size_t outlen)
         add_part(out, outlen, "HTTP/2");
     if (is_web && strcmp(gets_(p, "method", "GET"), "GET") != 0)
         add_part(out, outlen, gets_(p, "method", "GET"));
+    grid_http_label(p, part, sizeof(part));
+    if (part[0])
+        add_part(out, outlen, part);
     if (geti(p, "resp", 0) == 3)
         add_part(out, outlen, "RESP3");
     if (json_is_true(json_object_get(p, "auth")))
@@ -352,7 +363,8 @@ static int finish_config(const char *file, const char *where, json_t *p, char *e
     const char *proto;
     static const char *const redis_only[] = {"command",  "keyspace", "auth",       "resp",
                                              "commands", "setup",    "key_pattern"};
-    static const char *const web_only[] = {"path", "http_version", "method"};
+    static const char *const web_only[] = {"path",  "http_version", "method",   "headers",
+                                           "paths", "body",         "body_file"};
     size_t i;
 
     if (!json_object_get(p, "protocol")) {

@@ -47,6 +47,13 @@ int grid_check_redis(const char *file, const char *path, const char *key, const 
                      char *err, size_t errlen);
 void grid_redis_label(const json_t *params, char *out, size_t outlen);
 
+/* grid_http.c: whether key is "headers" or "paths"; its check as the driver reads it; and the
+ * label text of the paths ("/a", "3 paths", or "" without paths). */
+int grid_http_is_key(const char *key);
+int grid_check_http(const char *file, const char *path, const char *key, const json_t *value,
+                    char *err, size_t errlen);
+void grid_http_label(const json_t *params, char *out, size_t outlen);
+
 /* Appends "key value" to the labels of configs[0..n) for every axis with two or more values
  * whose key grid_config_label() does not show (host, port, sni, timeout, warmup, ...), so
  * a label names every axis that varies. */

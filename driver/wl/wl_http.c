@@ -1,8 +1,10 @@
-/* The HTTP/1.1 client workload: keep-alive GET of --path (or POST of a --payload-byte body),
- * a batch = `pipeline` requests written back to back, so window or pipeline > 1 is HTTP/1.1
+/* The HTTP/1.1 client workload: keep-alive requests of --method to --path or --paths (weighted,
+ * drawn per connection from its seeded stream), with --headers and a body (--body,
+ * --body-file, or for POST and PUT --payload bytes), built by http_req.c; a batch =
+ * `pipeline` requests written back to back, so window or pipeline > 1 is HTTP/1.1
  * pipelining on the wire. The requests are built once at setup and shared read-only by every
  * connection. Each response is scanned incrementally (a body is never buffered whole) and
- * checked: status 200, a complete body by Content-Length or chunked encoding, and, when the
+ * checked: a 2xx status, a complete body by Content-Length or chunked encoding, and, when the
  * server is pairbench's reference server ("Server: pairbench"), the body's length and bytes
  * (payload bytes of the shared pattern for GET, the echo of what was posted for POST). */
 #include <stdio.h>
@@ -10,17 +12,19 @@
 #include <string.h>
 
 #include "proto/http_parse.h"
+#include "wl/http_req.h"
 #include "wl/workload.h"
 
 #define WL_HTTP_MAX_HEAD (64 * 1024)
 #define WL_HTTP_MAX_BATCH ((size_t)256 << 20)
 
 struct http_shared {
-    char *batch;    /* `pipeline` copies of one request */
-    size_t req_len; /* bytes of one request */
+    struct http_reqs reqs; /* one request per path (http_req.h) */
+    char *batch;           /* one path: `pipeline` copies of its request */
     unsigned pipeline;
-    char *expect; /* the body the reference server answers with */
-    size_t payload;
+    const char *expect; /* the body the reference server answers with */
+    size_t expect_len;
+    char *pattern; /* payload bytes of the shared pattern (GET's answer) */
 };
 
 struct http_conn {
@@ -30,6 +34,8 @@ struct http_conn {
     int check_bytes; /* reference server: check body length and bytes */
     int mismatch;    /* body bytes differ from the expected ones */
     struct http_body body;
+    uint64_t rng; /* several paths: the seeded draw of the next one */
+    char *batch;  /* several paths: this connection's batch */
 };
 
 static void http_teardown(void *shared)
@@ -37,24 +43,23 @@ static void http_teardown(void *shared)
     struct http_shared *sh = shared;
     if (!sh)
         return;
+    http_reqs_free(&sh->reqs);
     free(sh->batch);
-    free(sh->expect);
+    free(sh->pattern);
     free(sh);
 }
 
 static int http_setup(const struct drv_opts *o, void **shared, char *err, size_t errlen)
 {
     struct http_shared *sh = calloc(1, sizeof(*sh));
-    char head[2048], host[300];
-    int post = strcmp(o->method, "POST") == 0;
+    char host[300];
     if (!sh)
         goto oom;
-    sh->payload = o->payload;
     sh->pipeline = o->pipeline ? o->pipeline : 1;
-    sh->expect = malloc(o->payload ? o->payload : 1);
-    if (!sh->expect)
+    sh->pattern = malloc(o->payload ? o->payload : 1);
+    if (!sh->pattern)
         goto oom;
-    http_pattern(sh->expect, o->payload, 0);
+    http_pattern(sh->pattern, o->payload, 0);
     if (!http_path_ok(o->path, 1024)) {
         snprintf(err, errlen,
                  "--path '%.64s': expected a request path starting with '/' without spaces or "
@@ -66,34 +71,27 @@ static int http_setup(const struct drv_opts *o, void **shared, char *err, size_t
         snprintf(host, sizeof(host), "[%s]:%d", o->host, o->port);
     else
         snprintf(host, sizeof(host), "%s:%d", o->host, o->port);
-    int hl;
-    if (post)
-        hl = snprintf(head, sizeof(head),
-                      "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/octet-stream\r\n"
-                      "Content-Length: %zu\r\n\r\n",
-                      o->path, host, o->payload);
-    else
-        hl = snprintf(head, sizeof(head), "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", o->path, host);
-    if (hl < 0 || (size_t)hl >= sizeof(head)) {
-        snprintf(err, errlen, "http: request line for path '%.64s...' is too long", o->path);
+    if (http_reqs_build(o, host, &sh->reqs, err, errlen) < 0)
         goto fail;
-    }
-    sh->req_len = (size_t)hl + (post ? o->payload : 0);
-    if (sh->req_len > WL_HTTP_MAX_BATCH / sh->pipeline) {
+    /* the reference server echoes POST and PUT bodies and answers the pattern otherwise */
+    int echo = !strcmp(o->method, "POST") || !strcmp(o->method, "PUT");
+    sh->expect = echo ? sh->reqs.body : sh->pattern;
+    sh->expect_len = echo ? sh->reqs.body_len : o->payload;
+    if (sh->reqs.max_len > WL_HTTP_MAX_BATCH / sh->pipeline) {
         snprintf(err, errlen,
                  "http: a batch of %u requests of %zu bytes exceeds %zu MiB: lower --pipeline "
                  "or --payload",
-                 sh->pipeline, sh->req_len, WL_HTTP_MAX_BATCH >> 20);
+                 sh->pipeline, sh->reqs.max_len, WL_HTTP_MAX_BATCH >> 20);
         goto fail;
     }
-    sh->batch = malloc(sh->req_len * sh->pipeline);
-    if (!sh->batch)
-        goto oom;
-    memcpy(sh->batch, head, (size_t)hl);
-    if (post)
-        memcpy(sh->batch + hl, sh->expect, o->payload);
-    for (unsigned i = 1; i < sh->pipeline; i++)
-        memcpy(sh->batch + i * sh->req_len, sh->batch, sh->req_len);
+    if (sh->reqs.n == 1) {
+        size_t len = sh->reqs.len[0];
+        sh->batch = malloc(len * sh->pipeline);
+        if (!sh->batch)
+            goto oom;
+        for (unsigned i = 0; i < sh->pipeline; i++)
+            memcpy(sh->batch + i * len, sh->reqs.req[0], len);
+    }
     *shared = sh;
     return 0;
 oom:
@@ -105,16 +103,28 @@ fail:
 
 static void *http_conn_new(void *shared, unsigned index, uint64_t seed)
 {
-    (void)index, (void)seed;
+    struct http_shared *sh = shared;
     struct http_conn *c = calloc(1, sizeof(*c));
-    if (c)
-        c->sh = shared;
+    if (!c)
+        return NULL;
+    c->sh = sh;
+    c->rng = seed ^ ((uint64_t)index << 32) ^ 0x9e3779b97f4a7c15ULL;
+    if (sh->reqs.n > 1) {
+        c->batch = malloc(sh->reqs.max_len * sh->pipeline);
+        if (!c->batch) {
+            free(c);
+            return NULL;
+        }
+    }
     return c;
 }
 
 static void http_conn_free(void *st)
 {
-    free(st);
+    struct http_conn *c = st;
+    if (c)
+        free(c->batch);
+    free(c);
 }
 
 /* Called on every (re)connect: a response cut by a dropped connection is forgotten. */
@@ -136,11 +146,23 @@ static ssize_t http_hello_feed(void *st, const char *p, size_t n, int *done, cha
 
 static int http_batch(void *st, unsigned n, const char **data, size_t *len)
 {
-    const struct http_shared *sh = ((struct http_conn *)st)->sh;
+    struct http_conn *c = st;
+    const struct http_shared *sh = c->sh;
+    size_t at = 0;
     if (n == 0 || n > sh->pipeline)
         return -1;
-    *data = sh->batch;
-    *len = (size_t)n * sh->req_len;
+    if (sh->reqs.n == 1) {
+        *data = sh->batch;
+        *len = (size_t)n * sh->reqs.len[0];
+        return 0;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        unsigned k = http_reqs_pick(&sh->reqs, &c->rng);
+        memcpy(c->batch + at, sh->reqs.req[k], sh->reqs.len[k]);
+        at += sh->reqs.len[k];
+    }
+    *data = c->batch;
+    *len = at;
     return 0;
 }
 
@@ -163,24 +185,24 @@ static void http_body_data(struct http_conn *c, const char *d, size_t dl)
     uint64_t at = c->body.total - dl; /* offset of d in the body */
     if (!c->check_bytes || c->mismatch)
         return;
-    if (at + dl > c->sh->payload || memcmp(c->sh->expect + at, d, dl) != 0)
+    if (at + dl > c->sh->expect_len || memcmp(c->sh->expect + at, d, dl) != 0)
         c->mismatch = 1;
 }
 
 static void http_finish(struct http_conn *c, struct wl_tally *t)
 {
     t->replies++;
-    if (c->status != 200) {
+    if (c->status < 200 || c->status > 299) {
         t->protocol++;
         if (t->why[0] == '\0')
-            snprintf(t->why, sizeof(t->why), "HTTP status %d (expected 200)", c->status);
-    } else if (c->mismatch || (c->check_bytes && c->body.total != c->sh->payload)) {
+            snprintf(t->why, sizeof(t->why), "HTTP status %d (expected 2xx)", c->status);
+    } else if (c->mismatch || (c->check_bytes && c->body.total != c->sh->expect_len)) {
         t->verify++;
         if (t->why[0] == '\0')
             snprintf(t->why, sizeof(t->why),
                      "a body of %llu bytes that differs from the %zu "
                      "expected",
-                     (unsigned long long)c->body.total, c->sh->payload);
+                     (unsigned long long)c->body.total, c->sh->expect_len);
     } else {
         t->ok++;
     }
