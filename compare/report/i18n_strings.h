@@ -765,3 +765,18 @@ X(F_FLAME_MOST, "Changed most in its own instructions: {0} ({1} per operation)",
   "自身指令变化最大：{0}（每次操作 {1}）")
 X(F_FLAME_NEW, "new", "新增")
 X(F_FLAME_GONE, "gone", "消失")
+X(F_LIM_CYCLES,
+  "Estimated cycles per operation = L1 hits + 5 × LL hits + 35 × RAM accesses (the weights "
+  "iai-callgrind uses), from callgrind's cache simulation (--cache-sim) in the "
+  "instruction-counted runs: a simulated first-level (instruction and data) and last-level "
+  "cache of this machine's sizes, fed every instruction fetch, data read and data write of the "
+  "server per operation (its L1 and LL misses are in the breakdown; the idle rate "
+  "subtracted). The simulating server ran about {0}× slower. It is a model, not a "
+  "measurement: it cannot see out-of-order overlap, prefetching, branch mispredictions, the "
+  "TLB, other cores sharing the cache or this CPU's real latencies; it makes a change that "
+  "only moves memory traffic visible where the instructions stay the same.",
+  "每次操作的估算周期 = L1 命中 + 5 × LL 命中 + 35 × 内存访问（iai-callgrind 使用的权重），来自"
+  "指令计数运行中 callgrind 的缓存模拟（--cache-sim）：按本机大小模拟一级（指令和数据）缓存和末级"
+  "缓存，输入服务器每次操作的每次取指、数据读和数据写（L1 与 LL 未命中见细分；减去空闲速率）。"
+  "模拟中的服务器慢约 {0} 倍。这是模型而不是测量：它看不到乱序重叠、预取、分支预测失败、TLB、"
+  "共享缓存的其他核心或本 CPU 的真实延迟；它让只改变内存流量而指令数不变的变化变得可见。")
