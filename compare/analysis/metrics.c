@@ -207,15 +207,15 @@ static const struct metric_def defs[METRIC_ALL] = {
                             "allocator calls/op",
                             "分配器调用/操作",
                             0.1},
-    /* threshold from A/A spreads of the cache-simulated counts on this VM
-     * (docs/results/2026-12-04-full-cost.md) */
+    /* 5%: three rounds of the cache-simulated count spread by up to 2.5% on this VM (valkey
+     * GET; redis and the reference server 0.2% at most; docs/results/2026-12-04-full-cost.md) */
     [METRIC_ESTIMATED_CYCLES] = {"estimated_cycles",
                                  {"cycles", NULL},
                                  "estimated_cycles",
                                  0,
                                  1,
                                  1,
-                                 2,
+                                 5,
                                  "cycles/op",
                                  "estimated cycles/op",
                                  "est. cycles/op",

@@ -42,7 +42,7 @@ got=$(json_get "$T/o/summary.json" '
 const m = this.rows[0].metrics.estimated_cycles;
 [m.unit, m.threshold_pct, m.vs_baseline.twin.verdict, m.vs_baseline.alloc.verdict,
  m.vs_baseline.alloc.by_part[0].name, Object.keys(m.by_part).length].join(" ")')
-assert_eq "$got" "cycles/op 2 ~ regressed L1 hits 5" "estimated_cycles in summary.json"
+assert_eq "$got" "cycles/op 5 ~ regressed L1 hits 5" "estimated_cycles in summary.json"
 assert_eq "$(grep -c ',estimated_cycles,"\(plain\|twin\|alloc\)",' "$T/o/summary.csv")" 3 "estimated_cycles lines in summary.csv"
 grep -q '^### Server estimated cycles per operation (cache simulation)' "$T/o/report.md" ||
     fail "report.md has no estimated cycles section"
