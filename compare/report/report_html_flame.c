@@ -23,6 +23,7 @@
 #define FLAME_SAME 0.01   /* |change| below 1%: grey */
 #define FLAME_FULL 0.25   /* |change| from 25%: the deepest colour */
 #define FLAME_CHAR_PX 6.6 /* width of a character at font-size 11, monospace */
+#define FLAME_DEPTH 128   /* deeper frames of a path are counted in the frame at this depth */
 
 struct fnode {
     char *name;
@@ -92,13 +93,14 @@ static void tree_add(struct ftree *t, const json_t *stacks, int cand)
         double x = json_number_value(v);
         const char *p = path;
         size_t cur = 0;
+        int depth = 0;
 
-        for (;;) {
+        for (;; depth++) {
             const char *semi = strchr(p, ';');
             size_t len = semi ? (size_t)(semi - p) : strlen(p);
 
             *(cand ? &t->n[cur].c : &t->n[cur].b) += x;
-            if (!len || t->failed)
+            if (!len || t->failed || depth >= FLAME_DEPTH)
                 break;
             if (!(cur = callee(t, cur, p, len)))
                 return;
