@@ -9,9 +9,11 @@
 # (throughput timed / throughput traced or counted). Part 2, "detect": the reference server
 # with --extra-syscalls 1, --extra-allocs 1 and --extra-wakeups 1 against the plain one,
 # TRIES (3) comparisons, the verdicts of the new metrics per candidate. Part 3, "rv": Redis 7.0
-# against Valkey 8.0 (SET, GET) with each metric and its breakdown.
+# against Valkey 8.0 (SET, GET) with each metric and its breakdown. The counted runs simulate the
+# cache (estimated cycles; CACHE_SIM=false leaves it out).
 # Timed runs are taken under flock /tmp/pairbench-timing.lock (one timing at a time).
 # Usage: sh bench/full-cost.sh [aa|detect|rv|all]   env: RUNS (3), TRIES (3), REQUESTS (3000),
+#   CACHE_SIM (true),
 #   OUT (a temp dir)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,6 +21,7 @@ what=${1:-all}
 runs=${RUNS:-3}
 tries=${TRIES:-3}
 requests=${REQUESTS:-3000}
+cache_sim=${CACHE_SIM:-true}
 out=${OUT:-$(mktemp -d /tmp/pairbench-full-cost.XXXXXX)}
 compare=$top/bin/compare
 mkdir -p "$out"
@@ -28,7 +31,7 @@ echo "full-cost bench: run directories under $out" >&2
 
 spec() { # file versions-json grid-file
     cat > "$1" <<EOT
-{"versions": $2, "grids": ["$3"], "runs": $runs, "warmup": 0.2, "duration": 0.5, "syscalls": true,
+{"versions": $2, "grids": ["$3"], "runs": $runs, "warmup": 0.2, "duration": 0.5, "syscalls": true, "cache_sim": $cache_sim,
  "instructions": {"source": "valgrind", "runs": 3, "requests": $requests, "warmup_requests": 500, "idle_s": 0.3}}
 EOT
 }
@@ -41,7 +44,7 @@ run_compare() { # spec out-dir
 aa_table() { # run-dir
     node -e '
 const s = JSON.parse(require("fs").readFileSync(process.argv[1] + "/summary.json"));
-const [a, b] = s.versions, keys = ["syscalls", "allocations", "context_switches", "page_faults", "cpu_migrations", "instructions"];
+const [a, b] = s.versions, keys = ["syscalls", "allocations", "context_switches", "page_faults", "cpu_migrations", "instructions", "estimated_cycles"];
 const f = x => x >= 100 ? x.toFixed(0) : x.toFixed(3);
 for (const r of s.rows) {
   const t = r.metrics.throughput.values[a].median;
@@ -84,8 +87,8 @@ EOT
     echo '{"name": "serve", "defaults": {}, "axes": {"protocol": ["tcp", "http", "ws"]}}' > "$d/serve-grid.json"
     sv="{\"tcp\": \"$top/bin/driver serve tcp --port {port}\", \"http\": \"$top/bin/driver serve http --port {port}\", \"ws\": \"$top/bin/driver serve ws --port {port}\"}"
     spec "$d/serve.json" "[{\"name\": \"A\", \"server\": $sv}, {\"name\": \"A-again\", \"server\": $sv}]" "$d/serve-grid.json"
-    echo "| row | syscalls/op | allocations/op | context switches/op | page faults/op | CPU migrations/op | instructions/op | traced slowdown | callgrind slowdown |"
-    echo "|---|---|---|---|---|---|---|---:|---:|"
+    echo "| row | syscalls/op | allocations/op | context switches/op | page faults/op | CPU migrations/op | instructions/op | estimated cycles/op | traced slowdown | callgrind slowdown |"
+    echo "|---|---|---|---|---|---|---|---|---:|---:|"
     for s in ${AA_WORKLOADS:-serve redis nginx}; do
         run_compare "$d/$s.json" "$d/$s"
         aa_table "$d/$s"

@@ -24,6 +24,8 @@ struct cgprof {
     size_t cap, used;
     uint64_t total, alloc_total;
     size_t files;
+    unsigned event_mask;              /* events some file named */
+    uint64_t events[CGPROF_N_EVENTS]; /* self costs of the cache simulation's events */
 };
 
 /* One file's parsing state. */
@@ -40,7 +42,13 @@ struct file_state {
     int fn_alloc;  /* the current function is an allocator entry point itself */
     int cfn_alloc; /* the callee named by the last "cfn=" is one */
     uint64_t sum, allocs;
+    int ev_col[CGPROF_N_EVENTS]; /* column of each cgprof_event_names entry, -1 absent */
+    int last_col;                /* the last column to read: Ir's or an event's */
+    uint64_t ev_sum[CGPROF_N_EVENTS];
 };
+
+const char *const cgprof_event_names[CGPROF_N_EVENTS] = {"Ir",   "Dr",   "Dw",   "I1mr", "D1mr",
+                                                         "D1mw", "ILmr", "DLmr", "DLmw"};
 
 struct cgprof *cgprof_new(void)
 {
@@ -72,6 +80,16 @@ void cgprof_free(struct cgprof *p)
 uint64_t cgprof_total(const struct cgprof *p)
 {
     return p->total;
+}
+
+uint64_t cgprof_event_total(const struct cgprof *p, int event)
+{
+    return event >= 0 && event < CGPROF_N_EVENTS ? p->events[event] : 0;
+}
+
+int cgprof_has_event(const struct cgprof *p, int event)
+{
+    return event >= 0 && event < CGPROF_N_EVENTS && (p->event_mask >> event & 1u);
 }
 
 size_t cgprof_files(const struct cgprof *p)
@@ -262,13 +280,22 @@ static size_t next_word(const char **v)
 /* "events: Ir Dr ..." → index of Ir. */
 static int parse_events(struct file_state *fs, const char *v, const char **why)
 {
-    int i = 0;
+    int i = 0, e;
     size_t n;
 
     fs->ir = -1;
+    fs->last_col = 0;
+    for (e = 0; e < CGPROF_N_EVENTS; e++)
+        fs->ev_col[e] = -1;
     while ((n = next_word(&v)) > 0) {
         if (n == 2 && strncmp(v, "Ir", 2) == 0 && fs->ir < 0)
             fs->ir = i;
+        for (e = 0; e < CGPROF_N_EVENTS; e++)
+            if (n == strlen(cgprof_event_names[e]) && strncmp(v, cgprof_event_names[e], n) == 0 &&
+                fs->ev_col[e] < 0) {
+                fs->ev_col[e] = i;
+                fs->last_col = i > fs->last_col ? i : fs->last_col;
+            }
         if (++i > MAX_EVENTS) {
             *why = "more than 64 events";
             return -1;
@@ -302,8 +329,8 @@ static int parse_positions(struct file_state *fs, const char *v, const char **wh
 /* A cost line: positions, then event counts (missing trailing ones are 0). */
 static int cost_line(struct cgprof *p, struct file_state *fs, const char *s, const char **why)
 {
-    int col;
-    uint64_t v = 0;
+    int col, e;
+    uint64_t v = 0, cols[MAX_EVENTS + 1] = {0};
 
     for (col = 0; col < fs->npos; col++) {
         size_t k = next_word(&s);
@@ -313,19 +340,18 @@ static int cost_line(struct cgprof *p, struct file_state *fs, const char *s, con
         }
         s += k;
     }
-    for (col = 0; col <= fs->ir; col++) {
+    for (col = 0; col <= fs->ir || col <= fs->last_col; col++) {
         while (*s == ' ' || *s == '\t')
             s++;
-        if (!*s) {
-            v = 0; /* trailing zero counts are left out */
-            break;
-        }
-        s = parse_u64(s, &v);
+        if (!*s)
+            break; /* trailing zero counts are left out */
+        s = parse_u64(s, &cols[col]);
         if (!s || (*s && *s != ' ' && *s != '\t')) {
             *why = "expected a count";
             return -1;
         }
     }
+    v = fs->ir >= 0 ? cols[fs->ir] : 0;
     if (fs->ir < 0) {
         *why = "a cost line before \"events:\"";
         return -1;
@@ -340,6 +366,9 @@ static int cost_line(struct cgprof *p, struct file_state *fs, const char *s, con
     }
     p->tab[fs->fn].cost += v;
     fs->sum += v;
+    for (e = 0; e < CGPROF_N_EVENTS; e++)
+        if (fs->ev_col[e] >= 0)
+            fs->ev_sum[e] += cols[fs->ev_col[e]];
     return 0;
 }
 
@@ -472,6 +501,11 @@ int cgprof_parse(struct cgprof *p, const char *text, size_t len, const char *nam
     p->total += fs.sum;
     p->alloc_total += fs.allocs;
     p->files++;
+    for (i = 0; i < CGPROF_N_EVENTS; i++)
+        if (fs.ev_col[i] >= 0) {
+            p->events[i] += fs.ev_sum[i];
+            p->event_mask |= 1u << i;
+        }
     rc = 0;
 out:
     for (i = 0; i < fs.n_ids; i++)

@@ -36,6 +36,28 @@ int cgprof_parse(struct cgprof *p, const char *text, size_t len, const char *nam
 /* Instructions summed over every file parsed so far. */
 uint64_t cgprof_total(const struct cgprof *p);
 
+/* The events of callgrind's cache simulation (--cache-sim=yes), summed as self costs over
+ * the files like Ir: instructions, data reads and writes, L1 misses (instruction, data read,
+ * data write) and last-level misses (the same three). */
+enum {
+    CGPROF_IR,
+    CGPROF_DR,
+    CGPROF_DW,
+    CGPROF_I1MR,
+    CGPROF_D1MR,
+    CGPROF_D1MW,
+    CGPROF_ILMR,
+    CGPROF_DLMR,
+    CGPROF_DLMW,
+    CGPROF_N_EVENTS
+};
+/* Their names on the "events:" line ("Ir", "Dr", ... "DLmw"). */
+extern const char *const cgprof_event_names[CGPROF_N_EVENTS];
+/* The event's sum over every file parsed so far (0 when no file named it). */
+uint64_t cgprof_event_total(const struct cgprof *p, int event);
+/* Whether some file parsed so far named the event on its "events:" line. */
+int cgprof_has_event(const struct cgprof *p, int event);
+
 /* Files parsed so far. */
 size_t cgprof_files(const struct cgprof *p);
 

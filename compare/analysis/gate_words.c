@@ -21,7 +21,8 @@ static const char *const titles[] = {"throughput",
                                      "page faults per operation",
                                      "CPU migrations per operation",
                                      "system calls per operation",
-                                     "allocations per operation"};
+                                     "allocations per operation",
+                                     "estimated cycles per operation"};
 _Static_assert(sizeof(titles) / sizeof(titles[0]) == METRIC_ALL, "a title per metric");
 
 double gate_row_chance(const json_t *row, const char *cand)

@@ -34,7 +34,10 @@ enum metric {
     /* From counted runs of their own (gated by default when present): */
     METRIC_SYSCALLS,    /* "syscalls": every system call entry of the server's tree (ptrace) */
     METRIC_ALLOCATIONS, /* "allocations": allocator calls (the --instructions callgrind runs) */
-    METRIC_ALL          /* every metric a verdict rule knows */
+    /* "estimated_cycles": L1 hits + 5 × LL hits + 35 × RAM accesses per operation, from the
+     * counted runs with --cache-sim (run/cost_cache.h) */
+    METRIC_ESTIMATED_CYCLES,
+    METRIC_ALL /* every metric a verdict rule knows */
 };
 
 #define METRIC_MAX_ALIASES 4

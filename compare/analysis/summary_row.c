@@ -213,6 +213,7 @@ static const char *const metric_units[N_SLOTS] = {
     [METRIC_CPU_MIGRATIONS] = "per op",
     [METRIC_SYSCALLS] = "per op",
     [METRIC_ALLOCATIONS] = "per op",
+    [METRIC_ESTIMATED_CYCLES] = "cycles/op",
     [M_SERVER_CPU] = "percent",
     [M_SERVER_SYSCALLS] = "per op",
     [M_SERVER_CTXSW] = "per op",
@@ -360,8 +361,10 @@ static void row_metrics(json_t *metrics, struct side **sides, const char *cfg, c
     static const struct {
         int m;
         const char *kind, *field, *sub, *out;
-    } counted[] = {{METRIC_SYSCALLS, "syscalls", "syscalls", "by_name", "by_name"},
-                   {METRIC_ALLOCATIONS, "instructions", "allocations", "functions", "functions"}};
+    } counted[] = {
+        {METRIC_SYSCALLS, "syscalls", "syscalls", "by_name", "by_name"},
+        {METRIC_ALLOCATIONS, "instructions", "allocations", "functions", "functions"},
+        {METRIC_ESTIMATED_CYCLES, "instructions", "estimated_cycles", "by_part", "by_part"}};
     size_t k;
     static const char *const names[N_SLOTS] = {
         [METRIC_SERVER_CPU_US] = "server_cpu_us",
@@ -592,7 +595,7 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
     struct verdict_rules rate_rules = *rules;
     struct side **sides = sides_new(nv);
     json_t *row, *metrics;
-    unsigned cnt_failed[3], cnt_ok = 0;
+    unsigned cnt_failed[4], cnt_ok = 0;
     size_t cell_size = sizeof(const json_t *);
 
     rr.cells = calloc((nv * nr) + 1, cell_size);
@@ -617,6 +620,9 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
                                 "syscalls", "syscalls", METRIC_SYSCALLS, &cnt_ok);
     cnt_failed[2] = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"),
                                 "instructions", "allocations", METRIC_ALLOCATIONS, &cnt_ok);
+    cnt_failed[3] =
+        add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"),
+                    "instructions", "estimated_cycles", METRIC_ESTIMATED_CYCLES, &cnt_ok);
     row_add_counted(row, cnt_ok, cnt_failed[0] + cnt_failed[1]);
     /* a fixed-rate row judges what each request costs the server (outcome.h) */
     outcome_rate_rules(json_object_get(mcfg, "params"), 0, &rate_rules, NULL);

@@ -31,6 +31,7 @@ const struct flag_def run_flags[] = {
     {"--resume", 0, RUN_FLAG_RESUME},
     {"--instructions", 0, RUN_FLAG_INSTRUCTIONS},
     {"--syscalls", 0, RUN_FLAG_SYSCALLS},
+    {"--cache-sim", 0, RUN_FLAG_CACHE_SIM},
 };
 const size_t run_flags_count = sizeof(run_flags) / sizeof(run_flags[0]);
 
@@ -133,6 +134,9 @@ int run_flag_apply(struct run_request *rq, struct flags *f, int id)
     case RUN_FLAG_SYSCALLS:
         rq->syscalls = 1;
         return 0;
+    case RUN_FLAG_CACHE_SIM:
+        rq->cache_sim = 1;
+        return 0;
     case RUN_FLAG_RESUME:
         rq->resume = 1;
         return 0;
@@ -186,7 +190,7 @@ static const char run_usage[] =
     "[--duration S]\n"
     "                   [--out DIR] [--resume] [--shard K/N] [--lang en|zh]\n"
     "                   [--pin-driver CPUS] [--pin-server CPUS] [--confirm N]\n"
-    "                   [--instructions] [--syscalls]\n"
+    "                   [--instructions] [--syscalls] [--cache-sim]\n"
     "       compare run --baseline CMD --candidate CMD (--redis CMDS | --tcp | --http PATH |\n"
     "                   --ws) [--pipeline N,..] [--connections N,..] [--payload N,..]\n"
     "                   [--save-spec FILE] [run flags]\n"
@@ -204,6 +208,8 @@ static const char run_usage[] =
     "writes it and its grid (FILE.grid.json) for `compare run --spec FILE`.\n"
     "--syscalls: also count the server's system calls per operation, by name, with\n"
     "ptrace, in 3 counted rounds of their own (the spec's \"syscalls\").\n"
+    "--cache-sim: count the instructions with callgrind's cache simulation too, for\n"
+    "estimated cycles per operation (implies --instructions; the spec's \"cache_sim\").\n"
     "exit: 0 ok, 2 bad input, 3 runs failed or interrupted (SIGINT/SIGTERM: partial\n"
     "report; continue with --resume --out DIR)\n";
 

@@ -33,7 +33,8 @@ enum {
     RUN_FLAG_CONNECTIONS,
     RUN_FLAG_PAYLOAD,
     RUN_FLAG_SAVE_SPEC,
-    RUN_FLAG_SYSCALLS, /* counted runs of system calls (syscount.h) */
+    RUN_FLAG_SYSCALLS,  /* counted runs of system calls (syscount.h) */
+    RUN_FLAG_CACHE_SIM, /* counted runs with cache simulation (run/cost_cache.h) */
 };
 extern const struct flag_def run_flags[];
 extern const size_t run_flags_count;

@@ -740,3 +740,49 @@ X(M_SATURATION,
   "Saturation rate {0} ops/s (closed loop: {1}; the percentages are of the slower version's, "
   "key `{2}`)",
   "饱和速率 {0} ops/s（闭环：{1}；百分比以较慢版本的速率为准，键 `{2}`）")
+X(F_H_FLAME, "Where the instructions went, as a picture", "指令花在哪里（图）")
+X(F_FLAME_CAPTION,
+  "A differential flame graph per row and candidate: each call path's inclusive instructions "
+  "per operation from the counted runs' folded stacks (`flame/<configuration>.<version>.folded`), "
+  "{0} against {1}. A frame is as wide as the larger of its two figures (or as its callees "
+  "together, where they are wider); red where the candidate runs more instructions on that "
+  "path, blue where it runs fewer, grey where the two differ by less than 1% or one "
+  "instruction; the deeper the colour, the larger the change (full at ±25%). Hover over a frame "
+  "for both figures and the change.",
+  "每行、每个候选版本一张差分火焰图：每条调用路径每次操作的包含性指令数，取自计数运行的折叠栈"
+  "（`flame/<配置>.<版本>.folded`），{0} 对比 {1}。帧的宽度取两个数字中较大的一个（若其被调函数"
+  "合计更宽则取后者）；候选版本在该路径上指令更多为红色，更少为蓝色，相差不到 1% 或一条指令为灰色；"
+  "颜色越深，变化越大（±25% 时最深）。把鼠标停在帧上可看到两个数字和变化。")
+X(F_FLAME_LIMITS,
+  "Limits: callgrind keeps one cost per caller-callee pair, not per path, so a path's cost is "
+  "split among a function's callees in the proportions that function shows over all its "
+  "callers (exact for a function with one caller, an estimate for one called from several "
+  "places); paths under 0.05 instructions per operation are counted in their caller, frames "
+  "narrower than half a pixel are not drawn, and the picture is of the last counted round. The "
+  "folded files are not covered by the dataset's checksum.",
+  "局限：callgrind 记录的是每对调用者与被调者的开销，而不是每条路径的开销，所以一条路径的开销按该"
+  "函数在所有调用者下的比例分给它的被调函数（只有一个调用者的函数是精确的，被多处调用的函数是估计）"
+  "；"
+  "每次操作不到 0.05 条指令的路径计入其调用者，窄于半个像素的帧不画，图取自最后一轮计数。"
+  "折叠栈文件不在数据集的校验和之内。")
+X(F_FLAME_TIP, "{0}: {1} → {2} instructions per operation ({3})",
+  "{0}：每次操作 {1} → {2} 条指令（{3}）")
+X(F_FLAME_MOST, "Changed most in its own instructions: {0} ({1} per operation)",
+  "自身指令变化最大：{0}（每次操作 {1}）")
+X(F_FLAME_NEW, "new", "新增")
+X(F_FLAME_GONE, "gone", "消失")
+X(F_LIM_CYCLES,
+  "Estimated cycles per operation = L1 hits + 5 × LL hits + 35 × RAM accesses (the weights "
+  "iai-callgrind uses), from callgrind's cache simulation (--cache-sim) in the "
+  "instruction-counted runs: a simulated first-level (instruction and data) and last-level "
+  "cache of this machine's sizes, fed every instruction fetch, data read and data write of the "
+  "server per operation (its L1 and LL misses are in the breakdown; the idle rate "
+  "subtracted). The simulating server ran about {0}× slower. It is a model, not a "
+  "measurement: it cannot see out-of-order overlap, prefetching, branch mispredictions, the "
+  "TLB, other cores sharing the cache or this CPU's real latencies; it makes a change that "
+  "only moves memory traffic visible where the instructions stay the same.",
+  "每次操作的估算周期 = L1 命中 + 5 × LL 命中 + 35 × 内存访问（iai-callgrind 使用的权重），来自"
+  "指令计数运行中 callgrind 的缓存模拟（--cache-sim）：按本机大小模拟一级（指令和数据）缓存和末级"
+  "缓存，输入服务器每次操作的每次取指、数据读和数据写（L1 与 LL 未命中见细分；减去空闲速率）。"
+  "模拟中的服务器慢约 {0} 倍。这是模型而不是测量：它看不到乱序重叠、预取、分支预测失败、TLB、"
+  "共享缓存的其他核心或本 CPU 的真实延迟；它让只改变内存流量而指令数不变的变化变得可见。")

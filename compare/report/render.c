@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "util/jobs_util.h"
+#include "report/flame_read.h"
 #include "report/render.h"
 #include "report/report_html.h"
 #include "report/report_md.h"
@@ -23,6 +24,7 @@ enum out_kind { OUT_JSON, OUT_CSV, OUT_MD, OUT_HTML };
 
 struct out_ctx {
     const json_t *summary, *meta;
+    const json_t *flame; /* DIR/flame's folded stacks (flame_read.h) */
     const char *lang;
 };
 
@@ -44,7 +46,7 @@ static int emit(FILE *f, enum out_kind kind, const struct out_ctx *c, char *err,
     case OUT_MD:
         return report_md_write(f, c->summary, c->meta, c->lang, err, errlen);
     case OUT_HTML:
-        return report_html_write(f, c->summary, c->meta, c->lang, err, errlen);
+        return report_html_write_flame(f, c->summary, c->meta, c->flame, c->lang, err, errlen);
     }
     return -1;
 }
@@ -134,7 +136,7 @@ int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_o
     char path[4096], hex[65], e[512];
     char *text = NULL;
     size_t len = 0;
-    json_t *meta = NULL, *runs = NULL, *summary = NULL, *dataset, *warnings;
+    json_t *meta = NULL, *runs = NULL, *summary = NULL, *dataset, *warnings, *flame = NULL;
     const char *recorded, *lang = ro ? ro->lang : NULL;
     char modified[700];
     struct verify_result vr;
@@ -216,6 +218,7 @@ int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_o
     c.summary = summary;
     c.meta = meta;
     c.lang = lang;
+    c.flame = flame = flame_read_dir(dir);
     if (write_output(dir, "summary.json", OUT_JSON, &c, err, errlen) != 0 ||
         write_output(dir, "summary.csv", OUT_CSV, &c, err, errlen) != 0 ||
         write_output(dir, "report.md", OUT_MD, &c, err, errlen) != 0 ||
@@ -231,5 +234,6 @@ out:
     json_decref(meta);
     json_decref(runs);
     json_decref(summary);
+    json_decref(flame);
     return rc;
 }

@@ -4,11 +4,12 @@
 #include "analysis/summary.h"
 
 const struct report_full_metric report_full_metrics[REPORT_FULL_N] = {
-    {"syscalls", F_LIM_SYSCALLS, "by_name", "system calls/op"},
-    {"allocations", F_LIM_ALLOCS, "functions", "allocator calls/op"},
-    {"context_switches", F_LIM_CTXSW, NULL, NULL},
-    {"page_faults", F_LIM_FAULTS, NULL, NULL},
-    {"cpu_migrations", F_LIM_MIGR, NULL, NULL},
+    {"syscalls", F_LIM_SYSCALLS, "by_name", "system calls/op", NULL},
+    {"allocations", F_LIM_ALLOCS, "functions", "allocator calls/op", NULL},
+    {"estimated_cycles", F_LIM_CYCLES, "by_part", "per op", "estimated_cycles"},
+    {"context_switches", F_LIM_CTXSW, NULL, NULL, NULL},
+    {"page_faults", F_LIM_FAULTS, NULL, NULL, NULL},
+    {"cpu_migrations", F_LIM_MIGR, NULL, NULL, NULL},
 };
 
 int report_full_has(const json_t *rows, const char *key)
@@ -36,6 +37,17 @@ int report_full_any(const json_t *rows)
 
 double report_full_slowdown(const json_t *rows, const char *base)
 {
+    return report_full_slowdown_of(rows, base, "syscalls");
+}
+
+double report_full_slowdown_for(const json_t *rows, const char *base,
+                                const struct report_full_metric *fm, double traced)
+{
+    return fm->slow ? report_full_slowdown_of(rows, base, fm->slow) : traced;
+}
+
+double report_full_slowdown_of(const json_t *rows, const char *base, const char *key)
+{
     const json_t *row;
     size_t i;
 
@@ -44,7 +56,7 @@ double report_full_slowdown(const json_t *rows, const char *base)
         double t = summary_num(
             json_object_get(json_object_get(summary_metric(row, "throughput"), "values"), base),
             "median", 0);
-        double k = summary_num(summary_metric(row, "syscalls"), "throughput_counted", 0);
+        double k = summary_num(summary_metric(row, key), "throughput_counted", 0);
 
         if (t > 0 && k > 0)
             return t / k;

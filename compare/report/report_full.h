@@ -12,13 +12,15 @@
 
 #include "report/i18n.h"
 
-#define REPORT_FULL_N 5
+#define REPORT_FULL_N 6
 
 struct report_full_metric {
     const char *key;     /* summary key */
     enum i18n_msg lim;   /* the limits text */
     const char *where;   /* vs_baseline list of the names that changed most, or NULL */
     const char *unit_en; /* what one of the names' figures is */
+    const char *slow;    /* the metric whose counted runs' slowdown its limits state (NULL:
+                          * the traced runs', syscalls) */
 };
 
 extern const struct report_full_metric report_full_metrics[REPORT_FULL_N];
@@ -30,5 +32,10 @@ int report_full_any(const json_t *rows);
 /* The slowdown of the traced runs (syscalls) against the timed ones: the baseline's median
  * throughput over the metric's throughput_counted, in the first row with both; 0 unknown. */
 double report_full_slowdown(const json_t *rows, const char *base);
+/* The same for the counted runs of metric key (its throughput_counted). */
+double report_full_slowdown_of(const json_t *rows, const char *base, const char *key);
+/* The slowdown fm's limits state: its own runs' (fm->slow), else `traced`. */
+double report_full_slowdown_for(const json_t *rows, const char *base,
+                                const struct report_full_metric *fm, double traced);
 
 #endif

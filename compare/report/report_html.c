@@ -520,6 +520,12 @@ static int write_page(const struct html_ctx *c, char *err, size_t errlen);
 int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const char *lang,
                       char *err, size_t errlen)
 {
+    return report_html_write_flame(f, summary, meta, NULL, lang, err, errlen);
+}
+
+int report_html_write_flame(FILE *f, const json_t *summary, const json_t *meta, const json_t *flame,
+                            const char *lang, char *err, size_t errlen)
+{
     struct html_ctx ctx;
     struct report_model model;
     const json_t *vs, *v;
@@ -531,6 +537,7 @@ int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const 
     ctx.zh = lang && strcmp(lang, "zh") == 0;
     ctx.summary = summary;
     ctx.meta = meta;
+    ctx.flame = flame;
     if (!json_is_object(summary)) {
         snprintf(err, errlen, "report_html: summary: expected an object");
         return -1;
@@ -642,6 +649,7 @@ static int write_page(const struct html_ctx *c, char *err, size_t errlen)
     }
     html_tables(c);
     html_instructions(c);
+    html_flame(c);
     html_full_cost(c);
     html_environment(c);
     html_provenance(c);

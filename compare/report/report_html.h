@@ -17,6 +17,11 @@
 int report_html_write(FILE *f, const json_t *summary, const json_t *meta, const char *lang,
                       char *err, size_t errlen);
 
+/* The same, with the counted runs' folded stacks (flame_read_dir()'s object, may be NULL):
+ * a differential flame graph per row and candidate where both versions have them. */
+int report_html_write_flame(FILE *f, const json_t *summary, const json_t *meta, const json_t *flame,
+                            const char *lang, char *err, size_t errlen);
+
 /* The page's style sheet (charts included), for other self-contained pages such as
  * calibration.html. */
 extern const char report_html_css[];

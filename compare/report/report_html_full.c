@@ -112,6 +112,8 @@ void html_full_cost(const struct html_ctx *c)
             i18n(c->zh ? "zh" : "en", F_HEADING), i18n(c->zh ? "zh" : "en", F_INTRO));
     for (k = 0; k < REPORT_FULL_N; k++)
         if (report_full_has(c->rows, report_full_metrics[k].key))
-            html_full_metric(c, &report_full_metrics[k], slow);
+            html_full_metric(
+                c, &report_full_metrics[k],
+                report_full_slowdown_for(c->rows, c->versions[0], &report_full_metrics[k], slow));
     fputs("</section>\n", c->f);
 }

@@ -28,6 +28,7 @@ struct html_ctx {
     size_t nv;
     int server_cpu; /* some row has server CPU figures (found once: tables ask per row) */
     const struct report_model *model; /* every fact the page states, computed once */
+    const json_t *flame; /* folded stacks per "<config>.<version>" (flame_read.h), or NULL */
 };
 
 /* The English or the Chinese text. */
@@ -69,6 +70,9 @@ void html_tables(const struct html_ctx *c);
 /* The counted-cost table, its limits and where the instructions went (report_html_cost.c);
  * nothing when the summary holds no counted runs. */
 void html_instructions(const struct html_ctx *c);
+/* The differential flame graph of the counted cost per row and candidate
+ * (report_html_flame.c); nothing without folded stacks of both versions. */
+void html_flame(const struct html_ctx *c);
 /* The full cost of a request: wake-ups, faults, system calls, allocations (report_html_full.c);
  * nothing when no row has them. */
 void html_full_cost(const struct html_ctx *c);

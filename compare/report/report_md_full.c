@@ -99,5 +99,6 @@ void md_section_full_cost(const struct md *m)
     fprintf(m->f, "## %s\n\n%s\n\n", md_t(m, F_HEADING), md_t(m, F_INTRO));
     for (k = 0; k < REPORT_FULL_N; k++)
         if (report_full_has(m->rows, report_full_metrics[k].key))
-            md_metric(m, &report_full_metrics[k], slow);
+            md_metric(m, &report_full_metrics[k],
+                      report_full_slowdown_for(m->rows, m->base, &report_full_metrics[k], slow));
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "analysis/cgprof.h"
+#include "run/cost_cache.h"
 #include "run/cost_fold.h"
 #include "clock.h"
 #include "run/cost_exact.h"
@@ -198,6 +199,8 @@ char **cost_valgrind_wrap(const struct cost_settings *cs, const char *dir, const
     w[n++] = "--trace-children=yes";
     w[n++] = "--child-silent-after-fork=yes";
     w[n++] = "--dump-line=no";
+    if (cs->cache_sim)
+        w[n++] = "--cache-sim=yes";
     for (i = 0; i < cs->n_exclude; i++) {
         size_t len = strlen(cs->exclude[i]) + 20;
         if ((o[i] = malloc(len)))
@@ -311,6 +314,7 @@ static json_t *figures(const struct cgprof *idle, const struct cgprof *win, doub
         json_object_set_new(per, k, json_real((double)json_integer_value(v) / ops));
     json_decref(fns);
     cost_allocs_add(per, idle, win, &ci, ops);
+    cost_cache_add(per, idle, win, ci.scale, ops, win_s);
     o = json_pack("{s:f,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:s,s:s,s:o}", "per_op",
                   (total - corr) / ops, "processes", (json_int_t)cgprof_files(win),
                   "window_instructions", (json_int_t)cgprof_total(win), "ops", (json_int_t)ops,
@@ -559,6 +563,7 @@ record:
     line = cost_line(r, sr, started, server.pid, inst, reason);
     inst = NULL;
     cost_allocs_lift(line);
+    cost_cache_lift(line);
     if (!line)
         snprintf(err, errlen, "out of memory");
 out:

@@ -45,6 +45,7 @@ struct cost_settings {
     int source;          /* COST_SOURCE_*: "source", default auto */
     unsigned seed;       /* round k's seed: seed + k - 1 ("seed", default 1; cost_exact.h) */
     int exact;           /* fixed randomness, layout, environment ("exact", default true) */
+    int cache_sim;       /* --cache-sim: callgrind's cache simulation too (run/cost_cache.h) */
     /* settled by cost_resolve(): */
     int use_counters; /* count the server with counters (ev) during the timed runs */
     int count_driver; /* the versions differ only in their driver: count it under valgrind */

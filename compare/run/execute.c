@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "run/cost.h"
+#include "run/cost_cache.h"
 #include "run/syscount_run.h"
 #include "util/atomic.h"
 #include "clock.h"
@@ -240,6 +241,8 @@ static int exec_load(struct exec *e)
     e->r.server_versions = json_object();
     if (runner_check_programs(&e->r, e->err, e->errlen) < 0 ||
         cost_settings_parse(e->sp.instructions, rq->instructions, e->sp.path, &e->cost, e->err,
+                            e->errlen) < 0 ||
+        cost_cache_settings(&e->cost, e->sp.cache_sim, rq->cache_sim, e->sp.path, e->err,
                             e->errlen) < 0 ||
         cost_resolve(&e->cost, &e->sp, e->err, e->errlen) < 0 ||
         syscount_settings_parse(e->sp.syscalls, rq->syscalls, e->sp.path, &e->sys, e->err,

@@ -40,6 +40,7 @@ struct run_request {
     int resume;                          /* --resume: out_dir must hold a dataset */
     int instructions;                    /* --instructions: the counted-cost channel on */
     int syscalls;                        /* --syscalls: counted runs of system calls */
+    int cache_sim;                       /* --cache-sim: estimated cycles (run/cost_cache.h) */
     unsigned shard_k, shard_n;           /* --shard K/N; 0/0 = all configurations */
     const char *lang;                    /* --lang en|zh; NULL = en */
     const char *pin_driver, *pin_server; /* --pin-driver/--pin-server CPU lists, or NULL */

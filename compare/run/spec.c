@@ -316,16 +316,16 @@ static void unique_labels(struct spec *sp)
 static int check_keys(const char *file, json_t *root, char *err, size_t errlen)
 {
     static const char *const keys[] = {
-        "versions",    "grids",          "runs",         "warmup",       "duration",
-        "grace",       "probe_timeout",  "gate",         "hash_sources", "description",
-        "noise_limit", "confirm_rounds", "instructions", "syscalls",     NULL};
+        "versions",      "grids",    "runs",         "warmup",      "duration",    "grace",
+        "probe_timeout", "gate",     "hash_sources", "description", "noise_limit", "confirm_rounds",
+        "instructions",  "syscalls", "cache_sim",    NULL};
     const char *k = grid_unknown_key(root, keys);
 
     if (k) {
         snprintf(err, errlen,
                  "%s: $.%s: unknown key '%s' (expected one of: versions, grids, "
                  "runs, warmup, duration, grace, probe_timeout, gate, hash_sources, "
-                 "description, noise_limit, confirm_rounds, instructions, syscalls)",
+                 "description, noise_limit, confirm_rounds, instructions, syscalls, cache_sim)",
                  file, k, k);
         return -1;
     }
@@ -369,6 +369,7 @@ static int load_settings(struct spec *sp, const char *file, json_t *root, char *
                                   sp->instructions, err, errlen);
     /* counted runs of system calls: true, or an object of settings syscount_run.c validates */
     sp->syscalls = json_object_get(root, "syscalls");
+    sp->cache_sim = json_object_get(root, "cache_sim");
     if ((v = json_object_get(root, "confirm_rounds"))) {
         if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 100)
             return grid_fail_expected(file, "$.confirm_rounds",

@@ -49,6 +49,7 @@ struct spec {
     json_t *gate;         /* borrowed, or NULL (validated by gate.c) */
     json_t *hash_sources; /* borrowed array of glob strings, or NULL */
     json_t *instructions; /* borrowed: true/false or {settings} (cost.h), or NULL */
+    json_t *cache_sim;    /* borrowed: true/false (run/cost_cache.h), or NULL */
     json_t *syscalls;     /* borrowed: true/false or {settings} (syscount_run.h), or NULL */
 };
 

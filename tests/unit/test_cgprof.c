@@ -111,6 +111,37 @@ static void test_allocs(void)
     cgprof_free(p);
 }
 
+/* --cache-sim's events: self costs summed per event, the call lines' inclusive costs left
+ * out, trailing zero columns absent, and none of them in an Ir-only file. */
+static const char cache_text[] = "events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\n"
+                                 "fn=a\n"
+                                 "1 100 40 20 3 2 1 1 1\n"
+                                 "cfn=b\n"
+                                 "calls=1 0\n"
+                                 "2 900 900 900 900 900 900 900 900 900\n"
+                                 "fn=b\n"
+                                 "3 50 10\n";
+
+static void test_cache_events(void)
+{
+    struct cgprof *p = cgprof_new();
+    char err[256];
+
+    CHECK(cgprof_parse(p, cache_text, sizeof(cache_text) - 1, "c", err, sizeof(err)) == 0);
+    CHECK(cgprof_total(p) == 150);
+    CHECK(cgprof_has_event(p, CGPROF_DLMW) && cgprof_event_total(p, CGPROF_IR) == 150);
+    CHECK(cgprof_event_total(p, CGPROF_DR) == 50 && cgprof_event_total(p, CGPROF_DW) == 20);
+    CHECK(cgprof_event_total(p, CGPROF_I1MR) == 3 && cgprof_event_total(p, CGPROF_D1MR) == 2);
+    CHECK(cgprof_event_total(p, CGPROF_DLMR) == 1 && cgprof_event_total(p, CGPROF_ILMR) == 1);
+    CHECK(cgprof_event_total(p, CGPROF_DLMW) == 0); /* its column left out: zero */
+    cgprof_free(p);
+    p = cgprof_new();
+    CHECK(cgprof_parse(p, "events: Ir\nfn=a\n1 7\n", 20, "i", err, sizeof(err)) == 0);
+    CHECK(cgprof_has_event(p, CGPROF_IR) && !cgprof_has_event(p, CGPROF_DR));
+    CHECK(cgprof_event_total(p, CGPROF_IR) == 7 && cgprof_event_total(p, CGPROF_D1MR) == 0);
+    cgprof_free(p);
+}
+
 int main(void)
 {
     struct cgprof *p = cgprof_new();
@@ -152,5 +183,6 @@ int main(void)
     expect_error("events: Ir\nfn=a\n5 99999999999999999999999\n", "line 3: expected a count");
     expect_error("events: Ir\n?? what\n", "line 2: expected a header");
     test_allocs();
+    test_cache_events();
     return T_DONE();
 }
