@@ -1,5 +1,4 @@
 #!/bin/sh
-# pairbench-test: parallel
 # A worker with one plain TCP connection waits for its replies in a blocking read instead of
 # epoll_wait (loop_solo_read): two system calls per round trip, and every engine bound still
 # holds on that path: a lost server is counted and reconnected, a slow one ends at the drain

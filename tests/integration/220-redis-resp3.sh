@@ -1,5 +1,4 @@
 #!/bin/sh
-# pairbench-test: parallel
 # --resp 3 against real redis-server and valkey-server: one HELLO 3 per connection, RESP3
 # replies (nulls, maps, doubles in ZPOPMIN) verified, exact counts under --requests.
 . "$(dirname "$0")/../lib.sh"

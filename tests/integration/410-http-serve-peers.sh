@@ -1,5 +1,4 @@
 #!/bin/sh
-# pairbench-test: parallel
 # The reference HTTP server (`driver serve http`) under real clients: curl gets the exact body
 # bytes, reuses the keep-alive connection and gets POST bodies echoed; wrk sees no errors and
 # no non-2xx; garbage closes only that connection. Counting: the server's request count equals

@@ -1,5 +1,4 @@
 #!/bin/sh
-# pairbench-test: parallel
 # Bad input, table-driven: each case must exit 2 and say, on stderr, what was wrong — the
 # file or flag, the JSON path, the bad value and what was expected. Nothing may run.
 . "$(dirname "$0")/../lib.sh"

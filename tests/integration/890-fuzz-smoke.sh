@@ -1,5 +1,4 @@
 #!/bin/sh
-# pairbench-test: parallel
 # A short smoke of every libFuzzer target (clang, ASan + UBSan) over its committed seed
 # corpus plus a few seconds of new inputs: a crash, leak or sanitizer report fails the test.
 # `make fuzz FUZZ_SECONDS=N` is the long run.

@@ -1,5 +1,4 @@
 #!/bin/sh
-# pairbench-test: parallel
 # make install / uninstall and the man pages: `make install DESTDIR=... PREFIX=/usr` installs
 # exactly bin/compare, bin/driver, compare(1), driver(1) and the counted runs' interposer
 # (lib/pairbench/libpairbench-seed.so); the installed binaries print

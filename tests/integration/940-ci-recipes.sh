@@ -1,5 +1,4 @@
 #!/bin/sh
-# pairbench-test: parallel
 # The CI recipes in ci/ as a security reviewer reads them, and their command lines against
 # the real binaries:
 # - every YAML file parses (python3-yaml);
