@@ -17,6 +17,7 @@
 #include "cmd/flags.h"
 
 #include "analysis/gate.h"
+#include "report/gate_report.h"
 #include "util/jobs_util.h"
 #include "num.h"
 #include "analysis/outcome.h"

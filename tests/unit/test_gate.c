@@ -7,6 +7,7 @@
 
 #include "util/exit_codes.h"
 #include "analysis/gate.h"
+#include "report/gate_report.h"
 #include "util/post.h"
 #include "t.h"
 
