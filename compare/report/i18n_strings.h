@@ -472,6 +472,60 @@ X(H_TAB_OPS_S_K, "ops/s (k)", "操作/秒（千）")
 X(H_TAB_BATCH_P50_S, "batch P50 µs", "批次 P50 微秒")
 X(H_TAB_BATCH_P99_S, "batch P99 µs", "批次 P99 微秒")
 X(H_TAB_ROUNDS, "rounds", "轮次")
+/* report_html_tables.c: the tables' headers and notes */
+X(H_TAB_SHOWN,
+  "{0} configurations: this table shows the {1} that stand out (a verdict other than ~); the "
+  "full table follows.",
+  "共 {0} 个配置：此表只列出明显不同（判定不是 ~）的 {1} 个；完整表格见下。")
+X(H_TAB_NONE_SHOWN,
+  "{0} configurations, none stands out (every verdict is ~); the full table "
+  "follows.",
+  "共 {0} 个配置，没有明显不同的配置（判定均为 ~）；完整表格见下。")
+X(H_TAB_CPU_OPEN, "CPU % (", "CPU %（")
+X(H_TAB_SERVER_CPU, "server CPU %", "服务器 CPU %")
+X(H_TAB_NOTE_THROUGHPUT,
+  "Throughput: Redis counts successful commands per second; TCP, HTTP and WebSocket count "
+  "message round trips per second. Configurations are never summed. CPU %: the client process "
+  "(in --serve mode the colocated client/server process), 100% = one full core. CPU "
+  "efficiency = throughput per CPU core, computed per run before the median. The verdict "
+  "column is the throughput verdict.",
+  "吞吐量：Redis 统计每秒成功的命令数；TCP、HTTP 和 WebSocket 统计每秒的消息往返次数。各配置从不"
+  "相加。CPU %：客户端进程（--serve 模式下为客户端与服务器同在的进程），100% = 一个完整核心。CPU "
+  "效率 = 每个 CPU 核心的吞吐量，先按每次运行计算再取中位数。判定列为吞吐量的判定。")
+X(H_TAB_NOTE_LATENCY,
+  "Latency is the closed-loop round trip of a whole batch, from writing its first byte to "
+  "reading its last reply, including client queueing; it is not single-command latency. With "
+  "pipeline 1 and window 1 a batch is one message round trip.",
+  "延迟是整批命令的闭环往返时间：从写出第一个字节到读到最后一个回复，包含客户端排队时间，不是单"
+  "条命令的延迟。当每批命令数为 1、在途批次为 1 时，一批就是一次消息往返。")
+X(H_TAB_NOTE_SERVER_CPU,
+  "Server CPU: the server process pairbench started, over warm-up and measurement together, "
+  "100% = one full core; not part of the client CPU or the efficiency.",
+  "服务器 CPU：pairbench 启动的服务器进程（预热与测量合计），100% = 一个完整核心；不计入客户端 "
+  "CPU 与 CPU 效率。")
+X(H_TAB_NOTE_OVERLAP,
+  "Overlap flag: whether the min–max ranges of the baseline and the candidate share a value. ",
+  "重叠标记：基线与候选版本的 最小值–最大值 范围是否有共同的值。")
+X(H_TAB_NOTE_EXACT_P,
+  "The exact p of every row is given. The paired ratio is candidate / baseline within each "
+  "round, median [min–max].",
+  "表中给出每行的精确 p 值。配对比值为每一轮中 候选 / 基线 的比值，取 中位数 [最小值–最大值]。")
+X(H_TAB_NOTE_EXPECTED,
+  " At the evidence level used (chance {0} per row and metric when nothing changed), about {1} "
+  "of these rows would be flagged by chance alone.",
+  "在所用的证据水平下（无变化时每行每个指标被误标的概率为 {0}），约有 {1} 行会仅因偶然而被标记。")
+X(H_TAB_NOTE_DETAIL,
+  "Batch RT is the closed-loop round trip of a whole batch including client queueing; CPU is "
+  "the client process (100% = one full core); RSS is the process-lifetime peak; rounds = "
+  "successful runs / planned runs.",
+  "批次往返时间是整批命令的闭环往返时间，包含客户端排队；CPU 为客户端进程（100% = 一个完整核心）；"
+  "RSS 为进程生命周期内的峰值；轮次 = 成功运行数 / 计划运行数。")
+/* report_html_forest.c: the legend */
+X(H_LEG_REGRESSED, "regressed", "退化")
+X(H_LEG_IMPROVED, "improved", "改进")
+X(H_LEG_SAME, "~", "无显著变化")
+X(H_LEG_UNSTABLE, "unstable", "不稳定")
+X(H_LEG_FAILED, "failed", "失败")
 X(H_SUM_COLON, ": ", "：")
 X(H_SUM_NO_CONFIGURATION_OF, "No configuration of ", "没有 ")
 X(H_SUM_CHANGED_BEYOND_ITS_THRESHOLD, " changed beyond its threshold with strong evidence.",
@@ -481,6 +535,28 @@ X(H_SUM_THE_THROUGHPUT_RANGES_MIN, "The throughput ranges (min–max) of the bas
 X(H_SUM_AND, " and ", "与 ")
 X(H_SUM_ETC, ", …", " 等")
 X(H_SUM_SEMICOLON, "; ", "；")
+/* report_html_summary.c: the summary's sentences */
+X(H_SUM_DECIDED, "{0} {1} ({2}); ", "{0} {1}（{2}）；")
+X(H_SUM_TPUT_P99, "{0} throughput, {1} P99", "吞吐量 {0}，P99 {1}")
+X(H_SUM_VERDICTS, " (throughput {0}, P99 {1})", "（吞吐量 {0}，P99 {1}）")
+X(H_SUM_MORE_ROWS, "and {0} more (see the tables)", "另有 {0} 项（见表格）")
+X(H_SUM_IS_ON, " is {0}, on ", " 的最大吞吐量变化为 {0}，出现在 ")
+X(H_SUM_OVERLAP_ALL, " overlap in every one of the {0} configurations.",
+  " 的吞吐量范围（最小值–最大值）在全部 {0} 个配置中都有重叠。")
+X(H_SUM_OVERLAP_SOME,
+  " do not overlap in {0} of {1} configurations: ", " 的吞吐量范围在 {0} / {1} 个配置中没有重叠：")
+X(H_SUM_RANGES_NOTE,
+  "The ranges are the observed runs, not confidence intervals. This measurement shows "
+  "differences; it does not confirm their cause.",
+  "范围是实际观测到的各次运行，不是置信区间。本次测量只显示差异，并不能确认差异的原因。")
+X(H_SUM_ONE_VERSION, "One version, ", "单一版本 ")
+X(H_SUM_MEASURED_IN, ", measured in {0} configurations.", "，共测量 {0} 个配置。")
+X(H_SUM_HIGHEST, " Highest throughput: ", " 最高吞吐量：")
+X(H_SUM_PER_S, "{0}/s", "{0}/秒")
+X(H_SUM_ON, " on ", "，出现在 ")
+X(H_SUM_LOWEST_P99, " Lowest batch P99: {0} µs on ", " 最低批次 P99：{0} 微秒，出现在 ")
+X(H_SUM_FAILED_RUN, "Failed run: ", "失败的运行：")
+X(H_SUM_ROUND, " · round {0}", " · 第 {0} 轮")
 X(M_INSTR_WHERE,
   "Per configuration, the functions whose instructions per operation changed most (median "
   "over the counted runs; \"unknown\" where the binary has no symbol for the code).",

@@ -22,6 +22,15 @@ void html_esc(const struct html_ctx *c, const char *s)
     svg_escape(c->f, s);
 }
 
+void html_say(const struct html_ctx *c, enum i18n_msg id, ...)
+{
+    va_list ap;
+
+    va_start(ap, id);
+    i18n_vwrite(c->f, HT(c, id), ap);
+    va_end(ap);
+}
+
 void html_text(const struct html_ctx *c, const char *s)
 {
     int code = 0;
