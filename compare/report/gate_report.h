@@ -17,9 +17,10 @@ double gate_row_chance(const json_t *row, const char *candidate);
 
 /* The Markdown of the gate (a PR comment): marker, outcome line, thresholds, the gated
  * findings table, then report_md (the full report, may be NULL) folded in <details>, cut to
- * keep the whole under max_bytes. Returns a malloc'd string (free()), or NULL. */
+ * keep the whole under max_bytes, in lang ("zh" = Chinese, else English). Returns a malloc'd string
+ * (free()), or NULL. */
 char *gate_markdown(const json_t *summary, const struct gate_config *gc,
                     const struct gate_result *gr, const char *report_md, const char *run_dir,
-                    size_t max_bytes);
+                    size_t max_bytes, const char *lang);
 
 #endif

@@ -810,3 +810,93 @@ X(M_SATURATION,
   "Saturation rate {0} ops/s (closed loop: {1}; the percentages are of the slower version's, "
   "key `{2}`)",
   "饱和速率 {0} ops/s（闭环：{1}；百分比以较慢版本的速率为准，键 `{2}`）")
+/* report/gate_report.c: gate.md */
+X(G_HEAD, "## pairbench gate: {0}", "## pairbench 门禁：{0}")
+X(G_OUT_PASS, "pass", "通过")
+X(G_OUT_REGRESSION, "regression", "退步")
+X(G_OUT_HARNESS, "harness failure", "测试装置故障")
+X(G_OUT_INCONCLUSIVE, "inconclusive", "无定论")
+X(G_PASS_ONE,
+  "**Pass.** No gated metric of the {0} gated configuration changed beyond its threshold with "
+  "strong evidence.",
+  "**通过。** {0} 个受门禁的配置中，没有任何受门禁的指标以充分的证据超过其阈值。")
+X(G_PASS_MANY,
+  "**Pass.** No gated metric of the {0} gated configurations changed beyond its threshold with "
+  "strong evidence.",
+  "**通过。** {0} 个受门禁的配置中，没有任何受门禁的指标以充分的证据超过其阈值。")
+X(G_REGRESSION,
+  "**Regression.** The candidate is measurably worse:", "**退步。** 候选版本可测量地变差了：")
+X(G_HARNESS, "**Harness failure.** Some runs could not measure; the verdict is open:",
+  "**测试装置故障。** 部分运行无法测量；结论未定：")
+X(G_INCONCLUSIVE, "**Inconclusive.** The runs could not decide every gated metric:",
+  "**无定论。** 这些运行无法判定每个受门禁的指标：")
+X(G_CAND_FAULT,
+  "- **{0}**: the candidate's runs failed where the baseline's ran the same load cleanly: {1}. "
+  "That is the candidate's behaviour under this load, not the harness: look at the candidate "
+  "rather than rerunning.",
+  "- **{0}**：基线在同样的负载下运行正常，候选版本的运行却失败了：{1}。这是候选版本在此负载下的"
+  "行为，不是测试装置的问题：请检查候选版本，而不是重新运行。")
+X(G_ROW_FAILED, "- **{0}**: runs failed; the report lists why. Fix the harness and rerun.",
+  "- **{0}**：运行失败；报告列出了原因。请修复测试装置后重新运行。")
+X(G_S_FELL,
+  "- **{0}**: {1} fell {2}% (threshold {3}%). Evidence this strong comes by chance at most {4} "
+  "of the time with {5} runs a side. Look at the candidate's change; this is not noise.",
+  "- **{0}**：{1} 下降了 {2}%（阈值 {3}%）。在每边 {5} 次运行时，如此强的证据偶然出现的概率至多为 "
+  "{4}。请检查候选版本的改动；这不是噪声。")
+X(G_S_ROSE,
+  "- **{0}**: {1} rose {2}% (threshold {3}%). Evidence this strong comes by chance at most {4} "
+  "of the time with {5} runs a side. Look at the candidate's change; this is not noise.",
+  "- **{0}**：{1} 上升了 {2}%（阈值 {3}%）。在每边 {5} 次运行时，如此强的证据偶然出现的概率至多为 "
+  "{4}。请检查候选版本的改动；这不是噪声。")
+X(G_S_DISTURBED,
+  "- **{0}**: {1} changed {2}%, but the runs it rests on were disturbed: other processes used "
+  "the CPUs during them (the report lists how much) and fewer clean rounds than planned were "
+  "left without them. Rerun on an idle runner, or with --budget {3}.",
+  "- **{0}**：{1} 变化了 {2}%，但它所依据的运行受到了干扰：运行期间有其他进程占用 CPU（报告列出了"
+  "占用多少），去掉它们后剩下的干净轮次少于计划。请在空闲的机器上重新运行，或使用 --budget {3}。")
+X(G_S_UNSTABLE,
+  "- **{0}**: {1} changed {2}%, but a side's runs spread {3}% (noise limit {4}%): this runner "
+  "cannot resolve {5}% on {1}, its noise floor here is {6}%. Rerun with --budget {7}, or on a "
+  "quieter runner.",
+  "- **{0}**：{1} 变化了 {2}%，但一边的运行离散达 {3}%（噪声上限 {4}%）：这台机器无法在 {1} 上分辨 "
+  "{5}% 的变化，它在此处的噪声下限为 {6}%。请使用 --budget {7} 重新运行，或换一台更安静的机器。")
+X(G_S_TOO_FEW_ONE,
+  "- **{0}**: {1} changed {2}% on {3} run a side: too few runs for any verdict (even the most "
+  "extreme outcome comes by chance {4} of the time). Rerun with --runs 5, or --budget 5m.",
+  "- **{0}**：{1} 在每边 {3} 次运行上变化了 {2}%：运行次数太少，无法得出任何判定（即使最极端的结果"
+  "偶然出现的概率也有 {4}）。请使用 --runs 5 或 --budget 5m 重新运行。")
+X(G_S_TOO_FEW,
+  "- **{0}**: {1} changed {2}% on {3} runs a side: too few runs for any verdict (even the most "
+  "extreme outcome comes by chance {4} of the time). Rerun with --runs 5, or --budget 5m.",
+  "- **{0}**：{1} 在每边 {3} 次运行上变化了 {2}%：运行次数太少，无法得出任何判定（即使最极端的结果"
+  "偶然出现的概率也有 {4}）。请使用 --runs 5 或 --budget 5m 重新运行。")
+X(G_S_FAILED, "- **{0}**: {1} has no values: runs failed (see the report's failures).",
+  "- **{0}**：{1} 没有数值：运行失败（见报告中的失败列表）。")
+X(G_COUNTS,
+  "Candidate against baseline `{0}` over {1} configurations: {2} regressed, {3} improved, {4} "
+  "unstable, {5} with failed runs, {6} incomplete.",
+  "候选版本对比基线 `{0}`，共 {1} 个配置：{2} 个退步，{3} 个改进，{4} 个不稳定，{5} "
+  "个有失败的运行，"
+  "{6} 个不完整。")
+X(G_REASON, " Reason: {0}.", " 原因：{0}。")
+X(G_GATED, "Gated metrics and thresholds: ", "受门禁的指标与阈值：")
+X(G_NONE_GLOBALLY, "none globally", "全局无")
+X(G_PER_ROW_ONE, " ({0} per-row rule in the spec)", "（规格中有 {0} 条按行规则）")
+X(G_PER_ROW_MANY, " ({0} per-row rules in the spec)", "（规格中有 {0} 条按行规则）")
+X(G_RULE,
+  ". A metric counts as regressed only when the change passes its threshold and the evidence "
+  "is strong (min–max ranges disjoint, or every paired per-round ratio on the same side); a "
+  "side whose spread exceeds {0}% makes it unstable. The last column is the chance, per gated "
+  "metric, that a row is flagged when nothing changed, at the row's run counts (at most; the "
+  "threshold makes it rarer).",
+  "。只有当变化超过阈值且证据充分（最小值–最大值区间不相交，或每一轮的配对比值都在同一侧）时，"
+  "指标才算退步；一边的离散超过 {0}% 时判为不稳定。最后一列是在没有任何变化时，按该行的运行次数，"
+  "每个受门禁的指标使该行被标记的概率（至多；阈值使它更小）。")
+X(G_TABLE_HEAD,
+  "| Configuration | Version | Gated metrics (change, verdict) | Gate | False-flag chance |",
+  "| 配置 | 版本 | 受门禁的指标（变化，判定） | 门禁 | 误标概率 |")
+X(G_NOT_GATED, "not gated", "不受门禁")
+X(G_RUN_DIR, "Run directory: `{0}`", "运行目录：`{0}`")
+X(G_FULL_REPORT, "Full report", "完整报告")
+X(G_REPORT_CUT, "(report cut to fit a comment; see the run directory)",
+  "（报告已截断以适应评论长度；完整内容见运行目录）")

@@ -258,7 +258,7 @@ static void test_too_few_runs(void)
     CHECK(gate_decide(s, &gc, &gr) == EXIT_INCONCLUSIVE);
     CHECK(gr.too_few == 1);
     {
-        char *md = gate_markdown(s, &gc, &gr, NULL, NULL, 65536);
+        char *md = gate_markdown(s, &gc, &gr, NULL, NULL, 65536, NULL);
 
         CHECK(md && strstr(md, "**Inconclusive.**") &&
               strstr(md, "- **tcp · 64 B**: throughput changed -30.0% on 0 runs a side: too few "
@@ -307,12 +307,12 @@ static void test_reason_utf8(void)
                 memcpy(report + used, piece, pl + 1);
                 used += pl;
             }
-            md = gate_markdown(s, &gc, &gr, NULL, "reports/运行", 1 << 20);
+            md = gate_markdown(s, &gc, &gr, NULL, "reports/运行", 1 << 20, NULL);
             CHECK(md && valid_utf8(md));
             bare = md ? strlen(md) : 0;
             free(md);
             for (max = bare; max < bare + 300 + strlen(report); max += 7) {
-                md = gate_markdown(s, &gc, &gr, report, "reports/运行", max);
+                md = gate_markdown(s, &gc, &gr, report, "reports/运行", max, NULL);
                 CHECK_MSG(md && valid_utf8(md), "shift %zu, max %zu: not UTF-8", shift, max);
                 cut += md && strstr(md, "(report cut to fit") != NULL;
                 free(md);
@@ -367,7 +367,7 @@ static void test_markdown(void)
     big[sizeof(big) - 1] = '\0';
     gate_config_init(&gc);
     gate_decide(s, &gc, &gr);
-    md = gate_markdown(s, &gc, &gr, "# report\n", "reports/x", 65536);
+    md = gate_markdown(s, &gc, &gr, "# report\n", "reports/x", 65536, NULL);
     CHECK(md != NULL);
     CHECK(strncmp(md, GATE_MARKER "\n## pairbench gate: regression", strlen(GATE_MARKER) + 30) ==
           0);
@@ -380,7 +380,7 @@ static void test_markdown(void)
                      "(threshold 5%).") != NULL);
     CHECK(strstr(md, "| Gate | False-flag chance |") != NULL);
     free(md);
-    md = gate_markdown(s, &gc, &gr, big, NULL, 2000);
+    md = gate_markdown(s, &gc, &gr, big, NULL, 2000, NULL);
     CHECK(md && strlen(md) <= 2000);
     CHECK(md && strstr(md, "(report cut to fit a comment") != NULL);
     free(md);
