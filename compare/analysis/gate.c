@@ -1,5 +1,6 @@
 /* The gate's thresholds, decision and comment Markdown (see gate.h). Pure: the command that
  * runs, writes and posts is in cmd/gate.c. */
+#include "util/fmt.h"
 #include "analysis/gate.h"
 
 #include <math.h>
@@ -420,14 +421,7 @@ void gate_fmt_change(char *out, size_t len, const json_t *metric, const json_t *
 {
     double d;
 
-    if (summary_judged_change(metric, vs, planned, &d) < 0) {
-        snprintf(out, len, "n/a");
-        return;
-    }
-    d *= 100;
-    if (fabs(d) < 0.005)
-        d = 0;
-    snprintf(out, len, "%s%.2f%%", d < 0 ? "\xe2\x88\x92" : "+", fabs(d));
+    fmt_change(summary_judged_change(metric, vs, planned, &d) < 0 ? NAN : d, out, len);
 }
 
 static const char *metric_title(int m)
