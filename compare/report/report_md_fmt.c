@@ -58,7 +58,7 @@ struct num num_fixed(double v, int decimals)
 
 struct num num_pct(const json_t *change)
 {
-    struct num n;
+    struct num n = {.s = ""};
 
     fmt_change(json_is_number(change) ? json_number_value(change) : NAN, n.s, sizeof(n.s));
     return n;
