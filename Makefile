@@ -144,6 +144,7 @@ check:
 	clang-format --dry-run --Werror $(C_FILES)
 	sh tests/code-shape.sh
 	sh tests/include-rooms.sh
+	sh tests/inline-sentences.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
 	    --suppress=missingIncludeSystem --include=ci/cppcheck-jansson.h \
 	    $(INCLUDES) common driver compare

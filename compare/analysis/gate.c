@@ -1,5 +1,6 @@
 /* The gate's thresholds, decision and comment Markdown (see gate.h). Pure: the command that
  * runs, writes and posts is in cmd/gate.c. */
+#include "util/fmt.h"
 #include "analysis/gate.h"
 
 #include <math.h>
@@ -10,7 +11,6 @@
 #include "util/escape.h"
 #include "num.h"
 #include "analysis/outcome.h"
-#include "analysis/gate_words.h"
 #include "analysis/outcome.h"
 #include "analysis/summary.h"
 
@@ -417,20 +417,11 @@ static void reason_add(char *buf, size_t len, const char *label, const char *wha
     }
 }
 
-/* The judged change (summary_judged_change) as "+1.23%" / "−1.23%", or "n/a". */
-static void fmt_change(char *out, size_t len, const json_t *metric, const json_t *vs,
-                       double planned)
+void gate_fmt_change(char *out, size_t len, const json_t *metric, const json_t *vs, double planned)
 {
     double d;
 
-    if (summary_judged_change(metric, vs, planned, &d) < 0) {
-        snprintf(out, len, "n/a");
-        return;
-    }
-    d *= 100;
-    if (fabs(d) < 0.005)
-        d = 0;
-    snprintf(out, len, "%s%.2f%%", d < 0 ? "\xe2\x88\x92" : "+", fabs(d));
+    fmt_change(summary_judged_change(metric, vs, planned, &d) < 0 ? NAN : d, out, len);
 }
 
 static const char *metric_title(int m)
@@ -558,7 +549,7 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
 
                 if (!v)
                     continue;
-                fmt_change(ch, sizeof(ch), mj, cand, planned);
+                gate_fmt_change(ch, sizeof(ch), mj, cand, planned);
                 snprintf(what, sizeof(what), "%s %s (%s)", metric_title(m), ch, ver);
                 if (strcmp(v, VERDICT_SAME) == 0 &&
                     strcmp(summary_str(cand, "reason", ""), STATS_REASON_TOO_FEW) == 0) {
@@ -591,144 +582,4 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
     }
     decide_code(gr, json_array_size(rows), regs, fails, incs);
     return gr->code;
-}
-
-static const char *outcome_words(int code)
-{
-    switch (code) {
-    case EXIT_OK:
-        return "pass";
-    case EXIT_REGRESSION:
-        return "regression";
-    case EXIT_HARNESS:
-        return "harness failure";
-    default:
-        return "inconclusive";
-    }
-}
-
-/* Judged with --accept-modified: gate.md and the comment say so in their first line. */
-static void lead_modified(FILE *f, const json_t *summary)
-{
-    const json_t *mod = json_object_get(json_object_get(summary, "dataset"), "modified");
-
-    if (json_is_string(mod))
-        fprintf(f, "**%s**\n", json_string_value(mod));
-}
-
-char *gate_markdown(const json_t *summary, const struct gate_config *gc,
-                    const struct gate_result *gr, const char *report_md, const char *run_dir,
-                    size_t max_bytes)
-{
-    char *out = NULL;
-    size_t len = 0, i;
-    FILE *f = open_memstream(&out, &len);
-    json_t *rows = json_object_get(summary, "rows"), *row, *versions;
-    const char *base = json_string_value(json_object_get(summary, "baseline"));
-    int m, first = 1;
-
-    if (!f)
-        return NULL;
-    versions = json_object_get(summary, "versions");
-    lead_modified(f, summary);
-    fprintf(f, "%s\n## pairbench gate: %s\n\n", GATE_MARKER, outcome_words(gr->code));
-    gate_words(f, summary, gc, gr);
-    fprintf(f,
-            "Candidate against baseline `%s` over %zu configurations: %u regressed, "
-            "%u improved, %u unstable, %u with failed runs, %u incomplete.",
-            base ? base : "?", json_array_size(rows), gr->regressed, gr->improved, gr->unstable,
-            gr->failed, gr->incomplete);
-    if (*gr->reason)
-        fprintf(f, " Reason: %s.", gr->reason);
-    fprintf(f, "\n\nGated metrics and thresholds: ");
-    for (m = 0; m < METRIC_ALL; m++)
-        if (gc->gated[m]) {
-            fprintf(f, "%s%s %g%%", first ? "" : ", ", metric_title(m), gc->rules.threshold_pct[m]);
-            first = 0;
-        }
-    if (first)
-        fprintf(f, "none globally");
-    if (gc->n_rows)
-        fprintf(f, " (%zu per-row rule%s in the spec)", gc->n_rows, gc->n_rows == 1 ? "" : "s");
-    fprintf(f,
-            ". A metric counts as regressed only when the change passes its threshold and "
-            "the evidence is strong (min–max ranges disjoint, or every paired per-round "
-            "ratio on the same side); a side whose spread exceeds %g%% makes it unstable. "
-            "The last column is the chance, per gated metric, that a row is flagged when nothing "
-            "changed, at the row's run counts (at most; the threshold makes it rarer).\n\n",
-            gc->rules.noise_limit_pct);
-    fprintf(f, "| Configuration | Version | Gated metrics (change, verdict) | Gate | False-flag "
-               "chance |\n"
-               "|---|---|---|---|---:|\n");
-    json_array_foreach(rows, i, row)
-    {
-        struct verdict_rules rules;
-        unsigned char gated[METRIC_ALL];
-        const char *label = json_string_value(json_object_get(row, "label"));
-        const json_t *metrics;
-        size_t vi;
-
-        gate_row_rules(gc, json_object_get(row, "params"), &rules, gated);
-        metrics = json_object_get(row, "metrics");
-        for (vi = 1; vi < json_array_size(versions); vi++) {
-            const char *ver = json_string_value(json_array_get(versions, vi));
-            const char *gate;
-            int sep = 0;
-
-            fputs("| ", f);
-            escape_md_cell(f, label ? label : "?");
-            fputs(" | ", f);
-            escape_md_cell(f, ver ? ver : "?");
-            fputs(" | ", f);
-            for (m = 0; m < METRIC_ALL; m++) {
-                json_t *vs;
-                const char *v;
-                char ch[32];
-
-                /* an optional metric (instructions, server CPU) that no run of the row
-                 * measured is not a cell: the channel was off, nothing to gate */
-                if (!gated[m] || (m >= METRIC_COUNT && !json_object_get(metrics, metric_name(m))))
-                    continue;
-                vs = json_object_get(
-                    json_object_get(json_object_get(metrics, metric_name(m)), "vs_baseline"), ver);
-                v = json_string_value(json_object_get(vs, "verdict"));
-                fmt_change(ch, sizeof(ch), json_object_get(metrics, metric_name(m)), vs,
-                           summary_num(summary, "rounds", 0));
-                fprintf(f, "%s%s %s %s (%g%%)", sep ? "; " : "", metric_title(m), ch, v ? v : "n/a",
-                        rules.threshold_pct[m]);
-                sep = 1;
-            }
-            if (!sep)
-                fprintf(f, "not gated");
-            /* the one row word (outcome.h) the terminal and summary.json state too */
-            gate = outcome_row_verdict(row, ver, gated);
-            if (strcmp(gate, VERDICT_REGRESSED) == 0)
-                gate = "**regressed**";
-            fprintf(f, " | %s | %.4f |\n", gate, gate_row_chance(row, ver ? ver : ""));
-        }
-    }
-    if (run_dir)
-        fprintf(f, "\nRun directory: `%s`\n", run_dir);
-    if (report_md) {
-        long used = ftell(f);
-        size_t room = max_bytes > (size_t)used + 200 ? max_bytes - (size_t)used - 200 : 0;
-        size_t n = strlen(report_md);
-
-        fprintf(f, "\n<details><summary>Full report</summary>\n\n");
-        if (n > room) {
-            /* cut at a line end so a table row is never half shown */
-            while (room > 0 && report_md[room - 1] != '\n')
-                room--;
-            fwrite(report_md, 1, room, f);
-            fprintf(f, "\n(report cut to fit a comment; see the run directory)\n");
-        } else {
-            fwrite(report_md, 1, n, f);
-        }
-        fprintf(f, "\n</details>\n");
-    }
-    if (fclose(f) != 0) {
-        free(out);
-        return NULL;
-    }
-    return out;
 }

@@ -96,11 +96,8 @@ int gate_candidate_fault(const json_t *row, const char *base, const char **reaso
  * regression is reported even when another row could not run. Returns gr->code. */
 int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate_result *gr);
 
-/* The Markdown of the gate (a PR comment): marker, outcome line, thresholds, the gated
- * findings table, then report_md (the full report, may be NULL) folded in <details>, cut to
- * keep the whole under max_bytes. Returns a malloc'd string (free()), or NULL. */
-char *gate_markdown(const json_t *summary, const struct gate_config *gc,
-                    const struct gate_result *gr, const char *report_md, const char *run_dir,
-                    size_t max_bytes);
+/* The judged change (summary_judged_change) of metric for vs as "+1.23%" / "−1.23%", or
+ * "n/a". planned: the summary's planned rounds. */
+void gate_fmt_change(char *out, size_t len, const json_t *metric, const json_t *vs, double planned);
 
 #endif

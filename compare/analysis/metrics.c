@@ -301,7 +301,7 @@ int metric_gateable(enum metric m)
 
 const char *metric_gateable_names(void)
 {
-    static char buf[160];
+    static char buf[512]; /* every gateable name, comma-separated */
     size_t i, len = 0;
 
     if (buf[0])

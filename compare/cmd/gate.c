@@ -17,6 +17,7 @@
 #include "cmd/flags.h"
 
 #include "analysis/gate.h"
+#include "report/gate_report.h"
 #include "util/jobs_util.h"
 #include "num.h"
 #include "analysis/outcome.h"
@@ -398,10 +399,10 @@ static int obtain_summary(struct gate_cli *cli, struct gate_config *gc, struct r
 
 /* gate.md in the run directory and on stdout, then the one-line verdict on stderr. */
 static void write_verdict(const json_t *summary, const struct gate_config *gc,
-                          const struct gate_result *gr, const char *dir, int rc)
+                          const struct gate_result *gr, const char *dir, int rc, const char *lang)
 {
     char err[1024] = "", path[4200];
-    char *md = gate_markdown(summary, gc, gr, NULL, dir, (size_t)-1);
+    char *md = gate_markdown(summary, gc, gr, NULL, dir, (size_t)-1, lang);
 
     if (md) {
         snprintf(path, sizeof(path), "%s/gate.md", dir);
@@ -432,7 +433,7 @@ static void post_verdict(const struct gate_cli *cli, const json_t *summary,
 
     snprintf(path, sizeof(path), "%s/report.md", dir);
     report = ju_read_file(path, 16u << 20, NULL, err, sizeof(err));
-    md = gate_markdown(summary, gc, gr, report, dir, GATE_COMMENT_MAX);
+    md = gate_markdown(summary, gc, gr, report, dir, GATE_COMMENT_MAX, cli->rq.lang);
     if (!md)
         fprintf(stderr, "compare: gate: warning: could not format the comment\n");
     else if (post_comment(cli->post_url, cli->token, md, GATE_MARKER, &action, err, sizeof(err)) <
@@ -485,7 +486,7 @@ int cmd_gate(int argc, char **argv)
         rc = cli.inconclusive;
     }
     json_object_set_new(summary, "outcome", outcome_build(summary, gc.gated));
-    write_verdict(summary, &gc, &gr, o.dir, rc);
+    write_verdict(summary, &gc, &gr, o.dir, rc, cli.rq.lang);
     if (cli.post_url)
         post_verdict(&cli, summary, &gc, &gr, o.dir);
 out:

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "util/fmt.h"
 #include "util/atomic.h"
 #include "report/bisect_report.h"
 #include "util/escape.h"
@@ -95,7 +96,7 @@ static void num(char *out, size_t len, double v)
 
 static void pct(char *out, size_t len, double v)
 {
-    snprintf(out, len, "%+.2f%%", v * 100.0);
+    fmt_change(v, out, len);
 }
 
 static void md_answer(FILE *f, const struct bisect_result *r)
@@ -164,6 +165,7 @@ static void md_steps(FILE *f, const struct bisect_result *r)
     for (k = 1; k <= r->n_steps; k++)
         for (i = 0; i < r->n; i++) {
             const struct bisect_commit *c = &r->c[i];
+            char ch[32];
             enum i18n_msg vm = c->verdict == BV_BAD    ? B_V_BAD
                                : c->verdict == BV_GOOD ? B_V_GOOD
                                                        : B_V_INCONCLUSIVE;
@@ -172,8 +174,8 @@ static void md_steps(FILE *f, const struct bisect_result *r)
                 continue;
             fprintf(f, "| %zu | `%.12s` | ", k, c->sha);
             escape_md_cell(f, c->subject);
-            fprintf(f, " | %s | %.6g | %+.2f%% | %s |\n", i18n(r->lang, B_BUILT), c->value,
-                    c->change * 100.0, i18n(r->lang, vm));
+            fprintf(f, " | %s | %.6g | %s | %s |\n", i18n(r->lang, B_BUILT), c->value,
+                    fmt_change(c->change, ch, sizeof(ch)), i18n(r->lang, vm));
         }
     for (i = 0; i < r->n; i++)
         if (r->c[i].verdict == BV_SKIPPED) {

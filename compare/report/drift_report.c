@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/fmt.h"
 #include "util/exit_codes.h"
 #include "analysis/drift.h"
 #include "util/escape.h"
@@ -101,15 +102,7 @@ static void fmt_value(const struct dw *w, char *out, size_t len, enum metric m, 
 
 static void fmt_pct(char *out, size_t len, double rel)
 {
-    double d = rel * 100;
-
-    if (!(d == d)) {
-        snprintf(out, len, "n/a");
-        return;
-    }
-    if (fabs(d) < 0.005)
-        d = 0;
-    snprintf(out, len, "%s%.2f%%", d < 0 ? "\xe2\x88\x92" : "+", fabs(d));
+    fmt_change(rel, out, len);
 }
 
 /* Table pieces: a row's start, the space between two cells, a row's end. */

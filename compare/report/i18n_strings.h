@@ -472,6 +472,60 @@ X(H_TAB_OPS_S_K, "ops/s (k)", "操作/秒（千）")
 X(H_TAB_BATCH_P50_S, "batch P50 µs", "批次 P50 微秒")
 X(H_TAB_BATCH_P99_S, "batch P99 µs", "批次 P99 微秒")
 X(H_TAB_ROUNDS, "rounds", "轮次")
+/* report_html_tables.c: the tables' headers and notes */
+X(H_TAB_SHOWN,
+  "{0} configurations: this table shows the {1} that stand out (a verdict other than ~); the "
+  "full table follows.",
+  "共 {0} 个配置：此表只列出明显不同（判定不是 ~）的 {1} 个；完整表格见下。")
+X(H_TAB_NONE_SHOWN,
+  "{0} configurations, none stands out (every verdict is ~); the full table "
+  "follows.",
+  "共 {0} 个配置，没有明显不同的配置（判定均为 ~）；完整表格见下。")
+X(H_TAB_CPU_OPEN, "CPU % (", "CPU %（")
+X(H_TAB_SERVER_CPU, "server CPU %", "服务器 CPU %")
+X(H_TAB_NOTE_THROUGHPUT,
+  "Throughput: Redis counts successful commands per second; TCP, HTTP and WebSocket count "
+  "message round trips per second. Configurations are never summed. CPU %: the client process "
+  "(in --serve mode the colocated client/server process), 100% = one full core. CPU "
+  "efficiency = throughput per CPU core, computed per run before the median. The verdict "
+  "column is the throughput verdict.",
+  "吞吐量：Redis 统计每秒成功的命令数；TCP、HTTP 和 WebSocket 统计每秒的消息往返次数。各配置从不"
+  "相加。CPU %：客户端进程（--serve 模式下为客户端与服务器同在的进程），100% = 一个完整核心。CPU "
+  "效率 = 每个 CPU 核心的吞吐量，先按每次运行计算再取中位数。判定列为吞吐量的判定。")
+X(H_TAB_NOTE_LATENCY,
+  "Latency is the closed-loop round trip of a whole batch, from writing its first byte to "
+  "reading its last reply, including client queueing; it is not single-command latency. With "
+  "pipeline 1 and window 1 a batch is one message round trip.",
+  "延迟是整批命令的闭环往返时间：从写出第一个字节到读到最后一个回复，包含客户端排队时间，不是单"
+  "条命令的延迟。当每批命令数为 1、在途批次为 1 时，一批就是一次消息往返。")
+X(H_TAB_NOTE_SERVER_CPU,
+  "Server CPU: the server process pairbench started, over warm-up and measurement together, "
+  "100% = one full core; not part of the client CPU or the efficiency.",
+  "服务器 CPU：pairbench 启动的服务器进程（预热与测量合计），100% = 一个完整核心；不计入客户端 "
+  "CPU 与 CPU 效率。")
+X(H_TAB_NOTE_OVERLAP,
+  "Overlap flag: whether the min–max ranges of the baseline and the candidate share a value. ",
+  "重叠标记：基线与候选版本的 最小值–最大值 范围是否有共同的值。")
+X(H_TAB_NOTE_EXACT_P,
+  "The exact p of every row is given. The paired ratio is candidate / baseline within each "
+  "round, median [min–max].",
+  "表中给出每行的精确 p 值。配对比值为每一轮中 候选 / 基线 的比值，取 中位数 [最小值–最大值]。")
+X(H_TAB_NOTE_EXPECTED,
+  " At the evidence level used (chance {0} per row and metric when nothing changed), about {1} "
+  "of these rows would be flagged by chance alone.",
+  "在所用的证据水平下（无变化时每行每个指标被误标的概率为 {0}），约有 {1} 行会仅因偶然而被标记。")
+X(H_TAB_NOTE_DETAIL,
+  "Batch RT is the closed-loop round trip of a whole batch including client queueing; CPU is "
+  "the client process (100% = one full core); RSS is the process-lifetime peak; rounds = "
+  "successful runs / planned runs.",
+  "批次往返时间是整批命令的闭环往返时间，包含客户端排队；CPU 为客户端进程（100% = 一个完整核心）；"
+  "RSS 为进程生命周期内的峰值；轮次 = 成功运行数 / 计划运行数。")
+/* report_html_forest.c: the legend */
+X(H_LEG_REGRESSED, "regressed", "退化")
+X(H_LEG_IMPROVED, "improved", "改进")
+X(H_LEG_SAME, "~", "无显著变化")
+X(H_LEG_UNSTABLE, "unstable", "不稳定")
+X(H_LEG_FAILED, "failed", "失败")
 X(H_SUM_COLON, ": ", "：")
 X(H_SUM_NO_CONFIGURATION_OF, "No configuration of ", "没有 ")
 X(H_SUM_CHANGED_BEYOND_ITS_THRESHOLD, " changed beyond its threshold with strong evidence.",
@@ -481,6 +535,28 @@ X(H_SUM_THE_THROUGHPUT_RANGES_MIN, "The throughput ranges (min–max) of the bas
 X(H_SUM_AND, " and ", "与 ")
 X(H_SUM_ETC, ", …", " 等")
 X(H_SUM_SEMICOLON, "; ", "；")
+/* report_html_summary.c: the summary's sentences */
+X(H_SUM_DECIDED, "{0} {1} ({2}); ", "{0} {1}（{2}）；")
+X(H_SUM_TPUT_P99, "{0} throughput, {1} P99", "吞吐量 {0}，P99 {1}")
+X(H_SUM_VERDICTS, " (throughput {0}, P99 {1})", "（吞吐量 {0}，P99 {1}）")
+X(H_SUM_MORE_ROWS, "and {0} more (see the tables)", "另有 {0} 项（见表格）")
+X(H_SUM_IS_ON, " is {0}, on ", " 的最大吞吐量变化为 {0}，出现在 ")
+X(H_SUM_OVERLAP_ALL, " overlap in every one of the {0} configurations.",
+  " 的吞吐量范围（最小值–最大值）在全部 {0} 个配置中都有重叠。")
+X(H_SUM_OVERLAP_SOME,
+  " do not overlap in {0} of {1} configurations: ", " 的吞吐量范围在 {0} / {1} 个配置中没有重叠：")
+X(H_SUM_RANGES_NOTE,
+  "The ranges are the observed runs, not confidence intervals. This measurement shows "
+  "differences; it does not confirm their cause.",
+  "范围是实际观测到的各次运行，不是置信区间。本次测量只显示差异，并不能确认差异的原因。")
+X(H_SUM_ONE_VERSION, "One version, ", "单一版本 ")
+X(H_SUM_MEASURED_IN, ", measured in {0} configurations.", "，共测量 {0} 个配置。")
+X(H_SUM_HIGHEST, " Highest throughput: ", " 最高吞吐量：")
+X(H_SUM_PER_S, "{0}/s", "{0}/秒")
+X(H_SUM_ON, " on ", "，出现在 ")
+X(H_SUM_LOWEST_P99, " Lowest batch P99: {0} µs on ", " 最低批次 P99：{0} 微秒，出现在 ")
+X(H_SUM_FAILED_RUN, "Failed run: ", "失败的运行：")
+X(H_SUM_ROUND, " · round {0}", " · 第 {0} 轮")
 X(M_INSTR_WHERE,
   "Per configuration, the functions whose instructions per operation changed most (median "
   "over the counted runs; \"unknown\" where the binary has no symbol for the code).",
@@ -786,3 +862,93 @@ X(F_LIM_CYCLES,
   "缓存，输入服务器每次操作的每次取指、数据读和数据写（L1 与 LL 未命中见细分；减去空闲速率）。"
   "模拟中的服务器慢约 {0} 倍。这是模型而不是测量：它看不到乱序重叠、预取、分支预测失败、TLB、"
   "共享缓存的其他核心或本 CPU 的真实延迟；它让只改变内存流量而指令数不变的变化变得可见。")
+/* report/gate_report.c: gate.md */
+X(G_HEAD, "## pairbench gate: {0}", "## pairbench 门禁：{0}")
+X(G_OUT_PASS, "pass", "通过")
+X(G_OUT_REGRESSION, "regression", "退步")
+X(G_OUT_HARNESS, "harness failure", "测试装置故障")
+X(G_OUT_INCONCLUSIVE, "inconclusive", "无定论")
+X(G_PASS_ONE,
+  "**Pass.** No gated metric of the {0} gated configuration changed beyond its threshold with "
+  "strong evidence.",
+  "**通过。** {0} 个受门禁的配置中，没有任何受门禁的指标以充分的证据超过其阈值。")
+X(G_PASS_MANY,
+  "**Pass.** No gated metric of the {0} gated configurations changed beyond its threshold with "
+  "strong evidence.",
+  "**通过。** {0} 个受门禁的配置中，没有任何受门禁的指标以充分的证据超过其阈值。")
+X(G_REGRESSION,
+  "**Regression.** The candidate is measurably worse:", "**退步。** 候选版本可测量地变差了：")
+X(G_HARNESS, "**Harness failure.** Some runs could not measure; the verdict is open:",
+  "**测试装置故障。** 部分运行无法测量；结论未定：")
+X(G_INCONCLUSIVE, "**Inconclusive.** The runs could not decide every gated metric:",
+  "**无定论。** 这些运行无法判定每个受门禁的指标：")
+X(G_CAND_FAULT,
+  "- **{0}**: the candidate's runs failed where the baseline's ran the same load cleanly: {1}. "
+  "That is the candidate's behaviour under this load, not the harness: look at the candidate "
+  "rather than rerunning.",
+  "- **{0}**：基线在同样的负载下运行正常，候选版本的运行却失败了：{1}。这是候选版本在此负载下的"
+  "行为，不是测试装置的问题：请检查候选版本，而不是重新运行。")
+X(G_ROW_FAILED, "- **{0}**: runs failed; the report lists why. Fix the harness and rerun.",
+  "- **{0}**：运行失败；报告列出了原因。请修复测试装置后重新运行。")
+X(G_S_FELL,
+  "- **{0}**: {1} fell {2}% (threshold {3}%). Evidence this strong comes by chance at most {4} "
+  "of the time with {5} runs a side. Look at the candidate's change; this is not noise.",
+  "- **{0}**：{1} 下降了 {2}%（阈值 {3}%）。在每边 {5} 次运行时，如此强的证据偶然出现的概率至多为 "
+  "{4}。请检查候选版本的改动；这不是噪声。")
+X(G_S_ROSE,
+  "- **{0}**: {1} rose {2}% (threshold {3}%). Evidence this strong comes by chance at most {4} "
+  "of the time with {5} runs a side. Look at the candidate's change; this is not noise.",
+  "- **{0}**：{1} 上升了 {2}%（阈值 {3}%）。在每边 {5} 次运行时，如此强的证据偶然出现的概率至多为 "
+  "{4}。请检查候选版本的改动；这不是噪声。")
+X(G_S_DISTURBED,
+  "- **{0}**: {1} changed {2}%, but the runs it rests on were disturbed: other processes used "
+  "the CPUs during them (the report lists how much) and fewer clean rounds than planned were "
+  "left without them. Rerun on an idle runner, or with --budget {3}.",
+  "- **{0}**：{1} 变化了 {2}%，但它所依据的运行受到了干扰：运行期间有其他进程占用 CPU（报告列出了"
+  "占用多少），去掉它们后剩下的干净轮次少于计划。请在空闲的机器上重新运行，或使用 --budget {3}。")
+X(G_S_UNSTABLE,
+  "- **{0}**: {1} changed {2}%, but a side's runs spread {3}% (noise limit {4}%): this runner "
+  "cannot resolve {5}% on {1}, its noise floor here is {6}%. Rerun with --budget {7}, or on a "
+  "quieter runner.",
+  "- **{0}**：{1} 变化了 {2}%，但一边的运行离散达 {3}%（噪声上限 {4}%）：这台机器无法在 {1} 上分辨 "
+  "{5}% 的变化，它在此处的噪声下限为 {6}%。请使用 --budget {7} 重新运行，或换一台更安静的机器。")
+X(G_S_TOO_FEW_ONE,
+  "- **{0}**: {1} changed {2}% on {3} run a side: too few runs for any verdict (even the most "
+  "extreme outcome comes by chance {4} of the time). Rerun with --runs 5, or --budget 5m.",
+  "- **{0}**：{1} 在每边 {3} 次运行上变化了 {2}%：运行次数太少，无法得出任何判定（即使最极端的结果"
+  "偶然出现的概率也有 {4}）。请使用 --runs 5 或 --budget 5m 重新运行。")
+X(G_S_TOO_FEW,
+  "- **{0}**: {1} changed {2}% on {3} runs a side: too few runs for any verdict (even the most "
+  "extreme outcome comes by chance {4} of the time). Rerun with --runs 5, or --budget 5m.",
+  "- **{0}**：{1} 在每边 {3} 次运行上变化了 {2}%：运行次数太少，无法得出任何判定（即使最极端的结果"
+  "偶然出现的概率也有 {4}）。请使用 --runs 5 或 --budget 5m 重新运行。")
+X(G_S_FAILED, "- **{0}**: {1} has no values: runs failed (see the report's failures).",
+  "- **{0}**：{1} 没有数值：运行失败（见报告中的失败列表）。")
+X(G_COUNTS,
+  "Candidate against baseline `{0}` over {1} configurations: {2} regressed, {3} improved, {4} "
+  "unstable, {5} with failed runs, {6} incomplete.",
+  "候选版本对比基线 `{0}`，共 {1} 个配置：{2} 个退步，{3} 个改进，{4} 个不稳定，{5} "
+  "个有失败的运行，"
+  "{6} 个不完整。")
+X(G_REASON, " Reason: {0}.", " 原因：{0}。")
+X(G_GATED, "Gated metrics and thresholds: ", "受门禁的指标与阈值：")
+X(G_NONE_GLOBALLY, "none globally", "全局无")
+X(G_PER_ROW_ONE, " ({0} per-row rule in the spec)", "（规格中有 {0} 条按行规则）")
+X(G_PER_ROW_MANY, " ({0} per-row rules in the spec)", "（规格中有 {0} 条按行规则）")
+X(G_RULE,
+  ". A metric counts as regressed only when the change passes its threshold and the evidence "
+  "is strong (min–max ranges disjoint, or every paired per-round ratio on the same side); a "
+  "side whose spread exceeds {0}% makes it unstable. The last column is the chance, per gated "
+  "metric, that a row is flagged when nothing changed, at the row's run counts (at most; the "
+  "threshold makes it rarer).",
+  "。只有当变化超过阈值且证据充分（最小值–最大值区间不相交，或每一轮的配对比值都在同一侧）时，"
+  "指标才算退步；一边的离散超过 {0}% 时判为不稳定。最后一列是在没有任何变化时，按该行的运行次数，"
+  "每个受门禁的指标使该行被标记的概率（至多；阈值使它更小）。")
+X(G_TABLE_HEAD,
+  "| Configuration | Version | Gated metrics (change, verdict) | Gate | False-flag chance |",
+  "| 配置 | 版本 | 受门禁的指标（变化，判定） | 门禁 | 误标概率 |")
+X(G_NOT_GATED, "not gated", "不受门禁")
+X(G_RUN_DIR, "Run directory: `{0}`", "运行目录：`{0}`")
+X(G_FULL_REPORT, "Full report", "完整报告")
+X(G_REPORT_CUT, "(report cut to fit a comment; see the run directory)",
+  "（报告已截断以适应评论长度；完整内容见运行目录）")

@@ -4,6 +4,7 @@
  * taken from the dataset is escaped; nothing depends on the time of rendering, so the same
  * summary and meta give the same bytes. The tables live in report_html_tables.c, the charts
  * in report_html_svg.c. */
+#include "util/fmt.h"
 #include "report/report_html.h"
 
 #include <math.h>
@@ -20,6 +21,15 @@
 void html_esc(const struct html_ctx *c, const char *s)
 {
     svg_escape(c->f, s);
+}
+
+void html_say(const struct html_ctx *c, enum i18n_msg id, ...)
+{
+    va_list ap;
+
+    va_start(ap, id);
+    i18n_vwrite(c->f, HT(c, id), ap);
+    va_end(ap);
 }
 
 void html_text(const struct html_ctx *c, const char *s)
@@ -85,19 +95,7 @@ char *html_fmt_range(const json_t *values, double scale, int decimals, char *out
 
 char *html_fmt_change(double change, char *out, size_t len)
 {
-    double pct = change * 100;
-
-    if (!isfinite(change)) {
-        snprintf(out, len, "n/a");
-        return out;
-    }
-    if (fabs(pct) < 0.005)
-        pct = 0; /* no "−0.00%" */
-    if (pct < 0)
-        snprintf(out, len, "\xe2\x88\x92%.2f%%", -pct);
-    else
-        snprintf(out, len, "+%.2f%%", pct);
-    return out;
+    return fmt_change(change, out, len);
 }
 
 /* How each verdict looks: its CSS class and its colour in the forest plot; the last entry

@@ -164,7 +164,8 @@ static void mark(const struct html_ctx *c, const struct f_point *p, const char *
 static void legend(const struct html_ctx *c, double y)
 {
     static const char *const v[] = {"regressed", "improved", "~", "unstable", "failed"};
-    static const char *const zh[] = {"退化", "改进", "无显著变化", "不稳定", "失败"};
+    static const enum i18n_msg word[] = {H_LEG_REGRESSED, H_LEG_IMPROVED, H_LEG_SAME,
+                                         H_LEG_UNSTABLE, H_LEG_FAILED};
     double x = 10;
     size_t i;
 
@@ -172,7 +173,7 @@ static void legend(const struct html_ctx *c, double y)
         fprintf(c->f,
                 "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/><text class=\"flg\" "
                 "x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-                x, y, html_verdict_color(v[i]), x + 8, y + 4, c->zh ? zh[i] : v[i]);
+                x, y, html_verdict_color(v[i]), x + 8, y + 4, HT(c, word[i]));
         x += 110;
     }
     fprintf(c->f,

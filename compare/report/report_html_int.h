@@ -36,6 +36,11 @@ struct html_ctx {
 /* The entry id of the string table (report/i18n_strings.h) in the page's language. */
 #define HT(c, id) i18n((c)->zh ? "zh" : "en", (id))
 
+/* Entry id of the string table in the page's language with {0}.. filled by the following
+ * const char * arguments, ending with (const char *)NULL: written as it is (the arguments are
+ * figures or markup the caller escaped). */
+void html_say(const struct html_ctx *c, enum i18n_msg id, ...);
+
 /* Escaped text. */
 void html_esc(const struct html_ctx *c, const char *s);
 /* A sentence of sentences.h: escaped, `x` as <code>x</code>. */

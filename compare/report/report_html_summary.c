@@ -21,7 +21,7 @@ static void decided_metrics(const struct html_ctx *c, const json_t *row, size_t 
 {
     int k;
     double ch;
-    char b[32];
+    char b[32], span[128];
 
     for (k = 0; k < METRIC_ALL; k++) {
         const char *name = metric_name((enum metric)k);
@@ -31,11 +31,11 @@ static void decided_metrics(const struct html_ctx *c, const json_t *row, size_t 
         if (!metric_gateable((enum metric)k) || !verdict ||
             (strcmp(verdict, VERDICT_REGRESSED) != 0 && strcmp(verdict, VERDICT_IMPROVED) != 0))
             continue;
-        fprintf(c->f,
-                L(c, "%s <span class=\"%s\">%s</span> (%s); ",
-                  "%s <span class=\"%s\">%s</span>（%s）；"),
-                name, html_verdict_class(verdict), verdict,
-                html_fmt_change(html_num(vs, "change", &ch) == 0 ? ch : NAN, b, sizeof(b)));
+        snprintf(span, sizeof(span), "<span class=\"%s\">%s</span>", html_verdict_class(verdict),
+                 verdict);
+        html_say(c, H_SUM_DECIDED, name, span,
+                 html_fmt_change(html_num(vs, "change", &ch) == 0 ? ch : NAN, b, sizeof(b)),
+                 (const char *)NULL);
     }
 }
 
@@ -45,7 +45,7 @@ static void notable_sentence(const struct html_ctx *c, const json_t *row, size_t
     const json_t *tv = html_vs(row, "throughput", c->versions[v]);
     const json_t *pv = html_vs(row, "p99_us", c->versions[v]);
     double ch;
-    char b1[32], b2[32];
+    char b1[32], b2[32], s1[128], s2[128];
 
     fputs("<li><b>", c->f);
     html_esc(c, html_str(row, "label"));
@@ -57,18 +57,17 @@ static void notable_sentence(const struct html_ctx *c, const json_t *row, size_t
     }
     fputs(HT(c, H_SUM_COLON), c->f);
     decided_metrics(c, row, v);
-    fprintf(c->f, L(c, "%s throughput, %s P99", "吞吐量 %s，P99 %s"),
-            html_fmt_change(html_num(tv, "change", &ch) == 0 ? ch : NAN, b1, sizeof(b1)),
-            html_fmt_change(html_num(pv, "change", &ch) == 0 ? ch : NAN, b2, sizeof(b2)));
-    fprintf(c->f,
-            L(c,
-              " (throughput <span class=\"%s\">%s</span>, P99 <span class=\"%s\">%s"
-              "</span>)",
-              "（吞吐量 <span class=\"%s\">%s</span>，P99 <span class=\"%s\">%s</span>）"),
-            html_verdict_class(html_str(tv, "verdict")),
-            html_str(tv, "verdict") ? html_str(tv, "verdict") : "n/a",
-            html_verdict_class(html_str(pv, "verdict")),
-            html_str(pv, "verdict") ? html_str(pv, "verdict") : "n/a");
+    html_say(c, H_SUM_TPUT_P99,
+             html_fmt_change(html_num(tv, "change", &ch) == 0 ? ch : NAN, b1, sizeof(b1)),
+             html_fmt_change(html_num(pv, "change", &ch) == 0 ? ch : NAN, b2, sizeof(b2)),
+             (const char *)NULL);
+    snprintf(s1, sizeof(s1), "<span class=\"%s\">%s</span>",
+             html_verdict_class(html_str(tv, "verdict")),
+             html_str(tv, "verdict") ? html_str(tv, "verdict") : "n/a");
+    snprintf(s2, sizeof(s2), "<span class=\"%s\">%s</span>",
+             html_verdict_class(html_str(pv, "verdict")),
+             html_str(pv, "verdict") ? html_str(pv, "verdict") : "n/a");
+    html_say(c, H_SUM_VERDICTS, s1, s2, (const char *)NULL);
     fputs("</li>\n", c->f);
 }
 
@@ -94,11 +93,12 @@ static void notable_for(const struct html_ctx *c, size_t v)
         fputs("</p>\n<ul>\n", c->f);
         for (k = 0; k < mc->n_notable && k < 12; k++)
             notable_sentence(c, json_array_get(c->rows, mc->notable[k]), v);
-        if (mc->n_notable > k)
-            fprintf(c->f,
-                    L(c, "<li>and %zu more (see the tables)</li>\n",
-                      "<li>另有 %zu 项（见表格）</li>\n"),
-                    mc->n_notable - k);
+        if (mc->n_notable > k) {
+            snprintf(b1, sizeof(b1), "%zu", mc->n_notable - k);
+            fputs("<li>", c->f);
+            html_say(c, H_SUM_MORE_ROWS, b1, (const char *)NULL);
+            fputs("</li>\n", c->f);
+        }
         fputs("</ul>\n", c->f);
         return;
     }
@@ -112,8 +112,7 @@ static void notable_for(const struct html_ctx *c, size_t v)
         html_num(html_vs(best_row, "throughput", c->versions[v]), "change", &ch);
         fputs(HT(c, H_SUM_THE_LARGEST_THROUGHPUT_CHANGE), c->f);
         html_esc(c, c->versions[v]);
-        fprintf(c->f, L(c, " is %s, on ", " 的最大吞吐量变化为 %s，出现在 "),
-                html_fmt_change(ch, b1, sizeof(b1)));
+        html_say(c, H_SUM_IS_ON, html_fmt_change(ch, b1, sizeof(b1)), (const char *)NULL);
         html_esc(c, html_str(best_row, "label"));
         fputs(HT(c, M_PERIOD), c->f);
     }
@@ -124,6 +123,7 @@ void html_summary_multi(const struct html_ctx *c)
 {
     size_t r, v, disjoint, nn;
     const json_t *row;
+    char nd[32], nk[32];
 
     for (v = 1; v < c->nv; v++)
         notable_for(c, v);
@@ -143,16 +143,12 @@ void html_summary_multi(const struct html_ctx *c)
         }
         fputs(HT(c, H_SUM_AND), c->f);
         html_esc(c, c->versions[v]);
+        snprintf(nd, sizeof(nd), "%zu", disjoint);
+        snprintf(nk, sizeof(nk), "%zu", nn);
         if (!disjoint)
-            fprintf(c->f,
-                    L(c, " overlap in every one of the %zu configurations.",
-                      " 的吞吐量范围（最小值–最大值）在全部 %zu 个配置中都有重叠。"),
-                    nn);
+            html_say(c, H_SUM_OVERLAP_ALL, nk, (const char *)NULL);
         else
-            fprintf(c->f,
-                    L(c, " do not overlap in %zu of %zu configurations: ",
-                      " 的吞吐量范围在 %zu / %zu 个配置中没有重叠："),
-                    disjoint, nn);
+            html_say(c, H_SUM_OVERLAP_SOME, nd, nk, (const char *)NULL);
         if (disjoint) {
             size_t k = 0;
             for (r = 0; r < c->nrows; r++) {
@@ -172,13 +168,9 @@ void html_summary_multi(const struct html_ctx *c)
         }
         fputs("</p>\n", c->f);
     }
-    fputs(
-        L(c,
-          "<p>The ranges are the observed runs, not confidence intervals. This measurement "
-          "shows differences; it does not confirm their cause.</p>\n",
-          "<p>范围是实际观测到的各次运行，不是置信区间。本次测量只显示差异，并不能确认差异的原因。"
-          "</p>\n"),
-        c->f);
+    fputs("<p>", c->f);
+    html_say(c, H_SUM_RANGES_NOTE, (const char *)NULL);
+    fputs("</p>\n", c->f);
 }
 
 void html_summary_single(const struct html_ctx *c)
@@ -193,32 +185,33 @@ void html_summary_single(const struct html_ctx *c)
     char b1[32];
 
     fputs("<p>", c->f);
-    fprintf(c->f, L(c, "One version, <b>", "单一版本 <b>"));
+    html_say(c, H_SUM_ONE_VERSION, (const char *)NULL);
+    fputs("<b>", c->f);
     html_esc(c, c->versions[0]);
-    fprintf(c->f, L(c, "</b>, measured in %zu configurations.", "</b>，共测量 %zu 个配置。"),
-            c->nrows);
+    fputs("</b>", c->f);
+    snprintf(b1, sizeof(b1), "%zu", c->nrows);
+    html_say(c, H_SUM_MEASURED_IN, b1, (const char *)NULL);
     if (best_t) {
         const char *unit = html_str(best_t, "unit");
 
         /* the driver's unit ("commands/s", "round trips/s") says what was counted */
+        html_say(c, H_SUM_HIGHEST, (const char *)NULL);
+        svg_format_value(bt, b1, sizeof(b1));
         if (unit && !c->zh) { /* the unit is the data's: escaped like every other value */
-            fprintf(c->f, " Highest throughput: %s ", svg_format_value(bt, b1, sizeof(b1)));
+            fprintf(c->f, "%s ", b1);
             html_esc(c, unit);
-            fputs(" on ", c->f);
         } else if (unit && strcmp(unit, "commands/s") == 0)
-            fprintf(c->f, " 最高吞吐量：%s 命令/秒，出现在 ", svg_format_value(bt, b1, sizeof(b1)));
+            fprintf(c->f, "%s %s", b1, HT(c, H_UNIT_COMMANDS));
         else if (unit && strcmp(unit, "round trips/s") == 0)
-            fprintf(c->f, " 最高吞吐量：%s 消息往返/秒，出现在 ",
-                    svg_format_value(bt, b1, sizeof(b1)));
+            fprintf(c->f, "%s %s", b1, HT(c, H_UNIT_TRIPS));
         else
-            fprintf(c->f, L(c, " Highest throughput: %s/s on ", " 最高吞吐量：%s/秒，出现在 "),
-                    svg_format_value(bt, b1, sizeof(b1)));
+            html_say(c, H_SUM_PER_S, b1, (const char *)NULL);
+        html_say(c, H_SUM_ON, (const char *)NULL);
         html_esc(c, html_str(best_t, "label"));
         fputs(HT(c, M_PERIOD), c->f);
     }
     if (best_p) {
-        fprintf(c->f, L(c, " Lowest batch P99: %s µs on ", " 最低批次 P99：%s 微秒，出现在 "),
-                svg_format_value(bp, b1, sizeof(b1)));
+        html_say(c, H_SUM_LOWEST_P99, svg_format_value(bp, b1, sizeof(b1)), (const char *)NULL);
         html_esc(c, html_str(best_p, "label"));
         fputs(HT(c, M_PERIOD), c->f);
     }
@@ -367,12 +360,17 @@ void html_completeness(const struct html_ctx *c)
         row = json_array_get(c->rows, r);
         json_array_foreach(json_object_get(row, "failures"), i, f)
         {
-            fputs(L(c, "<li>Failed run: ", "<li>失败的运行："), c->f);
+            fputs("<li>", c->f);
+            html_say(c, H_SUM_FAILED_RUN, (const char *)NULL);
             html_esc(c, html_str(row, "label"));
             fputs(" \xc2\xb7 ", c->f);
             html_esc(c, html_str(f, "version"));
-            if (html_num(f, "round", &x) == 0)
-                fprintf(c->f, L(c, " \xc2\xb7 round %.0f", " \xc2\xb7 第 %.0f 轮"), x);
+            if (html_num(f, "round", &x) == 0) {
+                char rb[32];
+
+                snprintf(rb, sizeof(rb), "%.0f", x);
+                html_say(c, H_SUM_ROUND, rb, (const char *)NULL);
+            }
             fputs(HT(c, H_SUM_COLON), c->f);
             html_esc(c, html_str(f, "reason") ? html_str(f, "reason") : "?");
             fputs("</li>\n", c->f);

@@ -204,6 +204,7 @@ static void html_table(const struct html_ctx *c, const char *id, const char *tit
                        row_fn fn)
 {
     size_t r, shown = 0;
+    char n[32], k[32];
 
     fprintf(c->f, "<h3 id=\"%s\">", id);
     html_esc(c, title);
@@ -215,25 +216,14 @@ static void html_table(const struct html_ctx *c, const char *id, const char *tit
     for (r = 0; r < c->nrows; r++)
         shown += (size_t)row_stands_out(c, json_array_get(c->rows, r));
     fputs("<p class=\"note\">", c->f);
-    if (shown)
-        fprintf(c->f,
-                L(c,
-                  "%zu configurations: this table shows the %zu that stand out (a verdict other "
-                  "than ~); the full table follows.",
-                  "共 %zu 个配置：此表只列出明显不同（判定不是 ~）的 %zu 个；完整表格见下。"),
-                c->nrows, shown);
-    else
-        fprintf(c->f,
-                L(c,
-                  "%zu configurations, none stands out (every verdict is ~); the full table "
-                  "follows.",
-                  "共 %zu 个配置，没有明显不同的配置（判定均为 ~）；完整表格见下。"),
-                c->nrows);
+    snprintf(n, sizeof(n), "%zu", c->nrows);
+    snprintf(k, sizeof(k), "%zu", shown);
+    html_say(c, shown ? H_TAB_SHOWN : H_TAB_NONE_SHOWN, n, k, (const char *)NULL);
     fputs("</p>\n", c->f);
     if (shown)
         table_body(c, head, fn, 1);
     fputs("<details class=\"full\"><summary>", c->f);
-    fprintf(c->f, L(c, "Full table (%zu configurations)", "完整表格（%zu 个配置）"), c->nrows);
+    html_say(c, M_DETAILS_FULL, n, (const char *)NULL);
     fputs("</summary>\n", c->f);
     table_body(c, head, fn, 0);
     fputs("</details>\n", c->f);
@@ -245,12 +235,12 @@ static void tput_head(const struct html_ctx *c)
 
     version_ths(c, HT(c, H_TAB_K_S));
     candidate_ths(c, HT(c, H_TAB_CHANGE));
-    fputs(L(c, "<th>CPU % (", "<th>CPU %（"), c->f);
+    fprintf(c->f, "<th>%s", HT(c, H_TAB_CPU_OPEN));
     for (v = 0; v < c->nv; v++) {
         fputs(v ? " \xe2\x86\x92 " : "", c->f);
         html_esc(c, c->versions[v]);
     }
-    fputs(L(c, ")</th>", "）</th>"), c->f);
+    fprintf(c->f, "%s</th>", HT(c, H_PAREN_CLOSE));
     candidate_ths(c, HT(c, M_COL_EFF_CHANGE));
     candidate_ths(c, HT(c, H_TAB_VERDICT));
 }
@@ -270,18 +260,9 @@ static void tput_row(const struct html_ctx *c, const json_t *row)
 static void throughput_table(const struct html_ctx *c)
 {
     html_table(c, "table-throughput", HT(c, M_H_THROUGHPUT), tput_head, tput_row);
-    fputs(L(c,
-            "<p class=\"note\">Throughput: Redis counts successful commands per second; TCP, "
-            "HTTP and WebSocket count message round trips per second. Configurations are "
-            "never summed. CPU %: the client process (in --serve mode the colocated "
-            "client/server process), 100% = one full core. CPU efficiency = throughput per "
-            "CPU core, computed per run before the median. The verdict column is the "
-            "throughput verdict.</p>\n",
-            "<p class=\"note\">吞吐量：Redis 统计每秒成功的命令数；TCP、HTTP 和 WebSocket "
-            "统计每秒的消息往返次数。各配置从不相加。CPU %：客户端进程（--serve "
-            "模式下为客户端与服务器同在的进程），100% = 一个完整核心。CPU 效率 = 每个 CPU "
-            "核心的吞吐量，先按每次运行计算再取中位数。判定列为吞吐量的判定。</p>\n"),
-          c->f);
+    fputs("<p class=\"note\">", c->f);
+    html_say(c, H_TAB_NOTE_THROUGHPUT, (const char *)NULL);
+    fputs("</p>\n", c->f);
 }
 
 static void lat_head(const struct html_ctx *c)
@@ -303,15 +284,9 @@ static void lat_row(const struct html_ctx *c, const json_t *row)
 static void latency_table(const struct html_ctx *c)
 {
     html_table(c, "table-latency", HT(c, H_TAB_LATENCY_S), lat_head, lat_row);
-    fputs(L(c,
-            "<p class=\"note\">Latency is the closed-loop round trip of a whole batch, from "
-            "writing its first byte to reading its last reply, including client queueing; "
-            "it is not single-command latency. With pipeline 1 and window 1 a batch is one "
-            "message round trip.</p>\n",
-            "<p class=\"note\">延迟是整批命令的闭环往返时间：从写出第一个字节到读到最后一个回复，"
-            "包含客户端排队时间，不是单条命令的延迟。当每批命令数为 1、在途批次为 1 "
-            "时，一批就是一次消息往返。</p>\n"),
-          c->f);
+    fputs("<p class=\"note\">", c->f);
+    html_say(c, H_TAB_NOTE_LATENCY, (const char *)NULL);
+    fputs("</p>\n", c->f);
 }
 
 /* Whether any row has figures for metric (server CPU: found once, the tables ask per row). */
@@ -330,7 +305,7 @@ static void eff_head(const struct html_ctx *c)
     version_ths(c, HT(c, H_TAB_PEAK_RSS_MIB));
     candidate_ths(c, HT(c, H_TAB_RSS_CHANGE));
     for (v = 0; have_metric(c, "server_cpu_percent") && v < c->nv; v++)
-        th(c, L(c, "server CPU %", "服务器 CPU %"), c->versions[v]);
+        th(c, HT(c, H_TAB_SERVER_CPU), c->versions[v]);
 }
 
 static void eff_row(const struct html_ctx *c, const json_t *row)
@@ -350,15 +325,11 @@ static void efficiency_table(const struct html_ctx *c)
                server ? HT(c, H_TAB_CPU_EFFICIENCY_MEMORY_AND)
                       : HT(c, H_TAB_CPU_EFFICIENCY_AND_MEMORY),
                eff_head, eff_row);
-    if (server)
-        fputs(
-            L(c,
-              "<p class=\"note\">Server CPU: the server process pairbench started, over "
-              "warm-up and measurement together, 100% = one full core; not part of the client CPU "
-              "or the efficiency.</p>\n",
-              "<p class=\"note\">服务器 CPU：pairbench 启动的服务器进程（预热与测量合计），100% = "
-              "一个完整核心；不计入客户端 CPU 与 CPU 效率。</p>\n"),
-            c->f);
+    if (server) {
+        fputs("<p class=\"note\">", c->f);
+        html_say(c, H_TAB_NOTE_SERVER_CPU, (const char *)NULL);
+        fputs("</p>\n", c->f);
+    }
 }
 
 static void evid_head(const struct html_ctx *c)
@@ -400,11 +371,8 @@ static void evidence_note(const struct html_ctx *c, const json_t *chance)
     double alpha = NAN, expected = NAN;
     char *s;
 
-    fputs(L(c,
-            "<p class=\"note\">Overlap flag: whether the min–max ranges of the baseline and "
-            "the candidate share a value. ",
-            "<p class=\"note\">重叠标记：基线与候选版本的 最小值–最大值 范围是否有共同的值。"),
-          c->f);
+    fputs("<p class=\"note\">", c->f);
+    html_say(c, H_TAB_NOTE_OVERLAP, (const char *)NULL);
     html_num(chance, "alpha", &alpha);
     s = sent_evidence(c->model, alpha, c->zh ? "zh" : "en");
     if (s) {
@@ -418,21 +386,14 @@ static void evidence_note(const struct html_ctx *c, const json_t *chance)
         fputs(c->zh ? "" : " ", c->f);
     }
     free(s);
-    fputs(L(c,
-            "The exact p of every row is given. The paired ratio is candidate / baseline within "
-            "each round, median [min–max].",
-            "表中给出每行的精确 p 值。配对比值为每一轮中 候选 / 基线 的比值，"
-            "取 中位数 [最小值–最大值]。"),
-          c->f);
-    if (!isnan(alpha) && html_num(chance, "expected_false_flags", &expected) == 0)
-        fprintf(c->f,
-                L(c,
-                  " At the evidence level used (chance %.4f per row and metric when "
-                  "nothing changed), about %.2f of these rows would be flagged by "
-                  "chance alone.",
-                  "在所用的证据水平下（无变化时每行每个指标被误标的概率为 %.4f），"
-                  "约有 %.2f 行会仅因偶然而被标记。"),
-                alpha, expected);
+    html_say(c, H_TAB_NOTE_EXACT_P, (const char *)NULL);
+    if (!isnan(alpha) && html_num(chance, "expected_false_flags", &expected) == 0) {
+        char ba[32], be[32];
+
+        snprintf(ba, sizeof(ba), "%.4f", alpha);
+        snprintf(be, sizeof(be), "%.2f", expected);
+        html_say(c, H_TAB_NOTE_EXPECTED, ba, be, (const char *)NULL);
+    }
     fputs("</p>\n", c->f);
 }
 
@@ -575,14 +536,9 @@ static void detailed_table(const struct html_ctx *c)
     html_esc(c, HT(c, M_H_DETAILED));
     fputs("</h3>\n", c->f);
     table_body(c, detail_head, detail_row, 0);
-    fputs(L(c,
-            "<p class=\"note\">Batch RT is the closed-loop round trip of a whole batch "
-            "including client queueing; CPU is the client process (100% = one full core); "
-            "RSS is the process-lifetime peak; rounds = successful runs / planned runs.</p>\n",
-            "<p class=\"note\">批次往返时间是整批命令的闭环往返时间，包含客户端排队；CPU "
-            "为客户端进程（100% = 一个完整核心）；RSS 为进程生命周期内的峰值；轮次 = "
-            "成功运行数 / 计划运行数。</p>\n"),
-          c->f);
+    fputs("<p class=\"note\">", c->f);
+    html_say(c, H_TAB_NOTE_DETAIL, (const char *)NULL);
+    fputs("</p>\n", c->f);
 }
 
 void html_tables(const struct html_ctx *c)

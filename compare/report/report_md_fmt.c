@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/fmt.h"
 #include "util/escape.h"
 #include "report/report_md_int.h"
 #include "analysis/stats.h"
@@ -57,20 +58,9 @@ struct num num_fixed(double v, int decimals)
 
 struct num num_pct(const json_t *change)
 {
-    struct num n;
-    double v;
+    struct num n = {.s = ""};
 
-    if (!json_is_number(change)) {
-        snprintf(n.s, sizeof(n.s), "—");
-        return n;
-    }
-    v = json_number_value(change) * 100;
-    if (round(fabs(v) * 100) == 0)
-        snprintf(n.s, sizeof(n.s), "0.00%%");
-    else if (v < 0)
-        snprintf(n.s, sizeof(n.s), "−%.2f%%", -v);
-    else
-        snprintf(n.s, sizeof(n.s), "+%.2f%%", v);
+    fmt_change(json_is_number(change) ? json_number_value(change) : NAN, n.s, sizeof(n.s));
     return n;
 }
 

@@ -7,6 +7,7 @@
 
 #include "util/exit_codes.h"
 #include "analysis/gate.h"
+#include "report/gate_report.h"
 #include "util/post.h"
 #include "t.h"
 
@@ -27,11 +28,11 @@ static void test_threshold_flags(void)
         {"latency=5", 0,
          "--threshold 'latency=5': unknown metric 'latency' (expected throughput, "
          "cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions, context_switches, "
-         "page_faults, cpu_migrations, syscalls, allocations)"},
+         "page_faults, cpu_migrations, syscalls, allocations, estimated_cycles)"},
         {"cpu=5", 0,
          "--threshold 'cpu=5': unknown metric 'cpu' (expected throughput, cpu_efficiency, "
          "p50_us, p99_us, rss_mib, server_cpu_us, instructions, context_switches, page_faults, "
-         "cpu_migrations, syscalls, allocations)"},
+         "cpu_migrations, syscalls, allocations, estimated_cycles)"},
         {"throughput", 0, "--threshold 'throughput': expected METRIC=PERCENT (e.g. throughput=5)"},
         {"=5", 0, "--threshold '=5': expected METRIC=PERCENT (e.g. throughput=5)"},
         {"throughput=abc", 0,
@@ -88,7 +89,7 @@ static void test_spec_section(void)
         {"{\"thresholds\": {\"latency\": 5}}",
          "spec.json: $.gate.thresholds.latency: unknown metric 'latency' (expected throughput, "
          "cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions, context_switches, "
-         "page_faults, cpu_migrations, syscalls, allocations)"},
+         "page_faults, cpu_migrations, syscalls, allocations, estimated_cycles)"},
         {"{\"thresholds\": {\"p99\": \"10\"}}", "spec.json: $.gate.thresholds.p99: expected a "
                                                 "percent in [0, 1000] (0 = not gated), got \"10\""},
         {"{\"treshold\": {}}",
@@ -257,7 +258,7 @@ static void test_too_few_runs(void)
     CHECK(gate_decide(s, &gc, &gr) == EXIT_INCONCLUSIVE);
     CHECK(gr.too_few == 1);
     {
-        char *md = gate_markdown(s, &gc, &gr, NULL, NULL, 65536);
+        char *md = gate_markdown(s, &gc, &gr, NULL, NULL, 65536, NULL);
 
         CHECK(md && strstr(md, "**Inconclusive.**") &&
               strstr(md, "- **tcp · 64 B**: throughput changed -30.0% on 0 runs a side: too few "
@@ -306,12 +307,12 @@ static void test_reason_utf8(void)
                 memcpy(report + used, piece, pl + 1);
                 used += pl;
             }
-            md = gate_markdown(s, &gc, &gr, NULL, "reports/运行", 1 << 20);
+            md = gate_markdown(s, &gc, &gr, NULL, "reports/运行", 1 << 20, NULL);
             CHECK(md && valid_utf8(md));
             bare = md ? strlen(md) : 0;
             free(md);
             for (max = bare; max < bare + 300 + strlen(report); max += 7) {
-                md = gate_markdown(s, &gc, &gr, report, "reports/运行", max);
+                md = gate_markdown(s, &gc, &gr, report, "reports/运行", max, NULL);
                 CHECK_MSG(md && valid_utf8(md), "shift %zu, max %zu: not UTF-8", shift, max);
                 cut += md && strstr(md, "(report cut to fit") != NULL;
                 free(md);
@@ -366,7 +367,7 @@ static void test_markdown(void)
     big[sizeof(big) - 1] = '\0';
     gate_config_init(&gc);
     gate_decide(s, &gc, &gr);
-    md = gate_markdown(s, &gc, &gr, "# report\n", "reports/x", 65536);
+    md = gate_markdown(s, &gc, &gr, "# report\n", "reports/x", 65536, NULL);
     CHECK(md != NULL);
     CHECK(strncmp(md, GATE_MARKER "\n## pairbench gate: regression", strlen(GATE_MARKER) + 30) ==
           0);
@@ -379,7 +380,7 @@ static void test_markdown(void)
                      "(threshold 5%).") != NULL);
     CHECK(strstr(md, "| Gate | False-flag chance |") != NULL);
     free(md);
-    md = gate_markdown(s, &gc, &gr, big, NULL, 2000);
+    md = gate_markdown(s, &gc, &gr, big, NULL, 2000, NULL);
     CHECK(md && strlen(md) <= 2000);
     CHECK(md && strstr(md, "(report cut to fit a comment") != NULL);
     free(md);

@@ -1,0 +1,20 @@
+/* fmt: one change formatter (see fmt.h). */
+#include "util/fmt.h"
+
+#include <math.h>
+#include <stdio.h>
+
+char *fmt_change(double rel, char *out, size_t len)
+{
+    double pct = rel * 100;
+
+    if (!isfinite(pct))
+        snprintf(out, len, "%s", FMT_MISSING);
+    else if (round(fabs(pct) * 100) == 0)
+        snprintf(out, len, "0.00%%");
+    else if (pct < 0)
+        snprintf(out, len, "\xe2\x88\x92%.2f%%", -pct);
+    else
+        snprintf(out, len, "+%.2f%%", pct);
+    return out;
+}
