@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analysis/stats.h"
+#include "analysis/family.h"
 #include "analysis/outcome.h"
 #include "analysis/summary.h"
 #include "analysis/summary_row.h"
@@ -342,6 +343,8 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     json_object_set_new(sum, "outcome", outcome_build(sum, NULL));
     compared = json_array_size(ix.configs) * (json_array_size(ix.versions) - 1);
     json_object_set_new(sum, "chance", chance_json(expected_rounds, compared));
+    if (family_summary(rows))
+        json_object_set_new(json_object_get(sum, "chance"), "family", family_summary(rows));
     json_object_set_new(sum, "thresholds_pct", thresholds_json(rules));
 out:
     index_release(&ix);

@@ -420,6 +420,12 @@ static void evidence_note(const struct html_ctx *c, const json_t *chance)
         fputs(c->zh ? "" : " ", c->f);
     }
     free(s);
+    s = sent_family(chance, c->zh ? "zh" : "en");
+    if (s) {
+        html_text(c, s);
+        fputs(c->zh ? "" : " ", c->f);
+    }
+    free(s);
     fputs(L(c,
             "The exact p of every row is given. The paired ratio is candidate / baseline within "
             "each round, median [min–max].",

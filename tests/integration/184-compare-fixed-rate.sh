@@ -19,7 +19,7 @@ cat > "$T/spec.json" <<JSON
 {"versions": [
    {"name": "baseline", "server": {"tcp": "$DRIVER serve tcp --port {port} --payload 64"}},
    {"name": "candidate", "server": {"tcp": "$DRIVER serve tcp --port {port} --payload 64 --work 100000"}}],
- "grids": ["$T/grid.json"], "runs": 3, "warmup": 0.2, "duration": 2}
+ "grids": ["$T/grid.json"], "runs": 5, "warmup": 0.2, "duration": 1.2}
 JSON
 rc=0
 "$COMPARE" gate --spec "$T/spec.json" --no-pin --disturbed-limit 64 --out "$T/out" > "$T/stdout" 2> "$T/stderr" || rc=$?
