@@ -104,13 +104,13 @@ endif
 all: $(BIN_DRIVER) $(BIN_COMPARE) $(BIN_SEED)
 tests: all $(UNIT_BIN)
 
-# The interposer of counted runs (preload/seed.c): loaded into the server under test, so it
+# The interposer of counted runs (preload/seed.c, wake.c): loaded into the server under test, so it
 # is built without sanitizers (an instrumented library breaks an uninstrumented server) and
 # beside compare, which finds it there (or in ../lib/pairbench once installed).
 PRELOAD_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -fPIC -shared $(WARN)
-$(BIN_SEED): preload/seed.c
+$(BIN_SEED): preload/seed.c preload/wake.c
 	@mkdir -p $(@D)
-	$(QUIET_LD)$(CC) $(PRELOAD_CFLAGS) -o $@ $< -ldl
+	$(QUIET_LD)$(CC) $(PRELOAD_CFLAGS) -o $@ $^ -ldl
 
 $(BUILD)/%.o: %.c | $(HIREDIS_DEP)
 	@mkdir -p $(@D)

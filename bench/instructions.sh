@@ -9,12 +9,17 @@
 # TRIES tries each, the instructions verdict at the default 1% threshold, and an A/A of the
 # shipped commit against itself. Prints tables; run directories under OUT.
 # Part 3, exact (issue 35): three identical versions of each row counted in 3 rounds (seeds
-# 1, 2, 3), the interposer on ("exact": true) and off side by side: the spread of the 3 runs
-# of one seed (the worst seed; target <= 0.01%) and across the 3 seeds (version a), per row.
+# 1, 2, 3), the interposer on ("exact": true) and off side by side (and "busy": on, with two
+# busy loops beside the counted runs): the spread of the 3 runs of one seed (the worst seed;
+# target <= 0.01%), the same for the raw window counts, and across the 3 seeds (version a),
+# per row: redis SET, GET, LRANGE_100 at 1 and 50 connections, a 200-field hash's HSET/HDEL
+# (hashtable encoding), valkey SET/GET at 1 and 50 connections and with --io-threads 2 at 50,
+# nginx 4 KiB, driver serve tcp|http|ws.
 # Usage: sh bench/instructions.sh [spread|detect|commits|rv|exact|all]   (commits: the Debian
 #   source part of detect only; rv: its Redis/Valkey part only)   env: REQUESTS (10000),
 #   TRIES (3), OUT (a temp dir), REDIS_SRC (the cache directory of bench/redis-src.sh; made
-#   when absent), EXACT_ROWS (redis serve vio), EXACT_MODES (on off).
+#   when absent), EXACT_ROWS (redis hash vk vio nginx
+#   serve), EXACT_MODES (on off; also busy).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 what=${1:-all}
@@ -106,7 +111,7 @@ EOT
     done
 fi
 
-exact_table() { # run-dir mode -> | row | mode | one seed | across seeds | counts by seed |
+exact_table() { # run-dir mode -> | row | mode | one seed | raw one seed | across seeds | method | counts by seed |
     node -e '
 const l = require("fs").readFileSync(process.argv[1] + "/runs.jsonl", "utf8").trim().split("\n")
   .map(JSON.parse).filter(x => x.kind === "instructions");
@@ -115,13 +120,16 @@ const labels = [...new Set(l.map(x => x.label))];
 for (const lb of labels) {
   const r = l.filter(x => x.label === lb);
   const bad = r.filter(x => x.status !== "ok");
-  if (bad.length) { console.log(`| ${lb} | ${process.argv[2]} | ${bad.length} failed: ${(bad[0].reason || "").slice(0, 120)} | | |`); continue; }
+  if (bad.length) { console.log(`| ${lb} | ${process.argv[2]} | ${bad.length} failed: ${(bad[0].reason || "").slice(0, 120)} | | | | |`); continue; }
   const seeds = [...new Set(r.map(x => x.instructions.fixed.seed))].sort();
-  const one = Math.max(...seeds.map(s => sp(r.filter(x => x.instructions.fixed.seed === s).map(x => x.instructions.per_op))));
+  const worst = f => Math.max(...seeds.map(s => sp(r.filter(x => x.instructions.fixed.seed === s).map(f))));
+  const one = worst(x => x.instructions.per_op), raw = worst(x => x.instructions.window_instructions / x.instructions.ops);
   const across = sp(r.filter(x => x.version === "a").map(x => x.instructions.per_op));
   const ex = r.every(x => x.instructions.fixed.exact) ? "" : " (not exact: " + r.find(x => !x.instructions.fixed.exact).instructions.fixed.reason + ")";
+  const m = [...new Set(r.map(x => x.instructions.idle_method))].join("+");
+  const w = r.map(x => x.instructions.window_wakeups), ws = r.map(x => x.instructions.window_s);
   const by = seeds.map(s => s + ": " + r.filter(x => x.instructions.fixed.seed === s).map(x => x.instructions.per_op.toFixed(2)).join("/")).join("; ");
-  console.log(`| ${lb} | ${process.argv[2]}${ex} | ${one.toFixed(4)}% | ${across.toFixed(4)}% | ${by} |`);
+  console.log(`| ${lb} | ${process.argv[2]}${ex} | ${one.toFixed(4)}% | ${raw.toFixed(4)}% | ${across.toFixed(4)}% | ${m}, wake-ups ${Math.min(...w)}-${Math.max(...w)}, window ${Math.min(...ws).toFixed(1)}-${Math.max(...ws).toFixed(1)} s | ${by} |`);
 }' "$1" "$2"
 }
 
@@ -131,23 +139,37 @@ if [ "$what" = exact ] || [ "$what" = all ]; then
     three() { # server-command-json-value -> three identical versions a b c
         echo "[{\"name\": \"a\", \"server\": $1}, {\"name\": \"b\", \"server\": $1}, {\"name\": \"c\", \"server\": $1}]"
     }
-    echo '{"name": "redis", "defaults": {"protocol": "redis", "keyspace": 100000}, "axes": {"command": ["SET", "GET"]}}' > "$d/redis-grid.json"
-    echo '{"name": "serve", "defaults": {}, "axes": {"protocol": ["tcp"]}}' > "$d/serve-grid.json"
-    echo '{"name": "valkey", "defaults": {"protocol": "redis", "keyspace": 100000, "connections": 50}, "axes": {"command": ["SET"]}}' > "$d/vio-grid.json"
+    echo '{"name": "redis", "defaults": {"protocol": "redis", "keyspace": 100000}, "axes": {"command": ["SET", "GET", "LRANGE_100"], "connections": [1, 50]}}' > "$d/redis-grid.json"
+    echo '{"name": "hash", "defaults": {"protocol": "redis", "setup": [{"command": "HSET test_HGET f__i__ v__i__", "count": 200}]}, "configs": [{"command": "HSET test_HGET f157 x f3 x f9 x f41 x f88 x f120 x f7 x f199 x f64 x"}, {"command": "HDEL test_HGET f157 f3 f9 f41 f88 f120 f7 f199 f64"}]}' > "$d/hash-grid.json"
+    echo '{"name": "valkey", "defaults": {"protocol": "redis", "keyspace": 100000}, "axes": {"command": ["SET", "GET"], "connections": [1, 50]}}' > "$d/vk-grid.json"
+    echo '{"name": "valkey-io", "defaults": {"protocol": "redis", "keyspace": 100000, "connections": 50}, "axes": {"command": ["SET", "GET"]}}' > "$d/vio-grid.json"
+    nginx_conf "$d/nginx"
+    echo '{"name": "nginx", "defaults": {"protocol": "http", "path": "/4k"}, "configs": [{}]}' > "$d/nginx-grid.json"
+    echo '{"name": "serve", "defaults": {}, "axes": {"protocol": ["tcp", "http", "ws"]}}' > "$d/serve-grid.json"
     echo
-    echo "| row | interposer | spread, 3 runs of one seed (worst seed) | spread across 3 seeds | per seed: a/b/c |"
-    echo "|---|---|---:|---:|---|"
-    for row in ${EXACT_ROWS:-redis serve vio}; do
+    echo "| row | interposer | spread, 3 runs of one seed (worst seed) | the same, raw window counts | spread across 3 seeds | idle correction | per seed: a/b/c |"
+    echo "|---|---|---:|---:|---:|---|---|"
+    for row in ${EXACT_ROWS:-redis hash vk vio nginx serve}; do
         case $row in
         redis) v=$(three "{\"redis\": \"redis-server $rsrv\"}") ;;
-        serve) v=$(three "{\"tcp\": \"$top/bin/driver serve tcp --port {port}\"}") ;;
+        hash) v=$(three "{\"redis\": \"redis-server $rsrv --hash-max-listpack-entries 64\"}") ;;
+        vk) v=$(three "{\"redis\": \"valkey-server $rsrv\"}") ;;
         vio) v=$(three "{\"redis\": \"valkey-server --io-threads 2 $rsrv\"}") ;;
+        nginx) v=$(three "{\"http\": \"$d/nginx/nginx.sh {port}\"}") ;;
+        serve) v=$(three "{\"tcp\": \"$top/bin/driver serve tcp --port {port}\", \"http\": \"$top/bin/driver serve http --port {port}\", \"ws\": \"$top/bin/driver serve ws --port {port}\"}") ;;
         esac
+        # modes: on (the interposer), off ("exact": false), busy (on, two busy loops beside)
         for mode in ${EXACT_MODES:-on off}; do
             spec "$d/$row-$mode.json" "$v" "$d/$row-grid.json"
             [ "$mode" = off ] && sed -i 's/"idle_s": 0.5}/"idle_s": 0.5, "exact": false}/' "$d/$row-$mode.json"
+            busy=""
+            if [ "$mode" = busy ]; then
+                sh -c 'while :; do :; done' & busy="$!"
+                sh -c 'while :; do :; done' & busy="$busy $!"
+            fi
             "$compare" run --spec "$d/$row-$mode.json" --out "$d/$row-$mode" >"$d/$row-$mode.log" 2>&1 ||
                 echo "compare run $row $mode exited $? (see $d/$row-$mode.log)" >&2
+            [ -n "$busy" ] && kill $busy
             exact_table "$d/$row-$mode" "$mode"
         done
     done

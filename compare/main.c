@@ -19,6 +19,7 @@ static const struct {
     {"drift", cmd_drift, "add a run to a history directory; report drift and step changes"},
     {"merge", cmd_merge, "merge shard datasets into one run directory"},
     {"calibrate", cmd_calibrate, "run the baseline against itself; report noise per row"},
+    {"system", cmd_system, "show, tune (root) or reset the host knobs that move measurements"},
     {"demo", cmd_demo, "a short real comparison: redis-server 7.0 vs valkey-server 8.0"},
 };
 
@@ -57,7 +58,7 @@ int main(int argc, char **argv)
         }
     fprintf(stderr,
             "compare: unknown command '%s' (expected one of: run, report, gate, commits, bisect, "
-            "drift, merge, calibrate, demo)\n",
+            "drift, merge, calibrate, system, demo)\n",
             argv[1]);
     return EXIT_USAGE;
 }

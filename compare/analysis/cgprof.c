@@ -150,6 +150,16 @@ static size_t slot_of(struct cgprof *p, const char *name)
     return j;
 }
 
+uint64_t cgprof_cost_of(const struct cgprof *p, const char *name)
+{
+    size_t j;
+
+    for (j = hash_str(name) & (p->cap - 1); p->tab[j].name; j = (j + 1) & (p->cap - 1))
+        if (strcmp(p->tab[j].name, name) == 0)
+            return p->tab[j].cost;
+    return 0;
+}
+
 /* Whether valgrind left the function unnamed: "0x<hex>" or "???". */
 static int unresolved(const char *s)
 {

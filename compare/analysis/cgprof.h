@@ -44,6 +44,9 @@ size_t cgprof_files(const struct cgprof *p);
  * memory. */
 json_t *cgprof_functions_json(const struct cgprof *p, size_t top);
 
+/* The self cost of the function named name summed over the files (0 when absent). */
+uint64_t cgprof_cost_of(const struct cgprof *p, const char *name);
+
 /* Allocations: every "calls=" count whose callee ("cfn=") is an allocator entry point
  * (cgprof_is_allocator), made from a function that is not one itself (so malloc calling
  * je_malloc, or realloc calling malloc, is one allocation). Per calling function and summed. */

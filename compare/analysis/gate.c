@@ -55,6 +55,16 @@ int gate_parse_duration(const char *s, double *seconds)
     return 0;
 }
 
+/* A JSON value as the error messages quote it: compact, cut at outlen. */
+static const char *shown(const json_t *v, char *out, size_t outlen)
+{
+    char *d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+
+    snprintf(out, outlen, "%s", d ? d : "?");
+    free(d);
+    return out;
+}
+
 /* The spec's gate.budget and gate.disturbed_limit. Returns 0, 1 when key is neither, -1. */
 static int parse_gate_extra(struct gate_config *gc, const char *key, const json_t *v,
                             const char *file, char *err, size_t errlen)
@@ -67,10 +77,11 @@ static int parse_gate_extra(struct gate_config *gc, const char *key, const json_
         else
             snprintf(buf, sizeof(buf), "%s", json_is_string(v) ? json_string_value(v) : "");
         if (gate_parse_duration(buf, &gc->budget_s) < 0) {
+            char got[64];
             snprintf(err, errlen,
                      "%s: $.gate.budget: expected a duration like \"5m\", \"90s\" or seconds "
-                     "in (0, 86400]",
-                     file);
+                     "in (0, 86400], got %s",
+                     file, shown(v, got, sizeof(got)));
             return -1;
         }
         return 0;
@@ -175,8 +186,10 @@ static int parse_thresholds(struct gate_config *gc, const json_t *obj, const cha
         }
         d = json_number_value(v);
         if (!json_is_number(v) || d < 0 || d > 1000) {
-            snprintf(err, errlen, "%s: %s.%s: expected a percent in [0, 1000] (0 = not gated)",
-                     file, path, key);
+            char got[64];
+            snprintf(err, errlen,
+                     "%s: %s.%s: expected a percent in [0, 1000] (0 = not gated), got %s", file,
+                     path, key, shown(v, got, sizeof(got)));
             return -1;
         }
         if (global)
@@ -209,8 +222,10 @@ int gate_parse_spec(struct gate_config *gc, const json_t *gate, const char *file
             double d = json_number_value(v);
 
             if (!json_is_number(v) || !(d > 0) || d > 1000) {
-                snprintf(err, errlen, "%s: $.gate.noise_limit: expected a percent in (0, 1000]",
-                         file);
+                char got[64];
+                snprintf(err, errlen,
+                         "%s: $.gate.noise_limit: expected a percent in (0, 1000], got %s", file,
+                         shown(v, got, sizeof(got)));
                 return -1;
             }
             gc->rules.noise_limit_pct = d;

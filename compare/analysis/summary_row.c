@@ -117,7 +117,7 @@ static void side_add_run(struct side *s, size_t r, const json_t *run, double war
  * failures. Returns how many failed. */
 static unsigned add_counted(struct side *const *sides, const char *cfg, const json_t *latest,
                             const json_t *versions, size_t nr, json_t *failures, const char *kind,
-                            const char *field, int metric)
+                            const char *field, int metric, unsigned *n_ok)
 {
     size_t vi, r;
     unsigned failed = 0;
@@ -143,10 +143,32 @@ static unsigned add_counted(struct side *const *sides, const char *cfg, const js
                                                 summary_str(run, "reason", "unknown")));
                 continue;
             }
+            if (strcmp(kind, field) == 0)
+                ++*n_ok;
             put(sides[vi], metric, r, path2(run, field, "per_op"));
         }
     }
     return failed;
+}
+
+/* One tally: the row's runs (and so report.md's completeness, the terminal's and
+ * outcome.failed_runs) count the counted lines beside the timed ones, under runs.counted too; a
+ * failed counted run fails the row as a failed timed run does. */
+static void row_add_counted(json_t *row, unsigned ok, unsigned failed)
+{
+    json_t *runs = json_object_get(row, "runs");
+
+    if (!runs || ok + failed == 0)
+        return;
+    json_object_set_new(runs, "expected",
+                        json_integer(summary_num(runs, "expected", 0) + (json_int_t)(ok + failed)));
+    json_object_set_new(runs, "ok", json_integer(summary_num(runs, "ok", 0) + (json_int_t)ok));
+    json_object_set_new(runs, "failed",
+                        json_integer(summary_num(runs, "failed", 0) + (json_int_t)failed));
+    json_object_set_new(runs, "counted",
+                        json_pack("{s:I,s:I}", "ok", (json_int_t)ok, "failed", (json_int_t)failed));
+    if (failed)
+        json_object_set_new(row, "status", json_string("failed"));
 }
 
 /* ---- building ---- */
@@ -571,7 +593,7 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
     struct verdict_rules rate_rules = *rules;
     struct side **sides = sides_new(nv);
     json_t *row, *metrics;
-    unsigned cnt_failed[3];
+    unsigned cnt_failed[3], cnt_ok = 0;
     size_t cell_size = sizeof(const json_t *);
 
     rr.cells = calloc((nv * nr) + 1, cell_size);
@@ -591,11 +613,12 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
     row_identity(row, cfg, mcfg, fallback_label, rr.ok, rr.failed, expected_rounds * nv);
     row_run_facts(row, &rr);
     cnt_failed[0] = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"),
-                                "instructions", "instructions", METRIC_INSTRUCTIONS);
+                                "instructions", "instructions", METRIC_INSTRUCTIONS, &cnt_ok);
     cnt_failed[1] = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"),
-                                "syscalls", "syscalls", METRIC_SYSCALLS);
+                                "syscalls", "syscalls", METRIC_SYSCALLS, &cnt_ok);
     cnt_failed[2] = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"),
-                                "instructions", "allocations", METRIC_ALLOCATIONS);
+                                "instructions", "allocations", METRIC_ALLOCATIONS, &cnt_ok);
+    row_add_counted(row, cnt_ok, cnt_failed[0] + cnt_failed[1]);
     /* a fixed-rate row judges what each request costs the server (outcome.h) */
     outcome_rate_rules(json_object_get(mcfg, "params"), 0, &rate_rules, NULL);
     row_metrics(metrics, sides, cfg, latest, versions, nr, rr.failed, cnt_failed, rr.any_server,

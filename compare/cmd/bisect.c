@@ -135,6 +135,25 @@ static int fail(int code, const char *fmt, ...)
     return code;
 }
 
+/* A timed metric: the spec's "gate" section (thresholds, disturbed_limit, budget) as the
+ * gate reads it; --budget wins over gate.budget. Returns -1 to go on, else the exit code. */
+static int spec_gate(struct bisect *b)
+{
+    char err[1024] = "";
+    json_t *spec = ju_load_json(b->cli.rq.spec_path, err, sizeof(err));
+    int rc = -1;
+
+    if (!spec)
+        return fail(EXIT_USAGE, "%s", err);
+    if (gate_parse_spec(&b->cli.gc, json_object_get(spec, "gate"), b->cli.rq.spec_path, err,
+                        sizeof(err)) < 0)
+        rc = fail(EXIT_USAGE, "%s", err);
+    else if (!(b->cli.budget_s > 0) && b->cli.gc.budget_s > 0)
+        b->cli.budget_s = b->cli.gc.budget_s;
+    json_decref(spec);
+    return rc;
+}
+
 static int parse_args(struct bisect *b, int argc, char **argv)
 {
     struct bisect_cli *cli = &b->cli;
@@ -181,6 +200,8 @@ static int parse_args(struct bisect *b, int argc, char **argv)
         /* a timed metric: the gate's rules, its disturbed-run handling, its budget */
         gate_config_init(&cli->gc);
         b->gc_init = 1;
+        if ((rc = spec_gate(b)) >= 0)
+            return rc;
         cli->rq.rules = &cli->gc.rules;
         cli->rq.limits = &cli->gc.limits;
         cli->rq.repeat_disturbed = 1;
@@ -313,6 +334,37 @@ static json_t *pick_row(struct bisect *b, json_t *summary)
     return best;
 }
 
+/* A timed step whose commit had rounds set aside as outliers (a throughput far from its
+ * median) on the other side of the verdict (a round as fast as good's beside a bad verdict,
+ * or one past the threshold beside a good one) rests on rounds that disagree: the kept ones
+ * could have been either kind, so the step is inconclusive rather than a guess that would
+ * steer every later step. An outlier on the verdict's side (a slow commit slower still in
+ * one round) changes nothing. */
+static void outliers_hold(const struct bisect *b, struct bisect_commit *c, json_t *row)
+{
+    json_t *tp = json_object_get(json_object_get(row, "metrics"), "throughput"), *o;
+    double good_tp = json_number_value(
+        json_object_get(json_object_get(json_object_get(tp, "values"), b->name0), "median"));
+    size_t i, n = 0;
+
+    json_array_foreach(json_object_get(json_object_get(row, "interference"), "outliers"), i, o)
+    {
+        const char *v = json_string_value(json_object_get(o, "version"));
+        double t = json_number_value(json_object_get(o, "throughput"));
+        int bad = good_tp > 0 && (1.0 - t / good_tp) * 100.0 > b->r.threshold_pct;
+
+        if (v && strcmp(v, b->name1) == 0 && bad != (c->verdict == BV_BAD))
+            n++;
+    }
+    if (!n)
+        return;
+    fprintf(stderr,
+            "compare: bisect: %.12s: %zu of its rounds were set aside as outliers whose "
+            "throughput says %s: its rounds disagree, the step is inconclusive\n",
+            c->sha, n, c->verdict == BV_BAD ? "good" : "bad");
+    c->verdict = BV_INCONCLUSIVE;
+}
+
 /* Reads c's value, change and verdict from the step's summary. Returns 0, or an exit code. */
 static int judge_step(struct bisect *b, struct bisect_commit *c, json_t *summary)
 {
@@ -355,6 +407,8 @@ static int judge_step(struct bisect *b, struct bisect_commit *c, json_t *summary
         c->verdict = BV_GOOD;
     else
         c->verdict = BV_INCONCLUSIVE;
+    if (c->verdict != BV_INCONCLUSIVE && strcmp(b->r.metric, "instructions") != 0)
+        outliers_hold(b, c, row);
     return 0;
 }
 

@@ -14,5 +14,6 @@ int cmd_bisect(int argc, char **argv);    /* cmd/bisect.c */
 int cmd_drift(int argc, char **argv);     /* cmd/drift.c */
 int cmd_merge(int argc, char **argv);     /* cmd/merge.c */
 int cmd_calibrate(int argc, char **argv); /* cmd/calibrate.c */
+int cmd_system(int argc, char **argv);    /* cmd/system.c */
 
 #endif

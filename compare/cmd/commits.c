@@ -24,6 +24,7 @@
 #include "run/run.h"
 #include "cmd/run_cli.h"
 #include "run/trees.h"
+#include "run/speccheck.h"
 
 static const char usage[] =
     "usage: compare commits --repo DIR --baseline REF --candidate REF|WORKTREE\n"
@@ -260,6 +261,21 @@ out:
     return rc;
 }
 
+/* What `gate` would refuse in the spec's gate section is refused before the trees are built:
+ * a build can take minutes. The rest of the spec is checked by the run, after the builds,
+ * because it may name the trees' own programs. Returns 0, or -1 (message printed). */
+static int check_gate_early(const char *spec_path)
+{
+    char err[4096] = "";
+    json_t *spec = ju_load_json(spec_path, err, sizeof(err));
+    int rc = spec ? speccheck_gate(json_object_get(spec, "gate"), spec_path, err, sizeof(err)) : -1;
+
+    if (rc < 0)
+        fprintf(stderr, "compare: commits: %s\n", err);
+    json_decref(spec);
+    return rc;
+}
+
 int cmd_commits(int argc, char **argv)
 {
     struct commits_cli cli;
@@ -268,6 +284,8 @@ int cmd_commits(int argc, char **argv)
 
     if (rc >= 0)
         return rc;
+    if (check_gate_early(cli.rq.spec_path) < 0)
+        return EXIT_USAGE;
     snprintf(tmpdir, sizeof(tmpdir), "/tmp/pairbench-commits.XXXXXX");
     if (!mkdtemp(tmpdir)) {
         fprintf(stderr, "compare: commits: mkdtemp: %s\n", strerror(errno));

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/escape.h"
+#include "report/confirm_words.h"
 #include "report/i18n.h"
 
 static const char *const strings_en[I18N_COUNT] = {

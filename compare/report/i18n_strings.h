@@ -90,6 +90,23 @@ X(M_CONFIRM_ROW,
   "{0} got {1} extra rounds (throughput: the median per-round change [its 90% interval], and "
   "the signed-rank p of the per-round ratios: {2})",
   "{0} 增加了 {1} 轮（吞吐量：各轮变化的中位数［其 90% 区间］，以及各轮比值的符号秩检验 p：{2}）")
+/* The confirmation rule: the English is confirm_words.h's CONFIRM_RULE_EN, as meta.json records
+ * it. */
+X(M_CONFIRM_RULE_TEXT, CONFIRM_RULE_EN,
+  "某个参与判定的指标变化超过阈值但证据不充分（判定 ~ 或 unstable），或在计划轮次"
+  "之后某一方的离散度超过噪声上限（判定 "
+  "unstable），或计划轮次的判定仅依据配对比值全部在 1 的同一侧而两方范围重叠、"
+  "这种证据偶然出现的概率大于 2/252（五对时为 1/16）时，该配置处于临界；"
+  "每次再交替运行两轮，直到不再临界，"
+  "最多到上限为止。增加轮次后，其变化取各轮配对比值的中位数"
+  "（同一轮两次运行共有的漂移在比值中抵消）；只要吞吐量配对比值中位数的 90% "
+  "区间（顺序统计量）仍越过阈值，该配置就仍处于临界；且只有这些比值的精确 Wilcoxon "
+  "符号秩检验 p 在各次判断共享的 2/252 预算内"
+  "（达到上限之前每次为 2/252 ÷（4 × 判断次数，即上限的一半），达到上限时为"
+  " 2/252 的 3/4）时，变化才算数；某一方的噪声按其四分位距折算为五次运行"
+  "的离散度，且只有当配对变化的 90% 区间仍触及阈值时，噪声才使该指标判为 "
+  "unstable")
+X(M_CONFIRM_RULE, " Rule: {0}.", "规则：{0}。")
 X(M_CONFIRM_NONE,
   "Adaptive confirmation was on (at most {0} extra rounds per row); no row was borderline.",
   "自适应确认已开启（每个配置最多 {0} 个额外轮次）；没有处于临界的配置。")
@@ -104,6 +121,8 @@ X(M_WEAK_INSECURE, "TLS certificate verification was off (`--insecure`) in: {0}.
   "以下配置关闭了 TLS 证书校验（`--insecure`）：{0}。")
 X(M_WEAK_UNSTABLE, "Unstable (a side's spread (max−min)/median above {0}%): {1}.",
   "不稳定（某一方的离散度 (最大−最小)/中位数 超过 {0}%）：{1}。")
+X(M_WEAK_STOPPED, "The run stopped before its plan was done: {0}.",
+  "运行在计划完成之前停止：{0}。")
 X(M_WEAK_FAILED, "Failed runs: {0}; their rows carry the verdict `failed`.",
   "失败的运行：{0} 次；相应行的结论为 `failed`。")
 X(M_WEAK_MACHINE, "Machine: {0}", "机器：{0}")
@@ -374,11 +393,126 @@ X(M_INSTR_LIMITS_DRIVER,
   "上面的吞吐量和 P99 仍然覆盖这些。")
 X(M_COL_INSTR, "instructions/op", "指令/操作")
 X(M_H_INSTR_WHERE, "Where the instructions went", "指令花在了哪里")
+X(H_FOREST, "Change against the baseline", "相对基线的变化")
+X(H_FOREST_NOTE,
+  "Per row: the median of the paired per-round ratios minus 1 (dot) with its 90% interval "
+  "(line); the shaded band is ± the row's threshold; the colour is the verdict. Right of zero "
+  "is higher; for latency higher is worse.",
+  "每行：逐轮配对比值的中位数减 1（圆点）及其 90% 区间（线段）；阴影带为该行阈值 ±；"
+  "颜色表示判定。零点右侧为更高；对延迟而言更高即更差。")
+X(H_FOREST_BAND, "± threshold", "± 阈值")
+X(H_TITLE_ONE, "Benchmark results: ", "基准测试结果：")
+X(H_TITLE_CMP, "Performance comparison: ", "性能对比：")
+X(H_METHOD,
+  "Each version ran {0} times per configuration in fresh processes ({1} s warm-up, {2} s "
+  "measured), adjacent and in alternating order. Figures are median [min–max] over the runs; "
+  "the ranges are the observed runs, not confidence intervals.",
+  "每个版本在每个配置下以全新进程运行 {0} 次（预热 {1} 秒，测量 {2} 秒），"
+  "各版本相邻并交替顺序运行。数值为各次运行的 中位数 [最小值–最大值]；"
+  "范围是观测值，不是置信区间。")
+X(H_METHOD_ONE,
+  "{0} runs per configuration in fresh processes ({1} s warm-up, {2} s measured). Figures "
+  "are median [min–max] over the runs.",
+  "每个配置以全新进程运行 {0} 次（预热 {1} 秒，测量 {2} 秒）。"
+  "数值为各次运行的 中位数 [最小值–最大值]。")
+X(H_CHARTS, "Charts", "图表")
+X(H_CHARTS_NOTE,
+  "Bars are the medians of the runs, whiskers span min–max; one bar per version (baseline "
+  "first) in each configuration. Configurations are grouped by protocol · transport · "
+  "payload; each group has its own scale, written in its band. Hover a bar for its figures.",
+  "柱长为各次运行的中位数，须线为最小值–最大值；每个配置中每个版本一根柱（基线在前）。"
+  "配置按 协议 · 传输 · 负载 "
+  "分组，每组使用各自的刻度（标在组标题栏中）。鼠标悬停可查看数值。")
+X(H_NO_VALUE, "no value", "无数据")
+X(H_HIGHER_BETTER, "higher is better", "越高越好")
+X(H_LOWER_BETTER, "lower is better", "越低越好")
+X(H_UNIT_COMMANDS, "commands/s", "命令/秒")
+X(H_UNIT_TRIPS, "message round trips/s", "消息往返/秒")
+X(H_UNIT_MIXED, "operations/s (Redis: commands, others: round trips)",
+  "操作/秒（Redis：命令；其他：消息往返）")
+X(H_COLOCATED, "colocated", "同进程")
+X(H_CLIENTS, " clients", " 连接")
+X(H_WORKER, " worker", " 工作线程")
+X(H_WORKERS, " workers", " 工作线程")
+X(H_NAV_TABLES, "Tables", "表格")
+X(H_NAV_ENV, "Environment", "测量环境")
+X(H_NAV_PROVENANCE, "Provenance", "来源与校验")
+X(H_PAREN_OPEN, " (", "（")
+X(H_PAREN_CLOSE, ")", "）")
+X(H_FOOTER, "Written by pairbench", "由 pairbench 生成")
+X(H_ENV_CPU_CORES, "CPU cores", "CPU 核心")
+X(H_ENV_ARCHITECTURE, "Architecture", "架构")
+X(H_ENV_CPU_FREQUENCY_GOVERNOR, "CPU frequency governor", "CPU 调频策略")
+X(H_ENV_NOT_PINNED, "not pinned", "未绑定")
+X(H_ENV_CPU_AFFINITY, "CPU affinity", "CPU 亲和性")
+X(H_ENV_DRIVER_PINNED_TO_CPUS, "Driver pinned to CPUs", "驱动绑定的 CPU")
+X(H_ENV_SERVER_PINNED_TO_CPUS, "Server pinned to CPUs", "服务器绑定的 CPU")
+X(H_ENV_LOAD_AVERAGE_AT_START, "Load average at start / end", "开始 / 结束时的平均负载")
+X(H_ENV_COMPILER_AND_FLAGS, "Compiler and flags", "编译器与编译选项")
+X(H_ENV_DRIVER_BUILD, "Driver build", "驱动构建")
+X(H_ENV_MEASUREMENT_INTERVAL_UTC, "Measurement interval (UTC)", "测量时间（UTC）")
+X(H_ENV_ROUNDS, "Rounds", "轮次")
+X(H_ENV_NONE_DRIVER_SERVE_OR, "none (driver --serve or external)",
+  "无（驱动 --serve 或外部服务器）")
+X(H_ENV_SERVER_COMMAND, "Server command", "服务器命令")
+X(H_ENV_BASELINE, " (baseline)", "（基线）")
+X(H_ENV_NONE_NAMED_BY_THE, "none named by the spec (hash_sources)",
+  "规格文件未指定（hash_sources）")
+X(H_ENV_GRID_FILE, "Grid file", "网格文件")
+X(H_ENV_NAME, "Name", "名称")
+X(H_ENV_CORES, "{0} physical, {1} logical", "{0} 个物理核心，{1} 个逻辑核心")
+X(H_ENV_CORES_LOGICAL, "{0} logical", "{0} 个逻辑核心")
+X(H_ENV_RUNS, "{0} runs per version, warm-up {1} s, duration {2} s",
+  "每个版本 {0} 轮，预热 {1} 秒，测量 {2} 秒")
+X(H_ENV_DATASET_SHA, "SHA-256 of the raw dataset `{0}`: `{1}`", "原始数据集的 SHA-256 `{0}`：`{1}`")
+X(H_REPRO_CWD, "In `{0}`:", "在 `{0}` 中运行：")
+X(H_TAB_K_S, "k/s", "千次/秒")
+X(H_TAB_CHANGE, "change", "变化")
+X(H_TAB_VERDICT, "verdict", "判定")
+X(H_TAB_P50_CHANGE, "P50 change", "P50 变化")
+X(H_TAB_LATENCY_S, "Latency (µs)", "延迟（微秒）")
+X(H_TAB_K_OPS_S_PER, "k ops/s per core", "每核心千次/秒")
+X(H_TAB_PEAK_RSS_MIB, "peak RSS MiB", "峰值 RSS MiB")
+X(H_TAB_RSS_CHANGE, "RSS change", "RSS 变化")
+X(H_TAB_CPU_EFFICIENCY_MEMORY_AND, "CPU efficiency, memory and server CPU",
+  "CPU 效率、内存与服务器 CPU")
+X(H_TAB_CPU_EFFICIENCY_AND_MEMORY, "CPU efficiency and memory", "CPU 效率与内存")
+X(H_TAB_RANGES_OVERLAP, "ranges overlap", "范围重叠")
+X(H_TAB_U_TEST_P, "U-test p", "U 检验 p")
+X(H_TAB_PAIRED_RATIO, "paired ratio", "配对比值")
+X(H_TAB_EVIDENCE_THROUGHPUT, "Evidence (throughput)", "证据（吞吐量）")
+X(H_TAB_ECHO, "echo", "回显")
+X(H_TAB_VERSION_TRANSPORT_MODE, "version / transport / mode", "版本 / 传输 / 模式")
+X(H_TAB_PAYLOAD_B, "payload B", "负载 B")
+X(H_TAB_CLIENTS, "clients", "连接数")
+X(H_TAB_COMMANDS_PER_BATCH_BATCHES, "commands per batch / batches in flight",
+  "每批命令数 / 在途批次")
+X(H_TAB_OPS_S_K, "ops/s (k)", "操作/秒（千）")
+X(H_TAB_BATCH_P50_S, "batch P50 µs", "批次 P50 微秒")
+X(H_TAB_BATCH_P99_S, "batch P99 µs", "批次 P99 微秒")
+X(H_TAB_ROUNDS, "rounds", "轮次")
+X(H_SUM_COLON, ": ", "：")
+X(H_SUM_NO_CONFIGURATION_OF, "No configuration of ", "没有 ")
+X(H_SUM_CHANGED_BEYOND_ITS_THRESHOLD, " changed beyond its threshold with strong evidence.",
+  " 的配置在超过阈值的同时具有充分证据。")
+X(H_SUM_THE_LARGEST_THROUGHPUT_CHANGE, " The largest throughput change of ", " ")
+X(H_SUM_THE_THROUGHPUT_RANGES_MIN, "The throughput ranges (min–max) of the baseline", "基线")
+X(H_SUM_AND, " and ", "与 ")
+X(H_SUM_ETC, ", …", " 等")
+X(H_SUM_SEMICOLON, "; ", "；")
 X(M_INSTR_WHERE,
   "Per configuration, the functions whose instructions per operation changed most (median "
   "over the counted runs; \"unknown\" where the binary has no symbol for the code).",
   "每个配置中，每次操作指令数变化最大的函数（各计数运行的中位数；二进制中没有符号的代码记为 "
   "\"unknown\"）。")
+X(M_EXACT_PAIRS,
+  "exact counts (fixed randomness, address layout and environment), decided per seed pair at "
+  "{0}%:",
+  "精确计数（随机数、地址布局和环境均已固定），按每个种子对判定，阈值 {0}%：")
+X(M_EXACT_PAIR, " seed {0} {1}%", " 种子 {0} {1}%")
+X(M_EXACT_NOT, "not exact, decided by the runs; `{0}`: {1}; `{2}`: {3}",
+  "非精确计数，按各次运行判定；`{0}`：{1}；`{2}`：{3}")
+X(M_EXACT_IS, "exact", "精确")
 X(M_COL_METRIC, "Metric", "指标")
 X(M_GATED, " (gated)", "（受检）")
 /* drift.md / drift.html (drift_report.c); {1}-style "s" arguments are English plurals */
@@ -610,3 +744,12 @@ X(F_LIM_ALLOCS,
 X(F_WHERE, "Where it changed", "变化在哪里")
 X(F_COL_CONFIG, "Configuration", "配置")
 X(F_VS, "vs baseline", "对比基线")
+X(M_H_LOAD, "Latency against load", "延迟与负载")
+X(M_KNEE_AT, "P99 passes 1 ms at {0} of saturation for {1}",
+  "{1} 的 P99 在饱和速率的 {0} 处超过 1 ms")
+X(M_KNEE_NEVER, "P99 stays under 1 ms up to the highest rate for {1}",
+  "{1} 的 P99 直到最高速率都低于 1 ms")
+X(M_SATURATION,
+  "Saturation rate {0} ops/s (closed loop: {1}; the percentages are of the slower version's, "
+  "key `{2}`)",
+  "饱和速率 {0} ops/s（闭环：{1}；百分比以较慢版本的速率为准，键 `{2}`）")

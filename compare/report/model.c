@@ -174,13 +174,15 @@ static void machine_weaknesses(struct report_model *m)
 static int weaknesses(struct report_model *m)
 {
     const json_t *ds = json_object_get(m->summary, "dataset");
-    size_t cap = 6 + ENV_MAX_WARNINGS + json_array_size(json_object_get(m->summary, "warnings")) +
+    size_t cap = 7 + ENV_MAX_WARNINGS + json_array_size(json_object_get(m->summary, "warnings")) +
                  json_array_size(json_object_get(m->meta, "warnings"));
     struct verdict_rules def;
 
     m->weak = calloc(cap, sizeof(*m->weak));
     if (!m->weak)
         return -1;
+    if (json_is_string(json_object_get(m->meta, "stopped")))
+        weak_add(m, WEAK_STOPPED)->text = json_string_value(json_object_get(m->meta, "stopped"));
     if (!json_is_object(m->meta))
         weak_add(m, WEAK_NO_META);
     if (json_is_false(json_object_get(ds, "matches"))) {

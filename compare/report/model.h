@@ -26,6 +26,7 @@ struct model_candidate {
 };
 
 enum weak_kind {
+    WEAK_STOPPED,  /* the run stopped before its plan was done (text: meta.json's "stopped") */
     WEAK_NO_META,  /* meta.json is missing */
     WEAK_HASH,     /* runs.jsonl changed since it was recorded (sha_recorded, sha_now) */
     WEAK_MACHINE,  /* a fact about the machine (machine) */

@@ -325,16 +325,15 @@ static void short_label(const struct html_ctx *c, const json_t *row, const char 
             continue; /* a switch that is off says nothing worth the room */
         if (json_is_boolean(v))
             w = snprintf(out + used, len - used, "%s%s", used ? " \xc2\xb7 " : "",
-                         !strcmp(k, "serve") ? L(c, "colocated", "同进程") : k);
+                         !strcmp(k, "serve") ? HT(c, H_COLOCATED) : k);
         else if (!strcmp(k, "pipeline") || !strcmp(k, "window"))
             w = snprintf(out + used, len - used, "%s%s%s", used ? " \xc2\xb7 " : "", k, val);
         else if (!strcmp(k, "connections"))
             w = snprintf(out + used, len - used, "%s%s%s", used ? " \xc2\xb7 " : "", val,
-                         L(c, " clients", " 连接"));
+                         HT(c, H_CLIENTS));
         else if (!strcmp(k, "workers"))
             w = snprintf(out + used, len - used, "%s%s%s", used ? " \xc2\xb7 " : "", val,
-                         strcmp(val, "1") == 0 ? L(c, " worker", " 工作线程")
-                                               : L(c, " workers", " 工作线程"));
+                         strcmp(val, "1") == 0 ? HT(c, H_WORKER) : HT(c, H_WORKERS));
         else if (!strcmp(k, "command"))
             w = snprintf(out + used, len - used, "%s%s", used ? " \xc2\xb7 " : "", val);
         else if (!strcmp(k, "resp"))
@@ -365,9 +364,9 @@ static const char *throughput_unit(const struct html_ctx *c)
     }
     if (same && unit) {
         if (strcmp(unit, "commands/s") == 0)
-            return L(c, "commands/s", "命令/秒");
+            return HT(c, H_UNIT_COMMANDS);
         if (strcmp(unit, "round trips/s") == 0)
-            return L(c, "message round trips/s", "消息往返/秒");
+            return HT(c, H_UNIT_TRIPS);
         return unit;
     }
     for (r = 0; r < c->nrows; r++) {
@@ -378,11 +377,10 @@ static const char *throughput_unit(const struct html_ctx *c)
             other++;
     }
     if (redis && !other)
-        return L(c, "commands/s", "命令/秒");
+        return HT(c, H_UNIT_COMMANDS);
     if (other && !redis)
-        return L(c, "message round trips/s", "消息往返/秒");
-    return L(c, "operations/s (Redis: commands, others: round trips)",
-             "操作/秒（Redis：命令；其他：消息往返）");
+        return HT(c, H_UNIT_TRIPS);
+    return HT(c, H_UNIT_MIXED);
 }
 
 int html_has_metric(const struct html_ctx *c, const char *metric)
@@ -433,15 +431,7 @@ static int charts(const struct html_ctx *c)
     }
 
     fprintf(c->f, "<section id=\"charts\">\n<h2>%s</h2>\n<p class=\"note\">%s</p>\n",
-            L(c, "Charts", "图表"),
-            L(c,
-              "Bars are the medians of the runs, whiskers span min–max; one bar per version "
-              "(baseline first) in each configuration. Configurations are grouped by "
-              "protocol · transport · payload; each group has its own scale, written in its band. "
-              "Hover a bar for its figures.",
-              "柱长为各次运行的中位数，须线为最小值–最大值；每个配置中每个版本一根柱（基线在前）。"
-              "配置按 协议 · 传输 · 负载 "
-              "分组，每组使用各自的刻度（标在组标题栏中）。鼠标悬停可查看数值。"));
+            HT(c, H_CHARTS), HT(c, H_CHARTS_NOTE));
     for (m = 0; m < N_CHARTS; m++) {
         const struct metric_def *d = metric_def_by_key(chart_keys[m]);
         struct svg_chart ch;
@@ -463,7 +453,7 @@ static int charts(const struct html_ctx *c)
         ch.metric = d->key;
         ch.title = title;
         ch.axis_label = d->axis_en ? L(c, d->axis_en, d->axis_zh) : throughput_unit(c);
-        ch.no_value = L(c, "no value", "无数据");
+        ch.no_value = HT(c, H_NO_VALUE);
         ch.versions = c->versions;
         ch.nversions = c->nv;
         ch.rows = rows;
@@ -473,8 +463,7 @@ static int charts(const struct html_ctx *c)
         fprintf(c->f, "<figure id=\"chart-%s\">\n<figcaption><h3>", d->key);
         html_esc(c, title);
         fprintf(c->f, "</h3><span class=\"note\">%s \xc2\xb7 ",
-                d->higher_better ? L(c, "higher is better", "越高越好")
-                                 : L(c, "lower is better", "越低越好"));
+                d->higher_better ? HT(c, H_HIGHER_BETTER) : HT(c, H_LOWER_BETTER));
         html_esc(c, ch.axis_label);
         fputs("</span></figcaption>\n", c->f);
         if (svg_chart_write(c->f, &ch) != 0)
@@ -496,23 +485,21 @@ out:
 static void nav(const struct html_ctx *c)
 {
     static const struct {
-        const char *id, *en, *zh;
-    } sections[] = {{"summary", "Summary", "摘要"},
-                    {"completeness", "Completeness", "完整性"},
-                    {"charts", "Charts", "图表"},
-                    {"tables", "Tables", "表格"},
-                    {"environment", "Environment", "测量环境"},
-                    {"provenance", "Provenance", "来源与校验"},
-                    {"reproduce", "Reproduce", "复现"}};
+        const char *id;
+        enum i18n_msg name;
+    } sections[] = {{"summary", M_H_SUMMARY},    {"completeness", M_H_COMPLETENESS},
+                    {"charts", H_CHARTS},        {"tables", H_NAV_TABLES},
+                    {"environment", H_NAV_ENV},  {"provenance", H_NAV_PROVENANCE},
+                    {"reproduce", M_H_REPRODUCE}};
     size_t i, m;
 
     fputs("<nav class=\"toc\">", c->f);
     for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
         fprintf(c->f, "%s<a href=\"#%s\">%s</a>", i ? " \xc2\xb7 " : "", sections[i].id,
-                L(c, sections[i].en, sections[i].zh));
+                HT(c, sections[i].name));
         if (strcmp(sections[i].id, "charts") != 0)
             continue;
-        fputs(L(c, " (", "（"), c->f);
+        fputs(HT(c, H_PAREN_OPEN), c->f);
         for (m = 0; m < N_CHARTS; m++) {
             const struct metric_def *d = metric_def_by_key(chart_keys[m]);
 
@@ -520,10 +507,10 @@ static void nav(const struct html_ctx *c)
                  strcmp(d->key, "instructions") == 0) &&
                 !html_has_metric(c, d->key))
                 continue;
-            fprintf(c->f, "%s<a href=\"#chart-%s\">%s</a>", m ? L(c, ", ", "、") : "", d->key,
+            fprintf(c->f, "%s<a href=\"#chart-%s\">%s</a>", m ? HT(c, M_LIST_SEP) : "", d->key,
                     L(c, d->title_en, d->title_zh));
         }
-        fputs(L(c, ")", "）"), c->f);
+        fputs(HT(c, H_PAREN_CLOSE), c->f);
     }
     fputs("</nav>\n", c->f);
 }
@@ -613,10 +600,10 @@ static int write_page(const struct html_ctx *c, char *err, size_t errlen)
     }
     fputs("<header>\n<h1>", f);
     if (c->nv == 1) {
-        fputs(L(c, "Benchmark results: ", "基准测试结果："), f);
+        fputs(HT(c, H_TITLE_ONE), f);
         html_esc(c, c->versions[0]);
     } else {
-        fputs(L(c, "Performance comparison: ", "性能对比："), f);
+        fputs(HT(c, H_TITLE_CMP), f);
         for (i = 0; i < c->nv; i++) {
             if (i)
                 fputs(" vs ", f);
@@ -627,35 +614,21 @@ static int write_page(const struct html_ctx *c, char *err, size_t errlen)
     {
         const json_t *st = json_object_get(meta, "settings");
         double runs = 5, warm = 1, dur = 5;
+        char sr[32], sw[32], sd[32];
 
         html_num(st, "runs", &runs);
         html_num(st, "warmup", &warm);
         html_num(st, "duration", &dur);
-        if (c->nv > 1)
-            fprintf(f,
-                    L(c,
-                      "Each version ran %.0f times per configuration in fresh processes "
-                      "(%g s warm-up, %g s measured), adjacent and in alternating order. "
-                      "Figures are median [min–max] over the runs; the ranges are the "
-                      "observed runs, not confidence intervals.",
-                      "每个版本在每个配置下以全新进程运行 %.0f 次（预热 %g 秒，测量 %g 秒），"
-                      "各版本相邻并交替顺序运行。数值为各次运行的 中位数 [最小值–最大值]；"
-                      "范围是观测值，不是置信区间。"),
-                    runs, warm, dur);
-        else
-            fprintf(f,
-                    L(c,
-                      "%.0f runs per configuration in fresh processes (%g s warm-up, %g s "
-                      "measured). Figures are median [min–max] over the runs.",
-                      "每个配置以全新进程运行 %.0f 次（预热 %g 秒，测量 %g 秒）。"
-                      "数值为各次运行的 中位数 [最小值–最大值]。"),
-                    runs, warm, dur);
+        snprintf(sr, sizeof(sr), "%.0f", runs);
+        snprintf(sw, sizeof(sw), "%g", warm);
+        snprintf(sd, sizeof(sd), "%g", dur);
+        i18n_write(f, HT(c, c->nv > 1 ? H_METHOD : H_METHOD_ONE), sr, sw, sd, (const char *)NULL);
     }
     fputs("</p>\n", f);
     nav(c);
     fputs("</header>\n", f);
 
-    fprintf(f, "<section id=\"summary\">\n<h2>%s</h2>\n", L(c, "Summary", "摘要"));
+    fprintf(f, "<section id=\"summary\">\n<h2>%s</h2>\n", HT(c, M_H_SUMMARY));
     if (c->nv > 1)
         html_summary_multi(c);
     else
@@ -674,12 +647,12 @@ static int write_page(const struct html_ctx *c, char *err, size_t errlen)
     html_provenance(c);
     html_reproduce(c);
     fputs("<footer>", f);
-    fputs(L(c, "Written by pairbench", "由 pairbench 生成"), f);
+    fputs(HT(c, H_FOOTER), f);
     if (html_str(json_object_get(meta, "pairbench"), "version")) {
         fputc(' ', f);
         html_esc(c, html_str(json_object_get(meta, "pairbench"), "version"));
     }
-    fprintf(f, "%s</footer>\n</body>\n</html>\n", L(c, ".", "。"));
+    fprintf(f, "%s</footer>\n</body>\n</html>\n", HT(c, M_PERIOD));
     if (ferror(f)) {
         snprintf(err, errlen, "report_html: write failed");
         return -1;

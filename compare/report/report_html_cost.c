@@ -47,23 +47,17 @@ static void limits(const struct html_ctx *c, const json_t *mj)
         fputs("</p>\n", c->f);
         return;
     }
-    fputs(L(c, "User-space instructions of the server per successful operation, counted by ",
-            "服务器每次成功操作的用户态指令数，计数工具："),
-          c->f);
-    html_esc(c, summary_str(mj, "source", "valgrind"));
-    fprintf(c->f,
-            L(c,
-              " in runs of their own over a fixed number of requests (start-up, warm-up and "
-              "shut-down outside the window; the timer entry point serverCron left out and the "
-              "idle rate subtracted); the counted server ran about %.0f&times; slower than in "
-              "the timed runs. A count repeats within a fraction of a percent where wall-clock "
-              "figures swing, but it cannot see waiting, system calls, lock contention, cache "
-              "misses or I/O: throughput and P99 still cover those.",
-              "，在独立的运行中对固定数量的请求计数（启动、预热和关闭不在窗口内；定时器入口 "
-              "serverCron 不计入，并减去空闲速率）；计数时服务器比计时运行慢约 %.0f "
-              "倍。计数的重复误差远小于百分之一，但它看不到等待、系统调用、锁竞争、缓存未命中和 "
-              "I/O：吞吐量和 P99 仍然覆盖这些。"),
-            slow);
+    {
+        char sd[32];
+        char *t;
+
+        snprintf(sd, sizeof(sd), "%.0f", slow);
+        t = i18n_fill(i18n(c->zh ? "zh" : "en", M_INSTR_LIMITS),
+                      summary_str(mj, "source", "valgrind"), "`serverCron`", slow > 0 ? sd : "?",
+                      (const char *)NULL);
+        html_text(c, t ? t : "");
+        free(t);
+    }
     fputs("</p>\n", c->f);
 }
 
@@ -90,7 +84,7 @@ static void functions(const struct html_ctx *c, const json_t *row, size_t v)
         html_esc(c, summary_str(fn, "name", "unknown"));
         fprintf(c->f, "</code> %s%.0f", d >= 0 ? "+" : "&minus;", fabs(d));
     }
-    fprintf(c->f, " %s</li>\n", L(c, "instructions/op", "指令/操作"));
+    fprintf(c->f, " %s</li>\n", i18n(c->zh ? "zh" : "en", M_COL_INSTR));
 }
 
 void html_instructions(const struct html_ctx *c)
@@ -102,9 +96,9 @@ void html_instructions(const struct html_ctx *c)
     if (!mj)
         return;
     fprintf(c->f, "<section id=\"instructions\">\n<h2>%s</h2>\n",
-            L(c, "Instructions per operation (counted)", "每次操作的指令数（计数）"));
+            i18n(c->zh ? "zh" : "en", M_H_INSTRUCTIONS));
     limits(c, mj);
-    fprintf(c->f, "<table>\n<thead><tr><th>%s</th>", L(c, "Configuration", "配置"));
+    fprintf(c->f, "<table>\n<thead><tr><th>%s</th>", i18n(c->zh ? "zh" : "en", M_COL_CONFIG));
     for (v = 0; v < c->nv; v++) {
         fputs("<th>", c->f);
         html_esc(c, c->versions[v]);
@@ -113,7 +107,7 @@ void html_instructions(const struct html_ctx *c)
     for (v = 1; v < c->nv; v++) {
         fputs("<th>", c->f);
         html_esc(c, c->versions[v]);
-        fprintf(c->f, " %s</th>", L(c, "vs baseline", "对比基线"));
+        fprintf(c->f, " %s</th>", i18n(c->zh ? "zh" : "en", F_VS));
     }
     fputs("</tr></thead>\n<tbody>\n", c->f);
     for (r = 0; r < c->nrows; r++) {
@@ -140,7 +134,7 @@ void html_instructions(const struct html_ctx *c)
         fputs("</tr>\n", c->f);
     }
     fputs("</tbody>\n</table>\n", c->f);
-    fprintf(c->f, "<h3>%s</h3>\n<ul>\n", L(c, "Where the instructions went", "指令花在了哪里"));
+    fprintf(c->f, "<h3>%s</h3>\n<ul>\n", i18n(c->zh ? "zh" : "en", M_H_INSTR_WHERE));
     for (r = 0; r < c->nrows; r++)
         for (v = 1; v < c->nv; v++)
             functions(c, json_array_get(c->rows, r), v);

@@ -3,6 +3,7 @@
  * interval, rounds), the versions (refs, commits, server versions, commands), the provenance
  * (SHA-256 of the dataset, of the measured sources and of the grids) and the exact command
  * to reproduce the run, shell-quoted. Missing keys print "unknown". */
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report_html_int.h"
@@ -15,7 +16,7 @@ static void num_list(const struct html_ctx *c, const json_t *arr)
     const json_t *v;
 
     if (!json_is_array(arr)) {
-        fputs(L(c, "unknown", "未知"), c->f);
+        fputs(HT(c, M_UNKNOWN), c->f);
         return;
     }
     for (i = 0; i < json_array_size(arr); i++) {
@@ -29,7 +30,7 @@ static void env_row(const struct html_ctx *c, const char *label, const char *val
     fputs("<tr><th>", c->f);
     html_esc(c, label);
     fputs("</th><td>", c->f);
-    html_esc(c, value && *value ? value : L(c, "unknown", "未知"));
+    html_esc(c, value && *value ? value : HT(c, M_UNKNOWN));
     fputs("</td></tr>\n", c->f);
 }
 
@@ -50,6 +51,21 @@ static const char *scalar(const json_t *v, char *buf, size_t len)
 }
 
 /* The machine: name, CPU, cores, memory, OS, kernel, architecture, governor, idle driver. */
+/* Entry id of the string table filled with up to three figures ("%.0f", "%g", "%g") into
+ * buf. */
+static void env_fill(const struct html_ctx *c, char *buf, size_t len, enum i18n_msg id, double a,
+                     double b, double d)
+{
+    char sa[32], sb[32], sd[32], *t;
+
+    snprintf(sa, sizeof(sa), "%.0f", a);
+    snprintf(sb, sizeof(sb), id == H_ENV_RUNS ? "%g" : "%.0f", b);
+    snprintf(sd, sizeof(sd), "%g", d);
+    t = i18n_fill(HT(c, id), sa, sb, sd, (const char *)NULL);
+    snprintf(buf, len, "%s", t ? t : "");
+    free(t);
+}
+
 static void env_machine(const struct html_ctx *c)
 {
     const json_t *env = c->model->env.env;
@@ -57,34 +73,33 @@ static void env_machine(const struct html_ctx *c)
     char buf[512];
     double x, y;
 
-    env_row(c, L(c, "Machine", "机器"), html_str(env, "machine"));
+    env_row(c, HT(c, M_ENV_MACHINE), html_str(env, "machine"));
     /* the CPU's identity, where recorded: a model name may cover several generations */
-    snprintf(buf, sizeof(buf), "%s%s%s%s", model ? model : L(c, "unknown", "未知"), id ? " (" : "",
+    snprintf(buf, sizeof(buf), "%s%s%s%s", model ? model : HT(c, M_UNKNOWN), id ? " (" : "",
              id ? id : "", id ? ")" : "");
-    env_row(c, L(c, "CPU", "CPU"), buf);
+    env_row(c, HT(c, M_ENV_CPU), buf);
     if (html_num(env, "cores_physical", &x) == 0 && html_num(env, "cores_logical", &y) == 0)
-        snprintf(buf, sizeof(buf),
-                 L(c, "%.0f physical, %.0f logical", "%.0f 个物理核心，%.0f 个逻辑核心"), x, y);
+        env_fill(c, buf, sizeof(buf), H_ENV_CORES, x, y, 0);
     else if (html_num(env, "cores_logical", &y) == 0)
-        snprintf(buf, sizeof(buf), L(c, "%.0f logical", "%.0f 个逻辑核心"), y);
+        env_fill(c, buf, sizeof(buf), H_ENV_CORES_LOGICAL, y, 0, 0);
     else
         buf[0] = '\0';
-    env_row(c, L(c, "CPU cores", "CPU 核心"), buf);
+    env_row(c, HT(c, H_ENV_CPU_CORES), buf);
     if (html_num(env, "memory_bytes", &x) == 0)
         snprintf(buf, sizeof(buf), "%.1f GiB", x / (1024.0 * 1024 * 1024));
     else
         buf[0] = '\0';
-    env_row(c, L(c, "Memory", "内存"), buf);
-    env_row(c, L(c, "Operating system", "操作系统"), html_str(env, "os"));
-    env_row(c, L(c, "Kernel", "内核"), html_str(env, "kernel"));
-    env_row(c, L(c, "Architecture", "架构"), html_str(env, "arch"));
-    env_row(c, L(c, "CPU frequency governor", "CPU 调频策略"), html_str(env, "governor"));
+    env_row(c, HT(c, M_ENV_MEMORY), buf);
+    env_row(c, HT(c, M_ENV_OS), html_str(env, "os"));
+    env_row(c, HT(c, M_ENV_KERNEL), html_str(env, "kernel"));
+    env_row(c, HT(c, H_ENV_ARCHITECTURE), html_str(env, "arch"));
+    env_row(c, HT(c, H_ENV_CPU_FREQUENCY_GOVERNOR), html_str(env, "governor"));
     if (html_str(env, "cpuidle")) { /* not in runs made before it was recorded */
         if (html_num(env, "guest_halt_poll_ns", &x) == 0)
             snprintf(buf, sizeof(buf), "%s (guest_halt_poll_ns %.0f)", html_str(env, "cpuidle"), x);
         else
             snprintf(buf, sizeof(buf), "%s", html_str(env, "cpuidle"));
-        env_row(c, L(c, "CPU idle driver", "CPU 空闲驱动"), buf);
+        env_row(c, HT(c, M_ENV_CPUIDLE), buf);
     }
 }
 
@@ -94,7 +109,7 @@ static void pin_row(const struct html_ctx *c, const char *label, const char *key
     char b[64];
     const char *v = scalar(json_object_get(c->model->env.settings, key), b, sizeof(b));
 
-    env_row(c, label, v ? v : L(c, "not pinned", "未绑定"));
+    env_row(c, label, v ? v : HT(c, H_ENV_NOT_PINNED));
 }
 
 /* The placement and the build: affinity, pinning, load, compiler and flags, libraries. */
@@ -107,17 +122,16 @@ static void env_build(const struct html_ctx *c)
     size_t i, used = 0;
     int w;
 
-    env_row(c, L(c, "CPU affinity", "CPU 亲和性"), html_str(e->env, "affinity"));
-    pin_row(c, L(c, "Driver pinned to CPUs", "驱动绑定的 CPU"), "pin_driver");
-    pin_row(c, L(c, "Server pinned to CPUs", "服务器绑定的 CPU"), "pin_server");
-    fprintf(c->f, "<tr><th>%s</th><td>",
-            L(c, "Load average at start / end", "开始 / 结束时的平均负载"));
+    env_row(c, HT(c, H_ENV_CPU_AFFINITY), html_str(e->env, "affinity"));
+    pin_row(c, HT(c, H_ENV_DRIVER_PINNED_TO_CPUS), "pin_driver");
+    pin_row(c, HT(c, H_ENV_SERVER_PINNED_TO_CPUS), "pin_server");
+    fprintf(c->f, "<tr><th>%s</th><td>", HT(c, H_ENV_LOAD_AVERAGE_AT_START));
     num_list(c, e->load_start);
     fputs(" / ", c->f);
     num_list(c, e->load_end);
     fputs("</td></tr>\n", c->f);
     snprintf(buf, sizeof(buf), "%s%s%s", cc ? cc : "", cflags ? ", " : "", cflags ? cflags : "");
-    env_row(c, L(c, "Compiler and flags", "编译器与编译选项"), buf);
+    env_row(c, HT(c, H_ENV_COMPILER_AND_FLAGS), buf);
     buf[0] = '\0';
     for (i = 0; i < MODEL_N_LIBS; i++) {
         const char *ver = json_string_value(e->lib[i]);
@@ -128,8 +142,8 @@ static void env_build(const struct html_ctx *c)
         if (w > 0 && (size_t)w < sizeof(buf) - used)
             used += (size_t)w;
     }
-    env_row(c, L(c, "Libraries", "依赖库"), buf);
-    env_row(c, L(c, "Driver build", "驱动构建"), html_str(e->build, "driver"));
+    env_row(c, HT(c, M_ENV_LIBS), buf);
+    env_row(c, HT(c, H_ENV_DRIVER_BUILD), html_str(e->build, "driver"));
 }
 
 /* The run: interval, rounds, configurations, spec file. */
@@ -142,24 +156,21 @@ static void env_run(const struct html_ctx *c)
     snprintf(buf, sizeof(buf), "%s \xe2\x80\x93 %s",
              html_str(c->meta, "started") ? html_str(c->meta, "started") : "?",
              html_str(c->meta, "ended") ? html_str(c->meta, "ended") : "?");
-    env_row(c, L(c, "Measurement interval (UTC)", "测量时间（UTC）"), buf);
+    env_row(c, HT(c, H_ENV_MEASUREMENT_INTERVAL_UTC), buf);
     if (settings) {
         if (html_num(settings, "runs", &runs) == 0 && html_num(settings, "warmup", &warm) == 0 &&
             html_num(settings, "duration", &dur) == 0)
-            snprintf(buf, sizeof(buf),
-                     L(c, "%.0f runs per version, warm-up %g s, duration %g s",
-                       "每个版本 %.0f 轮，预热 %g 秒，测量 %g 秒"),
-                     runs, warm, dur);
+            env_fill(c, buf, sizeof(buf), H_ENV_RUNS, runs, warm, dur);
         else
             buf[0] = '\0';
-        env_row(c, L(c, "Rounds", "轮次"), buf);
+        env_row(c, HT(c, H_ENV_ROUNDS), buf);
     }
     snprintf(buf, sizeof(buf), "%zu",
              json_array_size(json_object_get(c->meta, "configs"))
                  ? json_array_size(json_object_get(c->meta, "configs"))
                  : c->nrows);
-    env_row(c, L(c, "Configurations", "配置数"), buf);
-    env_row(c, L(c, "Spec file", "规格文件"), html_str(c->meta, "spec_file"));
+    env_row(c, HT(c, M_ENV_CONFIGS), buf);
+    env_row(c, HT(c, M_ENV_SPEC), html_str(c->meta, "spec_file"));
 }
 
 /* A version's server command(s): a string, {protocol: command}, or none. */
@@ -182,7 +193,7 @@ static void server_cell(const struct html_ctx *c, const json_t *srv)
             fputs("</code><br>", c->f);
         }
     } else {
-        fputs(L(c, "none (driver --serve or external)", "无（驱动 --serve 或外部服务器）"), c->f);
+        fputs(HT(c, H_ENV_NONE_DRIVER_SERVE_OR), c->f);
     }
 }
 
@@ -201,16 +212,15 @@ static void versions_table(const struct html_ctx *c)
     fprintf(c->f,
             "<h3>%s</h3>\n<div class=\"wrap\"><table>\n<tr><th>%s</th><th>%s</th>"
             "<th>%s</th><th>%s</th><th>%s</th><th>%s</th></tr>\n",
-            L(c, "Versions", "版本"), L(c, "Version", "版本"), L(c, "Ref", "引用"),
-            L(c, "Commit", "提交"), L(c, "Server version", "服务器版本"), L(c, "Driver", "驱动"),
-            L(c, "Server command", "服务器命令"));
+            HT(c, M_H_VERSIONS), HT(c, M_COL_VERSION), HT(c, M_COL_REF), HT(c, M_COL_COMMIT),
+            HT(c, M_COL_SERVER_VERSION), HT(c, M_COL_DRIVER), HT(c, H_ENV_SERVER_COMMAND));
     json_array_foreach(json_object_get(c->meta, "versions"), i, v)
     {
         fputs("<tr><td>", c->f);
         html_esc(c, html_str(v, "name"));
         if (i == 0 && c->nv > 1 &&
             strcmp(html_str(v, "name") ? html_str(v, "name") : "", "baseline") != 0)
-            fputs(L(c, " (baseline)", "（基线）"), c->f);
+            fputs(HT(c, H_ENV_BASELINE), c->f);
         fputs("</td><td>", c->f);
         esc_or_dash(c, html_str(v, "ref"));
         fputs("</td><td><code>", c->f);
@@ -228,8 +238,7 @@ static void versions_table(const struct html_ctx *c)
 
 void html_environment(const struct html_ctx *c)
 {
-    fprintf(c->f, "<section id=\"environment\">\n<h2>%s</h2>\n<table>\n",
-            L(c, "Measurement environment", "测量环境"));
+    fprintf(c->f, "<section id=\"environment\">\n<h2>%s</h2>\n<table>\n", HT(c, M_H_ENVIRONMENT));
     env_machine(c);
     env_build(c);
     env_run(c);
@@ -258,25 +267,25 @@ void html_provenance(const struct html_ctx *c)
     static const char *const source_keys[] = {"path", "sha256"};
     static const char *const grid_keys[] = {"file", "name", "sha256"};
     const json_t *ds = json_object_get(c->meta, "dataset"), *s;
+    char *t;
     size_t i;
 
-    fprintf(c->f, "<section id=\"provenance\">\n<h2>%s</h2>\n<p>%s <code>",
-            L(c, "Provenance", "来源与校验"),
-            L(c, "SHA-256 of the raw dataset", "原始数据集的 SHA-256"));
-    html_esc(c, html_str(ds, "file") ? html_str(ds, "file") : "runs.jsonl");
-    fputs(L(c, "</code>: <code>", "</code>：<code>"), c->f);
-    html_esc(c, html_str(ds, "sha256") ? html_str(ds, "sha256") : L(c, "unknown", "未知"));
-    fputs("</code></p>\n", c->f);
+    fprintf(c->f, "<section id=\"provenance\">\n<h2>%s</h2>\n<p>", HT(c, H_NAV_PROVENANCE));
+    t = i18n_fill(
+        HT(c, H_ENV_DATASET_SHA), html_str(ds, "file") ? html_str(ds, "file") : "runs.jsonl",
+        html_str(ds, "sha256") ? html_str(ds, "sha256") : HT(c, M_UNKNOWN), (const char *)NULL);
+    html_text(c, t ? t : "");
+    free(t);
+    fputs("</p>\n", c->f);
     fprintf(c->f, "<div class=\"wrap\"><table>\n<tr><th>%s</th><th>SHA-256</th></tr>\n",
-            L(c, "Measured source", "被测源文件"));
+            HT(c, M_COL_SOURCE));
     json_array_foreach(json_object_get(c->meta, "sources"), i, s) keys_row(c, s, source_keys, 2, 3);
     if (!json_array_size(json_object_get(c->meta, "sources")))
-        fprintf(c->f, "<tr><td colspan=\"2\">%s</td></tr>\n",
-                L(c, "none named by the spec (hash_sources)", "规格文件未指定（hash_sources）"));
+        fprintf(c->f, "<tr><td colspan=\"2\">%s</td></tr>\n", HT(c, H_ENV_NONE_NAMED_BY_THE));
     fputs("</table></div>\n", c->f);
     if (json_array_size(json_object_get(c->meta, "grids"))) {
         fprintf(c->f, "<table>\n<tr><th>%s</th><th>%s</th><th>SHA-256</th></tr>\n",
-                L(c, "Grid file", "网格文件"), L(c, "Name", "名称"));
+                HT(c, H_ENV_GRID_FILE), HT(c, H_ENV_NAME));
         json_array_foreach(json_object_get(c->meta, "grids"), i, s) keys_row(c, s, grid_keys, 3, 5);
         fputs("</table>\n", c->f);
     }
@@ -289,16 +298,18 @@ void html_reproduce(const struct html_ctx *c)
     char buf[4096];
     size_t i;
 
-    fprintf(c->f, "<section id=\"reproduce\">\n<h2>%s</h2>\n", L(c, "Reproduce", "复现"));
+    fprintf(c->f, "<section id=\"reproduce\">\n<h2>%s</h2>\n", HT(c, M_H_REPRODUCE));
     if (!json_array_size(argv)) {
-        fprintf(c->f, "<p>%s</p>\n</section>\n",
-                L(c, "The command line was not recorded.", "未记录命令行。"));
+        fprintf(c->f, "<p>%s</p>\n</section>\n", HT(c, M_REPRO_UNKNOWN));
         return;
     }
     if (html_str(c->meta, "cwd")) {
-        fputs(L(c, "<p>In <code>", "<p>在 <code>"), c->f);
-        html_esc(c, html_str(c->meta, "cwd"));
-        fputs(L(c, "</code>:</p>\n", "</code> 中运行：</p>\n"), c->f);
+        char *t = i18n_fill(HT(c, H_REPRO_CWD), html_str(c->meta, "cwd"), (const char *)NULL);
+
+        fputs("<p>", c->f);
+        html_text(c, t ? t : "");
+        fputs("</p>\n", c->f);
+        free(t);
     }
     fputs("<pre><code>", c->f);
     json_array_foreach((json_t *)argv, i, w)

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/i18n.h"
 #include "report/report_html_int.h"
 #include "report/report_html_svg.h"
 #include "report/term.h"
@@ -177,7 +178,7 @@ static void legend(const struct html_ctx *c, double y)
     fprintf(c->f,
             "<rect class=\"fb\" x=\"%.1f\" y=\"%.1f\" width=\"18\" height=\"10\"/><text "
             "class=\"flg\" x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-            x, y - 5, x + 24, y + 4, L(c, "± threshold", "± 阈值"));
+            x, y - 5, x + 24, y + 4, i18n(c->zh ? "zh" : "en", H_FOREST_BAND));
 }
 
 /* Whether metric m is gated in this report: its threshold (the summary's, else the table's)
@@ -210,18 +211,12 @@ void html_forest(const struct html_ctx *c)
     w = F_LABEL_W + np * (F_PANEL_W + F_GAP);
     h = lines * F_ROW_H;
     fprintf(c->f, "<section id=\"forest\">\n<h2>%s</h2>\n<p class=\"note\">%s</p>\n",
-            L(c, "Change against the baseline", "相对基线的变化"),
-            L(c,
-              "Per row: the median of the paired per-round ratios minus 1 (dot) with its 90% "
-              "interval (line); the shaded band is ± the row's threshold; the colour is the "
-              "verdict. Right of zero is higher; for latency higher is worse.",
-              "每行：逐轮配对比值的中位数减 1（圆点）及其 90% 区间（线段）；阴影带为该行阈值 ±；"
-              "颜色表示判定。零点右侧为更高；对延迟而言更高即更差。"));
+            i18n(c->zh ? "zh" : "en", H_FOREST), i18n(c->zh ? "zh" : "en", H_FOREST_NOTE));
     fprintf(c->f,
             "<svg class=\"forest\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
             "role=\"img\" aria-label=\"%s\">\n",
             w, F_TOP + h + 8 + F_LEGEND_H, w, F_TOP + h + 8 + F_LEGEND_H,
-            L(c, "Change against the baseline", "相对基线的变化"));
+            i18n(c->zh ? "zh" : "en", H_FOREST));
     for (k = 0; k < np; k++)
         panel_frame(c, panels[k], F_LABEL_W + k * (F_PANEL_W + F_GAP), range[k], h);
     y = F_TOP + F_ROW_H / 2;

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "analysis/metrics.h"
+#include "report/i18n.h"
 #include "report/model.h"
 
 #define HTML_MAX_VERSIONS 16
@@ -31,6 +32,8 @@ struct html_ctx {
 
 /* The English or the Chinese text. */
 #define L(c, en, zh_text) ((c)->zh ? (zh_text) : (en))
+/* The entry id of the string table (report/i18n_strings.h) in the page's language. */
+#define HT(c, id) i18n((c)->zh ? "zh" : "en", (id))
 
 /* Escaped text. */
 void html_esc(const struct html_ctx *c, const char *s);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/escape.h"
 #include "report/confirm_words.h"
 #include "report/i18n.h"
 #include "report/report_html_int.h"
@@ -50,11 +51,11 @@ static void notable_sentence(const struct html_ctx *c, const json_t *row, size_t
     html_esc(c, html_str(row, "label"));
     fputs("</b>", c->f);
     if (c->nv > 2) {
-        fputs(L(c, " (", "（"), c->f);
+        fputs(HT(c, H_PAREN_OPEN), c->f);
         html_esc(c, c->versions[v]);
-        fputs(L(c, ")", "）"), c->f);
+        fputs(HT(c, H_PAREN_CLOSE), c->f);
     }
-    fputs(L(c, ": ", "："), c->f);
+    fputs(HT(c, H_SUM_COLON), c->f);
     decided_metrics(c, row, v);
     fprintf(c->f, L(c, "%s throughput, %s P99", "吞吐量 %s，P99 %s"),
             html_fmt_change(html_num(tv, "change", &ch) == 0 ? ch : NAN, b1, sizeof(b1)),
@@ -102,21 +103,19 @@ static void notable_for(const struct html_ctx *c, size_t v)
         return;
     }
     fputs("<p>", c->f);
-    fputs(L(c, "No configuration of ", "没有 "), c->f);
+    fputs(HT(c, H_SUM_NO_CONFIGURATION_OF), c->f);
     html_esc(c, c->versions[v]);
-    fputs(L(c, " changed beyond its threshold with strong evidence.",
-            " 的配置在超过阈值的同时具有充分证据。"),
-          c->f);
+    fputs(HT(c, H_SUM_CHANGED_BEYOND_ITS_THRESHOLD), c->f);
     if (mc->n_changed > 0) {
         const json_t *best_row = json_array_get(c->rows, mc->by_change[0]);
 
         html_num(html_vs(best_row, "throughput", c->versions[v]), "change", &ch);
-        fputs(L(c, " The largest throughput change of ", " "), c->f);
+        fputs(HT(c, H_SUM_THE_LARGEST_THROUGHPUT_CHANGE), c->f);
         html_esc(c, c->versions[v]);
         fprintf(c->f, L(c, " is %s, on ", " 的最大吞吐量变化为 %s，出现在 "),
                 html_fmt_change(ch, b1, sizeof(b1)));
         html_esc(c, html_str(best_row, "label"));
-        fputs(L(c, ".", "。"), c->f);
+        fputs(HT(c, M_PERIOD), c->f);
     }
     fputs("</p>\n", c->f);
 }
@@ -136,13 +135,13 @@ void html_summary_multi(const struct html_ctx *c)
         disjoint = c->model->cand[v].n_disjoint;
         nn = c->model->cand[v].n_overlap_known;
         fputs("<p>", c->f);
-        fputs(L(c, "The throughput ranges (min–max) of the baseline", "基线"), c->f);
+        fputs(HT(c, H_SUM_THE_THROUGHPUT_RANGES_MIN), c->f);
         if (strcmp(c->versions[0], "baseline") != 0) {
-            fputs(L(c, " (", "（"), c->f);
+            fputs(HT(c, H_PAREN_OPEN), c->f);
             html_esc(c, c->versions[0]);
-            fputs(L(c, ")", "）"), c->f);
+            fputs(HT(c, H_PAREN_CLOSE), c->f);
         }
-        fputs(L(c, " and ", "与 "), c->f);
+        fputs(HT(c, H_SUM_AND), c->f);
         html_esc(c, c->versions[v]);
         if (!disjoint)
             fprintf(c->f,
@@ -162,14 +161,14 @@ void html_summary_multi(const struct html_ctx *c)
                 if (!json_is_false(o))
                     continue;
                 if (k == 8) {
-                    fputs(L(c, ", …", " 等"), c->f);
+                    fputs(HT(c, H_SUM_ETC), c->f);
                     break;
                 }
                 if (k++)
-                    fputs(L(c, "; ", "；"), c->f);
+                    fputs(HT(c, H_SUM_SEMICOLON), c->f);
                 html_esc(c, html_str(row, "label"));
             }
-            fputs(L(c, ".", "。"), c->f);
+            fputs(HT(c, M_PERIOD), c->f);
         }
         fputs("</p>\n", c->f);
     }
@@ -215,13 +214,13 @@ void html_summary_single(const struct html_ctx *c)
             fprintf(c->f, L(c, " Highest throughput: %s/s on ", " 最高吞吐量：%s/秒，出现在 "),
                     svg_format_value(bt, b1, sizeof(b1)));
         html_esc(c, html_str(best_t, "label"));
-        fputs(L(c, ".", "。"), c->f);
+        fputs(HT(c, M_PERIOD), c->f);
     }
     if (best_p) {
         fprintf(c->f, L(c, " Lowest batch P99: %s µs on ", " 最低批次 P99：%s 微秒，出现在 "),
                 svg_format_value(bp, b1, sizeof(b1)));
         html_esc(c, html_str(best_p, "label"));
-        fputs(L(c, ".", "。"), c->f);
+        fputs(HT(c, M_PERIOD), c->f);
     }
     fputs("</p>\n", c->f);
 }
@@ -249,100 +248,90 @@ static void weaknesses(const struct html_ctx *c)
     fputs("</ul>\n", c->f);
 }
 
-/* meta.json "confirmation" (confirm.c): the cap fixed before the run, the rule, and the rows
- * that got extra rounds, as report.md states it. Nothing when confirmation was off. */
+/* The rows of meta.json "confirmation" that got extra rounds, in report.md's words
+ * (M_CONFIRM_ROW, the label in bold), joined by the list separator; a new string or NULL. */
+static char *confirm_rows(const struct html_ctx *c, const json_t *rows)
+{
+    const char *lang = c->zh ? "zh" : "en", *id;
+    const json_t *n;
+    char *list = NULL;
+    size_t len = 0, r;
+    FILE *f = open_memstream(&list, &len);
+
+    if (!f)
+        return NULL;
+    json_object_foreach((json_t *)rows, id, n)
+    {
+        const char *label = id;
+        const json_t *found = NULL;
+        char k[32], p[256] = "", *bold, *one_row;
+        size_t v, used = 0;
+
+        for (r = 0; r < c->nrows; r++) {
+            const json_t *row = json_array_get(c->rows, r);
+            if (html_str(row, "config") && strcmp(html_str(row, "config"), id) == 0) {
+                found = row;
+                if (html_str(row, "label"))
+                    label = html_str(row, "label");
+            }
+        }
+        /* what its verdict used, per candidate: the paired change [interval] and p */
+        for (v = 1; v < c->nv && used < sizeof(p); v++) {
+            char one[96];
+
+            confirm_paired_text(found ? html_vs(found, "throughput", c->versions[v]) : NULL, one,
+                                sizeof(one));
+            used += (size_t)snprintf(p + used, sizeof(p) - used, "%s%s", v > 1 ? " / " : "", one);
+        }
+        snprintf(k, sizeof(k), "%lld", (long long)json_integer_value(n));
+        bold = i18n_fill("**{0}**", label, (const char *)NULL);
+        one_row =
+            i18n_fill(i18n(lang, M_CONFIRM_ROW), bold ? bold : label, k, p, (const char *)NULL);
+        if (ftell(f) > 0)
+            fputs(i18n(lang, M_LIST_SEP), f);
+        fputs(one_row ? one_row : "", f);
+        free(one_row);
+        free(bold);
+    }
+    if (fclose(f) != 0) {
+        free(list);
+        return NULL;
+    }
+    return list;
+}
+
+/* meta.json "confirmation" (confirm.c): the cap fixed before the run, the rows that got extra
+ * rounds, in report.md's sentences, and the rule. Nothing when confirmation was off. */
 static void confirmation(const struct html_ctx *c)
 {
-    const json_t *cf = json_object_get(c->meta, "confirmation"), *rows, *n;
-    const char *id, *rule;
-    double cap = 0;
-    size_t k = 0, r;
+    const json_t *cf = json_object_get(c->meta, "confirmation"), *rows;
+    const char *lang = c->zh ? "zh" : "en", *rule;
+    char cap[32], *s, *list = NULL;
+    double x = 0;
 
     if (!json_is_object(cf))
         return;
-    html_num(cf, "max_extra_rounds", &cap);
+    html_num(cf, "max_extra_rounds", &x);
+    snprintf(cap, sizeof(cap), "%.0f", x);
     rows = json_object_get(cf, "rows");
     rule = html_str(cf, "rule");
     fputs("<li class=\"confirm\">", c->f);
     if (json_object_size(rows) == 0)
-        fprintf(c->f,
-                L(c,
-                  "Adaptive confirmation was on (at most %.0f extra rounds per row, fixed "
-                  "before the run); no row was borderline, so none got extra rounds.",
-                  "自适应确认已开启（每个配置最多 %.0f 个额外轮次，运行前已固定）；"
-                  "没有处于临界的配置，因此没有配置增加轮次。"),
-                cap);
+        s = i18n_fill(i18n(lang, M_CONFIRM_NONE), cap, (const char *)NULL);
     else {
-        fprintf(c->f,
-                L(c,
-                  "Adaptive confirmation (at most %.0f extra rounds per row, fixed before the "
-                  "run; the extra rounds count whatever they show, and a row that got them is "
-                  "judged on the median of its per-round ratios, throughput's given here, not "
-                  "on the tables' change of the medians): ",
-                  "自适应确认（每个配置最多 %.0f 个额外轮次，运行前已固定；额外轮次无论结果如何"
-                  "都计入，增加了轮次的配置按各轮比值的中位数判定（此处给出吞吐量的），"
-                  "而非表中两个中位数之比的变化）："),
-                cap);
-        json_object_foreach((json_t *)rows, id, n)
-        {
-            const char *label = id;
-            const json_t *found = NULL;
-            size_t v;
-
-            for (r = 0; r < c->nrows; r++) {
-                const json_t *row = json_array_get(c->rows, r);
-                if (html_str(row, "config") && strcmp(html_str(row, "config"), id) == 0) {
-                    found = row;
-                    if (html_str(row, "label"))
-                        label = html_str(row, "label");
-                }
-            }
-            if (k++)
-                fputs(L(c, "; ", "；"), c->f);
-            fputs("<b>", c->f);
-            html_esc(c, label);
-            fprintf(c->f,
-                    L(c,
-                      "</b> got %lld extra rounds (throughput: the median per-round change "
-                      "[its 90%% interval], and the signed-rank p of the per-round ratios: ",
-                      "</b> 增加了 %lld 轮（吞吐量：各轮变化的中位数［其 90%% "
-                      "区间］，以及各轮比值的符号秩检验 p："),
-                    (long long)json_integer_value(n));
-            /* what its verdict used, per candidate: the paired change [interval] and p */
-            for (v = 1; v < c->nv; v++) {
-                char one[96];
-
-                if (v > 1)
-                    fputs(" / ", c->f);
-                confirm_paired_text(found ? html_vs(found, "throughput", c->versions[v]) : NULL,
-                                    one, sizeof(one));
-                html_esc(c, one);
-            }
-            fputs(L(c, ")", "）"), c->f);
-        }
-        fputs(L(c, ".", "。"), c->f);
+        list = confirm_rows(c, rows);
+        s = i18n_fill(i18n(lang, M_CONFIRM_ROWS), cap, list ? list : "", (const char *)NULL);
     }
+    escape_html_md(c->f, s ? s : "");
+    free(s);
+    free(list);
     if (rule) {
-        fputs(L(c, " Rule: ", "规则："), c->f);
-        if (c->zh && strcmp(rule, confirm_rule) == 0)
-            fputs("某个参与判定的指标变化超过阈值但证据不充分（判定 ~ 或 unstable），或在计划轮次"
-                  "之后某一方的离散度超过噪声上限（判定 "
-                  "unstable），或计划轮次的判定仅依据配对比值全部在 1 的同一侧而两方范围重叠、"
-                  "这种证据偶然出现的概率大于 2/252（五对时为 1/16）时，该配置处于临界；"
-                  "每次再交替运行两轮，直到不再临界，"
-                  "最多到上限为止。增加轮次后，其变化取各轮配对比值的中位数"
-                  "（同一轮两次运行共有的漂移在比值中抵消）；只要吞吐量配对比值中位数的 90% "
-                  "区间（顺序统计量）仍越过阈值，该配置就仍处于临界；且只有这些比值的精确 Wilcoxon "
-                  "符号秩检验 p 在各次判断共享的 2/252 预算内"
-                  "（达到上限之前每次为 2/252 ÷（4 × 判断次数，即上限的一半），达到上限时为"
-                  " 2/252 的 3/4）时，变化才算数；某一方的噪声按其四分位距折算为五次运行"
-                  "的离散度，且只有当配对变化的 90% 区间仍触及阈值时，噪声才使该指标判为 "
-                  "unstable。",
-                  c->f);
-        else {
-            html_esc(c, rule);
-            fputs(L(c, ".", "。"), c->f);
-        }
+        /* the rule as meta.json records it, in the page's language when it is this build's */
+        s = i18n_fill(i18n(lang, M_CONFIRM_RULE),
+                      strcmp(rule, confirm_rule) == 0 ? i18n(lang, M_CONFIRM_RULE_TEXT) : rule,
+                      (const char *)NULL);
+        html_esc(c, s ? s : "");
+        free(s);
     }
     fputs("</li>\n", c->f);
 }
@@ -356,7 +345,7 @@ void html_completeness(const struct html_ctx *c)
     double x;
 
     fprintf(c->f, "<section id=\"completeness\">\n<h2>%s</h2>\n<ul>\n<li>",
-            L(c, "Completeness", "完整性"));
+            HT(c, M_H_COMPLETENESS));
     put_sentence(c, sent_completeness(m, lang));
     if (m->n_undecided > 0) {
         fputs(i18n(lang, M_SENT_SEP), c->f);
@@ -384,7 +373,7 @@ void html_completeness(const struct html_ctx *c)
             html_esc(c, html_str(f, "version"));
             if (html_num(f, "round", &x) == 0)
                 fprintf(c->f, L(c, " \xc2\xb7 round %.0f", " \xc2\xb7 第 %.0f 轮"), x);
-            fputs(L(c, ": ", "："), c->f);
+            fputs(HT(c, H_SUM_COLON), c->f);
             html_esc(c, html_str(f, "reason") ? html_str(f, "reason") : "?");
             fputs("</li>\n", c->f);
         }

@@ -182,7 +182,7 @@ static void table_body(const struct html_ctx *c, head_fn head, row_fn fn, int no
     size_t r;
 
     fputs("<div class=\"wrap\"><table>\n<tr>", c->f);
-    th(c, L(c, "Configuration", "配置"), NULL);
+    th(c, HT(c, M_COL_CONFIG), NULL);
     head(c);
     fputs("</tr>\n", c->f);
     for (r = 0; r < c->nrows; r++) {
@@ -243,16 +243,16 @@ static void tput_head(const struct html_ctx *c)
 {
     size_t v;
 
-    version_ths(c, L(c, "k/s", "千次/秒"));
-    candidate_ths(c, L(c, "change", "变化"));
+    version_ths(c, HT(c, H_TAB_K_S));
+    candidate_ths(c, HT(c, H_TAB_CHANGE));
     fputs(L(c, "<th>CPU % (", "<th>CPU %（"), c->f);
     for (v = 0; v < c->nv; v++) {
         fputs(v ? " \xe2\x86\x92 " : "", c->f);
         html_esc(c, c->versions[v]);
     }
     fputs(L(c, ")</th>", "）</th>"), c->f);
-    candidate_ths(c, L(c, "CPU efficiency change", "CPU 效率变化"));
-    candidate_ths(c, L(c, "verdict", "判定"));
+    candidate_ths(c, HT(c, M_COL_EFF_CHANGE));
+    candidate_ths(c, HT(c, H_TAB_VERDICT));
 }
 
 static void tput_row(const struct html_ctx *c, const json_t *row)
@@ -269,8 +269,7 @@ static void tput_row(const struct html_ctx *c, const json_t *row)
 
 static void throughput_table(const struct html_ctx *c)
 {
-    html_table(c, "table-throughput", L(c, "Throughput and CPU", "吞吐量与 CPU"), tput_head,
-               tput_row);
+    html_table(c, "table-throughput", HT(c, M_H_THROUGHPUT), tput_head, tput_row);
     fputs(L(c,
             "<p class=\"note\">Throughput: Redis counts successful commands per second; TCP, "
             "HTTP and WebSocket count message round trips per second. Configurations are "
@@ -289,8 +288,8 @@ static void lat_head(const struct html_ctx *c)
 {
     version_ths(c, "P50");
     version_ths(c, "P99");
-    candidate_ths(c, L(c, "P50 change", "P50 变化"));
-    candidate_ths(c, L(c, "P99 change", "P99 变化"));
+    candidate_ths(c, HT(c, H_TAB_P50_CHANGE));
+    candidate_ths(c, HT(c, M_COL_P99_CHANGE));
 }
 
 static void lat_row(const struct html_ctx *c, const json_t *row)
@@ -303,7 +302,7 @@ static void lat_row(const struct html_ctx *c, const json_t *row)
 
 static void latency_table(const struct html_ctx *c)
 {
-    html_table(c, "table-latency", L(c, "Latency (µs)", "延迟（微秒）"), lat_head, lat_row);
+    html_table(c, "table-latency", HT(c, H_TAB_LATENCY_S), lat_head, lat_row);
     fputs(L(c,
             "<p class=\"note\">Latency is the closed-loop round trip of a whole batch, from "
             "writing its first byte to reading its last reply, including client queueing; "
@@ -327,9 +326,9 @@ static void eff_head(const struct html_ctx *c)
 {
     size_t v;
 
-    version_ths(c, L(c, "k ops/s per core", "每核心千次/秒"));
-    version_ths(c, L(c, "peak RSS MiB", "峰值 RSS MiB"));
-    candidate_ths(c, L(c, "RSS change", "RSS 变化"));
+    version_ths(c, HT(c, H_TAB_K_OPS_S_PER));
+    version_ths(c, HT(c, H_TAB_PEAK_RSS_MIB));
+    candidate_ths(c, HT(c, H_TAB_RSS_CHANGE));
     for (v = 0; have_metric(c, "server_cpu_percent") && v < c->nv; v++)
         th(c, L(c, "server CPU %", "服务器 CPU %"), c->versions[v]);
 }
@@ -348,8 +347,8 @@ static void efficiency_table(const struct html_ctx *c)
     int server = have_metric(c, "server_cpu_percent");
 
     html_table(c, "table-efficiency",
-               server ? L(c, "CPU efficiency, memory and server CPU", "CPU 效率、内存与服务器 CPU")
-                      : L(c, "CPU efficiency and memory", "CPU 效率与内存"),
+               server ? HT(c, H_TAB_CPU_EFFICIENCY_MEMORY_AND)
+                      : HT(c, H_TAB_CPU_EFFICIENCY_AND_MEMORY),
                eff_head, eff_row);
     if (server)
         fputs(
@@ -367,9 +366,9 @@ static void evid_head(const struct html_ctx *c)
     size_t v;
 
     for (v = 1; v < c->nv; v++) {
-        th(c, L(c, "ranges overlap", "范围重叠"), c->nv > 2 ? c->versions[v] : NULL);
-        th(c, L(c, "U-test p", "U 检验 p"), c->nv > 2 ? c->versions[v] : NULL);
-        th(c, L(c, "paired ratio", "配对比值"), c->nv > 2 ? c->versions[v] : NULL);
+        th(c, HT(c, H_TAB_RANGES_OVERLAP), c->nv > 2 ? c->versions[v] : NULL);
+        th(c, HT(c, H_TAB_U_TEST_P), c->nv > 2 ? c->versions[v] : NULL);
+        th(c, HT(c, H_TAB_PAIRED_RATIO), c->nv > 2 ? c->versions[v] : NULL);
     }
 }
 
@@ -384,8 +383,7 @@ static void evid_row(const struct html_ctx *c, const json_t *row)
         double p;
 
         fprintf(c->f, "<td>%s</td>",
-                json_is_boolean(ov) ? (json_is_true(ov) ? L(c, "yes", "是") : L(c, "no", "否"))
-                                    : "n/a");
+                json_is_boolean(ov) ? (json_is_true(ov) ? HT(c, M_YES) : HT(c, M_NO)) : "n/a");
         if (html_num(vs, "p", &p) == 0)
             fprintf(c->f, "<td class=\"n\">%.4f</td>", p);
         else
@@ -481,8 +479,7 @@ static void window_section(const struct html_ctx *c)
 
 static void evidence_table(const struct html_ctx *c)
 {
-    html_table(c, "table-evidence", L(c, "Evidence (throughput)", "证据（吞吐量）"), evid_head,
-               evid_row);
+    html_table(c, "table-evidence", HT(c, H_TAB_EVIDENCE_THROUGHPUT), evid_head, evid_row);
     evidence_note(c, json_object_get(c->summary, "chance"));
 }
 
@@ -511,7 +508,7 @@ static void mode_cell(const struct html_ctx *c, const json_t *row)
         } else if (strcmp(proto, "ws") == 0)
             fputs("WebSocket", c->f);
         else if (strcmp(proto, "tcp") == 0)
-            fputs(L(c, "echo", "回显"), c->f);
+            fputs(HT(c, H_TAB_ECHO), c->f);
         else
             html_esc(c, proto);
         if (html_str(p, "command") && strcmp(proto, "redis") == 0) {
@@ -534,16 +531,16 @@ static void int_param_cell(const struct html_ctx *c, const json_t *row, const ch
 
 static void detail_head(const struct html_ctx *c)
 {
-    th(c, L(c, "version / transport / mode", "版本 / 传输 / 模式"), NULL);
-    th(c, L(c, "payload B", "负载 B"), NULL);
-    th(c, L(c, "clients", "连接数"), NULL);
-    th(c, L(c, "commands per batch / batches in flight", "每批命令数 / 在途批次"), NULL);
-    th(c, L(c, "ops/s (k)", "操作/秒（千）"), NULL);
-    th(c, L(c, "batch P50 µs", "批次 P50 微秒"), NULL);
-    th(c, L(c, "batch P99 µs", "批次 P99 微秒"), NULL);
+    th(c, HT(c, H_TAB_VERSION_TRANSPORT_MODE), NULL);
+    th(c, HT(c, H_TAB_PAYLOAD_B), NULL);
+    th(c, HT(c, H_TAB_CLIENTS), NULL);
+    th(c, HT(c, H_TAB_COMMANDS_PER_BATCH_BATCHES), NULL);
+    th(c, HT(c, H_TAB_OPS_S_K), NULL);
+    th(c, HT(c, H_TAB_BATCH_P50_S), NULL);
+    th(c, HT(c, H_TAB_BATCH_P99_S), NULL);
     th(c, "CPU %", NULL);
     th(c, "RSS MiB", NULL);
-    th(c, L(c, "rounds", "轮次"), NULL);
+    th(c, HT(c, H_TAB_ROUNDS), NULL);
 }
 
 static void detail_row(const struct html_ctx *c, const json_t *row)
@@ -581,7 +578,7 @@ static void detail_row(const struct html_ctx *c, const json_t *row)
 static void detailed_table(const struct html_ctx *c)
 {
     fputs("<h3 id=\"table-detailed\">", c->f);
-    html_esc(c, L(c, "Detailed results", "详细结果"));
+    html_esc(c, HT(c, M_H_DETAILED));
     fputs("</h3>\n", c->f);
     table_body(c, detail_head, detail_row, 0);
     fputs(L(c,
@@ -596,7 +593,7 @@ static void detailed_table(const struct html_ctx *c)
 
 void html_tables(const struct html_ctx *c)
 {
-    fprintf(c->f, "<section id=\"tables\">\n<h2>%s</h2>\n", L(c, "Tables", "表格"));
+    fprintf(c->f, "<section id=\"tables\">\n<h2>%s</h2>\n", HT(c, H_NAV_TABLES));
     if (c->nv > 1) {
         throughput_table(c);
         latency_table(c);

@@ -392,6 +392,7 @@ static void write_compare(const struct md *m)
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_LATENCY));
     md_table_latency(m);
     fprintf(m->f, "%s\n\n", md_t(m, M_DEF_LATENCY));
+    md_section_load(m);
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_MEMORY));
     md_table_memory(m);
     fprintf(m->f, "%s\n\n", md_t(m, M_DEF_RSS));

@@ -96,21 +96,22 @@ static void exact_lines(const struct md *m)
             md_cell(m, md_row_label(row));
             fprintf(m->f, " · `%s`: ", md_version(m, vi));
             if (strcmp(summary_str(ex, "rule", ""), "seed pairs") == 0) {
-                fprintf(m->f,
-                        "exact counts (fixed randomness, address layout and environment), "
-                        "decided per seed pair at %.2f%%:",
-                        summary_num(ex, "threshold_pct", 0));
+                char thr[32], seed[32], ch[32];
+                snprintf(thr, sizeof(thr), "%.2f", summary_num(ex, "threshold_pct", 0));
+                i18n_write(m->f, md_t(m, M_EXACT_PAIRS), thr, (const char *)NULL);
                 json_array_foreach(json_object_get(ex, "pairs"), k, p)
-                    fprintf(m->f, "%s seed %.0f %+.3f%%", k ? "," : "", summary_num(p, "seed", 0),
-                            summary_num(p, "change", 0) * 100);
+                {
+                    snprintf(seed, sizeof(seed), "%.0f", summary_num(p, "seed", 0));
+                    snprintf(ch, sizeof(ch), "%+.3f", summary_num(p, "change", 0) * 100);
+                    md_put(m, k ? "," : "");
+                    i18n_write(m->f, md_t(m, M_EXACT_PAIR), seed, ch, (const char *)NULL);
+                }
                 md_put(m, "\n");
                 continue;
             }
-            md_put(m, "not exact, decided by the runs; ");
-            fprintf(m->f, "`%s`: ", m->base);
-            md_cell(m, summary_str(ex, "baseline", "exact"));
-            fprintf(m->f, "; `%s`: ", md_version(m, vi));
-            md_cell(m, summary_str(ex, "candidate", "exact"));
+            i18n_write(m->f, md_t(m, M_EXACT_NOT), m->base,
+                       summary_str(ex, "baseline", md_t(m, M_EXACT_IS)), md_version(m, vi),
+                       summary_str(ex, "candidate", md_t(m, M_EXACT_IS)), (const char *)NULL);
             md_put(m, "\n");
         }
     }

@@ -79,6 +79,8 @@ void md_section_instructions(const struct md *m);
 
 /* report_md_workload.c: templates, mixes and setup in full (nothing without them) */
 void md_section_workloads(const struct md *m);
+/* report_md_load.c: where each version's P99 passes 1 ms in a rate sweep (nothing without). */
+void md_section_load(const struct md *m);
 /* report_md_full.c: the full cost of a request (nothing when no row has it) */
 void md_section_full_cost(const struct md *m);
 

@@ -78,6 +78,8 @@ char *sent_weakness(const struct report_model *m, const struct weakness *w, cons
     if (!w)
         return i18n_fill(i18n(lang, M_WEAK_NONE), END);
     switch (w->kind) {
+    case WEAK_STOPPED:
+        return i18n_fill(i18n(lang, M_WEAK_STOPPED), w->text, END);
     case WEAK_NO_META:
         return i18n_fill(i18n(lang, M_WEAK_NOMETA), END);
     case WEAK_HASH:

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "analysis/cgprof.h"
+#include "run/cost_fold.h"
 #include "clock.h"
 #include "run/cost_exact.h"
 #include "run/cost_int.h"
@@ -23,8 +24,6 @@
 #include "run/proc.h"
 #include "util/words.h"
 
-#define VGDB_TIMEOUT_S 20.0
-#define MAX_PIDS 64
 #define TOP_FUNCTIONS 150
 
 /* ---- what can count ---- */
@@ -53,97 +52,6 @@ void cost_valgrind_version(char *out, size_t outlen)
         proc_result_release(&res);
     }
     proc_stop(&p, 0.5);
-}
-
-/* ---- the processes of the server ---- */
-
-/* The pids whose process group is pgid (the server and what it forked). */
-static size_t group_pids(pid_t pgid, pid_t *out, size_t max)
-{
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    size_t n = 0;
-
-    if (!d)
-        return 0;
-    while ((e = readdir(d)) && n < max) {
-        char path[300], buf[512], *s;
-        long pid, pg;
-        FILE *f;
-        size_t k;
-
-        if (e->d_name[0] < '1' || e->d_name[0] > '9')
-            continue;
-        pid = strtol(e->d_name, &s, 10);
-        if (*s)
-            continue;
-        snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-        if (!(f = fopen(path, "re")))
-            continue;
-        k = fread(buf, 1, sizeof(buf) - 1, f);
-        fclose(f);
-        buf[k] = '\0';
-        s = strrchr(buf, ')');
-        /* after ')': state, ppid, pgrp */
-        if (s && sscanf(s + 1, " %*c %*d %ld", &pg) == 1 && pg == (long)pgid)
-            out[n++] = (pid_t)pid;
-    }
-    closedir(d);
-    return n;
-}
-
-/* vgdb --vgdb-prefix=PREFIX --pid=PID CMD. Returns 0, or -1 with why. */
-static int vgdb(struct runner *r, const char *prefix, pid_t pid, const char *cmd, char *why,
-                size_t whylen)
-{
-    char pfx[4200], pidarg[32], err[256];
-    char *argv[] = {"vgdb", pfx, pidarg, (char *)cmd, NULL};
-    struct proc_spec ps = {.argv = argv, .capture_stdout = 1};
-    struct proc p;
-    struct proc_result res;
-    int rc = -1;
-
-    snprintf(pfx, sizeof(pfx), "--vgdb-prefix=%s", prefix);
-    snprintf(pidarg, sizeof(pidarg), "--pid=%ld", (long)pid);
-    if (proc_start(&p, &ps, err, sizeof(err)) < 0) {
-        snprintf(why, whylen, "vgdb: %s", err);
-        return -1;
-    }
-    if (proc_wait(&p, VGDB_TIMEOUT_S, 1.0, r->stop, &res, err, sizeof(err)) < 0) {
-        snprintf(why, whylen, "vgdb: %s", err);
-        proc_stop(&p, 0.5);
-        return -1;
-    }
-    if (res.timed_out)
-        snprintf(why, whylen,
-                 "valgrind's gdbserver in process %ld did not answer '%s' within %.0f s (a "
-                 "process that changes its user after fork cannot be reached: run the server "
-                 "as one user, e.g. nginx's 'user' directive set to the user running compare)",
-                 (long)pid, cmd, VGDB_TIMEOUT_S);
-    else if (!WIFEXITED(res.status) || WEXITSTATUS(res.status) != 0)
-        snprintf(why, whylen, "vgdb --pid=%ld %s failed", (long)pid, cmd);
-    else
-        rc = 0;
-    proc_result_release(&res);
-    proc_stop(&p, 0.5);
-    return rc;
-}
-
-/* zero or dump every process of the group. */
-static int vgdb_all(struct runner *r, const char *prefix, pid_t pgid, const char *cmd, char *why,
-                    size_t whylen)
-{
-    pid_t pids[MAX_PIDS];
-    size_t n = group_pids(pgid, pids, MAX_PIDS), i;
-
-    if (n == 0) {
-        snprintf(why, whylen, "the server's processes are gone");
-        return -1;
-    }
-    for (i = 0; i < n; i++)
-        if (vgdb(r, prefix, pids[i], cmd, why, whylen) < 0)
-            return -1;
-    return 0;
 }
 
 int cost_parse_dumps(const char *dir, json_t *seen, struct cgprof *p, char *why, size_t whylen)
@@ -205,8 +113,10 @@ int cost_drive(struct runner *r, size_t version, const json_t *eff, unsigned req
     }
     json_object_set_new(c, "requests", json_integer(requests));
     json_object_set_new(c, "warmup", json_real(0));
+    errno = 0;
     if (json_dump_file(c, cfg_path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
-        snprintf(err, errlen, "cannot write '%s'", cfg_path);
+        snprintf(err, errlen, "cannot write '%s': %s", cfg_path,
+                 errno ? strerror(errno) : "write failed");
         goto out;
     }
     if (runner_driver_argv(r, version, &dargv, &dargc, err, errlen) < 0)
@@ -334,7 +244,7 @@ static int count_phase(struct phase *ph, struct cgprof *p, double idle_s, size_t
     double a0 = now_s(), a1, b0, b1;
     int rc = 0;
 
-    if (vgdb_all(ph->r, ph->prefix, ph->pgid, "zero", reason, reasonlen) < 0)
+    if (cost_vgdb_all(ph->r, ph->prefix, ph->pgid, "zero", reason, reasonlen) < 0)
         return 1;
     a1 = now_s();
     if (requests && result)
@@ -345,7 +255,7 @@ static int count_phase(struct phase *ph, struct cgprof *p, double idle_s, size_t
     if (rc != 0)
         return rc;
     b0 = now_s();
-    if (vgdb_all(ph->r, ph->prefix, ph->pgid, "dump", reason, reasonlen) < 0)
+    if (cost_vgdb_all(ph->r, ph->prefix, ph->pgid, "dump", reason, reasonlen) < 0)
         return 1;
     b1 = now_s();
     *secs = (b0 + b1) / 2 - (a0 + a1) / 2;
@@ -359,12 +269,12 @@ static const char *jstr(const json_t *o, const char *k)
     return json_string_value(json_object_get(o, k));
 }
 
-/* Allocator calls per operation (cgprof_allocs, the idle rate subtracted like the
+/* Allocator calls per operation (cgprof_allocs, the idle phase's subtracted like the
  * instructions'), and the callers, into per["(allocations)"] for cost_run to lift out. */
 static void cost_allocs_add(json_t *per, const struct cgprof *idle, const struct cgprof *win,
-                            double idle_s, double win_s, double ops)
+                            const struct cost_idle *ci, double ops)
 {
-    double rate = idle_s > 0 ? (double)cgprof_allocs(idle) / idle_s : 0;
+    double corr = (double)cgprof_allocs(idle) * ci->scale;
     json_t *fns = cgprof_allocs_json(win, TOP_FUNCTIONS), *f = json_object(), *v;
     const char *k;
 
@@ -373,31 +283,43 @@ static void cost_allocs_add(json_t *per, const struct cgprof *idle, const struct
     json_decref(fns);
     json_object_set_new(per, "(allocations)",
                         json_pack("{s:f,s:I,s:f,s:s,s:o}", "per_op",
-                                  ((double)cgprof_allocs(win) - rate * win_s) / ops, "window_calls",
-                                  (json_int_t)cgprof_allocs(win), "idle_correction", rate * win_s,
-                                  "source", "callgrind calls", "functions", f));
+                                  ((double)cgprof_allocs(win) - corr) / ops, "window_calls",
+                                  (json_int_t)cgprof_allocs(win), "idle_correction", corr, "source",
+                                  "callgrind calls", "functions", f));
 }
 
-/* The figures of a counted window. New reference. */
+/* The figures of a counted window: the idle phase's count scaled to the window by its
+ * time-driven wake-ups where the interposer marks them, else by time (cost_exact_idle). New
+ * reference. */
 static json_t *figures(const struct cgprof *idle, const struct cgprof *win, double idle_s,
                        double win_s, const json_t *result, const char *vg_version)
 {
     double ops = (double)json_integer_value(json_object_get(result, "ops"));
     double rate = idle_s > 0 ? (double)cgprof_total(idle) / idle_s : 0;
-    double corr = rate * win_s, total = (double)cgprof_total(win);
-    json_t *fns = cgprof_functions_json(win, TOP_FUNCTIONS), *per = json_object(), *v;
+    double total = (double)cgprof_total(win), corr;
+    struct cost_idle ci;
+    json_t *fns = cgprof_functions_json(win, TOP_FUNCTIONS), *per = json_object(), *v, *o;
     const char *k;
 
+    cost_exact_idle(idle, win, idle_s, win_s, &ci);
+    corr = (double)cgprof_total(idle) * ci.scale;
     json_object_foreach(fns, k, v)
         json_object_set_new(per, k, json_real((double)json_integer_value(v) / ops));
     json_decref(fns);
-    cost_allocs_add(per, idle, win, idle_s, win_s, ops);
-    return json_pack("{s:f,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:s,s:s,s:o}", "per_op",
-                     (total - corr) / ops, "processes", (json_int_t)cgprof_files(win),
-                     "window_instructions", (json_int_t)cgprof_total(win), "ops", (json_int_t)ops,
-                     "window_s", win_s, "idle_rate_per_s", rate, "idle_correction", corr, "idle_s",
-                     idle_s, "throughput_counted", win_s > 0 ? ops / win_s : 0, "source",
-                     vg_version, "counted", "server", "functions", per);
+    cost_allocs_add(per, idle, win, &ci, ops);
+    o = json_pack("{s:f,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:s,s:s,s:o}", "per_op",
+                  (total - corr) / ops, "processes", (json_int_t)cgprof_files(win),
+                  "window_instructions", (json_int_t)cgprof_total(win), "ops", (json_int_t)ops,
+                  "window_s", win_s, "idle_rate_per_s", rate, "idle_correction", corr, "idle_s",
+                  idle_s, "throughput_counted", win_s > 0 ? ops / win_s : 0, "source", vg_version,
+                  "counted", "server", "functions", per);
+    if (o)
+        json_object_update_new(o, json_pack("{s:s,s:I,s:I,s:I,s:I}", "idle_method", ci.method,
+                                            "idle_instructions", (json_int_t)cgprof_total(idle),
+                                            "idle_wakeups", (json_int_t)ci.idle_wakeups,
+                                            "window_wakeups", (json_int_t)ci.window_wakeups,
+                                            "window_waits", (json_int_t)ci.window_waits));
+    return o;
 }
 
 /* The counted part of a run, the server already started. 0 ok (*inst set), 1 failed, 2
@@ -409,7 +331,7 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
     char cfg_path[4300], log[4300], prefix[4300];
     struct cgprof *idle = cgprof_new(), *win = cgprof_new();
     struct phase ph = {.r = r, .dir = dir, .prefix = prefix, .pgid = pgid, .seen = json_object()};
-    json_t *result = NULL;
+    json_t *result = NULL, *weff = NULL, *before = NULL;
     double idle_s = 0, win_s = 0;
     int rc = -1;
 
@@ -432,11 +354,20 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
          * 50-fold and its correction by ~2% of a GET */
         sleep_s(0.5);
     }
+    if (cs->warmup_requests && cost_exact_window_config(eff, &weff) < 0) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+        goto out;
+    }
     rc = count_phase(&ph, idle, cs->idle_s, sr->version, eff, 0, cfg_path, log, NULL, &idle_s,
                      reason, reasonlen, err, errlen);
+    if (rc == 0 && !(before = json_deep_copy(ph.seen)))
+        rc = -1;
     if (rc == 0)
-        rc = count_phase(&ph, win, 0, sr->version, eff, cs->requests, cfg_path, log, &result,
-                         &win_s, reason, reasonlen, err, errlen);
+        rc = count_phase(&ph, win, 0, sr->version, weff ? weff : eff, cs->requests, cfg_path, log,
+                         &result, &win_s, reason, reasonlen, err, errlen);
+    if (rc == 0 && r->out_dir)
+        rc = cost_fold_window(r, sr, dir, ph.seen, before, result, reason, reasonlen);
     if (rc == 0 && cgprof_total(win) == 0) {
         snprintf(reason, reasonlen, "valgrind counted no instructions in the window");
         rc = 1;
@@ -444,8 +375,10 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
     if (rc == 0)
         *inst = figures(idle, win, idle_s, win_s, result, vg);
 out:
+    json_decref(weff);
     json_decref(result);
     json_decref(ph.seen);
+    json_decref(before);
     cgprof_free(idle);
     cgprof_free(win);
     return rc;
@@ -509,16 +442,22 @@ static int exact_begin(struct runner *r, const struct sched_run *sr, const struc
 {
     unsigned long long seed = (unsigned long long)cs->seed + sr->round - 1;
     const json_t *t = json_object_get(eff, "timeout");
+    char why[600];
+    int seeds = cost_exact_driver_seeds(r, sr->version, why, sizeof(why), err, errlen);
 
-    json_object_set_new(eff, "seed", json_integer((json_int_t)seed));
+    if (seeds < 0)
+        return -1;
+    if (seeds)
+        json_object_set_new(eff, "seed", json_integer((json_int_t)seed));
     if (!t || json_number_value(t) < COUNTED_TIMEOUT_S)
         json_object_set_new(eff, "timeout", json_real(COUNTED_TIMEOUT_S));
-    if (!cs->exact || cs->count_driver) {
+    if (!cs->exact || cs->count_driver || !seeds) {
         memset(ex, 0, sizeof(*ex));
         ex->seed = seed;
         snprintf(ex->reason, sizeof(ex->reason), "%s",
                  cs->count_driver ? "the driver is counted: the interposer serves servers only"
-                                  : "turned off (\"exact\": false)");
+                 : !cs->exact     ? "turned off (\"exact\": false)"
+                                  : why);
         return 0;
     }
     if (cost_exact_prepare(ex, r, sr->version, cmd, dir, seed, err, errlen) < 0)
@@ -527,6 +466,7 @@ static int exact_begin(struct runner *r, const struct sched_run *sr, const struc
         r->server_envp = ex->envp;
         r->server_no_aslr = 1;
     }
+    cost_exact_connections(ex, eff);
     return 0;
 }
 
@@ -600,6 +540,8 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
                  ? cost_count_driver(r, sr, cs, eff, dir, vg, &inst, why, sizeof(why), err, errlen)
                  : count_run(r, sr, cs, eff, dir, server.pid, vg, &inst, why, sizeof(why), err,
                              errlen);
+        if (rc == 1 && !proc_running(&server)) /* its end is the first cause */
+            proc_ended_reason(&server, "the counted server", srv_log, why, sizeof(why));
         if (rc == 1)
             snprintf(reason, sizeof(reason), "instructions: version '%s': %s", ver->name, why);
         if (rc == 0)

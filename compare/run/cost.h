@@ -11,9 +11,11 @@
  *   2. a warm-up driver run of `warmup_requests`;
  *   3. the idle rate: every process of the server's group zeroed, `idle_s` of quiet, dumped;
  *   4. the window: zeroed, a driver run of exactly `requests` operations, dumped;
- *   5. instructions/op = (window count − idle rate × window seconds) / operations.
+ *   5. instructions/op = (window count − idle correction) / operations: the idle count times
+ *      the window's time-driven wake-ups over the idle phase's (the interposer marks them,
+ *      cost_exact_idle), or times window seconds over idle seconds where none were marked.
  * Start-up, warm-up and shut-down are outside the window; work that scales with time is
- * excluded by name and the rest subtracted with the idle rate. The per-function counts of the
+ * excluded by name and the rest subtracted per wake-up (or by time). The per-function counts of the
  * window (cgprof.h) say where the instructions went. */
 #ifndef PAIRBENCH_COST_H
 #define PAIRBENCH_COST_H

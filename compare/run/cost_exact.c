@@ -15,6 +15,10 @@
 
 #define SEED_LIB "libpairbench-seed.so"
 #define PAD_VAR "PAIRBENCH_ENV_PAD"
+/* jemalloc (system: MALLOC_CONF; redis' bundled, prefix je_: JE_MALLOC_CONF) purges freed
+ * pages by their age in wall-clock time; counted runs turn that decay off (time-driven work,
+ * like the timers left out by name), unless the environment sets the variable itself */
+#define JEMALLOC_CONF "dirty_decay_ms:-1,muzzy_decay_ms:-1"
 
 extern char **environ;
 
@@ -50,6 +54,92 @@ int cost_exact_find_lib(char *path, size_t pathlen, char *why, size_t whylen)
              "make, or make install)",
              SEED_LIB, exe);
     return -1;
+}
+
+void cost_exact_idle(const struct cgprof *idle, const struct cgprof *win, double idle_s,
+                     double win_s, struct cost_idle *out)
+{
+    out->idle_wakeups = cgprof_cost_of(idle, COST_WAKE_FN);
+    out->window_wakeups = cgprof_cost_of(win, COST_WAKE_FN);
+    out->window_waits = cgprof_cost_of(win, COST_WAIT_FN);
+    if (out->idle_wakeups > 0) {
+        out->method = "wakeups";
+        out->scale = (double)out->window_wakeups / (double)out->idle_wakeups;
+    } else if (cgprof_cost_of(idle, COST_WAIT_FN) > 0) {
+        /* the interposer saw the idle server wait, and time never woke it: what the idle
+         * phase counted is what a phase's start and end cost (vgdb interrupting the wait),
+         * the same in the window */
+        out->method = "phase";
+        out->scale = 1;
+    } else {
+        out->method = "time";
+        out->scale = idle_s > 0 ? win_s / idle_s : 0;
+    }
+}
+
+int cost_exact_window_config(const json_t *eff, json_t **out)
+{
+    *out = NULL;
+    if (!json_object_get(eff, "setup"))
+        return 0;
+    if (!(*out = json_deep_copy(eff)))
+        return -1;
+    json_object_del(*out, "setup");
+    return 0;
+}
+
+void cost_exact_connections(struct cost_exact *ex, const json_t *eff)
+{
+    json_int_t n = json_integer_value(json_object_get(eff, "connections"));
+
+    if (ex->applied && n > 1)
+        snprintf(ex->order, sizeof(ex->order),
+                 "%lld connections: the order in which the server sees their requests, and the "
+                 "share of its timers' work in them (e.g. redis' incremental rehashing), depend "
+                 "on timing; started fixed, decided by the runs",
+                 (long long)n);
+}
+
+int cost_exact_driver_seeds(const struct runner *r, size_t version, char *why, size_t whylen,
+                            char *err, size_t errlen)
+{
+    char **argv = NULL, **full = NULL, perr[256];
+    size_t argc = 0, i;
+    struct proc p = {.pid = -1, .out_fd = -1};
+    struct proc_spec ps = {.capture_stdout = 1};
+    struct proc_result res;
+    int rc = 0;
+
+    if (runner_driver_argv(r, version, &argv, &argc, err, errlen) < 0)
+        return -1;
+    if (!(full = calloc(argc + 2, sizeof(*full)))) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+        goto out;
+    }
+    for (i = 0; i < argc; i++)
+        full[i] = argv[i];
+    full[argc] = "--help";
+    ps.argv = full;
+    snprintf(why, whylen,
+             "the driver of version '%s' (%.200s) does not take a seed (its --help names no "
+             "--seed: built before it): counted without the fixed start",
+             r->sp->versions[version].name, argv[0]);
+    if (proc_start(&p, &ps, perr, sizeof(perr)) < 0)
+        goto out;
+    if (proc_wait(&p, 10.0, 1.0, NULL, &res, perr, sizeof(perr)) == 0) {
+        if (res.out && strstr(res.out, "--seed")) {
+            rc = 1;
+            why[0] = '\0';
+        }
+        proc_result_release(&res);
+    }
+out:
+    if (p.pid > 0)
+        proc_stop(&p, 0.5);
+    free(full);
+    words_free(argv);
+    return rc;
 }
 
 /* prog searched in PATH when it has no '/'. Returns 0 (out set), or -1. */
@@ -169,7 +259,7 @@ static char *entry(const char *name, const char *value)
  * *size gets its total bytes. NULL when out of memory. */
 static char **env_build(const struct cost_exact *ex, const json_t *venv, size_t pad, size_t *size)
 {
-    size_t n = 0, cap = 8, i;
+    size_t n = 0, cap = 10, i;
     char **e, seed[32], *padv = malloc(pad + 2), **ep;
     const char *k, *pre = NULL;
     json_t *v;
@@ -205,6 +295,10 @@ static char **env_build(const struct cost_exact *ex, const json_t *venv, size_t 
     }
     e[n++] = entry("PAIRBENCH_SEED", seed);
     e[n++] = entry("PAIRBENCH_SEED_LOG", ex->log);
+    if (!getenv("MALLOC_CONF") && !(venv && json_object_get(venv, "MALLOC_CONF")))
+        e[n++] = entry("MALLOC_CONF", JEMALLOC_CONF);
+    if (!getenv("JE_MALLOC_CONF") && !(venv && json_object_get(venv, "JE_MALLOC_CONF")))
+        e[n++] = entry("JE_MALLOC_CONF", JEMALLOC_CONF);
     e[n++] = entry(PAD_VAR, padv);
     free(padv);
     *size = 0;
@@ -324,6 +418,54 @@ static void read_log(const char *path, json_t *served, json_t *loaded)
     fclose(f);
 }
 
+/* The seccomp state of process pid ("self" for compare): the filters installed
+ * ("Seccomp_filters:", Linux 5.9+), else the mode ("Seccomp:"), from /proc/PID/status; -1
+ * when unknown. */
+static long seccomp_of(const char *pid, long *mode)
+{
+    char path[64], line[256];
+    long filters = -1;
+    FILE *f;
+
+    *mode = -1;
+    snprintf(path, sizeof(path), "/proc/%s/status", pid);
+    if (!(f = fopen(path, "re")))
+        return -1;
+    while (fgets(line, sizeof(line), f)) {
+        if (strncmp(line, "Seccomp:", 8) == 0)
+            *mode = strtol(line + 8, NULL, 10);
+        else if (strncmp(line, "Seccomp_filters:", 16) == 0)
+            filters = strtol(line + 16, NULL, 10);
+    }
+    fclose(f);
+    return filters;
+}
+
+/* A counted process (pids) under a seccomp filter compare itself is not under: the filter may
+ * refuse the calls the interposer makes (or answer them itself), so nothing is claimed exact.
+ * Read while the server still runs. Returns 1 (why set) or 0. */
+static int seccomp_check(json_t *pids, char *why, size_t whylen)
+{
+    long own_mode, own = seccomp_of("self", &own_mode);
+    const char *k;
+    json_t *v;
+
+    json_object_foreach(pids, k, v)
+    {
+        long mode, filters = seccomp_of(k, &mode);
+        if ((filters >= 0 && own >= 0 && filters > own) ||
+            (filters < 0 && mode > 0 && mode != own_mode)) {
+            snprintf(why, whylen,
+                     "process %s runs under a seccomp filter (/proc/%s/status: Seccomp %ld, "
+                     "filters %ld; compare's %ld): the interposer's calls may be refused, "
+                     "counted as without it",
+                     k, k, mode, filters, own);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 json_t *cost_exact_record(struct cost_exact *ex, const char *dir)
 {
     json_t *served = json_object(), *loaded = json_object(), *pids = json_object(), *v;
@@ -344,13 +486,18 @@ json_t *cost_exact_record(struct cost_exact *ex, const char *dir)
                      "program, a static binary or a cleared environment)",
                      missing, json_object_size(pids));
             ex->applied = 0;
+        } else if (seccomp_check(pids, ex->reason, sizeof(ex->reason))) {
+            ex->applied = 0;
         }
     }
     processes = json_object_size(pids);
     json_decref(loaded);
     json_decref(pids);
     return json_pack("{s:I,s:b,s:o,s:s,s:o,s:I}", "seed", (json_int_t)ex->seed, "exact",
-                     ex->applied, "reason", ex->applied ? json_null() : json_string(ex->reason),
+                     ex->applied && !ex->order[0], "reason",
+                     !ex->applied   ? json_string(ex->reason)
+                     : ex->order[0] ? json_string(ex->order)
+                                    : json_null(),
                      "layout", ex->applied ? "fixed" : "random", "served", served, "processes",
                      (json_int_t)processes);
 }

@@ -3,7 +3,8 @@
  * (bin/libpairbench-seed.so, preload/seed.c) serves every random byte from it, the address
  * layout is fixed (personality ADDR_NO_RANDOMIZE) and the environment is the same variables
  * in the same order and of the same total size. Where that cannot hold (a static binary, a
- * setuid program, no interposer, a process that ran without it) the run is counted as before
+ * setuid program, no interposer, a process that ran without it or under a seccomp filter of
+ * its own) the run is counted as before
  * and the record says why. Only counted runs; never timed runs. */
 #ifndef PAIRBENCH_COST_EXACT_H
 #define PAIRBENCH_COST_EXACT_H
@@ -12,12 +13,35 @@
 
 #include <jansson.h>
 
+#include "analysis/cgprof.h"
 #include "run/runner.h"
+
+/* The interposer's marker of a time-driven wake-up (preload/wake.c): one instruction per
+ * wake-up, so its count in a profile is their number. */
+#define COST_WAKE_FN "pairbench_time_wakeup"
+/* Its marker of every wait that may have slept: the event loop's iterations. */
+#define COST_WAIT_FN "pairbench_loop_wait"
+
+/* How a counted window's idle work is estimated from the idle phase: the idle phase's count
+ * times `scale`. With the interposer, by wake-ups ("wakeups": the window's time-driven
+ * wake-ups / the idle phase's, each wake-up of an idle server the same instructions), so the
+ * window's wall-clock time does not enter; where the idle server waited but time never woke
+ * it ("phase": 1, the idle count is what a phase's zero and dump cost); without the
+ * interposer, by time ("time": window seconds / idle seconds). */
+struct cost_idle {
+    double scale;
+    const char *method; /* "wakeups" or "time" */
+    unsigned long long idle_wakeups, window_wakeups;
+    unsigned long long window_waits; /* the window's event-loop iterations (0: not marked) */
+};
+void cost_exact_idle(const struct cgprof *idle, const struct cgprof *win, double idle_s,
+                     double win_s, struct cost_idle *out);
 
 struct cost_exact {
     unsigned long long seed;
     int applied;      /* 1: the interposer, the seed and the fixed layout are used */
     char reason[600]; /* why not, when !applied */
+    char order[300];  /* when applied but still not exact (more than one connection), why */
     char lib[4200];   /* the interposer's path */
     char log[4300];   /* what it served (PAIRBENCH_SEED_LOG) */
     char **envp;      /* the server's environment (NULL-ended, owned), when applied */
@@ -38,6 +62,23 @@ void cost_exact_check_program(const char *prog, char *why, size_t whylen);
 int cost_exact_prepare(struct cost_exact *ex, const struct runner *r, size_t version,
                        const char *cmd, const char *dir, unsigned long long seed, char *err,
                        size_t errlen);
+
+/* The configuration of a counted window after a warm-up: eff without its "setup" (the data
+ * sent before the warm-up went with it; the window holds only the operations it counts, as a
+ * timed run's window, and the setup's pipelined reads no longer vary its count with timing).
+ * *out: a new reference, or NULL when eff has no setup (use eff). Returns 0, or -1 when out
+ * of memory. */
+int cost_exact_window_config(const json_t *eff, json_t **out);
+
+/* Applied, but not exact when the configuration (eff) has more than one connection: the order
+ * in which the server sees their requests depends on timing (ex->order says so). */
+void cost_exact_connections(struct cost_exact *ex, const json_t *eff);
+
+/* Whether the version's driver takes a "seed" (its --help names --seed): 1, or 0 with why
+ * (a driver built before it, or one that cannot say), so the key is not given to a driver that
+ * would refuse it and the run is counted without the exact start. -1 out of memory (err). */
+int cost_exact_driver_seeds(const struct runner *r, size_t version, char *why, size_t whylen,
+                            char *err, size_t errlen);
 
 /* The record of a counted run (new reference): {"seed", "exact", "reason", "layout",
  * "served": {source: {"calls", "bytes"}}, "processes"}. Checks that every process of the

@@ -4,6 +4,7 @@
 #define PAIRBENCH_COST_INT_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <jansson.h>
 
@@ -25,6 +26,13 @@ char **cost_valgrind_wrap(const struct cost_settings *cs, const char *dir, const
 /* Parses the profile files "cg.PID.*" in dir not yet in `seen` (a JSON object used as a set)
  * into p. Returns 0, or -1 with why. */
 int cost_parse_dumps(const char *dir, json_t *seen, struct cgprof *p, char *why, size_t whylen);
+
+/* vgdb --vgdb-prefix=prefix --pid=PID cmd ("zero", "dump") for every live process of the
+ * process group pgid (the server and what it forked). A process that ends while it is asked
+ * is reported at once ("process N ended while …"), not after the answer's timeout. Returns 0,
+ * or -1 with why. */
+int cost_vgdb_all(struct runner *r, const char *prefix, pid_t pgid, const char *cmd, char *why,
+                  size_t whylen);
 
 /* Removes the files and directories under dir (dir itself stays). */
 void cost_rm_dir_files(const char *dir);

@@ -18,6 +18,7 @@
 #include <hiredis.h>
 #include <openssl/crypto.h>
 
+#include "run/sysknobs.h"
 #include "util/sha256.h"
 
 /* Read the first line of a small file into buf, trailing whitespace removed. */
@@ -372,6 +373,7 @@ json_t *envinfo_collect(void)
     else
         json_object_set_new(env, "governor", json_string("unknown"));
     cpuidle(env);
+    json_object_set_new(env, "knobs", sysknobs_json());
     json_object_set_new(env, "loadavg", envinfo_loadavg());
     json_object_set_new(env, "hostname_hash", hostname_hash());
     json_object_set_new(env, "affinity", affinity());

@@ -14,7 +14,8 @@
 /* New reference: {"machine", "cpu_model", "cpu_id" (when /proc/cpuinfo names it: see
  * envinfo_cpu_id()), "cores_physical", "cores_logical", "memory_bytes",
  * "os", "kernel", "arch", "governor", "cpuidle" (the idle driver; with "haltpoll" also
- * "guest_halt_poll_ns"), "loadavg": [1, 5, 15], "affinity", "compiler", "cflags",
+ * "guest_halt_poll_ns"), "knobs" (run/sysknobs.h: each host knob's value, null when absent),
+ * "loadavg": [1, 5, 15], "affinity", "compiler", "cflags",
  * "libraries": {"openssl", "libcurl", "jansson", "hiredis"}}. Free with json_decref(). NULL
  * only when out of memory. */
 json_t *envinfo_collect(void);

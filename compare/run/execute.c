@@ -31,6 +31,7 @@
 #include "run/run.h"
 #include "run/runmeta.h"
 #include "run/runner.h"
+#include "run/saturation.h"
 #include "run/schedule.h"
 #include "run/spec.h"
 #include "analysis/stats.h"
@@ -337,6 +338,8 @@ static int exec_plan(struct exec *e)
             return EXIT_USAGE;
         if (old) {
             resume_carry(e->meta, old);
+            if (json_object_get(old, "saturation")) /* the rates the first part ran at */
+                json_object_set(e->meta, "saturation", json_object_get(old, "saturation"));
             json_decref(old);
         }
         resume_warn_stray(e->meta, e->existing, &e->sp, e->selected);
@@ -364,6 +367,30 @@ static int exec_plan(struct exec *e)
         return EXIT_HARNESS;
     }
     e->r.work_dir = e->work;
+    e->r.out_dir = e->dir;
+    return EXIT_OK;
+}
+
+/* A rate sweep's saturation rates (saturation.h), measured before the schedule (or, on
+ * --resume, as the first part measured them) and kept in meta.json. */
+static int exec_saturation(struct exec *e)
+{
+    char path[PATH_MAX + 32];
+    int rc = saturation_measure(&e->r, e->selected, json_object_get(e->meta, "saturation"), e->err,
+                                e->errlen);
+
+    if (rc == 1)
+        return EXIT_OK; /* interrupted: stop_flag says so */
+    if (rc < 0)
+        return EXIT_HARNESS;
+    if (!e->r.saturation)
+        return EXIT_OK;
+    json_object_set(e->meta, "saturation", e->r.saturation);
+    snprintf(path, sizeof(path), "%s/meta.json", e->dir);
+    if (atomic_write_json(path, e->meta, e->why, sizeof(e->why)) < 0) {
+        snprintf(e->err, e->errlen, "%s", e->why);
+        return EXIT_HARNESS;
+    }
     return EXIT_OK;
 }
 
@@ -521,6 +548,10 @@ static int exec_record(struct exec *e, int rc)
     struct render_opts ro = {.lang = e->rq->lang, .rules = e->rq->rules};
 
     exec_count(e);
+    if (rc == EXIT_HARNESS && e->err[0]) /* the cause, for the reports that follow */
+        json_object_set_new(e->meta, "stopped", json_string(e->err));
+    else /* a --resume that finished the plan */
+        json_object_del(e->meta, "stopped");
     snprintf(path, sizeof(path), "%s/meta.json", e->dir);
     if (runmeta_finish(e->meta, e->dir, e->driver_build, e->r.server_versions, e->why,
                        sizeof(e->why)) < 0 ||
@@ -560,6 +591,7 @@ static void exec_release(struct exec *e)
     json_decref(e->driver_build);
     json_decref(e->meta);
     json_decref(e->r.server_versions);
+    json_decref(e->r.saturation);
     free(e->plan);
     free(e->selected);
     spec_release(&e->sp);
@@ -591,7 +623,9 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     if (rc != EXIT_OK)
         goto out;
     install_signals(&old_int, &old_term, &old_pipe);
-    rc = exec_schedule(e);
+    rc = exec_saturation(e);
+    if (rc == EXIT_OK && !stop_flag)
+        rc = exec_schedule(e);
     if (!stop_flag && rc == EXIT_OK && e->sp.n_versions >= 2)
         rc = exec_confirm(e);
     if (stop_flag) {

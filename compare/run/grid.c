@@ -60,8 +60,8 @@ static const struct key_rule key_rules[] = {
     {"delay_us", K_INT, 0, 10000000, NULL, "an integer from 0 to 10000000 (microseconds)"},
     {"busy_poll_us", K_INT, 0, 1000, NULL, "an integer from 0 to 1000 (microseconds)"},
     {"rate", K_NUM, 0, 1e9, NULL,
-     "a number of operations per second from 0 to 1000000000 (0 = closed loop; fractions of "
-     "a saturation rate such as \"50%\" are not supported yet)"},
+     "a number of operations per second from 0 to 1000000000 (0 = closed loop), or a "
+     "percentage of the measured saturation rate from \"1%\" to \"100%\" such as \"50%\""},
     {"arrival", K_ENUM, 0, 0, arrivals, "\"uniform\" or \"poisson\""},
 };
 #define N_KEY_RULES (sizeof(key_rules) / sizeof(key_rules[0]))
@@ -147,6 +147,11 @@ int grid_check_key(const char *file, const char *path, const char *key, const js
     }
     if (grid_redis_is_key(key))
         return grid_check_redis(file, path, key, value, err, errlen);
+    if (strcmp(key, "rate") == 0 && json_is_string(value)) {
+        if (grid_rate_percent(value) < 0)
+            return grid_fail_expected(file, path, r->what, value, err, errlen);
+        return 0;
+    }
     switch (r->type) {
     case K_ENUM:
         if (!json_is_string(value))
@@ -304,6 +309,12 @@ void grid_config_label(const json_t *p, char *out, size_t outlen)
     }
     if (geti(p, "busy_poll_us", 0) > 0) {
         snprintf(part, sizeof(part), "busy-poll %lld µs", geti(p, "busy_poll_us", 0));
+        add_part(out, outlen, part);
+    }
+    if (grid_rate_percent(json_object_get(p, "rate")) > 0) {
+        snprintf(part, sizeof(part), "rate %g%% of saturation%s",
+                 grid_rate_percent(json_object_get(p, "rate")),
+                 strcmp(gets_(p, "arrival", "uniform"), "poisson") == 0 ? " poisson" : "");
         add_part(out, outlen, part);
     }
     if (json_number_value(json_object_get(p, "rate")) > 0) {

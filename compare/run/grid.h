@@ -53,6 +53,11 @@ void grid_redis_label(const json_t *params, char *out, size_t outlen);
 void grid_label_axes(struct grid_config *configs, size_t n, const char *const *axis_key,
                      json_t *const *axis_val, size_t n_axes);
 
+/* A "rate" given as a percentage of the saturation rate ("50%", "12.5%"): the percentage
+ * (1 to 100); 0 when v is no string (an absolute rate, or none); -1 when v is a string of
+ * another form or out of range. */
+double grid_rate_percent(const json_t *v);
+
 /* Size in words: "64 B", "4 KiB", "1 MiB", "1500 B". */
 void grid_format_size(unsigned long long bytes, char *out, size_t outlen);
 

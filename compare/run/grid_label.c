@@ -1,8 +1,10 @@
 /* Row labels name every axis that varies: the keys grid_config_label() leaves out (host,
  * port, certificates, timeouts, server threads, warm-up, duration) are appended as
  * "key value" to the labels of a grid's configurations when an axis of that grid varies them.
- * Pure logic. */
+ * Also what a percentage "rate" says. Pure logic. */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "run/grid.h"
@@ -50,4 +52,21 @@ void grid_label_axes(struct grid_config *configs, size_t n, const char *const *a
         for (i = 0; i < n; i++)
             append_key(&configs[i], axis_key[a]);
     }
+}
+
+double grid_rate_percent(const json_t *v)
+{
+    const char *s = json_string_value(v);
+    char *end = NULL;
+    double d;
+
+    if (!s)
+        return 0;
+    /* digits, an optional fraction, '%': no sign, exponent, spaces or hex */
+    if (!(s[0] >= '0' && s[0] <= '9') || strspn(s, "0123456789.") != strlen(s) - 1)
+        return -1;
+    d = strtod(s, &end);
+    if (end != s + strlen(s) - 1 || *end != '%' || !isfinite(d) || d < 1 || d > 100)
+        return -1;
+    return d;
 }

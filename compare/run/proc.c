@@ -16,6 +16,7 @@
 
 #include "clock.h"
 #include "num.h"
+#include "run/logcap.h"
 
 #define OUT_CAP (16u << 20)
 
@@ -143,11 +144,12 @@ int proc_start(struct proc *p, const struct proc_spec *ps, char *err, size_t err
         snprintf(err, errlen, "bad CPU list '%s' (expected e.g. 0,2-3)", ps->cpus);
         return -1;
     }
-    errfd = open(ps->stderr_path ? ps->stderr_path : "/dev/null",
-                 O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (errfd < 0) {
-        snprintf(err, errlen, "cannot open '%s': %s",
-                 ps->stderr_path ? ps->stderr_path : "/dev/null", strerror(errno));
+    if (ps->stderr_path) {
+        if (logcap_start(ps->stderr_path, PROC_LOG_HEAD, PROC_LOG_TAIL, &errfd, &p->log_pid, err,
+                         errlen) < 0)
+            goto fail;
+    } else if ((errfd = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0) {
+        snprintf(err, errlen, "cannot open '/dev/null': %s", strerror(errno));
         goto fail;
     }
     if ((ps->capture_stdout && pipe2(outp, O_CLOEXEC) < 0) || pipe2(errp, O_CLOEXEC) < 0) {
@@ -242,6 +244,7 @@ fail:
         close(errp[1]);
     if (errfd >= 0)
         close(errfd);
+    logcap_settle(&p->log_pid, 2.0, 1);
     return -1;
 }
 
@@ -337,6 +340,7 @@ int proc_wait(struct proc *p, double timeout_s, double kill_after_s, volatile si
     }
     /* the group may hold more than the leader: make sure nothing of it survives */
     kill(-p->pid, SIGKILL);
+    logcap_settle(&p->log_pid, 2.0, 1);
     res->elapsed_s = (double)(clock_now_ns() - start) / 1e9;
     return 0;
 }
@@ -358,6 +362,8 @@ int proc_running(struct proc *p)
     while (w < 0 && errno == EINTR);
     if (w == p->pid || w < 0) {
         p->reaped = 1;
+        /* what it left behind may still hold the log open: do not wait long for the tail */
+        logcap_settle(&p->log_pid, 0.5, 0);
         return 0;
     }
     return 1;
@@ -371,8 +377,10 @@ void proc_stop(struct proc *p, double grace_s)
         close(p->out_fd);
         p->out_fd = -1;
     }
-    if (p->pid <= 0)
+    if (p->pid <= 0) {
+        logcap_settle(&p->log_pid, 2.0, 1);
         return;
+    }
     if (!p->reaped) {
         kill(-p->pid, SIGTERM);
         until = clock_now_ns() + (uint64_t)(grace_s * 1e9);
@@ -389,6 +397,7 @@ void proc_stop(struct proc *p, double grace_s)
     }
     kill(-p->pid, SIGKILL); /* anything left in its group */
     p->pid = -1;
+    logcap_settle(&p->log_pid, 2.0, 1);
 }
 
 double proc_cpu_s(pid_t pid)
@@ -471,4 +480,19 @@ void proc_file_tail(const char *path, size_t max_bytes, char *out, size_t outlen
 out:
     free(buf);
     close(fd);
+}
+
+void proc_ended_reason(const struct proc *p, const char *who, const char *log, char *reason,
+                       size_t reasonlen)
+{
+    char st[64], tail[400], then[1200];
+
+    proc_describe_status(p->status, st, sizeof(st));
+    tail[0] = '\0';
+    if (log)
+        proc_file_tail(log, 300, tail, sizeof(tail));
+    snprintf(then, sizeof(then), "%s", reason);
+    snprintf(reason, reasonlen, "%s ended during the run with %s%s%s%s%s%s", who, st,
+             tail[0] ? " (its log ends: " : "", tail, tail[0] ? ")" : "", then[0] ? "; then " : "",
+             then);
 }

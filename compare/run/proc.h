@@ -2,7 +2,14 @@
  * (no shell) in their own process group, with extra environment variables, optional CPU
  * pinning (sched_setaffinity before exec), stdout captured, stderr kept in a file for the
  * error messages; waiting with a timeout (SIGTERM, then SIGKILL), wait4() resource usage, and
- * the CPU time of a running process from /proc/<pid>/stat. */
+ * the CPU time of a running process from /proc/<pid>/stat.
+ *
+ * The file a process writes to is bounded: its output goes through a pipe to a small capping
+ * process that keeps the first PROC_LOG_HEAD and the last PROC_LOG_TAIL bytes and, between
+ * them, one line saying how many bytes were dropped. A server that floods its output never
+ * fills the disk. The tail reaches the file when the output ends (the process and whatever it
+ * left behind exited); proc_wait, proc_running (on seeing the exit) and proc_stop wait for
+ * that, briefly, so a file read after them is complete. */
 #ifndef PAIRBENCH_PROC_H
 #define PAIRBENCH_PROC_H
 
@@ -14,11 +21,14 @@
 
 #include <jansson.h>
 
+#define PROC_LOG_HEAD (64u * 1024u)
+#define PROC_LOG_TAIL (64u * 1024u)
+
 struct proc_spec {
     char *const *argv;       /* argv[0] is searched in PATH when it has no '/' */
     const json_t *env;       /* extra environment {name: value}, or NULL */
     const char *cpus;        /* CPU list like "0,2-3" to pin to, or NULL */
-    const char *stderr_path; /* file for stderr (truncated), or NULL = /dev/null */
+    const char *stderr_path; /* file for stderr (truncated, capped), or NULL = /dev/null */
     int capture_stdout;      /* 1: stdout through a pipe (proc_wait); 0: stdout to stderr_path */
     int no_secrets;    /* 1: PROC_SECRET_VARS removed from its environment (inherited or in env):
                         * the server under test gets no credentials meant for the driver */
@@ -37,7 +47,8 @@ struct proc {
     pid_t pid;  /* also the process group id */
     int out_fd; /* read end of the stdout pipe, or -1 */
     int reaped;
-    int status; /* wait status once reaped */
+    int status;    /* wait status once reaped */
+    pid_t log_pid; /* the process capping stderr_path, or 0 */
 };
 
 struct proc_result {
@@ -72,6 +83,12 @@ double proc_cpu_s(pid_t pid);
 
 /* "exit 1", "signal 9 (Killed)" for a wait status. */
 void proc_describe_status(int status, char *out, size_t outlen);
+
+/* Rewrites reason (which may hold what was seen after it) so that it starts with how p ended,
+ * the first cause: "the server ended during the run with signal 9 (Killed) (its log ends: …);
+ * then <reason>". who names p; log is its log file, or NULL. */
+void proc_ended_reason(const struct proc *p, const char *who, const char *log, char *reason,
+                       size_t reasonlen);
 
 /* The last max_bytes of a file as one line: newlines become " | ", trimmed; "" when empty or
  * unreadable. */

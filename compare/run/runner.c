@@ -3,13 +3,11 @@
 #include "run/window.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,6 +20,7 @@
 #include "run/ports.h"
 #include "run/probe.h"
 #include "run/proc.h"
+#include "run/saturation.h"
 #include "run/validate.h"
 #include "util/words.h"
 
@@ -54,8 +53,8 @@ static double setting(double cli, const json_t *params, const char *key, double 
 
 json_t *runner_effective_config(const struct runner *r, size_t config)
 {
-    const json_t *params = r->sp->configs[config].params;
-    json_t *eff = json_deep_copy(params);
+    const json_t *params = r->params_override ? r->params_override : r->sp->configs[config].params;
+    json_t *eff = saturation_resolve(r, json_deep_copy(params));
 
     if (!eff)
         return NULL;
@@ -183,9 +182,7 @@ int runner_check_programs(const struct runner *r, char *err, size_t errlen)
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-    (void)st;
-    (void)flag;
-    (void)ftw;
+    (void)st, (void)flag, (void)ftw;
     (void)remove(path);
     return 0;
 }
@@ -605,8 +602,10 @@ static enum run_step run_driver_start(struct run_ctx *c)
     char why[1024];
     size_t dargc = 0, i;
 
+    errno = 0;
     if (json_dump_file(c->eff, c->cfg_path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
-        snprintf(c->err, c->errlen, "cannot write '%s'", c->cfg_path);
+        snprintf(c->err, c->errlen, "cannot write '%s': %s", c->cfg_path,
+                 errno ? strerror(errno) : "write failed");
         return STEP_OUT;
     }
     if (runner_driver_argv(c->r, c->sr->version, &c->dargv, &dargc, c->err, c->errlen) < 0)
@@ -681,10 +680,9 @@ static void run_record_server(struct run_ctx *c)
         runner_window(c->r, &c->win, &c->res, c->result, &c->swin, &c->interf);
     if (!c->srv_started)
         return;
-    if (c->cpu1 < 0 && !proc_running(&c->server) && !c->reason[0]) {
-        char st[64];
-        proc_describe_status(c->server.status, st, sizeof(st));
-        snprintf(c->reason, sizeof(c->reason), "server ended during the run with %s", st);
+    if (c->cpu1 < 0 && !proc_running(&c->server)) {
+        /* the server's end is the first cause: what the driver saw follows from it */
+        proc_ended_reason(&c->server, "the server", c->srv_log, c->reason, sizeof(c->reason));
         json_decref(c->result);
         c->result = NULL;
     }

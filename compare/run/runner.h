@@ -19,6 +19,7 @@
 struct runner {
     const struct spec *sp;
     const char *work_dir;        /* scratch directory: config files, logs, server dirs */
+    const char *out_dir;         /* the output directory (counted runs' folded stacks) */
     const char *default_driver;  /* this install's bin/driver */
     double warmup_s, duration_s; /* command-line overrides, or < 0 */
     const char *pin_driver, *pin_server;
@@ -40,6 +41,11 @@ struct runner {
      * environment (NULL = the inherited one with the version's) and a fixed address layout */
     char *const *server_envp;
     int server_no_aslr;
+    /* saturation.c: {base id: {"rate", "closed_loop", ...}} of the sweep's configurations
+     * (rate "N%" resolves to N% of "rate"), and the closed-loop configuration a saturation
+     * run uses instead of the grid's (NULL = the grid's) */
+    json_t *saturation;
+    const json_t *params_override;
 };
 
 /* The configuration a run uses: the grid's, with warm-up and duration settled (command line,

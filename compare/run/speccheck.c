@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "run/spec.h"
+#include "analysis/gate.h"
 
 static int same_addr(const struct sockaddr *sa, int family, const void *addr)
 {
@@ -112,9 +113,23 @@ static int check_hosts(const struct spec *sp, char *err, size_t errlen)
     return 0;
 }
 
+int speccheck_gate(const json_t *gate, const char *file, char *err, size_t errlen)
+{
+    struct gate_config gc;
+    int rc;
+
+    if (!gate)
+        return 0;
+    gate_config_init(&gc);
+    rc = gate_parse_spec(&gc, gate, file, err, errlen);
+    gate_config_release(&gc);
+    return rc;
+}
+
 int speccheck_run(const struct spec *sp, char *err, size_t errlen)
 {
-    if (check_ports(sp, err, errlen) < 0 || check_hosts(sp, err, errlen) < 0)
+    if (check_ports(sp, err, errlen) < 0 || check_hosts(sp, err, errlen) < 0 ||
+        speccheck_gate(sp->gate, sp->path, err, errlen) < 0)
         return -1;
     return 0;
 }

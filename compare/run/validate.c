@@ -82,9 +82,12 @@ int validate_result(const json_t *result, const json_t *eff, char *reason, size_
     reason[0] = '\0';
     if (st && strcmp(st, "failed") == 0) {
         const char *why = json_string_value(json_object_get(result, "reason"));
-        /* the driver's own judgement is final and names the cause */
-        snprintf(reason, reasonlen, "the driver judged the run failed: %s",
-                 why ? why : "no reason given");
+        const char *first = json_string_value(json_object_get(result, "first_error"));
+        /* the driver's own judgement is final; its first error is the cause behind it
+         * ("held 54 of 200 connections" because of "Too many open files") */
+        snprintf(reason, reasonlen, "the driver judged the run failed: %s%s%s",
+                 why ? why : "no reason given", first && *first ? "; first error: " : "",
+                 first && *first ? first : "");
         return 1;
     }
     if (ops <= 0 || thr <= 0) {
@@ -111,6 +114,14 @@ int validate_result(const json_t *result, const json_t *eff, char *reason, size_
                  "a stall ended it early)",
                  elapsed, duration, VALIDATE_MIN_WINDOW_SHARE * 100);
         add(reason, reasonlen, what);
+    }
+    if (reason[0] && !strstr(reason, "; first: ")) {
+        /* the cause behind a shortfall ("held 54 of 200" because of "Too many open files") */
+        const char *first = json_string_value(json_object_get(result, "first_error"));
+        if (first && *first) {
+            snprintf(what, sizeof(what), "first error: %s", first);
+            add(reason, reasonlen, what);
+        }
     }
     return reason[0] != '\0';
 }

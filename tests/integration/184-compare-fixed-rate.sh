@@ -42,11 +42,11 @@ grep -qi "server CPU" "$T/out/gate.md" || fail "gate.md does not name server CPU
 # (not asserted here: a timing result on a loaded machine; bench/open-loop.sh measures it)
 
 # bad values
-echo '{"defaults": {"protocol": "tcp", "rate": "50%"}}' > "$T/bad.json"
+echo '{"defaults": {"protocol": "tcp", "rate": "150%"}}' > "$T/bad.json"
 rc=0
 "$COMPARE" run --spec "$T/spec.json" --grid "$T/bad.json" --out "$T/bad" > /dev/null 2> "$T/bad.err" || rc=$?
-assert_eq "$rc" 2 "a percentage rate"
-grep -q 'defaults.rate' "$T/bad.err" && grep -q "not supported yet" "$T/bad.err" || fail "message: $(cat "$T/bad.err")"
+assert_eq "$rc" 2 "a percentage over 100"
+grep -q 'defaults.rate' "$T/bad.err" && grep -q '"150%"' "$T/bad.err" || fail "message: $(cat "$T/bad.err")"
 echo '{"defaults": {"protocol": "tcp", "rate": 100, "arrival": "bursty"}}' > "$T/bad2.json"
 rc=0
 "$COMPARE" run --spec "$T/spec.json" --grid "$T/bad2.json" --out "$T/bad2" > /dev/null 2> "$T/bad2.err" || rc=$?

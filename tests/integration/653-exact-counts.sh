@@ -2,8 +2,9 @@
 # Exact counted cost (docs/statistics.md "Exact counts"): counted runs start the server with
 # the interposer (bin/libpairbench-seed.so), one seed per round for both versions, a fixed
 # address layout and environment. Proves, against real servers under valgrind: redis-server
-# A/A, each round's two counts (one seed) agree to 0.3% (what is left is timed work: the idle
-# correction, docs/results/2026-12-04-exact-counts.md) while their record states the seed,
+# A/A, each round's two counts (one seed) agree to 0.3% (measured 0.003-0.085% at one
+# connection; what is left follows the window's time, docs/results/2026-12-04-exact-counts.md)
+# while their record states the seed,
 # exact = true, the fixed layout and what was served (redis reads 8192 bytes of /dev/urandom
 # through fopen64 and getentropy through OpenSSL); rounds get seeds 1 and 2; nginx, master and
 # worker, both started with the interposer (exact with 2 processes counted); "exact": false

@@ -123,6 +123,7 @@ int main(void)
     CHECK(cgprof_total(p) == 1060);
     f = cgprof_functions_json(p, 0);
     CHECK(fn_cost(f, "lookupKey") == 710); /* 400 + 100 + 10 + 200; the call line excluded */
+    CHECK(cgprof_cost_of(p, "lookupKey") == 710 && cgprof_cost_of(p, "absent") == 0);
     /* an unnamed function is grouped by its object (ob=(2): the id cob= defined) */
     CHECK(fn_cost(f, CGPROF_UNKNOWN " (libc.so.6)") == 50);
     CHECK(fn_cost(f, "dictFind(dict*, void const*)") == 300);

@@ -1,6 +1,7 @@
 /* cost_exact: which server programs can run with the interposer (a static binary and a setuid
- * program cannot: the reason names them), and that the interposer is found beside the
- * program when this build made it. */
+ * program cannot: the reason names them), that the interposer is found beside the program
+ * when this build made it, and how the idle phase is scaled to the window (by the marked
+ * wake-ups, once, or by time). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,46 @@
 
 #include "run/cost_exact.h"
 #include "t.h"
+
+/* A profile whose only functions are the interposer's markers (one instruction a call) and
+ * some work. */
+static struct cgprof *profile(unsigned wakeups, unsigned waits, unsigned work)
+{
+    struct cgprof *p = cgprof_new();
+    char text[512], err[128];
+
+    snprintf(text, sizeof(text), "events: Ir\nfn=%s\n0 %u\nfn=%s\n0 %u\nfn=aeProcessEvents\n0 %u\n",
+             COST_WAKE_FN, wakeups, COST_WAIT_FN, waits, work);
+    CHECK(p && cgprof_parse(p, text, strlen(text), "t", err, sizeof(err)) == 0);
+    return p;
+}
+
+static void test_idle(void)
+{
+    static const struct {
+        unsigned idle_wakeups, idle_waits, win_wakeups;
+        double idle_s, win_s, scale;
+        const char *method;
+    } cases[] = {
+        {5, 6, 2, 0.5, 8.0, 0.4, "wakeups"}, /* 2 of the idle phase's 5: time does not enter */
+        {0, 2, 0, 0.5, 8.0, 1.0, "phase"},   /* waited, never woken by time */
+        {0, 0, 0, 0.5, 2.0, 4.0, "time"},    /* no interposer */
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct cgprof *idle = profile(cases[i].idle_wakeups, cases[i].idle_waits, 1000);
+        struct cgprof *win = profile(cases[i].win_wakeups, 40, 90000);
+        struct cost_idle ci;
+        cost_exact_idle(idle, win, cases[i].idle_s, cases[i].win_s, &ci);
+        CHECK_STR(ci.method, cases[i].method);
+        CHECK_MSG(ci.scale > cases[i].scale - 1e-9 && ci.scale < cases[i].scale + 1e-9,
+                  "case %zu: scale %g", i, ci.scale);
+        CHECK(ci.window_waits == 40);
+        cgprof_free(idle);
+        cgprof_free(win);
+    }
+}
 
 int main(void)
 {
@@ -42,5 +83,6 @@ int main(void)
     setenv("PAIRBENCH_SEED_LIB", "/bin/sh", 1);
     CHECK(cost_exact_find_lib(lib, sizeof(lib), why, sizeof(why)) == 0);
     CHECK_STR(lib, "/bin/sh");
+    test_idle();
     return T_DONE();
 }

@@ -89,13 +89,14 @@ static void test_spec_section(void)
          "spec.json: $.gate.thresholds.latency: unknown metric 'latency' (expected throughput, "
          "cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions, context_switches, "
          "page_faults, cpu_migrations, syscalls, allocations)"},
-        {"{\"thresholds\": {\"p99\": \"10\"}}",
-         "spec.json: $.gate.thresholds.p99: expected a percent in [0, 1000] (0 = not gated)"},
+        {"{\"thresholds\": {\"p99\": \"10\"}}", "spec.json: $.gate.thresholds.p99: expected a "
+                                                "percent in [0, 1000] (0 = not gated), got \"10\""},
         {"{\"treshold\": {}}",
          "spec.json: $.gate.treshold: unknown key (expected thresholds, noise_limit, rows, budget, "
          "disturbed_limit)"},
-        {"{\"budget\": \"5 minutes\"}", "spec.json: $.gate.budget: expected a duration like "
-                                        "\"5m\", \"90s\" or seconds in (0, 86400]"},
+        {"{\"budget\": \"5 minutes\"}",
+         "spec.json: $.gate.budget: expected a duration like "
+         "\"5m\", \"90s\" or seconds in (0, 86400], got \"5 minutes\""},
         {"{\"disturbed_limit\": {\"other_cpu_cores\": -1}}",
          "spec.json: $.gate.disturbed_limit: expected {\"other_cpu_cores\": CORES, "
          "\"steal_pct\": PERCENT} with positive numbers"},
@@ -104,7 +105,7 @@ static void test_spec_section(void)
          "{metric: percent}}"},
         {"{\"rows\": [{\"match\": {}, \"thresholds\": {\"rss\": 2000}}]}",
          "spec.json: $.gate.rows[0].thresholds.rss: expected a percent in [0, 1000] (0 = not "
-         "gated)"},
+         "gated), got 2000"},
         {"[]", "spec.json: $.gate: expected an object with thresholds, noise_limit, rows"},
     };
     size_t i;

@@ -1,0 +1,39 @@
+/* sysknobs: the host settings that move timed and counted figures on this kind of machine
+ * (docs/ci.md, "A quiet machine"): guest halt polling and the cpuidle governor, the CPU
+ * frequency governor and boost, address-space randomisation (counted runs) and
+ * net.core.busy_poll. Each knob is one file under /sys or /proc/sys, read as a line; a knob
+ * whose file does not exist on this host is absent (not an error). `compare system` shows,
+ * tunes and resets them; meta.json records their state during every run (envinfo.h). */
+#ifndef PAIRBENCH_SYSKNOBS_H
+#define PAIRBENCH_SYSKNOBS_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#define SYSKNOBS_MAX 80
+
+struct sysknob {
+    char name[64];   /* "haltpoll.guest_halt_poll_ns", "cpufreq.governor.cpu0", ... */
+    char path[160];  /* the file under /sys or /proc/sys */
+    char value[128]; /* the current value (first line); "" when absent */
+    char quiet[32];  /* the quiet value; "" when this host offers none (left as it is) */
+    const char *why; /* what the quiet value does */
+    int present;     /* 1 when the file exists and was read */
+};
+
+/* Fills k[0..max) with every knob of this host (per-CPU governors expanded; a knob family
+ * absent here appears once, absent) and reads their values. Returns the count. */
+size_t sysknobs_read(struct sysknob *k, size_t max);
+
+/* Writes value (and a newline) to path. 0, or -1 with err naming the path and the error. */
+int sysknobs_write(const char *path, const char *value, char *err, size_t errlen);
+
+/* Reads path's first line into buf. 0, or -1 (errno set) when it cannot be read. */
+int sysknobs_read_line(const char *path, char *buf, size_t len);
+
+/* New reference: {"<name>": "<value>" or null when absent, ...}, for meta.json. NULL only
+ * when out of memory. */
+json_t *sysknobs_json(void);
+
+#endif
