@@ -108,9 +108,9 @@ tests: all $(UNIT_BIN)
 # is built without sanitizers (an instrumented library breaks an uninstrumented server) and
 # beside compare, which finds it there (or in ../lib/pairbench once installed).
 PRELOAD_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -fPIC -shared $(WARN)
-$(BIN_SEED): preload/seed.c preload/wake.c
+$(BIN_SEED): preload/seed.c preload/wake.c preload/next_fn.h
 	@mkdir -p $(@D)
-	$(QUIET_LD)$(CC) $(PRELOAD_CFLAGS) -o $@ $^ -ldl
+	$(QUIET_LD)$(CC) $(PRELOAD_CFLAGS) -o $@ $(filter %.c,$^) -ldl
 
 $(BUILD)/%.o: %.c | $(HIREDIS_DEP)
 	@mkdir -p $(@D)

@@ -156,5 +156,15 @@ config "set-tmpl-64B-c50-r100000-P16" 200000 "-c 50 -P 16 -d 64 -r 100000 -t set
     "--connections 50 --payload 64 --keyspace 100000 --pipeline 16 --command 'SET key:__rand_int__ __data__'"
 config "get-tmpl-64B-c50-r100000-P16" 200000 "-c 50 -P 16 -d 64 -r 100000 -t get" \
     "--connections 50 --payload 64 --keyspace 100000 --pipeline 16 --command 'GET key:__rand_int__'"
+# Templates beside the built-ins, driver against driver: median throughput and client CPU
+# per command of each, and template / built-in (target: within 5%).
+for c in set get; do
+    b="$tmp/$c-64B-c50-r100000-P16" t="$tmp/$c-tmpl-64B-c50-r100000-P16"
+    [ -s "$b" ] && [ -s "$t" ] || continue
+    med() { grep '^drv ' "$1" | awk "{print \$$2}" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+    awk -v c="$c" -v bt="$(med "$b" 2)" -v tt="$(med "$t" 2)" -v bc="$(med "$b" 3)" -v tc="$(med "$t" 3)" \
+        'BEGIN {printf "%s driver, template vs built-in: %.0f vs %.0f cmd/s (%.2f), %.3f vs %.3f us/cmd (%.2f)\n",
+                c, tt, bt, tt / bt, tc, bc, tc / bc}'
+done
 echo "ratio = driver / redis-benchmark: throughput >= 1 and CPU per command <= 1 is the target;"
 echo "busy = redis-server's CPU seconds per second at that throughput (1.00: one core, its limit)"

@@ -28,6 +28,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "next_fn.h"
+
 #define SEED_MAX_FD 4096
 #define SEED_LOG_EVENTS 1024
 
@@ -55,19 +57,6 @@ static uint64_t mix(uint64_t x)
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
     return x ^ (x >> 31);
 }
-
-/* The next definition of name (libc's), looked up once per name: read() runs on every
- * request and its instructions are counted. */
-#define next_fn(name)                                                                              \
-    ({                                                                                             \
-        static void *fn_;                                                                          \
-        void *f_ = __atomic_load_n(&fn_, __ATOMIC_ACQUIRE);                                        \
-        if (!f_) {                                                                                 \
-            f_ = dlsym(RTLD_NEXT, name);                                                           \
-            __atomic_store_n(&fn_, f_, __ATOMIC_RELEASE);                                          \
-        }                                                                                          \
-        f_;                                                                                        \
-    })
 
 static void log_line(const char *line, size_t len)
 {

@@ -17,6 +17,8 @@
 #include <sys/epoll.h>
 #include <time.h>
 
+#include "next_fn.h"
+
 /* One instruction ("ret"): in a profile, its self cost is its number of calls. Hidden, so the
  * calls below are direct (no PLT stub between). */
 __asm__(".text\n"
@@ -47,18 +49,6 @@ static void mark(int n, int waited)
         pairbench_time_wakeup();
 }
 
-/* libc's definition of name, looked up once (these run on every loop iteration). */
-#define wake_next(name)                                                                            \
-    ({                                                                                             \
-        static void *fn_;                                                                          \
-        void *f_ = __atomic_load_n(&fn_, __ATOMIC_ACQUIRE);                                        \
-        if (!f_) {                                                                                 \
-            f_ = dlsym(RTLD_NEXT, name);                                                           \
-            __atomic_store_n(&fn_, f_, __ATOMIC_RELEASE);                                          \
-        }                                                                                          \
-        f_;                                                                                        \
-    })
-
 typedef int (*epoll_wait_fn)(int, struct epoll_event *, int, int);
 typedef int (*epoll_pwait_fn)(int, struct epoll_event *, int, int, const sigset_t *);
 typedef int (*poll_fn)(struct pollfd *, nfds_t, int);
@@ -66,7 +56,7 @@ typedef int (*ppoll_fn)(struct pollfd *, nfds_t, const struct timespec *, const 
 
 int epoll_wait(int epfd, struct epoll_event *ev, int max, int timeout)
 {
-    epoll_wait_fn real = (epoll_wait_fn)wake_next("epoll_wait");
+    epoll_wait_fn real = (epoll_wait_fn)next_fn("epoll_wait");
     int n = real(epfd, ev, max, timeout);
 
     mark(n, timeout != 0);
@@ -75,7 +65,7 @@ int epoll_wait(int epfd, struct epoll_event *ev, int max, int timeout)
 
 int epoll_pwait(int epfd, struct epoll_event *ev, int max, int timeout, const sigset_t *mask)
 {
-    epoll_pwait_fn real = (epoll_pwait_fn)wake_next("epoll_pwait");
+    epoll_pwait_fn real = (epoll_pwait_fn)next_fn("epoll_pwait");
     int n = real(epfd, ev, max, timeout, mask);
 
     mark(n, timeout != 0);
@@ -84,7 +74,7 @@ int epoll_pwait(int epfd, struct epoll_event *ev, int max, int timeout, const si
 
 int poll(struct pollfd *fds, nfds_t nfds, int timeout)
 {
-    poll_fn real = (poll_fn)wake_next("poll");
+    poll_fn real = (poll_fn)next_fn("poll");
     int n = real(fds, nfds, timeout);
 
     mark(n, timeout != 0);
@@ -93,7 +83,7 @@ int poll(struct pollfd *fds, nfds_t nfds, int timeout)
 
 int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *tmo, const sigset_t *mask)
 {
-    ppoll_fn real = (ppoll_fn)wake_next("ppoll");
+    ppoll_fn real = (ppoll_fn)next_fn("ppoll");
     int n = real(fds, nfds, tmo, mask);
 
     mark(n, !tmo || tmo->tv_sec || tmo->tv_nsec);

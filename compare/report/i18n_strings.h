@@ -121,8 +121,7 @@ X(M_WEAK_INSECURE, "TLS certificate verification was off (`--insecure`) in: {0}.
   "以下配置关闭了 TLS 证书校验（`--insecure`）：{0}。")
 X(M_WEAK_UNSTABLE, "Unstable (a side's spread (max−min)/median above {0}%): {1}.",
   "不稳定（某一方的离散度 (最大−最小)/中位数 超过 {0}%）：{1}。")
-X(M_WEAK_STOPPED, "The run stopped before its plan was done: {0}.",
-  "运行在计划完成之前停止：{0}。")
+X(M_WEAK_STOPPED, "The run stopped before its plan was done: {0}.", "运行在计划完成之前停止：{0}。")
 X(M_WEAK_FAILED, "Failed runs: {0}; their rows carry the verdict `failed`.",
   "失败的运行：{0} 次；相应行的结论为 `failed`。")
 X(M_WEAK_MACHINE, "Machine: {0}", "机器：{0}")

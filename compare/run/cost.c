@@ -141,7 +141,9 @@ int cost_drive(struct runner *r, size_t version, const json_t *eff, unsigned req
         snprintf(reason, reasonlen, "driver: %s", why);
         goto out;
     }
-    /* a count under valgrind: minutes, not the configuration's seconds */
+    /* a count under valgrind: minutes, not the configuration's seconds; a server that ends
+     * meanwhile ends the wait (its end is the run's first cause) */
+    p.watch = r->counted_server;
     if (proc_wait(&p, 600.0, 2.0, r->stop, &res, err, errlen) < 0) {
         rc = -1;
         goto out;
@@ -149,6 +151,8 @@ int cost_drive(struct runner *r, size_t version, const json_t *eff, unsigned req
     proc_file_tail(log, 300, tail, sizeof(tail));
     if (res.interrupted) {
         rc = 2;
+    } else if (res.watch_ended) {
+        snprintf(reason, reasonlen, "driver stopped: the server it counted against ended");
     } else if (res.timed_out || !WIFEXITED(res.status) || WEXITSTATUS(res.status) != 0) {
         proc_describe_status(res.status, why, sizeof(why));
         snprintf(reason, reasonlen, "driver: %s%s%s", res.timed_out ? "timeout after 600 s" : why,
@@ -536,10 +540,12 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
         snprintf(reason, sizeof(reason), "instructions: version '%s'%s: %s", ver->name,
                  wrap ? " under valgrind" : "", why);
     if (rc == 0) {
+        r->counted_server = server.pid;
         rc = cs->count_driver
                  ? cost_count_driver(r, sr, cs, eff, dir, vg, &inst, why, sizeof(why), err, errlen)
                  : count_run(r, sr, cs, eff, dir, server.pid, vg, &inst, why, sizeof(why), err,
                              errlen);
+        r->counted_server = 0;
         if (rc == 1 && !proc_running(&server)) /* its end is the first cause */
             proc_ended_reason(&server, "the counted server", srv_log, why, sizeof(why));
         if (rc == 1)

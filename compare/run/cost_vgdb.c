@@ -17,35 +17,6 @@
 #define VGDB_TIMEOUT_S 20.0
 #define MAX_PIDS 64
 
-/* A process's state letter from /proc/PID/stat and its process group; 0 when it is gone. */
-static char pid_state(pid_t pid, long *pgrp)
-{
-    char path[64], buf[512], *s, state = 0;
-    size_t k;
-    FILE *f;
-
-    snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-    if (!(f = fopen(path, "re")))
-        return 0;
-    k = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
-    buf[k] = '\0';
-    s = strrchr(buf, ')'); /* the command name may hold spaces */
-    /* after ')': state, ppid, pgrp */
-    if (!s || sscanf(s + 1, " %c %*d %ld", &state, pgrp) != 2)
-        return 0;
-    return state;
-}
-
-/* Whether pid still runs: not gone, not a zombie. */
-static int pid_alive(pid_t pid)
-{
-    long pg;
-    char st = pid_state(pid, &pg);
-
-    return st != 0 && st != 'Z' && st != 'X';
-}
-
 /* The live pids whose process group is pgid (the server and what it forked). A process that
  * ended (a zombie) has no gdbserver to answer: asking it would only wait for the timeout. */
 static size_t group_pids(pid_t pgid, pid_t *out, size_t max)
@@ -66,7 +37,7 @@ static size_t group_pids(pid_t pgid, pid_t *out, size_t max)
         pid = strtol(e->d_name, &end, 10);
         if (*end)
             continue;
-        st = pid_state((pid_t)pid, &pg);
+        st = proc_state((pid_t)pid, &pg);
         if (st && st != 'Z' && st != 'X' && pg == (long)pgid)
             out[n++] = (pid_t)pid;
     }
@@ -99,7 +70,7 @@ static int vgdb(struct runner *r, const char *prefix, pid_t pid, const char *cmd
             snprintf(why, whylen, "interrupted while valgrind was asked to '%s'", cmd);
             goto out;
         }
-        if (!pid_alive(pid)) {
+        if (proc_pid_ended(pid)) {
             snprintf(why, whylen, "process %ld ended while its valgrind was asked to '%s'",
                      (long)pid, cmd);
             goto out;

@@ -12,20 +12,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
+#include "util/atomic.h"
 
 /* The tail: a ring of cap bytes, end the next write position, used bytes held. */
 struct ring {
@@ -68,8 +55,8 @@ static void ring_write(const struct ring *g, int out)
 
     if (g->used == 0)
         return;
-    (void)write_all(out, g->buf + start, first);
-    (void)write_all(out, g->buf, g->used - first);
+    (void)fd_write_all(out, g->buf + start, first);
+    (void)fd_write_all(out, g->buf, g->used - first);
 }
 
 unsigned long long logcap_copy(int in, int out, size_t head, size_t tail)
@@ -90,7 +77,7 @@ unsigned long long logcap_copy(int in, int out, size_t head, size_t tail)
             break;
         if (written < head) {
             off = head - written < (size_t)r ? head - written : (size_t)r;
-            (void)write_all(out, buf, off);
+            (void)fd_write_all(out, buf, off);
             written += off;
         }
         if (off < (size_t)r)
@@ -103,7 +90,7 @@ unsigned long long logcap_copy(int in, int out, size_t head, size_t tail)
                          "first %zu and the last %zu bytes]\n",
                          dropped, head, g.cap);
         if (n > 0)
-            (void)write_all(out, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+            (void)fd_write_all(out, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
     }
     ring_write(&g, out);
     free(g.buf);

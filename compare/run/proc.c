@@ -248,6 +248,35 @@ fail:
     return -1;
 }
 
+char proc_state(pid_t pid, long *pgrp)
+{
+    char path[64], buf[512], *s, state = 0;
+    long pg = -1;
+    size_t k;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+    if (!(f = fopen(path, "re")))
+        return 0;
+    k = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[k] = '\0';
+    s = strrchr(buf, ')'); /* the command name may hold spaces */
+    /* after ')': state, ppid, pgrp */
+    if (!s || sscanf(s + 1, " %c %*d %ld", &state, &pg) != 2)
+        return 0;
+    if (pgrp)
+        *pgrp = pg;
+    return state;
+}
+
+int proc_pid_ended(pid_t pid)
+{
+    char st = proc_state(pid, NULL);
+
+    return st == 0 || st == 'Z' || st == 'X';
+}
+
 int proc_wait(struct proc *p, double timeout_s, double kill_after_s, volatile sig_atomic_t *stop,
               struct proc_result *res, char *err, size_t errlen)
 {
@@ -267,10 +296,12 @@ int proc_wait(struct proc *p, double timeout_s, double kill_after_s, volatile si
         uint64_t now = clock_now_ns();
         int wait_ms = 50;
 
-        if (!termed && (now >= deadline || (stop && *stop))) {
+        if (!termed && !exited && p->watch > 0 && proc_pid_ended(p->watch))
+            res->watch_ended = 1;
+        if (!termed && (now >= deadline || (stop && *stop) || res->watch_ended)) {
             if (stop && *stop)
                 res->interrupted = 1;
-            else
+            else if (!res->watch_ended)
                 res->timed_out = 1;
             kill(-p->pid, SIGTERM);
             termed = 1;

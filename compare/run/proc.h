@@ -49,6 +49,8 @@ struct proc {
     int reaped;
     int status;    /* wait status once reaped */
     pid_t log_pid; /* the process capping stderr_path, or 0 */
+    pid_t watch;   /* set after proc_start: proc_wait stops p (as at its deadline) as soon as this
+                    * other process has ended, e.g. the server a driver talks to; 0 = none */
 };
 
 struct proc_result {
@@ -58,6 +60,7 @@ struct proc_result {
     struct rusage ru; /* from wait4() */
     int timed_out;    /* the deadline passed: it got SIGTERM (then SIGKILL) */
     int interrupted;  /* *stop became non-zero: it got SIGTERM (then SIGKILL) */
+    int watch_ended;  /* p->watch ended first: it got SIGTERM (then SIGKILL) */
     double elapsed_s;
 };
 
@@ -80,6 +83,13 @@ void proc_stop(struct proc *p, double grace_s);
 
 /* User + system CPU seconds of a live process so far (/proc/<pid>/stat), or -1. */
 double proc_cpu_s(pid_t pid);
+
+/* A process's state letter from /proc/PID/stat ('R', 'S', 'Z', ...) and, when pgrp is not
+ * NULL, its process group; 0 when there is no such process. */
+char proc_state(pid_t pid, long *pgrp);
+
+/* Whether pid has ended: gone, or a zombie its parent has not reaped yet. */
+int proc_pid_ended(pid_t pid);
 
 /* "exit 1", "signal 9 (Killed)" for a wait status. */
 void proc_describe_status(int status, char *out, size_t outlen);

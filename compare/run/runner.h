@@ -39,6 +39,7 @@ struct runner {
     int trace_syscalls;
     /* set by a counted run (cost_exact.c) around runner_start_server: the server's whole
      * environment (NULL = the inherited one with the version's) and a fixed address layout */
+    pid_t counted_server; /* set by cost.c while it counts: its drivers stop when it ends */
     char *const *server_envp;
     int server_no_aslr;
     /* saturation.c: {base id: {"rate", "closed_loop", ...}} of the sweep's configurations

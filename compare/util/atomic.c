@@ -10,13 +10,17 @@
 #include <string.h>
 #include <unistd.h>
 
-static int write_all(int fd, const char *p, size_t n)
+int fd_write_all(int fd, const void *data, size_t n)
 {
+    const char *p = data;
+
     while (n > 0) {
         ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO;
             return -1;
         }
         p += w;
@@ -52,7 +56,7 @@ int atomic_write(const char *path, const void *data, size_t len, char *err, size
         snprintf(err, errlen, "cannot create '%s': %s", tmp, strerror(errno));
         goto out;
     }
-    if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+    if (fd_write_all(fd, data, len) < 0 || fsync(fd) < 0) {
         snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
         goto out;
     }

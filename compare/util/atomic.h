@@ -7,6 +7,10 @@
 
 #include <jansson.h>
 
+/* Writes all n bytes of p to fd, again after EINTR and short writes. Returns 0, or -1 with
+ * errno set (a write that wrote nothing counts as an error). */
+int fd_write_all(int fd, const void *p, size_t n);
+
 /* Writes len bytes of data to path. Returns 0, or -1 with a message naming the file in err. */
 int atomic_write(const char *path, const void *data, size_t len, char *err, size_t errlen);
 

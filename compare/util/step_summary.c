@@ -7,21 +7,7 @@
 #include <unistd.h>
 
 #include "util/step_summary.h"
-
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
+#include "util/atomic.h"
 
 int step_summary_append(const char *md, char *err, size_t errlen)
 {
@@ -35,7 +21,7 @@ int step_summary_append(const char *md, char *err, size_t errlen)
         snprintf(err, errlen, "GITHUB_STEP_SUMMARY '%s': %s", path, strerror(errno));
         return -1;
     }
-    ok = write_all(fd, md, strlen(md)) == 0 && write_all(fd, "\n", 1) == 0;
+    ok = fd_write_all(fd, md, strlen(md)) == 0 && fd_write_all(fd, "\n", 1) == 0;
     if (!ok)
         snprintf(err, errlen, "GITHUB_STEP_SUMMARY '%s': %s", path, strerror(errno));
     if (close(fd) < 0 && ok) {

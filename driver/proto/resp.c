@@ -279,6 +279,13 @@ static void fast_setup(struct resp_verifier *v)
         n = snprintf(v->fast.head, sizeof(v->fast.head), "$%zu\r\n", e->value_len);
         v->fast.body = e->value_len + 2;
         v->fast.nil = e->check == RESP_CHECK_BULK_EQ_OR_NIL;
+        v->fast.cmp = 1;
+    } else if (e->check == RESP_CHECK_BULK_OR_NIL && e->value_len > 0) {
+        /* any value is accepted: the likely length (the payload) takes the fast path, the
+         * value is not compared (the reader would not either), other lengths fall back */
+        n = snprintf(v->fast.head, sizeof(v->fast.head), "$%zu\r\n", e->value_len);
+        v->fast.body = e->value_len + 2;
+        v->fast.nil = 1;
     }
     if (n <= 0 || (size_t)n >= sizeof(v->fast.head)) {
         memset(&v->fast, 0, sizeof(v->fast));
@@ -430,7 +437,7 @@ static size_t fast_scan(struct resp_verifier *v, const char *p, size_t n, struct
 
             if (take > want)
                 take = want;
-            if (at < vlen) {
+            if (v->fast.cmp && at < vlen) {
                 size_t cmp = take < vlen - at ? take : vlen - at;
 
                 if (memcmp(p + off, e->value + at, cmp) != 0)

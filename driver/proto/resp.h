@@ -49,7 +49,8 @@ struct resp_verifier {
     char errtext[320];  /* first error reply text in the current reply, NUL-terminated */
     long long last_int; /* the last top-level integer reply (DBSIZE after a setup) */
     /* The fast path of resp_feed(): when the expected reply has a fixed header (+OK, +PONG,
-     * $<len> of a known value, and $-1 where nil is allowed), replies are checked in the
+     * $<len> of a known value or, for any bulk, of the payload's length, and $-1 where nil
+     * is allowed), replies are checked in the
      * caller's buffer, header byte by byte and value by memcmp, with no copy into the
      * reader. Anything else (errors, other lengths, pushes, RESP3 nulls) goes to the reader
      * from the first byte that differs, which then sees exactly the bytes it would have. */
@@ -59,6 +60,7 @@ struct resp_verifier {
         unsigned char nil;  /* "$-1\r\n" is an accepted reply too */
         unsigned char mask; /* within a header: 1 head still matches, 2 nil still matches */
         unsigned char diff; /* the value seen so far differs from the expected one */
+        unsigned char cmp;  /* the body is compared with the value (not for BULK_OR_NIL) */
         size_t body;        /* bytes after head: value + CRLF, or 0 */
         size_t k;           /* bytes of the current reply consumed (0: at a reply boundary) */
     } fast;

@@ -20,6 +20,14 @@ static const char *const int_cmds[] = {
     "LLEN",   "LPUSH",    "PFADD", "RPUSH",   "SADD", "SCARD",  "SETBIT", "SREM",
     "STRLEN", "UNLINK",   "ZCARD", "ZREM",    NULL};
 
+/* Commands whose reply is always a bulk string or nil, with exactly that many arguments
+ * (LPOP with a count answers an array). */
+static const struct {
+    const char *name;
+    size_t argc;
+} bulk_cmds[] = {{"GET", 2},  {"GETDEL", 2}, {"HGET", 3}, {"LINDEX", 3},
+                 {"LPOP", 2}, {"RPOP", 2},   {"SPOP", 2}, {NULL, 0}};
+
 static enum resp_check check_of(const struct rcmd *c)
 {
     char name[32];
@@ -33,6 +41,9 @@ static enum resp_check check_of(const struct rcmd *c)
         return RESP_CHECK_OK;
     if (strcmp(name, "PING") == 0 && c->argc == 1)
         return RESP_CHECK_PONG;
+    for (size_t i = 0; bulk_cmds[i].name; i++)
+        if (strcmp(name, bulk_cmds[i].name) == 0 && c->argc == bulk_cmds[i].argc)
+            return RESP_CHECK_BULK_OR_NIL;
     return RESP_CHECK_ANY;
 }
 

@@ -356,6 +356,9 @@ static void test_fast_path(void)
         {RESP_CHECK_BULK_EQ, "$5\r\nhello\r\n$5\r\nhel", 1, 0, 0, 0},
         {RESP_CHECK_BULK_EQ, "$5\r\nhello\r\n$5x\r\nhello\r\n", 1, 0, 0, 1},
         {RESP_CHECK_OK, "+OK\r\n?what\r\n+OK\r\n", 1, 0, 0, 1},
+        {RESP_CHECK_BULK_OR_NIL, "$5\r\nhellO\r\n$-1\r\n$3\r\nabc\r\n_\r\n+x\r\n$5\r\nhello\r\n", 5,
+         1, 0, 0},
+        {RESP_CHECK_BULK_OR_NIL, "$5\r\nzzzzz\r\n:1\r\n-WRONGTYPE x\r\n$5\r\nab", 1, 1, 1, 0},
     };
     size_t i, split;
 
