@@ -9,6 +9,9 @@ PIDS=""
 
 cleanup() {
     for p in $PIDS; do kill "$p" 2>/dev/null || true; done
+    if [ -f "$T/.ports" ]; then
+        while read -r p; do rm -rf "$PORT_CLAIMS/$p"; done < "$T/.ports"
+    fi
     for p in $PIDS; do
         i=0
         while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
@@ -28,12 +31,34 @@ need() { # a required peer: missing fails (in CI too), never silently skips
     command -v "$1" >/dev/null 2>&1 || fail "required program '$1' not found (run ci/install-deps.sh)"
 }
 
-# A free TCP port on loopback (bound then released by the kernel's choice).
-free_port() {
+# A free TCP port on loopback (bound then released by the kernel's choice), claimed for this
+# test until its cleanup: with tests running two at a time (tests/run.sh -j2) the kernel may
+# hand a port just released by one test to the other before the first binds it again, so a
+# port is taken only when mkdir PORT_CLAIMS/PORT succeeds. A claim whose test's temp dir is
+# gone (a test killed before its cleanup) is stale and taken over.
+PORT_CLAIMS=${TMPDIR:-/tmp}/pairbench-ports
+free_port_pick() {
     python3 - <<'PY' 2>/dev/null || node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
 import socket
 s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()
 PY
+}
+free_port() {
+    mkdir -p "$PORT_CLAIMS"
+    fp_i=0
+    while :; do
+        fp_p=$(free_port_pick)
+        if mkdir "$PORT_CLAIMS/$fp_p" 2>/dev/null; then break; fi
+        fp_owner=$(cat "$PORT_CLAIMS/$fp_p/owner" 2>/dev/null || true)
+        if [ -n "$fp_owner" ] && [ ! -d "$fp_owner" ]; then
+            echo "$T" > "$PORT_CLAIMS/$fp_p/owner"; break
+        fi
+        fp_i=$((fp_i + 1))
+        [ $fp_i -lt 50 ] || fail "no free loopback port left unclaimed in $PORT_CLAIMS"
+    done
+    echo "$T" > "$PORT_CLAIMS/$fp_p/owner"
+    echo "$fp_p" >> "$T/.ports"
+    echo "$fp_p"
 }
 
 # A driver binary valgrind can run: this build's, or on the sanitized pass the plain build's

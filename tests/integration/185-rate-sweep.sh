@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # A rate sweep: a grid axis "rate" of percentages of the saturation rate. Before the schedule
 # compare measures that rate once per configuration (one short closed-loop run of each version;
 # the percentages of both rows are of the slower version's throughput), keeps it in

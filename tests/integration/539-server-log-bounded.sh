@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # A server that floods its output without pause leaves at most the log cap on disk: compare's
 # capping process keeps the first and last 64 KiB of each server log with the count of what it
 # dropped between them, and the run itself is measured as usual. Without the cap the same

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Call paths of the counted runs as folded stacks: a run with instructions counted under
 # valgrind writes OUT/flame/<configuration id>.<version>.folded for each version, lines
 # "a;b;c count" (instructions per operation on that path, as flamegraph.pl and speedscope

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Exact counted cost, where it cannot apply (docs/statistics.md "Exact counts"): a statically
 # linked server is counted without the interposer, the record saying "statically linked"; a
 # server that runs under a seccomp filter of its own (here redis-server exec'd by a wrapper

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # The nightly drift workflow (ci/github/nightly.yml) runs night after night, every `run:` step
 # executed as written by tests/gha_run.py, against a real git setup: a bare repository on
 # disk is `origin` (a file path remote, no network), the project under test holds
