@@ -209,6 +209,31 @@ gha_context() {
 JSON
 }
 
+# write_grid FILE NAME DEFAULTS [AXES]: a one-grid file, e.g.
+#   write_grid "$T/grid.json" t '"protocol": "tcp", "connections": 1' '"rate": ["10%"]'
+write_grid() {
+    if [ -n "${4:-}" ]; then
+        printf '{"name": "%s", "defaults": {%s},\n "axes": {%s}}\n' "$2" "$3" "$4" > "$1"
+    else
+        printf '{"name": "%s", "defaults": {%s}}\n' "$2" "$3" > "$1"
+    fi
+}
+
+# write_spec FILE PROTOCOL GRID REST NAME CMD [NAME CMD]...: a spec whose versions each start
+# one server of PROTOCOL with CMD ({port} and the other placeholders left for compare), on
+# GRID, then REST (the spec's other keys, e.g. '"runs": 1, "warmup": 0.2, "duration": 1').
+# CMD goes into a JSON string as given: it must hold no double quote or backslash.
+write_spec() {
+    ws_file=$1; ws_proto=$2; ws_grid=$3; ws_rest=$4; shift 4
+    ws_sep='{"versions": ['
+    : > "$ws_file"
+    while [ $# -ge 2 ]; do
+        printf '%s\n   {"name": "%s", "server": {"%s": "%s"}}' "$ws_sep" "$1" "$ws_proto" "$2" >> "$ws_file"
+        ws_sep=','; shift 2
+    done
+    printf '],\n "grids": ["%s"], %s}\n' "$ws_grid" "$ws_rest" >> "$ws_file"
+}
+
 assert_eq() { [ "$1" = "$2" ] || fail "${3:-values differ}: got '$1', expected '$2'"; }
 assert_exit() { # expected-code cmd...
     want=$1; shift
