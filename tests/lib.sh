@@ -9,6 +9,9 @@ PIDS=""
 
 cleanup() {
     for p in $PIDS; do kill "$p" 2>/dev/null || true; done
+    if [ -f "$T/.ports" ]; then
+        while read -r p; do rm -rf "$PORT_CLAIMS/$p"; done < "$T/.ports"
+    fi
     for p in $PIDS; do
         i=0
         while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
@@ -28,12 +31,34 @@ need() { # a required peer: missing fails (in CI too), never silently skips
     command -v "$1" >/dev/null 2>&1 || fail "required program '$1' not found (run ci/install-deps.sh)"
 }
 
-# A free TCP port on loopback (bound then released by the kernel's choice).
-free_port() {
+# A free TCP port on loopback (bound then released by the kernel's choice), claimed for this
+# test until its cleanup: with tests running two at a time (tests/run.sh -j2) the kernel may
+# hand a port just released by one test to the other before the first binds it again, so a
+# port is taken only when mkdir PORT_CLAIMS/PORT succeeds. A claim whose test's temp dir is
+# gone (a test killed before its cleanup) is stale and taken over.
+PORT_CLAIMS=${TMPDIR:-/tmp}/pairbench-ports
+free_port_pick() {
     python3 - <<'PY' 2>/dev/null || node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
 import socket
 s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()
 PY
+}
+free_port() {
+    mkdir -p "$PORT_CLAIMS"
+    fp_i=0
+    while :; do
+        fp_p=$(free_port_pick)
+        if mkdir "$PORT_CLAIMS/$fp_p" 2>/dev/null; then break; fi
+        fp_owner=$(cat "$PORT_CLAIMS/$fp_p/owner" 2>/dev/null || true)
+        if [ -n "$fp_owner" ] && [ ! -d "$fp_owner" ]; then
+            echo "$T" > "$PORT_CLAIMS/$fp_p/owner"; break
+        fi
+        fp_i=$((fp_i + 1))
+        [ $fp_i -lt 50 ] || fail "no free loopback port left unclaimed in $PORT_CLAIMS"
+    done
+    echo "$T" > "$PORT_CLAIMS/$fp_p/owner"
+    echo "$fp_p" >> "$T/.ports"
+    echo "$fp_p"
 }
 
 # A driver binary valgrind can run: this build's, or on the sanitized pass the plain build's
@@ -182,6 +207,31 @@ gha_context() {
  "rewrite": [["sudo sh pairbench/ci/install-deps.sh", "sh pairbench/ci/install-deps.sh --check"],
              ["make -C pairbench", "true"]]}
 JSON
+}
+
+# write_grid FILE NAME DEFAULTS [AXES]: a one-grid file, e.g.
+#   write_grid "$T/grid.json" t '"protocol": "tcp", "connections": 1' '"rate": ["10%"]'
+write_grid() {
+    if [ -n "${4:-}" ]; then
+        printf '{"name": "%s", "defaults": {%s},\n "axes": {%s}}\n' "$2" "$3" "$4" > "$1"
+    else
+        printf '{"name": "%s", "defaults": {%s}}\n' "$2" "$3" > "$1"
+    fi
+}
+
+# write_spec FILE PROTOCOL GRID REST NAME CMD [NAME CMD]...: a spec whose versions each start
+# one server of PROTOCOL with CMD ({port} and the other placeholders left for compare), on
+# GRID, then REST (the spec's other keys, e.g. '"runs": 1, "warmup": 0.2, "duration": 1').
+# CMD goes into a JSON string as given: it must hold no double quote or backslash.
+write_spec() {
+    ws_file=$1; ws_proto=$2; ws_grid=$3; ws_rest=$4; shift 4
+    ws_sep='{"versions": ['
+    : > "$ws_file"
+    while [ $# -ge 2 ]; do
+        printf '%s\n   {"name": "%s", "server": {"%s": "%s"}}' "$ws_sep" "$1" "$ws_proto" "$2" >> "$ws_file"
+        ws_sep=','; shift 2
+    done
+    printf '],\n "grids": ["%s"], %s}\n' "$ws_grid" "$ws_rest" >> "$ws_file"
 }
 
 assert_eq() { [ "$1" = "$2" ] || fail "${3:-values differ}: got '$1', expected '$2'"; }

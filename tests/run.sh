@@ -1,8 +1,19 @@
 #!/bin/sh
 # Runs every unit test binary and every integration script, then prints one closing line
 # "N passed, N failed". A test that exits 77 is skipped and must say why on its output.
-# Usage: tests/run.sh [unit|integration] [NAME-FILTER]
+# Usage: tests/run.sh [-j N] [unit|integration] [NAME-FILTER]
+# -j N (or PAIRBENCH_TEST_JOBS=N): integration tests tagged "# pairbench-test: untimed" in
+# their header run N at a time (each in its own temp dir, on free_port's claimed ports); a
+# test tagged "timed", or untagged, runs alone afterwards, with nothing else running, since
+# its verdict depends on wall-clock figures. Every test's output and time is still printed
+# as one block, in file order within each group.
 set -u
+jobs=${PAIRBENCH_TEST_JOBS:-1}
+case ${1:-} in
+-j) jobs=${2:-1}; shift 2 ;;
+-j*) jobs=${1#-j}; shift ;;
+esac
+case $jobs in '' | *[!0-9]* | 0) echo "tests/run.sh: -j wants a count of 1 or more, got '$jobs'" >&2; exit 2 ;; esac
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 build=${PAIRBENCH_BUILD:-build}
@@ -15,13 +26,18 @@ passed=0; failed=0; skipped=0; failures=""
 logdir=$(mktemp -d "${TMPDIR:-/tmp}/pairbench-tests.XXXXXX")
 mkdir -p "$logdir/unit" "$logdir/integration" # test names are unit/NAME, integration/NAME
 
-run_one() { # name command...
+run_test() { # name command...: runs it, leaving its log, exit code and seconds in $logdir
     name=$1; shift
-    case "$name" in *"$filter"*) ;; *) return 0 ;; esac
     start=$(date +%s)
     "$@" > "$logdir/$name.log" 2>&1
-    rc=$?
-    secs=$(( $(date +%s) - start ))
+    echo $? > "$logdir/$name.rc"
+    echo $(( $(date +%s) - start )) > "$logdir/$name.secs"
+}
+
+report_one() { # name: prints and counts the result run_test left
+    name=$1
+    rc=$(cat "$logdir/$name.rc" 2> /dev/null || echo 1)
+    secs=$(cat "$logdir/$name.secs" 2> /dev/null || echo 0)
     if [ $rc -eq 0 ]; then
         passed=$((passed + 1)); printf 'ok    %-48s %4ss\n' "$name" "$secs"
     elif [ $rc -eq 77 ]; then
@@ -31,6 +47,27 @@ run_one() { # name command...
         printf 'FAIL  %-48s %4ss (exit %s)\n' "$name" "$secs" "$rc"
         sed 's/^/      | /' "$logdir/$name.log" | tail -n 40
     fi
+}
+
+run_one() { # name command...
+    case "$1" in *"$filter"*) ;; *) return 0 ;; esac
+    run_test "$@"
+    report_one "$1"
+}
+
+test_tag() { # script: its "# pairbench-test: TAG" header (timed when it has none)
+    tag=$(sed -n '1,5s/^# pairbench-test: *\([a-z]*\).*/\1/p' "$1" | head -n 1)
+    echo "${tag:-timed}"
+}
+
+# lane: one of the -j workers; takes each untimed test no other lane took yet (mkdir claims
+# it atomically), so the lanes share the list as a queue.
+lane() {
+    for t in $untimed; do
+        name="integration/$(basename "$t" .sh)"
+        mkdir "$logdir/claim/$(basename "$t" .sh)" 2> /dev/null || continue
+        run_test "$name" sh "$t"
+    done
 }
 
 if [ "$what" = all ] || [ "$what" = unit ]; then
@@ -45,8 +82,24 @@ if [ "$what" = all ] || [ "$what" = unit ]; then
     done
 fi
 if [ "$what" = all ] || [ "$what" = integration ]; then
+    untimed=""; timed=""
     for t in tests/integration/*.sh; do
         [ -f "$t" ] || continue
+        case "integration/$(basename "$t" .sh)" in *"$filter"*) ;; *) continue ;; esac
+        if [ "$jobs" -gt 1 ] && [ "$(test_tag "$t")" = untimed ]; then
+            untimed="$untimed $t"
+        else
+            timed="$timed $t"
+        fi
+    done
+    if [ -n "$untimed" ]; then
+        mkdir -p "$logdir/claim"
+        lanes=""; i=0
+        while [ $i -lt "$jobs" ]; do lane & lanes="$lanes $!"; i=$((i + 1)); done
+        for p in $lanes; do wait "$p"; done
+        for t in $untimed; do report_one "integration/$(basename "$t" .sh)"; done
+    fi
+    for t in $timed; do
         run_one "integration/$(basename "$t" .sh)" sh "$t"
     done
 fi

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # TCP echo against the reference server (`driver serve tcp`): --requests N --warmup 0 makes
 # the server count exactly N requests, across pipelines, windows, workers and payloads; every
 # result is complete and error-free.

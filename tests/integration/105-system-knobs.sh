@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # compare system show | tune | reset on this host's real knobs. `show` runs as an unprivileged
 # user (nobody, through setpriv) and prints every knob with the value the test reads itself
 # from /sys and /proc/sys (absent ones as absent); `tune` as nobody is refused (exit 2). As

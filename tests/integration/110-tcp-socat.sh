@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # TCP echo against a real independent peer (socat's echo): every byte verified, exact
 # operation counts, no errors; payloads from 1 B to 64 KiB, pipelines and windows.
 . "$(dirname "$0")/../lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # --serve: the reference server runs inside the driver process on a free port; the result
 # says so, its CPU covers both sides, and --requests stays exact.
 . "$(dirname "$0")/../lib.sh"

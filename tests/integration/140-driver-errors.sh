@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Failure paths: nothing listening → exit 3 quickly with the connect message; bad flags and
 # bad config → exit 2 naming the flag/key and value; help and version → exit 0.
 . "$(dirname "$0")/../lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # A measured window that ends while every in-flight batch is still a warm-up one (a round
 # trip longer than the window; a process descheduled across the window on a loaded machine,
 # here by SIGSTOP) must still measure a batch: the worker that has not started a measured

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # A worker with one plain TCP connection waits for its replies in a blocking read instead of
 # epoll_wait (loop_solo_read): two system calls per round trip, and every engine bound still
 # holds on that path: a lost server is counted and reconnected, a slow one ends at the drain

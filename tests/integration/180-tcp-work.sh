@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # The reference server's --work knob: a fixed amount of CPU work per request (the slowdown
 # bench/sensitivity.sh calibrates). Measured side by side: the server's own CPU time per
 # request (from /proc schedstat, in ns) must grow with the work, and in proportion — the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # Fixed-rate (open-loop) load sees what a closed loop hides. Against the reference server
 # stalled 50 ms in every 1000 ms (driver serve --stall 50/1000), a closed loop sends nothing
 # while the server is stalled, so only the few requests in flight wait and its P99 misses the

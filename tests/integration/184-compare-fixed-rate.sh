@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # compare treats fixed-rate rows as first-class: a grid with "rate" runs the driver open loop
 # (the runs' results carry the rate object, the label says "rate 1000/s"), and on such a row
 # throughput is a setting, not a verdict: the gate judges what each request costs the server

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # A rate sweep: a grid axis "rate" of percentages of the saturation rate. Before the schedule
 # compare measures that rate once per configuration (one short closed-loop run of each version;
 # the percentages of both rows are of the slower version's throughput), keeps it in
@@ -8,16 +9,11 @@
 . "$(dirname "$0")/../lib.sh"
 need node
 
-cat > "$T/grid.json" <<JSON
-{"name": "sweep", "defaults": {"protocol": "tcp", "connections": 1, "payload": 64},
- "axes": {"rate": ["10%", "20%"]}}
-JSON
-cat > "$T/spec.json" <<JSON
-{"versions": [
-   {"name": "baseline", "server": {"tcp": "$DRIVER serve tcp --port {port} --payload 64"}},
-   {"name": "candidate", "server": {"tcp": "$DRIVER serve tcp --port {port} --payload 64 --work 20000"}}],
- "grids": ["$T/grid.json"], "runs": 1, "warmup": 0.2, "duration": 1}
-JSON
+write_grid "$T/grid.json" sweep '"protocol": "tcp", "connections": 1, "payload": 64' \
+    '"rate": ["10%", "20%"]'
+write_spec "$T/spec.json" tcp "$T/grid.json" '"runs": 1, "warmup": 0.2, "duration": 1' \
+    baseline "$DRIVER serve tcp --port {port} --payload 64" \
+    candidate "$DRIVER serve tcp --port {port} --payload 64 --work 20000"
 rc=0
 "$COMPARE" run --spec "$T/spec.json" --out "$T/out" > "$T/stdout" 2> "$T/stderr" || rc=$?
 [ $rc -le 1 ] || { cat "$T/stderr" >&2; fail "compare run exited $rc"; }

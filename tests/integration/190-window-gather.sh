@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # With a window of several batches per connection, the batches that start together (one read
 # brought the replies of several) go out in one write: far fewer writes than batches. And
 # every gathered byte still arrives in order: exact counts and verified replies over TCP,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # ECHO/PING against real redis-server and valkey-server: with --requests N --warmup 0 the
 # server's INFO commandstats shows exactly N calls, for pipelines 1/16/64, windows 1/4,
 # several workers and connections, payloads 1 B to 64 KiB; every reply verified.

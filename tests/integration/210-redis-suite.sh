@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Every redis-benchmark suite command against a real redis-server: under --requests N the
 # server's INFO commandstats shows exactly N calls (LRANGE_N: plus one LPUSH and one LTRIM
 # prefill per connection), zero errors, GET verifies what SET wrote, wrong values are caught.

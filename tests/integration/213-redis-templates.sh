@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Redis templates, key patterns, mixes and setup, checked command by command by a real RESP
 # server of our own (tests/peers/resp_fixture.py logs every command it receives): a template
 # sends exactly its arguments; sequential keys walk the keyspace in order; a mix interleaves

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Templates, mixes and setup against real redis-server 7.0 and valkey-server 8.0: with AUTH
 # and RESP2/RESP3 the server's INFO commandstats shows exactly the setup's commands and the
 # template's N calls, the hash is hashtable-encoded after a 200-field setup under

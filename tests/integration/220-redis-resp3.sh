@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # --resp 3 against real redis-server and valkey-server: one HELLO 3 per connection, RESP3
 # replies (nulls, maps, doubles in ZPOPMIN) verified, exact counts under --requests.
 . "$(dirname "$0")/../lib.sh"

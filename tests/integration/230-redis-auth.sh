@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # --auth against real servers with requirepass and an ACL user: password from the
 # environment and from --password-file, RESP2 (AUTH) and RESP3 (HELLO 3 AUTH); a wrong
 # password exits 3 with a clear message; the password is never in the driver's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # driver wrap: real redis-benchmark against a real redis-server, real wrk and h2load against
 # a real nginx. The result carries the tool's count, checked from the other side (redis's
 # commandstats, nginx's access log), its rate, latency, and its own CPU and peak RSS (wait4);

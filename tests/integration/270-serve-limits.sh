@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # The reference servers answer requests past their limits as the RFCs say, then close:
 #  - WebSocket: a message over max(64 KiB, --payload) gets a Close frame with status 1009,
 #    which the npm 'ws' client reports as 1009 (not 1006, an abnormal closure), also when

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # A run's first error is named in the result, with its cause, not as a bare count: a Redis
 # server that wants a password (NOAUTH), an HTTP server answering 500, and a RESP bulk
 # length past the driver's buffer bound. A --password-file others can read gets a warning.

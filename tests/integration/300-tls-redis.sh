@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Redis over TLS against real redis-server and valkey-server (TLS port only, requirepass and
 # an ACL user): ECHO/SET/GET with RESP2 and RESP3 and AUTH, the chain and the IP SAN verified;
 # a client certificate offered where optional; a wrong password is exit 3; TLS 1.2.

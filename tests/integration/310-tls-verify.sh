@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Verification is on by default and refuses, with OpenSSL's reason and exit 3: a server
 # certificate without the right SAN (IP and DNS identities), a chain from an unknown CA, a
 # server the system store does not know. --insecure accepts them and the result says so.

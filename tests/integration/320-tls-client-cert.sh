@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Client certificates: redis-server with --tls-auth-clients yes, and the driver's own TLS echo
 # server given --cacert, accept --cert/--key and refuse a client without one, cleanly (exit 3,
 # a message naming the peer, no hang).

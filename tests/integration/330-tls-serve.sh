@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # The reference servers over TLS (driver serve tcp|http|ws --transport tls --cert --key):
 # the driver's own client against them with verification on, payloads large enough for
 # several records and short writes, pipelines and windows; and independent TLS clients

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # HTTP over TLS against a real nginx (ssl_certificate on a free loopback port, configured by
 # start_nginx in tests/lib.sh), HTTP/1.1 and HTTP/2: verified runs succeed, a certificate with
 # the wrong SAN is refused with exit 3 unless --insecure.

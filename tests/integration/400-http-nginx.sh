@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # driver http against a real nginx serving a static 4 KiB file (our own configuration in $T,
 # foreground): --requests N --warmup 0 shows up as exactly N lines in nginx's access log;
 # pipelined window 16 works; a 404 path is counted as protocol errors (exit 3, nothing

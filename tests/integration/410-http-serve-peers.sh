@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # The reference HTTP server (`driver serve http`) under real clients: curl gets the exact body
 # bytes, reuses the keep-alive connection and gets POST bodies echoed; wrk sees no errors and
 # no non-2xx; garbage closes only that connection. Counting: the server's request count equals

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # WebSocket against real peers. driver ws -> the npm `ws` echo server: exact message counts,
 # 7/16/64-bit lengths, fragmented echoes and server pings answered with pongs. The npm `ws`
 # client -> `driver serve ws`: binary/text echo, fragmented messages, ping/pong, close,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # driver http --http-version 2 (libcurl multi, ALPN h2) against a real nginx with http2 over
 # TLS: --requests N reaches nginx exactly N times, all as HTTP/2.0, over at most
 # --connections connections; window = concurrent streams. An HTTP/1.1-only TLS server is a

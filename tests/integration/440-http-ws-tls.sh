@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # HTTP and WebSocket over TLS with real peers: curl against `driver serve http --transport
 # tls` (certificate verified, exact body bytes, POST echo); driver ws against the npm `ws`
 # server over wss (exact count); the npm `ws` client against `driver serve ws` over wss.

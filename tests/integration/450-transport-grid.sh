@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # grids/transport.json is a valid grid that compare expands to the seed's four public-endpoint
 # configurations (tcp 64 B, http 4 KiB, ws 64 B and 4 KiB; window 16, 16 clients, colocated
 # --serve) and every one of them runs clean through compare with this driver.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # compare run end to end with a known regression: baseline = the reference TCP echo server,
 # candidate = the same server waiting 1 ms before each reply (window 1, so every round trip
 # pays it: a small fraction of the baseline's rate, clear even on a loaded machine). The

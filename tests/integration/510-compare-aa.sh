@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # Baseline against itself (the same reference TCP echo server command under two names): no
 # throughput row may be `regressed` or `improved`. 7 rounds: with the evidence rule (disjoint
 # ranges or every paired ratio on one side) a false alarm needs a 2/128 coincidence on top of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Failed runs are recorded, never dropped: a version whose driver exits non-zero for one
 # configuration, prints garbage for another, hangs past the timeout for a third and is killed
 # by a signal for a fourth. Those runs are `failed` with the reason, their rows are `failed`,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Judge only what the run recorded: a shard's runs.jsonl checked against its meta.json by
 # `report`, `gate --from`, `merge` and `drift --add`. An edited candidate line, a forged
 # version, an unknown configuration id, a duplicated round and a truncated last line each make

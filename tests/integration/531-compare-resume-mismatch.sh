@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # `--resume` continues only the measurement a run directory holds: a different duration,
 # warm-up, run count, spec or grid is refused with exit 2 naming what differs, and meta.json
 # and runs.jsonl are left as they were (no runs of two measurements in one dataset). The same

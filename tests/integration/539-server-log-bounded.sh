@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # A server that floods its output without pause leaves at most the log cap on disk: compare's
 # capping process keeps the first and last 64 KiB of each server log with the count of what it
 # dropped between them, and the run itself is measured as usual. Without the cap the same
@@ -7,15 +8,10 @@
 need node
 
 mkdir -p "$T/tmp"
-cat > "$T/grid.json" <<JSON
-{"name": "flood", "defaults": {"protocol": "tcp", "payload": 64, "connections": 2}}
-JSON
-cat > "$T/spec.json" <<JSON
-{"versions": [
-   {"name": "quiet", "server": {"tcp": "$DRIVER serve tcp --port {port}"}},
-   {"name": "flood", "server": {"tcp": "sh -c 'yes pairbench-flood-line & exec $DRIVER serve tcp --port \$0' {port}"}}],
- "grids": ["$T/grid.json"], "runs": 1, "warmup": 0.2, "duration": 1.5}
-JSON
+write_grid "$T/grid.json" flood '"protocol": "tcp", "payload": 64, "connections": 2'
+write_spec "$T/spec.json" tcp "$T/grid.json" '"runs": 1, "warmup": 0.2, "duration": 1.5' \
+    quiet "$DRIVER serve tcp --port {port}" \
+    flood "sh -c 'yes pairbench-flood-line & exec $DRIVER serve tcp --port \$0' {port}"
 
 # watch the largest server log while compare runs
 ( max=0

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Bad input is refused before anything runs: exit 2 and a message that names the file or
 # flag, the JSON path, the bad value and what was expected; no run directory is written.
 . "$(dirname "$0")/../lib.sh"

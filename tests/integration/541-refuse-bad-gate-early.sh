@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # What `gate` would refuse in a spec's gate section (an unknown metric, a negative threshold,
 # a budget of 0, a budget of "99999h", a noise limit of 0) is refused by `run` and `commits`
 # before anything is measured or built: exit 2, the message names the spec, the JSON path and

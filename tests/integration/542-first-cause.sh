@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # A failed run's reason starts with its first cause, and report.md, summary.json and the
 # terminal say the same: a server killed mid-run is "the server ended during the run with
 # signal 9 (Killed)", not only the "held 0 of 1 connections" the driver saw after it; a driver

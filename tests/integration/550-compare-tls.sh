@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # compare run over TLS: redis-server and valkey-server started with {cert} {key} {cacert} from
 # the configuration; the readiness probe and INFO go over TLS with the chain and IP identity
 # verified; every run ok with verified replies; secrets given in a version's env reach the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # A readiness probe whose answer is final fails the run at once with that answer instead of
 # retrying until probe_timeout: a wrong Redis password (real redis-server with requirepass:
 # AUTH answers WRONGPASS), a password the server wants but the configuration does not send

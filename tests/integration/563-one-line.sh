@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # The one-line form: `compare run --baseline CMD --candidate CMD --redis SET,GET --pipeline
 # 1,16` builds the spec and grid itself (the demo's load: 4 connections on 4 workers, 64 B,
 # window 1), prints the spec, keeps it in DIR/input/ and, with --save-spec, in a file that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # The summary leads with what was decided: a comparison whose one decided verdict is counted
 # (the reference TCP server against itself with --work 2000: instructions per operation
 # regressed on the counted row) and whose timed rows are undecided (2 runs a side: too few

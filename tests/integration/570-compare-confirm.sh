@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # Adaptive confirmation with a cap fixed in advance (--confirm N): a borderline row gets
 # extra alternating rounds two at a time up to the cap; a clear row gets none; meta.json and
 # the report say so. The measurements come from a scripted driver (any program honouring

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # A candidate echo server that goes silent mid-run (tests/peers/stall_echo.py stops answering
 # 0.3 s after the driver connects; grid timeout 1 s) is not measured as healthy: every
 # candidate run is `failed` with a reason in words (timeouts, or a window cut short), its

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Under `ulimit -n 64` a 200-connection row cannot hold its connections: every run is `failed`
 # with the reason in words (connections held below the configured count, or connect errors
 # past the 1% limit), the measured results are kept, and the row's verdict is `failed`, never

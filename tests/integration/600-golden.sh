@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Golden reports: the committed fixtures (tests/golden/{two,three,one}-version: runs.jsonl +
 # meta.json) rendered by `compare report DIR` (en and --lang zh) must give byte-for-byte the
 # committed summary.json, report.md and report.zh.md; re-rendering gives the same bytes; the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # report.html in headless Chromium, one browser for all pages:
 # - 96 configurations (2 versions): no console error, no request of any kind, exactly one
 #   chart per metric (live over the DevTools protocol and again in the DOM Chromium built),

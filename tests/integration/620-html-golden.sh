@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # report.html from `compare report DIR` on the committed golden datasets (two, three and one
 # version) in English and Chinese, plus fixture pages that try to inject markup, all loaded in
 # one headless Chromium:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # report.md and report.html state the same facts for the same dataset (issue 27): the golden
 # datasets (two, three and one version: unstable rows, a failed run, a loaded machine, a
 # governor warning, TLS without verification) and a changed dataset, each in English and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # report.html opens its charts with a forest plot of the change, checked as laid out in
 # headless Chromium: it comes before the absolute bar charts; one mark per row, candidate and
 # gated metric that was measured (every metric with a threshold above zero: throughput, CPU

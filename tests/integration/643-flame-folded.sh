@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Call paths of the counted runs as folded stacks: a run with instructions counted under
 # valgrind writes OUT/flame/<configuration id>.<version>.folded for each version, lines
 # "a;b;c count" (instructions per operation on that path, as flamegraph.pl and speedscope
@@ -11,13 +12,10 @@ need valgrind
 serve_driver=$(valgrind_driver)
 [ -n "$serve_driver" ] || skip "no plain build of the driver to run under valgrind"
 srv="$serve_driver serve tcp --port {port}"
-echo '{"name": "t", "defaults": {"protocol": "tcp", "connections": 1}}' > "$T/grid.json"
-cat > "$T/spec.json" <<JSON
-{"versions": [{"name": "plain", "server": {"tcp": "$srv"}},
-              {"name": "alloc", "server": {"tcp": "$srv --extra-allocs 4"}}],
- "grids": ["$T/grid.json"], "runs": 1, "warmup": 0.1, "duration": 0.3,
- "instructions": {"source": "valgrind", "runs": 1, "requests": 500, "warmup_requests": 50, "idle_s": 0.1}}
-JSON
+write_grid "$T/grid.json" t '"protocol": "tcp", "connections": 1'
+write_spec "$T/spec.json" tcp "$T/grid.json" '"runs": 1, "warmup": 0.1, "duration": 0.3,
+ "instructions": {"source": "valgrind", "runs": 1, "requests": 500, "warmup_requests": 50, "idle_s": 0.1}' \
+    plain "$srv" alloc "$srv --extra-allocs 4"
 rc=0
 "$COMPARE" run --spec "$T/spec.json" --out "$T/o" > /dev/null 2> "$T/err" || rc=$?
 [ $rc -eq 0 ] || { cat "$T/err" >&2; fail "compare run exited $rc"; }

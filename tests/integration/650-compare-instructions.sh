@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # The counted-cost channel (compare run --instructions) against real servers under valgrind:
 # redis-server and valkey-server over TLS with RESP3, nginx with a master and a worker process,
 # and the reference servers (driver serve tcp|http|ws). Each counted run records exactly the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Exact counted cost (docs/statistics.md "Exact counts"): counted runs start the server with
 # the interposer (bin/libpairbench-seed.so), one seed per round for both versions, a fixed
 # address layout and environment. Proves, against real servers under valgrind: redis-server

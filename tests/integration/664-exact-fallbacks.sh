@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Exact counted cost, where it cannot apply (docs/statistics.md "Exact counts"): a statically
 # linked server is counted without the interposer, the record saying "statically linked"; a
 # server that runs under a seccomp filter of its own (here redis-server exec'd by a wrapper
@@ -89,13 +90,10 @@ esac
 
 # redis-server under a seccomp filter of its own, and without it
 srv="redis-server --port {port} --bind 127.0.0.1 --save '' --appendonly no --dir {dir}"
-echo '{"name": "set", "defaults": {"protocol": "redis", "command": "SET", "keyspace": 1000}}' > "$T/grid.json"
-cat > "$T/spec.json" <<JSON
-{"versions": [{"name": "plain", "server": {"redis": "$srv"}},
-              {"name": "filtered", "server": {"redis": "$T/seccomp-exec seccomp-exec $srv"}}],
- "grids": ["$T/grid.json"], "runs": 1, "warmup": 0.1, "duration": 0.3,
- "instructions": {"runs": 1, "requests": 500, "warmup_requests": 100, "idle_s": 0.3}}
-JSON
+write_grid "$T/grid.json" set '"protocol": "redis", "command": "SET", "keyspace": 1000'
+write_spec "$T/spec.json" redis "$T/grid.json" '"runs": 1, "warmup": 0.1, "duration": 0.3,
+ "instructions": {"runs": 1, "requests": 500, "warmup_requests": 100, "idle_s": 0.3}' \
+    plain "$srv" filtered "$T/seccomp-exec seccomp-exec $srv"
 rc=0
 PAIRBENCH_CLOCK=real "$COMPARE" run --spec "$T/spec.json" --out "$T/r" > /dev/null 2> "$T/r.err" || rc=$?
 [ $rc -eq 0 ] || { cat "$T/r.err" >&2; fail "compare run (redis, seccomp) exited $rc"; }

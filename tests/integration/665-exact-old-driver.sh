@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Exact counted cost with a version whose driver predates --seed: compare asks the driver
 # (`--help`) whether it takes a seed, and when it does not, gives it no "seed" key (such a
 # driver refuses unknown keys) and counts that version as before, the record naming the

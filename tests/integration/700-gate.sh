@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # compare gate end to end with the reference TCP echo server: a candidate that waits 300 µs
 # per reply regresses (exit 1, reason naming the row, gate.md); the baseline against itself
 # never regresses (0, or 4 when the loaded machine made a row unstable); a server that cannot

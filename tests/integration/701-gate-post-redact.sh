@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # --post against a receiver whose error body echoes the request's Authorization header
 # (tests/receiver.js /echo-auth/): the warning on stderr shows the HTTP status and the body
 # with the token replaced by ***, never the token; the gate's exit code stands. Judges the

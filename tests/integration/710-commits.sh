@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # compare commits on a git repository made here: a tiny C echo server (one client at a time)
 # whose second commit sleeps 5 ms before each reply (at most 200 round trips/s: even a run of
 # the undelayed server starved on a loaded machine stays far above it). HEAD~1 vs HEAD reports

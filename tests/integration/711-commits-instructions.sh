@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # compare commits --instructions on a git repository made here, with real processes under real
 # valgrind: each commit's build copies the project's own driver into the tree and writes a
 # `server` script that runs `driver serve tcp` with the commit's --work (10 rounds, then 18: about

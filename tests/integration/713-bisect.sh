@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # compare bisect --metric instructions on a history made here: 16 commits of a tiny C echo
 # server, built by --build (`cc -O1`) in each worktree of the build cache, counted under real
 # valgrind. Commit 8 does not build (commit 9 fixes it); commit 12 adds a loop to the request

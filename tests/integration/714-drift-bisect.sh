@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # compare drift points to compare bisect: a history of synthetic nights (hand-made meta.json
 # and summary.json, as 720 makes them) whose meta.json name one repository, its build command
 # and the spec on the command line, each night a different commit. A 12% throughput step

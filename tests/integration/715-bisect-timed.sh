@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # compare bisect on a timed metric (throughput), on a history made here: 6 commits of a tiny C
 # echo server built by --build in the build cache. Commit 3 is slow on every other start (it
 # counts its starts in a file beside its binary: 1 ms of sleep per request on even ones, none

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # Sharded runs: a 3-configuration grid (reference TCP echo server, candidate with a 5 ms reply
 # delay: at most 200 round trips/s, so even a baseline run starved on a loaded machine stays far
 # above it and the ranges stay disjoint) run unsharded and as --shard 1/2 + 2/2 (through

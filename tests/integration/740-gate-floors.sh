@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # compare gate --floors: per-row floors from `compare calibrate` raise a row's threshold to
 # what its A/A noise lets the runs detect. A real calibration (the baseline against itself)
 # writes calibration.json; a clear regression (300 µs per reply, about -90%) still fails the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # The evidence floor end to end: one and two runs a side on identical versions never exit 1
 # (one run a side is always "disjoint"); the gate exits 4 and says "too few runs", and
 # summary.json, report.md and report.html state the chance at those run counts, in English and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # Window marks, interference and the time budget end to end with the reference TCP server.
 # 1. marks: a driver that marks an idle window before its load gets server.window figures of
 #    about zero (source "marks"); one that marks its whole run gets the load; one that writes

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # The output directory on a read-only file system, and a disk that fills up mid-run (a small
 # tmpfs): compare refuses or stops with a clear error naming the path and the cause, exits
 # non-zero, and the runs it did record are whole lines.

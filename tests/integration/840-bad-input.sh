@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Bad input, table-driven: each case must exit 2 and say, on stderr, what was wrong — the
 # file or flag, the JSON path, the bad value and what was expected. Nothing may run.
 . "$(dirname "$0")/../lib.sh"

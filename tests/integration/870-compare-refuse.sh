@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # compare refuses, before any run, what would waste every run or send traffic off the machine,
 # with exit 2 and a message naming the flag or file, the key, the value and what was expected:
 # --pin-driver/--pin-server on a CPU that is not present; workers > connections; a server

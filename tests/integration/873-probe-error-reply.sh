@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # The Redis readiness probe takes only a status reply to PING as ready: a server that answers
 # every command with "-ERR ..." is not ready, and the failed run's reason carries that reply
 # (before, -ERR counted as ready and the runs measured an error-answering server).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Every unit test binary under valgrind's memcheck: no invalid access, no use of
 # uninitialised memory, no definite leak. (Skipped on the sanitized build, where ASan
 # already checks the same binaries and cannot share the process with valgrind.)

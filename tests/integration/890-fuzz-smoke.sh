@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # A short smoke of every libFuzzer target (clang, ASan + UBSan) over its committed seed
 # corpus plus a few seconds of new inputs: a crash, leak or sanitizer report fails the test.
 # `make fuzz FUZZ_SECONDS=N` is the long run.

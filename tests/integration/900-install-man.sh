@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # make install / uninstall and the man pages: `make install DESTDIR=... PREFIX=/usr` installs
 # exactly bin/compare, bin/driver, compare(1), driver(1) and the counted runs' interposer
 # (lib/pairbench/libpairbench-seed.so); the installed binaries print

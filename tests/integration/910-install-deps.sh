@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # ci/install-deps.sh and the Makefile's hiredis choice, without installing anything:
 # --check finds every runtime and test package present (this test runs after
 # `sh ci/install-deps.sh --test`); as a non-root user the script checks instead of failing

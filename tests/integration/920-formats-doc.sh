@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # docs/formats.md documents every key the code accepts and every field it writes, so it
 # cannot fall behind the code: the keys are read from the binary itself (the "expected one
 # of: ..." lists of its unknown-key errors for the spec, a version, the grid, a configuration

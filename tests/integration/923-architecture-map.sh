@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # docs/architecture.md's map of the parts is the code's map: every .c file of common/, driver/
 # and compare/ is named in its room's line (by its name without .c, or a pattern such as
 # wl_*), and every name and pattern in the map is a file of that room (a .c, or a .h for a

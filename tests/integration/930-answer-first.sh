@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # The answer first. `compare run` prints on stderr a table (header, one line per row with
 # the change of each gated metric and the verdict, the outcome line) before its last lines,
 # and only the run directory on stdout; summary.json has a top-level "outcome" whose counts

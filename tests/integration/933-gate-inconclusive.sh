@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # compare gate --inconclusive exit|pass|fail: what an inconclusive gate exits with (4 by
 # default, 0 or 1 when a CI job chooses), gate.md still saying inconclusive; a bad value exits
 # 2 naming the flag; --budget 0 is the planned rounds only. The A/A gate at one run a side is

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # The CI recipes in ci/ as a security reviewer reads them, and their command lines against
 # the real binaries:
 # - every YAML file parses (python3-yaml);

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # The nightly drift workflow (ci/github/nightly.yml) runs night after night, every `run:` step
 # executed as written by tests/gha_run.py, against a real git setup: a bare repository on
 # disk is `origin` (a file path remote, no network), the project under test holds
@@ -7,7 +8,7 @@
 # self-hosted runner keeps it (what a night leaves there, e.g. `tonight`, is there the next
 # night). Seven nights, on schedule and by hand: the first takes the "no history branch" path
 # (an orphan branch holding only pairbench data), the others fetch the branch and add to
-# it; after night 4 the project commits a slower server (each reply held 3 ms), so night 7,
+# it; after night 4 the project commits a slower server (each reply held 3 ms, not 0.5), so night 7,
 # its third slow night, is a regression step. Checked: each night's steps and job result;
 # the history branch in origin has one commit per night, each adding one dataset (runs/ID
 # with meta.json and runs.jsonl) and one index.jsonl line; drift.md on it names every night
@@ -31,13 +32,17 @@ git init -q --bare "$O"
 D=$T/dev
 git clone -q "$O" "$D" 2> /dev/null
 mkdir -p "$D/.pairbench"
-printf '#!/bin/sh\nexec %s serve tcp "$@"\n' "$DRIVER" > "$D/server.in"
+# the project's server holds each reply 0.5 ms: its pace is set by a timer, not by the CPU
+# share a loaded machine leaves it (an unpaced echo server's throughput swung from night to
+# night with the load, hiding the step; one connection, window 1: one reply in flight)
+printf '#!/bin/sh\nexec %s serve tcp --delay-us 500 "$@"\n' "$DRIVER" > "$D/server.in"
 printf 'server: server.in\n\tcp server.in server && chmod +x server\n' > "$D/Makefile"
 cat > "$D/.pairbench/nightly.json" <<'JSON'
 {"versions": [{"name": "main", "server": {"tcp": "src/server --port {port}"}}],
  "grids": ["src/.pairbench/grid.json"], "runs": 2, "warmup": 0, "duration": 0.3}
 JSON
-echo '{"defaults": {"protocol": "tcp"}}' > "$D/.pairbench/grid.json"
+echo '{"defaults": {"protocol": "tcp", "connections": 1, "workers": 1, "window": 1}}' \
+    > "$D/.pairbench/grid.json"
 git -C "$D" add -A
 git -C "$D" commit -qm "the project"
 git -C "$D" push -q origin HEAD:main
