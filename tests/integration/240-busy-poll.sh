@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: untimed
+# pairbench-test: timed
 # --busy-poll-us: the worker polls before it sleeps, in epoll_wait (several connections) and
 # in the one-connection read. Against a real redis-server every reply is still verified and
 # the server sees exactly N commands; the setting is in the result's configuration; and

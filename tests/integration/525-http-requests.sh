@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # HTTP as users call it, against a real nginx: the method, the extra headers, an inline body,
 # a body from a file and the weighted paths all arrive as configured (nginx's own access log,
 # a custom log_format with $request_method, $request_uri, $http_x_trace, $content_type,

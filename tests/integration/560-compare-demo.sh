@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: untimed
+# pairbench-test: timed
 # compare demo end to end with the real redis-server (7.0) and valkey-server (8.0): six
 # configurations (ECHO/SET/GET x pipeline 1/16), both servers fresh per run; every run ok,
 # the servers' versions in meta.json; on stdout the answer first (a table within 100 terminal

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # compare gate's defaults (issue 41, item 4): without flags the gate counts the servers'
 # instructions per operation where valgrind is installed (the channel that decides on any
 # host) and spends a budget (the spec's gate.budget here, 5 minutes when the spec has none);

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # The differential flame graph of report.html in headless Chromium: a counted run of the
 # reference server against the same server with extra work per request (`driver serve --work`,
 # a loop inlined into the function that parses requests) renders one inline SVG per candidate

@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: untimed
 # Estimated cycles from callgrind's cache simulation (--cache-sim): the reference server
 # against itself with 8 extra allocations per request, instructions counted under valgrind
 # with --cache-sim=yes. Each counted line has estimated_cycles whose per_op is exactly

@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: untimed
+# pairbench-test: timed
 # The full cost of a request, detected: the reference server with one extra system call per
 # reply, one extra allocation per request and one extra wake-up per request (driver serve
 # --extra-syscalls/--extra-allocs/--extra-wakeups 1) against the plain one, in one N-way run

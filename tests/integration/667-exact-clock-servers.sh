@@ -1,4 +1,5 @@
 #!/bin/sh
+# pairbench-test: timed
 # The virtual clock (preload/clock.c) on servers other than redis: a server that never reads
 # the clock nor waits in epoll/poll (a dynamically linked echo server built here, blocking in
 # accept and read) is counted as before, exact, two versions of one binary counting the same

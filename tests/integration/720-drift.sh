@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: untimed
+# pairbench-test: timed
 # compare drift on histories of synthetic nights (run directories with hand-made meta.json and
 # summary.json, values from a fixed-seed generator): a 12% throughput step held for 3 nights
 # → exit 1 with the step at the right night; flat nights and a single bad night → exit 0; a
