@@ -214,24 +214,6 @@ X(M_EVID_FLOOR,
   "and metric when nothing changed is at most {2}.",
   "证据下限：只有当仅凭偶然出现这种证据的概率不超过 {0} 时，某行才会被判为 `regressed` 或 "
   "`improved`。每方 {1} 次运行时，无变化时每行每个指标被误标的概率至多为 {2}。")
-X(M_EVID_FAMILY,
-  "A row as a family: Holm's procedure across a row's {0} gated timed metrics keeps the chance "
-  "that a row of identical versions is called `regressed` or `improved` on any of them at most "
-  "{1}; at these run counts it is at most {2} per row. Counted metrics (instructions, system "
-  "calls, allocations) repeat closely and keep their own rule.",
-  "按行作为一族：Holm 方法在每行 {0} 个受检的计时指标之间校正，使相同版本的一行在任一指标上"
-  "被判为 `regressed` 或 `improved` 的概率至多为 {1}；在这些运行次数下每行至多为 {2}。"
-  "计数指标（指令、系统调用、内存分配）重复性好，沿用各自的规则。")
-X(M_EVID_FAMILY_NO,
-  "A row as a family: Holm's procedure across a row's {0} gated timed metrics keeps the chance "
-  "that a row of identical versions is called `regressed` or `improved` on any of them at most "
-  "{1}; these run counts cannot reach it, so no timed metric is decided (too few runs; 5 runs "
-  "a side, or the extra rounds of `--confirm` and `gate --budget`, can). Counted metrics "
-  "(instructions, system calls, allocations) repeat closely and keep their own rule.",
-  "按行作为一族：Holm 方法在每行 {0} 个受检的计时指标之间校正，使相同版本的一行在任一指标上"
-  "被判为 `regressed` 或 `improved` 的概率至多为 {1}；这些运行次数达不到该水平，因此计时指标"
-  "均不作判定（运行次数太少；每方 5 次运行，或 `--confirm` 与 `gate --budget` 的追加轮次可以"
-  "达到）。计数指标（指令、系统调用、内存分配）重复性好，沿用各自的规则。")
 X(M_EVID_FLOOR_NO,
   "Evidence floor: a row is called `regressed` or `improved` only when chance alone gives its "
   "evidence at most {0} of the time. With {1} runs a side even the most extreme outcome has a "

@@ -386,12 +386,6 @@ static void evidence_note(const struct html_ctx *c, const json_t *chance)
         fputs(c->zh ? "" : " ", c->f);
     }
     free(s);
-    s = sent_family(chance, c->zh ? "zh" : "en");
-    if (s) {
-        html_text(c, s);
-        fputs(c->zh ? "" : " ", c->f);
-    }
-    free(s);
     html_say(c, H_TAB_NOTE_EXACT_P, (const char *)NULL);
     if (!isnan(alpha) && html_num(chance, "expected_false_flags", &expected) == 0) {
         char ba[32], be[32];

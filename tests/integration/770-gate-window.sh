@@ -69,7 +69,7 @@ cat > aa.json <<JSON
 JSON
 timeout 60 sh -c 'while :; do :; done' &
 busy=$!
-set +e; "$COMPARE" gate --spec aa.json --budget 0 --no-instructions --no-pin --out busy > busy.out 2> busy.err; rc=$?; set -e
+set +e; "$COMPARE" gate --spec aa.json --no-pin --out busy > busy.out 2> busy.err; rc=$?; set -e
 kill "$busy" 2>/dev/null; wait "$busy" 2>/dev/null || true
 [ $rc -ne 1 ] || fail "A/A under a busy loop: exit 1: $(tail -2 busy.err)"
 [ $rc -eq 0 ] || [ $rc -eq 4 ] || fail "A/A under a busy loop: exit $rc: $(tail -2 busy.err)"
@@ -87,7 +87,7 @@ grep -q "round run again" busy/report.md || fail "report.md does not list the re
 grep -q "Disturbed runs: other processes used more than 0.15 CPU cores" busy/report.html || fail "report.html disturbed list"
 
 # 3. the budget: one run a side is undecided, so rounds are added until the budget is spent
-"$COMPARE" gate --spec aa.json --no-instructions --runs 1 --budget 10s --out bud > bud.out 2> bud.err && true
+"$COMPARE" gate --spec aa.json --runs 1 --budget 10s --out bud > bud.out 2> bud.err && true
 grep -q "compare: budget: [0-9]* s left, a round takes" bud.err || fail "budget line: $(cat bud.err)"
 node -e '
 const fs = require("fs");
@@ -122,7 +122,7 @@ cat > same.json <<JSON
 {"versions": [{"name": "a", "driver": "$T/same-driver.sh"}, {"name": "b", "driver": "$T/same-driver.sh"}],
  "grids": ["same-grid.json"], "runs": 3, "warmup": 0, "duration": 0.3}
 JSON
-"$COMPARE" gate --spec same.json --no-instructions --budget 12s --disturbed-limit 1024 --out early > early.out 2> early.err ||
+"$COMPARE" gate --spec same.json --budget 12s --disturbed-limit 1024 --out early > early.out 2> early.err ||
     fail "decided A/A gate: exit $?: $(tail -3 early.err)"
 node -e '
 const fs = require("fs");
