@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # compare gate and compare calibrate on a template spec against real redis-server 7.0: a
 # template (HGET of a hash the setup generates) and a mix (INCR + SET __key__), with setup.
 # gate --instructions finds the regression that only the setup's data can show (the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # Rendering a run directory stays near-linear in its configurations (summary, report.md and
 # report.html index configurations by id and find table-wide facts once, instead of a search
 # per configuration): the CPU time of `compare report` on 2,500 configurations is well under

@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # Faults of the driver: killed by SIGKILL mid-run, hanging past its timeout, printing no JSON,
 # printing broken JSON, exiting 1, printing JSON without a result. Each time the run is
 # recorded failed with its reason, the row is failed, the other row of the same run completes,

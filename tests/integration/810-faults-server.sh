@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # Faults of the server: one that never becomes ready (exit 3 after the probe timeout, the
 # message names the server command and shows the tail of its stderr, nothing left running),
 # one that dies mid-run (that run fails, the row is failed, no server counter of it is
