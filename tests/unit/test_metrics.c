@@ -44,9 +44,10 @@ int main(void)
           metric_higher_is_better(METRIC_CPU_EFFICIENCY));
     CHECK(!metric_higher_is_better(METRIC_P99_US) && !metric_higher_is_better(METRIC_RSS_MIB));
     CHECK(!metric_gateable(METRIC_CPU_PERCENT) && metric_gateable(METRIC_RSS_MIB));
-    CHECK_STR(metric_gateable_names(),
-              "throughput, cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions, "
-              "context_switches, page_faults, cpu_migrations, syscalls, allocations, estimated_cycles");
+    CHECK_STR(
+        metric_gateable_names(),
+        "throughput, cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions, "
+        "context_switches, page_faults, cpu_migrations, syscalls, allocations, estimated_cycles");
     /* the full cost of a request: per operation, lower is better; the timed software events
      * gateable but not gated by default, the counted ones gated when present; each with an
      * absolute floor below which a change is none */

@@ -212,7 +212,8 @@ int main(void)
                       "pipeline, window, payload, command, commands, key_pattern, setup, keyspace, "
                       "auth, resp, http_version, "
                       "path, serve, serve_workers, warmup, duration, requests, method, cacert, "
-                      "cert, key, sni, insecure, timeout, delay_us, busy_poll_us, rate, arrival, headers, paths, body, body_file)");
+                      "cert, key, sni, insecure, timeout, delay_us, busy_poll_us, rate, arrival, "
+                      "headers, paths, body, body_file)");
     expect_grid_error("{\"defaults\":{\"protocol\":\"tcp\"},\"exclude\":[{\"payload\":\"x\"}]}",
                       "grids/x.json: $.exclude[0].payload: expected a positive integer (bytes), "
                       "got \"x\"");
@@ -264,10 +265,11 @@ int main(void)
     expect_spec_error("{\"versions\":[{\"name\":\"a\"}],\"warmup\":\"1s\"}",
                       "spec.json: $.warmup: expected a number of seconds from 0 to 3600, got "
                       "\"1s\"");
-    expect_spec_error("{\"versions\":[{\"name\":\"a\"}],\"version\":1}",
-                      "spec.json: $.version: unknown key 'version' (expected one of: versions, "
-                      "grids, runs, warmup, duration, grace, probe_timeout, gate, hash_sources, "
-                      "description, noise_limit, confirm_rounds, instructions, syscalls, cache_sim)");
+    expect_spec_error(
+        "{\"versions\":[{\"name\":\"a\"}],\"version\":1}",
+        "spec.json: $.version: unknown key 'version' (expected one of: versions, "
+        "grids, runs, warmup, duration, grace, probe_timeout, gate, hash_sources, "
+        "description, noise_limit, confirm_rounds, instructions, syscalls, cache_sim)");
     expect_spec_error("{\"versions\":[]}",
                       "spec.json: $.versions: expected an array of 1 to 16 versions, got []");
     expect_spec_error("{\"grids\":[]}", "spec.json: $.versions: missing (expected an array of "
