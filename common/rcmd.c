@@ -14,7 +14,7 @@
 #define SETUP_FILE_MAX (256u << 20)
 #define GEN_COUNT_MAX 10000000
 
-static const char *const ph_names[] = {"", "rand_int", "key", "data", "i"};
+static const char *const ph_names[] = {"", "rand_int", "key", "data", "i", "rand_score"};
 
 int rcmd_out_put(struct rcmd_out *o, const void *p, size_t n)
 {
@@ -112,8 +112,9 @@ static int arg_add(struct rcmd *c, size_t off, size_t n, unsigned allowed, char 
         if (ph < 0 || !(allowed & RCMD_USES(ph))) {
             snprintf(err, errlen, "%s placeholder '%.*s' (expected %s)",
                      ph < 0 ? "unknown" : "misplaced", (int)plen, a + i,
-                     allowed & RCMD_USES(RCMD_I) ? "__i__ or __data__"
-                                                 : "__rand_int__, __key__ or __data__");
+                     allowed & RCMD_USES(RCMD_I)
+                         ? "__i__ or __data__"
+                         : "__rand_int__, __rand_score__, __key__ or __data__");
             return -1;
         }
         if (i > lit && seg_add(c, RCMD_LIT, off + lit, i - lit) < 0)
@@ -413,8 +414,9 @@ int rcmd_mix_parse(struct rcmd_mix *m, const json_t *v, char *err, size_t errlen
             goto fail;
         }
         if (rcmd_parse(&m->cmd[m->n], json_object_get(e, "command"),
-                       RCMD_USES(RCMD_RAND_INT) | RCMD_USES(RCMD_KEY) | RCMD_USES(RCMD_DATA), why,
-                       sizeof(why)) < 0) {
+                       RCMD_USES(RCMD_RAND_INT) | RCMD_USES(RCMD_RAND_SCORE) | RCMD_USES(RCMD_KEY) |
+                           RCMD_USES(RCMD_DATA),
+                       why, sizeof(why)) < 0) {
             snprintf(err, errlen, "[%zu].command: %s", i, why);
             goto fail;
         }

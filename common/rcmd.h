@@ -6,6 +6,8 @@
  *                 literal when the keyspace is 0, as redis-benchmark leaves it without -r)
  *   __key__       "key:" + 12 zero-padded digits, the number drawn by the key pattern
  *   __data__      the payload value (payload bytes)
+ *   __rand_score__ a score in [0, 100) as redis-benchmark's ZADD draws it, from the same
+ *                 generator just before the key, so a ZADD template sends the built-in's bytes
  *   __i__         the loop index of a setup generator (setup only)
  * Mixes ("commands": [{"command": T, "weight": W}, ...]), key patterns (uniform, sequential,
  * gaussian, zipf:EXP) and setup (a list of commands and generators, or a file of inline or
@@ -19,7 +21,7 @@
 
 #include <jansson.h>
 
-enum rcmd_ph { RCMD_LIT = 0, RCMD_RAND_INT, RCMD_KEY, RCMD_DATA, RCMD_I };
+enum rcmd_ph { RCMD_LIT = 0, RCMD_RAND_INT, RCMD_KEY, RCMD_DATA, RCMD_I, RCMD_RAND_SCORE };
 #define RCMD_USES(ph) (1u << (ph))
 #define RCMD_KEY_DIGITS 12
 #define RCMD_MAX_ARGS 4096

@@ -39,6 +39,8 @@ static void usage(FILE *f)
             "           request due on a schedule, latency from its due time)\n"
             "  --arrival uniform|poisson [uniform] (the schedule's gaps, with --rate)\n"
             "  --seed N [0] (the connections' random streams: keys, mixes; 0 = unseeded)\n"
+            "  --lockstep (waves: one batch on every connection, the next wave when all are\n"
+            "           back; compare's counted runs at more than one connection)\n"
             "  redis:   --command ECHO|PING|SET|GET|INCR|LPUSH|RPUSH|LPOP|RPOP|SADD|HSET|SPOP|\n"
             "                     ZADD|ZPOPMIN|MSET|LRANGE_100|LRANGE_300|LRANGE_500|LRANGE_600\n"
             "                     [ECHO], or any command line: a template with __rand_int__,\n"

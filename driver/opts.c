@@ -104,6 +104,7 @@ static const struct key keys[] = {
     {"timeout", T_DBL, M_ALL, F(timeout_s), 1e-3, 3600, NULL, "seconds in 0.001..3600"},
     {"seed", T_U64, M_CLIENT, F(seed), 0, 2147483647, NULL, "an integer in 0..2147483647"},
     {"busy_poll_us", T_UNS, M_CLIENT, F(busy_poll_us), 0, 1000, NULL, "microseconds in 0..1000"},
+    {"lockstep", T_BOOL, M_CLIENT, F(lockstep), 0, 0, NULL, "true or false"},
     {"error_limit", T_DBL, M_CLIENT, F(error_limit), 0, 100, NULL,
      "a percentage of successful operations in 0..100"},
     {"rate", T_DBL, M_CLIENT, F(rate), 0, 1e9, NULL,
@@ -178,26 +179,6 @@ void opts_defaults(struct drv_opts *o, enum drv_mode mode, enum drv_proto proto)
     o->error_limit = OPTS_ERROR_LIMIT_DEFAULT;
 }
 
-int opts_stall_parse(const char *s, unsigned *stall_ms, unsigned *period_ms)
-{
-    char a[16];
-    const char *slash = strchr(s, '/');
-    uint64_t st, per;
-
-    if (!slash || (size_t)(slash - s) >= sizeof(a))
-        return -1;
-    memcpy(a, s, (size_t)(slash - s));
-    a[slash - s] = '\0';
-    if (num_parse_u64(a, 1, 3600000, &st) < 0 || num_parse_u64(slash + 1, 2, 3600000, &per) < 0 ||
-        st >= per)
-        return -1;
-    if (stall_ms)
-        *stall_ms = (unsigned)st;
-    if (period_ms)
-        *period_ms = (unsigned)per;
-    return 0;
-}
-
 static const struct key *key_find(const char *name)
 {
     size_t i;
@@ -246,6 +227,29 @@ static int is_decimal(const char *s)
 
 /* Sets key k from the text s. where names the source for messages: "flag '--window'" or
  * "'run.json': key 'window'". shown is the value as the user wrote it. */
+/* A T_JSON key's text; --setup FILE (not an array or string) is stored as a JSON string. */
+static int key_set_json(const struct key *k, char *field, const char *s)
+{
+    if (strlen(s) >= k->size)
+        return -1;
+    if (strcmp(k->name, "setup") == 0 && s[0] != '[' && s[0] != '"') {
+        /* --setup FILE: the file name as a JSON string */
+        json_t *js = json_string(s);
+        char *t = js ? json_dumps(js, JSON_ENCODE_ANY) : NULL;
+
+        json_decref(js);
+        if (!t || strlen(t) >= k->size) {
+            free(t);
+            return -1;
+        }
+        snprintf(field, k->size, "%s", t);
+        free(t);
+        return 0;
+    }
+    snprintf(field, k->size, "%s", s);
+    return 0;
+}
+
 static int key_set(struct drv_opts *o, const struct key *k, const char *s, const char *where,
                    const char *shown, char *err, size_t errlen)
 {
@@ -314,23 +318,8 @@ static int key_set(struct drv_opts *o, const struct key *k, const char *s, const
         snprintf(field, k->size, "%s", s);
         return 0;
     case T_JSON:
-        if (strlen(s) >= k->size)
+        if (key_set_json(k, field, s) < 0)
             goto bad;
-        if (strcmp(k->name, "setup") == 0 && s[0] != '[' && s[0] != '"') {
-            /* --setup FILE: the file name as a JSON string */
-            json_t *js = json_string(s);
-            char *t = js ? json_dumps(js, JSON_ENCODE_ANY) : NULL;
-
-            json_decref(js);
-            if (!t || strlen(t) >= k->size) {
-                free(t);
-                goto bad;
-            }
-            snprintf(field, k->size, "%s", t);
-            free(t);
-            return 0;
-        }
-        snprintf(field, k->size, "%s", s);
         return 0;
     case T_TRANSPORT:
         if (strcmp(s, "tcp") == 0)
@@ -647,8 +636,10 @@ int opts_validate(const struct drv_opts *o, char *err, size_t errlen)
                      o->cert, o->key);
             return -1;
         }
-        if (o->rate == 0 && strcmp(o->arrival, "poisson") == 0) {
-            snprintf(err, errlen, "--arrival 'poisson': expected only with --rate (a schedule)");
+        if ((o->lockstep && o->rate > 0) || (o->rate == 0 && strcmp(o->arrival, "poisson") == 0)) {
+            snprintf(err, errlen, "%s: expected %s --rate (a schedule)",
+                     o->lockstep ? "--lockstep" : "--arrival 'poisson'",
+                     o->lockstep ? "without" : "only with");
             return -1;
         }
         if (!o->serve && o->stall[0]) {
@@ -689,112 +680,4 @@ int opts_validate(const struct drv_opts *o, char *err, size_t errlen)
         return -1;
     }
     return 0;
-}
-
-static void set_str(json_t *j, const char *k, const char *v)
-{
-    json_object_set_new(j, k, json_string(v));
-}
-
-static void set_int(json_t *j, const char *k, long long v)
-{
-    json_object_set_new(j, k, json_integer(v));
-}
-
-/* The detection knobs (srv_extra.h) that are set. */
-static void opts_extra_json(json_t *j, const struct drv_opts *o)
-{
-    if (o->extra_syscalls)
-        set_int(j, "extra_syscalls", o->extra_syscalls);
-    if (o->extra_allocs)
-        set_int(j, "extra_allocs", o->extra_allocs);
-    if (o->extra_wakeups)
-        set_int(j, "extra_wakeups", o->extra_wakeups);
-}
-
-json_t *opts_to_json(const struct drv_opts *o)
-{
-    json_t *j = json_object();
-    int tls = o->transport == TRANSPORT_TLS;
-
-    if (!j)
-        return NULL;
-    set_str(j, "protocol", opts_proto_name(o->protocol));
-    set_str(j, "transport", tls ? "tls" : "tcp");
-    set_str(j, "host", o->host);
-    set_int(j, "port", o->port);
-    if (o->mode == MODE_CLIENT) {
-        set_int(j, "connections", o->connections);
-        set_int(j, "workers", o->workers);
-        set_int(j, "pipeline", o->pipeline);
-        set_int(j, "window", o->window);
-        set_int(j, "payload", (long long)o->payload);
-        json_object_set_new(j, "warmup", json_real(o->warmup_s));
-        json_object_set_new(j, "duration", json_real(o->duration_s));
-        set_int(j, "requests", (long long)o->requests);
-        if (o->protocol == PROTO_REDIS) {
-            set_str(j, "command", o->command);
-            if (o->key_pattern[0])
-                set_str(j, "key_pattern", o->key_pattern);
-            if (o->commands[0])
-                json_object_set_new(j, "commands", json_loads(o->commands, JSON_DECODE_ANY, NULL));
-            if (o->setup[0])
-                json_object_set_new(j, "setup", json_loads(o->setup, JSON_DECODE_ANY, NULL));
-            set_int(j, "keyspace", (long long)o->keyspace);
-            json_object_set_new(j, "auth", json_boolean(o->auth));
-            set_int(j, "resp", o->resp);
-        }
-        if (o->protocol == PROTO_HTTP || o->protocol == PROTO_WS)
-            set_str(j, "path", o->path);
-        if (o->protocol == PROTO_HTTP) {
-            set_str(j, "http_version", o->http_version);
-            set_str(j, "method", o->method);
-            http_req_to_json(o, j);
-        }
-        if (tls) {
-            if (o->sni[0])
-                set_str(j, "sni", o->sni);
-            json_object_set_new(j, "insecure", json_boolean(o->insecure));
-        }
-        if (o->busy_poll_us)
-            set_int(j, "busy_poll_us", o->busy_poll_us);
-        if (o->seed)
-            set_int(j, "seed", (long long)o->seed);
-        json_object_set_new(j, "error_limit", json_real(o->error_limit));
-        if (o->rate > 0) {
-            json_object_set_new(j, "rate", json_real(o->rate));
-            set_str(j, "arrival", o->arrival);
-        }
-        json_object_set_new(j, "serve", json_boolean(o->serve));
-        if (o->serve) {
-            set_int(j, "serve_workers", o->serve_workers);
-            set_int(j, "delay_us", o->delay_us);
-            if (o->work)
-                set_int(j, "work", o->work);
-            if (o->stall[0])
-                set_str(j, "stall", o->stall);
-            opts_extra_json(j, o);
-        }
-    } else {
-        set_int(j, "workers", o->workers);
-        set_int(j, "payload", (long long)o->payload);
-        set_int(j, "delay_us", o->delay_us);
-        if (o->work)
-            set_int(j, "work", o->work);
-        if (o->stall[0])
-            set_str(j, "stall", o->stall);
-        opts_extra_json(j, o);
-        if (o->protocol != PROTO_TCP)
-            set_str(j, "path", o->path);
-    }
-    if (tls) {
-        if (o->cacert[0])
-            set_str(j, "cacert", o->cacert);
-        if (o->cert[0])
-            set_str(j, "cert", o->cert);
-        if (o->key[0])
-            set_str(j, "key", o->key);
-    }
-    json_object_set_new(j, "timeout", json_real(o->timeout_s));
-    return j;
 }

@@ -70,6 +70,10 @@ struct drv_opts {
     uint64_t seed;
     /* client: poll up to this long before a wait (loop.h's struct loop_poll); 0 = off */
     unsigned busy_poll_us;
+    /* client: waves (counted runs): a worker sends one batch on each of its connections, in
+     * connection order, and the next wave only when every reply of this one is in, so the
+     * server sees the same requests together every time (docs/driver.md, "Lockstep") */
+    int lockstep;
     /* client: connect + io + protocol + verify errors past this percentage of the
      * successful operations fail the run (result.h, result_judge); default 1 */
     double error_limit;
@@ -100,7 +104,8 @@ int opts_validate(const struct drv_opts *o, char *err, size_t errlen);
 /* The effective configuration as a new JSON object (no secrets). Caller json_decref()s. */
 json_t *opts_to_json(const struct drv_opts *o);
 
-/* Parses a --stall value "MS/PERIOD_MS" (integers, 0 < MS < PERIOD_MS <= 3600000). 0, or -1. */
+/* Parses a --stall value "MS/PERIOD_MS" (integers, 0 < MS < PERIOD_MS <= 3600000). 0, or -1.
+ * In srv/srv_stall.c, beside the stall itself. */
 int opts_stall_parse(const char *s, unsigned *stall_ms, unsigned *period_ms);
 
 const char *opts_proto_name(enum drv_proto p);

@@ -17,6 +17,8 @@
 #include <poll.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
 #include <time.h>
@@ -63,11 +65,90 @@ typedef int (*epoll_pwait_fn)(int, struct epoll_event *, int, int, const sigset_
 typedef int (*poll_fn)(struct pollfd *, nfds_t, int);
 typedef int (*ppoll_fn)(struct pollfd *, nfds_t, const struct timespec *, const sigset_t *);
 
+/* Waves (PAIRBENCH_WAVE=N, set by compare when its driver sends in lockstep over N
+ * connections): a wait that found some of a wave's requests ready also collects the rest,
+ * re-polling without waiting and sleeping WAVE_NAP_US between polls, until N entries are
+ * ready or none came for WAVE_QUIET_NAPS naps, then hands them over ordered by their data
+ * (the fd, or the server's pointer), so every run's event loop sees each wave at once and in
+ * one order: the number of its iterations and their work no longer follow timing. How many
+ * polls that took does follow timing, so compare leaves this function out of the count
+ * (callgrind --toggle-collect=pairbench_wave_gather). */
+#define WAVE_NAP_US 100
+#define WAVE_QUIET_NAPS 500 /* 50 ms without a new entry: the wave is smaller (accepts, closes) */
+#define WAVE_MAX 4096
+
+static int wave_size(void)
+{
+    static int size = -1;
+
+    if (size < 0) {
+        const char *s = getenv("PAIRBENCH_WAVE");
+        long v = s ? strtol(s, NULL, 10) : 0;
+
+        size = v > 1 && v <= WAVE_MAX ? (int)v : 0;
+    }
+    return size;
+}
+
+static int by_data(const void *a, const void *b)
+{
+    uint64_t x = ((const struct epoll_event *)a)->data.u64;
+    uint64_t y = ((const struct epoll_event *)b)->data.u64;
+
+    return x < y ? -1 : x > y;
+}
+
+/* Adds what more[0..k) holds that ev[0..n) does not (events of one entry are or-ed). */
+static int merge(struct epoll_event *ev, int n, int max, const struct epoll_event *more, int k,
+                 int *added)
+{
+    int i, j;
+
+    for (i = 0; i < k; i++) {
+        for (j = 0; j < n && ev[j].data.u64 != more[i].data.u64; j++)
+            ;
+        if (j < n) {
+            ev[j].events |= more[i].events;
+        } else if (n < max) {
+            ev[n++] = more[i];
+            (*added)++;
+        }
+    }
+    return n;
+}
+
+int pairbench_wave_gather(int epfd, struct epoll_event *ev, int max, int n);
+__attribute__((noinline, visibility("default"))) int
+pairbench_wave_gather(int epfd, struct epoll_event *ev, int max, int n)
+{
+    epoll_wait_fn real = (epoll_wait_fn)next_fn("epoll_wait");
+    int (*nap)(const struct timespec *, struct timespec *) =
+        (int (*)(const struct timespec *, struct timespec *))next_fn("nanosleep");
+    static __thread struct epoll_event more[256];
+    struct timespec t = {0, WAVE_NAP_US * 1000l};
+    int want = wave_size() < max ? wave_size() : max, quiet = 0;
+
+    while (n < want && quiet < WAVE_QUIET_NAPS) {
+        int added = 0, k = real(epfd, more, max < 256 ? max : 256, 0);
+
+        if (k > 0)
+            n = merge(ev, n, max, more, k, &added);
+        if (n >= want)
+            break;
+        quiet = added ? 0 : quiet + 1;
+        nap(&t, NULL);
+    }
+    qsort(ev, (size_t)n, sizeof(*ev), by_data);
+    return n;
+}
+
 int epoll_wait(int epfd, struct epoll_event *ev, int max, int timeout)
 {
     epoll_wait_fn real = (epoll_wait_fn)next_fn("epoll_wait");
     int n = real(epfd, ev, max, clock_wait_ms(timeout));
 
+    if (n > 0 && wave_size())
+        n = pairbench_wave_gather(epfd, ev, max, n);
     mark(n, timeout != 0, timeout * 1000000ll);
     return n;
 }
@@ -77,6 +158,8 @@ int epoll_pwait(int epfd, struct epoll_event *ev, int max, int timeout, const si
     epoll_pwait_fn real = (epoll_pwait_fn)next_fn("epoll_pwait");
     int n = real(epfd, ev, max, clock_wait_ms(timeout), mask);
 
+    if (n > 0 && wave_size())
+        n = pairbench_wave_gather(epfd, ev, max, n);
     mark(n, timeout != 0, timeout * 1000000ll);
     return n;
 }

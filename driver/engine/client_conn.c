@@ -338,3 +338,52 @@ void cconn_teardown(struct cconn *cc)
     buf_release(&cc->out);
     free(cc->ring);
 }
+
+/* client_impl.h */
+uint64_t cconn_check_timers(struct worker *w, uint64_t now)
+{
+    uint64_t next = 0, t;
+    unsigned i;
+    struct cconn *cc;
+    char err[ERR_MAX];
+
+    if (w->notready == 0)
+        return 0;
+    for (i = 0; i < w->nconns; i++) {
+        cc = &w->conns[i];
+        t = 0;
+        switch (cc->state) {
+        case C_IDLE:
+            if (w->running && !w->sending) {
+                enter_state(cc, C_DONE);
+                break;
+            }
+            if (!w->running)
+                break; /* setup phase: one attempt per connection */
+            if (now >= cc->retry_at)
+                cconn_start(cc, now);
+            t = cc->state == C_IDLE ? cc->retry_at : cc->deadline;
+            break;
+        case C_CONNECTING:
+        case C_HANDSHAKE:
+        case C_HELLO:
+            if (now >= cc->deadline) {
+                snprintf(err, sizeof(err), "connect '%s:%d': timed out after %gs%s",
+                         w->run->o->host, w->run->o->port, w->run->o->timeout_s,
+                         cc->state == C_HELLO       ? " (handshake not answered)"
+                         : cc->state == C_HANDSHAKE ? " (tls handshake)"
+                                                    : "");
+                cconn_connect_failed(cc, err, now);
+                t = cc->state == C_IDLE ? cc->retry_at : 0;
+            } else {
+                t = cc->deadline;
+            }
+            break;
+        default:
+            break;
+        }
+        if (t && (!next || t < next))
+            next = t;
+    }
+    return next;
+}

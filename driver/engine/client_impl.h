@@ -107,6 +107,7 @@ struct worker {
     uint64_t measured_sent; /* measured batches started */
     int running;            /* past the start barrier */
     int sending;            /* may start new batches */
+    int wave_open;          /* --lockstep: a wave is being sent (start_batch may start) */
     char first_err[ERR_MAX];
     unsigned drops;
     char drop_err[ERR_MAX];
@@ -184,6 +185,10 @@ void cconn_connect_failed(struct cconn *cc, const char *why, uint64_t now);
 /* Starts a non-blocking connect to --host:--port (C_CONNECTING, deadline now + --timeout);
  * a failure at once goes through cconn_connect_failed. */
 void cconn_start(struct cconn *cc, uint64_t now);
+
+/* Retries due reconnects and fails connects past their deadline; returns the earliest timer
+ * still pending (0 = none). The worker's loop calls it (client_loop.c). */
+uint64_t cconn_check_timers(struct worker *w, uint64_t now);
 
 /* The next steps of the setup, on an event of a C_CONNECTING, C_HANDSHAKE or C_HELLO
  * connection: each ends in the next state, in cconn_ready or in cconn_connect_failed. */

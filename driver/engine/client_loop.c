@@ -90,6 +90,8 @@ static int start_batch(struct cconn *cc)
 
     if (!w->running || !w->sending || cc->count >= cc->cap)
         return 0;
+    if (o->lockstep && (!w->wave_open || cc->count > 0))
+        return 0; /* one batch per connection per wave, and only while the wave goes out */
     if (run->rated) {
         now = w->pump_now;
         due = cc->sched.next_ns;
@@ -455,56 +457,6 @@ static void on_event(struct cconn *cc, uint32_t ev)
     }
 }
 
-/* Retries due reconnects and fails connects past their deadline; returns the earliest
- * timer still pending (0 = none). */
-static uint64_t check_timers(struct worker *w, uint64_t now)
-{
-    uint64_t next = 0, t;
-    unsigned i;
-    struct cconn *cc;
-    char err[ERR_MAX];
-
-    if (w->notready == 0)
-        return 0;
-    for (i = 0; i < w->nconns; i++) {
-        cc = &w->conns[i];
-        t = 0;
-        switch (cc->state) {
-        case C_IDLE:
-            if (w->running && !w->sending) {
-                enter_state(cc, C_DONE);
-                break;
-            }
-            if (!w->running)
-                break; /* setup phase: one attempt per connection */
-            if (now >= cc->retry_at)
-                cconn_start(cc, now);
-            t = cc->state == C_IDLE ? cc->retry_at : cc->deadline;
-            break;
-        case C_CONNECTING:
-        case C_HANDSHAKE:
-        case C_HELLO:
-            if (now >= cc->deadline) {
-                snprintf(err, sizeof(err), "connect '%s:%d': timed out after %gs%s",
-                         w->run->o->host, w->run->o->port, w->run->o->timeout_s,
-                         cc->state == C_HELLO       ? " (handshake not answered)"
-                         : cc->state == C_HANDSHAKE ? " (tls handshake)"
-                                                    : "");
-                cconn_connect_failed(cc, err, now);
-                t = cc->state == C_IDLE ? cc->retry_at : 0;
-            } else {
-                t = cc->deadline;
-            }
-            break;
-        default:
-            break;
-        }
-        if (t && (!next || t < next))
-            next = t;
-    }
-    return next;
-}
-
 static void abandon_all(struct worker *w, uint64_t now)
 {
     uint64_t before = w->e_timeout;
@@ -592,6 +544,22 @@ static int solo_can_wait(const struct worker *w)
            cc->events == EPOLLIN;
 }
 
+/* --lockstep: the next wave, one batch on every ready connection in connection order, once
+ * every batch of the last one is back. Returns whether a wave went out. */
+static int send_wave(struct worker *w)
+{
+    unsigned i;
+
+    if (!w->run->o->lockstep || !w->sending || w->inflight > 0)
+        return 0;
+    w->wave_open = 1;
+    for (i = 0; i < w->nconns && w->sending; i++)
+        if (w->conns[i].state == C_READY)
+            pump(&w->conns[i]);
+    w->wave_open = 0;
+    return w->inflight > 0;
+}
+
 void *client_worker_main(void *arg)
 {
     struct worker *w = arg;
@@ -615,10 +583,10 @@ void *client_worker_main(void *arg)
         if (waiting == 0)
             break;
         if (now >= deadline) {
-            check_timers(w, now); /* fails the attempts still pending, naming why */
+            cconn_check_timers(w, now); /* fails the attempts still pending, naming why */
             break;
         }
-        run_events(w, min_nz(check_timers(w, now), deadline));
+        run_events(w, min_nz(cconn_check_timers(w, now), deadline));
     }
     pthread_barrier_wait(&run->bar);
     pthread_barrier_wait(&run->bar);
@@ -631,6 +599,7 @@ void *client_worker_main(void *arg)
     w->last_progress_ns = now;
     if (run->rated)
         client_rate_start(w, now);
+    w->wave_open = 1;
     for (i = 0; i < w->nconns; i++) {
         struct cconn *cc = &w->conns[i];
         if (cc->state == C_READY)
@@ -638,6 +607,7 @@ void *client_worker_main(void *arg)
         else if (cc->state == C_IDLE)
             cc->retry_at = now + BACKOFF_MIN_NS;
     }
+    w->wave_open = 0;
     for (;;) {
         now = clock_now_ns();
         if (w->sending && window_closed(w, now, 0)) {
@@ -651,6 +621,8 @@ void *client_worker_main(void *arg)
             client_note_err(w->first_err, sizeof(w->first_err), "no progress within --timeout");
             client_note_first(w, "no reply and no connection within --timeout", now);
         }
+        if (send_wave(w))
+            continue;
         if (!w->sending && w->inflight == 0)
             break;
         drain_at = 0;
@@ -662,7 +634,7 @@ void *client_worker_main(void *arg)
                 break;
             }
         }
-        t = check_timers(w, now);
+        t = cconn_check_timers(w, now);
         deadline = min_nz(t, drain_at);
         if (w->sending && run->rated)
             deadline = min_nz(deadline, rate_pump_due(w, now));

@@ -102,7 +102,8 @@ out:
 int redis_tmpl_init(struct redis_tmpl *t, const struct drv_opts *o, int builtin, const char *value,
                     size_t value_len, char *err, size_t errlen)
 {
-    const unsigned allowed = RCMD_USES(RCMD_RAND_INT) | RCMD_USES(RCMD_KEY) | RCMD_USES(RCMD_DATA);
+    const unsigned allowed = RCMD_USES(RCMD_RAND_INT) | RCMD_USES(RCMD_RAND_SCORE) |
+                             RCMD_USES(RCMD_KEY) | RCMD_USES(RCMD_DATA);
     unsigned uses = 0;
     char why[512];
     double sum = 0;
@@ -137,8 +138,9 @@ int redis_tmpl_init(struct redis_tmpl *t, const struct drv_opts *o, int builtin,
         if (check_of(&t->mix.cmd[i]) != t->check)
             t->check = RESP_CHECK_ANY;
     }
-    t->keyed = t->mix.n > 1 || (uses & RCMD_USES(RCMD_KEY)) ||
-               ((uses & RCMD_USES(RCMD_RAND_INT)) && o->keyspace > 0);
+    t->keyed =
+        t->mix.n > 1 || (uses & RCMD_USES(RCMD_KEY)) ||
+        ((uses & (RCMD_USES(RCMD_RAND_INT) | RCMD_USES(RCMD_RAND_SCORE))) && o->keyspace > 0);
     t->slots = t->mix.n > 1 || (uses & RCMD_USES(RCMD_KEY)) ? RING_SLOTS_KEYED : RING_SLOTS_RAND;
     return 0;
 }
@@ -165,6 +167,10 @@ static size_t fill(void *ctx, unsigned ph, const char **p)
             return (size_t)snprintf(x->num, sizeof(x->num), "__rand_int__");
         len = snprintf(x->num, sizeof(x->num), "%0*" PRIu64, RCMD_KEY_DIGITS,
                        rcmd_rng_next(x->rng) % x->keyspace);
+        return len < 0 ? 0 : (size_t)len;
+    case RCMD_RAND_SCORE: /* as the ZADD built-in: drawn even without a keyspace */
+        *p = x->num;
+        len = snprintf(x->num, sizeof(x->num), "%u", (unsigned)(rcmd_rng_next(x->rng) % 100));
         return len < 0 ? 0 : (size_t)len;
     default: /* RCMD_KEY */
         n = rcmd_key_next(&x->t->kp, x->keyspace ? x->keyspace : 1, x->rng, &x->seq);
