@@ -132,7 +132,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(DRIVER_OBJ) $(COMPARE_OBJ) $(COMMON_OBJ)
 
 # Tests run against the binaries of this build (sanitized ones with SANITIZE=...). Integration
 # tests tagged untimed run TEST_JOBS at a time; timed ones always run alone (tests/run.sh).
-TEST_JOBS ?= 2
+TEST_JOBS ?= 3
 test: tests
 	PAIRBENCH_BUILD=$(BUILD) BIN_DRIVER=$(CURDIR)/$(BIN_DRIVER) BIN_COMPARE=$(CURDIR)/$(BIN_COMPARE) \
 	    sh tests/run.sh -j$(TEST_JOBS)

@@ -49,7 +49,19 @@ void disturb_row(json_t *row, const json_t *const *cells, const json_t *versions
         goto out;
     for (vi = 0; vi < nv; vi++) {
         double med = tput_median(cells, vi, nr);
+        size_t n_runs = 0, n_far = 0;
+        int set_aside;
 
+        for (r = 0; r < nr; r++)
+            if (cells[vi * nr + r]) {
+                n_runs++;
+                n_far += interference_is_outlier(
+                    summary_num(json_object_get(cells[vi * nr + r], "result"), "throughput", 0),
+                    med);
+            }
+        /* an outlier is the odd impossible run; when more than one run in three is that far
+         * from the median, the version's runs fall in two groups, and both are measurements */
+        set_aside = n_far * 3 <= n_runs;
         for (r = 0; r < nr; r++) {
             const json_t *run = cells[vi * nr + r], *in;
             double t;
@@ -63,10 +75,11 @@ void disturb_row(json_t *row, const json_t *const *cells, const json_t *versions
             if (json_is_true(json_object_get(in, "disturbed")))
                 disturbed[r] = 1;
             if (interference_is_outlier(t, med)) {
-                outlier[r] = 1;
-                json_array_append_new(
-                    outl, json_pack("{s:O, s:I, s:f, s:f}", "version", json_array_get(versions, vi),
-                                    "round", (json_int_t)r + 1, "throughput", t, "median", med));
+                outlier[r] |= (unsigned char)set_aside;
+                json_array_append_new(outl, json_pack("{s:O, s:I, s:f, s:f, s:b}", "version",
+                                                      json_array_get(versions, vi), "round",
+                                                      (json_int_t)r + 1, "throughput", t, "median",
+                                                      med, "excluded", set_aside));
             }
         }
     }

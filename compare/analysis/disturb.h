@@ -14,8 +14,10 @@
 /* cells[vi * nr + r]: the ok run of version vi in round r + 1, or NULL. Sets exclude[r] (nr
  * entries) and the row's "interference" object: {"disturbed": [{version, round,
  * other_cpu_cores, steal_pct, nivcsw, excluded}], "outliers": [{version, round, throughput,
- * median}], "clean_rounds", "excluded_rounds": [round...]}, and "server_window": {"source":
- * "marks" | "process" | "mixed"} when some run has server.window. */
+ * median, excluded}] (runs an order of magnitude from their version's median, left out while
+ * at most one in three of that version's runs is), "clean_rounds", "excluded_rounds": [round...]},
+ * and "server_window": {"source": "marks" | "process" | "mixed"} when some run has server.window.
+ */
 void disturb_row(json_t *row, const json_t *const *cells, const json_t *versions, size_t nr,
                  unsigned char *exclude);
 

@@ -31,6 +31,9 @@ struct drift_series {
     char config[32];
     char label[256];
     enum metric metric;
+    int gated;                       /* the row's rules gate this metric (a fixed-rate row
+                                        gates server CPU and latency, not throughput) */
+    int fixed_rate;                  /* the row ran at a fixed rate (params.rate) */
     size_t n;                        /* points (same-environment nights holding this row) */
     double values[DRIFT_MAX_NIGHTS]; /* baseline median per night, oldest first */
     size_t night[DRIFT_MAX_NIGHTS];  /* index of each point's night in the history */

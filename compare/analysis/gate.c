@@ -526,8 +526,17 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
             continue;
         }
         if (status && strcmp(status, "failed") == 0) {
+            const char *why = json_string_value(
+                json_object_get(json_array_get(json_object_get(row, "failures"), 0), "reason"));
+            char what[300];
+
             gr->failed++;
-            reason_add(fails, sizeof(fails), label, "");
+            /* the first run's reason: a CI log that shows only the last line still says why */
+            if (why)
+                snprintf(what, sizeof(what), "(first: %.260s)", why);
+            else
+                what[0] = '\0';
+            reason_add(fails, sizeof(fails), label, what);
             continue;
         }
         if (status && strcmp(status, "incomplete") == 0) {

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analysis/stats.h"
+#include "analysis/family.h"
 #include "analysis/outcome.h"
 #include "analysis/summary.h"
 #include "analysis/summary_row.h"
@@ -301,7 +302,7 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
                            .latest = json_object(),
                            .labels = json_object(),
                            .replaced = json_object()};
-    json_t *sum = NULL, *rows = NULL;
+    json_t *sum = NULL, *rows = NULL, *fam;
     size_t i, nr = 0, expected_rounds, compared;
     struct look_plan lp;
 
@@ -342,6 +343,9 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     json_object_set_new(sum, "outcome", outcome_build(sum, NULL));
     compared = json_array_size(ix.configs) * (json_array_size(ix.versions) - 1);
     json_object_set_new(sum, "chance", chance_json(expected_rounds, compared));
+    fam = family_summary(rows);
+    if (fam)
+        json_object_set_new(json_object_get(sum, "chance"), "family", fam);
     json_object_set_new(sum, "thresholds_pct", thresholds_json(rules));
 out:
     index_release(&ix);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/disturb.h"
+#include "analysis/family.h"
 #include "analysis/outcome.h"
 #include "analysis/stats.h"
 #include "analysis/summary.h"
@@ -629,6 +630,7 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
     row_metrics(metrics, sides, cfg, latest, versions, nr, rr.failed, cnt_failed, rr.any_server,
                 &rate_rules, lp);
     hold_disturbed(row, metrics, lp->planned);
+    family_hold(row, metrics, versions, lp->planned);
     json_object_set_new(row, "metrics", metrics);
     summary_row_workload(row, cfg, latest, versions, nr);
     sides_free(sides, nv);

@@ -23,6 +23,7 @@
 #include "report/bisect_report.h"
 #include "clock.h"
 #include "cmd/cmds.h"
+#include "cmd/bisect_int.h"
 #include "cmd/flags.h"
 #include "analysis/gate.h"
 #include "util/jobs_util.h"
@@ -42,14 +43,6 @@ static const char usage[] =
     "  --budget D  a timed metric's time per step; --resume: go on from --out's bisect.json\n"
     "exit: 0 found, 2 bad input, 3 a build or the runs failed, 4 not decidable (good and bad\n"
     "      do not differ, an inconclusive step, only skipped commits left)\n";
-
-struct bisect_cli {
-    struct run_request rq;
-    const char *repo, *build, *cache, *good, *bad, *row, *metric;
-    double threshold, budget_s;
-    int all_parents, runs_given;
-    struct gate_config gc;
-};
 
 enum {
     BF_REPO,
@@ -109,21 +102,7 @@ static const struct flag_def bisect_flags[] = {
 static const struct flags_cmd bisect_cmd = {
     "compare bisect", usage, {FLAGS_TABLE(bisect_flags)}, 0, bisect_flag};
 
-/* The search's state: the command line, the trees, the record the reports are written from. */
-struct bisect {
-    struct bisect_cli cli;
-    struct bisect_result r;
-    struct tree good;
-    const struct metric_def *md;
-    char cache[1024], tmpdir[64], out[1024];
-    char name0[128], name1[128]; /* the spec's version names */
-    json_t *prior;               /* --resume: the earlier bisect.json */
-    int gc_init;                 /* cli.gc to release */
-};
-
-static int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int fail(int code, const char *fmt, ...)
+int bisect_fail(int code, const char *fmt, ...)
 {
     va_list ap;
 
@@ -144,10 +123,10 @@ static int spec_gate(struct bisect *b)
     int rc = -1;
 
     if (!spec)
-        return fail(EXIT_USAGE, "%s", err);
+        return bisect_fail(EXIT_USAGE, "%s", err);
     if (gate_parse_spec(&b->cli.gc, json_object_get(spec, "gate"), b->cli.rq.spec_path, err,
                         sizeof(err)) < 0)
-        rc = fail(EXIT_USAGE, "%s", err);
+        rc = bisect_fail(EXIT_USAGE, "%s", err);
     else if (!(b->cli.budget_s > 0) && b->cli.gc.budget_s > 0)
         b->cli.budget_s = b->cli.gc.budget_s;
     json_decref(spec);
@@ -173,12 +152,12 @@ static int parse_args(struct bisect *b, int argc, char **argv)
         int m = metric_lookup(cli->metric);
 
         if (m < 0 || !metric_gateable((enum metric)m))
-            return fail(EXIT_USAGE, "--metric '%s': expected one of instructions, %s", cli->metric,
-                        metric_gateable_names());
+            return bisect_fail(EXIT_USAGE, "--metric '%s': expected one of instructions, %s",
+                               cli->metric, metric_gateable_names());
         b->md = metric_def((enum metric)m);
     }
     if (cli->rq.resume && !cli->rq.out_dir)
-        return fail(EXIT_USAGE, "--resume needs --out DIR (the earlier bisect's directory)");
+        return bisect_fail(EXIT_USAGE, "--resume needs --out DIR (the earlier bisect's directory)");
     b->r.metric = b->md->key;
     b->r.unit = b->md->unit;
     b->r.higher_better = b->md->higher_better;
@@ -222,21 +201,21 @@ static int load_range(struct bisect *b)
     b->good.ref = b->cli.good;
     rc = trees_prepare(&b->good, b->cli.repo, b->cache, b->tmpdir, err, sizeof(err));
     if (rc < 0)
-        return fail(rc == -2 ? EXIT_USAGE : EXIT_HARNESS, "%s", err);
+        return bisect_fail(rc == -2 ? EXIT_USAGE : EXIT_HARNESS, "%s", err);
     snprintf(b->r.good_sha, sizeof(b->r.good_sha), "%s", b->good.sha);
     snprintf(errp, sizeof(errp), "%.900s/build-good.log", b->out);
     if (trees_build(&b->good, b->cli.build, errp, "bisect", err, sizeof(err)) != 0)
-        return fail(EXIT_HARNESS, "good does not build: %s", err);
+        return bisect_fail(EXIT_HARNESS, "good does not build: %s", err);
     snprintf(range, sizeof(range), "%s^{commit}", b->cli.bad);
     if (trees_git(b->cli.repo, b->tmpdir, bad_sha, sizeof(bad_sha), err, sizeof(err), "rev-parse",
                   "--verify", "--quiet", range, NULL, NULL) < 0)
-        return fail(EXIT_USAGE, "--bad '%s': not a commit in '%s'", b->cli.bad, b->cli.repo);
+        return bisect_fail(EXIT_USAGE, "--bad '%s': not a commit in '%s'", b->cli.bad, b->cli.repo);
     if (trees_commit_info(b->cli.repo, b->tmpdir, b->good.sha, b->r.good_subject,
                           sizeof(b->r.good_subject), NULL, 0, err, sizeof(err)) < 0)
-        return fail(EXIT_HARNESS, "%s", err);
+        return bisect_fail(EXIT_HARNESS, "%s", err);
     snprintf(range, sizeof(range), "%s..%s", b->good.sha, bad_sha);
     if (trees_rev_list(b->cli.repo, b->tmpdir, range, b->cli.all_parents, &o, err, sizeof(err)) < 0)
-        return fail(EXIT_HARNESS, "%s", err);
+        return bisect_fail(EXIT_HARNESS, "%s", err);
     for (line = strtok_r(o ? o : (char *)"", "\n", &save); line;
          line = strtok_r(NULL, "\n", &save)) {
         if (b->r.n == cap) {
@@ -246,7 +225,7 @@ static int load_range(struct bisect *b)
             nc = realloc(b->r.c, cap * sizeof(*nc));
             if (!nc) {
                 free(o);
-                return fail(EXIT_HARNESS, "out of memory");
+                return bisect_fail(EXIT_HARNESS, "out of memory");
             }
             b->r.c = nc;
         }
@@ -256,8 +235,9 @@ static int load_range(struct bisect *b)
     }
     free(o);
     if (b->r.n == 0 || strcmp(b->r.c[b->r.n - 1].sha, bad_sha) != 0)
-        return fail(EXIT_USAGE, "--bad '%s' is not a descendant of --good '%s' (nothing to bisect)",
-                    b->cli.bad, b->cli.good);
+        return bisect_fail(EXIT_USAGE,
+                           "--bad '%s' is not a descendant of --good '%s' (nothing to bisect)",
+                           b->cli.bad, b->cli.good);
     return -1;
 }
 
@@ -373,9 +353,9 @@ static int judge_step(struct bisect *b, struct bisect_commit *c, json_t *summary
     double bad_change;
 
     if (!row)
-        return fail(b->cli.row ? EXIT_USAGE : EXIT_HARNESS,
-                    "no row %s%s has the metric (see the step's summary.json)",
-                    b->cli.row ? b->cli.row : "", b->cli.row ? "" : "of the spec");
+        return bisect_fail(b->cli.row ? EXIT_USAGE : EXIT_HARNESS,
+                           "no row %s%s has the metric (see the step's summary.json)",
+                           b->cli.row ? b->cli.row : "", b->cli.row ? "" : "of the spec");
     if (!*b->r.row_config) {
         snprintf(b->r.row_config, sizeof(b->r.row_config), "%s",
                  json_string_value(json_object_get(row, "config")));
@@ -401,8 +381,9 @@ static int judge_step(struct bisect *b, struct bisect_commit *c, json_t *summary
         c->verdict = bad_change > b->r.threshold_pct ? BV_BAD : BV_GOOD;
     else if (strcmp(verdict, "regressed") == 0)
         c->verdict = bad_change > b->r.threshold_pct ? BV_BAD : BV_GOOD;
-    else if (strcmp(verdict, "~") == 0 && !reason)
-        c->verdict = BV_GOOD;
+    else if (strcmp(verdict, "~") == 0 && !reason && !(bad_change > b->r.threshold_pct))
+        c->verdict =
+            BV_GOOD; /* "~" past the threshold: the rules could not decide, not "no change" */
     else if (strcmp(verdict, "improved") == 0)
         c->verdict = BV_GOOD;
     else
@@ -441,7 +422,7 @@ static int resume_step(struct bisect *b, struct bisect_commit *c)
 }
 
 /* Builds and measures c against good. Returns 0 (c->verdict set), or an exit code. */
-static int measure(struct bisect *b, struct bisect_commit *c)
+int bisect_measure(struct bisect *b, struct bisect_commit *c)
 {
     struct tree t;
     struct run_request rq = b->cli.rq;
@@ -462,13 +443,13 @@ static int measure(struct bisect *b, struct bisect_commit *c)
     t.ref = c->sha;
     snprintf(c->dir, sizeof(c->dir), "%s/steps/%.12s", b->out, c->sha);
     if (ju_mkdir_p(c->dir, err, sizeof(err)) < 0)
-        return fail(EXIT_HARNESS, "%s", err);
+        return bisect_fail(EXIT_HARNESS, "%s", err);
     if (trees_prepare(&t, b->cli.repo, b->cache, b->tmpdir, err, sizeof(err)) < 0)
-        return fail(EXIT_HARNESS, "%s", err);
+        return bisect_fail(EXIT_HARNESS, "%s", err);
     snprintf(log, sizeof(log), "%s/build.log", c->dir);
     rc = trees_build(&t, b->cli.build, log, "bisect", err, sizeof(err));
     if (rc < 0)
-        return fail(EXIT_HARNESS, "%s", err);
+        return bisect_fail(EXIT_HARNESS, "%s", err);
     if (rc > 0) {
         c->verdict = BV_SKIPPED;
         fprintf(stderr, "compare: bisect: %.12s %s: does not build, skipped (log '%s')\n", c->sha,
@@ -476,7 +457,7 @@ static int measure(struct bisect *b, struct bisect_commit *c)
         return 0;
     }
     if (step_spec(b, c, c->dir, spec2, sizeof(spec2), err, sizeof(err)) < 0)
-        return fail(EXIT_USAGE, "%s", err);
+        return bisect_fail(EXIT_USAGE, "%s", err);
     snprintf(runs, sizeof(runs), "%s/runs.jsonl", c->dir);
     rq.resume = b->cli.rq.resume && stat(runs, &st) == 0;
     rq.out_dir = c->dir;
@@ -491,185 +472,14 @@ static int measure(struct bisect *b, struct bisect_commit *c)
     if (rc == EXIT_OK && o.summary)
         rc = judge_step(b, c, o.summary);
     else if (rc == EXIT_OK || rc == EXIT_HARNESS)
-        rc = fail(EXIT_HARNESS, "step %s: the runs failed: %s", c->sha, *err ? err : "no summary");
+        rc = bisect_fail(EXIT_HARNESS, "step %s: the runs failed: %s", c->sha,
+                         *err ? err : "no summary");
     else
         fprintf(stderr, "compare: bisect: %s\n", err);
     if (rc == EXIT_OK)
         c->measured = (int)++b->r.n_steps;
     run_outcome_release(&o);
     return rc;
-}
-
-static int save(struct bisect *b)
-{
-    char path[1100], err[1024] = "";
-
-    snprintf(path, sizeof(path), "%s/bisect.json", b->out);
-    if (bisect_write_json(&b->r, path, err, sizeof(err)) < 0)
-        return fail(EXIT_HARNESS, "%s", err);
-    snprintf(path, sizeof(path), "%s/bisect.md", b->out);
-    if (bisect_write_md(&b->r, path, err, sizeof(err)) < 0)
-        return fail(EXIT_HARNESS, "%s", err);
-    return 0;
-}
-
-static unsigned steps_left(size_t lo1, size_t hi)
-{
-    unsigned k = 0;
-    size_t n = hi > lo1 ? hi - lo1 : 0; /* commits still in question */
-
-    while (n > 0) {
-        n /= 2;
-        k++;
-    }
-    return k;
-}
-
-static void progress(const struct bisect *b, const struct bisect_commit *c, unsigned left)
-{
-    if (c->verdict == BV_SKIPPED)
-        return;
-    fprintf(stderr,
-            "compare: bisect: step %d: %.12s %s: %s %.6g (%+.2f%% against good): %s; about %u "
-            "step%s left\n",
-            c->measured, c->sha, c->subject, b->r.metric, c->value, c->change * 100.0,
-            bisect_verdict_name(c->verdict), left, left == 1 ? "" : "s");
-}
-
-/* The next commit to measure in (lo1 - 1, hi): the middle, else its nearest unskipped
- * neighbour. lo1 is the index after the last good one (0 = good itself). -1 when none. */
-static long next_probe(const struct bisect *b, size_t lo1, size_t hi)
-{
-    long mid = (long)lo1 + ((long)hi - (long)lo1 - 1) / 2, d;
-
-    if (hi <= lo1)
-        return -1;
-    for (d = 0; d < (long)(hi - lo1) * 2; d++) {
-        long k = d % 2 ? mid - (d + 1) / 2 : mid + d / 2;
-
-        if (k >= (long)lo1 && k < (long)hi && b->r.c[k].verdict != BV_SKIPPED)
-            return k;
-    }
-    return -1;
-}
-
-/* The search proper, once bad is known bad. Returns the exit code. */
-static int search(struct bisect *b)
-{
-    size_t lo1 = 0, hi = b->r.n - 1; /* c[lo1 - 1] good (or good itself), c[hi] bad */
-    long k;
-    int rc;
-
-    while ((k = next_probe(b, lo1, hi)) >= 0) {
-        struct bisect_commit *c = &b->r.c[k];
-
-        if (trees_commit_info(b->cli.repo, b->tmpdir, c->sha, c->subject, sizeof(c->subject),
-                              c->date, sizeof(c->date), b->r.reason, sizeof(b->r.reason)) < 0)
-            return fail(EXIT_HARNESS, "%s", b->r.reason);
-        if ((rc = measure(b, c)) != 0)
-            return rc;
-        if (c->verdict == BV_BAD)
-            hi = (size_t)k;
-        else if (c->verdict == BV_GOOD)
-            lo1 = (size_t)k + 1;
-        progress(b, c, steps_left(lo1, hi));
-        if ((rc = save(b)) != 0)
-            return rc;
-        if (c->verdict == BV_INCONCLUSIVE) {
-            snprintf(b->r.reason, sizeof(b->r.reason),
-                     "step %.12s was inconclusive on %s (the gate's rules could not decide "
-                     "within its runs and budget); the first bad commit lies in %.12s..%.12s",
-                     c->sha, b->r.metric, lo1 ? b->r.c[lo1 - 1].sha : b->good.sha, b->r.c[hi].sha);
-            return EXIT_INCONCLUSIVE;
-        }
-    }
-    if (hi > lo1) {
-        snprintf(b->r.reason, sizeof(b->r.reason),
-                 "only skipped commits are left: the first bad commit is one of %zu commits "
-                 "%.12s..%.12s (the skipped ones did not build)",
-                 hi - lo1 + 1, b->r.c[lo1].sha, b->r.c[hi].sha);
-        return EXIT_INCONCLUSIVE;
-    }
-    b->r.found = 1;
-    b->r.culprit = hi;
-    if (hi == 0) {
-        b->r.parent_sha = b->good.sha;
-        b->r.parent_value = b->r.c[0].good_value;
-        b->r.culprit_change = b->r.c[0].change;
-    } else {
-        const struct bisect_commit *p = &b->r.c[hi - 1], *c = &b->r.c[hi];
-
-        b->r.parent_sha = p->sha;
-        b->r.parent_value = p->value;
-        b->r.culprit_change = (1.0 + c->change) / (1.0 + p->change) - 1.0;
-    }
-    return EXIT_OK;
-}
-
-/* --resume: the earlier bisect.json, which must be the same question. Returns -1 to go on,
- * else the exit code. */
-static int load_prior(struct bisect *b)
-{
-    char path[1100], err[1024] = "";
-    const char *g, *bad, *m;
-
-    snprintf(path, sizeof(path), "%s/bisect.json", b->out);
-    if (access(path, F_OK) != 0)
-        return -1; /* interrupted before the first step was written: start over */
-    b->prior = ju_load_json(path, err, sizeof(err));
-    if (!b->prior)
-        return fail(EXIT_USAGE, "--resume: %s", err);
-    g = json_string_value(json_object_get(json_object_get(b->prior, "good"), "ref"));
-    bad = json_string_value(json_object_get(json_object_get(b->prior, "bad"), "ref"));
-    m = json_string_value(json_object_get(b->prior, "metric"));
-    if (!g || !bad || !m || strcmp(g, b->cli.good) != 0 || strcmp(bad, b->cli.bad) != 0 ||
-        strcmp(m, b->r.metric) != 0)
-        return fail(EXIT_USAGE,
-                    "--resume: '%s' is a bisect of another range or metric (%s); use a new --out",
-                    path, "good, bad and --metric must be the same");
-    if (!b->cli.row) {
-        const char *cfg =
-            json_string_value(json_object_get(json_object_get(b->prior, "row"), "config"));
-        const char *lab =
-            json_string_value(json_object_get(json_object_get(b->prior, "row"), "label"));
-
-        if (cfg && *cfg) {
-            snprintf(b->r.row_config, sizeof(b->r.row_config), "%s", cfg);
-            snprintf(b->r.row_label, sizeof(b->r.row_label), "%s", lab ? lab : "");
-        }
-    }
-    return -1;
-}
-
-/* Good against bad first: the search only makes sense when they differ. */
-static int check_ends(struct bisect *b)
-{
-    struct bisect_commit *c = &b->r.c[b->r.n - 1];
-    int rc;
-
-    if (trees_commit_info(b->cli.repo, b->tmpdir, c->sha, c->subject, sizeof(c->subject), c->date,
-                          sizeof(c->date), b->r.reason, sizeof(b->r.reason)) < 0)
-        return fail(EXIT_HARNESS, "%s", b->r.reason);
-    fprintf(stderr, "compare: bisect: %zu commit%s in %.12s..%.12s; measuring good against bad\n",
-            b->r.n, b->r.n == 1 ? "" : "s", b->good.sha, c->sha);
-    if ((rc = measure(b, c)) != 0)
-        return rc;
-    progress(b, c, steps_left(0, b->r.n - 1));
-    if (c->verdict == BV_SKIPPED)
-        snprintf(b->r.reason, sizeof(b->r.reason), "bad (%.12s) does not build (log in '%.900s')",
-                 c->sha, c->dir);
-    else if (c->verdict == BV_INCONCLUSIVE)
-        snprintf(b->r.reason, sizeof(b->r.reason),
-                 "good against bad was inconclusive on %s: nothing to bisect until it is decided",
-                 b->r.metric);
-    else if (c->verdict == BV_GOOD)
-        snprintf(b->r.reason, sizeof(b->r.reason),
-                 "good and bad do not differ past the threshold on %s: %+.2f%% (threshold %.2f%% "
-                 "in the bad direction); nothing to bisect",
-                 b->r.metric, c->change * 100.0, b->r.threshold_pct);
-    else
-        return -1;
-    return EXIT_INCONCLUSIVE;
 }
 
 static int setup(struct bisect *b)
@@ -682,10 +492,10 @@ static int setup(struct bisect *b)
     snprintf(b->tmpdir, sizeof(b->tmpdir), "/tmp/pairbench-bisect.XXXXXX");
     if (!mkdtemp(b->tmpdir)) {
         *b->tmpdir = '\0';
-        return fail(EXIT_HARNESS, "mkdtemp: %s", strerror(errno));
+        return bisect_fail(EXIT_HARNESS, "mkdtemp: %s", strerror(errno));
     }
     if (trees_cache_root(b->cli.cache, b->cache, sizeof(b->cache), err, sizeof(err)) < 0)
-        return fail(EXIT_HARNESS, "%s", err);
+        return bisect_fail(EXIT_HARNESS, "%s", err);
     gmtime_r(&now, &tm);
     strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
     if (b->cli.rq.out_dir)
@@ -693,9 +503,9 @@ static int setup(struct bisect *b)
     else
         snprintf(b->out, sizeof(b->out), "reports/%s-bisect", ts);
     if (ju_mkdir_p(b->out, err, sizeof(err)) < 0)
-        return fail(EXIT_HARNESS, "%s", err);
+        return bisect_fail(EXIT_HARNESS, "%s", err);
     if (b->cli.rq.resume)
-        return load_prior(b);
+        return bisect_load_prior(b);
     return -1;
 }
 
@@ -726,11 +536,11 @@ int cmd_bisect(int argc, char **argv)
     if (rc < 0)
         rc = load_range(b);
     if (rc < 0)
-        rc = check_ends(b);
+        rc = bisect_check_ends(b);
     if (rc < 0)
-        rc = search(b);
+        rc = bisect_search(b);
     if (b->r.n && (rc == EXIT_OK || rc == EXIT_INCONCLUSIVE)) {
-        int s = save(b);
+        int s = bisect_save(b);
 
         if (s)
             rc = s;

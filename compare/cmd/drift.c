@@ -19,6 +19,7 @@
 #include "analysis/drift.h"
 #include "cmd/flags.h"
 #include "analysis/gate.h"
+#include "analysis/outcome.h"
 #include "util/jobs_util.h"
 #include "num.h"
 #include "report/render.h"
@@ -446,10 +447,14 @@ static int load_nights(struct drift_cmd *d)
     return -1;
 }
 
-/* One series: a row's metric over the nights of the newest night's environment, analysed. */
-static int add_series(struct drift_cmd *d, const char *config, const char *label, enum metric m)
+/* One series: a row's metric over the nights of the newest night's environment, analysed
+ * with the row's own rules (params: the newest night's row; a fixed-rate row has its own). */
+static int add_series(struct drift_cmd *d, const json_t *params, const char *config,
+                      const char *label, enum metric m)
 {
     struct drift_series *s;
+    struct verdict_rules rules;
+    unsigned char gated[METRIC_ALL];
     size_t i;
 
     if (d->n_series == d->cap_series) {
@@ -468,6 +473,9 @@ static int add_series(struct drift_cmd *d, const char *config, const char *label
     snprintf(s->config, sizeof(s->config), "%s", config);
     snprintf(s->label, sizeof(s->label), "%s", label ? label : config);
     s->metric = m;
+    gate_row_rules(&d->gc, params, &rules, gated);
+    s->gated = gated[m] != 0;
+    s->fixed_rate = outcome_rate_row(params);
     for (i = 0; i < d->n; i++) {
         const json_t *nr;
         double v;
@@ -482,7 +490,7 @@ static int add_series(struct drift_cmd *d, const char *config, const char *label
         s->night[s->n] = i;
         s->n++;
     }
-    return drift_analyse(s, &d->gc.rules, d->window, DRIFT_SEED);
+    return drift_analyse(s, &rules, d->window, DRIFT_SEED);
 }
 
 /* A series per row of the newest night and per gateable metric: the base metrics always, an
@@ -503,8 +511,8 @@ static int build_series(struct drift_cmd *d)
             if (metric_gateable((enum metric)m) &&
                 (m < METRIC_COUNT ||
                  json_object_get(json_object_get(row, "metrics"), metric_name((enum metric)m))) &&
-                add_series(d, config, json_string_value(json_object_get(row, "label")),
-                           (enum metric)m) < 0)
+                add_series(d, json_object_get(row, "params"), config,
+                           json_string_value(json_object_get(row, "label")), (enum metric)m) < 0)
                 return -1;
     }
     return 0;
@@ -520,7 +528,7 @@ static int judge(struct drift_cmd *d)
         size_t used = strlen(d->reason);
         char ch[32];
 
-        if (!d->series[i]->regression_step || !d->gc.gated[d->series[i]->metric])
+        if (!d->series[i]->regression_step || !d->series[i]->gated)
             continue;
         rc = EXIT_REGRESSION;
         snprintf(ch, sizeof(ch), "%+.2f%%", d->series[i]->change * 100);

@@ -15,6 +15,7 @@
 #include "util/escape.h"
 #include "report/i18n.h"
 #include "analysis/metrics.h"
+#include "analysis/outcome.h"
 
 /* The writer: the file, the report and the format. */
 struct dw {
@@ -223,9 +224,9 @@ static void series_row(const struct dw *w, const struct drift_series *s)
     change_points_text(w, s);
     cell_next(w);
     say(w,
-        !s->regression_step       ? M_NO
-        : !w->r->gated[s->metric] ? D_YES_UNGATED
-                                  : D_YES_GATED,
+        !s->regression_step ? M_NO
+        : !s->gated         ? D_YES_UNGATED
+                            : D_YES_GATED,
         (const char *)NULL);
     row_close(w);
 }
@@ -266,6 +267,12 @@ static void method_text(const struct dw *w)
     if (fclose(l) == 0)
         say(w, D_METHOD, win, list, (const char *)NULL);
     free(list);
+    for (m = 0; m < (int)r->n_series; m++)
+        if (r->series[m]->fixed_rate) {
+            snprintf(pct, sizeof(pct), "%g", OUTCOME_RATE_SERVER_CPU_PCT);
+            say(w, D_RATE_RULES, pct, (const char *)NULL);
+            break;
+        }
 }
 
 static size_t count_marked(const struct drift_report *r)

@@ -214,6 +214,24 @@ X(M_EVID_FLOOR,
   "and metric when nothing changed is at most {2}.",
   "证据下限：只有当仅凭偶然出现这种证据的概率不超过 {0} 时，某行才会被判为 `regressed` 或 "
   "`improved`。每方 {1} 次运行时，无变化时每行每个指标被误标的概率至多为 {2}。")
+X(M_EVID_FAMILY,
+  "A row as a family: Holm's procedure across a row's {0} gated timed metrics keeps the chance "
+  "that a row of identical versions is called `regressed` or `improved` on any of them at most "
+  "{1}; at these run counts it is at most {2} per row. Counted metrics (instructions, system "
+  "calls, allocations) repeat closely and keep their own rule.",
+  "按行作为一族：Holm 方法在每行 {0} 个受检的计时指标之间校正，使相同版本的一行在任一指标上"
+  "被判为 `regressed` 或 `improved` 的概率至多为 {1}；在这些运行次数下每行至多为 {2}。"
+  "计数指标（指令、系统调用、内存分配）重复性好，沿用各自的规则。")
+X(M_EVID_FAMILY_NO,
+  "A row as a family: Holm's procedure across a row's {0} gated timed metrics keeps the chance "
+  "that a row of identical versions is called `regressed` or `improved` on any of them at most "
+  "{1}; these run counts cannot reach it, so no timed metric is decided (too few runs; 5 runs "
+  "a side, or the extra rounds of `--confirm` and `gate --budget`, can). Counted metrics "
+  "(instructions, system calls, allocations) repeat closely and keep their own rule.",
+  "按行作为一族：Holm 方法在每行 {0} 个受检的计时指标之间校正，使相同版本的一行在任一指标上"
+  "被判为 `regressed` 或 `improved` 的概率至多为 {1}；这些运行次数达不到该水平，因此计时指标"
+  "均不作判定（运行次数太少；每方 5 次运行，或 `--confirm` 与 `gate --budget` 的追加轮次可以"
+  "达到）。计数指标（指令、系统调用、内存分配）重复性好，沿用各自的规则。")
 X(M_EVID_FLOOR_NO,
   "Evidence floor: a row is called `regressed` or `improved` only when chance alone gives its "
   "evidence at most {0} of the time. With {1} runs a side even the most extreme outcome has a "
@@ -617,6 +635,12 @@ X(D_METHOD,
   "晚之内，且最新一晚仍比之前各晚差至少一个阈值。单独一晚变差会显示在“变化”列中，但在检测器看到 3 "
   "晚的一段之前不算台阶。阈值：{1}。只有受检指标决定退出码。")
 X(D_THRESHOLD, "{0} {1}%{2}", "{0} {1}%{2}")
+X(D_RATE_RULES,
+  "Rows at a fixed rate (open loop) are judged as the gate judges them: their throughput is "
+  "the rate they were asked for, so it and CPU efficiency are shown but not gated, and server "
+  "CPU per request is gated at {0}% unless a threshold is set for it.",
+  "固定速率（开环）的行按门禁的规则判断：其吞吐量就是要求的速率，因此吞吐量和 CPU "
+  "效率只显示、不受检；除非另设阈值，每个请求的服务器 CPU 时间以 {0}% 受检。")
 X(D_H_FLAGGED, "Flagged series", "标记的序列")
 X(D_NONE_FLAGGED, "No series changed by its threshold.", "没有序列的变化达到其阈值。")
 X(D_ALL_SERIES, "All series ({0})", "全部序列（{0}）")
@@ -952,3 +976,67 @@ X(G_RUN_DIR, "Run directory: `{0}`", "运行目录：`{0}`")
 X(G_FULL_REPORT, "Full report", "完整报告")
 X(G_REPORT_CUT, "(report cut to fit a comment; see the run directory)",
   "（报告已截断以适应评论长度；完整内容见运行目录）")
+X(H_LOAD_CAPTION,
+  "Per version, the median P50 (dashed) and P99 (solid) latency at each rate of the sweep, as "
+  "a percentage of the saturation rate; the latency axis is logarithmic and the dotted line "
+  "is 1 ms, the knee the sentence names.",
+  "每个版本在扫描的每个速率（以饱和速率的百分比表示）下的 P50（虚线）与 P99（实线）延迟中位数；"
+  "延迟轴为对数刻度，点线为 1 ms，即句中所说的拐点。")
+X(H_LOAD_X_AXIS, "rate, % of saturation", "速率，饱和速率的 %")
+X(H_LOAD_Y_AXIS, "latency, µs (log)", "延迟，µs（对数）")
+X(W_HEADING, "Interference and server accounting", "干扰与服务器计量")
+X(W_ACCT_MARKS,
+  "Server accounting: the driver marked its measured window, so server CPU, read/write system "
+  "calls and context switches per operation cover that window only (the server's whole process "
+  "tree: every thread and child).",
+  "服务器计量：驱动程序标记了它的测量窗口，因此每个操作的服务器 CPU、读写系统调用和上下文切换只覆盖"
+  "该窗口（服务器的整个进程树：每个线程和子进程）。")
+X(W_ACCT_PROCESS,
+  "Server accounting: whole process. The driver wrote no window marks, so server CPU, system "
+  "calls and context switches per operation cover the driver's whole life, warm-up included, "
+  "and overstate the per-operation cost.",
+  "服务器计量：整个进程。驱动程序没有写窗口标记，因此每个操作的服务器 CPU、系统调用和上下文切换覆盖"
+  "驱动程序的整个生命期（包括预热），会高估每个操作的开销。")
+X(W_ACCT_MIXED,
+  "Server accounting: mixed. Some runs' drivers marked the measured window, others did not "
+  "(their figures include the warm-up).",
+  "服务器计量：混合。部分运行的驱动程序标记了测量窗口，其余的没有（它们的数字包括预热）。")
+X(W_ACCT_ROW, "{0}: server CPU {1}; read/write system calls {2}; context switches {3} ({4} → {5}).",
+  "{0}：服务器 CPU {1}；读写系统调用 {2}；上下文切换 {3}（{4} → {5}）。")
+X(W_PER_OP, "{0} → {1} {2} ({3}, {4})", "{0} → {1} {2}（{3}，{4}）")
+X(W_UNIT_US_OP, "µs/op", "微秒/操作")
+X(W_UNIT_PER_OP, "per op", "每操作")
+X(W_UNKNOWN, "unknown", "未知")
+X(W_SYSCALLS_NOTE,
+  "System calls are the kernel's read/write counts (/proc/PID/io syscr + syscw): send/recv on "
+  "sockets are not among them.",
+  "系统调用是内核的读写计数（/proc/PID/io 的 syscr + syscw）：套接字上的 send/recv 不在其中。")
+X(W_CLEAN,
+  "No run was disturbed: in every measured window other processes used at most {0} CPU cores "
+  "and steal stayed at most {1}%, and no throughput was an order of magnitude from its row's "
+  "median.",
+  "没有运行受到干扰：在每个测量窗口中，其他进程最多使用 {0} 个 CPU 核，steal 最多 {1}%，"
+  "也没有吞吐量与其行的中位数相差一个数量级。")
+X(W_DISTURBED,
+  "Disturbed runs: other processes used more than {0} CPU cores, or steal took more than {1}%, "
+  "during the run's measured window. Its round was run again (at most 2 per row); a row's "
+  "verdict rests on its clean rounds when at least 3 remain.",
+  "受干扰的运行：在运行的测量窗口中，其他进程使用了超过 {0} 个 CPU 核，或 steal 超过 {1}%。"
+  "该轮会重新运行（每行最多 2 次）；当至少剩下 3 个干净的轮次时，行的判定只依据干净的轮次。")
+X(W_AGAIN, "{0} · {1} · round {2}: other processes {3} cores, steal {4}% — round run again",
+  "{0} · {1} · 第 {2} 轮：其他进程 {3} 核，steal {4}% — 该轮重新运行")
+X(W_DISTURBED_RUN,
+  "{0} · {1} · round {2}: other processes {3} cores, steal {4}%, {5} involuntary context "
+  "switches of the driver — {6}",
+  "{0} · {1} · 第 {2} 轮：其他进程 {3} 核，steal {4}%，驱动程序 {5} 次非自愿上下文切换 — {6}")
+X(W_LEFT_OUT, "left out of the verdict", "不计入判定")
+X(W_KEPT_FEW, "kept (fewer than 3 clean rounds in the row)", "保留（该行干净的轮次少于 3 个）")
+X(W_OUTLIER,
+  "{0} · {1} · round {2}: throughput {3} against a median of {4}, more than {5}× away — {6}",
+  "{0} · {1} · 第 {2} 轮：吞吐量 {3}，中位数 {4}，相差超过 {5} 倍 — {6}")
+X(W_OUTLIER_OUT, "not a measurement of the same thing; left out of the verdict",
+  "不是对同一事物的测量；不计入判定")
+X(W_OUTLIER_KEPT,
+  "kept: more than one run in three of this version is as far, so its runs fall in two groups "
+  "and the verdict weighs both",
+  "保留：该版本超过三分之一的运行相差同样远，因此它的运行分为两组，判定同时考虑两者")

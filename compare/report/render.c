@@ -130,14 +130,44 @@ static int modified_note(const json_t *meta, const struct verify_result *vr,
     return 0;
 }
 
+/* The summary's "dataset" (the file, its hash against the recorded one, what modified it) and
+ * "warnings" (the modification, then meta.json's warnings). */
+static void add_dataset(json_t *summary, const json_t *meta, const char *hex, const char *modified)
+{
+    const char *recorded;
+    json_t *dataset, *warnings;
+
+    recorded = summary_str(json_object_get(meta, "dataset"), "sha256", NULL);
+    dataset = json_object();
+    json_object_set_new(dataset, "file", json_string("runs.jsonl"));
+    json_object_set_new(dataset, "sha256", json_string(hex));
+    json_object_set_new(dataset, "recorded_sha256", recorded ? json_string(recorded) : json_null());
+    json_object_set_new(dataset, "matches",
+                        recorded ? json_boolean(strcmp(recorded, hex) == 0) : json_null());
+    if (*modified)
+        json_object_set_new(dataset, "modified", json_string(modified));
+    json_object_set_new(summary, "dataset", dataset);
+    warnings = json_array();
+    if (*modified)
+        json_array_append_new(warnings, json_string(modified));
+    {
+        const json_t *w = json_object_get(meta, "warnings"), *x;
+        size_t i;
+
+        json_array_foreach(w, i, x) if (json_is_string(x))
+            json_array_append_new(warnings, json_string(json_string_value(x)));
+    }
+    json_object_set_new(summary, "warnings", warnings);
+}
+
 int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_out, char *err,
                size_t errlen)
 {
     char path[4096], hex[65], e[512];
     char *text = NULL;
     size_t len = 0;
-    json_t *meta = NULL, *runs = NULL, *summary = NULL, *dataset, *warnings, *flame = NULL;
-    const char *recorded, *lang = ro ? ro->lang : NULL;
+    json_t *meta = NULL, *runs = NULL, *summary = NULL, *flame = NULL;
+    const char *lang = ro ? ro->lang : NULL;
     char modified[700];
     struct verify_result vr;
     json_error_t je;
@@ -187,27 +217,7 @@ int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_o
         goto out;
     }
 
-    recorded = summary_str(json_object_get(meta, "dataset"), "sha256", NULL);
-    dataset = json_object();
-    json_object_set_new(dataset, "file", json_string("runs.jsonl"));
-    json_object_set_new(dataset, "sha256", json_string(hex));
-    json_object_set_new(dataset, "recorded_sha256", recorded ? json_string(recorded) : json_null());
-    json_object_set_new(dataset, "matches",
-                        recorded ? json_boolean(strcmp(recorded, hex) == 0) : json_null());
-    if (*modified)
-        json_object_set_new(dataset, "modified", json_string(modified));
-    json_object_set_new(summary, "dataset", dataset);
-    warnings = json_array();
-    if (*modified)
-        json_array_append_new(warnings, json_string(modified));
-    {
-        const json_t *w = json_object_get(meta, "warnings"), *x;
-        size_t i;
-
-        json_array_foreach(w, i, x) if (json_is_string(x))
-            json_array_append_new(warnings, json_string(json_string_value(x)));
-    }
-    json_object_set_new(summary, "warnings", warnings);
+    add_dataset(summary, meta, hex, modified);
 
     if (!lang)
         lang = summary_str(meta, "lang", "en");

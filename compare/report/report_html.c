@@ -645,6 +645,7 @@ static int write_page(const struct html_ctx *c, char *err, size_t errlen)
         snprintf(err, errlen, "report_html: out of memory or write error");
         return -1;
     }
+    html_load(c);
     html_tables(c);
     html_instructions(c);
     html_flame(c);

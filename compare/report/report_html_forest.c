@@ -1,9 +1,9 @@
 /* report_html_forest: the chart of the change itself, first in report.html. Per row (and per
- * candidate), for each headline metric of the metric table (the gate's defaults: throughput,
- * CPU efficiency, P99): the paired change — the median of the per-round ratios to the
- * baseline, minus 1 — as a dot, its 90% interval as a line (the ratios' range when the
- * interval is not recorded), the row's threshold as a shaded band around zero, the dot
- * coloured by the metric's verdict. One inline SVG, one panel per metric sharing the row
+ * candidate), for each gated metric that was measured (throughput, CPU efficiency, P50,
+ * P99, RSS by default; instructions per operation when counted): the paired change — the median of
+ * the per-round ratios to the baseline, minus 1 — as a dot, its 90% interval as a line (the ratios'
+ * range when the interval is not recorded), the row's threshold as a shaded band around zero, the
+ * dot coloured by the metric's verdict. One inline SVG, one panel per metric sharing the row
  * labels; each panel has its own symmetric percent axis. Deterministic bytes. */
 #include <math.h>
 #include <string.h>
@@ -20,7 +20,7 @@
 #define F_TOP 40.0
 #define F_LEGEND_H 30.0
 #define F_LABEL_CELLS 56
-#define F_MAX_PANELS 4
+#define F_MAX_PANELS METRIC_ALL
 
 struct f_point {
     int present, has_interval;
@@ -182,6 +182,18 @@ static void legend(const struct html_ctx *c, double y)
             x, y - 5, x + 24, y + 4, i18n(c->zh ? "zh" : "en", H_FOREST_BAND));
 }
 
+/* Whether metric m is gated in this report: its threshold (the summary's, else the table's)
+ * is above zero. Every gated metric that was measured gets a panel, counted ones included. */
+static int forest_gated(const struct html_ctx *c, int m)
+{
+    double t;
+
+    if (html_num(json_object_get(c->summary, "thresholds_pct"), metric_name((enum metric)m), &t) ==
+        0)
+        return t > 0;
+    return metric_def((enum metric)m)->threshold_pct > 0;
+}
+
 void html_forest(const struct html_ctx *c)
 {
     const struct metric_def *panels[F_MAX_PANELS];
@@ -191,8 +203,8 @@ void html_forest(const struct html_ctx *c)
 
     if (c->nv < 2 || c->nrows == 0)
         return;
-    for (m = 0; m < METRIC_COUNT && np < F_MAX_PANELS; m++)
-        if (metric_def((enum metric)m)->gate_default && html_has_metric(c, metric_name(m))) {
+    for (m = 0; m < METRIC_ALL && np < F_MAX_PANELS; m++)
+        if (forest_gated(c, m) && html_has_metric(c, metric_name(m))) {
             panels[np] = metric_def((enum metric)m);
             range[np] = axis_range(c, panels[np]->key);
             np++;

@@ -88,6 +88,9 @@ void html_summary_multi(const struct html_ctx *c);
 void html_summary_single(const struct html_ctx *c);
 void html_completeness(const struct html_ctx *c);
 
+/* Latency against load of a rate sweep, with the knee in words (report_html_load.c). */
+void html_load(const struct html_ctx *c);
+
 /* The forest plot of the change per row, first of the charts (report_html_forest.c). */
 void html_forest(const struct html_ctx *c);
 

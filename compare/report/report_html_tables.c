@@ -386,6 +386,12 @@ static void evidence_note(const struct html_ctx *c, const json_t *chance)
         fputs(c->zh ? "" : " ", c->f);
     }
     free(s);
+    s = sent_family(chance, c->zh ? "zh" : "en");
+    if (s) {
+        html_text(c, s);
+        fputs(c->zh ? "" : " ", c->f);
+    }
+    free(s);
     html_say(c, H_TAB_NOTE_EXACT_P, (const char *)NULL);
     if (!isnan(alpha) && html_num(chance, "expected_false_flags", &expected) == 0) {
         char ba[32], be[32];
@@ -408,8 +414,8 @@ static void html_window_put(void *ctx, int item, const char *text)
     struct html_window_ctx *w = ctx;
 
     if (!w->started)
-        fputs("<section id=\"interference\"><h2>Interference and server accounting</h2>\n",
-              w->c->f);
+        fprintf(w->c->f, "<section id=\"interference\"><h2>%s</h2>\n",
+                window_text_heading(w->c->zh ? "zh" : "en"));
     if (item && !w->in_list)
         fputs("<ul>\n", w->c->f);
     if (!item && w->in_list)
@@ -425,7 +431,7 @@ static void window_section(const struct html_ctx *c)
 {
     struct html_window_ctx w = {c, 0, 0};
 
-    window_text(c->summary, c->meta, html_window_put, &w);
+    window_text(c->summary, c->meta, c->zh ? "zh" : "en", html_window_put, &w);
     if (w.in_list)
         fputs("</ul>\n", c->f);
     if (w.started)

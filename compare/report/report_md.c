@@ -414,7 +414,7 @@ static void md_window_put(void *ctx, int item, const char *text)
     struct md_window_ctx *w = ctx;
 
     if (!w->started)
-        fprintf(w->m->f, "## Interference and server accounting\n\n");
+        fprintf(w->m->f, "## %s\n\n", window_text_heading(w->m->lang));
     if (!item && w->in_list)
         fputc('\n', w->m->f);
     fprintf(w->m->f, item ? "- %s\n" : "%s\n\n", text);
@@ -426,7 +426,7 @@ static void md_window(const struct md *m)
 {
     struct md_window_ctx w = {m, 0, 0};
 
-    window_text(m->summary, m->meta, md_window_put, &w);
+    window_text(m->summary, m->meta, m->lang, md_window_put, &w);
     if (w.in_list)
         fputc('\n', m->f);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/report_md_int.h"
+#include "report/sentences.h"
 #include "analysis/stats.h"
 #include "analysis/summary.h"
 
@@ -388,7 +389,7 @@ void md_evidence(const struct md *m)
     const json_t *th = json_object_get(m->summary, "thresholds_pct");
     const json_t *ch = json_object_get(m->summary, "chance");
     long long rounds = (long long)summary_num(m->summary, "rounds", 0);
-    char *ths, r[32], comb[32], comp[32];
+    char *ths, *fam, r[32], comb[32], comp[32];
     double c = 1;
     long long i;
 
@@ -419,6 +420,12 @@ void md_evidence(const struct md *m)
                 num_fixed(summary_num(ch, "level", NAN), 2).s, r,
                 num_fixed(summary_num(ch, "alpha", NAN), 4).s, MD_END);
         md_put(m, md_t(m, M_SENT_SEP));
+    }
+    fam = sent_family(ch, m->lang);
+    if (fam) {
+        md_put(m, fam);
+        md_put(m, md_t(m, M_SENT_SEP));
+        free(fam);
     }
     snprintf(comp, sizeof(comp), "%lld", (long long)summary_num(ch, "comparisons", 0));
     md_tmpl(m, md_t(m, M_EVID_CHANCE), comp,

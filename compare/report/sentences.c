@@ -166,6 +166,20 @@ char *sent_floor(const json_t *chance, const char *lang)
                      a, END);
 }
 
+char *sent_family(const json_t *chance, const char *lang)
+{
+    char n[32], level[32], a[32];
+    const json_t *f = json_object_get(chance, "family");
+    double c = json_number_value(json_object_get(f, "chance"));
+
+    if (!json_is_object(f))
+        return NULL;
+    snprintf(n, sizeof(n), "%lld", (long long)json_integer_value(json_object_get(f, "metrics")));
+    snprintf(level, sizeof(level), "%.2f", json_number_value(json_object_get(f, "level")));
+    snprintf(a, sizeof(a), "%.4f", c);
+    return i18n_fill(i18n(lang, c > 0 ? M_EVID_FAMILY : M_EVID_FAMILY_NO), n, level, a, END);
+}
+
 char *sent_unjudged(const struct report_model *m, const char *lang)
 {
     char a[32], b[32], *rows, *s;

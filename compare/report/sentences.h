@@ -35,6 +35,10 @@ char *sent_evidence(const struct report_model *m, double alpha, const char *lang
  * most A." or, when the runs cannot reach it, "... no verdict can be reached ...". NULL when
  * chance has no "reachable" (an older summary). */
 char *sent_floor(const json_t *chance, const char *lang);
+/* The row's family bound (summary.json "chance"."family": metrics, level, chance): "A row as
+ * a family: Holm ... at most C per row." or, when chance is 0, "... no timed metric is
+ * decided ...". NULL when there is no "family" (no gated timed metric, an older summary). */
+char *sent_family(const json_t *chance, const char *lang);
 /* "N of M configurations cannot be fully judged ...: rows." (NULL when none). */
 char *sent_unjudged(const struct report_model *m, const char *lang);
 /* "Inconclusive: N of M configurations could not be decided ...", or NULL when none. */

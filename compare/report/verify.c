@@ -99,6 +99,29 @@ static long version_index(const struct allowed *a, const char *name)
     return -1;
 }
 
+/* 1 for an instructions line that may belong to a timed run: counted by counters during it,
+ * or failed (a failed line names no source). */
+static int rides_on_timed(const json_t *obj, const char *kind)
+{
+    const json_t *inst = json_object_get(obj, "instructions");
+    const char *src = json_string_value(json_object_get(inst, "source"));
+
+    return kind && strcmp(kind, "instructions") == 0 &&
+           ((src && strcmp(src, "counters") == 0) || !json_is_object(inst));
+}
+
+/* The last round a line of obj's kind may carry; counters lines any timed round. */
+static long last_round(const struct allowed *a, const json_t *obj, const char *kind)
+{
+    if (!kind)
+        return a->timed_rounds;
+    if (strcmp(kind, "syscalls") == 0)
+        return a->syscall_rounds;
+    if (rides_on_timed(obj, kind))
+        return a->counted_rounds > a->timed_rounds ? a->counted_rounds : a->timed_rounds;
+    return a->counted_rounds;
+}
+
 /* Version, configuration, round and position of one parsed line. */
 static void check_place(const struct allowed *a, const json_t *obj, const char *name, unsigned line,
                         struct verify_result *vr)
@@ -131,9 +154,7 @@ static void check_place(const struct allowed *a, const json_t *obj, const char *
         return;
     }
     round = (long)json_integer_value(rj);
-    max = !kind                           ? a->timed_rounds
-          : strcmp(kind, "syscalls") == 0 ? a->syscall_rounds
-                                          : a->counted_rounds;
+    max = last_round(a, obj, kind);
     if (round < 1 || (max > 0 && round > max)) {
         flag_line(vr, name, line, "round %ld is outside the schedule (1..%ld)", round, max);
         return;
@@ -166,7 +187,7 @@ static int check_repeat(const struct allowed *a, json_t *seen, json_t *disturbed
     const char *kind = json_string_value(json_object_get(obj, "kind"));
     const char *st = json_string_value(json_object_get(obj, "status"));
     long round = (long)json_integer_value(json_object_get(obj, "round"));
-    char key[1200], rkey[600];
+    char key[1200], rkey[600], tkey[600];
     const json_t *prev;
 
     if (!ver || !cfg)
@@ -174,7 +195,10 @@ static int check_repeat(const struct allowed *a, json_t *seen, json_t *disturbed
     snprintf(rkey, sizeof(rkey), "%s\x1f%s\x1f%ld", cfg, kind ? kind : "", round);
     snprintf(key, sizeof(key), "%s\x1f%s", rkey, ver);
     prev = json_object_get(seen, key);
-    if (prev && json_is_true(json_array_get(prev, 1)) && !json_object_get(disturbed, rkey))
+    /* a counters line rides on its timed run: rerun with it when that round was disturbed */
+    snprintf(tkey, sizeof(tkey), "%s\x1f\x1f%ld", cfg, round);
+    if (prev && json_is_true(json_array_get(prev, 1)) && !json_object_get(disturbed, rkey) &&
+        !(rides_on_timed(obj, kind) && json_object_get(disturbed, tkey)))
         flag_line(vr, name, line,
                   "a second run of configuration '%s', version '%s', round %ld (line %lld "
                   "already holds it)",

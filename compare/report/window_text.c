@@ -2,33 +2,78 @@
 #include "report/window_text.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/interference_rule.h"
 #include "analysis/summary.h"
+#include "report/i18n.h"
+
+struct wt {
+    const char *lang;
+    void (*put)(void *ctx, int item, const char *text);
+    void *ctx;
+};
+
+/* Fills the sentence id with the (const char *)NULL-ended arguments and hands it to put. */
+static void say(const struct wt *w, int item, enum i18n_msg id, ...)
+{
+    va_list ap;
+    char *s;
+
+    va_start(ap, id);
+    s = i18n_vfill(i18n(w->lang, id), ap);
+    va_end(ap);
+    if (s)
+        w->put(w->ctx, item, s);
+    free(s);
+}
+
+static const char *verdict_word(const struct wt *w, const char *v)
+{
+    static const struct {
+        const char *v;
+        enum i18n_msg id;
+    } words[] = {{"regressed", M_V_REGRESSED},
+                 {"improved", M_V_IMPROVED},
+                 {"unstable", M_V_UNSTABLE},
+                 {"failed", M_V_FAILED}};
+    size_t i;
+
+    for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+        if (strcmp(v, words[i].v) == 0)
+            return i18n(w->lang, words[i].id);
+    return v;
+}
 
 /* "15.2 → 15.9 µs/op (+4.6%, ~)" for metric of row, baseline → first candidate. */
-static void per_op(char *out, size_t len, const json_t *row, const char *metric, const char *unit,
-                   const char *base, const char *cand, int decimals)
+static void per_op(const struct wt *w, char *out, size_t len, const json_t *row, const char *metric,
+                   enum i18n_msg unit, const char *base, const char *cand, int decimals)
 {
     const json_t *b = summary_values(row, metric, base), *c = summary_values(row, metric, cand);
     const json_t *vs = summary_vs(row, metric, cand);
+    char x[32], y[32], ch[32], *s;
 
-    if (!b || !c) {
-        snprintf(out, len, "unknown");
+    snprintf(out, len, "%s", i18n(w->lang, W_UNKNOWN));
+    if (!b || !c)
         return;
-    }
-    snprintf(out, len, "%.*f → %.*f %s (%+.1f%%, %s)", decimals, summary_num(b, "median", 0),
-             decimals, summary_num(c, "median", 0), unit, summary_num(vs, "change", 0) * 100,
-             summary_str(vs, "verdict", "~"));
+    snprintf(x, sizeof(x), "%.*f", decimals, summary_num(b, "median", 0));
+    snprintf(y, sizeof(y), "%.*f", decimals, summary_num(c, "median", 0));
+    snprintf(ch, sizeof(ch), "%+.1f%%", summary_num(vs, "change", 0) * 100);
+    s = i18n_fill(i18n(w->lang, W_PER_OP), x, y, i18n(w->lang, unit), ch,
+                  verdict_word(w, summary_str(vs, "verdict", "~")), (const char *)NULL);
+    if (s)
+        snprintf(out, len, "%s", s);
+    free(s);
 }
 
-static void accounting(const json_t *summary, void (*put)(void *, int, const char *), void *ctx)
+static void accounting(const struct wt *w, const json_t *summary)
 {
     const json_t *rows = json_object_get(summary, "rows"), *row, *vers;
     const char *base, *cand;
-    char line[1024], a[160], b[160], c[160];
+    char a[200], b[200], c[200];
     int marks = 0, process = 0;
     size_t i;
 
@@ -41,16 +86,11 @@ static void accounting(const json_t *summary, void (*put)(void *, int, const cha
     }
     if (!marks && !process)
         return;
-    put(ctx, 0,
-        marks && !process
-            ? "Server accounting: the driver marked its measured window, so server CPU, "
-              "read/write system calls and context switches per operation cover that window "
-              "only (the server's whole process tree: every thread and child)."
-        : !marks ? "Server accounting: whole process. The driver wrote no window marks, so "
-                   "server CPU, system calls and context switches per operation cover the "
-                   "driver's whole life, warm-up included, and overstate the per-operation cost."
-                 : "Server accounting: mixed. Some runs' drivers marked the measured window, "
-                   "others did not (their figures include the warm-up).");
+    say(w, 0,
+        marks && !process ? W_ACCT_MARKS
+        : !marks          ? W_ACCT_PROCESS
+                          : W_ACCT_MIXED,
+        (const char *)NULL);
     vers = json_object_get(summary, "versions");
     base = json_string_value(json_array_get(vers, 0));
     cand = json_string_value(json_array_get(vers, 1));
@@ -60,26 +100,60 @@ static void accounting(const json_t *summary, void (*put)(void *, int, const cha
     {
         if (!summary_metric(row, "server_cpu_us"))
             continue;
-        per_op(a, sizeof(a), row, "server_cpu_us", "µs/op", base, cand, 2);
-        per_op(b, sizeof(b), row, SUMMARY_SERVER_SYSCALLS, "per op", base, cand, 3);
-        per_op(c, sizeof(c), row, SUMMARY_SERVER_CTXSW, "per op", base, cand, 3);
-        snprintf(line, sizeof(line),
-                 "%s: server CPU %s; read/write system calls %s; context switches %s "
-                 "(%s → %s).",
-                 summary_str(row, "label", "?"), a, b, c, base, cand);
-        put(ctx, 1, line);
+        per_op(w, a, sizeof(a), row, "server_cpu_us", W_UNIT_US_OP, base, cand, 2);
+        per_op(w, b, sizeof(b), row, SUMMARY_SERVER_SYSCALLS, W_UNIT_PER_OP, base, cand, 3);
+        per_op(w, c, sizeof(c), row, SUMMARY_SERVER_CTXSW, W_UNIT_PER_OP, base, cand, 3);
+        say(w, 1, W_ACCT_ROW, summary_str(row, "label", "?"), a, b, c, base, cand,
+            (const char *)NULL);
     }
-    put(ctx, 0,
-        "System calls are the kernel's read/write counts (/proc/PID/io syscr + syscw): "
-        "send/recv on sockets are not among them.");
+    say(w, 0, W_SYSCALLS_NOTE, (const char *)NULL);
 }
 
-static void disturbed(const json_t *summary, const json_t *meta,
-                      void (*put)(void *, int, const char *), void *ctx)
+/* v with the given decimals (-4: four significant digits, %g). */
+static void fmt(char *out, size_t len, int decimals, double v)
+{
+    if (decimals < 0)
+        snprintf(out, len, "%.*g", -decimals, v);
+    else
+        snprintf(out, len, "%.*f", decimals, v);
+}
+
+/* The disturbed runs and outliers of one row, one list item each. */
+static void row_interference(const struct wt *w, const json_t *row)
+{
+    const json_t *in = json_object_get(row, "interference"), *d;
+    const char *label = summary_str(row, "label", "?");
+    char r[16], oc[32], st[32], nv[32], t[32], med[32], fac[16];
+    size_t k;
+
+    json_array_foreach(json_object_get(in, "disturbed"), k, d)
+    {
+        fmt(r, sizeof(r), 0, summary_num(d, "round", 0));
+        fmt(oc, sizeof(oc), 2, summary_num(d, "other_cpu_cores", 0));
+        fmt(st, sizeof(st), 1, summary_num(d, "steal_pct", 0));
+        fmt(nv, sizeof(nv), 0, summary_num(d, "nivcsw", 0));
+        say(w, 1, W_DISTURBED_RUN, label, summary_str(d, "version", "?"), r, oc, st, nv,
+            i18n(w->lang, json_is_true(json_object_get(d, "excluded")) ? W_LEFT_OUT : W_KEPT_FEW),
+            (const char *)NULL);
+    }
+    json_array_foreach(json_object_get(in, "outliers"), k, d)
+    {
+        fmt(r, sizeof(r), 0, summary_num(d, "round", 0));
+        fmt(t, sizeof(t), -4, summary_num(d, "throughput", 0));
+        fmt(med, sizeof(med), -4, summary_num(d, "median", 0));
+        fmt(fac, sizeof(fac), 0, INTERFERENCE_OUTLIER_FACTOR);
+        say(w, 1, W_OUTLIER, label, summary_str(d, "version", "?"), r, t, med, fac,
+            i18n(w->lang,
+                 json_is_false(json_object_get(d, "excluded")) ? W_OUTLIER_KEPT : W_OUTLIER_OUT),
+            (const char *)NULL);
+    }
+}
+
+static void disturbed(const struct wt *w, const json_t *summary, const json_t *meta)
 {
     const json_t *rows = json_object_get(summary, "rows"), *row, *d, *lim;
     const json_t *again = json_object_get(meta, "disturbed_runs");
-    char line[1024];
+    char oc[32], st[32], r[16];
     size_t i, k, n = 0, any_interf = 0;
     int clean;
 
@@ -95,62 +169,32 @@ static void disturbed(const json_t *summary, const json_t *meta,
     if (!any_interf)
         return;
     clean = n == 0 && json_array_size(again) == 0;
-    snprintf(line, sizeof(line),
-             clean ? "No run was disturbed: in every measured window other processes used at "
-                     "most %.2f CPU cores and steal stayed at most %.1f%%, and no throughput "
-                     "was an order of magnitude from its row's median."
-                   : "Disturbed runs: other processes used more than %.2f CPU cores, or steal "
-                     "took more than %.1f%%, during the run's measured window. Its round was "
-                     "run again (at most 2 per row); a row's verdict rests on its clean rounds "
-                     "when at least 3 remain.",
-             summary_num(lim, "other_cpu_cores", INTERFERENCE_OTHER_CORES),
-             summary_num(lim, "steal_pct", INTERFERENCE_STEAL_PCT));
-    put(ctx, 0, line);
+    fmt(oc, sizeof(oc), 2, summary_num(lim, "other_cpu_cores", INTERFERENCE_OTHER_CORES));
+    fmt(st, sizeof(st), 1, summary_num(lim, "steal_pct", INTERFERENCE_STEAL_PCT));
+    say(w, 0, clean ? W_CLEAN : W_DISTURBED, oc, st, (const char *)NULL);
     if (clean)
         return;
     json_array_foreach(again, k, d)
     {
-        snprintf(line, sizeof(line),
-                 "%s · %s · round %d: other processes %.2f cores, steal %.1f%% — round run again",
-                 summary_str(d, "label", "?"), summary_str(d, "version", "?"),
-                 (int)summary_num(d, "round", 0), summary_num(d, "other_cpu_cores", 0),
-                 summary_num(d, "steal_pct", 0));
-        put(ctx, 1, line);
+        fmt(r, sizeof(r), 0, summary_num(d, "round", 0));
+        fmt(oc, sizeof(oc), 2, summary_num(d, "other_cpu_cores", 0));
+        fmt(st, sizeof(st), 1, summary_num(d, "steal_pct", 0));
+        say(w, 1, W_AGAIN, summary_str(d, "label", "?"), summary_str(d, "version", "?"), r, oc, st,
+            (const char *)NULL);
     }
-    json_array_foreach(rows, i, row)
-    {
-        const json_t *in = json_object_get(row, "interference");
-
-        json_array_foreach(json_object_get(in, "disturbed"), k, d)
-        {
-            snprintf(line, sizeof(line),
-                     "%s · %s · round %d: other processes %.2f cores, steal %.1f%%, %d "
-                     "involuntary context switches of the driver — %s",
-                     summary_str(row, "label", "?"), summary_str(d, "version", "?"),
-                     (int)summary_num(d, "round", 0), summary_num(d, "other_cpu_cores", 0),
-                     summary_num(d, "steal_pct", 0), (int)summary_num(d, "nivcsw", 0),
-                     json_is_true(json_object_get(d, "excluded"))
-                         ? "left out of the verdict"
-                         : "kept (fewer than 3 clean rounds in the row)");
-            put(ctx, 1, line);
-        }
-        json_array_foreach(json_object_get(in, "outliers"), k, d)
-        {
-            snprintf(line, sizeof(line),
-                     "%s · %s · round %d: throughput %.4g against a median of %.4g, more than "
-                     "%.0f× away — not a measurement of the same thing; left out of the "
-                     "verdict",
-                     summary_str(row, "label", "?"), summary_str(d, "version", "?"),
-                     (int)summary_num(d, "round", 0), summary_num(d, "throughput", 0),
-                     summary_num(d, "median", 0), INTERFERENCE_OUTLIER_FACTOR);
-            put(ctx, 1, line);
-        }
-    }
+    json_array_foreach(rows, i, row) row_interference(w, row);
 }
 
-void window_text(const json_t *summary, const json_t *meta,
+const char *window_text_heading(const char *lang)
+{
+    return i18n(lang, W_HEADING);
+}
+
+void window_text(const json_t *summary, const json_t *meta, const char *lang,
                  void (*put)(void *ctx, int item, const char *text), void *ctx)
 {
-    accounting(summary, put, ctx);
-    disturbed(summary, meta, put, ctx);
+    struct wt w = {lang, put, ctx};
+
+    accounting(&w, summary);
+    disturbed(&w, summary, meta);
 }

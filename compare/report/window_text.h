@@ -8,9 +8,13 @@
 
 #include <jansson.h>
 
-/* put(ctx, item, text): item 0 = a paragraph, 1 = a list item. Nothing is written for a
- * summary without per-run interference or server-window figures. */
-void window_text(const json_t *summary, const json_t *meta,
+/* put(ctx, item, text): item 0 = a paragraph, 1 = a list item, every sentence from the string
+ * table in lang ("zh" or English). Nothing is written for a summary without per-run
+ * interference or server-window figures. */
+void window_text(const json_t *summary, const json_t *meta, const char *lang,
                  void (*put)(void *ctx, int item, const char *text), void *ctx);
+
+/* The section's heading in lang. */
+const char *window_text_heading(const char *lang);
 
 #endif

@@ -21,7 +21,7 @@
 #include "run/cost_int.h"
 #include "run/counters.h"
 #include "run/dataset.h"
-#include "run/ports.h"
+#include "run/launch.h"
 #include "run/proc.h"
 #include "util/words.h"
 
@@ -207,6 +207,7 @@ char **cost_valgrind_wrap(const struct cost_settings *cs, const char *dir, const
             snprintf(o[i], len, "--toggle-collect=%s", cs->exclude[i]);
         w[n++] = o[i] ? o[i] : "--dump-line=no";
     }
+    w[n++] = "--toggle-collect=" COST_GATHER_FN;
     /* after --toggle-collect, which turns collection off at start */
     w[n++] = "--collect-atstart=yes";
     if ((o[i] = malloc(strlen(dir) + strlen(out_name) + 40)))
@@ -450,6 +451,8 @@ static int exact_begin(struct runner *r, const struct sched_run *sr, const struc
 {
     unsigned long long seed = (unsigned long long)cs->seed + sr->round - 1;
     const json_t *t = json_object_get(eff, "timeout");
+    json_int_t conns;
+    unsigned wave = 0;
     char why[600];
     int seeds = cost_exact_driver_seeds(r, sr->version, why, sizeof(why), err, errlen);
 
@@ -468,8 +471,21 @@ static int exact_begin(struct runner *r, const struct sched_run *sr, const struc
                                   : why);
         return 0;
     }
-    if (cost_exact_prepare(ex, r, sr->version, cmd, dir, seed, err, errlen) < 0)
+    if ((conns = json_integer_value(json_object_get(eff, "connections"))) > 1) {
+        int lockstep = cost_exact_drivers_lockstep(r, err, errlen);
+
+        if (lockstep < 0)
+            return -1;
+        if (lockstep) { /* waves of every connection, from one worker: see cost_exact.h */
+            json_object_set_new(eff, "lockstep", json_true());
+            json_object_set_new(eff, "workers", json_integer(1));
+            wave = (unsigned)conns;
+        }
+    }
+    if (cost_exact_prepare(ex, r, sr->version, cmd, dir, seed, wave, err, errlen) < 0)
         return -1;
+    if (wave && !ex->wave)
+        json_object_del(eff, "lockstep");
     if (ex->applied) {
         r->server_envp = ex->envp;
         r->server_no_aslr = 1;
@@ -525,19 +541,19 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    port = runner_use_free_port(eff, host, why, sizeof(why));
+    port = launch_place(eff, host, why, sizeof(why));
     if (!port) {
         snprintf(reason, sizeof(reason), "instructions: %s", why);
         goto record;
     }
-    json_object_set_new(eff, "host", json_string(host));
-    json_object_set_new(eff, "port", json_integer(port));
-    runner_drop_reference_server(eff);
+    launch_take_over(eff); /* launch_place pointed host and port at the free one */
     if (exact_begin(r, sr, cs, eff, cmd, dir, &ex, err, errlen) < 0)
         goto out;
     /* the driver counted (cost_driver.c): its server runs as in the timed runs */
-    rc = runner_start_server(r, sr->version, eff, cmd, host, port, srv_dir, srv_log, wrap,
-                             r->sp->probe_timeout + (wrap ? 60 : 0), &server, why, sizeof(why));
+    rc = launch_start(r,
+                      &(struct launch){sr->version, eff, cmd, host, port, srv_dir, srv_log, wrap,
+                                       r->sp->probe_timeout + (wrap ? 60 : 0)},
+                      &server, why, sizeof(why));
     r->server_envp = NULL;
     r->server_no_aslr = 0;
     if (rc == 1)

@@ -100,18 +100,26 @@ int cost_exact_window_config(const json_t *eff, json_t **out)
 void cost_exact_connections(struct cost_exact *ex, const json_t *eff)
 {
     json_int_t n = json_integer_value(json_object_get(eff, "connections"));
+    const char *threads =
+        "its I/O threads (--io-threads) poll for work, counted with the rest: how long they "
+        "poll follows time (valkey 8.0, 50 connections: 96% of the I/O thread's instructions "
+        "and most of the main thread's)";
 
-    if (ex->applied && n > 1)
+    if (!ex->applied || n <= 1 || (ex->wave && ex->io_threads <= 1))
+        return; /* one connection, or waves: the server finds each one ready at once */
+    if (ex->wave)
+        snprintf(ex->order, sizeof(ex->order),
+                 "%lld connections, sent in waves, but %s; decided by the runs", (long long)n,
+                 threads);
+    else
         snprintf(ex->order, sizeof(ex->order),
                  "%lld connections: the order in which the server sees their requests, and the "
                  "share of its timers' work in them (e.g. redis' incremental rehashing), depend "
-                 "on timing; started fixed, decided by the runs%s",
+                 "on timing%s; started fixed, decided by the runs%s%s",
                  (long long)n,
-                 ex->io_threads > 1
-                     ? "; and its I/O threads (--io-threads) poll for work, counted with the "
-                       "rest: how long they poll follows time (valkey 8.0, 50 connections: 96% of "
-                       "the I/O thread's instructions and most of the main thread's)"
-                     : "");
+                 ex->io_threads > 1 ? ""
+                                    : " (a driver without --lockstep cannot send them in waves)",
+                 ex->io_threads > 1 ? "; and " : "", ex->io_threads > 1 ? threads : "");
 }
 
 /* The value of --io-threads in argv (redis, valkey), or 0. */
@@ -125,45 +133,135 @@ static long io_threads_of(char **argv)
     return 0;
 }
 
-int cost_exact_driver_seeds(const struct runner *r, size_t version, char *why, size_t whylen,
-                            char *err, size_t errlen)
+/* The --help texts of the drivers this process has asked, by their argv and the program's file
+ * identity (a commit rebuilt in place is asked again): each counted run checks its driver's
+ * --seed and every version's --lockstep, one spawn per driver is enough. */
+#define HELP_CACHE 16
+static struct help_seen {
+    char *key, *text; /* a driver that could not answer is not kept */
+} help_cache[HELP_CACHE];
+static size_t help_n;
+
+static int resolve(const char *prog, char *out, size_t outlen);
+
+/* The cache key of argv: its program's inode, size and mtime, then its words (each after a
+ * unit separator); NULL out of memory. */
+static char *help_key(char **argv, size_t argc)
 {
-    char **argv = NULL, **full = NULL, perr[256];
-    size_t argc = 0, i;
+    char path[4200], id[96] = "";
+    struct stat st;
+    size_t len, used, i;
+    char *key;
+
+    if (resolve(argv[0], path, sizeof(path)) == 0 && stat(path, &st) == 0)
+        snprintf(id, sizeof(id), "%lu:%lld:%lld.%09ld", (unsigned long)st.st_ino,
+                 (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+    len = strlen(id) + 1;
+    for (i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    if (!(key = malloc(len)))
+        return NULL;
+    used = (size_t)snprintf(key, len, "%s", id);
+    for (i = 0; i < argc; i++)
+        used += (size_t)snprintf(key + used, len - used, "\x1f%s", argv[i]);
+    return key;
+}
+
+/* The --help output of argv (cached; "" when it cannot say), or NULL out of memory. */
+static const char *help_text(char **argv, size_t argc)
+{
+    char **full = NULL, perr[256], *key = help_key(argv, argc), *text = NULL;
     struct proc p = {.pid = -1, .out_fd = -1};
     struct proc_spec ps = {.capture_stdout = 1};
     struct proc_result res;
-    int rc = 0;
+    size_t i;
+    int ok = 1;
 
-    if (runner_driver_argv(r, version, &argv, &argc, err, errlen) < 0)
-        return -1;
-    if (!(full = calloc(argc + 2, sizeof(*full)))) {
-        snprintf(err, errlen, "out of memory");
-        rc = -1;
-        goto out;
-    }
+    if (!key)
+        return NULL;
+    for (i = 0; i < help_n; i++)
+        if (strcmp(help_cache[i].key, key) == 0) {
+            free(key);
+            return help_cache[i].text;
+        }
+    if (!(full = calloc(argc + 2, sizeof(*full))))
+        goto out; /* text NULL: out of memory */
     for (i = 0; i < argc; i++)
         full[i] = argv[i];
     full[argc] = "--help";
     ps.argv = full;
-    snprintf(why, whylen,
-             "the driver of version '%s' (%.200s) does not take a seed (its --help names no "
-             "--seed: built before it): counted without the fixed start",
-             r->sp->versions[version].name, argv[0]);
-    if (proc_start(&p, &ps, perr, sizeof(perr)) < 0)
-        goto out;
-    if (proc_wait(&p, 10.0, 1.0, NULL, &res, perr, sizeof(perr)) == 0) {
-        if (res.out && strstr(res.out, "--seed")) {
-            rc = 1;
-            why[0] = '\0';
-        }
+    if (proc_start(&p, &ps, perr, sizeof(perr)) == 0 &&
+        proc_wait(&p, 10.0, 1.0, NULL, &res, perr, sizeof(perr)) == 0) {
+        text = strdup(res.out ? res.out : "");
         proc_result_release(&res);
+    } else {
+        ok = 0; /* it cannot say: not kept, the next run asks again */
     }
 out:
     if (p.pid > 0)
         proc_stop(&p, 0.5);
     free(full);
+    if (!ok || !text) {
+        free(key);
+        return ok ? NULL : "";
+    }
+    if (help_n == HELP_CACHE) { /* full: the oldest goes */
+        free(help_cache[0].key);
+        free(help_cache[0].text);
+        memmove(help_cache, help_cache + 1, (HELP_CACHE - 1) * sizeof(*help_cache));
+        help_n--;
+    }
+    help_cache[help_n].key = key;
+    help_cache[help_n].text = text;
+    return help_cache[help_n++].text;
+}
+
+/* 1 when the version's driver names flag in its --help, 0 when not (or it cannot say), -1
+ * out of memory (err). */
+static int driver_help_has(const struct runner *r, size_t version, const char *flag, char *err,
+                           size_t errlen)
+{
+    char **argv = NULL;
+    size_t argc = 0;
+    const char *text;
+    int rc;
+
+    if (runner_driver_argv(r, version, &argv, &argc, err, errlen) < 0)
+        return -1;
+    text = help_text(argv, argc);
+    if (!text)
+        snprintf(err, errlen, "out of memory");
+    rc = text ? strstr(text, flag) != NULL : -1;
     words_free(argv);
+    return rc;
+}
+
+int cost_exact_driver_seeds(const struct runner *r, size_t version, char *why, size_t whylen,
+                            char *err, size_t errlen)
+{
+    char **argv = NULL;
+    size_t argc = 0;
+    int rc = driver_help_has(r, version, "--seed", err, errlen);
+
+    if (rc == 0 && runner_driver_argv(r, version, &argv, &argc, err, errlen) == 0) {
+        snprintf(why, whylen,
+                 "the driver of version '%s' (%.200s) does not take a seed (its --help names no "
+                 "--seed: built before it): counted without the fixed start",
+                 r->sp->versions[version].name, argv[0]);
+        words_free(argv);
+    } else if (rc > 0) {
+        why[0] = '\0';
+    }
+    return rc;
+}
+
+int cost_exact_drivers_lockstep(const struct runner *r, char *err, size_t errlen)
+{
+    size_t v;
+    int rc = 1;
+
+    for (v = 0; v < r->sp->n_versions && rc > 0; v++)
+        rc = driver_help_has(r, v, "--lockstep", err, errlen);
     return rc;
 }
 
@@ -252,7 +350,7 @@ static int cmp_env(const void *a, const void *b)
 static int replaced(const char *entry, const json_t *venv)
 {
     static const char *const own[] = {"LD_PRELOAD", "PAIRBENCH_SEED", "PAIRBENCH_SEED_LOG",
-                                      PAD_VAR};
+                                      "PAIRBENCH_WAVE", PAD_VAR};
     static const char *const secrets[] = PROC_SECRET_VARS;
     size_t n = strcspn(entry, "="), i;
     char name[256];
@@ -326,6 +424,12 @@ static char **env_build(const struct cost_exact *ex, const json_t *venv, size_t 
         e[n++] = entry("JE_MALLOC_CONF", JEMALLOC_CONF);
     if (!getenv("PAIRBENCH_CLOCK") && !(venv && json_object_get(venv, "PAIRBENCH_CLOCK")))
         e[n++] = entry("PAIRBENCH_CLOCK", CLOCK_VIRTUAL);
+    if (ex->wave) {
+        char w[16];
+
+        snprintf(w, sizeof(w), "%u", ex->wave);
+        e[n++] = entry("PAIRBENCH_WAVE", w);
+    }
     e[n++] = entry(PAD_VAR, padv);
     free(padv);
     *size = 0;
@@ -343,8 +447,8 @@ static char **env_build(const struct cost_exact *ex, const json_t *venv, size_t 
 }
 
 int cost_exact_prepare(struct cost_exact *ex, const struct runner *r, size_t version,
-                       const char *cmd, const char *dir, unsigned long long seed, char *err,
-                       size_t errlen)
+                       const char *cmd, const char *dir, unsigned long long seed, unsigned wave,
+                       char *err, size_t errlen)
 {
     struct words_vars vars = {"1", "127.0.0.1", "x", "x", "x", dir, NULL};
     char **argv = NULL, why[512];
@@ -352,6 +456,7 @@ int cost_exact_prepare(struct cost_exact *ex, const struct runner *r, size_t ver
 
     memset(ex, 0, sizeof(*ex));
     ex->seed = seed;
+    ex->wave = wave;
     snprintf(ex->log, sizeof(ex->log), "%s/seed.log", dir);
     if (cost_exact_find_lib(ex->lib, sizeof(ex->lib), why, sizeof(why)) < 0) {
         snprintf(ex->reason, sizeof(ex->reason), "%s", why);
@@ -363,6 +468,8 @@ int cost_exact_prepare(struct cost_exact *ex, const struct runner *r, size_t ver
     if (words_split(cmd, &vars, &argv, &argc, why, sizeof(why)) == 0) {
         cost_exact_check_program(argv[0], why, sizeof(why));
         ex->io_threads = io_threads_of(argv);
+        if (ex->io_threads > 1)
+            ex->wave = 0; /* its I/O threads read the requests: no wave to gather, not exact */
         words_free(argv);
         if (why[0]) {
             snprintf(ex->reason, sizeof(ex->reason), "%s", why);

@@ -21,6 +21,9 @@
 #define COST_WAKE_FN "pairbench_time_wakeup"
 /* Its marker of every wait that may have slept: the event loop's iterations. */
 #define COST_WAIT_FN "pairbench_loop_wait"
+/* The interposer's wave gathering (preload/wake.c): how many polls it takes follows timing,
+ * so it is left out of every count (callgrind --toggle-collect). */
+#define COST_GATHER_FN "pairbench_wave_gather"
 
 /* How a counted window's idle work is estimated from the idle phase: the idle phase's count
  * times `scale`. With the interposer, by wake-ups ("wakeups": the window's time-driven
@@ -45,6 +48,9 @@ struct cost_exact {
     char reason[600]; /* why not, when !applied */
     char order[700];  /* when applied but still not exact (more than one connection), why */
     long io_threads;  /* the server command's --io-threads N (redis, valkey), 0 when not given */
+    unsigned wave;    /* the driver sends in lockstep waves over this many connections; the
+                         interposer gathers each wave (PAIRBENCH_WAVE); 0: one connection or
+                         a driver without --lockstep */
     char lib[4200];   /* the interposer's path */
     char log[4300];   /* what it served (PAIRBENCH_SEED_LOG) */
     char **envp;      /* the server's environment (NULL-ended, owned), when applied */
@@ -63,8 +69,8 @@ void cost_exact_check_program(const char *prog, char *why, size_t whylen);
  * pad making every version's the same size, sorted), the log at dir/seed.log. ex->applied 0
  * with a reason where it cannot apply. Returns 0, or -1 with err (out of memory). */
 int cost_exact_prepare(struct cost_exact *ex, const struct runner *r, size_t version,
-                       const char *cmd, const char *dir, unsigned long long seed, char *err,
-                       size_t errlen);
+                       const char *cmd, const char *dir, unsigned long long seed, unsigned wave,
+                       char *err, size_t errlen);
 
 /* The configuration of a counted window after a warm-up: eff without its "setup" (the data
  * sent before the warm-up went with it; the window holds only the operations it counts, as a
@@ -73,10 +79,10 @@ int cost_exact_prepare(struct cost_exact *ex, const struct runner *r, size_t ver
  * of memory. */
 int cost_exact_window_config(const json_t *eff, json_t **out);
 
-/* Applied, but not exact when the configuration (eff) has more than one connection: the order
- * in which the server sees their requests depends on timing (ex->order says so; with
- * --io-threads N > 1 in the server command it names the I/O threads' polling too, which is
- * counted with the rest). */
+/* Applied, but not exact when the configuration (eff) has more than one connection and the
+ * drivers cannot send in waves (ex->wave 0): the order in which the server sees their
+ * requests depends on timing (ex->order says so); nor with --io-threads N > 1 in the server
+ * command, whose I/O threads poll for work, counted with the rest. */
 void cost_exact_connections(struct cost_exact *ex, const json_t *eff);
 
 /* Whether the version's driver takes a "seed" (its --help names --seed): 1, or 0 with why
@@ -84,6 +90,10 @@ void cost_exact_connections(struct cost_exact *ex, const json_t *eff);
  * would refuse it and the run is counted without the exact start. -1 out of memory (err). */
 int cost_exact_driver_seeds(const struct runner *r, size_t version, char *why, size_t whylen,
                             char *err, size_t errlen);
+
+/* Whether every version's driver sends in lockstep waves (its --help names --lockstep): 1, 0,
+ * or -1 out of memory (err). Waves are used for all versions or for none. */
+int cost_exact_drivers_lockstep(const struct runner *r, char *err, size_t errlen);
 
 /* The record of a counted run (new reference): {"seed", "exact", "reason", "layout",
  * "served": {source: {"calls", "bytes"}}, "processes", "clock": {"kind": "virtual",

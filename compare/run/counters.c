@@ -34,6 +34,9 @@ int counters_event_pick(struct counters_event *ev, char *err, size_t errlen)
     return -1;
 }
 
+/* The probe's loop writes here, so that no compiler can drop it. */
+static volatile unsigned long probe_sink;
+
 static long event_open(const struct counters_event *ev, pid_t tid)
 {
     struct perf_event_attr pa;
@@ -65,6 +68,23 @@ int counters_probe(const struct counters_event *ev, char *why, size_t whylen)
                      ? ""
                      : "counters not usable (perf_event_paranoid, or a container)");
         return 0;
+    }
+    /* opened is not counting: some virtual machines' PMUs accept the event and never run it,
+     * and every timed run's count would then fail. It must count a little work of ours. */
+    {
+        uint64_t v[3] = {0, 0, 0};
+        unsigned long i;
+
+        for (i = 0; i < 200000; i++)
+            probe_sink += i;
+        if (read((int)fd, v, sizeof(v)) != (ssize_t)sizeof(v) || v[0] == 0 || (v[2] == 0 && hw)) {
+            close((int)fd);
+            snprintf(why, whylen,
+                     "perf_event_open(%s) opened, but the counter %s (a virtual machine's "
+                     "PMU that never schedules it)",
+                     ev->name, v[0] == 0 ? "counted nothing" : "never ran");
+            return 0;
+        }
     }
     close((int)fd);
     snprintf(why, whylen, "%s counters available", hw ? "hardware" : ev->name);
@@ -202,6 +222,10 @@ double counters_window(const struct counters *c, int *scaled)
 
         if (dv == 0)
             continue; /* an idle thread; its counter may also not have run */
+        if (dr <= 0 && c->ev.with_kernel) {
+            sum += dv; /* a software event: never multiplexed, nothing to scale */
+            continue;
+        }
         if (dr <= 0)
             return -1;
         if (dr < de) {

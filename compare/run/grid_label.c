@@ -1,7 +1,8 @@
 /* Row labels name every axis that varies: the keys grid_config_label() leaves out (host,
  * port, certificates, timeouts, server threads, warm-up, duration) are appended as
  * "key value" to the labels of a grid's configurations when an axis of that grid varies them.
- * Also what a percentage "rate" says. Pure logic. */
+ * Also what a percentage "rate" says, a size in words and the label of one configuration
+ * (grid_config_label). Pure logic. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,4 +70,116 @@ double grid_rate_percent(const json_t *v)
     if (end != s + strlen(s) - 1 || *end != '%' || !isfinite(d) || d < 1 || d > 100)
         return -1;
     return d;
+}
+
+void grid_format_size(unsigned long long b, char *out, size_t outlen)
+{
+    if (b >= 1048576 && b % 1048576 == 0)
+        snprintf(out, outlen, "%llu MiB", b / 1048576);
+    else if (b >= 1024 && b % 1024 == 0)
+        snprintf(out, outlen, "%llu KiB", b / 1024);
+    else
+        snprintf(out, outlen, "%llu B", b);
+}
+
+static long long geti(const json_t *p, const char *k, long long dflt)
+{
+    json_t *v = json_object_get(p, k);
+    return json_is_integer(v) ? json_integer_value(v) : dflt;
+}
+
+static const char *gets_(const json_t *p, const char *k, const char *dflt)
+{
+    json_t *v = json_object_get(p, k);
+    return json_is_string(v) ? json_string_value(v) : dflt;
+}
+
+static void add_part(char *out, size_t outlen, const char *part)
+{
+    size_t n = strlen(out);
+
+    if (n >= outlen - 1)
+        return;
+    snprintf(out + n, outlen - n, "%s%s", n ? " · " : "", part);
+}
+
+void grid_config_label(const json_t *p, char *out, size_t outlen)
+{
+    char part[96];
+    const char *proto = gets_(p, "protocol", "?");
+    const char *cmd = gets_(p, "command", "ECHO");
+    char cmdtext[160];
+    int is_redis = strcmp(proto, "redis") == 0,
+        is_web = !strcmp(proto, "http") || !strcmp(proto, "ws");
+    long long conns = geti(p, "connections", 1), workers = geti(p, "workers", 1);
+
+    out[0] = '\0';
+    add_part(out, outlen, proto);
+    if (strcmp(gets_(p, "transport", "tcp"), "tls") == 0)
+        add_part(out, outlen, "tls");
+    if (is_redis) {
+        grid_redis_label(p, cmdtext, sizeof(cmdtext));
+        add_part(out, outlen, cmdtext);
+    }
+    if (!is_redis || strcmp(cmd, "ECHO") == 0 || strcmp(cmd, "SET") == 0 ||
+        json_object_get(p, "payload")) {
+        grid_format_size((unsigned long long)geti(p, "payload", 64), part, sizeof(part));
+        add_part(out, outlen, part);
+    }
+    if (is_redis || geti(p, "pipeline", 1) != 1) {
+        snprintf(part, sizeof(part), "pipeline%lld", geti(p, "pipeline", 1));
+        add_part(out, outlen, part);
+    }
+    snprintf(part, sizeof(part), "window%lld", geti(p, "window", 1));
+    add_part(out, outlen, part);
+    if (workers > 1 && workers != conns) {
+        snprintf(part, sizeof(part), "%lld workers", workers);
+        add_part(out, outlen, part);
+    }
+    snprintf(part, sizeof(part), "%lld client%s", conns, conns == 1 ? "" : "s");
+    add_part(out, outlen, part);
+    if (is_web && strcmp(gets_(p, "path", "/"), "/") != 0)
+        add_part(out, outlen, gets_(p, "path", "/"));
+    if (is_web && strcmp(gets_(p, "http_version", "1.1"), "2") == 0)
+        add_part(out, outlen, "HTTP/2");
+    if (is_web && strcmp(gets_(p, "method", "GET"), "GET") != 0)
+        add_part(out, outlen, gets_(p, "method", "GET"));
+    grid_http_label(p, part, sizeof(part));
+    if (part[0])
+        add_part(out, outlen, part);
+    if (geti(p, "resp", 0) == 3)
+        add_part(out, outlen, "RESP3");
+    if (json_is_true(json_object_get(p, "auth")))
+        add_part(out, outlen, "auth");
+    if (json_object_get(p, "keyspace")) {
+        snprintf(part, sizeof(part), "keyspace %lld", geti(p, "keyspace", 0));
+        add_part(out, outlen, part);
+    }
+    if (json_object_get(p, "requests")) {
+        snprintf(part, sizeof(part), "%lld requests", geti(p, "requests", 0));
+        add_part(out, outlen, part);
+    }
+    if (json_is_true(json_object_get(p, "serve")))
+        add_part(out, outlen, "colocated");
+    if (geti(p, "delay_us", 0) > 0) {
+        snprintf(part, sizeof(part), "delay %lld µs", geti(p, "delay_us", 0));
+        add_part(out, outlen, part);
+    }
+    if (geti(p, "busy_poll_us", 0) > 0) {
+        snprintf(part, sizeof(part), "busy-poll %lld µs", geti(p, "busy_poll_us", 0));
+        add_part(out, outlen, part);
+    }
+    if (grid_rate_percent(json_object_get(p, "rate")) > 0) {
+        snprintf(part, sizeof(part), "rate %g%% of saturation%s",
+                 grid_rate_percent(json_object_get(p, "rate")),
+                 strcmp(gets_(p, "arrival", "uniform"), "poisson") == 0 ? " poisson" : "");
+        add_part(out, outlen, part);
+    }
+    if (json_number_value(json_object_get(p, "rate")) > 0) {
+        snprintf(part, sizeof(part), "rate %g/s%s", json_number_value(json_object_get(p, "rate")),
+                 strcmp(gets_(p, "arrival", "uniform"), "poisson") == 0 ? " poisson" : "");
+        add_part(out, outlen, part);
+    }
+    if (json_is_true(json_object_get(p, "insecure")))
+        add_part(out, outlen, "insecure");
 }

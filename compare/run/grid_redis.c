@@ -33,7 +33,8 @@ static int fail(const char *file, const char *path, const json_t *v, const char 
 int grid_check_redis(const char *file, const char *path, const char *key, const json_t *v,
                      char *err, size_t errlen)
 {
-    const unsigned allowed = RCMD_USES(RCMD_RAND_INT) | RCMD_USES(RCMD_KEY) | RCMD_USES(RCMD_DATA);
+    const unsigned allowed = RCMD_USES(RCMD_RAND_INT) | RCMD_USES(RCMD_RAND_SCORE) |
+                             RCMD_USES(RCMD_KEY) | RCMD_USES(RCMD_DATA);
     char why[512];
     int rc = 0;
 

@@ -78,6 +78,27 @@ static int wait_fd(struct chan *c, short events)
     }
 }
 
+/* TLS: the server name sent (SNI, not for an address) and, unless insecure, checked against
+ * the certificate. */
+static int chan_peer_name(struct chan *c, const struct probe_target *t, char *err, size_t errlen)
+{
+    const char *name = t->sni ? t->sni : t->host;
+    X509_VERIFY_PARAM *vp = SSL_get0_param(c->ssl);
+    struct in6_addr a6;
+    struct in_addr a4;
+    int is_ip = inet_pton(AF_INET, name, &a4) == 1 || inet_pton(AF_INET6, name, &a6) == 1;
+    if (!is_ip)
+        SSL_set_tlsext_host_name(c->ssl, name);
+    if (!t->insecure) {
+        if (is_ip ? X509_VERIFY_PARAM_set1_ip_asc(vp, name) != 1
+                  : X509_VERIFY_PARAM_set1_host(vp, name, 0) != 1) {
+            ssl_error(err, errlen, "peer name", t);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int chan_open(struct chan *c, const struct probe_target *t, double timeout_s, char *err,
                      size_t errlen)
 {
@@ -140,22 +161,8 @@ static int chan_open(struct chan *c, const struct probe_target *t, double timeou
         ssl_error(err, errlen, "setup", t);
         return -1;
     }
-    {
-        const char *name = t->sni ? t->sni : t->host;
-        X509_VERIFY_PARAM *vp = SSL_get0_param(c->ssl);
-        struct in6_addr a6;
-        struct in_addr a4;
-        int is_ip = inet_pton(AF_INET, name, &a4) == 1 || inet_pton(AF_INET6, name, &a6) == 1;
-        if (!is_ip)
-            SSL_set_tlsext_host_name(c->ssl, name);
-        if (!t->insecure) {
-            if (is_ip ? X509_VERIFY_PARAM_set1_ip_asc(vp, name) != 1
-                      : X509_VERIFY_PARAM_set1_host(vp, name, 0) != 1) {
-                ssl_error(err, errlen, "peer name", t);
-                return -1;
-            }
-        }
-    }
+    if (chan_peer_name(c, t, err, errlen) < 0)
+        return -1;
     for (;;) {
         int r = SSL_connect(c->ssl), e, w;
         if (r == 1)

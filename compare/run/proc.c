@@ -130,6 +130,55 @@ int proc_check_cpus(const cpu_set_t *set, char *err, size_t errlen)
     return 0;
 }
 
+/* In the child after fork: detach, reset signals, wire stdin/stdout/stderr, set the
+ * environment, CPUs and ASLR, exec. Never returns: a failure goes to failfd (child_fail). */
+static void child_exec(const struct proc_spec *ps, const cpu_set_t *cpus, int outfd, int errfd,
+                       int failfd, pid_t parent)
+{
+    sigset_t none;
+    int nul = open("/dev/null", O_RDONLY);
+    const char *k;
+    json_t *v;
+
+    (void)setpgid(0, 0);
+    /* if compare itself dies (even by SIGKILL), take the child with it: no orphans */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+        child_fail(failfd, ECHILD);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGCHLD, SIG_DFL);
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    if (nul < 0 || dup2(nul, 0) < 0)
+        child_fail(failfd, errno);
+    if (dup2(ps->capture_stdout ? outfd : errfd, 1) < 0 || dup2(errfd, 2) < 0)
+        child_fail(failfd, errno);
+    if (ps->env && !ps->envp) {
+        json_object_foreach((json_t *)ps->env, k, v)
+        {
+            if (setenv(k, json_string_value(v), 1) < 0)
+                child_fail(failfd, errno);
+        }
+    }
+    if (ps->no_secrets && !ps->envp) {
+        static const char *const secrets[] = PROC_SECRET_VARS;
+        size_t i;
+        for (i = 0; i < sizeof(secrets) / sizeof(secrets[0]); i++)
+            if (unsetenv(secrets[i]) < 0)
+                child_fail(failfd, errno);
+    }
+    if (ps->cpus && sched_setaffinity(0, sizeof(*cpus), cpus) < 0)
+        child_fail(failfd, errno);
+    if (ps->no_aslr && personality(ADDR_NO_RANDOMIZE) < 0)
+        child_fail(failfd, errno);
+    if (ps->envp)
+        execvpe(ps->argv[0], ps->argv, ps->envp);
+    else
+        execvp(ps->argv[0], ps->argv);
+    child_fail(failfd, errno);
+}
+
 int proc_start(struct proc *p, const struct proc_spec *ps, char *err, size_t errlen)
 {
     int outp[2] = {-1, -1}, errp[2] = {-1, -1}, errfd = -1, code = 0;
@@ -163,50 +212,8 @@ int proc_start(struct proc *p, const struct proc_spec *ps, char *err, size_t err
         snprintf(err, errlen, "fork: %s", strerror(errno));
         goto fail;
     }
-    if (pid == 0) {
-        sigset_t none;
-        int nul = open("/dev/null", O_RDONLY);
-        const char *k;
-        json_t *v;
-
-        (void)setpgid(0, 0);
-        /* if compare itself dies (even by SIGKILL), take the child with it: no orphans */
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-            child_fail(errp[1], ECHILD);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGPIPE, SIG_DFL);
-        signal(SIGCHLD, SIG_DFL);
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        if (nul < 0 || dup2(nul, 0) < 0)
-            child_fail(errp[1], errno);
-        if (dup2(ps->capture_stdout ? outp[1] : errfd, 1) < 0 || dup2(errfd, 2) < 0)
-            child_fail(errp[1], errno);
-        if (ps->env && !ps->envp) {
-            json_object_foreach((json_t *)ps->env, k, v)
-            {
-                if (setenv(k, json_string_value(v), 1) < 0)
-                    child_fail(errp[1], errno);
-            }
-        }
-        if (ps->no_secrets && !ps->envp) {
-            static const char *const secrets[] = PROC_SECRET_VARS;
-            size_t i;
-            for (i = 0; i < sizeof(secrets) / sizeof(secrets[0]); i++)
-                if (unsetenv(secrets[i]) < 0)
-                    child_fail(errp[1], errno);
-        }
-        if (ps->cpus && sched_setaffinity(0, sizeof(cpus), &cpus) < 0)
-            child_fail(errp[1], errno);
-        if (ps->no_aslr && personality(ADDR_NO_RANDOMIZE) < 0)
-            child_fail(errp[1], errno);
-        if (ps->envp)
-            execvpe(ps->argv[0], ps->argv, ps->envp);
-        else
-            execvp(ps->argv[0], ps->argv);
-        child_fail(errp[1], errno);
-    }
+    if (pid == 0)
+        child_exec(ps, &cpus, outp[1], errfd, errp[1], parent);
     /* both sides set the group, so that a kill right after fork reaches it */
     (void)setpgid(pid, pid);
     p->pid = pid;

@@ -17,8 +17,7 @@
 #include "run/counters.h"
 #include "run/swcount.h"
 #include "run/dataset.h"
-#include "run/ports.h"
-#include "run/probe.h"
+#include "run/launch.h"
 #include "run/proc.h"
 #include "run/saturation.h"
 #include "run/validate.h"
@@ -192,231 +191,9 @@ void runner_remove_tree(const char *path)
     (void)nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-unsigned runner_use_free_port(json_t *eff, const char *host, char *why, size_t whylen)
-{
-    unsigned port = ports_free(why, whylen);
-
-    if (port) {
-        json_object_set_new(eff, "host", json_string(host));
-        json_object_set_new(eff, "port", json_integer(port));
-    }
-    return port;
-}
-
-void runner_drop_reference_server(json_t *eff)
-{
-    json_object_del(eff, "serve");
-    json_object_del(eff, "serve_workers");
-    json_object_del(eff, "delay_us");
-}
-
-static void sleep_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-        ;
-}
-
 static const char *jstr(const json_t *o, const char *k)
 {
     return json_string_value(json_object_get(o, k));
-}
-
-/* The server's version, asked once per version. */
-static void note_server_version(struct runner *r, size_t version, const char *proto,
-                                const struct probe_target *pt, char *const *server_argv)
-{
-    const char *name = r->sp->versions[version].name;
-    char ver[256] = "", err[256];
-    struct proc p;
-    struct proc_result res;
-    char *argv[3];
-    struct proc_spec ps = {0};
-
-    if (!r->server_versions || json_object_get(r->server_versions, name))
-        return;
-    if (strcmp(proto, "redis") == 0 && probe_redis_version(pt, 2.0, ver, sizeof(ver)) == 0) {
-        json_object_set_new(r->server_versions, name, json_string(ver));
-        return;
-    }
-    argv[0] = server_argv[0];
-    argv[1] = "--version";
-    argv[2] = NULL;
-    ps.argv = argv;
-    ps.env = r->sp->versions[version].env;
-    ps.no_secrets = 1;
-    ps.capture_stdout = 1;
-    if (proc_start(&p, &ps, err, sizeof(err)) == 0) {
-        if (proc_wait(&p, 5.0, 1.0, r->stop, &res, err, sizeof(err)) == 0) {
-            size_t n = strcspn(res.out, "\r\n");
-            if (n > 0 && n < sizeof(ver)) {
-                memcpy(ver, res.out, n);
-                ver[n] = '\0';
-            }
-            proc_result_release(&res);
-        }
-        proc_stop(&p, 0.5);
-    }
-    json_object_set_new(r->server_versions, name, ver[0] ? json_string(ver) : json_null());
-}
-
-/* The longest one readiness probe may wait for its answer (the deadline may cut the last
- * one shorter). */
-#define PROBE_ATTEMPT_S 1.0
-
-/* What the readiness probe talks to: the configuration's protocol, TLS and AUTH settings;
- * credentials from the version's environment, else compare's own. */
-static void probe_target_fill(struct probe_target *pt, const json_t *params, const char *host,
-                              unsigned port, const json_t *env)
-{
-    pt->protocol = jstr(params, "protocol");
-    pt->host = host;
-    pt->port = port;
-    pt->tls = jstr(params, "transport") && strcmp(jstr(params, "transport"), "tls") == 0;
-    pt->cacert = jstr(params, "cacert");
-    pt->sni = jstr(params, "sni");
-    pt->insecure = json_is_true(json_object_get(params, "insecure"));
-    pt->path = jstr(params, "path");
-    pt->auth = json_is_true(json_object_get(params, "auth"));
-    if (env && jstr(env, "PAIRBENCH_REDIS_PASSWORD"))
-        pt->password = jstr(env, "PAIRBENCH_REDIS_PASSWORD");
-    else
-        pt->password = getenv("PAIRBENCH_REDIS_PASSWORD");
-    if (env && jstr(env, "PAIRBENCH_REDIS_USER"))
-        pt->user = jstr(env, "PAIRBENCH_REDIS_USER");
-    else
-        pt->user = getenv("PAIRBENCH_REDIS_USER");
-}
-
-int runner_start_server(struct runner *r, size_t version, const json_t *params, const char *cmd,
-                        const char *host, unsigned port, const char *srv_dir, const char *log,
-                        char *const *wrap, double probe_timeout_s, struct proc *p, char *reason,
-                        size_t reasonlen)
-{
-    const char *proto = jstr(params, "protocol");
-    char portstr[16], why[512], probe_err[512] = "no probe yet", attempt_err[512], tail[512];
-    char shown[1024];
-    struct words_vars vars;
-    char **argv = NULL, **wrapped = NULL;
-    size_t argc, i, o = 0, nwrap = 0;
-    struct proc_spec ps = {0};
-    struct probe_target pt = {0};
-    uint64_t deadline;
-    int rc = 1, tried = 0;
-
-    snprintf(portstr, sizeof(portstr), "%u", port);
-    memset(&vars, 0, sizeof(vars));
-    vars.port = portstr;
-    vars.host = host;
-    vars.cert = jstr(params, "cert");
-    vars.key = jstr(params, "key");
-    vars.cacert = jstr(params, "cacert");
-    vars.dir = srv_dir;
-    vars.tree = tree_of(r, version);
-    if (words_split(cmd, &vars, &argv, &argc, why, sizeof(why)) < 0) {
-        snprintf(reason, reasonlen, "server not ready: server command '%s': %s", cmd, why);
-        return 1;
-    }
-    for (i = 0; i < argc && o < sizeof(shown); i++) {
-        char q[512];
-        o += (size_t)snprintf(shown + o, sizeof(shown) - o, "%s%s", i ? " " : "",
-                              words_quote(argv[i], q, sizeof(q)));
-    }
-    while (wrap && wrap[nwrap])
-        nwrap++;
-    /* a wrapper (valgrind for the instruction count) runs the server command as its own */
-    wrapped = calloc(nwrap + argc + 1, sizeof(*wrapped));
-    if (!wrapped) {
-        snprintf(reason, reasonlen, "server not ready: out of memory");
-        goto out;
-    }
-    if (nwrap) /* wrap may be NULL (no wrapper): no memcpy from it */
-        memcpy(wrapped, wrap, nwrap * sizeof(*wrapped));
-    memcpy(wrapped + nwrap, argv, argc * sizeof(*wrapped));
-    ps.argv = wrapped;
-    ps.env = r->sp->versions[version].env;
-    ps.cpus = r->pin_server;
-    ps.no_secrets = 1; /* credentials go to the driver and the probe only */
-    ps.envp = r->server_envp;
-    ps.no_aslr = r->server_no_aslr;
-    ps.stderr_path = log;
-    ps.capture_stdout = 0;
-    if (proc_start(p, &ps, why, sizeof(why)) < 0) {
-        snprintf(reason, reasonlen, "server not ready: %s", why);
-        goto out;
-    }
-    probe_target_fill(&pt, params, host, port, ps.env);
-    deadline = clock_now_ns() + (uint64_t)(probe_timeout_s * 1e9);
-    for (;;) {
-        uint64_t now = clock_now_ns();
-        double left = now >= deadline ? 0 : (double)(deadline - now) / 1e9;
-        if (*r->stop) {
-            rc = 2;
-            goto out;
-        }
-        if (!proc_running(p)) {
-            char st[64];
-            proc_describe_status(p->status, st, sizeof(st));
-            proc_file_tail(log, 400, tail, sizeof(tail));
-            snprintf(reason, reasonlen, "server not ready: '%s' ended with %s%s%s", shown, st,
-                     tail[0] ? "; stderr: " : "", tail);
-            goto out;
-        }
-        if (left <= 0) {
-            proc_file_tail(log, 400, tail, sizeof(tail));
-            snprintf(reason, reasonlen, "server not ready after %.1f s: '%s': %s%s%s",
-                     probe_timeout_s, shown, probe_err, tail[0] ? "; stderr: " : "", tail);
-            goto out;
-        }
-        {
-            double attempt = left < PROBE_ATTEMPT_S ? left : PROBE_ATTEMPT_S;
-            int prc = probe_once(&pt, attempt, attempt_err, sizeof(attempt_err));
-
-            if (prc == 0)
-                break;
-            if (prc == -3) { /* a refused password or certificate: final, no retry */
-                snprintf(reason, reasonlen, "server not ready: '%s': %s", shown, attempt_err);
-                goto out;
-            }
-            /* the last attempt, cut short by the deadline, that only ran out of time says
-             * less than the answer the attempts before it got (a certificate refused, a
-             * wrong reply): the reason keeps theirs */
-            if (prc != -2 || attempt >= PROBE_ATTEMPT_S || !tried)
-                snprintf(probe_err, sizeof(probe_err), "%s", attempt_err);
-            tried = 1;
-        }
-        sleep_ms(5);
-    }
-    note_server_version(r, version, proto, &pt, argv);
-    rc = 0;
-out:
-    free(wrapped);
-    words_free(argv);
-    return rc;
-}
-
-/* Starts the server, trying two more free ports when another process took the first one
- * between our check and the server's bind (*port and eff's "port" follow). runner_start_server's
- * codes. */
-static int start_server(struct runner *r, size_t version, json_t *eff, const char *cmd,
-                        const char *host, unsigned *port, const char *srv_dir, const char *log,
-                        struct proc *p, char *reason, size_t reasonlen)
-{
-    char why[512];
-    int s = runner_start_server(r, version, eff, cmd, host, *port, srv_dir, log, NULL,
-                                r->sp->probe_timeout, p, reason, reasonlen);
-    int attempt;
-
-    for (attempt = 1; s == 1 && attempt < 3 && strstr(reason, "in use"); attempt++) {
-        proc_stop(p, KILL_AFTER_S);
-        if (!(*port = ports_free(why, sizeof(why))))
-            break;
-        json_object_set_new(eff, "port", json_integer(*port));
-        reason[0] = '\0';
-        s = runner_start_server(r, version, eff, cmd, host, *port, srv_dir, log, NULL,
-                                r->sp->probe_timeout, p, reason, reasonlen);
-    }
-    return s;
 }
 
 /* The window's server accounting and interference (window.c) for the runs.jsonl line. The
@@ -567,7 +344,7 @@ static enum run_step run_server(struct run_ctx *c)
     if (c->ver->server)
         c->server_cmd = jstr(c->ver->server, c->proto);
     if (c->server_cmd || json_is_true(json_object_get(c->cfg->params, "serve"))) {
-        port = runner_use_free_port(c->eff, c->host, why, sizeof(why));
+        port = launch_place(c->eff, c->host, why, sizeof(why));
         if (!port) {
             snprintf(c->reason, sizeof(c->reason), "server not ready: %s", why);
             return STEP_RECORD;
@@ -576,13 +353,22 @@ static enum run_step run_server(struct run_ctx *c)
     if (!c->server_cmd)
         return STEP_NEXT;
     /* the version's own server replaces the driver's reference server */
-    runner_drop_reference_server(c->eff);
+    launch_take_over(c->eff);
     if (mkdir(c->srv_dir, 0755) < 0 && errno != EEXIST) {
         snprintf(c->err, c->errlen, "cannot create '%s': %s", c->srv_dir, strerror(errno));
         return STEP_OUT;
     }
-    s = start_server(c->r, c->sr->version, c->eff, c->server_cmd, c->host, &port, c->srv_dir,
-                     c->srv_log, &c->server, c->reason, sizeof(c->reason));
+    {
+        struct launch l = {.version = c->sr->version,
+                           .params = c->eff,
+                           .cmd = c->server_cmd,
+                           .host = c->host,
+                           .port = port,
+                           .srv_dir = c->srv_dir,
+                           .log = c->srv_log,
+                           .probe_timeout_s = c->r->sp->probe_timeout};
+        s = launch_start_placed(c->r, &l, c->eff, &c->server, c->reason, sizeof(c->reason));
+    }
     c->srv_started = c->server.pid > 0;
     if (s == 2) {
         c->interrupted = 1;

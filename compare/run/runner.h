@@ -71,25 +71,6 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
  * after the run's own line. Returns 0, or -1 with err. */
 int runner_append_counted(struct runner *r, int fd, char *err, size_t errlen);
 
-/* Starts the version's server for protocol params.protocol with command cmd on host:port
- * (placeholders expanded; {dir} = srv_dir; stderr to log), the words of wrap (NULL-ended, may be
- * NULL) in front of it, and waits up to probe_timeout_s until it answers a real probe.
- * Returns 0 ready, 1 failed (reason set), 2 interrupted by *r->stop; p is set once started
- * (stop it with proc_stop()). */
-struct proc;
-int runner_start_server(struct runner *r, size_t version, const json_t *params, const char *cmd,
-                        const char *host, unsigned port, const char *srv_dir, const char *log,
-                        char *const *wrap, double probe_timeout_s, struct proc *p, char *reason,
-                        size_t reasonlen);
-
-/* Picks a free loopback port (ports_free()) and points eff's "host" and "port" at host and it.
- * Returns the port, or 0 with why saying what went wrong (eff untouched). */
-unsigned runner_use_free_port(json_t *eff, const char *host, char *why, size_t whylen);
-
-/* Removes from eff the keys of the driver's reference server ("serve", "serve_workers",
- * "delay_us"): the version's own server takes its place. */
-void runner_drop_reference_server(json_t *eff);
-
 /* Removes path and everything below it, best effort (errors are ignored). */
 void runner_remove_tree(const char *path);
 

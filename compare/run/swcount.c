@@ -146,6 +146,11 @@ void swcount_attach(const struct swcount *sw, json_t *swin, int marks_seen)
         return;
     if (marks_seen && (perf = swcount_json(sw)))
         json_object_set_new(swin, "perf", perf);
+    else if (sw->open[0] || sw->open[1] || sw->open[2])
+        json_object_set_new(swin, "perf_error",
+                            json_string(marks_seen ? "no count over the window: a read of a "
+                                                     "counter failed at a window mark"
+                                                   : "the driver wrote no window marks"));
     if (!sw->tracing && !sw->trace_why[0])
         return; /* not a counted run of system calls */
     if (!sw->tracing)

@@ -142,6 +142,47 @@ static int push_word(char ***argv, size_t *argc, size_t *cap, struct sbuf *w)
     return 0;
 }
 
+/* A double-quoted part of cmd, s at its opening quote: \" \\ \$ \` unescaped, {var}
+ * expanded, $ and ` refused. Appends it to w; returns the length taken, quotes included, or -1
+ * with err set. */
+static int put_dquoted(const char *cmd, const char *s, const struct words_vars *vars,
+                       struct sbuf *w, char *err, size_t errlen)
+{
+    const char *q = s + 1;
+    for (;;) {
+        if (!*q) {
+            snprintf(err, errlen, "unterminated double quote at offset %zu", (size_t)(s - cmd));
+            return -1;
+        }
+        if (*q == '"')
+            break;
+        if (*q == '\\' && q[1] && strchr("\"\\$`", q[1])) {
+            if (sb_putn(w, q + 1, 1) < 0)
+                goto oom;
+            q += 2;
+        } else if (*q == '$' || *q == '`') {
+            snprintf(err, errlen,
+                     "shell expansion '%c' at offset %zu is not supported (commands "
+                     "run without a shell; escape it as \\%c)",
+                     *q, (size_t)(q - cmd), *q);
+            return -1;
+        } else if (*q == '{') {
+            int n = put_brace(q, vars, w, err, errlen);
+            if (n < 0)
+                return -1;
+            q += n;
+        } else {
+            if (sb_putn(w, q, 1) < 0)
+                goto oom;
+            q++;
+        }
+    }
+    return (int)(q + 1 - s);
+oom:
+    snprintf(err, errlen, "out of memory");
+    return -1;
+}
+
 int words_split(const char *cmd, const struct words_vars *vars, char ***argv_out, size_t *argc_out,
                 char *err, size_t errlen)
 {
@@ -171,38 +212,11 @@ int words_split(const char *cmd, const struct words_vars *vars, char ***argv_out
             in_word = 1;
             s = end + 1;
         } else if (c == '"') {
-            const char *q = s + 1;
+            int n = put_dquoted(cmd, s, vars, &w, err, errlen);
+            if (n < 0)
+                goto out;
             in_word = 1;
-            for (;;) {
-                if (!*q) {
-                    snprintf(err, errlen, "unterminated double quote at offset %zu",
-                             (size_t)(s - cmd));
-                    goto out;
-                }
-                if (*q == '"')
-                    break;
-                if (*q == '\\' && q[1] && strchr("\"\\$`", q[1])) {
-                    if (sb_putn(&w, q + 1, 1) < 0)
-                        goto oom;
-                    q += 2;
-                } else if (*q == '$' || *q == '`') {
-                    snprintf(err, errlen,
-                             "shell expansion '%c' at offset %zu is not supported (commands "
-                             "run without a shell; escape it as \\%c)",
-                             *q, (size_t)(q - cmd), *q);
-                    goto out;
-                } else if (*q == '{') {
-                    int n = put_brace(q, vars, &w, err, errlen);
-                    if (n < 0)
-                        goto out;
-                    q += n;
-                } else {
-                    if (sb_putn(&w, q, 1) < 0)
-                        goto oom;
-                    q++;
-                }
-            }
-            s = q + 1;
+            s += n;
         } else if (c == '\\') {
             if (!s[1]) {
                 snprintf(err, errlen, "trailing backslash");

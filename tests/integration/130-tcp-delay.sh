@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # The reference server's --delay-us knob is a known regression: with window 1, a 2000 us
 # delay per reply must cut throughput well below half of the undelayed run, measured side
 # by side (alternating, best of two each), and show up in the batch latency.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # A server that dies mid-run: the driver counts the in-flight operations as io errors,
 # keeps trying to reconnect (counted as connect errors), still prints its result for what
 # succeeded, marked failed (its connections were not held), and exits 3; the run stays

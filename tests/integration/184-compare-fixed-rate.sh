@@ -20,10 +20,10 @@ cat > "$T/spec.json" <<JSON
 {"versions": [
    {"name": "baseline", "server": {"tcp": "$DRIVER serve tcp --port {port} --payload 64"}},
    {"name": "candidate", "server": {"tcp": "$DRIVER serve tcp --port {port} --payload 64 --work 100000"}}],
- "grids": ["$T/grid.json"], "runs": 3, "warmup": 0.2, "duration": 2}
+ "grids": ["$T/grid.json"], "runs": 5, "warmup": 0.2, "duration": 1.2}
 JSON
 rc=0
-"$COMPARE" gate --spec "$T/spec.json" --no-pin --disturbed-limit 64 --out "$T/out" > "$T/stdout" 2> "$T/stderr" || rc=$?
+"$COMPARE" gate --spec "$T/spec.json" --budget 0 --no-instructions --no-pin --disturbed-limit 64 --out "$T/out" > "$T/stdout" 2> "$T/stderr" || rc=$?
 [ $rc -eq 1 ] || { cat "$T/stderr" >&2; fail "compare gate exited $rc, expected 1 (regression)"; }
 grep -q "rate 1000/s" "$T/out/report.md" || fail "report.md label lacks the rate"
 echo "$(json_get "$T/out/summary.json" 'const m=this.rows[0].metrics; JSON.stringify({label: this.rows[0].label, tput: m.throughput.values, scpu: m.server_cpu_us.values, v: m.server_cpu_us.vs_baseline.candidate.verdict, th: m.server_cpu_us.threshold_pct})')"

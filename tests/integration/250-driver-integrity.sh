@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # A run that did not measure what it claims fails, and still reports what it measured:
 #  - a server that goes silent 0.3 s into a 1 s window: elapsed_s is the whole window (not
 #    the 0.3 s until the last reply), throughput counts it, the unanswered requests are

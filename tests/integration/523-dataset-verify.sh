@@ -106,4 +106,20 @@ head -1 m-accepted/gate.md | grep -q "The data was modified after the run: .*edi
 rc=0; "$COMPARE" gate --from m-forged > /dev/null 2> gate3.err || rc=$?
 assert_eq "$rc" 2 "gate --from a merge holding a forged line"
 grep -q "m-forged/runs.jsonl:5: version 'zzz'" gate3.err || fail "gate on the merged forged line: $(cat gate3.err)"
+
+# counters count during the timed runs, so their lines carry the gate's extra rounds too: a
+# gate that confirms (a 0.01% threshold makes the row borderline) with the counter path on
+# (the test hook's software event) judges its own data, and so does gate --from
+sed 's/"probe_timeout": 20}/"probe_timeout": 20, "instructions": {"source": "counters"},\n "gate": {"thresholds": {"throughput": 0.01}}}/' spec.json > cspec.json
+sed -i 's/"axes": {"payload": \[64, 512\]}/"axes": {"payload": [64]}/' grid.json
+rc=0; PAIRBENCH_COST_EVENT=task-clock "$COMPARE" gate --spec cspec.json --no-pin --budget 4s --out cg > /dev/null 2> cg.err || rc=$?
+if [ $rc -eq 2 ] && grep -q 'perf_event_open' cg.err; then
+    echo "skipped: counters: software perf events cannot be opened here"
+else
+    case $rc in 0 | 1 | 4) ;; *) fail "gate with counters and extra rounds: exit $rc: $(tail -3 cg.err)" ;; esac
+    [ "$(json_get cg/meta.json 'this.confirmation.rows[Object.keys(this.confirmation.rows)[0]]')" -gt 0 ] ||
+        echo "note: the row took no extra rounds this time"
+    rc2=0; "$COMPARE" gate --from cg > /dev/null 2> cgf.err || rc2=$?
+    assert_eq "$rc2" "$rc" "gate --from the counters gate's own data: $(tail -1 cgf.err)"
+fi
 echo "modified datasets refused, and named when accepted"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # Outcomes that claim only what was decided: an A/A run of 2 rounds cannot reach the evidence
 # level (every gated metric is "~" with reason "too few runs"), so `run` reports the outcome
 # "inconclusive" — never "unchanged" — in summary.json, the terminal, report.md and

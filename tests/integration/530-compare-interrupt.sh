@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # SIGINT to compare mid-run: the current run is stopped and not recorded, its server and
 # driver are reaped (no orphans), the dataset holds only whole lines, a partial report is
 # written and compare exits 3. `--resume` then runs exactly what is missing: one ok line per

@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # The one-line form: `compare run --baseline CMD --candidate CMD --redis SET,GET --pipeline
 # 1,16` builds the spec and grid itself (the demo's load: 4 connections on 4 workers, 64 B,
 # window 1), prints the spec, keeps it in DIR/input/ and, with --save-spec, in a file that
@@ -44,7 +44,7 @@ assert_eq "$(json_get tcp/meta.json 'this.versions.map(v=>v.name).join(",")+" "+
 # the gate takes the same form
 rc=0
 "$COMPARE" gate --baseline "$DRIVER serve tcp --port {port}" \
-    --candidate "$DRIVER serve tcp --port {port}" --tcp $short --out gate \
+    --candidate "$DRIVER serve tcp --port {port}" --tcp $short --budget 0 --no-instructions --out gate \
     > gate.out 2> gate.err || rc=$?
 case $rc in 0 | 4) ;; *) cat gate.err >&2; fail "one-line gate exited $rc" ;; esac
 [ -s gate/gate.md ] && [ -s gate/input/spec.json ] || fail "the gate wrote no gate.md or spec"

@@ -1,11 +1,11 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # The summary leads with what was decided: a comparison whose one decided verdict is counted
 # (the reference TCP server against itself with --work 2000: instructions per operation
 # regressed on the counted row) and whose timed rows are undecided (2 runs a side: too few
 # for a timed verdict). In report.md (en and zh), report.html and gate.md the first summary
 # sentence names the counted verdict, before any `~` figure; the terminal table shows its
-# column. Cost: about 35 s (3 counted rounds a side under valgrind, 12 short timed runs).
+# column; the change chart has an instructions panel. Cost: about 35 s (3 counted rounds a side under valgrind, 12 short timed runs).
 . "$(dirname "$0")/../lib.sh"
 need valgrind
 cd "$T"
@@ -41,6 +41,11 @@ const li = s.slice(s.indexOf("<li>"), s.indexOf("</li>"));
 const at = li.indexOf("instructions <span class=\"v-regressed\">regressed</span>");
 if (at < 0 || at > li.indexOf("v-same")) { console.log(li); process.exit(1); }' r/report.html ||
     fail "report.html: the first summary item does not lead with the counted verdict"
+# the change chart has a panel for every gated metric measured, instructions included: one
+# instructions mark per row, the counted row's regressed
+assert_eq "$(grep -o '<g class="fr" data-change="instructions" data-verdict="[a-z~]*"' r/report.html |
+    sed 's/.*data-verdict=//' | sort | uniq -c | awk '{print $1 $2}' | tr '\n' ' ')" \
+    '2"failed" 1"regressed" ' "change chart: instructions panel"
 set +e
 "$COMPARE" gate --from r > gate.out 2> gate.err
 rc=$?

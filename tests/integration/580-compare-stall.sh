@@ -23,7 +23,7 @@ cat > "$T/spec.json" <<JSON
 JSON
 rc=0
 # no disturbed-round repeats: the run count below is exact on a loaded machine too
-"$COMPARE" gate --spec "$T/spec.json" --disturbed-limit 1024 --out "$T/out" > "$T/gate.md" 2> "$T/stderr" || rc=$?
+"$COMPARE" gate --spec "$T/spec.json" --budget 0 --no-instructions --disturbed-limit 1024 --out "$T/out" > "$T/gate.md" 2> "$T/stderr" || rc=$?
 assert_eq "$rc" 1 "gate exit code with a stalled candidate ($(tail -n 3 "$T/stderr"))"
 grep -q "compare: gate: exit 1: regression in 'tcp · 64 B · window1 · 2 clients' the candidate's runs failed: the driver judged the run failed" "$T/stderr" ||
     fail "gate reason: $(tail -n 1 "$T/stderr")"

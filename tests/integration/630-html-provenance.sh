@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # Provenance end to end with a real (tiny) comparison: two versions of the reference TCP echo
 # server, one configuration, 2 rounds of 0.2 s (--confirm 2: up to 2 more when borderline,
 # which report.html states). meta.json's dataset hash equals sha256sum of

@@ -2,9 +2,10 @@
 # pairbench-test: untimed
 # report.html opens its charts with a forest plot of the change, checked as laid out in
 # headless Chromium: it comes before the absolute bar charts; one mark per row, candidate and
-# headline metric (throughput, cpu_efficiency, p99_us); each dot sits inside its 90% interval
-# line and is coloured by the verdict summary.json gives that metric; the threshold band is
-# centred on zero; a regressed throughput dot lies left of zero; no label is clipped; a
+# gated metric that was measured (every metric with a threshold above zero: throughput, CPU
+# efficiency, P50, P99, RSS by default, instructions when counted); each dot sits inside its
+# 90% interval line and is coloured by the verdict summary.json gives that metric; the
+# threshold band is centred on zero; a regressed throughput dot lies left of zero; no label is clipped; a
 # one-version report has none. Detection is real: a copy with one regressed dot recoloured,
 # and one with a dot moved out of its interval, are both refused. Pages: the two- and
 # three-version golden runs (rendered by compare report) and a 96-row fixture. Cost: ~15 s.
@@ -35,7 +36,10 @@ html_check "$T/all.jsonl" "$T/two-version.html" "$T/three-version.html" "$T/one-
 cat > "$T/check.js" <<'JS'
 const fs = require('fs');
 const colour = { regressed: '#c62828', improved: '#2e7d32', '~': '#3a5f8f', unstable: '#d08c00', failed: '#8a8a8a' };
-const headline = ['throughput', 'cpu_efficiency', 'p99_us'];
+// a panel per gated metric that was measured, in the metric table's order (counted ones too)
+const order = ['throughput', 'cpu_percent', 'cpu_efficiency', 'p50_us', 'p99_us', 'rss_mib',
+  'server_cpu_us', 'instructions', 'context_switches', 'page_faults', 'cpu_migrations',
+  'syscalls', 'allocations', 'estimated_cycles'];
 for (const line of fs.readFileSync(process.argv[2], 'utf8').trim().split('\n')) {
   const page = JSON.parse(line), f = page.forest, name = page.file.replace(/.*\//, '');
   const sum = JSON.parse(fs.readFileSync(page.file.replace(/\.html$/, '.summary.json'), 'utf8'));
@@ -45,12 +49,16 @@ for (const line of fs.readFileSync(process.argv[2], 'utf8').trim().split('\n')) 
   if (!f) { bad('no forest plot'); continue; }
   if (!f.before_charts) bad('the forest plot is not before the bar charts');
   if (!(f.label_min_x >= 0)) bad(`a label is clipped (x ${f.label_min_x})`);
+  // a summary without thresholds (the 96-row fixture): the metric table's defaults
+  const th = sum.thresholds_pct || { throughput: 5, cpu_efficiency: 5, p50_us: 5, p99_us: 10, rss_mib: 10 };
+  const headline = order.filter(m => th[m] > 0 && sum.rows.some(r => r.metrics[m]));
   const want = sum.rows.length * cands.length * headline.length;
   if (f.marks.length !== want) bad(`${f.marks.length} marks, expected ${want}`);
   let k = 0;
   for (const row of sum.rows) for (const cand of cands) for (const m of headline) {
-    const mk = f.marks[k++] || {}, vs = row.metrics[m].vs_baseline[cand];
+    const mk = f.marks[k++] || {}, vs = row.metrics[m] && row.metrics[m].vs_baseline[cand];
     if (mk.metric !== m) { bad(`mark ${k}: metric ${mk.metric}, expected ${m}`); continue; }
+    if (!vs) { if (mk.verdict !== 'failed') bad(`${row.label} ${m}: a mark for a metric not measured`); continue; }
     if (mk.verdict !== vs.verdict) bad(`${row.label} ${m}: verdict ${mk.verdict}, summary says ${vs.verdict}`);
     if (mk.fill !== colour[vs.verdict]) bad(`${row.label} ${m}: ${vs.verdict} dot coloured ${mk.fill}`);
     if (mk.lo !== null && !(mk.cx >= mk.lo - 0.11 && mk.cx <= mk.hi + 0.11))

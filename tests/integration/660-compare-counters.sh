@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # The counted-cost channel's counter path, end to end with the real perf_event_open: with the
 # test hook PAIRBENCH_COST_EVENT=task-clock (a software event this VM has; no hardware is
 # faked) the counters are opened per thread of the real server's tree, inherited, and read at

@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # The virtual clock of counted servers (preload/clock.c, docs/statistics.md "Exact counts"):
 # redis-server started with the interposer and PAIRBENCH_CLOCK=virtual:10000 answers TIME with
 # a clock that starts on a whole second and advances by the requests it served, not by the

@@ -31,7 +31,7 @@ cat > same.json <<JSON
 JSON
 
 # 1. a clear regression
-assert_exit 1 "$COMPARE" gate --spec slow.json --out slow > slow.out 2> slow.err
+assert_exit 1 "$COMPARE" gate --spec slow.json --no-instructions --out slow > slow.out 2> slow.err
 grep -q "compare: gate: exit 1: regression in 'tcp · 64 B · window1 · 1 client' throughput −" slow.err \
     || fail "reason line: $(tail -3 slow.err)"
 head -1 slow.out | grep -q '^<!-- pairbench-gate -->$' || fail "stdout is not the gate Markdown"
@@ -53,7 +53,7 @@ assert_eq "$(json_get slow/summary.json 'this.rows[0].metrics.throughput.vs_base
 self_ok=0
 for attempt in 1 2 3; do
     rm -rf same
-    set +e; "$COMPARE" gate --spec same.json --out same > same.out 2> same.err; rc=$?; set -e
+    set +e; "$COMPARE" gate --spec same.json --budget 0 --no-instructions --out same > same.out 2> same.err; rc=$?; set -e
     case $rc in
     0) grep -q "compare: gate: pass" same.err || fail "pass line"; self_ok=1; break ;;
     4) grep -q "compare: gate: exit 4: inconclusive: 'tcp · 64 B · window1 · 1 client'" same.err || fail "exit 4 reason: $(cat same.err)"; self_ok=1; break ;;

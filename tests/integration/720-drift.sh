@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # compare drift on histories of synthetic nights (run directories with hand-made meta.json and
 # summary.json, values from a fixed-seed generator): a 12% throughput step held for 3 nights
 # → exit 1 with the step at the right night; flat nights and a single bad night → exit 0; a
@@ -21,10 +21,12 @@ cp "$COMPARE" "$T/compare"; COMPARE=$T/compare
 # instructions metric, as a run with the counted channel on writes it.
 history() {
     name=$1; h=$T/$1; shift
-    INSTR=${INSTR:-} node - "$T/nights-$name" "$@" <<'JS'
+    INSTR=${INSTR:-} RATE=${RATE:-} SCPU=${SCPU:-} node - "$T/nights-$name" "$@" <<'JS'
 const fs = require("fs");
 const [base, ...vals] = process.argv.slice(2);
 const instr = (process.env.INSTR || "").split(" ").filter(Boolean).map(Number);
+const scpu = (process.env.SCPU || "").split(" ").filter(Boolean).map(Number);
+const params = process.env.RATE ? {rate: Number(process.env.RATE)} : {};
 vals.forEach((v, i) => {
   const day = i + 1, dir = `${base}/${day}`;
   const tag = /^[kcnh]:/.test(v) ? v[0] : "", tput = Number(tag ? v.slice(2) : v) * 1000;
@@ -40,12 +42,14 @@ vals.forEach((v, i) => {
     dataset: {file: "runs.jsonl", sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}}));
   fs.writeFileSync(`${dir}/runs.jsonl`, "");
   const m = (x) => ({values: {main: {median: x, min: x * 0.99, max: x * 1.01, n: 5}}, vs_baseline: {}});
-  const metrics = {throughput: m(tput), cpu_efficiency: m(tput * 1.5), p50_us: m(1e6 / tput * 0.9),
-    p99_us: m(1e6 / tput * 1.5), rss_mib: m(3.0)};
+  const lat = process.env.RATE ? 1e6 / 100000 : 1e6 / tput; /* at a fixed rate: flat */
+  const metrics = {throughput: m(tput), cpu_efficiency: m(tput * 1.5), p50_us: m(lat * 0.9),
+    p99_us: m(lat * 1.5), rss_mib: m(3.0)};
   if (instr.length) metrics.instructions = m(instr[i]);
+  if (scpu.length) metrics.server_cpu_us = m(scpu[i]);
   fs.writeFileSync(`${dir}/summary.json`, JSON.stringify({schema: "pairbench.summary/1",
     baseline: "main", versions: ["main"], rows: [{config: "a1b2c3d4",
-    label: "tcp · 64 B · window1 · 1 clients", status: "ok", metrics}]}));
+    label: "tcp · 64 B · window1 · 1 clients", params, status: "ok", metrics}]}));
 });
 JS
     day=1
@@ -152,6 +156,23 @@ grep -q "night 11 (20261011T020000Z-e3b0c442): 10000 instructions/op → 10400 i
     "$T/instr/drift.md" || fail "instructions step not at night 11"
 assert_eq "$(grep -c "| instructions/op |" "$T/step/drift.md")" 0 \
     "instructions series in a history that never counted them"
+
+# 4g. a fixed-rate row (params.rate) is judged by its own rules, as gate judges it: its
+# throughput is a setting (a 12% lower achieved rate is shown, not gated), its server CPU per
+# request is gated at 5% (a 12% step fails the night)
+flat_cpu="20.1 19.9 20.2 20.0 19.8 20.1 20.0 19.9 20.2 20.0 20.1 19.9 20.0"
+RATE=5000 SCPU="$flat_cpu" history rate_tput $noise 88.1 87.6 88.4
+assert_exit 0 "$COMPARE" drift --history "$T/rate_tput" > /dev/null 2> "$T/rt.err"
+grep -q "| tcp · 64 B · window1 · 1 clients | throughput | .* | yes (not gated) |" \
+    "$T/rate_tput/drift.md" || { cat "$T/rate_tput/drift.md"; fail "fixed-rate throughput step gated"; }
+grep -q "Rows at a fixed rate (open loop) are judged as the gate judges them" "$T/rate_tput/drift.md" ||
+    fail "fixed-rate rules not stated"
+if grep -q "Rows at a fixed rate" "$T/step/drift.md"; then fail "fixed-rate rules stated without such a row"; fi
+RATE=5000 SCPU="20.1 19.9 20.2 20.0 19.8 20.1 20.0 19.9 20.2 20.0 22.5 22.4 22.6" \
+    history rate_cpu $noise 100.2 99.7 100.5
+assert_exit 1 "$COMPARE" drift --history "$T/rate_cpu" > /dev/null 2> "$T/rc.err"
+grep -q "regression step on the newest night in 'tcp · 64 B · window1 · 1 clients' server_cpu_us" \
+    "$T/rc.err" || fail "fixed-rate server CPU step not the reason: $(cat "$T/rc.err")"
 
 # 5. bad input
 assert_exit 2 "$COMPARE" drift --history "$T/empty" 2> "$T/e.err"

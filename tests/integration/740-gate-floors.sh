@@ -31,7 +31,7 @@ assert_eq "$(json_get cal/meta.json 'this.versions.map(v=>v.name).join(",")')" "
 # exit code follows the verdict judged against it (the floor itself depends on how noisy the
 # machine was during the A/A run, so the verdict is read, not assumed)
 rc=0
-"$COMPARE" gate --spec slow.json --threshold throughput=5 --floors cal/calibration.json --out g1 \
+"$COMPARE" gate --spec slow.json --budget 0 --no-instructions --threshold throughput=5 --floors cal/calibration.json --out g1 \
     > g1.out 2> g1.err || rc=$?
 want=$(json_get cal/calibration.json 'String(parseFloat(Math.max(5, this.rows[0].metrics.throughput.floor_pct).toPrecision(6)))')
 line=$(grep "| candidate | throughput " g1/gate.md) || fail "gate.md has no candidate row: $(cat g1/gate.md)"
@@ -48,7 +48,7 @@ const fs=require("fs"); const c=JSON.parse(fs.readFileSync("cal/calibration.json
 c.rows[0].params.duration = 9; c.rows[0].metrics.throughput.floor_pct = 99;
 fs.writeFileSync("high.json", JSON.stringify(c));'
 rc=0
-"$COMPARE" gate --spec slow.json --threshold throughput=5 --floors high.json --out g2 > g2.out 2> g2.err || rc=$?
+"$COMPARE" gate --spec slow.json --budget 0 --no-instructions --threshold throughput=5 --floors high.json --out g2 > g2.out 2> g2.err || rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 4 ] || { cat g2.err >&2; fail "with a 99% floor the gate exited $rc, expected 0 (or 4)"; }
 grep -q "throughput −[0-9.]*% ~ (99%)\|(99%)" g2/gate.md || fail "gate.md does not show the 99% floor: $(cat g2/gate.md)"
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # compare calibrate on the reference TCP server (driver serve tcp), short windows: an A/A run
 # of the baseline against itself writes calibration.json, calibration.md and calibration.html;
 # the three and stderr report the same false-alarm count, which is the number of A/A flags

@@ -19,7 +19,7 @@ cat > same.json <<JSON
  "grids": ["grid.json"], "warmup": 0.1, "duration": 0.3, "grace": 10, "probe_timeout": 20}
 JSON
 for n in 1 2; do
-    assert_exit 4 "$COMPARE" gate --spec same.json --runs $n --out r$n > r$n.out 2> r$n.err
+    assert_exit 4 "$COMPARE" gate --spec same.json --budget 0 --no-instructions --runs $n --out r$n > r$n.out 2> r$n.err
     grep -q "compare: gate: exit 4: inconclusive: 'tcp · 64 B · window1 · 1 client' throughput .*: too few runs (candidate)" r$n.err \
         || fail "runs $n: reason: $(tail -2 r$n.err)"
     assert_eq "$(json_get r$n/summary.json 'this.rows[0].metrics.throughput.vs_baseline.candidate.verdict')" "~"

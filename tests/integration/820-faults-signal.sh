@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # SIGINT and SIGTERM to compare mid-run: the current run is stopped, every child is reaped
 # (no orphaned server or driver), runs.jsonl holds only whole lines, a partial report is
 # written; `--resume` then completes the dataset with no lost and no duplicated run.

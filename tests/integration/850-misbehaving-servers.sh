@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # The driver against servers that misbehave (tests/peers/bad_server.js): for redis, http, ws
 # and tcp, a server that closes mid-reply, sends garbage, declares an absurd length (RESP
 # '$99999999999', Content-Length 10^15, a 63-bit WebSocket frame), stalls after reading

@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # The reference servers (driver serve http|ws|tcp) against abusive clients
 # (tests/peers/abusive_client.js): 1000 idle connections, a slowloris sending one byte of a
 # request every 100 ms, and per protocol a set of bad inputs (garbage HTTP, absurd or

@@ -33,9 +33,13 @@ const fs = require("fs"), s = JSON.parse(fs.readFileSync("run1/summary.json", "u
 const lines = fs.readFileSync("run.err", "utf8").split("\n").filter(l => /^(64 B|1 KiB) /.test(l));
 const bad = [];
 s.rows.forEach((r, i) => {
-  const v = ["throughput", "cpu_efficiency", "p99_us"].map(m => r.metrics[m].vs_baseline.slow.verdict);
+  const vs = ["throughput", "cpu_efficiency", "p99_us"].map(m => r.metrics[m].vs_baseline.slow);
+  const v = vs.map(x => x.verdict);
+  // "~" for too few runs decided nothing: the row is inconclusive, never unchanged
+  const few = vs.some(x => x.verdict === "~" && x.reason === "too few runs");
   const want = r.status === "failed" ? "failed" : v.includes("regressed") ? "regressed" :
-    v.includes("unstable") ? "unstable" : v.includes("improved") ? "improved" : "unchanged";
+    v.includes("unstable") ? "unstable" : few ? "inconclusive" :
+    v.includes("improved") ? "improved" : "unchanged";
   if (!lines[i] || !lines[i].endsWith(" " + want)) bad.push(`row ${i}: want ${want}: ${lines[i]}`);
   const ch = (r.metrics.throughput.vs_baseline.slow.change * 100).toFixed(1);
   if (!lines[i] || !lines[i].includes((ch > 0 ? "+" : "") + ch + "%")) bad.push(`row ${i}: no ${ch}%`);

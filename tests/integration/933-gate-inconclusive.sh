@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # compare gate --inconclusive exit|pass|fail: what an inconclusive gate exits with (4 by
 # default, 0 or 1 when a CI job chooses), gate.md still saying inconclusive; a bad value exits
 # 2 naming the flag; --budget 0 is the planned rounds only. The A/A gate at one run a side is
@@ -13,7 +13,7 @@ cat > spec.json <<JSON
  "grids": ["$T/grid.json"], "runs": 1, "warmup": 0, "duration": 0.1}
 JSON
 echo '{"defaults": {"protocol": "tcp"}}' > grid.json
-assert_exit 4 "$COMPARE" gate --spec spec.json --budget 0 --out r > g.out 2> g.err
+assert_exit 4 "$COMPARE" gate --spec spec.json --budget 0 --no-instructions --out r > g.out 2> g.err
 grep -q 'too few runs' r/gate.md || fail "not inconclusive for too few runs: $(cat r/gate.md)"
 assert_exit 4 "$COMPARE" gate --from r --inconclusive exit > /dev/null 2>&1
 assert_exit 0 "$COMPARE" gate --from r --inconclusive pass > p.out 2> p.err

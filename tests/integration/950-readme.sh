@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # Every command the README shows is exercised, so the README cannot drift from the tools:
 # its code blocks and inline commands are extracted (continuations joined, comments cut) and
 # each must match one of the cases below, which runs it — shortened where the real one takes

@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: timed
+# pairbench-test: untimed
 # The CI recipes run, not only read (test 940 checks their trust boundaries and flags): the
 # pull-request gate workflow (ci/github/pr-gate.yml) goes through its three jobs on this
 # machine with tests/gha_run.py, every `run:` step executed as written: the build job builds

@@ -66,7 +66,11 @@ static void test_same_bytes(void)
         {"HSET", "HSET myhash element:__rand_int__ __data__"},
         {"SPOP", "SPOP myset"},
         {"ZPOPMIN", "ZPOPMIN myzset"},
+        {"ZADD", "ZADD myzset __rand_score__ element:__rand_int__"},
+        {"RPUSH", "RPUSH mylist __data__"},
+        {"LPOP", "LPOP mylist"},
         {"LRANGE_100", "LRANGE mylist 0 99"},
+        {"LRANGE_600", "LRANGE mylist 0 599"},
         {"MSET", "MSET key:__rand_int__ __data__ key:__rand_int__ __data__ key:__rand_int__ "
                  "__data__ key:__rand_int__ __data__ key:__rand_int__ __data__ key:__rand_int__ "
                  "__data__ key:__rand_int__ __data__ key:__rand_int__ __data__ key:__rand_int__ "

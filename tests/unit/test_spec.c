@@ -186,9 +186,10 @@ int main(void)
     expect_grid_error("{\"defaults\":{\"protocol\":\"smtp\"}}",
                       "grids/x.json: $.defaults.protocol: expected one of \"redis\", \"tcp\", "
                       "\"http\", \"ws\", got \"smtp\"");
-    expect_grid_error("{\"defaults\":{\"protocol\":\"redis\",\"command\":\"HDEL h __foo__\"}}",
-                      "grids/x.json: $.defaults.command: value \"HDEL h __foo__\": unknown "
-                      "placeholder '__foo__' (expected __rand_int__, __key__ or __data__)");
+    expect_grid_error(
+        "{\"defaults\":{\"protocol\":\"redis\",\"command\":\"HDEL h __foo__\"}}",
+        "grids/x.json: $.defaults.command: value \"HDEL h __foo__\": unknown "
+        "placeholder '__foo__' (expected __rand_int__, __rand_score__, __key__ or __data__)");
     expect_grid_error("{\"defaults\":{\"protocol\":\"redis\",\"commands\":[{\"command\":"
                       "\"GET a\",\"weight\":0}]}}",
                       "grids/x.json: $.defaults.commands: value [{\"command\":\"GET a\","

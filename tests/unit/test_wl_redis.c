@@ -342,7 +342,7 @@ static void test_bad_command(void)
     CHECK(wl_redis.setup(&o, &sh, err, sizeof(err)) == -1);
     CHECK(sh == NULL);
     CHECK_STR(err, "redis: --command 'GET __foo__': unknown placeholder '__foo__' (expected "
-                   "__rand_int__, __key__ or __data__)");
+                   "__rand_int__, __rand_score__, __key__ or __data__)");
 }
 
 int main(void)

@@ -1,0 +1,43 @@
+/* Internal to compare bisect (cmd/bisect.c, cmd/bisect_search.c): the search's state and
+ * the steps the two files share. */
+#ifndef PAIRBENCH_CMD_BISECT_INT_H
+#define PAIRBENCH_CMD_BISECT_INT_H
+
+#include <jansson.h>
+
+#include "analysis/gate.h"
+#include "analysis/metrics.h"
+#include "report/bisect_report.h"
+#include "run/run.h"
+#include "run/trees.h"
+
+struct bisect_cli {
+    struct run_request rq;
+    const char *repo, *build, *cache, *good, *bad, *row, *metric;
+    double threshold, budget_s;
+    int all_parents, runs_given;
+    struct gate_config gc;
+};
+
+/* The search's state: the command line, the trees, the record the reports are written from. */
+struct bisect {
+    struct bisect_cli cli;
+    struct bisect_result r;
+    struct tree good;
+    const struct metric_def *md;
+    char cache[1024], tmpdir[64], out[1024];
+    char name0[128], name1[128]; /* the spec's version names */
+    json_t *prior;               /* --resume: the earlier bisect.json */
+    int gc_init;                 /* cli.gc to release */
+};
+
+int bisect_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Measures commit c against good (bisect.c). Returns 0, else the exit code. */
+int bisect_measure(struct bisect *b, struct bisect_commit *c);
+/* bisect_search.c */
+int bisect_save(struct bisect *b);
+int bisect_search(struct bisect *b);
+int bisect_load_prior(struct bisect *b);
+int bisect_check_ends(struct bisect *b);
+
+#endif

@@ -1,0 +1,259 @@
+/* The one launch primitive: a version's server placed, started, probed, noted, stopped. */
+#include "run/launch.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clock.h"
+#include "run/ports.h"
+#include "run/probe.h"
+#include "run/proc.h"
+#include "run/runner.h"
+#include "util/words.h"
+
+/* How long a server may take to stop before it is killed (as the runner's). */
+#define KILL_AFTER_S 2.0
+
+unsigned launch_place(json_t *eff, const char *host, char *why, size_t whylen)
+{
+    unsigned port = ports_free(why, whylen);
+
+    if (port) {
+        json_object_set_new(eff, "host", json_string(host));
+        json_object_set_new(eff, "port", json_integer(port));
+    }
+    return port;
+}
+
+void launch_take_over(json_t *eff)
+{
+    json_object_del(eff, "serve");
+    json_object_del(eff, "serve_workers");
+    json_object_del(eff, "delay_us");
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+        ;
+}
+
+static const char *jstr(const json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+/* The server's version, asked once per version. */
+static void note_server_version(struct runner *r, size_t version, const char *proto,
+                                const struct probe_target *pt, char *const *server_argv)
+{
+    const char *name = r->sp->versions[version].name;
+    char ver[256] = "", err[256];
+    struct proc p;
+    struct proc_result res;
+    char *argv[3];
+    struct proc_spec ps = {0};
+
+    if (!r->server_versions || json_object_get(r->server_versions, name))
+        return;
+    if (strcmp(proto, "redis") == 0 && probe_redis_version(pt, 2.0, ver, sizeof(ver)) == 0) {
+        json_object_set_new(r->server_versions, name, json_string(ver));
+        return;
+    }
+    argv[0] = server_argv[0];
+    argv[1] = "--version";
+    argv[2] = NULL;
+    ps.argv = argv;
+    ps.env = r->sp->versions[version].env;
+    ps.no_secrets = 1;
+    ps.capture_stdout = 1;
+    if (proc_start(&p, &ps, err, sizeof(err)) == 0) {
+        if (proc_wait(&p, 5.0, 1.0, r->stop, &res, err, sizeof(err)) == 0) {
+            size_t n = strcspn(res.out, "\r\n");
+            if (n > 0 && n < sizeof(ver)) {
+                memcpy(ver, res.out, n);
+                ver[n] = '\0';
+            }
+            proc_result_release(&res);
+        }
+        proc_stop(&p, 0.5);
+    }
+    json_object_set_new(r->server_versions, name, ver[0] ? json_string(ver) : json_null());
+}
+
+/* The longest one readiness probe may wait for its answer (the deadline may cut the last
+ * one shorter). */
+#define PROBE_ATTEMPT_S 1.0
+
+/* What the readiness probe talks to: the configuration's protocol, TLS and AUTH settings;
+ * credentials from the version's environment, else compare's own. */
+static void probe_target_fill(struct probe_target *pt, const json_t *params, const char *host,
+                              unsigned port, const json_t *env)
+{
+    pt->protocol = jstr(params, "protocol");
+    pt->host = host;
+    pt->port = port;
+    pt->tls = jstr(params, "transport") && strcmp(jstr(params, "transport"), "tls") == 0;
+    pt->cacert = jstr(params, "cacert");
+    pt->sni = jstr(params, "sni");
+    pt->insecure = json_is_true(json_object_get(params, "insecure"));
+    pt->path = jstr(params, "path");
+    pt->auth = json_is_true(json_object_get(params, "auth"));
+    if (env && jstr(env, "PAIRBENCH_REDIS_PASSWORD"))
+        pt->password = jstr(env, "PAIRBENCH_REDIS_PASSWORD");
+    else
+        pt->password = getenv("PAIRBENCH_REDIS_PASSWORD");
+    if (env && jstr(env, "PAIRBENCH_REDIS_USER"))
+        pt->user = jstr(env, "PAIRBENCH_REDIS_USER");
+    else
+        pt->user = getenv("PAIRBENCH_REDIS_USER");
+}
+
+/* The server's argv (placeholders expanded) behind the words of l->wrap, and its words quoted
+ * for messages. Returns 0, or -1 with reason set. */
+static int launch_argv(const struct runner *r, const struct launch *l, char ***argv,
+                       char ***wrapped, char *shown, size_t shownlen, char *reason,
+                       size_t reasonlen)
+{
+    char portstr[16], why[512];
+    struct words_vars vars;
+    size_t argc, i, o = 0, nwrap = 0;
+
+    snprintf(portstr, sizeof(portstr), "%u", l->port);
+    memset(&vars, 0, sizeof(vars));
+    vars.port = portstr;
+    vars.host = l->host;
+    vars.cert = jstr(l->params, "cert");
+    vars.key = jstr(l->params, "key");
+    vars.cacert = jstr(l->params, "cacert");
+    vars.dir = l->srv_dir;
+    vars.tree = r->tree_dirs && l->version < r->n_tree_dirs ? r->tree_dirs[l->version] : NULL;
+    if (words_split(l->cmd, &vars, argv, &argc, why, sizeof(why)) < 0) {
+        snprintf(reason, reasonlen, "server not ready: server command '%s': %s", l->cmd, why);
+        return -1;
+    }
+    shown[0] = '\0';
+    for (i = 0; i < argc && o < shownlen; i++) {
+        char q[512];
+        o += (size_t)snprintf(shown + o, shownlen - o, "%s%s", i ? " " : "",
+                              words_quote((*argv)[i], q, sizeof(q)));
+    }
+    while (l->wrap && l->wrap[nwrap])
+        nwrap++;
+    /* a wrapper (valgrind for the instruction count) runs the server command as its own */
+    *wrapped = calloc(nwrap + argc + 1, sizeof(**wrapped));
+    if (!*wrapped) {
+        snprintf(reason, reasonlen, "server not ready: out of memory");
+        return -1;
+    }
+    if (nwrap) /* wrap may be NULL (no wrapper): no memcpy from it */
+        memcpy(*wrapped, l->wrap, nwrap * sizeof(**wrapped));
+    memcpy(*wrapped + nwrap, *argv, argc * sizeof(**wrapped));
+    return 0;
+}
+
+/* Probes the started server p until it answers, ends, or l->probe_timeout_s passes. Returns 0
+ * ready, 1 failed (reason set), 2 interrupted by *r->stop. */
+static int launch_wait_ready(struct runner *r, const struct launch *l, struct proc *p,
+                             const struct probe_target *pt, const char *shown, char *reason,
+                             size_t reasonlen)
+{
+    char probe_err[512] = "no probe yet", attempt_err[512], tail[512];
+    uint64_t deadline = clock_now_ns() + (uint64_t)(l->probe_timeout_s * 1e9);
+    int tried = 0;
+
+    for (;;) {
+        uint64_t now = clock_now_ns();
+        double left = now >= deadline ? 0 : (double)(deadline - now) / 1e9;
+        if (*r->stop)
+            return 2;
+        if (!proc_running(p)) {
+            char st[64];
+            proc_describe_status(p->status, st, sizeof(st));
+            proc_file_tail(l->log, 400, tail, sizeof(tail));
+            snprintf(reason, reasonlen, "server not ready: '%s' ended with %s%s%s", shown, st,
+                     tail[0] ? "; stderr: " : "", tail);
+            return 1;
+        }
+        if (left <= 0) {
+            proc_file_tail(l->log, 400, tail, sizeof(tail));
+            snprintf(reason, reasonlen, "server not ready after %.1f s: '%s': %s%s%s",
+                     l->probe_timeout_s, shown, probe_err, tail[0] ? "; stderr: " : "", tail);
+            return 1;
+        }
+        {
+            double attempt = left < PROBE_ATTEMPT_S ? left : PROBE_ATTEMPT_S;
+            int prc = probe_once(pt, attempt, attempt_err, sizeof(attempt_err));
+
+            if (prc == 0)
+                return 0;
+            if (prc == -3) { /* a refused password or certificate: final, no retry */
+                snprintf(reason, reasonlen, "server not ready: '%s': %s", shown, attempt_err);
+                return 1;
+            }
+            /* the last attempt, cut short by the deadline, that only ran out of time says
+             * less than the answer the attempts before it got (a certificate refused, a
+             * wrong reply): the reason keeps theirs */
+            if (prc != -2 || attempt >= PROBE_ATTEMPT_S || !tried)
+                snprintf(probe_err, sizeof(probe_err), "%s", attempt_err);
+            tried = 1;
+        }
+        sleep_ms(5);
+    }
+}
+
+int launch_start(struct runner *r, const struct launch *l, struct proc *p, char *reason,
+                 size_t reasonlen)
+{
+    char why[512], shown[1024];
+    char **argv = NULL, **wrapped = NULL;
+    struct proc_spec ps = {0};
+    struct probe_target pt = {0};
+    int rc = 1;
+
+    if (launch_argv(r, l, &argv, &wrapped, shown, sizeof(shown), reason, reasonlen) < 0)
+        goto out;
+    ps.argv = wrapped;
+    ps.env = r->sp->versions[l->version].env;
+    ps.cpus = r->pin_server;
+    ps.no_secrets = 1; /* credentials go to the driver and the probe only */
+    ps.envp = r->server_envp;
+    ps.no_aslr = r->server_no_aslr;
+    ps.stderr_path = l->log;
+    ps.capture_stdout = 0;
+    if (proc_start(p, &ps, why, sizeof(why)) < 0) {
+        snprintf(reason, reasonlen, "server not ready: %s", why);
+        goto out;
+    }
+    probe_target_fill(&pt, l->params, l->host, l->port, ps.env);
+    rc = launch_wait_ready(r, l, p, &pt, shown, reason, reasonlen);
+    if (rc == 0)
+        note_server_version(r, l->version, jstr(l->params, "protocol"), &pt, argv);
+out:
+    free(wrapped);
+    words_free(argv);
+    return rc;
+}
+
+int launch_start_placed(struct runner *r, struct launch *l, json_t *eff, struct proc *p,
+                        char *reason, size_t reasonlen)
+{
+    char why[512];
+    int s = launch_start(r, l, p, reason, reasonlen);
+    int attempt;
+
+    for (attempt = 1; s == 1 && attempt < 3 && strstr(reason, "in use"); attempt++) {
+        proc_stop(p, KILL_AFTER_S);
+        if (!(l->port = ports_free(why, sizeof(why))))
+            break;
+        json_object_set_new(eff, "port", json_integer(l->port));
+        reason[0] = '\0';
+        s = launch_start(r, l, p, reason, reasonlen);
+    }
+    return s;
+}
