@@ -3,6 +3,8 @@
 # times per case and prints one table (exit codes counted, median wall time per gate):
 #   aa        A/A, a 4-row subset of the PR grid (Redis SET P1, Redis GET P16, TCP 64 B,
 #             HTTP 4 KiB) with --budget BUDGET: target 0 exit 1, >= 90% exit 0
+#   aa-default  the same A/A spec, `compare gate` without flags (its default budget and
+#             counted cost): target 0 exit 1, >= 90% exit 0 where the host resolves
 #   aa-busy   the same with a second process looping on one core for the whole gate (a
 #             bounded busy loop): target 0 exit 1; the disturbed runs are counted
 #   ab-15     A/B: the candidate's TCP server slowed by --work (CPU work per request),
@@ -31,6 +33,10 @@ OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/gate-trust.XXXXXX")}
 mkdir -p "$OUT"
 # private copies: a rebuild of bin/ during the hours this runs cannot pull them away
 cp "$DRIVER" "$OUT/driver" && DRIVER=$OUT/driver
+# and the interposer counted servers start from (compare looks for it beside itself)
+if [ -f "$(dirname "$COMPARE")/libpairbench-seed.so" ]; then
+    cp "$(dirname "$COMPARE")/libpairbench-seed.so" "$OUT/"
+fi
 cp "$COMPARE" "$OUT/compare" && COMPARE=$OUT/compare
 busy_pid=
 cleanup() { [ -n "$busy_pid" ] && kill "$busy_pid" 2>/dev/null; return 0; }
@@ -152,6 +158,7 @@ spec aa 0
 for c in $CASES; do
     case $c in
     aa) run_case aa aa --budget "$BUDGET" ;;
+    aa-default) run_case aa-default aa ;;
     aa-busy)
         # one core busy for the whole case, bounded so it cannot outlive the script
         timeout $((REPS * 3600)) sh -c 'while :; do :; done' &

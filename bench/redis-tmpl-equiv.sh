@@ -9,7 +9,8 @@
 #    median of 3 counted runs of each row; the LRANGE_N templates get the built-in's prefill
 #    as setup: the same two commands, LPUSH mylist of N values and LTRIM mylist 0 N-1.
 # Prints one line per built-in: bytes in/out per command of both, instructions per op of both
-# and their ratio. Usage: sh bench/redis-tmpl-equiv.sh   env: REQUESTS (2000), OUT (temp dir),
+# and their ratio, flagged DIFFERS when the bytes differ or the ratio is beyond 0.1%.
+# Usage: sh bench/redis-tmpl-equiv.sh   env: REQUESTS (2000), OUT (temp dir),
 # ONLY (a grep -E filter on the built-in names).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,7 +33,7 @@ RPOP|RPOP mylist
 SADD|SADD myset element:__rand_int__
 HSET|HSET myhash element:__rand_int__ __data__
 SPOP|SPOP myset
-ZADD|ZADD myzset 0 element:__rand_int__
+ZADD|ZADD myzset __rand_score__ element:__rand_int__
 ZPOPMIN|ZPOPMIN myzset
 MSET|$m10
 LRANGE_100|LRANGE mylist 0 99
@@ -107,9 +108,11 @@ const short = t => t.length > 40 ? t.slice(0, 37) + "..." : t;
 console.log("built-in    template                                  bytes in/out per cmd (b | t)       instr/op built-in  template   ratio");
 pairs.forEach((p, i) => {
   const [b, t] = p.split("|"), w = wire[i].split("|");
-  const ib = med(per[b]), it = med(per[t.length > 60 ? t.slice(0, 57) + "..." : t] || per[t]);
+  const ib = med(per[b]), it = med(per[t] || per[t.slice(0, 37) + "..."]);
+  const far = !(Math.abs(it / ib - 1) <= 0.001) || w[1] !== w[2];
   console.log(b.padEnd(11), short(t).padEnd(41), (w[1] + " | " + w[2]).padEnd(34),
-              ib.toFixed(1).padStart(17), it.toFixed(1).padStart(9), (it / ib).toFixed(4).padStart(7));
+              ib.toFixed(1).padStart(17), it.toFixed(1).padStart(9), (it / ib).toFixed(4).padStart(7),
+              far ? "DIFFERS" : "same");
 });
 ' "$out/run/runs.jsonl" "$out/wire.txt" "$out/pairs.txt"
 echo "run directory: $out/run" >&2
