@@ -20,13 +20,8 @@ OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/aa-family.XXXXXX")}
 mkdir -p "$OUT"
 command -v node > /dev/null || { echo "aa-family: node is needed to read summary.json" >&2; exit 2; }
 command -v redis-server > /dev/null || { echo "aa-family: redis-server is needed" >&2; exit 2; }
-# private copies: a rebuild of bin/ while this runs cannot pull them away
-cp "$DRIVER" "$OUT/driver" && DRIVER=$OUT/driver
-# and the interposer counted servers start from (compare looks for it beside itself)
-if [ -f "$(dirname "$COMPARE")/libpairbench-seed.so" ]; then
-    cp "$(dirname "$COMPARE")/libpairbench-seed.so" "$OUT/"
-fi
-cp "$COMPARE" "$OUT/compare" && COMPARE=$OUT/compare
+. "$top/bench/host.sh"
+private_bins "$OUT"
 
 cat > "$OUT/grid.json" <<'JSON'
 {"name": "aa-family", "description": "6 latency- and throughput-bound TCP and Redis rows",

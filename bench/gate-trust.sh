@@ -31,13 +31,8 @@ RUNS=${RUNS:-5}
 CASES=${CASES:-"aa aa-busy ab-15 ab-instr runs1 runs2"}
 OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/gate-trust.XXXXXX")}
 mkdir -p "$OUT"
-# private copies: a rebuild of bin/ during the hours this runs cannot pull them away
-cp "$DRIVER" "$OUT/driver" && DRIVER=$OUT/driver
-# and the interposer counted servers start from (compare looks for it beside itself)
-if [ -f "$(dirname "$COMPARE")/libpairbench-seed.so" ]; then
-    cp "$(dirname "$COMPARE")/libpairbench-seed.so" "$OUT/"
-fi
-cp "$COMPARE" "$OUT/compare" && COMPARE=$OUT/compare
+. "$top/bench/host.sh"
+private_bins "$OUT"
 busy_pid=
 cleanup() { [ -n "$busy_pid" ] && kill "$busy_pid" 2>/dev/null; return 0; }
 trap cleanup EXIT INT TERM

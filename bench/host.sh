@@ -1,4 +1,4 @@
-# Sourced by the bench scripts: host_line prints one header line naming what the figures
+# Sourced by the bench scripts. host_line prints one header line naming what the figures
 # depend on beyond the code: the CPU (its model name says only "AMD EPYC" on some VMs, so
 # family, model and stepping too, worded as meta.json's cpu_id), the kernel, and how an idle vCPU waits (the idle driver
 # and the guest's halt-polling window). Two VMs of the project's kind, same kernel and boot
@@ -14,4 +14,15 @@ host_line() {
     printf 'host: %s, %s CPUs, Linux %s; idle: %s%s (docs/ci.md, "Busy polling on a VM")\n' \
         "$host_cpu" "$(getconf _NPROCESSORS_ONLN)" "$(uname -r)" "$host_idle" \
         "${host_hp:+, guest_halt_poll_ns $host_hp}"
+}
+
+# private_bins DIR: copies $DRIVER and $COMPARE into DIR and points them there, so that a
+# rebuild of bin/ while a long bench runs cannot pull them away; with compare goes the
+# interposer counted servers start from (compare looks for it beside itself).
+private_bins() {
+    cp "$DRIVER" "$1/driver" && DRIVER=$1/driver
+    if [ -f "$(dirname "$COMPARE")/libpairbench-seed.so" ]; then
+        cp "$(dirname "$COMPARE")/libpairbench-seed.so" "$1/"
+    fi
+    cp "$COMPARE" "$1/compare" && COMPARE=$1/compare
 }

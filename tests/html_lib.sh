@@ -13,7 +13,12 @@ HTML_SEQ=0
 chromium_run() {
     HTML_SEQ=$((HTML_SEQ + 1))
     # shellcheck disable=SC2086
-    timeout 90 chromium $CHROMIUM_FLAGS --user-data-dir="$T/prof$HTML_SEQ" "$@" 2>> "$T/chromium.err"
+    timeout 90 chromium $CHROMIUM_FLAGS --user-data-dir="$T/prof$HTML_SEQ" "$@" 2>> "$T/chromium.err" && return 0
+    rc=$?
+    # the last line of the log then says why, before Chromium's own noise (D-Bus) hides it
+    [ $rc -eq 124 ] && echo "chromium: no result within 90 s (killed by timeout)" >> "$T/chromium.err"
+    [ $rc -ne 124 ] && echo "chromium: exit $rc" >> "$T/chromium.err"
+    return $rc
 }
 
 # html_check OUT.jsonl FILE...: load every FILE in one browser; one JSON line per file in OUT
