@@ -8,6 +8,8 @@
 #include "analysis/stats.h"
 #include "analysis/summary.h"
 
+#include "util/jobs_util.h"
+
 /* The median throughput of version vi's runs in the row (0 when none). */
 static double tput_median(const json_t *const *cells, size_t vi, size_t nr)
 {
@@ -17,14 +19,14 @@ static double tput_median(const json_t *const *cells, size_t vi, size_t nr)
 
     for (r = 0; r < nr && n < 256; r++)
         if (cells[vi * nr + r])
-            v[n++] = summary_num(json_object_get(cells[vi * nr + r], "result"), "throughput", 0);
+            v[n++] = ju_num(json_object_get(cells[vi * nr + r], "result"), "throughput", 0);
     return n && stats_range(v, n, &rg) == 0 ? rg.median : 0;
 }
 
 static void note_source(json_t *row, const json_t *run, int *seen)
 {
     const char *src =
-        summary_str(json_object_get(json_object_get(run, "server"), "window"), "source", NULL);
+        ju_str(json_object_get(json_object_get(run, "server"), "window"), "source", NULL);
     int bit = !src ? 0 : strcmp(src, "marks") == 0 ? 1 : 2;
 
     *seen |= bit;
@@ -56,8 +58,7 @@ void disturb_row(json_t *row, const json_t *const *cells, const json_t *versions
             if (cells[vi * nr + r]) {
                 n_runs++;
                 n_far += interference_is_outlier(
-                    summary_num(json_object_get(cells[vi * nr + r], "result"), "throughput", 0),
-                    med);
+                    ju_num(json_object_get(cells[vi * nr + r], "result"), "throughput", 0), med);
             }
         /* an outlier is the odd impossible run; when more than one run in three is that far
          * from the median, the version's runs fall in two groups, and both are measurements */
@@ -71,7 +72,7 @@ void disturb_row(json_t *row, const json_t *const *cells, const json_t *versions
             note_source(row, run, &seen);
             in = json_object_get(run, "interference");
             any |= in != NULL;
-            t = summary_num(json_object_get(run, "result"), "throughput", 0);
+            t = ju_num(json_object_get(run, "result"), "throughput", 0);
             if (json_is_true(json_object_get(in, "disturbed")))
                 disturbed[r] = 1;
             if (interference_is_outlier(t, med)) {
@@ -101,11 +102,11 @@ void disturb_row(json_t *row, const json_t *const *cells, const json_t *versions
             if (!run || !json_is_true(json_object_get(in, "disturbed")))
                 continue;
             json_array_append_new(
-                dist, json_pack("{s:O, s:I, s:f, s:f, s:I, s:b}", "version",
-                                json_array_get(versions, vi), "round", (json_int_t)r + 1,
-                                "other_cpu_cores", summary_num(in, "other_cpu_cores", 0),
-                                "steal_pct", summary_num(in, "steal_pct", 0), "nivcsw",
-                                (json_int_t)summary_num(in, "nivcsw", 0), "excluded", exclude[r]));
+                dist,
+                json_pack("{s:O, s:I, s:f, s:f, s:I, s:b}", "version", json_array_get(versions, vi),
+                          "round", (json_int_t)r + 1, "other_cpu_cores",
+                          ju_num(in, "other_cpu_cores", 0), "steal_pct", ju_num(in, "steal_pct", 0),
+                          "nivcsw", (json_int_t)ju_num(in, "nivcsw", 0), "excluded", exclude[r]));
         }
     for (r = 0; r < nr; r++)
         if (exclude[r])

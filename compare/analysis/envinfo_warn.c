@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/jobs_util.h"
+
 /* The first element of a [1, 5, 15] array, or -1 when absent. */
 static double first_load(const json_t *arr)
 {
@@ -16,8 +18,7 @@ static double first_load(const json_t *arr)
 static int fact_load(const json_t *env, const char *key, int at_end, struct env_warning *w)
 {
     double load = first_load(json_object_get(env, key));
-    const json_t *c = json_object_get(env, "cores_logical");
-    long cores = json_is_integer(c) ? (long)json_integer_value(c) : 0;
+    long cores = ju_int(env, "cores_logical", 0);
     size_t n;
 
     if (load < 0 || cores <= 0 || load <= 0.5 * (double)cores)

@@ -7,6 +7,8 @@
 #include "analysis/metrics.h"
 #include "analysis/summary.h"
 
+#include "util/jobs_util.h"
+
 int family_member(int m)
 {
     return m >= 0 && m < METRIC_INSTRUCTIONS && m != METRIC_CPU_PERCENT;
@@ -91,15 +93,15 @@ static size_t family_collect(json_t *metrics, const char *base, const char *ver,
         const json_t *mo = json_object_get(metrics, metric_name((enum metric)m));
         const json_t *vals = json_object_get(mo, "values");
         json_t *cmp = json_object_get(json_object_get(mo, "vs_baseline"), ver);
-        const char *v = summary_str(cmp, "verdict", "");
+        const char *v = ju_str(cmp, "verdict", "");
         size_t a, b, k;
         int confirmed, decided;
 
-        if (!family_member(m) || !cmp || !(summary_num(mo, "threshold_pct", 0) > 0))
+        if (!family_member(m) || !cmp || !(ju_num(mo, "threshold_pct", 0) > 0))
             continue;
-        a = (size_t)summary_num(json_object_get(vals, base), "n", 0);
-        b = (size_t)summary_num(json_object_get(vals, ver), "n", 0);
-        k = (size_t)summary_num(json_object_get(cmp, "paired_ratio"), "n", 0);
+        a = (size_t)ju_num(json_object_get(vals, base), "n", 0);
+        b = (size_t)ju_num(json_object_get(vals, ver), "n", 0);
+        k = (size_t)ju_num(json_object_get(cmp, "paired_ratio"), "n", 0);
         confirmed = planned && (a > planned || b > planned);
         decided = !strcmp(v, VERDICT_REGRESSED) || !strcmp(v, VERDICT_IMPROVED);
         mem[n].cmp = cmp;
@@ -140,7 +142,7 @@ void family_hold(json_t *row, json_t *metrics, const json_t *versions, size_t pl
         family_holm(p, n, FAMILY_LEVEL, keep);
         chance = family_chance(n, conf, na, nb, np);
         for (i = 0; i < n; i++) {
-            const char *v = summary_str(mem[i].cmp, "verdict", "");
+            const char *v = ju_str(mem[i].cmp, "verdict", "");
             int decided = !strcmp(v, VERDICT_REGRESSED) || !strcmp(v, VERDICT_IMPROVED);
 
             if (decided && !keep[i])
@@ -169,9 +171,9 @@ json_t *family_summary(const json_t *rows)
 
         if (!f)
             continue;
-        worst = fmax(worst, summary_num(f, "chance", 0));
-        if (summary_num(f, "metrics", 0) > (double)most)
-            most = (size_t)summary_num(f, "metrics", 0);
+        worst = fmax(worst, ju_num(f, "chance", 0));
+        if (ju_num(f, "metrics", 0) > (double)most)
+            most = (size_t)ju_num(f, "metrics", 0);
     }
     if (worst < 0)
         return NULL;

@@ -9,6 +9,7 @@
 
 #include "util/exit_codes.h"
 #include "util/escape.h"
+#include "util/jobs_util.h"
 #include "num.h"
 #include "analysis/outcome.h"
 #include "analysis/outcome.h"
@@ -439,9 +440,9 @@ int gate_candidate_fault(const json_t *row, const char *base, const char **reaso
         return 0;
     json_array_foreach(fails, k, f)
     {
-        const char *why = summary_str(f, "reason", "");
+        const char *why = ju_str(f, "reason", "");
 
-        if (strcmp(summary_str(f, "version", ""), base) == 0)
+        if (strcmp(ju_str(f, "version", ""), base) == 0)
             return 0;
         if (!json_is_true(json_object_get(f, "measured")) &&
             strncmp(why, "server ended during the run", 27) != 0)
@@ -495,7 +496,7 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
     json_t *rows = json_object_get(summary, "rows"), *row;
     const char *base = json_string_value(json_array_get(json_object_get(summary, "versions"), 0));
     const char *fault;
-    double planned = summary_num(summary, "rounds", 0);
+    double planned = ju_num(summary, "rounds", 0);
     size_t i;
 
     memset(gr, 0, sizeof(*gr));
@@ -561,7 +562,7 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
                 gate_fmt_change(ch, sizeof(ch), mj, cand, planned);
                 snprintf(what, sizeof(what), "%s %s (%s)", metric_title(m), ch, ver);
                 if (strcmp(v, VERDICT_SAME) == 0 &&
-                    strcmp(summary_str(cand, "reason", ""), STATS_REASON_TOO_FEW) == 0) {
+                    strcmp(ju_str(cand, "reason", ""), STATS_REASON_TOO_FEW) == 0) {
                     gr->too_few++;
                     snprintf(what, sizeof(what), "%s %s: %s (%s)", metric_title(m), ch,
                              STATS_REASON_TOO_FEW, ver);
@@ -574,7 +575,7 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
                 } else if (strcmp(v, VERDICT_UNSTABLE) == 0) {
                     gr->unstable++;
                     snprintf(what, sizeof(what), "%s unstable%s (%s)", metric_title(m),
-                             strcmp(summary_str(cand, "reason", ""), STATS_REASON_DISTURBED) == 0
+                             strcmp(ju_str(cand, "reason", ""), STATS_REASON_DISTURBED) == 0
                                  ? ": " STATS_REASON_DISTURBED
                                  : "",
                              ver);

@@ -4,6 +4,8 @@
 #include "analysis/outcome.h"
 #include "analysis/summary.h"
 
+#include "util/jobs_util.h"
+
 void outcome_default_gated(unsigned char gated[METRIC_ALL])
 {
     int m;
@@ -36,7 +38,7 @@ const char *outcome_row_verdict(const json_t *row, const char *candidate,
                                 const unsigned char *gated)
 {
     unsigned char dflt[METRIC_ALL];
-    const char *status = summary_str(row, "status", "ok");
+    const char *status = ju_str(row, "status", "ok");
     int m, regressed = 0, unstable = 0, improved = 0, undecided = 0;
 
     if (strcmp(status, VERDICT_FAILED) == 0)
@@ -54,17 +56,17 @@ const char *outcome_row_verdict(const json_t *row, const char *candidate,
 
         if (!gated[m] || !summary_vs(row, metric_name((enum metric)m), candidate))
             continue;
-        v = summary_str(summary_vs(row, metric_name((enum metric)m), candidate), "verdict", "");
+        v = ju_str(summary_vs(row, metric_name((enum metric)m), candidate), "verdict", "");
         if (strcmp(v, VERDICT_FAILED) == 0)
             return VERDICT_FAILED;
         regressed |= strcmp(v, VERDICT_REGRESSED) == 0;
         unstable |= strcmp(v, VERDICT_UNSTABLE) == 0;
         improved |= strcmp(v, VERDICT_IMPROVED) == 0;
         /* "~" only because the runs could not reach the evidence level: nothing was decided */
-        undecided |= strcmp(v, VERDICT_SAME) == 0 &&
-                     strcmp(summary_str(summary_vs(row, metric_name((enum metric)m), candidate),
-                                        "reason", ""),
-                            STATS_REASON_TOO_FEW) == 0;
+        undecided |=
+            strcmp(v, VERDICT_SAME) == 0 &&
+            strcmp(ju_str(summary_vs(row, metric_name((enum metric)m), candidate), "reason", ""),
+                   STATS_REASON_TOO_FEW) == 0;
     }
     if (regressed)
         return VERDICT_REGRESSED;
@@ -121,7 +123,7 @@ json_t *outcome_build(const json_t *summary, const unsigned char *gated)
     json_array_foreach(rows, i, row)
     {
         count_row(row, versions, gated, counts);
-        failed_runs += (json_int_t)summary_num(json_object_get(row, "runs"), "failed", 0);
+        failed_runs += (json_int_t)ju_num(json_object_get(row, "runs"), "failed", 0);
     }
     if (counts[0])
         overall = VERDICT_REGRESSED;

@@ -22,20 +22,7 @@
 #include "analysis/summary_row.h"
 
 #include "util/escape.h"
-
-double summary_num(const json_t *obj, const char *key, double def)
-{
-    const json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
-
-    return json_is_number(v) ? json_number_value(v) : def;
-}
-
-const char *summary_str(const json_t *obj, const char *key, const char *def)
-{
-    const json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
-
-    return json_is_string(v) ? json_string_value(v) : def;
-}
+#include "util/jobs_util.h"
 
 int summary_confirmed(const json_t *metric, double planned)
 {
@@ -44,7 +31,7 @@ int summary_confirmed(const json_t *metric, double planned)
 
     json_object_foreach((json_t *)json_object_get(metric, "values"), ver, v)
     {
-        if (planned > 0 && summary_num(v, "n", 0) > planned)
+        if (planned > 0 && ju_num(v, "n", 0) > planned)
             return 1;
     }
     return 0;
@@ -55,12 +42,12 @@ int summary_judged_change(const json_t *metric, const json_t *vs, double planned
     const json_t *pr = json_object_get(vs, "paired_ratio");
 
     if (summary_confirmed(metric, planned) && json_is_number(json_object_get(pr, "median"))) {
-        *change = summary_num(pr, "median", 1) - 1;
+        *change = ju_num(pr, "median", 1) - 1;
         return 0;
     }
     if (!json_is_number(json_object_get(vs, "change")))
         return -1;
-    *change = summary_num(vs, "change", 0);
+    *change = ju_num(vs, "change", 0);
     return 0;
 }
 
@@ -199,12 +186,12 @@ static void index_meta(struct run_index *ix, const json_t *meta)
     size_t i;
 
     for (i = 0; i < json_array_size(mv); i++) {
-        const char *n = summary_str(json_array_get(mv, i), "name", NULL);
+        const char *n = ju_str(json_array_get(mv, i), "name", NULL);
         if (n)
             add_unique(ix->versions, ix->seen_v, n);
     }
     for (i = 0; i < json_array_size(mc); i++) {
-        const char *id = summary_str(json_array_get(mc, i), "id", NULL);
+        const char *id = ju_str(json_array_get(mc, i), "id", NULL);
         if (id) {
             add_unique(ix->configs, ix->seen_c, id);
             json_object_set(ix->meta_cfg, id, json_array_get(mc, i)); /* the last one wins */
@@ -215,8 +202,8 @@ static void index_meta(struct run_index *ix, const json_t *meta)
 /* One runs.jsonl line (the i-th) into the index. Returns 0, or -1 with err. */
 static int index_run(struct run_index *ix, const json_t *run, size_t i, char *err, size_t errlen)
 {
-    const char *cfg = summary_str(run, "config", NULL), *ver = summary_str(run, "version", NULL);
-    const char *kind = summary_str(run, "kind", NULL);
+    const char *cfg = ju_str(run, "config", NULL), *ver = ju_str(run, "version", NULL);
+    const char *kind = ju_str(run, "kind", NULL);
     const json_t *rj = json_object_get(run, "round");
     char key[512], kv[300];
     long round;
@@ -234,8 +221,8 @@ static int index_run(struct run_index *ix, const json_t *run, size_t i, char *er
         ix->max_round = round;
     add_unique(ix->versions, ix->seen_v, ver);
     add_unique(ix->configs, ix->seen_c, cfg);
-    if (!json_object_get(ix->labels, cfg) && summary_str(run, "label", NULL))
-        json_object_set_new(ix->labels, cfg, json_string(summary_str(run, "label", "")));
+    if (!json_object_get(ix->labels, cfg) && ju_str(run, "label", NULL))
+        json_object_set_new(ix->labels, cfg, json_string(ju_str(run, "label", "")));
     /* counted runs (kind "instructions") have rounds of their own */
     snprintf(kv, sizeof(kv), "%s%s%s", ver, kind ? "\x1f" : "", kind ? kind : "");
     summary_run_key(key, sizeof(key), cfg, kv, round);
@@ -254,7 +241,7 @@ static int index_run(struct run_index *ix, const json_t *run, size_t i, char *er
  * confirmation shares its budget among, and in *nr how many rounds a row spans. */
 static size_t plan_rounds(const json_t *meta, long max_round, struct look_plan *lp, size_t *nr)
 {
-    size_t expected = (size_t)summary_num(json_object_get(meta, "settings"), "runs", 0);
+    size_t expected = (size_t)ju_num(json_object_get(meta, "settings"), "runs", 0);
 
     if (expected == 0 || expected > SUMMARY_MAX_ROUNDS)
         expected = (size_t)max_round;
@@ -262,7 +249,7 @@ static size_t plan_rounds(const json_t *meta, long max_round, struct look_plan *
      * meta.json before the first extra round) says how many looks share the budget */
     lp->planned = expected;
     lp->looks =
-        ((size_t)summary_num(json_object_get(meta, "confirmation"), "max_extra_rounds", 0) + 1) / 2;
+        ((size_t)ju_num(json_object_get(meta, "confirmation"), "max_extra_rounds", 0) + 1) / 2;
     *nr = expected > (size_t)max_round ? expected : (size_t)max_round;
     return expected;
 }
@@ -278,13 +265,13 @@ static int add_rows(json_t *rows, const struct run_index *ix, const json_t *meta
         const char *cfg = json_string_value(json_array_get(ix->configs, i));
         json_t *row =
             summary_row_build(cfg, json_object_get(ix->meta_cfg, cfg), ix->latest, ix->versions, nr,
-                              expected_rounds, rules, lp, summary_str(ix->labels, cfg, cfg),
-                              summary_num(json_object_get(meta, "settings"), "warmup", 0));
+                              expected_rounds, rules, lp, ju_str(ix->labels, cfg, cfg),
+                              ju_num(json_object_get(meta, "settings"), "warmup", 0));
 
         if (!row)
             return -1;
         json_object_set_new(json_object_get(row, "runs"), "replaced",
-                            json_integer((json_int_t)summary_num(ix->replaced, cfg, 0)));
+                            json_integer((json_int_t)ju_num(ix->replaced, cfg, 0)));
         json_array_append_new(rows, row);
     }
     return 0;
@@ -387,10 +374,10 @@ int summary_write_csv(FILE *f, const json_t *summary)
                 const json_t *vs = summary_vs(row, mname, ver);
                 const json_t *pr = json_object_get(vs, "paired_ratio");
 
-                escape_csv(f, summary_str(row, "config", ""));
+                escape_csv(f, ju_str(row, "config", ""));
                 fputc(',', f);
-                escape_csv(f, summary_str(row, "label", ""));
-                fprintf(f, ",%s,%s,", summary_str(row, "status", ""), mname);
+                escape_csv(f, ju_str(row, "label", ""));
+                fprintf(f, ",%s,%s,", ju_str(row, "status", ""), mname);
                 escape_csv(f, ver);
                 csv_num(f, val, "median");
                 csv_num(f, val, "min");
@@ -403,7 +390,7 @@ int summary_write_csv(FILE *f, const json_t *summary)
                 csv_num(f, pr, "min");
                 csv_num(f, pr, "max");
                 csv_num(f, vs, "p_paired");
-                fprintf(f, ",%s\n", summary_str(vs, "verdict", ""));
+                fprintf(f, ",%s\n", ju_str(vs, "verdict", ""));
             }
         }
     }

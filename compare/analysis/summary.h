@@ -61,10 +61,6 @@ int summary_write_csv(FILE *f, const json_t *summary);
 const json_t *summary_metric(const json_t *row, const char *metric);
 const json_t *summary_values(const json_t *row, const char *metric, const char *version);
 const json_t *summary_vs(const json_t *row, const char *metric, const char *version);
-/* json number (integer or real) at obj[key], or def. */
-double summary_num(const json_t *obj, const char *key, double def);
-/* string at obj[key], or def. */
-const char *summary_str(const json_t *obj, const char *key, const char *def);
 
 /* Whether a row's metric (summary_metric) has more runs on some side than the planned rounds
  * (0: none planned, never): it got extra rounds (confirm.c). */

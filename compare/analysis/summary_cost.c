@@ -9,6 +9,8 @@
 #include "analysis/stats.h"
 #include "analysis/summary.h"
 
+#include "util/jobs_util.h"
+
 /* The ok counted lines of one version, in round order. Returns how many (at most max). */
 static size_t counted_lines(const char *kind, const char *cfg, const char *ver,
                             const json_t *latest, size_t nr, const json_t **out, size_t max)
@@ -21,7 +23,7 @@ static size_t counted_lines(const char *kind, const char *cfg, const char *ver,
 
         snprintf(key, sizeof(key), "%s\x1f%s\x1f%s\x1f%ld", cfg, ver, kind, (long)r + 1);
         run = json_object_get(latest, key);
-        if (run && strcmp(summary_str(run, "status", ""), "ok") == 0)
+        if (run && strcmp(ju_str(run, "status", ""), "ok") == 0)
             out[n++] = run;
     }
     return n;
@@ -43,7 +45,7 @@ static double fn_median(const struct where *w, const json_t *const *lines, size_
     size_t i;
 
     for (i = 0; i < n && i < 64; i++)
-        v[i] = summary_num(json_object_get(json_object_get(lines[i], w->field), w->sub), name, 0);
+        v[i] = ju_num(json_object_get(json_object_get(lines[i], w->field), w->sub), name, 0);
     if (stats_range(v, i, &r) < 0)
         return 0;
     return r.median;
@@ -51,8 +53,8 @@ static double fn_median(const struct where *w, const json_t *const *lines, size_
 
 static int by_abs_delta(const void *a, const void *b)
 {
-    double x = fabs(summary_num(*(json_t *const *)a, "delta", 0));
-    double y = fabs(summary_num(*(json_t *const *)b, "delta", 0));
+    double x = fabs(ju_num(*(json_t *const *)a, "delta", 0));
+    double y = fabs(ju_num(*(json_t *const *)b, "delta", 0));
 
     return x < y ? 1 : x > y ? -1 : 0;
 }
@@ -119,7 +121,7 @@ static const char *not_exact(const json_t *const *lines, size_t n)
     for (i = 0; i < n; i++) {
         const json_t *f = json_object_get(json_object_get(lines[i], "instructions"), "fixed");
         if (!json_is_true(json_object_get(f, "exact")))
-            return f ? summary_str(f, "reason", "not exact")
+            return f ? ju_str(f, "reason", "not exact")
                      : "counted without fixed randomness (hardware counters, or an older dataset)";
     }
     return NULL;
@@ -132,7 +134,7 @@ static int all_virtual(const json_t *const *lines, size_t n)
 
     for (i = 0; i < n; i++) {
         const json_t *f = json_object_get(json_object_get(lines[i], "instructions"), "fixed");
-        if (strcmp(summary_str(json_object_get(f, "clock"), "kind", ""), "virtual") != 0)
+        if (strcmp(ju_str(json_object_get(f, "clock"), "kind", ""), "virtual") != 0)
             return 0;
     }
     return n > 0;
@@ -140,10 +142,7 @@ static int all_virtual(const json_t *const *lines, size_t n)
 
 static long line_seed(const json_t *line)
 {
-    const json_t *f = json_object_get(json_object_get(line, "instructions"), "fixed");
-    return json_is_integer(json_object_get(f, "seed"))
-               ? (long)json_integer_value(json_object_get(f, "seed"))
-               : -1;
+    return ju_int(json_object_get(json_object_get(line, "instructions"), "fixed"), "seed", -1);
 }
 
 /* The rule for exact counts: both versions' lines exact, paired by seed; regressed/improved
@@ -157,7 +156,7 @@ static void exact_verdict(json_t *metric, json_t *vs, const json_t *const *base,
                           const json_t *const *cand, size_t nc)
 {
     const char *wb = not_exact(base, nb), *wc = not_exact(cand, nc);
-    double thr = summary_num(metric, "threshold_pct", 0) *
+    double thr = ju_num(metric, "threshold_pct", 0) *
                  (all_virtual(base, nb) && all_virtual(cand, nc) ? SUMMARY_COST_EXACT_SHARE_VIRTUAL
                                                                  : SUMMARY_COST_EXACT_SHARE);
     json_t *pairs = json_array(), *ex;
@@ -174,8 +173,8 @@ static void exact_verdict(json_t *metric, json_t *vs, const json_t *const *base,
     }
     for (i = 0; i < nb; i++)
         for (j = 0; j < nc; j++) {
-            double a = summary_num(json_object_get(base[i], "instructions"), "per_op", 0),
-                   c = summary_num(json_object_get(cand[j], "instructions"), "per_op", 0), ch;
+            double a = ju_num(json_object_get(base[i], "instructions"), "per_op", 0),
+                   c = ju_num(json_object_get(cand[j], "instructions"), "per_op", 0), ch;
             if (line_seed(base[i]) != line_seed(cand[j]) || !(a > 0))
                 continue;
             ch = c / a - 1;
@@ -215,7 +214,7 @@ void summary_cost_annotate(json_t *metric, const char *cfg, const json_t *latest
         struct stats_range r;
         size_t i;
         for (i = 0; i < nb; i++)
-            v[i] = summary_num(json_object_get(base[i], "instructions"), "throughput_counted", 0);
+            v[i] = ju_num(json_object_get(base[i], "instructions"), "throughput_counted", 0);
         if (stats_range(v, nb, &r) == 0)
             json_object_set_new(metric, "throughput_counted", json_real(r.median));
     }
@@ -226,7 +225,7 @@ void summary_cost_annotate(json_t *metric, const char *cfg, const json_t *latest
 
         if (nc && !json_object_get(metric, "source")) {
             const json_t *inst = json_object_get(cand[0], "instructions");
-            json_object_set_new(metric, "source", json_string(summary_str(inst, "source", "")));
+            json_object_set_new(metric, "source", json_string(ju_str(inst, "source", "")));
             /* which process, and the counters' event (absent from older datasets) */
             if (json_is_string(json_object_get(inst, "counted")))
                 json_object_set(metric, "counted", json_object_get(inst, "counted"));
@@ -235,7 +234,7 @@ void summary_cost_annotate(json_t *metric, const char *cfg, const json_t *latest
         }
         if (vi > 0 && vs && nb && nc)
             json_object_set_new(vs, "functions", functions_diff(&instr_where, base, nb, cand, nc));
-        if (vi > 0 && vs && nb && nc && strcmp(summary_str(vs, "verdict", ""), "failed") != 0)
+        if (vi > 0 && vs && nb && nc && strcmp(ju_str(vs, "verdict", ""), "failed") != 0)
             exact_verdict(metric, vs, base, nb, cand, nc);
     }
 }
@@ -259,7 +258,7 @@ void summary_cost_breakdown(json_t *metric, const char *kind, const char *field,
         size_t i;
 
         for (i = 0; i < nb; i++)
-            v[i] = summary_num(json_object_get(base[i], field), "throughput_traced", 0);
+            v[i] = ju_num(json_object_get(base[i], field), "throughput_traced", 0);
         if (stats_range(v, nb, &r) == 0)
             json_object_set_new(metric, "throughput_counted", json_real(r.median));
     }
@@ -276,7 +275,7 @@ void summary_cost_breakdown(json_t *metric, const char *kind, const char *field,
         size_t i;
 
         json_array_foreach(own, i, it)
-            json_object_set(o, summary_str(it, "name", "?"), json_object_get(it, "candidate"));
+            json_object_set(o, ju_str(it, "name", "?"), json_object_get(it, "candidate"));
         json_decref(own);
         json_object_set_new(metric, out_key, o);
     }

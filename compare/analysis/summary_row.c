@@ -14,6 +14,8 @@
 #include "analysis/summary_row.h"
 #include "analysis/summary_workload.h"
 
+#include "util/jobs_util.h"
+
 #define N_ERR_KINDS 5
 
 static const char *const err_kinds[N_ERR_KINDS] = {"connect", "io", "protocol", "verify",
@@ -62,16 +64,16 @@ static void put_per_op(struct side *s, int m, size_t r, const json_t *o, const c
 static void side_add_window(struct side *s, size_t r, const json_t *run)
 {
     const json_t *w = path2(run, "server", "window");
-    double ops = summary_num(json_object_get(run, "result"), "ops", 0);
+    double ops = ju_num(json_object_get(run, "result"), "ops", 0);
 
     if (!json_is_object(w) || !(ops > 0))
         return;
-    s->v[METRIC_SERVER_CPU_US][r] = summary_num(w, "cpu_s", 0) * 1e6 / ops;
+    s->v[METRIC_SERVER_CPU_US][r] = ju_num(w, "cpu_s", 0) * 1e6 / ops;
     s->have[METRIC_SERVER_CPU_US][r] = json_is_number(json_object_get(w, "cpu_s"));
-    s->v[M_SERVER_SYSCALLS][r] = (summary_num(w, "syscr", 0) + summary_num(w, "syscw", 0)) / ops;
+    s->v[M_SERVER_SYSCALLS][r] = (ju_num(w, "syscr", 0) + ju_num(w, "syscw", 0)) / ops;
     s->have[M_SERVER_SYSCALLS][r] =
         json_is_number(json_object_get(w, "syscr")) && json_is_number(json_object_get(w, "syscw"));
-    s->v[M_SERVER_CTXSW][r] = summary_num(w, "ctxsw", 0) / ops;
+    s->v[M_SERVER_CTXSW][r] = ju_num(w, "ctxsw", 0) / ops;
     s->have[M_SERVER_CTXSW][r] = json_is_number(json_object_get(w, "ctxsw"));
     /* the software events over the same window (swcount.h) */
     put_per_op(s, METRIC_CONTEXT_SWITCHES, r, json_object_get(w, "perf"), "context_switches", ops);
@@ -105,10 +107,10 @@ static void side_add_run(struct side *s, size_t r, const json_t *run, double war
     server = json_object_get(run, "server");
     side_add_window(s, r, run);
     /* the harness reads the server's CPU over the driver's whole life, warm-up included */
-    elapsed = summary_num(res, "elapsed_s", 0) +
-              summary_num(json_object_get(res, "config"), "warmup", warmup_default);
+    elapsed = ju_num(res, "elapsed_s", 0) +
+              ju_num(json_object_get(res, "config"), "warmup", warmup_default);
     if (json_is_object(server) && json_is_number(json_object_get(server, "cpu_s")) && elapsed > 0) {
-        s->v[M_SERVER_CPU][r] = summary_num(server, "cpu_s", 0) / elapsed * 100;
+        s->v[M_SERVER_CPU][r] = ju_num(server, "cpu_s", 0) / elapsed * 100;
         s->have[M_SERVER_CPU][r] = 1;
     }
 }
@@ -133,14 +135,14 @@ static unsigned add_counted(struct side *const *sides, const char *cfg, const js
             summary_run_key(key, sizeof(key), cfg, kv, (long)r + 1);
             if (!(run = json_object_get(latest, key)))
                 continue;
-            if (strcmp(summary_str(run, "status", "failed"), "ok") != 0) {
+            if (strcmp(ju_str(run, "status", "failed"), "ok") != 0) {
                 failed++;
                 if (strcmp(kind, field) != 0)
                     continue; /* the line's own metric lists its failure */
                 json_array_append_new(failures,
                                       json_pack("{s:s,s:I,s:s,s:s}", "version", ver, "round",
                                                 (json_int_t)r + 1, "kind", kind, "reason",
-                                                summary_str(run, "reason", "unknown")));
+                                                ju_str(run, "reason", "unknown")));
                 continue;
             }
             if (strcmp(kind, field) == 0)
@@ -161,10 +163,10 @@ static void row_add_counted(json_t *row, unsigned ok, unsigned failed)
     if (!runs || ok + failed == 0)
         return;
     json_object_set_new(runs, "expected",
-                        json_integer(summary_num(runs, "expected", 0) + (json_int_t)(ok + failed)));
-    json_object_set_new(runs, "ok", json_integer(summary_num(runs, "ok", 0) + (json_int_t)ok));
+                        json_integer(ju_num(runs, "expected", 0) + (json_int_t)(ok + failed)));
+    json_object_set_new(runs, "ok", json_integer(ju_num(runs, "ok", 0) + (json_int_t)ok));
     json_object_set_new(runs, "failed",
-                        json_integer(summary_num(runs, "failed", 0) + (json_int_t)failed));
+                        json_integer(ju_num(runs, "failed", 0) + (json_int_t)failed));
     json_object_set_new(runs, "counted",
                         json_pack("{s:I,s:I}", "ok", (json_int_t)ok, "failed", (json_int_t)failed));
     if (failed)
@@ -336,7 +338,7 @@ static void row_identity(json_t *row, const char *cfg, const json_t *mcfg,
     json_t *rj = json_object();
 
     json_object_set_new(row, "config", json_string(cfg));
-    json_object_set_new(row, "label", json_string(summary_str(mcfg, "label", fallback_label)));
+    json_object_set_new(row, "label", json_string(ju_str(mcfg, "label", fallback_label)));
     if (json_object_get(mcfg, "params"))
         json_object_set(row, "params", json_object_get(mcfg, "params"));
     else
@@ -468,13 +470,13 @@ static void collect_version(struct row_runs *rr, struct side *s, size_t vi, cons
         if (!run)
             continue;
         res = json_object_get(run, "result");
-        if (strcmp(summary_str(run, "status", "failed"), "ok") != 0 || !json_is_object(res)) {
+        if (strcmp(ju_str(run, "status", "failed"), "ok") != 0 || !json_is_object(res)) {
             json_t *f = json_object();
 
             rr->failed++;
             json_object_set_new(f, "version", json_string(ver));
             json_object_set_new(f, "round", json_integer((json_int_t)r + 1));
-            json_object_set_new(f, "reason", json_string(summary_str(run, "reason", "unknown")));
+            json_object_set_new(f, "reason", json_string(ju_str(run, "reason", "unknown")));
             /* the driver measured and the run was judged failed on what it measured
              * (timeouts, connections not held, a stall): the server's doing, not the harness's */
             json_object_set_new(f, "measured", json_boolean(json_is_object(res)));
@@ -485,15 +487,15 @@ static void collect_version(struct row_runs *rr, struct side *s, size_t vi, cons
         rr->cells[vi * nr + r] = run;
         side_add_run(s, r, run, warmup_default);
         for (e = 0; e < N_ERR_KINDS; e++)
-            rr->errsum[e] += summary_num(json_object_get(res, "errors"), err_kinds[e], 0);
+            rr->errsum[e] += ju_num(json_object_get(res, "errors"), err_kinds[e], 0);
         if (json_is_true(path2(res, "tls", "insecure")) ||
             json_is_true(path2(res, "config", "insecure")))
             rr->insecure = 1;
         if (!rr->unit)
-            rr->unit = summary_str(res, "unit", NULL);
+            rr->unit = ju_str(res, "unit", NULL);
         if (json_is_object(json_object_get(res, "rate"))) {
             rr->rate_runs++;
-            rr->rate_target = summary_num(json_object_get(res, "rate"), "target", 0);
+            rr->rate_target = ju_num(json_object_get(res, "rate"), "target", 0);
             rr->rate_not_kept += json_is_false(path2(res, "rate", "kept"));
         }
     }
@@ -540,7 +542,7 @@ static void hold_disturbed(json_t *row, json_t *metrics, size_t planned)
         kept |= json_is_false(json_object_get(x, "excluded"));
         set_aside |= json_is_true(json_object_get(x, "excluded"));
     }
-    if (set_aside && planned && summary_num(interf, "clean_rounds", 0) < (double)planned)
+    if (set_aside && planned && ju_num(interf, "clean_rounds", 0) < (double)planned)
         kept = 1;
     if (!kept)
         return;
@@ -556,7 +558,7 @@ static void hold_disturbed(json_t *row, json_t *metrics, size_t planned)
         d = json_object_get(json_object_get(metrics, metric_name((enum metric)m)), "vs_baseline");
         json_object_foreach((json_t *)d, cand, cmp)
         {
-            const char *v = summary_str(cmp, "verdict", "");
+            const char *v = ju_str(cmp, "verdict", "");
 
             if (strcmp(v, VERDICT_REGRESSED) != 0 && strcmp(v, VERDICT_IMPROVED) != 0)
                 continue;

@@ -7,6 +7,8 @@
 #include "analysis/summary.h"
 #include "analysis/summary_row.h"
 
+#include "util/jobs_util.h"
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -37,7 +39,7 @@ static json_t *version_commands(const char *cfg, const char *ver, const json_t *
         summary_run_key(key, sizeof(key), cfg, ver, (long)r + 1);
         run = json_object_get(latest, key);
         cmds = json_object_get(json_object_get(run, "result"), "commands");
-        if (!json_is_array(cmds) || strcmp(summary_str(run, "status", ""), "ok") != 0)
+        if (!json_is_array(cmds) || strcmp(ju_str(run, "status", ""), "ok") != 0)
             continue;
         if (!out) {
             ncmd = json_array_size(cmds);
@@ -61,9 +63,9 @@ static json_t *version_commands(const char *cfg, const char *ver, const json_t *
 
             if (k >= ncmd)
                 break;
-            tp[k * nr + nt[k]++] = summary_num(c, "throughput", 0);
+            tp[k * nr + nt[k]++] = ju_num(c, "throughput", 0);
             if (json_is_number(json_object_get(lat, "p99")))
-                p99[k * nr + np[k]++] = summary_num(lat, "p99", 0);
+                p99[k * nr + np[k]++] = ju_num(lat, "p99", 0);
         }
     }
     for (k = 0; out && k < ncmd; k++) {

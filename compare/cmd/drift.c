@@ -46,13 +46,6 @@ static const char usage[] =
     "exit: 0 no regression step, 1 regression step in a gated metric, 2 bad input\n";
 /* clang-format on */
 
-static const char *env_key(const json_t *env, const char *key)
-{
-    const char *s = json_string_value(json_object_get(env, key));
-
-    return s ? s : "unknown";
-}
-
 /* What a night's environment is judged by, in the index and in drift.md; "cpu_id" after
  * them when the night recorded it (see env_same). */
 static const char *const env_keys[] = {"machine", "cpu_model", "kernel", "compiler"};
@@ -67,7 +60,7 @@ static void env_signature(const json_t *env, char *out, size_t len)
     out[0] = '\0';
     for (k = 0; k < ENV_KEYS && used < len; k++)
         used += (size_t)snprintf(out + used, len - used, "%s%s", k ? " · " : "",
-                                 env_key(env, env_keys[k]));
+                                 ju_str(env, env_keys[k], "unknown"));
     if (id && used < len)
         snprintf(out + used, len - used, " · %s", id);
 }
@@ -80,7 +73,8 @@ static json_t *env_index(const json_t *env)
     size_t k;
 
     for (k = 0; o && k < ENV_KEYS; k++)
-        if (json_object_set_new(o, env_keys[k], json_string(env_key(env, env_keys[k]))) < 0) {
+        if (json_object_set_new(o, env_keys[k], json_string(ju_str(env, env_keys[k], "unknown"))) <
+            0) {
             json_decref(o);
             return NULL;
         }
@@ -103,7 +97,7 @@ static int env_same(const json_t *a, const json_t *b)
     size_t k;
 
     for (k = 0; k < ENV_KEYS; k++)
-        if (strcmp(env_key(a, env_keys[k]), env_key(b, env_keys[k])) != 0)
+        if (strcmp(ju_str(a, env_keys[k], "unknown"), ju_str(b, env_keys[k], "unknown")) != 0)
             return 0;
     return !ia || !ib || strcmp(ia, ib) == 0;
 }

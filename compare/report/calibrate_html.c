@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "util/escape.h"
+#include "util/jobs_util.h"
 #include "report/i18n.h"
 #include "analysis/metrics.h"
 #include "report/report_html.h"
@@ -20,13 +21,6 @@
 
 /* The chart's two series: the headline metrics. */
 static const char *const chart_keys[] = {"throughput", "p99_us"};
-
-static double num(const json_t *o, const char *key)
-{
-    const json_t *v = json_object_get(o, key);
-
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 static void pct_cell(FILE *f, double v)
 {
@@ -38,11 +32,7 @@ static void pct_cell(FILE *f, double v)
 
 static const char *label_of(const json_t *row)
 {
-    const char *s = json_string_value(json_object_get(row, "label"));
-
-    if (!s)
-        s = json_string_value(json_object_get(row, "config"));
-    return s ? s : "?";
+    return ju_str(row, "label", ju_str(row, "config", "?"));
 }
 
 /* "Redis · TLS · 1 KiB": the band of a row (protocol, transport, payload), "" without params;
@@ -107,7 +97,7 @@ static int chart(FILE *f, const json_t *rows, const char *lang)
             const json_t *m = json_object_get(json_object_get(row, "metrics"), chart_keys[k]);
             struct svg_bar *b = &srows[r].bars[k];
 
-            b->median = b->min = b->max = num(m, "detectable_pct");
+            b->median = b->min = b->max = ju_num(m, "detectable_pct", NAN);
             b->present = isfinite(b->median);
         }
     }
@@ -186,12 +176,12 @@ static void table_line(FILE *f, const json_t *row, enum metric k, size_t present
     fputs("<td>", f);
     escape_html(f, zh ? d->title_zh : d->title_en);
     fputs("</td>", f);
-    pct_cell(f, num(m, "noise_pct"));
-    pct_cell(f, num(m, "spread_pct"));
-    pct_cell(f, num(m, "detectable_pct"));
-    pct_cell(f, num(m, "floor_pct"));
-    if (isfinite(num(m, "pairs")))
-        fprintf(f, "<td class=\"n\">%.0f</td>", num(m, "pairs"));
+    pct_cell(f, ju_num(m, "noise_pct", NAN));
+    pct_cell(f, ju_num(m, "spread_pct", NAN));
+    pct_cell(f, ju_num(m, "detectable_pct", NAN));
+    pct_cell(f, ju_num(m, "floor_pct", NAN));
+    if (isfinite(ju_num(m, "pairs", NAN)))
+        fprintf(f, "<td class=\"n\">%.0f</td>", ju_num(m, "pairs", NAN));
     else
         fputs("<td class=\"n\">n/a</td>", f);
     if (json_is_true(json_object_get(m, "false_alarm"))) {
@@ -243,8 +233,9 @@ static void pairs_sentence(FILE *f, const json_t *rows, const char *lang)
     size_t r;
 
     for (r = 0; r < json_array_size(rows); r++) {
-        p = num(json_object_get(json_object_get(json_array_get(rows, r), "metrics"), "throughput"),
-                "pairs");
+        p = ju_num(
+            json_object_get(json_object_get(json_array_get(rows, r), "metrics"), "throughput"),
+            "pairs", NAN);
         if (isfinite(p)) {
             lo = p < lo ? p : lo;
             hi = p > hi ? p : hi;
@@ -266,7 +257,7 @@ static void pairs_sentence(FILE *f, const json_t *rows, const char *lang)
 /* The checks of the document's shape; 0 or -1 with err set. */
 static int check_shape(const json_t *cal, char *err, size_t errlen)
 {
-    double alarms = num(cal, "false_alarms");
+    double alarms = ju_num(cal, "false_alarms", NAN);
 
     if (!json_is_object(cal) || !json_string_value(json_object_get(cal, "baseline"))) {
         snprintf(err, errlen, "calibration: '$.baseline': expected a version name");
@@ -287,7 +278,7 @@ static int check_shape(const json_t *cal, char *err, size_t errlen)
 static void page_head(FILE *f, const json_t *cal, const char *lang)
 {
     const char *base = json_string_value(json_object_get(cal, "baseline"));
-    double margin = num(cal, "margin");
+    double margin = ju_num(cal, "margin", NAN);
     char mg[32];
 
     snprintf(mg, sizeof(mg), "%.2f", isfinite(margin) ? margin : 1.25);
@@ -307,7 +298,7 @@ static void page_head(FILE *f, const json_t *cal, const char *lang)
 int calibrate_html_write(FILE *f, const json_t *cal, const char *lang, char *err, size_t errlen)
 {
     const json_t *rows = json_object_get(cal, "rows");
-    double alarms = num(cal, "false_alarms");
+    double alarms = ju_num(cal, "false_alarms", NAN);
     char n[32];
 
     if (check_shape(cal, err, errlen) < 0)
@@ -344,7 +335,7 @@ int calibrate_html_write(FILE *f, const json_t *cal, const char *lang, char *err
 int calibrate_md_write(FILE *f, const json_t *cal, const char *lang, char *err, size_t errlen)
 {
     const json_t *rows = json_object_get(cal, "rows");
-    double margin = num(cal, "margin"), alarms = num(cal, "false_alarms");
+    double margin = ju_num(cal, "margin", NAN), alarms = ju_num(cal, "false_alarms", NAN);
     char mg[32], n[32], *s;
     size_t r, k;
 
@@ -374,8 +365,8 @@ int calibrate_md_write(FILE *f, const json_t *cal, const char *lang, char *err, 
             fputs("| ", f);
             escape_md_cell(f, label ? label : "?");
             fprintf(f, " | %s | %.2f%% | %.2f%% | %.2f%% | %.2f%% | ", metric_name((enum metric)k),
-                    num(m, "noise_pct"), num(m, "spread_pct"), num(m, "detectable_pct"),
-                    num(m, "floor_pct"));
+                    ju_num(m, "noise_pct", NAN), ju_num(m, "spread_pct", NAN),
+                    ju_num(m, "detectable_pct", NAN), ju_num(m, "floor_pct", NAN));
             if (json_is_true(json_object_get(m, "false_alarm")))
                 i18n_write(f, "**{0}**", i18n(lang, C_FALSE_ALARM), (const char *)NULL);
             else

@@ -9,6 +9,7 @@
 #include "util/exit_codes.h"
 #include "analysis/stats.h"
 #include "util/escape.h"
+#include "util/jobs_util.h"
 #include "analysis/outcome.h"
 #include "analysis/summary.h"
 #include "report/i18n.h"
@@ -41,14 +42,14 @@ double gate_row_chance(const json_t *row, const char *cand)
     json_object_foreach((json_t *)vals, k, v)
     {
         if (strcmp(k, cand) == 0)
-            nc = (size_t)summary_num(v, "n", 0);
+            nc = (size_t)ju_num(v, "n", 0);
         else if (!base_name) {
             base_name = v;
-            nb = (size_t)summary_num(v, "n", 0);
+            nb = (size_t)ju_num(v, "n", 0);
         }
     }
-    return stats_false_flag_chance(
-        nb, nc, (size_t)summary_num(json_object_get(vs, "paired_ratio"), "n", 0));
+    return stats_false_flag_chance(nb, nc,
+                                   (size_t)ju_num(json_object_get(vs, "paired_ratio"), "n", 0));
 }
 
 /* The larger spread of the two sides of metric (stats_spread_pct: the range up to five
@@ -61,8 +62,8 @@ static double noise_pct(const json_t *row, const char *metric, const char *base,
 
     for (i = 0; i < 2; i++) {
         const json_t *v = summary_values(row, metric, who[i]), *runs = json_object_get(v, "runs");
-        struct stats_range r = {summary_num(v, "median", 0), summary_num(v, "min", 0),
-                                summary_num(v, "max", 0), (size_t)summary_num(v, "n", 0)};
+        struct stats_range r = {ju_num(v, "median", 0), ju_num(v, "min", 0), ju_num(v, "max", 0),
+                                (size_t)ju_num(v, "n", 0)};
         size_t k, n = json_array_size(runs);
 
         for (k = 0; k < n && k < 256; k++)
@@ -121,11 +122,11 @@ static void sentence(FILE *f, const char *lang, const json_t *row, int m, const 
                      double planned)
 {
     const json_t *vs = summary_vs(row, metric_name((enum metric)m), cand);
-    const char *v = summary_str(vs, "verdict", NULL), *label = summary_str(row, "label", "?");
-    const char *reason = summary_str(vs, "reason", ""), *name = metric_words(m, lang);
+    const char *v = ju_str(vs, "verdict", NULL), *label = ju_str(row, "label", "?");
+    const char *reason = ju_str(vs, "reason", ""), *name = metric_words(m, lang);
     double ch = 0, chance = gate_row_chance(row, cand);
     const json_t *bv = summary_values(row, metric_name((enum metric)m), base);
-    double thr = rules->threshold_pct[m], n = summary_num(bv, "n", 0);
+    double thr = rules->threshold_pct[m], n = ju_num(bv, "n", 0);
     char more[64], b[8][32];
 
     if (!v)
@@ -173,19 +174,19 @@ static void metric_sentences(FILE *f, const char *lang, const json_t *summary,
         struct verdict_rules rules;
         unsigned char gated[METRIC_ALL];
 
-        if (strcmp(summary_str(row, "status", "ok"), "failed") == 0)
+        if (strcmp(ju_str(row, "status", "ok"), "failed") == 0)
             continue;
         gate_row_rules(gc, json_object_get(row, "params"), &rules, gated);
         for (vi = 1; vi < json_array_size(versions); vi++)
             for (m = 0; m < METRIC_ALL; m++) {
                 const char *cand = json_string_value(json_array_get(versions, vi));
                 const char *v =
-                    summary_str(summary_vs(row, metric_name((enum metric)m), cand), "verdict", "");
+                    ju_str(summary_vs(row, metric_name((enum metric)m), cand), "verdict", "");
                 int is = strcmp(v, VERDICT_REGRESSED) == 0 || strcmp(v, VERDICT_IMPROVED) == 0;
 
                 if (gated[m] && is == decided)
                     sentence(f, lang, row, m, base ? base : "", cand, &rules, gc->budget_s,
-                             summary_num(summary, "rounds", 0));
+                             ju_num(summary, "rounds", 0));
             }
     }
 }
@@ -220,12 +221,12 @@ static void gate_words(FILE *f, const char *lang, const json_t *summary,
     {
         const char *fault;
 
-        if (strcmp(summary_str(row, "status", "ok"), "failed") != 0)
+        if (strcmp(ju_str(row, "status", "ok"), "failed") != 0)
             continue;
         if (gate_candidate_fault(row, base, &fault))
-            say(f, lang, G_CAND_FAULT, summary_str(row, "label", "?"), fault, (const char *)NULL);
+            say(f, lang, G_CAND_FAULT, ju_str(row, "label", "?"), fault, (const char *)NULL);
         else
-            say(f, lang, G_ROW_FAILED, summary_str(row, "label", "?"), (const char *)NULL);
+            say(f, lang, G_ROW_FAILED, ju_str(row, "label", "?"), (const char *)NULL);
         fputc('\n', f);
     }
     /* what was decided first (a counted verdict included), then what could not be */
@@ -326,7 +327,7 @@ static void gate_line(FILE *f, const char *lang, const json_t *summary,
             json_object_get(json_object_get(metrics, metric_name(m)), "vs_baseline"), ver);
         v = json_string_value(json_object_get(vs, "verdict"));
         gate_fmt_change(ch, sizeof(ch), json_object_get(metrics, metric_name(m)), vs,
-                        summary_num(summary, "rounds", 0));
+                        ju_num(summary, "rounds", 0));
         fprintf(f, "%s%s %s %s (%g%%)", sep ? "; " : "", metric_title(m, lang), ch, v ? v : "n/a",
                 rules.threshold_pct[m]);
         sep = 1;

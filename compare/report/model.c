@@ -10,6 +10,8 @@
 #include "analysis/stats.h"
 #include "analysis/summary.h"
 
+#include "util/jobs_util.h"
+
 const char *const model_error_keys[MODEL_N_ERRORS] = {"connect", "io", "protocol", "verify",
                                                       "timeout"};
 
@@ -20,7 +22,7 @@ const char *model_verdict(const json_t *row, const char *metric, const char *ver
 
 const char *model_row_label(const json_t *row)
 {
-    return summary_str(row, "label", summary_str(row, "config", "?"));
+    return ju_str(row, "label", ju_str(row, "config", "?"));
 }
 
 /* Whether row has verdict `want` on a gateable metric for version; want NULL: regressed or
@@ -43,9 +45,9 @@ static int row_has_verdict(const json_t *row, const char *version, const char *w
 
 static double abs_change(const json_t *row, const char *version)
 {
-    const json_t *c = json_object_get(summary_vs(row, "throughput", version), "change");
+    double c;
 
-    return json_is_number(c) ? fabs(json_number_value(c)) : -1;
+    return ju_get_num(summary_vs(row, "throughput", version), "change", &c) == 0 ? fabs(c) : -1;
 }
 
 struct sort_ctx {
@@ -101,16 +103,16 @@ static void count_rows(struct report_model *m)
 
     for (r = 0; r < m->nrows; r++) {
         const json_t *row = json_array_get(m->rows, r), *runs = json_object_get(row, "runs");
-        int ok = strcmp(summary_str(row, "status", ""), "ok") == 0;
+        int ok = strcmp(ju_str(row, "status", ""), "ok") == 0;
 
-        m->runs_ok += (long long)summary_num(runs, "ok", 0);
-        m->runs_total += (long long)summary_num(runs, "expected", 0);
-        m->runs_failed += (long long)summary_num(runs, "failed", 0);
-        m->runs_replaced += (long long)summary_num(runs, "replaced", 0);
+        m->runs_ok += (long long)ju_num(runs, "ok", 0);
+        m->runs_total += (long long)ju_num(runs, "expected", 0);
+        m->runs_failed += (long long)ju_num(runs, "failed", 0);
+        m->runs_replaced += (long long)ju_num(runs, "replaced", 0);
         m->complete_rows += (size_t)ok;
         for (j = 0; j < MODEL_N_ERRORS; j++)
             m->errors[j] +=
-                (long long)summary_num(json_object_get(row, "errors"), model_error_keys[j], 0);
+                (long long)ju_num(json_object_get(row, "errors"), model_error_keys[j], 0);
         for (v = 1; v < m->nv; v++) {
             m->unstable[r] |= (unsigned char)row_has_verdict(row, m->versions[v], VERDICT_UNSTABLE);
             m->undecided[r] |=
@@ -188,15 +190,15 @@ static int weaknesses(struct report_model *m)
     if (json_is_false(json_object_get(ds, "matches"))) {
         struct weakness *w = weak_add(m, WEAK_HASH);
 
-        w->sha_recorded = summary_str(ds, "recorded_sha256", "?");
-        w->sha_now = summary_str(ds, "sha256", "?");
+        w->sha_recorded = ju_str(ds, "recorded_sha256", "?");
+        w->sha_now = ju_str(ds, "sha256", "?");
     }
     machine_weaknesses(m);
     if (m->runs_failed > 0)
         weak_add(m, WEAK_FAILED)->count = m->runs_failed;
     verdict_rules_default(&def);
     if (m->n_unstable > 0)
-        weak_add(m, WEAK_UNSTABLE)->noise_limit_pct = summary_num(
+        weak_add(m, WEAK_UNSTABLE)->noise_limit_pct = ju_num(
             json_object_get(m->summary, "thresholds_pct"), "noise_limit_pct", def.noise_limit_pct);
     if (m->n_insecure > 0)
         weak_add(m, WEAK_INSECURE);
@@ -208,7 +210,7 @@ static void evidence(struct report_model *m)
     long long i;
     double c = 1;
 
-    m->rounds = (long long)summary_num(m->summary, "rounds", 0);
+    m->rounds = (long long)ju_num(m->summary, "rounds", 0);
     if (m->rounds < 2 || m->rounds > 30)
         return;
     for (i = 1; i <= m->rounds; i++)
@@ -224,8 +226,8 @@ static void one_version(struct report_model *m)
     m->best_throughput_row = m->lowest_p99_row = -1;
     for (r = 0; r < m->nrows; r++) {
         const json_t *row = json_array_get(m->rows, r);
-        double t = summary_num(summary_values(row, "throughput", m->versions[0]), "median", -1);
-        double l = summary_num(summary_values(row, "p99_us", m->versions[0]), "median", -1);
+        double t = ju_num(summary_values(row, "throughput", m->versions[0]), "median", -1);
+        double l = ju_num(summary_values(row, "p99_us", m->versions[0]), "median", -1);
 
         if (t >= 0 && (m->best_throughput_row < 0 || t > m->best_throughput)) {
             m->best_throughput = t;
@@ -280,13 +282,13 @@ int report_model_build(struct report_model *m, const json_t *summary, const json
     for (v = 0; v < json_array_size(vers) && v < MODEL_MAX_VERSIONS; v++) {
         const json_t *x = json_array_get(vers, v);
 
-        m->versions[v] = json_is_string(x) ? json_string_value(x) : summary_str(x, "name", "?");
+        m->versions[v] = json_is_string(x) ? json_string_value(x) : ju_str(x, "name", "?");
     }
     if (v == 0) /* older summaries: the names from meta.versions */
         for (; v < json_array_size(json_object_get(meta, "versions")) && v < MODEL_MAX_VERSIONS;
              v++)
             m->versions[v] =
-                summary_str(json_array_get(json_object_get(meta, "versions"), v), "name", "?");
+                ju_str(json_array_get(json_object_get(meta, "versions"), v), "name", "?");
     m->nv = v;
     m->unstable = calloc(m->nrows + 1, 1);
     m->insecure = calloc(m->nrows + 1, 1);

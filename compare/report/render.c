@@ -111,7 +111,7 @@ static int modified_note(const json_t *meta, const struct verify_result *vr,
                          const struct render_opts *ro, char *note, size_t notelen, char *err,
                          size_t errlen)
 {
-    const char *inherited = summary_str(json_object_get(meta, "dataset"), "modified", NULL);
+    const char *inherited = ju_str(json_object_get(meta, "dataset"), "modified", NULL);
 
     note[0] = '\0';
     if (vr->modified && !(ro && ro->accept_modified)) {
@@ -137,7 +137,7 @@ static void add_dataset(json_t *summary, const json_t *meta, const char *hex, co
     const char *recorded;
     json_t *dataset, *warnings;
 
-    recorded = summary_str(json_object_get(meta, "dataset"), "sha256", NULL);
+    recorded = ju_str(json_object_get(meta, "dataset"), "sha256", NULL);
     dataset = json_object();
     json_object_set_new(dataset, "file", json_string("runs.jsonl"));
     json_object_set_new(dataset, "sha256", json_string(hex));
@@ -220,7 +220,7 @@ int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_o
     add_dataset(summary, meta, hex, modified);
 
     if (!lang)
-        lang = summary_str(meta, "lang", "en");
+        lang = ju_str(meta, "lang", "en");
     if (strcmp(lang, "en") != 0 && strcmp(lang, "zh") != 0) {
         snprintf(err, errlen, "--lang '%s': expected en or zh", lang);
         goto out;

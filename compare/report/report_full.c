@@ -3,6 +3,8 @@
 
 #include "analysis/summary.h"
 
+#include "util/jobs_util.h"
+
 const struct report_full_metric report_full_metrics[REPORT_FULL_N] = {
     {"syscalls", F_LIM_SYSCALLS, "by_name", "system calls/op", NULL},
     {"allocations", F_LIM_ALLOCS, "functions", "allocator calls/op", NULL},
@@ -53,10 +55,10 @@ double report_full_slowdown_of(const json_t *rows, const char *base, const char 
 
     json_array_foreach(rows, i, row)
     {
-        double t = summary_num(
+        double t = ju_num(
             json_object_get(json_object_get(summary_metric(row, "throughput"), "values"), base),
             "median", 0);
-        double k = summary_num(summary_metric(row, key), "throughput_counted", 0);
+        double k = ju_num(summary_metric(row, key), "throughput_counted", 0);
 
         if (t > 0 && k > 0)
             return t / k;

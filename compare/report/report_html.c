@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/escape.h"
+#include "util/jobs_util.h"
 #include "analysis/metrics.h"
 #include "report/report_html_int.h"
 #include "report/report_html_svg.h"
@@ -50,11 +51,6 @@ void html_text(const struct html_ctx *c, const char *s)
         fputs("</code>", c->f);
 }
 
-const char *html_str(const json_t *o, const char *key)
-{
-    return json_string_value(json_object_get(o, key));
-}
-
 const json_t *html_values(const json_t *row, const char *metric, const char *version)
 {
     const json_t *m = json_object_get(json_object_get(row, "metrics"), metric);
@@ -69,22 +65,12 @@ const json_t *html_vs(const json_t *row, const char *metric, const char *version
     return json_object_get(json_object_get(m, "vs_baseline"), version);
 }
 
-int html_num(const json_t *o, const char *key, double *out)
-{
-    const json_t *v = json_object_get(o, key);
-
-    if (!json_is_number(v))
-        return -1;
-    *out = json_number_value(v);
-    return isfinite(*out) ? 0 : -1;
-}
-
 char *html_fmt_range(const json_t *values, double scale, int decimals, char *out, size_t len)
 {
     double med, lo, hi;
 
-    if (html_num(values, "median", &med) || html_num(values, "min", &lo) ||
-        html_num(values, "max", &hi)) {
+    if (ju_get_num(values, "median", &med) || ju_get_num(values, "min", &lo) ||
+        ju_get_num(values, "max", &hi)) {
         snprintf(out, len, "n/a");
         return out;
     }
@@ -177,7 +163,7 @@ static const char *const chart_keys[] = {"throughput",         "p50_us",      "p
 
 static const char *pget(const json_t *row, const char *key)
 {
-    return html_str(json_object_get(row, "params"), key);
+    return ju_str(json_object_get(row, "params"), key, NULL);
 }
 
 const char *report_html_protocol_name(const char *p)
@@ -204,8 +190,8 @@ static void fmt_bytes(json_int_t b, char *out, size_t len)
 static void group_name(const json_t *row, char *out, size_t len)
 {
     const json_t *params = json_object_get(row, "params");
-    const char *proto = report_html_protocol_name(html_str(params, "protocol"));
-    const char *tr = html_str(params, "transport");
+    const char *proto = report_html_protocol_name(ju_str(params, "protocol", NULL));
+    const char *tr = ju_str(params, "transport", NULL);
     const json_t *pl = json_object_get(params, "payload");
     char pay[32] = "";
     size_t used = 0;
@@ -343,7 +329,7 @@ static void short_label(const struct html_ctx *c, const json_t *row, const char 
         used += (size_t)w;
     }
     if (!used)
-        snprintf(out, len, "%s", html_str(row, "label") ? html_str(row, "label") : "?");
+        snprintf(out, len, "%s", ju_str(row, "label", NULL) ? ju_str(row, "label", NULL) : "?");
 }
 
 /* The throughput unit for the axis, from the protocols present. */
@@ -355,7 +341,7 @@ static const char *throughput_unit(const struct html_ctx *c)
 
     /* summary rows carry the driver's unit; one shared unit is the axis label */
     for (r = 0; r < c->nrows && same; r++) {
-        const char *u = html_str(json_array_get(c->rows, r), "unit");
+        const char *u = ju_str(json_array_get(c->rows, r), "unit", NULL);
         if (!u || (unit && strcmp(unit, u) != 0))
             same = 0;
         unit = u;
@@ -417,7 +403,7 @@ static int charts(const struct html_ctx *c)
         group_name(row, gnames[r], sizeof(gnames[r]));
         short_label(c, row, keys, nkeys, labels[r], sizeof(labels[r]));
         rows[r].label = labels[r];
-        rows[r].title = html_str(row, "label");
+        rows[r].title = ju_str(row, "label", NULL);
         rows[r].bars = bars + r * c->nv;
         if (ngroups == 0 || strcmp(groups[ngroups - 1].name, gnames[r]) != 0) {
             groups[ngroups].name = gnames[r];
@@ -443,9 +429,9 @@ static int charts(const struct html_ctx *c)
                 const json_t *val = html_values(json_array_get(c->rows, r), d->key, c->versions[v]);
                 struct svg_bar *b = &rows[r].bars[v];
 
-                b->present = html_num(val, "median", &b->median) == 0 &&
-                             html_num(val, "min", &b->min) == 0 &&
-                             html_num(val, "max", &b->max) == 0;
+                b->present = ju_get_num(val, "median", &b->median) == 0 &&
+                             ju_get_num(val, "min", &b->min) == 0 &&
+                             ju_get_num(val, "max", &b->max) == 0;
             }
         memset(&ch, 0, sizeof(ch));
         ch.metric = d->key;
@@ -562,8 +548,8 @@ int report_html_write_flame(FILE *f, const json_t *summary, const json_t *meta, 
     if (ctx.nv == 0) /* older summaries: take the names from meta.versions */
         json_array_foreach(json_object_get(meta, "versions"), i, v)
         {
-            if (html_str(v, "name") && ctx.nv < HTML_MAX_VERSIONS)
-                ctx.versions[ctx.nv++] = html_str(v, "name");
+            if (ju_str(v, "name", NULL) && ctx.nv < HTML_MAX_VERSIONS)
+                ctx.versions[ctx.nv++] = ju_str(v, "name", NULL);
         }
     if (ctx.nv == 0) {
         snprintf(err, errlen, "report_html: summary: 'versions': expected at least one name");
@@ -597,10 +583,10 @@ static int write_page(const struct html_ctx *c, char *err, size_t errlen)
         html_esc(c, c->versions[i]);
     }
     fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", report_html_css);
-    if (html_str(json_object_get(c->summary, "dataset"), "modified")) {
+    if (ju_str(json_object_get(c->summary, "dataset"), "modified", NULL)) {
         /* judged with --accept-modified: the first thing the page says */
         fputs("<p class=\"modified\" role=\"alert\"><strong>", f);
-        html_esc(c, html_str(json_object_get(c->summary, "dataset"), "modified"));
+        html_esc(c, ju_str(json_object_get(c->summary, "dataset"), "modified", NULL));
         fputs("</strong></p>\n", f);
     }
     fputs("<header>\n<h1>", f);
@@ -621,9 +607,9 @@ static int write_page(const struct html_ctx *c, char *err, size_t errlen)
         double runs = 5, warm = 1, dur = 5;
         char sr[32], sw[32], sd[32];
 
-        html_num(st, "runs", &runs);
-        html_num(st, "warmup", &warm);
-        html_num(st, "duration", &dur);
+        ju_get_num(st, "runs", &runs);
+        ju_get_num(st, "warmup", &warm);
+        ju_get_num(st, "duration", &dur);
         snprintf(sr, sizeof(sr), "%.0f", runs);
         snprintf(sw, sizeof(sw), "%g", warm);
         snprintf(sd, sizeof(sd), "%g", dur);
@@ -655,9 +641,9 @@ static int write_page(const struct html_ctx *c, char *err, size_t errlen)
     html_reproduce(c);
     fputs("<footer>", f);
     fputs(HT(c, H_FOOTER), f);
-    if (html_str(json_object_get(meta, "pairbench"), "version")) {
+    if (ju_str(json_object_get(meta, "pairbench"), "version", NULL)) {
         fputc(' ', f);
-        html_esc(c, html_str(json_object_get(meta, "pairbench"), "version"));
+        html_esc(c, ju_str(json_object_get(meta, "pairbench"), "version", NULL));
     }
     fprintf(f, "%s</footer>\n</body>\n</html>\n", HT(c, M_PERIOD));
     if (ferror(f)) {

@@ -10,6 +10,8 @@
 #include "report/report_html_int.h"
 #include "analysis/summary.h"
 
+#include "util/jobs_util.h"
+
 static const json_t *first_metric(const struct html_ctx *c)
 {
     size_t r;
@@ -29,18 +31,17 @@ static void limits(const struct html_ctx *c, const json_t *mj)
 
     for (r = 0; r < c->nrows && !(slow > 0); r++) {
         const json_t *row = json_array_get(c->rows, r);
-        double t = summary_num(html_values(row, "throughput", c->versions[0]), "median", 0);
-        double k = summary_num(summary_metric(row, "instructions"), "throughput_counted", 0);
+        double t = ju_num(html_values(row, "throughput", c->versions[0]), "median", 0);
+        double k = ju_num(summary_metric(row, "instructions"), "throughput_counted", 0);
         slow = t > 0 && k > 0 ? t / k : 0;
     }
     fputs("<p class=\"note\">", c->f);
-    if (strcmp(summary_str(mj, "counted", "server"), "driver") == 0 ||
-        strcmp(summary_str(mj, "source", ""), "counters") == 0) {
-        int drv = strcmp(summary_str(mj, "counted", "server"), "driver") == 0;
+    if (strcmp(ju_str(mj, "counted", "server"), "driver") == 0 ||
+        strcmp(ju_str(mj, "source", ""), "counters") == 0) {
+        int drv = strcmp(ju_str(mj, "counted", "server"), "driver") == 0;
         char *t = i18n_fill(
             i18n(c->zh ? "zh" : "en", drv ? M_INSTR_LIMITS_DRIVER : M_INSTR_LIMITS_COUNTERS),
-            drv ? summary_str(mj, "source", "valgrind")
-                : summary_str(mj, "event", "instructions:u"),
+            drv ? ju_str(mj, "source", "valgrind") : ju_str(mj, "event", "instructions:u"),
             (const char *)NULL);
         html_esc(c, t ? t : "");
         free(t);
@@ -52,9 +53,8 @@ static void limits(const struct html_ctx *c, const json_t *mj)
         char *t;
 
         snprintf(sd, sizeof(sd), "%.0f", slow);
-        t = i18n_fill(i18n(c->zh ? "zh" : "en", M_INSTR_LIMITS),
-                      summary_str(mj, "source", "valgrind"), "`serverCron`", slow > 0 ? sd : "?",
-                      (const char *)NULL);
+        t = i18n_fill(i18n(c->zh ? "zh" : "en", M_INSTR_LIMITS), ju_str(mj, "source", "valgrind"),
+                      "`serverCron`", slow > 0 ? sd : "?", (const char *)NULL);
         html_text(c, t ? t : "");
         free(t);
     }
@@ -72,16 +72,17 @@ static void functions(const struct html_ctx *c, const json_t *row, size_t v)
     if (!json_array_size(fns))
         return;
     fputs("<li>", c->f);
-    html_esc(c, html_str(row, "label"));
+    html_esc(c, ju_str(row, "label", NULL));
     fputs(" &middot; <code>", c->f);
     html_esc(c, c->versions[v]);
     fprintf(c->f, "</code> (%s):",
-            html_num(vs, "change", &change) == 0 ? html_fmt_change(change, ch, sizeof(ch)) : "n/a");
+            ju_get_num(vs, "change", &change) == 0 ? html_fmt_change(change, ch, sizeof(ch))
+                                                   : "n/a");
     json_array_foreach(fns, k, fn)
     {
-        double d = summary_num(fn, "delta", 0);
+        double d = ju_num(fn, "delta", 0);
         fputs(k ? ", <code>" : " <code>", c->f);
-        html_esc(c, summary_str(fn, "name", "unknown"));
+        html_esc(c, ju_str(fn, "name", "unknown"));
         fprintf(c->f, "</code> %s%.0f", d >= 0 ? "+" : "&minus;", fabs(d));
     }
     fprintf(c->f, " %s</li>\n", i18n(c->zh ? "zh" : "en", M_COL_INSTR));
@@ -115,7 +116,7 @@ void html_instructions(const struct html_ctx *c)
         if (!summary_metric(row, "instructions"))
             continue;
         fputs("<tr><td>", c->f);
-        html_esc(c, html_str(row, "label"));
+        html_esc(c, ju_str(row, "label", NULL));
         fputs("</td>", c->f);
         for (v = 0; v < c->nv; v++)
             fprintf(c->f, "<td class=\"num\">%s</td>",
@@ -123,11 +124,11 @@ void html_instructions(const struct html_ctx *c)
                                    sizeof(buf)));
         for (v = 1; v < c->nv; v++) {
             const json_t *vs = html_vs(row, "instructions", c->versions[v]);
-            const char *verdict = summary_str(vs, "verdict", "~");
+            const char *verdict = ju_str(vs, "verdict", "~");
             double ch;
             fprintf(c->f, "<td class=\"num %s\">%s ", html_verdict_class(verdict),
-                    html_num(vs, "change", &ch) == 0 ? html_fmt_change(ch, buf, sizeof(buf))
-                                                     : "n/a");
+                    ju_get_num(vs, "change", &ch) == 0 ? html_fmt_change(ch, buf, sizeof(buf))
+                                                       : "n/a");
             html_esc(c, verdict);
             fputs("</td>", c->f);
         }

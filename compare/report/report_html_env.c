@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/report_html_int.h"
+#include "util/jobs_util.h"
 #include "util/words.h"
 
 /* "a, b, c" of a JSON array of numbers. */
@@ -69,36 +70,37 @@ static void env_fill(const struct html_ctx *c, char *buf, size_t len, enum i18n_
 static void env_machine(const struct html_ctx *c)
 {
     const json_t *env = c->model->env.env;
-    const char *model = html_str(env, "cpu_model"), *id = html_str(env, "cpu_id");
+    const char *model = ju_str(env, "cpu_model", NULL), *id = ju_str(env, "cpu_id", NULL);
     char buf[512];
     double x, y;
 
-    env_row(c, HT(c, M_ENV_MACHINE), html_str(env, "machine"));
+    env_row(c, HT(c, M_ENV_MACHINE), ju_str(env, "machine", NULL));
     /* the CPU's identity, where recorded: a model name may cover several generations */
     snprintf(buf, sizeof(buf), "%s%s%s%s", model ? model : HT(c, M_UNKNOWN), id ? " (" : "",
              id ? id : "", id ? ")" : "");
     env_row(c, HT(c, M_ENV_CPU), buf);
-    if (html_num(env, "cores_physical", &x) == 0 && html_num(env, "cores_logical", &y) == 0)
+    if (ju_get_num(env, "cores_physical", &x) == 0 && ju_get_num(env, "cores_logical", &y) == 0)
         env_fill(c, buf, sizeof(buf), H_ENV_CORES, x, y, 0);
-    else if (html_num(env, "cores_logical", &y) == 0)
+    else if (ju_get_num(env, "cores_logical", &y) == 0)
         env_fill(c, buf, sizeof(buf), H_ENV_CORES_LOGICAL, y, 0, 0);
     else
         buf[0] = '\0';
     env_row(c, HT(c, H_ENV_CPU_CORES), buf);
-    if (html_num(env, "memory_bytes", &x) == 0)
+    if (ju_get_num(env, "memory_bytes", &x) == 0)
         snprintf(buf, sizeof(buf), "%.1f GiB", x / (1024.0 * 1024 * 1024));
     else
         buf[0] = '\0';
     env_row(c, HT(c, M_ENV_MEMORY), buf);
-    env_row(c, HT(c, M_ENV_OS), html_str(env, "os"));
-    env_row(c, HT(c, M_ENV_KERNEL), html_str(env, "kernel"));
-    env_row(c, HT(c, H_ENV_ARCHITECTURE), html_str(env, "arch"));
-    env_row(c, HT(c, H_ENV_CPU_FREQUENCY_GOVERNOR), html_str(env, "governor"));
-    if (html_str(env, "cpuidle")) { /* not in runs made before it was recorded */
-        if (html_num(env, "guest_halt_poll_ns", &x) == 0)
-            snprintf(buf, sizeof(buf), "%s (guest_halt_poll_ns %.0f)", html_str(env, "cpuidle"), x);
+    env_row(c, HT(c, M_ENV_OS), ju_str(env, "os", NULL));
+    env_row(c, HT(c, M_ENV_KERNEL), ju_str(env, "kernel", NULL));
+    env_row(c, HT(c, H_ENV_ARCHITECTURE), ju_str(env, "arch", NULL));
+    env_row(c, HT(c, H_ENV_CPU_FREQUENCY_GOVERNOR), ju_str(env, "governor", NULL));
+    if (ju_str(env, "cpuidle", NULL)) { /* not in runs made before it was recorded */
+        if (ju_get_num(env, "guest_halt_poll_ns", &x) == 0)
+            snprintf(buf, sizeof(buf), "%s (guest_halt_poll_ns %.0f)", ju_str(env, "cpuidle", NULL),
+                     x);
         else
-            snprintf(buf, sizeof(buf), "%s", html_str(env, "cpuidle"));
+            snprintf(buf, sizeof(buf), "%s", ju_str(env, "cpuidle", NULL));
         env_row(c, HT(c, M_ENV_CPUIDLE), buf);
     }
 }
@@ -122,7 +124,7 @@ static void env_build(const struct html_ctx *c)
     size_t i, used = 0;
     int w;
 
-    env_row(c, HT(c, H_ENV_CPU_AFFINITY), html_str(e->env, "affinity"));
+    env_row(c, HT(c, H_ENV_CPU_AFFINITY), ju_str(e->env, "affinity", NULL));
     pin_row(c, HT(c, H_ENV_DRIVER_PINNED_TO_CPUS), "pin_driver");
     pin_row(c, HT(c, H_ENV_SERVER_PINNED_TO_CPUS), "pin_server");
     fprintf(c->f, "<tr><th>%s</th><td>", HT(c, H_ENV_LOAD_AVERAGE_AT_START));
@@ -143,7 +145,7 @@ static void env_build(const struct html_ctx *c)
             used += (size_t)w;
     }
     env_row(c, HT(c, M_ENV_LIBS), buf);
-    env_row(c, HT(c, H_ENV_DRIVER_BUILD), html_str(e->build, "driver"));
+    env_row(c, HT(c, H_ENV_DRIVER_BUILD), ju_str(e->build, "driver", NULL));
 }
 
 /* The run: interval, rounds, configurations, spec file. */
@@ -154,12 +156,13 @@ static void env_run(const struct html_ctx *c)
     double runs = 0, warm = 0, dur = 0;
 
     snprintf(buf, sizeof(buf), "%s \xe2\x80\x93 %s",
-             html_str(c->meta, "started") ? html_str(c->meta, "started") : "?",
-             html_str(c->meta, "ended") ? html_str(c->meta, "ended") : "?");
+             ju_str(c->meta, "started", NULL) ? ju_str(c->meta, "started", NULL) : "?",
+             ju_str(c->meta, "ended", NULL) ? ju_str(c->meta, "ended", NULL) : "?");
     env_row(c, HT(c, H_ENV_MEASUREMENT_INTERVAL_UTC), buf);
     if (settings) {
-        if (html_num(settings, "runs", &runs) == 0 && html_num(settings, "warmup", &warm) == 0 &&
-            html_num(settings, "duration", &dur) == 0)
+        if (ju_get_num(settings, "runs", &runs) == 0 &&
+            ju_get_num(settings, "warmup", &warm) == 0 &&
+            ju_get_num(settings, "duration", &dur) == 0)
             env_fill(c, buf, sizeof(buf), H_ENV_RUNS, runs, warm, dur);
         else
             buf[0] = '\0';
@@ -170,7 +173,7 @@ static void env_run(const struct html_ctx *c)
                  ? json_array_size(json_object_get(c->meta, "configs"))
                  : c->nrows);
     env_row(c, HT(c, M_ENV_CONFIGS), buf);
-    env_row(c, HT(c, M_ENV_SPEC), html_str(c->meta, "spec_file"));
+    env_row(c, HT(c, M_ENV_SPEC), ju_str(c->meta, "spec_file", NULL));
 }
 
 /* A version's server command(s): a string, {protocol: command}, or none. */
@@ -217,18 +220,18 @@ static void versions_table(const struct html_ctx *c)
     json_array_foreach(json_object_get(c->meta, "versions"), i, v)
     {
         fputs("<tr><td>", c->f);
-        html_esc(c, html_str(v, "name"));
+        html_esc(c, ju_str(v, "name", NULL));
         if (i == 0 && c->nv > 1 &&
-            strcmp(html_str(v, "name") ? html_str(v, "name") : "", "baseline") != 0)
+            strcmp(ju_str(v, "name", NULL) ? ju_str(v, "name", NULL) : "", "baseline") != 0)
             fputs(HT(c, H_ENV_BASELINE), c->f);
         fputs("</td><td>", c->f);
-        esc_or_dash(c, html_str(v, "ref"));
+        esc_or_dash(c, ju_str(v, "ref", NULL));
         fputs("</td><td><code>", c->f);
-        esc_or_dash(c, html_str(v, "commit"));
+        esc_or_dash(c, ju_str(v, "commit", NULL));
         fputs("</code></td><td>", c->f);
         esc_or_dash(c, scalar(json_object_get(v, "server_version"), b, sizeof(b)));
         fputs("</td><td><code>", c->f);
-        html_esc(c, html_str(v, "driver") ? html_str(v, "driver") : "bin/driver");
+        html_esc(c, ju_str(v, "driver", NULL) ? ju_str(v, "driver", NULL) : "bin/driver");
         fputs("</code></td><td>", c->f);
         server_cell(c, json_object_get(v, "server"));
         fputs("</td></tr>\n", c->f);
@@ -256,7 +259,7 @@ static void keys_row(const struct html_ctx *c, const json_t *o, const char *cons
     fputs("<tr>", c->f);
     for (i = 0; i < n; i++) {
         fputs(code & (1u << i) ? "<td><code>" : "<td>", c->f);
-        html_esc(c, html_str(o, keys[i]));
+        html_esc(c, ju_str(o, keys[i], NULL));
         fputs(code & (1u << i) ? "</code></td>" : "</td>", c->f);
     }
     fputs("</tr>\n", c->f);
@@ -271,9 +274,10 @@ void html_provenance(const struct html_ctx *c)
     size_t i;
 
     fprintf(c->f, "<section id=\"provenance\">\n<h2>%s</h2>\n<p>", HT(c, H_NAV_PROVENANCE));
-    t = i18n_fill(
-        HT(c, H_ENV_DATASET_SHA), html_str(ds, "file") ? html_str(ds, "file") : "runs.jsonl",
-        html_str(ds, "sha256") ? html_str(ds, "sha256") : HT(c, M_UNKNOWN), (const char *)NULL);
+    t = i18n_fill(HT(c, H_ENV_DATASET_SHA),
+                  ju_str(ds, "file", NULL) ? ju_str(ds, "file", NULL) : "runs.jsonl",
+                  ju_str(ds, "sha256", NULL) ? ju_str(ds, "sha256", NULL) : HT(c, M_UNKNOWN),
+                  (const char *)NULL);
     html_text(c, t ? t : "");
     free(t);
     fputs("</p>\n", c->f);
@@ -303,8 +307,8 @@ void html_reproduce(const struct html_ctx *c)
         fprintf(c->f, "<p>%s</p>\n</section>\n", HT(c, M_REPRO_UNKNOWN));
         return;
     }
-    if (html_str(c->meta, "cwd")) {
-        char *t = i18n_fill(HT(c, H_REPRO_CWD), html_str(c->meta, "cwd"), (const char *)NULL);
+    if (ju_str(c->meta, "cwd", NULL)) {
+        char *t = i18n_fill(HT(c, H_REPRO_CWD), ju_str(c->meta, "cwd", NULL), (const char *)NULL);
 
         fputs("<p>", c->f);
         html_text(c, t ? t : "");

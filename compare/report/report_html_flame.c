@@ -15,6 +15,8 @@
 #include "report/report_html_int.h"
 #include "analysis/summary.h"
 
+#include "util/jobs_util.h"
+
 #define FLAME_W 1000.0    /* viewBox width */
 #define FLAME_ROW 17.0    /* frame height with its gap */
 #define FLAME_TOP 22.0    /* the line that names the function that changed most */
@@ -304,7 +306,7 @@ static void graph(const struct html_ctx *c, const json_t *row, size_t v, const j
     d.top_depth = tree_depth(&t, 0, d.scale, 0);
     h = FLAME_TOP + (d.top_depth + 1) * FLAME_ROW + 2;
     fputs("<figure class=\"flame\">\n<figcaption>", c->f);
-    html_esc(c, html_str(row, "label"));
+    html_esc(c, ju_str(row, "label", NULL));
     fputs(" &middot; <code>", c->f);
     html_esc(c, c->versions[0]);
     fputs("</code> &rarr; <code>", c->f);
@@ -325,7 +327,7 @@ static const json_t *stacks_of(const struct html_ctx *c, const json_t *row, size
 {
     char key[600];
 
-    snprintf(key, sizeof(key), "%s.%s", summary_str(row, "config", ""), c->versions[v]);
+    snprintf(key, sizeof(key), "%s.%s", ju_str(row, "config", ""), c->versions[v]);
     return json_object_get(c->flame, key);
 }
 

@@ -13,6 +13,8 @@
 #include "report/report_html_svg.h"
 #include "report/term.h"
 
+#include "util/jobs_util.h"
+
 #define F_LABEL_W 330.0 /* labels end here (text-anchor end), minus a gap */
 #define F_PANEL_W 220.0
 #define F_GAP 40.0
@@ -34,9 +36,9 @@ static double threshold_of(const struct html_ctx *c, const json_t *row, const ch
     double t;
     const json_t *m = json_object_get(json_object_get(row, "metrics"), key);
 
-    if (html_num(m, "threshold_pct", &t) == 0)
+    if (ju_get_num(m, "threshold_pct", &t) == 0)
         return t / 100;
-    if (html_num(json_object_get(c->summary, "thresholds_pct"), key, &t) == 0)
+    if (ju_get_num(json_object_get(c->summary, "thresholds_pct"), key, &t) == 0)
         return t / 100;
     return metric_def_by_key(key) ? metric_def_by_key(key)->threshold_pct / 100 : 0;
 }
@@ -49,14 +51,14 @@ static struct f_point point_of(const struct html_ctx *c, const json_t *row, cons
     double lo, hi;
 
     memset(&p, 0, sizeof(p));
-    p.verdict = html_str(vs, "verdict") ? html_str(vs, "verdict") : "~";
+    p.verdict = ju_str(vs, "verdict", NULL) ? ju_str(vs, "verdict", NULL) : "~";
     p.thr = threshold_of(c, row, key);
-    if (html_num(pr, "median", &p.mid) == 0)
+    if (ju_get_num(pr, "median", &p.mid) == 0)
         p.mid -= 1, p.present = 1;
-    else if (html_num(vs, "change", &p.mid) == 0)
+    else if (ju_get_num(vs, "change", &p.mid) == 0)
         p.present = 1;
-    if (p.present && ((html_num(pr, "lo", &lo) == 0 && html_num(pr, "hi", &hi) == 0) ||
-                      (html_num(pr, "min", &lo) == 0 && html_num(pr, "max", &hi) == 0))) {
+    if (p.present && ((ju_get_num(pr, "lo", &lo) == 0 && ju_get_num(pr, "hi", &hi) == 0) ||
+                      (ju_get_num(pr, "min", &lo) == 0 && ju_get_num(pr, "max", &hi) == 0))) {
         p.lo = lo - 1;
         p.hi = hi - 1;
         p.has_interval = 1;
@@ -188,8 +190,8 @@ static int forest_gated(const struct html_ctx *c, int m)
 {
     double t;
 
-    if (html_num(json_object_get(c->summary, "thresholds_pct"), metric_name((enum metric)m), &t) ==
-        0)
+    if (ju_get_num(json_object_get(c->summary, "thresholds_pct"), metric_name((enum metric)m),
+                   &t) == 0)
         return t > 0;
     return metric_def((enum metric)m)->threshold_pct > 0;
 }
@@ -223,7 +225,7 @@ void html_forest(const struct html_ctx *c)
     y = F_TOP + F_ROW_H / 2;
     for (i = 0; i < c->nrows; i++) {
         const json_t *row = json_array_get(c->rows, i);
-        const char *lbl = html_str(row, "label") ? html_str(row, "label") : "?";
+        const char *lbl = ju_str(row, "label", NULL) ? ju_str(row, "label", NULL) : "?";
 
         for (v = 1; v < c->nv; v++, y += F_ROW_H) {
             char full[600], cut[600];

@@ -10,6 +10,8 @@
 #include "report/report_html_int.h"
 #include "analysis/summary.h"
 
+#include "util/jobs_util.h"
+
 static void where(const struct html_ctx *c, const struct report_full_metric *fm)
 {
     size_t r, v, k, shown;
@@ -26,18 +28,18 @@ static void where(const struct html_ctx *c, const struct report_full_metric *fm)
                 fprintf(c->f, "<p>%s:</p>\n<ul>\n", i18n(c->zh ? "zh" : "en", F_WHERE));
             any = 1;
             fputs("<li>", c->f);
-            html_esc(c, html_str(row, "label"));
+            html_esc(c, ju_str(row, "label", NULL));
             fputs(" &middot; <code>", c->f);
             html_esc(c, c->versions[v]);
             fputs("</code>:", c->f);
             shown = 0;
             json_array_foreach(l, k, it)
             {
-                double d = summary_num(it, "delta", 0);
+                double d = ju_num(it, "delta", 0);
                 if (shown >= 5 || (shown && fabs(d) < 0.005))
                     break; /* the list is by |delta|: the rest did not change */
                 fputs(shown++ ? ", <code>" : " <code>", c->f);
-                html_esc(c, summary_str(it, "name", "?"));
+                html_esc(c, ju_str(it, "name", "?"));
                 fprintf(c->f, "</code> %s%.2f", d >= 0 ? "+" : "&minus;", fabs(d));
             }
             fprintf(c->f, " %s</li>\n", fm->unit_en);
@@ -78,7 +80,7 @@ static void html_full_metric(const struct html_ctx *c, const struct report_full_
         if (!summary_metric(row, fm->key))
             continue;
         fputs("<tr><td>", c->f);
-        html_esc(c, html_str(row, "label"));
+        html_esc(c, ju_str(row, "label", NULL));
         fputs("</td>", c->f);
         for (v = 0; v < c->nv; v++)
             fprintf(
@@ -86,11 +88,11 @@ static void html_full_metric(const struct html_ctx *c, const struct report_full_
                 html_fmt_range(html_values(row, fm->key, c->versions[v]), 1, 3, buf, sizeof(buf)));
         for (v = 1; v < c->nv; v++) {
             const json_t *vs = html_vs(row, fm->key, c->versions[v]);
-            const char *verdict = summary_str(vs, "verdict", "~");
+            const char *verdict = ju_str(vs, "verdict", "~");
             double ch;
             fprintf(c->f, "<td class=\"num %s\">%s ", html_verdict_class(verdict),
-                    html_num(vs, "change", &ch) == 0 ? html_fmt_change(ch, buf, sizeof(buf))
-                                                     : "n/a");
+                    ju_get_num(vs, "change", &ch) == 0 ? html_fmt_change(ch, buf, sizeof(buf))
+                                                       : "n/a");
             html_esc(c, verdict);
             fputs("</td>", c->f);
         }

@@ -46,17 +46,12 @@ void html_esc(const struct html_ctx *c, const char *s);
 /* A sentence of sentences.h: escaped, `x` as <code>x</code>. */
 void html_text(const struct html_ctx *c, const char *s);
 
-/* The string at key of object o, or NULL. */
-const char *html_str(const json_t *o, const char *key);
-
 /* row.metrics[metric].values[version] (NULL when absent). */
 const json_t *html_values(const json_t *row, const char *metric, const char *version);
 /* row.metrics[metric].vs_baseline[version] (NULL when absent). */
 const json_t *html_vs(const json_t *row, const char *metric, const char *version);
 /* Whether some row has the metric (a counted one is absent when its channel was off). */
 int html_has_metric(const struct html_ctx *c, const char *metric);
-/* The number at key (integer or real) into *out; 0, or -1 when absent. */
-int html_num(const json_t *o, const char *key, double *out);
 
 /* "97.11 [95.52–99.63]" of a values object, each figure divided by scale, with decimals;
  * "n/a" when absent. */

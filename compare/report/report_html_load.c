@@ -12,6 +12,8 @@
 #include "report/report_html_int.h"
 #include "report/report_html_svg.h"
 
+#include "util/jobs_util.h"
+
 #define LD_W 1100.0
 #define LD_H 300.0
 #define LD_LEFT 62.0  /* room for the latency ticks of a panel */
@@ -153,7 +155,7 @@ static void ld_group(const struct html_ctx *c, size_t first)
     size_t vi;
 
     fputs("<figure class=\"load\">\n<figcaption><h3>", c->f);
-    html_esc(c, html_str(row, "label"));
+    html_esc(c, ju_str(row, "label", NULL));
     fputs("</h3></figcaption>\n<p class=\"knee\">", c->f);
     for (vi = 0; vi < c->nv; vi++) {
         char pct[32];

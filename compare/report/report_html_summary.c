@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/escape.h"
+#include "util/jobs_util.h"
 #include "report/confirm_words.h"
 #include "report/i18n.h"
 #include "report/report_html_int.h"
@@ -26,7 +27,7 @@ static void decided_metrics(const struct html_ctx *c, const json_t *row, size_t 
     for (k = 0; k < METRIC_ALL; k++) {
         const char *name = metric_name((enum metric)k);
         const json_t *vs = html_vs(row, name, c->versions[v]);
-        const char *verdict = html_str(vs, "verdict");
+        const char *verdict = ju_str(vs, "verdict", NULL);
 
         if (!metric_gateable((enum metric)k) || !verdict ||
             (strcmp(verdict, VERDICT_REGRESSED) != 0 && strcmp(verdict, VERDICT_IMPROVED) != 0))
@@ -34,7 +35,7 @@ static void decided_metrics(const struct html_ctx *c, const json_t *row, size_t 
         snprintf(span, sizeof(span), "<span class=\"%s\">%s</span>", html_verdict_class(verdict),
                  verdict);
         html_say(c, H_SUM_DECIDED, name, span,
-                 html_fmt_change(html_num(vs, "change", &ch) == 0 ? ch : NAN, b, sizeof(b)),
+                 html_fmt_change(ju_get_num(vs, "change", &ch) == 0 ? ch : NAN, b, sizeof(b)),
                  (const char *)NULL);
     }
 }
@@ -48,7 +49,7 @@ static void notable_sentence(const struct html_ctx *c, const json_t *row, size_t
     char b1[32], b2[32], s1[128], s2[128];
 
     fputs("<li><b>", c->f);
-    html_esc(c, html_str(row, "label"));
+    html_esc(c, ju_str(row, "label", NULL));
     fputs("</b>", c->f);
     if (c->nv > 2) {
         fputs(HT(c, H_PAREN_OPEN), c->f);
@@ -58,15 +59,15 @@ static void notable_sentence(const struct html_ctx *c, const json_t *row, size_t
     fputs(HT(c, H_SUM_COLON), c->f);
     decided_metrics(c, row, v);
     html_say(c, H_SUM_TPUT_P99,
-             html_fmt_change(html_num(tv, "change", &ch) == 0 ? ch : NAN, b1, sizeof(b1)),
-             html_fmt_change(html_num(pv, "change", &ch) == 0 ? ch : NAN, b2, sizeof(b2)),
+             html_fmt_change(ju_get_num(tv, "change", &ch) == 0 ? ch : NAN, b1, sizeof(b1)),
+             html_fmt_change(ju_get_num(pv, "change", &ch) == 0 ? ch : NAN, b2, sizeof(b2)),
              (const char *)NULL);
     snprintf(s1, sizeof(s1), "<span class=\"%s\">%s</span>",
-             html_verdict_class(html_str(tv, "verdict")),
-             html_str(tv, "verdict") ? html_str(tv, "verdict") : "n/a");
+             html_verdict_class(ju_str(tv, "verdict", NULL)),
+             ju_str(tv, "verdict", NULL) ? ju_str(tv, "verdict", NULL) : "n/a");
     snprintf(s2, sizeof(s2), "<span class=\"%s\">%s</span>",
-             html_verdict_class(html_str(pv, "verdict")),
-             html_str(pv, "verdict") ? html_str(pv, "verdict") : "n/a");
+             html_verdict_class(ju_str(pv, "verdict", NULL)),
+             ju_str(pv, "verdict", NULL) ? ju_str(pv, "verdict", NULL) : "n/a");
     html_say(c, H_SUM_VERDICTS, s1, s2, (const char *)NULL);
     fputs("</li>\n", c->f);
 }
@@ -109,11 +110,11 @@ static void notable_for(const struct html_ctx *c, size_t v)
     if (mc->n_changed > 0) {
         const json_t *best_row = json_array_get(c->rows, mc->by_change[0]);
 
-        html_num(html_vs(best_row, "throughput", c->versions[v]), "change", &ch);
+        ju_get_num(html_vs(best_row, "throughput", c->versions[v]), "change", &ch);
         fputs(HT(c, H_SUM_THE_LARGEST_THROUGHPUT_CHANGE), c->f);
         html_esc(c, c->versions[v]);
         html_say(c, H_SUM_IS_ON, html_fmt_change(ch, b1, sizeof(b1)), (const char *)NULL);
-        html_esc(c, html_str(best_row, "label"));
+        html_esc(c, ju_str(best_row, "label", NULL));
         fputs(HT(c, M_PERIOD), c->f);
     }
     fputs("</p>\n", c->f);
@@ -162,7 +163,7 @@ void html_summary_multi(const struct html_ctx *c)
                 }
                 if (k++)
                     fputs(HT(c, H_SUM_SEMICOLON), c->f);
-                html_esc(c, html_str(row, "label"));
+                html_esc(c, ju_str(row, "label", NULL));
             }
             fputs(HT(c, M_PERIOD), c->f);
         }
@@ -192,7 +193,7 @@ void html_summary_single(const struct html_ctx *c)
     snprintf(b1, sizeof(b1), "%zu", c->nrows);
     html_say(c, H_SUM_MEASURED_IN, b1, (const char *)NULL);
     if (best_t) {
-        const char *unit = html_str(best_t, "unit");
+        const char *unit = ju_str(best_t, "unit", NULL);
 
         /* the driver's unit ("commands/s", "round trips/s") says what was counted */
         html_say(c, H_SUM_HIGHEST, (const char *)NULL);
@@ -207,12 +208,12 @@ void html_summary_single(const struct html_ctx *c)
         else
             html_say(c, H_SUM_PER_S, b1, (const char *)NULL);
         html_say(c, H_SUM_ON, (const char *)NULL);
-        html_esc(c, html_str(best_t, "label"));
+        html_esc(c, ju_str(best_t, "label", NULL));
         fputs(HT(c, M_PERIOD), c->f);
     }
     if (best_p) {
         html_say(c, H_SUM_LOWEST_P99, svg_format_value(bp, b1, sizeof(b1)), (const char *)NULL);
-        html_esc(c, html_str(best_p, "label"));
+        html_esc(c, ju_str(best_p, "label", NULL));
         fputs(HT(c, M_PERIOD), c->f);
     }
     fputs("</p>\n", c->f);
@@ -262,10 +263,10 @@ static char *confirm_rows(const struct html_ctx *c, const json_t *rows)
 
         for (r = 0; r < c->nrows; r++) {
             const json_t *row = json_array_get(c->rows, r);
-            if (html_str(row, "config") && strcmp(html_str(row, "config"), id) == 0) {
+            if (ju_str(row, "config", NULL) && strcmp(ju_str(row, "config", NULL), id) == 0) {
                 found = row;
-                if (html_str(row, "label"))
-                    label = html_str(row, "label");
+                if (ju_str(row, "label", NULL))
+                    label = ju_str(row, "label", NULL);
             }
         }
         /* what its verdict used, per candidate: the paired change [interval] and p */
@@ -304,10 +305,10 @@ static void confirmation(const struct html_ctx *c)
 
     if (!json_is_object(cf))
         return;
-    html_num(cf, "max_extra_rounds", &x);
+    ju_get_num(cf, "max_extra_rounds", &x);
     snprintf(cap, sizeof(cap), "%.0f", x);
     rows = json_object_get(cf, "rows");
-    rule = html_str(cf, "rule");
+    rule = ju_str(cf, "rule", NULL);
     fputs("<li class=\"confirm\">", c->f);
     if (json_object_size(rows) == 0)
         s = i18n_fill(i18n(lang, M_CONFIRM_NONE), cap, (const char *)NULL);
@@ -362,17 +363,17 @@ void html_completeness(const struct html_ctx *c)
         {
             fputs("<li>", c->f);
             html_say(c, H_SUM_FAILED_RUN, (const char *)NULL);
-            html_esc(c, html_str(row, "label"));
+            html_esc(c, ju_str(row, "label", NULL));
             fputs(" \xc2\xb7 ", c->f);
-            html_esc(c, html_str(f, "version"));
-            if (html_num(f, "round", &x) == 0) {
+            html_esc(c, ju_str(f, "version", NULL));
+            if (ju_get_num(f, "round", &x) == 0) {
                 char rb[32];
 
                 snprintf(rb, sizeof(rb), "%.0f", x);
                 html_say(c, H_SUM_ROUND, rb, (const char *)NULL);
             }
             fputs(HT(c, H_SUM_COLON), c->f);
-            html_esc(c, html_str(f, "reason") ? html_str(f, "reason") : "?");
+            html_esc(c, ju_str(f, "reason", NULL) ? ju_str(f, "reason", NULL) : "?");
             fputs("</li>\n", c->f);
         }
     }

@@ -12,6 +12,8 @@
 #include "report/sentences.h"
 #include "report/window_text.h"
 
+#include "util/jobs_util.h"
+
 static void th(const struct html_ctx *c, const char *text, const char *version)
 {
     fputs("<th>", c->f);
@@ -28,10 +30,11 @@ static void th(const struct html_ctx *c, const char *text, const char *version)
 
 static void label_cell(const struct html_ctx *c, const json_t *row)
 {
-    const char *status = html_str(row, "status");
+    const char *status = ju_str(row, "status", NULL);
 
     fputs("<td>", c->f);
-    html_esc(c, html_str(row, "label") ? html_str(row, "label") : html_str(row, "config"));
+    html_esc(c,
+             ju_str(row, "label", NULL) ? ju_str(row, "label", NULL) : ju_str(row, "config", NULL));
     if (status && strcmp(status, "ok") != 0) {
         fputs(" <span class=\"v-failed\">", c->f);
         html_esc(c, status);
@@ -51,7 +54,7 @@ static int best_version(const struct html_ctx *c, const json_t *row, const char 
     if (c->nv < 3)
         return -1; /* bold marks the N-way tables only */
     for (v = 0; v < c->nv; v++) {
-        if (html_num(html_values(row, metric, c->versions[v]), "median", &x) != 0)
+        if (ju_get_num(html_values(row, metric, c->versions[v]), "median", &x) != 0)
             continue;
         if (bi < 0 || (higher_better ? x > best : x < best)) {
             best = x;
@@ -91,12 +94,12 @@ static void range_cells(const struct html_ctx *c, const json_t *row, const char 
 static void change_cell(const struct html_ctx *c, const json_t *row, const char *metric, size_t v)
 {
     const json_t *vs = html_vs(row, metric, c->versions[v]);
-    const char *verdict = html_str(vs, "verdict");
+    const char *verdict = ju_str(vs, "verdict", NULL);
     char buf[32];
     double ch;
 
     fprintf(c->f, "<td class=\"n %s\">%s", html_verdict_class(verdict),
-            html_fmt_change(html_num(vs, "change", &ch) == 0 ? ch : NAN, buf, sizeof(buf)));
+            html_fmt_change(ju_get_num(vs, "change", &ch) == 0 ? ch : NAN, buf, sizeof(buf)));
     if (verdict && strcmp(verdict, "~") != 0) {
         fputs(" <small>", c->f);
         html_esc(c, verdict);
@@ -107,7 +110,7 @@ static void change_cell(const struct html_ctx *c, const json_t *row, const char 
 
 static void verdict_cell(const struct html_ctx *c, const json_t *row, const char *metric, size_t v)
 {
-    const char *verdict = html_str(html_vs(row, metric, c->versions[v]), "verdict");
+    const char *verdict = ju_str(html_vs(row, metric, c->versions[v]), "verdict", NULL);
 
     fprintf(c->f, "<td class=\"%s\">", html_verdict_class(verdict));
     html_esc(c, verdict ? verdict : "n/a");
@@ -123,7 +126,7 @@ static void cpu_cell(const struct html_ctx *c, const json_t *row)
     for (v = 0; v < c->nv; v++) {
         if (v)
             fputs(" \xe2\x86\x92 ", c->f);
-        if (html_num(html_values(row, "cpu_percent", c->versions[v]), "median", &x) == 0)
+        if (ju_get_num(html_values(row, "cpu_percent", c->versions[v]), "median", &x) == 0)
             fprintf(c->f, "%.2f", x);
         else
             fputs("n/a", c->f);
@@ -170,7 +173,7 @@ static int row_stands_out(const struct html_ctx *c, const json_t *row)
 
     for (v = 1; v < c->nv; v++)
         for (m = 0; m < METRIC_COUNT; m++) {
-            const char *vd = html_str(html_vs(row, metric_name(m), c->versions[v]), "verdict");
+            const char *vd = ju_str(html_vs(row, metric_name(m), c->versions[v]), "verdict", NULL);
             if (metric_gateable(m) && vd && strcmp(vd, "~") != 0)
                 return 1;
         }
@@ -355,7 +358,7 @@ static void evid_row(const struct html_ctx *c, const json_t *row)
 
         fprintf(c->f, "<td>%s</td>",
                 json_is_boolean(ov) ? (json_is_true(ov) ? HT(c, M_YES) : HT(c, M_NO)) : "n/a");
-        if (html_num(vs, "p", &p) == 0)
+        if (ju_get_num(vs, "p", &p) == 0)
             fprintf(c->f, "<td class=\"n\">%.4f</td>", p);
         else
             fputs("<td class=\"n\">n/a</td>", c->f);
@@ -373,7 +376,7 @@ static void evidence_note(const struct html_ctx *c, const json_t *chance)
 
     fputs("<p class=\"note\">", c->f);
     html_say(c, H_TAB_NOTE_OVERLAP, (const char *)NULL);
-    html_num(chance, "alpha", &alpha);
+    ju_get_num(chance, "alpha", &alpha);
     s = sent_evidence(c->model, alpha, c->zh ? "zh" : "en");
     if (s) {
         html_text(c, s);
@@ -393,7 +396,7 @@ static void evidence_note(const struct html_ctx *c, const json_t *chance)
     }
     free(s);
     html_say(c, H_TAB_NOTE_EXACT_P, (const char *)NULL);
-    if (!isnan(alpha) && html_num(chance, "expected_false_flags", &expected) == 0) {
+    if (!isnan(alpha) && ju_get_num(chance, "expected_false_flags", &expected) == 0) {
         char ba[32], be[32];
 
         snprintf(ba, sizeof(ba), "%.4f", alpha);
@@ -448,7 +451,7 @@ static void evidence_table(const struct html_ctx *c)
 static void mode_cell(const struct html_ctx *c, const json_t *row)
 {
     const json_t *p = json_object_get(row, "params");
-    const char *proto = html_str(p, "protocol"), *tr = html_str(p, "transport");
+    const char *proto = ju_str(p, "protocol", NULL), *tr = ju_str(p, "transport", NULL);
     const json_t *resp = json_object_get(p, "resp");
 
     fputs("<td>", c->f);
@@ -463,18 +466,18 @@ static void mode_cell(const struct html_ctx *c, const json_t *row)
             fprintf(c->f, "RESP%lld", (long long)json_integer_value(resp));
         else if (strcmp(proto, "redis") == 0)
             fputs("Redis", c->f);
-        else if (strcmp(proto, "http") == 0 && html_str(p, "http_version")) {
+        else if (strcmp(proto, "http") == 0 && ju_str(p, "http_version", NULL)) {
             fputs("HTTP/", c->f);
-            html_esc(c, html_str(p, "http_version"));
+            html_esc(c, ju_str(p, "http_version", NULL));
         } else if (strcmp(proto, "ws") == 0)
             fputs("WebSocket", c->f);
         else if (strcmp(proto, "tcp") == 0)
             fputs(HT(c, H_TAB_ECHO), c->f);
         else
             html_esc(c, proto);
-        if (html_str(p, "command") && strcmp(proto, "redis") == 0) {
+        if (ju_str(p, "command", NULL) && strcmp(proto, "redis") == 0) {
             fputc(' ', c->f);
-            html_esc(c, html_str(p, "command"));
+            html_esc(c, ju_str(p, "command", NULL));
         }
     }
     fputs("</td>", c->f);
@@ -526,9 +529,9 @@ static void detail_row(const struct html_ctx *c, const json_t *row)
         fputs("<td class=\"n\">\xe2\x80\x94</td>", c->f);
     for (m = 0; m < 5; m++)
         range_cell(c, html_values(row, metrics[m], c->versions[0]), scale[m], decimals[m], 0);
-    if (html_num(runs, "ok", &ok) == 0 && html_num(runs, "expected", &expected) == 0)
+    if (ju_get_num(runs, "ok", &ok) == 0 && ju_get_num(runs, "expected", &expected) == 0)
         fprintf(c->f, "<td class=\"n\">%.0f / %.0f</td>", ok, expected);
-    else if (html_num(html_values(row, "throughput", c->versions[0]), "n", &ok) == 0)
+    else if (ju_get_num(html_values(row, "throughput", c->versions[0]), "n", &ok) == 0)
         fprintf(c->f, "<td class=\"n\">%.0f</td>", ok);
     else
         fputs("<td class=\"n\">\xe2\x80\x94</td>", c->f);

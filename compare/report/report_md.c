@@ -20,6 +20,8 @@
 #include "analysis/stats.h"
 #include "analysis/summary.h"
 
+#include "util/jobs_util.h"
+
 static void md_window(const struct md *m);
 
 /* ---- words for the summary ---- */
@@ -183,7 +185,7 @@ static void confirmation(const struct md *m)
     if (!json_is_object(c))
         return;
     rows = json_object_get(c, "rows");
-    snprintf(cap, sizeof(cap), "%lld", (long long)summary_num(c, "max_extra_rounds", 0));
+    snprintf(cap, sizeof(cap), "%lld", (long long)ju_num(c, "max_extra_rounds", 0));
     md_put(m, "\n- ");
     if (json_object_size(rows) == 0) {
         md_tmpl(m, md_t(m, M_CONFIRM_NONE), cap, MD_END);
@@ -202,7 +204,7 @@ static void confirmation(const struct md *m)
 
         json_array_foreach(m->rows, i, row)
         {
-            if (strcmp(summary_str(row, "config", ""), id) == 0) {
+            if (strcmp(ju_str(row, "config", ""), id) == 0) {
                 label = md_row_label(row);
                 found = row;
             }
@@ -248,15 +250,15 @@ static void failures(const struct md *m)
 
         json_array_foreach(json_object_get(row, "failures"), j, f)
         {
-            snprintf(s[0], sizeof(s[0]), "%lld", (long long)summary_num(f, "round", 0));
+            snprintf(s[0], sizeof(s[0]), "%lld", (long long)ju_num(f, "round", 0));
             md_put(m, "- ");
-            md_tmpl(m, md_t(m, M_FAILED_RUN), md_row_label(row), summary_str(f, "version", "?"),
-                    s[0], summary_str(f, "reason", "?"), MD_END);
+            md_tmpl(m, md_t(m, M_FAILED_RUN), md_row_label(row), ju_str(f, "version", "?"), s[0],
+                    ju_str(f, "reason", "?"), MD_END);
             md_put(m, "\n");
         }
-        if (strcmp(summary_str(row, "status", ""), "incomplete") == 0) {
-            snprintf(s[0], sizeof(s[0]), "%lld", (long long)summary_num(runs, "ok", 0));
-            snprintf(s[1], sizeof(s[1]), "%lld", (long long)summary_num(runs, "expected", 0));
+        if (strcmp(ju_str(row, "status", ""), "incomplete") == 0) {
+            snprintf(s[0], sizeof(s[0]), "%lld", (long long)ju_num(runs, "ok", 0));
+            snprintf(s[1], sizeof(s[1]), "%lld", (long long)ju_num(runs, "expected", 0));
             md_put(m, "- ");
             md_tmpl(m, md_t(m, M_INCOMPLETE_ROW), md_row_label(row), s[0], s[1], MD_END);
             md_put(m, "\n");
@@ -305,13 +307,12 @@ static void method(const struct md *m, enum i18n_msg id)
     const json_t *st = json_object_get(m->meta, "settings");
     char runs[32];
 
-    snprintf(runs, sizeof(runs), "%lld", (long long)summary_num(m->summary, "rounds", 0));
+    snprintf(runs, sizeof(runs), "%lld", (long long)ju_num(m->summary, "rounds", 0));
     md_tmpl(m, md_t(m, id), runs,
-            json_is_number(json_object_get(st, "warmup"))
-                ? num_fixed(summary_num(st, "warmup", 0), 2).s
-                : md_t(m, M_UNKNOWN),
+            json_is_number(json_object_get(st, "warmup")) ? num_fixed(ju_num(st, "warmup", 0), 2).s
+                                                          : md_t(m, M_UNKNOWN),
             json_is_number(json_object_get(st, "duration"))
-                ? num_fixed(summary_num(st, "duration", 0), 2).s
+                ? num_fixed(ju_num(st, "duration", 0), 2).s
                 : md_t(m, M_UNKNOWN),
             MD_END);
     md_put(m, "\n\n");
@@ -457,8 +458,8 @@ static void write_single(const struct md *m)
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_SUMMARY));
     json_array_foreach(m->rows, i, row)
     {
-        ok += (long long)summary_num(json_object_get(row, "runs"), "ok", 0);
-        exp += (long long)summary_num(json_object_get(row, "runs"), "expected", 0);
+        ok += (long long)ju_num(json_object_get(row, "runs"), "ok", 0);
+        exp += (long long)ju_num(json_object_get(row, "runs"), "expected", 0);
     }
     snprintf(a, sizeof(a), "%zu", m->nrows);
     snprintf(b, sizeof(b), "%lld", ok);
@@ -522,7 +523,7 @@ static void write_single(const struct md *m)
                 num_median(summary_values(row, "p99_us", m->base), 1, 1).s,
                 num_median(summary_values(row, "cpu_percent", m->base), 1, 1).s,
                 num_median(summary_values(row, "rss_mib", m->base), 1, 1).s,
-                (long long)summary_num(tv, "n", 0));
+                (long long)ju_num(tv, "n", 0));
     }
     md_put(m, "\n");
     md_put(m, md_t(m, M_ONE_NOTE));
@@ -562,10 +563,10 @@ int report_md_write(FILE *f, const json_t *summary, const json_t *meta, const ch
         return -1;
     }
     m.model = &model;
-    if (summary_str(json_object_get(summary, "dataset"), "modified", NULL)) {
+    if (ju_str(json_object_get(summary, "dataset"), "modified", NULL)) {
         /* judged with --accept-modified: the first line says so, before anything else */
         md_put(&m, "**");
-        md_cell(&m, summary_str(json_object_get(summary, "dataset"), "modified", ""));
+        md_cell(&m, ju_str(json_object_get(summary, "dataset"), "modified", ""));
         md_put(&m, "**\n\n");
     }
     if (m.nv == 1)

@@ -8,6 +8,8 @@
 #include "report/report_md_int.h"
 #include "analysis/summary.h"
 
+#include "util/jobs_util.h"
+
 static const json_t *first_metric(const struct md *m)
 {
     size_t i;
@@ -30,8 +32,8 @@ static double slowdown(const struct md *m)
 
     json_array_foreach(m->rows, i, row)
     {
-        double t = summary_num(summary_values(row, "throughput", m->base), "median", 0);
-        double c = summary_num(summary_metric(row, "instructions"), "throughput_counted", 0);
+        double t = ju_num(summary_values(row, "throughput", m->base), "median", 0);
+        double c = ju_num(summary_metric(row, "instructions"), "throughput_counted", 0);
         if (t > 0 && c > 0)
             return t / c;
     }
@@ -63,10 +65,10 @@ static void where(const struct md *m)
                         .s);
             json_array_foreach(fns, k, fn)
             {
-                double d = summary_num(fn, "delta", 0);
+                double d = ju_num(fn, "delta", 0);
                 fprintf(m->f, "%s`", k ? ", " : "");
-                md_cell(m, summary_str(fn, "name", "unknown"));
-                unsym |= strncmp(summary_str(fn, "name", "unknown"), "unknown", 7) == 0;
+                md_cell(m, ju_str(fn, "name", "unknown"));
+                unsym |= strncmp(ju_str(fn, "name", "unknown"), "unknown", 7) == 0;
                 fprintf(m->f, "` %s%.0f", d >= 0 ? "+" : "−", fabs(d));
             }
             fprintf(m->f, " %s\n", md_t(m, M_COL_INSTR));
@@ -84,11 +86,11 @@ static void exact_clock(const struct md *m, const json_t *clock)
 {
     char q[32], st[32];
 
-    if (strcmp(summary_str(clock, "kind", ""), "virtual") == 0) {
-        snprintf(q, sizeof(q), "%g", summary_num(clock, "quantum_ns", 0) / 1000);
-        snprintf(st, sizeof(st), "%g", summary_num(clock, "read_step_ns", 0) / 1000);
+    if (strcmp(ju_str(clock, "kind", ""), "virtual") == 0) {
+        snprintf(q, sizeof(q), "%g", ju_num(clock, "quantum_ns", 0) / 1000);
+        snprintf(st, sizeof(st), "%g", ju_num(clock, "read_step_ns", 0) / 1000);
         i18n_write(m->f, md_t(m, M_EXACT_CLOCK), q, st, (const char *)NULL);
-    } else if (strcmp(summary_str(clock, "kind", ""), "real") == 0) {
+    } else if (strcmp(ju_str(clock, "kind", ""), "real") == 0) {
         md_put(m, md_t(m, M_EXACT_CLOCK_REAL));
     }
 }
@@ -110,14 +112,14 @@ static void exact_lines(const struct md *m)
             md_put(m, "- ");
             md_cell(m, md_row_label(row));
             fprintf(m->f, " · `%s`: ", md_version(m, vi));
-            if (strcmp(summary_str(ex, "rule", ""), "seed pairs") == 0) {
+            if (strcmp(ju_str(ex, "rule", ""), "seed pairs") == 0) {
                 char thr[32], seed[32], ch[32];
-                snprintf(thr, sizeof(thr), "%.2f", summary_num(ex, "threshold_pct", 0));
+                snprintf(thr, sizeof(thr), "%.2f", ju_num(ex, "threshold_pct", 0));
                 i18n_write(m->f, md_t(m, M_EXACT_PAIRS), thr, (const char *)NULL);
                 json_array_foreach(json_object_get(ex, "pairs"), k, p)
                 {
-                    snprintf(seed, sizeof(seed), "%.0f", summary_num(p, "seed", 0));
-                    snprintf(ch, sizeof(ch), "%+.3f", summary_num(p, "change", 0) * 100);
+                    snprintf(seed, sizeof(seed), "%.0f", ju_num(p, "seed", 0));
+                    snprintf(ch, sizeof(ch), "%+.3f", ju_num(p, "change", 0) * 100);
                     md_put(m, k ? "," : "");
                     i18n_write(m->f, md_t(m, M_EXACT_PAIR), seed, ch, (const char *)NULL);
                 }
@@ -126,8 +128,8 @@ static void exact_lines(const struct md *m)
                 continue;
             }
             i18n_write(m->f, md_t(m, M_EXACT_NOT), m->base,
-                       summary_str(ex, "baseline", md_t(m, M_EXACT_IS)), md_version(m, vi),
-                       summary_str(ex, "candidate", md_t(m, M_EXACT_IS)), (const char *)NULL);
+                       ju_str(ex, "baseline", md_t(m, M_EXACT_IS)), md_version(m, vi),
+                       ju_str(ex, "candidate", md_t(m, M_EXACT_IS)), (const char *)NULL);
             md_put(m, "\n");
         }
     }
@@ -145,13 +147,12 @@ void md_section_instructions(const struct md *m)
     snprintf(sd, sizeof(sd), "%.0f", slowdown(m));
     snprintf(excl, sizeof(excl), "`serverCron`");
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_INSTRUCTIONS));
-    if (strcmp(summary_str(mj, "counted", "server"), "driver") == 0)
-        md_tmpl(m, md_t(m, M_INSTR_LIMITS_DRIVER), summary_str(mj, "source", "valgrind"), MD_END);
-    else if (strcmp(summary_str(mj, "source", ""), "counters") == 0)
-        md_tmpl(m, md_t(m, M_INSTR_LIMITS_COUNTERS), summary_str(mj, "event", "instructions:u"),
-                MD_END);
+    if (strcmp(ju_str(mj, "counted", "server"), "driver") == 0)
+        md_tmpl(m, md_t(m, M_INSTR_LIMITS_DRIVER), ju_str(mj, "source", "valgrind"), MD_END);
+    else if (strcmp(ju_str(mj, "source", ""), "counters") == 0)
+        md_tmpl(m, md_t(m, M_INSTR_LIMITS_COUNTERS), ju_str(mj, "event", "instructions:u"), MD_END);
     else
-        md_tmpl(m, md_t(m, M_INSTR_LIMITS), summary_str(mj, "source", "valgrind"), excl,
+        md_tmpl(m, md_t(m, M_INSTR_LIMITS), ju_str(mj, "source", "valgrind"), excl,
                 slowdown(m) > 0 ? sd : "?", MD_END);
     md_put(m, "\n\n| ");
     md_put(m, md_t(m, M_COL_VTM));

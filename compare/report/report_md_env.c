@@ -7,6 +7,8 @@
 #include "report/report_md_int.h"
 #include "analysis/summary.h"
 
+#include "util/jobs_util.h"
+
 static const json_t *mget(const json_t *o, const char *k)
 {
     return json_is_object(o) ? json_object_get(o, k) : NULL;
@@ -206,7 +208,7 @@ static void env_run(const struct md *m)
     json_array_foreach(grids, i, g)
     {
         md_put(m, i ? ", `" : "`");
-        md_cell(m, summary_str(g, "file", summary_str(g, "name", "?")));
+        md_cell(m, ju_str(g, "file", ju_str(g, "name", "?")));
         md_put(m, "`");
     }
     md_put(m, " |\n");
@@ -258,7 +260,7 @@ static void versions(const struct md *m)
         const json_t *server = mget(v, "server");
 
         md_put(m, "| `");
-        md_cell(m, summary_str(v, "name", "?"));
+        md_cell(m, ju_str(v, "name", "?"));
         md_put(m, "` | ");
         json_seq(m, v, version_keys, 3);
         if (!server || json_is_null(server) ||
@@ -292,15 +294,15 @@ static void provenance(const struct md *m)
     size_t i;
 
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_PROVENANCE));
-    md_tmpl(m, md_t(m, M_PROV_DATASET), summary_str(ds, "file", "runs.jsonl"),
-            summary_str(ds, "sha256", md_t(m, M_UNKNOWN)), MD_END);
+    md_tmpl(m, md_t(m, M_PROV_DATASET), ju_str(ds, "file", "runs.jsonl"),
+            ju_str(ds, "sha256", md_t(m, M_UNKNOWN)), MD_END);
     if (json_is_true(mget(ds, "matches"))) {
         md_put(m, md_t(m, M_SENT_SEP));
         md_put(m, md_t(m, M_PROV_DATASET_OK));
     } else if (json_is_false(mget(ds, "matches"))) {
         md_put(m, md_t(m, M_SENT_SEP));
         md_put(m, "**");
-        md_tmpl(m, md_t(m, M_PROV_DATASET_BAD), summary_str(ds, "recorded_sha256", "?"), MD_END);
+        md_tmpl(m, md_t(m, M_PROV_DATASET_BAD), ju_str(ds, "recorded_sha256", "?"), MD_END);
         md_put(m, "**");
     }
     md_put(m, "\n\n");
@@ -314,18 +316,17 @@ static void provenance(const struct md *m)
     json_array_foreach(sources, i, src)
     {
         md_put(m, "| `");
-        md_cell(m, summary_str(src, "path", "?"));
+        md_cell(m, ju_str(src, "path", "?"));
         md_put(m, "` | `");
-        md_cell(m, summary_str(src, "sha256", md_t(m, M_UNKNOWN)));
+        md_cell(m, ju_str(src, "sha256", md_t(m, M_UNKNOWN)));
         md_put(m, "` |\n");
     }
     json_array_foreach(grids, i, g)
     {
         md_put(m, "| ");
-        md_tmpl(m, md_t(m, M_PROV_GRID), summary_str(g, "file", summary_str(g, "name", "?")),
-                MD_END);
+        md_tmpl(m, md_t(m, M_PROV_GRID), ju_str(g, "file", ju_str(g, "name", "?")), MD_END);
         md_put(m, " | `");
-        md_cell(m, summary_str(g, "sha256", md_t(m, M_UNKNOWN)));
+        md_cell(m, ju_str(g, "sha256", md_t(m, M_UNKNOWN)));
         md_put(m, "` |\n");
     }
     md_put(m, "\n");
@@ -364,7 +365,7 @@ static void reproduce(const struct md *m)
         md_put(m, md_t(m, M_REPRO_UNKNOWN));
         md_put(m, "\n\n");
     } else {
-        md_tmpl(m, md_t(m, M_REPRO_CMD), summary_str(m->meta, "cwd", md_t(m, M_UNKNOWN)), MD_END);
+        md_tmpl(m, md_t(m, M_REPRO_CMD), ju_str(m->meta, "cwd", md_t(m, M_UNKNOWN)), MD_END);
         md_put(m, "\n\n```sh\n");
         /* a command line recorded from the subcommand on ("run", "--spec", ...) */
         w = json_array_get(cl, 0);

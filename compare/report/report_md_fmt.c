@@ -8,6 +8,7 @@
 
 #include "util/fmt.h"
 #include "util/escape.h"
+#include "util/jobs_util.h"
 #include "report/report_md_int.h"
 #include "analysis/stats.h"
 #include "analysis/summary.h"
@@ -74,16 +75,15 @@ struct num num_range(const json_t *values, double div, int decimals)
         return n;
     }
     snprintf(n.s, sizeof(n.s), "%.100s [%.100s–%.100s]",
-             num_fixed(summary_num(values, "median", NAN) / div, decimals).s,
-             num_fixed(summary_num(values, "min", NAN) / div, decimals).s,
-             num_fixed(summary_num(values, "max", NAN) / div, decimals).s);
+             num_fixed(ju_num(values, "median", NAN) / div, decimals).s,
+             num_fixed(ju_num(values, "min", NAN) / div, decimals).s,
+             num_fixed(ju_num(values, "max", NAN) / div, decimals).s);
     return n;
 }
 
 struct num num_median(const json_t *values, double div, int decimals)
 {
-    return num_fixed(json_is_object(values) ? summary_num(values, "median", NAN) / div : NAN,
-                     decimals);
+    return num_fixed(json_is_object(values) ? ju_num(values, "median", NAN) / div : NAN, decimals);
 }
 
 const char *md_version(const struct md *m, size_t i)
@@ -93,12 +93,12 @@ const char *md_version(const struct md *m, size_t i)
 
 const char *md_row_label(const json_t *row)
 {
-    return summary_str(row, "label", summary_str(row, "config", "?"));
+    return ju_str(row, "label", ju_str(row, "config", "?"));
 }
 
 const char *md_verdict(const json_t *row, const char *metric, const char *ver)
 {
-    return summary_str(summary_vs(row, metric, ver), "verdict", "~");
+    return ju_str(summary_vs(row, metric, ver), "verdict", "~");
 }
 
 int md_row_stands_out(const struct md *m, const json_t *row)

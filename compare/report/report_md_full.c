@@ -9,6 +9,8 @@
 #include "report/report_md_int.h"
 #include "analysis/summary.h"
 
+#include "util/jobs_util.h"
+
 /* Per configuration and candidate, the names whose figure changed most (at most 5). */
 static void md_where(const struct md *m, const struct report_full_metric *fm)
 {
@@ -32,11 +34,11 @@ static void md_where(const struct md *m, const struct report_full_metric *fm)
             shown = 0;
             json_array_foreach(l, k, it)
             {
-                double d = summary_num(it, "delta", 0);
+                double d = ju_num(it, "delta", 0);
                 if (shown >= 5 || (shown && fabs(d) < 0.005))
                     break; /* the list is by |delta|: the rest did not change */
                 fprintf(m->f, "%s `", shown++ ? "," : "");
-                md_cell(m, summary_str(it, "name", "?"));
+                md_cell(m, ju_str(it, "name", "?"));
                 fprintf(m->f, "` %s%.2f", d >= 0 ? "+" : "−", fabs(d));
             }
             fprintf(m->f, " %s\n", fm->unit_en);

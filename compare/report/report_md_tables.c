@@ -11,6 +11,8 @@
 #include "analysis/stats.h"
 #include "analysis/summary.h"
 
+#include "util/jobs_util.h"
+
 typedef void (*row_fn)(const struct md *m, const json_t *row);
 
 /* Writes the md_table header (given as a full "| a | b |\n|---|---|\n" block by head) and the
@@ -181,7 +183,7 @@ static size_t best_index(const struct md *m, const json_t *row, const char *metr
 
         if (!v)
             continue;
-        x = summary_num(v, "median", NAN);
+        x = ju_num(v, "median", NAN);
         if (!isfinite(x))
             continue;
         if (best == (size_t)-1 || (higher ? x > bv : x < bv)) {
@@ -359,9 +361,7 @@ static void evid_head(const struct md *m)
 
 static struct num num_p(const json_t *vs)
 {
-    const json_t *p = json_object_get(vs, "p");
-
-    return num_fixed(json_is_number(p) ? json_number_value(p) : NAN, 4);
+    return num_fixed(ju_num(vs, "p", NAN), 4);
 }
 
 static void evid_row(const struct md *m, const json_t *row)
@@ -388,19 +388,19 @@ void md_evidence(const struct md *m)
 {
     const json_t *th = json_object_get(m->summary, "thresholds_pct");
     const json_t *ch = json_object_get(m->summary, "chance");
-    long long rounds = (long long)summary_num(m->summary, "rounds", 0);
+    long long rounds = (long long)ju_num(m->summary, "rounds", 0);
     char *ths, *fam, r[32], comb[32], comp[32];
     double c = 1;
     long long i;
 
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_EVIDENCE));
-    ths = md_tmpl_str(md_t(m, M_THRESHOLDS), num_fixed(summary_num(th, "throughput", 5), 0).s,
-                      num_fixed(summary_num(th, "cpu_efficiency", 5), 0).s,
-                      num_fixed(summary_num(th, "p50_us", 5), 0).s,
-                      num_fixed(summary_num(th, "p99_us", 10), 0).s,
-                      num_fixed(summary_num(th, "rss_mib", 10), 0).s, MD_END);
+    ths = md_tmpl_str(md_t(m, M_THRESHOLDS), num_fixed(ju_num(th, "throughput", 5), 0).s,
+                      num_fixed(ju_num(th, "cpu_efficiency", 5), 0).s,
+                      num_fixed(ju_num(th, "p50_us", 5), 0).s,
+                      num_fixed(ju_num(th, "p99_us", 10), 0).s,
+                      num_fixed(ju_num(th, "rss_mib", 10), 0).s, MD_END);
     md_tmpl(m, md_t(m, M_EVID_RULE), ths ? ths : "",
-            num_fixed(summary_num(th, "noise_limit_pct", 20), 0).s, MD_END);
+            num_fixed(ju_num(th, "noise_limit_pct", 20), 0).s, MD_END);
     free(ths);
     md_put(m, "\n\n");
     if (rounds >= 2 && rounds <= 30) {
@@ -417,8 +417,8 @@ void md_evidence(const struct md *m)
         md_tmpl(m,
                 md_t(m, json_is_true(json_object_get(ch, "reachable")) ? M_EVID_FLOOR
                                                                        : M_EVID_FLOOR_NO),
-                num_fixed(summary_num(ch, "level", NAN), 2).s, r,
-                num_fixed(summary_num(ch, "alpha", NAN), 4).s, MD_END);
+                num_fixed(ju_num(ch, "level", NAN), 2).s, r,
+                num_fixed(ju_num(ch, "alpha", NAN), 4).s, MD_END);
         md_put(m, md_t(m, M_SENT_SEP));
     }
     fam = sent_family(ch, m->lang);
@@ -427,10 +427,10 @@ void md_evidence(const struct md *m)
         md_put(m, md_t(m, M_SENT_SEP));
         free(fam);
     }
-    snprintf(comp, sizeof(comp), "%lld", (long long)summary_num(ch, "comparisons", 0));
+    snprintf(comp, sizeof(comp), "%lld", (long long)ju_num(ch, "comparisons", 0));
     md_tmpl(m, md_t(m, M_EVID_CHANCE), comp,
-            num_fixed(summary_num(ch, "expected_false_flags", NAN), 2).s,
-            num_fixed(summary_num(ch, "expected_disjoint_by_chance", NAN), 2).s, MD_END);
+            num_fixed(ju_num(ch, "expected_false_flags", NAN), 2).s,
+            num_fixed(ju_num(ch, "expected_disjoint_by_chance", NAN), 2).s, MD_END);
     md_put(m, "\n\n");
     md_put(m, md_t(m, M_EVID_TABLE));
     md_put(m, "\n\n");

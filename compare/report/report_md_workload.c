@@ -8,6 +8,8 @@
 #include "report/report_md_int.h"
 #include "analysis/summary.h"
 
+#include "util/jobs_util.h"
+
 static const char *const builtins[] = {
     "ECHO", "PING",       "SET",        "GET",        "INCR",       "LPUSH", "RPUSH",
     "LPOP", "RPOP",       "SADD",       "HSET",       "SPOP",       "ZADD",  "ZPOPMIN",
@@ -87,8 +89,8 @@ static void command_table(const struct md *m, const json_t *cmds)
         for (vi = 0; vi < m->nv; vi++) {
             const json_t *e = json_array_get(json_object_get(cmds, md_version(m, vi)), k);
 
-            fprintf(m->f, " %s | %s |", num_fixed(summary_num(e, "throughput", 0), 0).s,
-                    num_fixed(summary_num(e, "p99_us", 0), 1).s);
+            fprintf(m->f, " %s | %s |", num_fixed(ju_num(e, "throughput", 0), 0).s,
+                    num_fixed(ju_num(e, "p99_us", 0), 1).s);
         }
         md_put(m, "\n");
     }

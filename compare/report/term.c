@@ -6,6 +6,8 @@
 #include "analysis/summary.h"
 #include "report/term.h"
 
+#include "util/jobs_util.h"
+
 /* Decodes one UTF-8 character at s: its code point (or -1 for an invalid byte) and length. */
 static long utf8_next(const unsigned char *s, size_t *len)
 {
@@ -183,7 +185,7 @@ static int label_common(const json_t *rows, const char *p, size_t n)
 
     json_array_foreach(rows, i, row)
     {
-        np = label_split(summary_str(row, "label", ""), part, len);
+        np = label_split(ju_str(row, "label", ""), part, len);
         for (k = 0; k < np && !(len[k] == n && memcmp(part[k], p, n) == 0); k++)
             ;
         if (k == np)
@@ -223,7 +225,7 @@ static void label_rows(const json_t *rows, char (*labels)[TERM_LABEL], char *com
 
     common[0] = '\0';
     if (json_array_size(rows) > 1) {
-        np = label_split(summary_str(json_array_get(rows, 0), "label", ""), part, len);
+        np = label_split(ju_str(json_array_get(rows, 0), "label", ""), part, len);
         for (k = 0; k < np; k++)
             if (label_common(rows, part[k], len[k])) {
                 label_add(common, part[k], len[k]);
@@ -233,7 +235,7 @@ static void label_rows(const json_t *rows, char (*labels)[TERM_LABEL], char *com
     }
     json_array_foreach(rows, i, row)
     {
-        const char *full = summary_str(row, "label", "");
+        const char *full = ju_str(row, "label", "");
         labels[i][0] = '\0';
         np = label_split(full, part, len);
         for (k = 0; nc && k < np; k++)
@@ -356,7 +358,7 @@ int term_table(FILE *f, const json_t *summary, const unsigned char *gated, size_
     }
     label_rows(rows, labels, common);
     lay_out(summary, gated, width, labels, &L);
-    L.planned = summary_num(summary, "rounds", 0);
+    L.planned = ju_num(summary, "rounds", 0);
     if (common[0]) {
         /* what every row shares, once; cut at a value boundary like the labels */
         label_fit(common, width > 12 ? width - 10 : width, 0, cell, sizeof(cell));
@@ -385,17 +387,16 @@ int term_table(FILE *f, const json_t *summary, const unsigned char *gated, size_
     if (json_is_object(oc)) {
         const json_t *vd = json_object_get(oc, "verdicts");
         fprintf(f, "%s: %lld regressed, %lld improved, %lld unchanged, %lld unstable, %lld failed",
-                summary_str(oc, "overall", "?"), (long long)summary_num(vd, VERDICT_REGRESSED, 0),
-                (long long)summary_num(vd, VERDICT_IMPROVED, 0),
-                (long long)summary_num(vd, OUTCOME_UNCHANGED, 0),
-                (long long)(summary_num(vd, VERDICT_UNSTABLE, 0) +
-                            summary_num(vd, OUTCOME_INCOMPLETE, 0)),
-                (long long)summary_num(vd, VERDICT_FAILED, 0));
-        if (summary_num(vd, OUTCOME_INCONCLUSIVE, 0) > 0)
-            fprintf(f, ", %lld %s", (long long)summary_num(vd, OUTCOME_INCONCLUSIVE, 0),
+                ju_str(oc, "overall", "?"), (long long)ju_num(vd, VERDICT_REGRESSED, 0),
+                (long long)ju_num(vd, VERDICT_IMPROVED, 0),
+                (long long)ju_num(vd, OUTCOME_UNCHANGED, 0),
+                (long long)(ju_num(vd, VERDICT_UNSTABLE, 0) + ju_num(vd, OUTCOME_INCOMPLETE, 0)),
+                (long long)ju_num(vd, VERDICT_FAILED, 0));
+        if (ju_num(vd, OUTCOME_INCONCLUSIVE, 0) > 0)
+            fprintf(f, ", %lld %s", (long long)ju_num(vd, OUTCOME_INCONCLUSIVE, 0),
                     OUTCOME_INCONCLUSIVE);
-        if (summary_num(oc, "failed_runs", 0) > 0)
-            fprintf(f, " (%lld runs failed)", (long long)summary_num(oc, "failed_runs", 0));
+        if (ju_num(oc, "failed_runs", 0) > 0)
+            fprintf(f, " (%lld runs failed)", (long long)ju_num(oc, "failed_runs", 0));
         fputc('\n', f);
     }
     rc = fflush(f) == 0 && !ferror(f) ? 0 : -1;

@@ -44,13 +44,6 @@ static void flag_line(struct verify_result *vr, const char *name, unsigned line,
         snprintf(vr->problem, sizeof(vr->problem), "%s: %s", name, what);
 }
 
-static long get_long(const json_t *o, const char *k, long def)
-{
-    const json_t *v = json_object_get(o, k);
-
-    return json_is_integer(v) ? (long)json_integer_value(v) : def;
-}
-
 static int allowed_init(struct allowed *a, const json_t *meta)
 {
     const json_t *ds = json_object_get(meta, "dataset"), *c, *inst;
@@ -74,13 +67,13 @@ static int allowed_init(struct allowed *a, const json_t *meta)
                       ? json_object_get(ds, "line_sha256")
                       : NULL;
     /* the planned rounds, and those adaptive confirmation (or the gate's budget) may add */
-    a->timed_rounds = get_long(json_object_get(meta, "settings"), "runs", 0) +
-                      get_long(json_object_get(meta, "confirmation"), "max_extra_rounds", 0);
+    a->timed_rounds = ju_int(json_object_get(meta, "settings"), "runs", 0) +
+                      ju_int(json_object_get(meta, "confirmation"), "max_extra_rounds", 0);
     a->repeats_disturbed = json_object_get(meta, "interference_limits") != NULL;
     inst = json_object_get(json_object_get(meta, "spec"), "instructions");
-    a->counted_rounds = get_long(inst, "runs", 3);
+    a->counted_rounds = ju_int(inst, "runs", 3);
     a->syscall_rounds =
-        get_long(json_object_get(json_object_get(meta, "spec"), "syscalls"), "runs", 3);
+        ju_int(json_object_get(json_object_get(meta, "spec"), "syscalls"), "runs", 3);
     return 0;
 }
 

@@ -11,6 +11,8 @@
 #include "analysis/summary.h"
 #include "report/i18n.h"
 
+#include "util/jobs_util.h"
+
 struct wt {
     const char *lang;
     void (*put)(void *ctx, int item, const char *text);
@@ -59,11 +61,11 @@ static void per_op(const struct wt *w, char *out, size_t len, const json_t *row,
     snprintf(out, len, "%s", i18n(w->lang, W_UNKNOWN));
     if (!b || !c)
         return;
-    snprintf(x, sizeof(x), "%.*f", decimals, summary_num(b, "median", 0));
-    snprintf(y, sizeof(y), "%.*f", decimals, summary_num(c, "median", 0));
-    snprintf(ch, sizeof(ch), "%+.1f%%", summary_num(vs, "change", 0) * 100);
+    snprintf(x, sizeof(x), "%.*f", decimals, ju_num(b, "median", 0));
+    snprintf(y, sizeof(y), "%.*f", decimals, ju_num(c, "median", 0));
+    snprintf(ch, sizeof(ch), "%+.1f%%", ju_num(vs, "change", 0) * 100);
     s = i18n_fill(i18n(w->lang, W_PER_OP), x, y, i18n(w->lang, unit), ch,
-                  verdict_word(w, summary_str(vs, "verdict", "~")), (const char *)NULL);
+                  verdict_word(w, ju_str(vs, "verdict", "~")), (const char *)NULL);
     if (s)
         snprintf(out, len, "%s", s);
     free(s);
@@ -79,7 +81,7 @@ static void accounting(const struct wt *w, const json_t *summary)
 
     json_array_foreach(rows, i, row)
     {
-        const char *src = summary_str(json_object_get(row, "server_window"), "source", "");
+        const char *src = ju_str(json_object_get(row, "server_window"), "source", "");
 
         marks |= strcmp(src, "marks") == 0 || strcmp(src, "mixed") == 0;
         process |= strcmp(src, "process") == 0 || strcmp(src, "mixed") == 0;
@@ -103,8 +105,7 @@ static void accounting(const struct wt *w, const json_t *summary)
         per_op(w, a, sizeof(a), row, "server_cpu_us", W_UNIT_US_OP, base, cand, 2);
         per_op(w, b, sizeof(b), row, SUMMARY_SERVER_SYSCALLS, W_UNIT_PER_OP, base, cand, 3);
         per_op(w, c, sizeof(c), row, SUMMARY_SERVER_CTXSW, W_UNIT_PER_OP, base, cand, 3);
-        say(w, 1, W_ACCT_ROW, summary_str(row, "label", "?"), a, b, c, base, cand,
-            (const char *)NULL);
+        say(w, 1, W_ACCT_ROW, ju_str(row, "label", "?"), a, b, c, base, cand, (const char *)NULL);
     }
     say(w, 0, W_SYSCALLS_NOTE, (const char *)NULL);
 }
@@ -122,27 +123,27 @@ static void fmt(char *out, size_t len, int decimals, double v)
 static void row_interference(const struct wt *w, const json_t *row)
 {
     const json_t *in = json_object_get(row, "interference"), *d;
-    const char *label = summary_str(row, "label", "?");
+    const char *label = ju_str(row, "label", "?");
     char r[16], oc[32], st[32], nv[32], t[32], med[32], fac[16];
     size_t k;
 
     json_array_foreach(json_object_get(in, "disturbed"), k, d)
     {
-        fmt(r, sizeof(r), 0, summary_num(d, "round", 0));
-        fmt(oc, sizeof(oc), 2, summary_num(d, "other_cpu_cores", 0));
-        fmt(st, sizeof(st), 1, summary_num(d, "steal_pct", 0));
-        fmt(nv, sizeof(nv), 0, summary_num(d, "nivcsw", 0));
-        say(w, 1, W_DISTURBED_RUN, label, summary_str(d, "version", "?"), r, oc, st, nv,
+        fmt(r, sizeof(r), 0, ju_num(d, "round", 0));
+        fmt(oc, sizeof(oc), 2, ju_num(d, "other_cpu_cores", 0));
+        fmt(st, sizeof(st), 1, ju_num(d, "steal_pct", 0));
+        fmt(nv, sizeof(nv), 0, ju_num(d, "nivcsw", 0));
+        say(w, 1, W_DISTURBED_RUN, label, ju_str(d, "version", "?"), r, oc, st, nv,
             i18n(w->lang, json_is_true(json_object_get(d, "excluded")) ? W_LEFT_OUT : W_KEPT_FEW),
             (const char *)NULL);
     }
     json_array_foreach(json_object_get(in, "outliers"), k, d)
     {
-        fmt(r, sizeof(r), 0, summary_num(d, "round", 0));
-        fmt(t, sizeof(t), -4, summary_num(d, "throughput", 0));
-        fmt(med, sizeof(med), -4, summary_num(d, "median", 0));
+        fmt(r, sizeof(r), 0, ju_num(d, "round", 0));
+        fmt(t, sizeof(t), -4, ju_num(d, "throughput", 0));
+        fmt(med, sizeof(med), -4, ju_num(d, "median", 0));
         fmt(fac, sizeof(fac), 0, INTERFERENCE_OUTLIER_FACTOR);
-        say(w, 1, W_OUTLIER, label, summary_str(d, "version", "?"), r, t, med, fac,
+        say(w, 1, W_OUTLIER, label, ju_str(d, "version", "?"), r, t, med, fac,
             i18n(w->lang,
                  json_is_false(json_object_get(d, "excluded")) ? W_OUTLIER_KEPT : W_OUTLIER_OUT),
             (const char *)NULL);
@@ -169,17 +170,17 @@ static void disturbed(const struct wt *w, const json_t *summary, const json_t *m
     if (!any_interf)
         return;
     clean = n == 0 && json_array_size(again) == 0;
-    fmt(oc, sizeof(oc), 2, summary_num(lim, "other_cpu_cores", INTERFERENCE_OTHER_CORES));
-    fmt(st, sizeof(st), 1, summary_num(lim, "steal_pct", INTERFERENCE_STEAL_PCT));
+    fmt(oc, sizeof(oc), 2, ju_num(lim, "other_cpu_cores", INTERFERENCE_OTHER_CORES));
+    fmt(st, sizeof(st), 1, ju_num(lim, "steal_pct", INTERFERENCE_STEAL_PCT));
     say(w, 0, clean ? W_CLEAN : W_DISTURBED, oc, st, (const char *)NULL);
     if (clean)
         return;
     json_array_foreach(again, k, d)
     {
-        fmt(r, sizeof(r), 0, summary_num(d, "round", 0));
-        fmt(oc, sizeof(oc), 2, summary_num(d, "other_cpu_cores", 0));
-        fmt(st, sizeof(st), 1, summary_num(d, "steal_pct", 0));
-        say(w, 1, W_AGAIN, summary_str(d, "label", "?"), summary_str(d, "version", "?"), r, oc, st,
+        fmt(r, sizeof(r), 0, ju_num(d, "round", 0));
+        fmt(oc, sizeof(oc), 2, ju_num(d, "other_cpu_cores", 0));
+        fmt(st, sizeof(st), 1, ju_num(d, "steal_pct", 0));
+        say(w, 1, W_AGAIN, ju_str(d, "label", "?"), ju_str(d, "version", "?"), r, oc, st,
             (const char *)NULL);
     }
     json_array_foreach(rows, i, row) row_interference(w, row);

@@ -18,12 +18,14 @@
 #include "analysis/stats.h"
 #include "analysis/summary.h"
 
+#include "util/jobs_util.h"
+
 int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules, size_t planned)
 {
     const json_t *metrics = json_object_get(row, "metrics");
     int m;
 
-    if (strcmp(summary_str(row, "status", ""), "ok") != 0)
+    if (strcmp(ju_str(row, "status", ""), "ok") != 0)
         return 0; /* failed or incomplete rows are not measured more */
     for (m = 0; m < METRIC_ALL; m++) {
         const json_t *mj = json_object_get(metrics, metric_name(m));
@@ -35,12 +37,12 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules,
             continue;
         json_object_foreach((json_t *)vs, cand, cmp)
         {
-            const char *verdict = summary_str(cmp, "verdict", "");
+            const char *verdict = ju_str(cmp, "verdict", "");
             const json_t *pr = json_object_get(cmp, "paired_ratio");
             int more = summary_confirmed(mj, (double)planned);
             double t = rules->threshold_pct[m] / 100.0;
             /* with extra rounds the row is judged on its paired change (stats_verdict) */
-            double change = more ? summary_num(pr, "median", 1) - 1 : summary_num(cmp, "change", 0);
+            double change = more ? ju_num(pr, "median", 1) - 1 : ju_num(cmp, "change", 0);
             int past = change >= t || -change >= t;
 
             /* With extra rounds, a row also goes on while the interval of its paired
@@ -53,7 +55,7 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules,
              * sensitivity runs: docs/results/). */
             if (more && !past && m == METRIC_THROUGHPUT && json_object_get(pr, "lo") &&
                 json_object_get(pr, "hi"))
-                past = summary_num(pr, "lo", 1) - 1 <= -t || summary_num(pr, "hi", 1) - 1 >= t;
+                past = ju_num(pr, "lo", 1) - 1 <= -t || ju_num(pr, "hi", 1) - 1 >= t;
             /* unstable: measure more. After the planned rounds that is the spread; once the
              * row has extra rounds a noisy side makes it unstable only while the 90% interval
              * of its paired change still reaches past the threshold (stats_verdict), and more
@@ -61,13 +63,13 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules,
              * false-alarm budget is already split over every look the cap allows. */
             if (strcmp(verdict, VERDICT_UNSTABLE) == 0 &&
                 (!more || !json_is_number(json_object_get(pr, "lo")) ||
-                 !json_is_number(json_object_get(pr, "hi")) || summary_num(pr, "lo", 1) - 1 <= -t ||
-                 summary_num(pr, "hi", 1) - 1 >= t))
+                 !json_is_number(json_object_get(pr, "hi")) || ju_num(pr, "lo", 1) - 1 <= -t ||
+                 ju_num(pr, "hi", 1) - 1 >= t))
                 return 1;
             if (strcmp(verdict, VERDICT_SAME) == 0 && past)
                 return 1;
             /* held at ~ by the evidence floor: more rounds are what it needs */
-            if (strcmp(summary_str(cmp, "reason", ""), STATS_REASON_TOO_FEW) == 0)
+            if (strcmp(ju_str(cmp, "reason", ""), STATS_REASON_TOO_FEW) == 0)
                 return 1;
             /* Decided by the planned rounds on "every paired ratio on one side of 1"
              * alone, with ranges overlapping: chance gives that 2^(1-n) of the time (1 in
@@ -81,7 +83,7 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules,
                 (strcmp(verdict, VERDICT_REGRESSED) == 0 ||
                  strcmp(verdict, VERDICT_IMPROVED) == 0) &&
                 !json_is_false(json_object_get(cmp, "overlap")) &&
-                summary_num(cmp, "p_paired", 1) > STATS_EXTRA_ALPHA * (1 + 1e-9))
+                ju_num(cmp, "p_paired", 1) > STATS_EXTRA_ALPHA * (1 + 1e-9))
                 return 1;
         }
     }
@@ -93,8 +95,7 @@ int confirm_row_regressed(const json_t *row, const struct verdict_rules *rules, 
     const json_t *metrics = json_object_get(row, "metrics");
     int m;
 
-    if (strcmp(summary_str(row, "status", ""), "ok") != 0 ||
-        confirm_row_borderline(row, rules, planned))
+    if (strcmp(ju_str(row, "status", ""), "ok") != 0 || confirm_row_borderline(row, rules, planned))
         return 0;
     for (m = 0; m < METRIC_ALL; m++) {
         const char *cand;
@@ -106,7 +107,7 @@ int confirm_row_regressed(const json_t *row, const struct verdict_rules *rules, 
             (json_t *)json_object_get(json_object_get(metrics, metric_name(m)), "vs_baseline"),
             cand, cmp)
         {
-            if (strcmp(summary_str(cmp, "verdict", ""), VERDICT_REGRESSED) == 0)
+            if (strcmp(ju_str(cmp, "verdict", ""), VERDICT_REGRESSED) == 0)
                 return 1;
         }
     }
@@ -169,9 +170,9 @@ static int run_round(struct confirm_ctx *cx, size_t c, unsigned rd, char *err, s
             json_decref(line);
             return -1;
         }
-        if (strcmp(summary_str(line, "status", ""), "ok") != 0)
+        if (strcmp(ju_str(line, "status", ""), "ok") != 0)
             fprintf(stderr, "compare: run failed: %s · %s · round %u: %s\n", sp->configs[c].label,
-                    sp->versions[sr.version].name, sr.round, summary_str(line, "reason", "?"));
+                    sp->versions[sr.version].name, sr.round, ju_str(line, "reason", "?"));
         json_decref(line);
     }
     return 0;
@@ -211,15 +212,14 @@ static size_t disturbed_rounds(const json_t *runs, const char *id, unsigned *out
         unsigned rd = (unsigned)json_integer_value(json_object_get(line, "round"));
         int dup = 0;
 
-        if (strcmp(summary_str(line, "config", ""), id) != 0 ||
+        if (strcmp(ju_str(line, "config", ""), id) != 0 ||
             !json_is_true(json_object_get(in, "disturbed")))
             continue;
-        json_array_append_new(rec,
-                              json_pack("{s:s, s:s, s:s, s:i, s:f, s:f}", "config", id, "label",
-                                        summary_str(line, "label", id), "version",
-                                        summary_str(line, "version", "?"), "round", (int)rd,
-                                        "other_cpu_cores", summary_num(in, "other_cpu_cores", 0),
-                                        "steal_pct", summary_num(in, "steal_pct", 0)));
+        json_array_append_new(rec, json_pack("{s:s, s:s, s:s, s:i, s:f, s:f}", "config", id,
+                                             "label", ju_str(line, "label", id), "version",
+                                             ju_str(line, "version", "?"), "round", (int)rd,
+                                             "other_cpu_cores", ju_num(in, "other_cpu_cores", 0),
+                                             "steal_pct", ju_num(in, "steal_pct", 0)));
         for (k = 0; k < n; k++)
             dup |= out[k] == rd;
         if (!dup && n < max)
@@ -282,7 +282,7 @@ out:
 static const char *regressed_row(const struct confirm_ctx *cx, const json_t *summary)
 {
     const struct spec *sp = cx->r->sp;
-    size_t c, k, rounds = (size_t)summary_num(summary, "rounds", 0);
+    size_t c, k, rounds = (size_t)ju_num(summary, "rounds", 0);
     const json_t *x;
 
     json_array_foreach(json_object_get(summary, "rows"), k, x)
@@ -290,7 +290,7 @@ static const char *regressed_row(const struct confirm_ctx *cx, const json_t *sum
         if (!confirm_row_regressed(x, cx->rules, rounds))
             continue; /* the configuration is looked up for regressed rows only */
         for (c = 0; c < sp->n_configs; c++)
-            if (cx->selected[c] && strcmp(summary_str(x, "config", ""), sp->configs[c].id) == 0)
+            if (cx->selected[c] && strcmp(ju_str(x, "config", ""), sp->configs[c].id) == 0)
                 return sp->configs[c].label;
     }
     return NULL;
@@ -337,11 +337,11 @@ int confirm_run(struct confirm_ctx *cx, char *err, size_t errlen)
                 continue;
             json_array_foreach(json_object_get(summary, "rows"), k, x)
             {
-                if (strcmp(summary_str(x, "config", ""), sp->configs[c].id) == 0)
+                if (strcmp(ju_str(x, "config", ""), sp->configs[c].id) == 0)
                     row = x;
             }
             if (!row ||
-                !confirm_row_borderline(row, cx->rules, (size_t)summary_num(summary, "rounds", 0)))
+                !confirm_row_borderline(row, cx->rules, (size_t)ju_num(summary, "rounds", 0)))
                 continue;
             n_border++;
             if (cx->deadline_ns && clock_now_ns() + 2 * cx->round_ns > cx->deadline_ns) {

@@ -23,6 +23,7 @@
 #include "run/dataset.h"
 #include "run/launch.h"
 #include "run/proc.h"
+#include "util/jobs_util.h"
 #include "util/words.h"
 
 #define TOP_FUNCTIONS 150
@@ -272,11 +273,6 @@ static int count_phase(struct phase *ph, struct cgprof *p, double idle_s, size_t
     return 0;
 }
 
-static const char *jstr(const json_t *o, const char *k)
-{
-    return json_string_value(json_object_get(o, k));
-}
-
 /* Allocator calls per operation (cgprof_allocs, the idle phase's subtracted like the
  * instructions'), and the callers, into per["(allocations)"] for cost_run to lift out. */
 static void cost_allocs_add(json_t *per, const struct cgprof *idle, const struct cgprof *win,
@@ -499,9 +495,9 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
 {
     const struct spec_version *ver = &r->sp->versions[sr->version];
     const json_t *params = r->sp->configs[sr->config].params;
-    const char *proto = jstr(params, "protocol"),
-               *cmd = ver->server ? jstr(ver->server, proto) : NULL;
-    const char *host = jstr(params, "host") ? jstr(params, "host") : "127.0.0.1";
+    const char *proto = ju_str(params, "protocol", NULL),
+               *cmd = ver->server ? ju_str(ver->server, proto, NULL) : NULL;
+    const char *host = ju_str(params, "host", "127.0.0.1");
     char dir[4200], srv_dir[4300], srv_log[4300], started[40], reason[2048] = "", why[1024];
     char vg[64], **wrap = NULL, **owned = NULL;
     struct proc server = {.pid = -1, .out_fd = -1};
@@ -652,12 +648,12 @@ int cost_schedule(struct runner *r, const struct cost_settings *cs, const unsign
             failed = -1;
             break;
         }
-        st = jstr(line, "status");
+        st = ju_str(line, "status", NULL);
         if (strcmp(st ? st : "", "ok") != 0) {
             failed++;
             fprintf(stderr, "compare: counted run failed: %s · %s · round %u: %s\n",
                     r->sp->configs[sr->config].label, r->sp->versions[sr->version].name, sr->round,
-                    jstr(line, "reason"));
+                    ju_str(line, "reason", NULL));
         } else {
             fprintf(stderr, "compare: counted %s · %s · round %u: %.0f instructions/op\n",
                     r->sp->configs[sr->config].label, r->sp->versions[sr->version].name, sr->round,

@@ -10,6 +10,8 @@
 
 #include "run/grid.h"
 
+#include "util/jobs_util.h"
+
 /* The keys grid_config_label() always shows when they matter. */
 static int label_shows(const char *key)
 {
@@ -82,18 +84,6 @@ void grid_format_size(unsigned long long b, char *out, size_t outlen)
         snprintf(out, outlen, "%llu B", b);
 }
 
-static long long geti(const json_t *p, const char *k, long long dflt)
-{
-    json_t *v = json_object_get(p, k);
-    return json_is_integer(v) ? json_integer_value(v) : dflt;
-}
-
-static const char *gets_(const json_t *p, const char *k, const char *dflt)
-{
-    json_t *v = json_object_get(p, k);
-    return json_is_string(v) ? json_string_value(v) : dflt;
-}
-
 static void add_part(char *out, size_t outlen, const char *part)
 {
     size_t n = strlen(out);
@@ -106,16 +96,16 @@ static void add_part(char *out, size_t outlen, const char *part)
 void grid_config_label(const json_t *p, char *out, size_t outlen)
 {
     char part[96];
-    const char *proto = gets_(p, "protocol", "?");
-    const char *cmd = gets_(p, "command", "ECHO");
+    const char *proto = ju_str(p, "protocol", "?");
+    const char *cmd = ju_str(p, "command", "ECHO");
     char cmdtext[160];
     int is_redis = strcmp(proto, "redis") == 0,
         is_web = !strcmp(proto, "http") || !strcmp(proto, "ws");
-    long long conns = geti(p, "connections", 1), workers = geti(p, "workers", 1);
+    long long conns = ju_int(p, "connections", 1), workers = ju_int(p, "workers", 1);
 
     out[0] = '\0';
     add_part(out, outlen, proto);
-    if (strcmp(gets_(p, "transport", "tcp"), "tls") == 0)
+    if (strcmp(ju_str(p, "transport", "tcp"), "tls") == 0)
         add_part(out, outlen, "tls");
     if (is_redis) {
         grid_redis_label(p, cmdtext, sizeof(cmdtext));
@@ -123,14 +113,14 @@ void grid_config_label(const json_t *p, char *out, size_t outlen)
     }
     if (!is_redis || strcmp(cmd, "ECHO") == 0 || strcmp(cmd, "SET") == 0 ||
         json_object_get(p, "payload")) {
-        grid_format_size((unsigned long long)geti(p, "payload", 64), part, sizeof(part));
+        grid_format_size((unsigned long long)ju_int(p, "payload", 64), part, sizeof(part));
         add_part(out, outlen, part);
     }
-    if (is_redis || geti(p, "pipeline", 1) != 1) {
-        snprintf(part, sizeof(part), "pipeline%lld", geti(p, "pipeline", 1));
+    if (is_redis || ju_int(p, "pipeline", 1) != 1) {
+        snprintf(part, sizeof(part), "pipeline%lld", ju_int(p, "pipeline", 1));
         add_part(out, outlen, part);
     }
-    snprintf(part, sizeof(part), "window%lld", geti(p, "window", 1));
+    snprintf(part, sizeof(part), "window%lld", ju_int(p, "window", 1));
     add_part(out, outlen, part);
     if (workers > 1 && workers != conns) {
         snprintf(part, sizeof(part), "%lld workers", workers);
@@ -138,46 +128,46 @@ void grid_config_label(const json_t *p, char *out, size_t outlen)
     }
     snprintf(part, sizeof(part), "%lld client%s", conns, conns == 1 ? "" : "s");
     add_part(out, outlen, part);
-    if (is_web && strcmp(gets_(p, "path", "/"), "/") != 0)
-        add_part(out, outlen, gets_(p, "path", "/"));
-    if (is_web && strcmp(gets_(p, "http_version", "1.1"), "2") == 0)
+    if (is_web && strcmp(ju_str(p, "path", "/"), "/") != 0)
+        add_part(out, outlen, ju_str(p, "path", "/"));
+    if (is_web && strcmp(ju_str(p, "http_version", "1.1"), "2") == 0)
         add_part(out, outlen, "HTTP/2");
-    if (is_web && strcmp(gets_(p, "method", "GET"), "GET") != 0)
-        add_part(out, outlen, gets_(p, "method", "GET"));
+    if (is_web && strcmp(ju_str(p, "method", "GET"), "GET") != 0)
+        add_part(out, outlen, ju_str(p, "method", "GET"));
     grid_http_label(p, part, sizeof(part));
     if (part[0])
         add_part(out, outlen, part);
-    if (geti(p, "resp", 0) == 3)
+    if (ju_int(p, "resp", 0) == 3)
         add_part(out, outlen, "RESP3");
     if (json_is_true(json_object_get(p, "auth")))
         add_part(out, outlen, "auth");
     if (json_object_get(p, "keyspace")) {
-        snprintf(part, sizeof(part), "keyspace %lld", geti(p, "keyspace", 0));
+        snprintf(part, sizeof(part), "keyspace %lld", ju_int(p, "keyspace", 0));
         add_part(out, outlen, part);
     }
     if (json_object_get(p, "requests")) {
-        snprintf(part, sizeof(part), "%lld requests", geti(p, "requests", 0));
+        snprintf(part, sizeof(part), "%lld requests", ju_int(p, "requests", 0));
         add_part(out, outlen, part);
     }
     if (json_is_true(json_object_get(p, "serve")))
         add_part(out, outlen, "colocated");
-    if (geti(p, "delay_us", 0) > 0) {
-        snprintf(part, sizeof(part), "delay %lld µs", geti(p, "delay_us", 0));
+    if (ju_int(p, "delay_us", 0) > 0) {
+        snprintf(part, sizeof(part), "delay %lld µs", ju_int(p, "delay_us", 0));
         add_part(out, outlen, part);
     }
-    if (geti(p, "busy_poll_us", 0) > 0) {
-        snprintf(part, sizeof(part), "busy-poll %lld µs", geti(p, "busy_poll_us", 0));
+    if (ju_int(p, "busy_poll_us", 0) > 0) {
+        snprintf(part, sizeof(part), "busy-poll %lld µs", ju_int(p, "busy_poll_us", 0));
         add_part(out, outlen, part);
     }
     if (grid_rate_percent(json_object_get(p, "rate")) > 0) {
         snprintf(part, sizeof(part), "rate %g%% of saturation%s",
                  grid_rate_percent(json_object_get(p, "rate")),
-                 strcmp(gets_(p, "arrival", "uniform"), "poisson") == 0 ? " poisson" : "");
+                 strcmp(ju_str(p, "arrival", "uniform"), "poisson") == 0 ? " poisson" : "");
         add_part(out, outlen, part);
     }
     if (json_number_value(json_object_get(p, "rate")) > 0) {
         snprintf(part, sizeof(part), "rate %g/s%s", json_number_value(json_object_get(p, "rate")),
-                 strcmp(gets_(p, "arrival", "uniform"), "poisson") == 0 ? " poisson" : "");
+                 strcmp(ju_str(p, "arrival", "uniform"), "poisson") == 0 ? " poisson" : "");
         add_part(out, outlen, part);
     }
     if (json_is_true(json_object_get(p, "insecure")))

@@ -13,6 +13,7 @@
 #include "run/probe.h"
 #include "run/proc.h"
 #include "run/runner.h"
+#include "util/jobs_util.h"
 #include "util/words.h"
 
 /* How long a server may take to stop before it is killed (as the runner's). */
@@ -41,11 +42,6 @@ static void sleep_ms(int ms)
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
         ;
-}
-
-static const char *jstr(const json_t *o, const char *k)
-{
-    return json_string_value(json_object_get(o, k));
 }
 
 /* The server's version, asked once per version. */
@@ -95,21 +91,22 @@ static void note_server_version(struct runner *r, size_t version, const char *pr
 static void probe_target_fill(struct probe_target *pt, const json_t *params, const char *host,
                               unsigned port, const json_t *env)
 {
-    pt->protocol = jstr(params, "protocol");
+    pt->protocol = ju_str(params, "protocol", NULL);
     pt->host = host;
     pt->port = port;
-    pt->tls = jstr(params, "transport") && strcmp(jstr(params, "transport"), "tls") == 0;
-    pt->cacert = jstr(params, "cacert");
-    pt->sni = jstr(params, "sni");
+    pt->tls =
+        ju_str(params, "transport", NULL) && strcmp(ju_str(params, "transport", NULL), "tls") == 0;
+    pt->cacert = ju_str(params, "cacert", NULL);
+    pt->sni = ju_str(params, "sni", NULL);
     pt->insecure = json_is_true(json_object_get(params, "insecure"));
-    pt->path = jstr(params, "path");
+    pt->path = ju_str(params, "path", NULL);
     pt->auth = json_is_true(json_object_get(params, "auth"));
-    if (env && jstr(env, "PAIRBENCH_REDIS_PASSWORD"))
-        pt->password = jstr(env, "PAIRBENCH_REDIS_PASSWORD");
+    if (env && ju_str(env, "PAIRBENCH_REDIS_PASSWORD", NULL))
+        pt->password = ju_str(env, "PAIRBENCH_REDIS_PASSWORD", NULL);
     else
         pt->password = getenv("PAIRBENCH_REDIS_PASSWORD");
-    if (env && jstr(env, "PAIRBENCH_REDIS_USER"))
-        pt->user = jstr(env, "PAIRBENCH_REDIS_USER");
+    if (env && ju_str(env, "PAIRBENCH_REDIS_USER", NULL))
+        pt->user = ju_str(env, "PAIRBENCH_REDIS_USER", NULL);
     else
         pt->user = getenv("PAIRBENCH_REDIS_USER");
 }
@@ -128,9 +125,9 @@ static int launch_argv(const struct runner *r, const struct launch *l, char ***a
     memset(&vars, 0, sizeof(vars));
     vars.port = portstr;
     vars.host = l->host;
-    vars.cert = jstr(l->params, "cert");
-    vars.key = jstr(l->params, "key");
-    vars.cacert = jstr(l->params, "cacert");
+    vars.cert = ju_str(l->params, "cert", NULL);
+    vars.key = ju_str(l->params, "key", NULL);
+    vars.cacert = ju_str(l->params, "cacert", NULL);
     vars.dir = l->srv_dir;
     vars.tree = r->tree_dirs && l->version < r->n_tree_dirs ? r->tree_dirs[l->version] : NULL;
     if (words_split(l->cmd, &vars, argv, &argc, why, sizeof(why)) < 0) {
@@ -233,7 +230,7 @@ int launch_start(struct runner *r, const struct launch *l, struct proc *p, char 
     probe_target_fill(&pt, l->params, l->host, l->port, ps.env);
     rc = launch_wait_ready(r, l, p, &pt, shown, reason, reasonlen);
     if (rc == 0)
-        note_server_version(r, l->version, jstr(l->params, "protocol"), &pt, argv);
+        note_server_version(r, l->version, ju_str(l->params, "protocol", NULL), &pt, argv);
 out:
     free(wrapped);
     words_free(argv);

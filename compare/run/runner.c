@@ -21,6 +21,7 @@
 #include "run/proc.h"
 #include "run/saturation.h"
 #include "run/validate.h"
+#include "util/jobs_util.h"
 #include "util/words.h"
 
 #define KILL_AFTER_S 2.0
@@ -191,11 +192,6 @@ void runner_remove_tree(const char *path)
     (void)nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static const char *jstr(const json_t *o, const char *k)
-{
-    return json_string_value(json_object_get(o, k));
-}
-
 /* The window's server accounting and interference (window.c) for the runs.jsonl line. The
  * driver's involuntary context switches: its result's cpu.nivcsw (over its window) when it
  * gives one, else wait4's (its whole life). */
@@ -342,7 +338,7 @@ static enum run_step run_server(struct run_ctx *c)
     int s;
 
     if (c->ver->server)
-        c->server_cmd = jstr(c->ver->server, c->proto);
+        c->server_cmd = ju_str(c->ver->server, c->proto, NULL);
     if (c->server_cmd || json_is_true(json_object_get(c->cfg->params, "serve"))) {
         port = launch_place(c->eff, c->host, why, sizeof(why));
         if (!port) {
@@ -566,8 +562,8 @@ json_t *runner_run(struct runner *r, const struct sched_run *sr, char *err, size
                         .errlen = errlen};
     enum run_step step;
 
-    c.proto = jstr(c.cfg->params, "protocol");
-    c.host = jstr(c.cfg->params, "host") ? jstr(c.cfg->params, "host") : "127.0.0.1";
+    c.proto = ju_str(c.cfg->params, "protocol", NULL);
+    c.host = ju_str(c.cfg->params, "host", "127.0.0.1");
     step = run_prepare(&c);
     if (step == STEP_NEXT)
         step = run_server(&c);

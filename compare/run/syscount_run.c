@@ -9,6 +9,8 @@
 #include "run/schedule.h"
 #include "run/syscount.h"
 
+#include "util/jobs_util.h"
+
 static int bad(char *err, size_t errlen, const char *file, const char *key, const char *want)
 {
     snprintf(err, errlen, "%s: $.syscalls%s%s: expected %s", file, key[0] ? "." : "", key, want);
@@ -52,11 +54,6 @@ int syscount_settings_parse(const json_t *j, int force, const char *file,
     return 0;
 }
 
-static const char *jstr(const json_t *o, const char *k)
-{
-    return json_string_value(json_object_get(o, k));
-}
-
 struct done_ctx {
     const struct spec *sp;
     const json_t *existing;
@@ -79,17 +76,17 @@ static json_t *counted_line(const json_t *run)
     const json_t *srv = json_object_get(run, "server"), *w = json_object_get(srv, "window");
     const json_t *counts = json_object_get(w, "syscalls");
     double ops = json_number_value(json_object_get(json_object_get(run, "result"), "ops"));
-    const char *st = jstr(run, "status");
+    const char *st = ju_str(run, "status", NULL);
     char reason[1200] = "";
     json_t *per = NULL;
 
     if (strcmp(st ? st : "", "ok") != 0)
         snprintf(reason, sizeof(reason), "syscalls: the traced run failed: %s",
-                 jstr(run, "reason") ? jstr(run, "reason") : "unknown");
+                 ju_str(run, "reason", "unknown"));
     else if (!counts)
-        snprintf(reason, sizeof(reason), "syscalls: version '%s': %s", jstr(run, "version"),
-                 jstr(w, "syscalls_error") ? jstr(w, "syscalls_error")
-                                           : "the version starts no server to trace");
+        snprintf(reason, sizeof(reason), "syscalls: version '%s': %s", ju_str(run, "version", NULL),
+                 ju_str(w, "syscalls_error", NULL) ? ju_str(w, "syscalls_error", NULL)
+                                                   : "the version starts no server to trace");
     else if (!(per = syscount_per_op(counts, ops)))
         snprintf(reason, sizeof(reason), "syscalls: no successful operations in the window");
     else /* the traced server's pace, for the slowdown the report states */
@@ -126,11 +123,11 @@ static int count_one(struct runner *r, const struct sched_run *sr, int fd, int *
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    if (strcmp(jstr(line, "status"), "ok") != 0) {
+    if (strcmp(ju_str(line, "status", NULL), "ok") != 0) {
         (*failed)++;
         fprintf(stderr, "compare: counted run failed: %s · %s · round %u: %s\n",
                 r->sp->configs[sr->config].label, r->sp->versions[sr->version].name, sr->round,
-                jstr(line, "reason"));
+                ju_str(line, "reason", NULL));
     } else {
         fprintf(stderr, "compare: counted %s · %s · round %u: %.2f system calls/op\n",
                 r->sp->configs[sr->config].label, r->sp->versions[sr->version].name, sr->round,

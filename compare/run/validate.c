@@ -8,6 +8,8 @@
 
 #include "run/proc.h"
 
+#include "util/jobs_util.h"
+
 double validate_grace(const json_t *eff, double spec_grace)
 {
     const json_t *t = json_object_get(eff, "timeout");
@@ -26,22 +28,11 @@ static void add(char *reason, size_t len, const char *what)
         snprintf(reason + used, len - used, "%s%s", used ? "; " : "", what);
 }
 
-static double num(const json_t *o, const char *k, double dflt)
-{
-    const json_t *v = json_object_get(o, k);
-    double d;
-
-    if (!json_is_number(v))
-        return dflt;
-    d = json_number_value(v);
-    return isfinite(d) ? d : dflt;
-}
-
 static void check_errors(const json_t *result, double ops, char *reason, size_t len)
 {
     static const char *const kinds[] = {"connect", "io", "protocol", "verify"};
     const json_t *errs = json_object_get(result, "errors");
-    double total = 0, timeouts = num(errs, "timeout", 0);
+    double total = 0, timeouts = ju_num(errs, "timeout", 0);
     char what[512], parts[256] = "";
     size_t k, o = 0;
 
@@ -51,7 +42,7 @@ static void check_errors(const json_t *result, double ops, char *reason, size_t 
         add(reason, len, what);
     }
     for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
-        double n = num(errs, kinds[k], 0);
+        double n = ju_num(errs, kinds[k], 0);
         if (n <= 0)
             continue;
         total += n;
@@ -73,10 +64,10 @@ int validate_result(const json_t *result, const json_t *eff, char *reason, size_
 {
     const json_t *conns = json_object_get(result, "connections");
     const char *st = json_string_value(json_object_get(result, "status"));
-    double ops = num(result, "ops", 0), thr = num(result, "throughput", 0);
-    double elapsed = num(result, "elapsed_s", -1), duration = num(eff, "duration", -1);
-    double configured = num(conns, "configured", num(eff, "connections", -1));
-    double held = num(conns, "held", -1);
+    double ops = ju_num(result, "ops", 0), thr = ju_num(result, "throughput", 0);
+    double elapsed = ju_num(result, "elapsed_s", -1), duration = ju_num(eff, "duration", -1);
+    double configured = ju_num(conns, "configured", ju_num(eff, "connections", -1));
+    double held = ju_num(conns, "held", -1);
     char what[512];
 
     reason[0] = '\0';
@@ -105,7 +96,7 @@ int validate_result(const json_t *result, const json_t *eff, char *reason, size_
      * runs); a driver that prints "status" but no window ran a count (--requests, a wrapped
      * tool's own count); a driver that prints neither is held to the configured duration */
     if (json_is_number(json_object_get(result, "window_s")))
-        duration = num(result, "window_s", -1);
+        duration = ju_num(result, "window_s", -1);
     else if (st || json_is_integer(json_object_get(eff, "requests")))
         duration = -1;
     if (duration > 0 && elapsed >= 0 && elapsed < VALIDATE_MIN_WINDOW_SHARE * duration) {

@@ -1,9 +1,10 @@
-/* File helpers for the job commands (see jobs_util.h). */
+/* File and JSON helpers for the compare commands (see jobs_util.h). */
 #include "util/jobs_util.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,4 +193,39 @@ int ju_dir_empty(const char *path)
         }
     closedir(d);
     return empty;
+}
+
+double ju_num(const json_t *o, const char *k, double def)
+{
+    const json_t *v = json_object_get(o, k);
+
+    return json_is_number(v) ? json_number_value(v) : def;
+}
+
+long long ju_int(const json_t *o, const char *k, long long def)
+{
+    const json_t *v = json_object_get(o, k);
+
+    return json_is_integer(v) ? (long long)json_integer_value(v) : def;
+}
+
+const char *ju_str(const json_t *o, const char *k, const char *def)
+{
+    const json_t *v = json_object_get(o, k);
+
+    return json_is_string(v) ? json_string_value(v) : def;
+}
+
+int ju_get_num(const json_t *o, const char *k, double *out)
+{
+    const json_t *v = json_object_get(o, k);
+    double d;
+
+    if (!json_is_number(v))
+        return -1;
+    d = json_number_value(v);
+    if (!isfinite(d))
+        return -1;
+    *out = d;
+    return 0;
 }

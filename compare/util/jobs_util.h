@@ -1,5 +1,6 @@
-/* jobs_util: the file helpers of every compare command (one of each): read a whole file, load
- * a JSON file with a message naming it, create a directory path, copy a file. */
+/* jobs_util: the small helpers of every compare command (one of each): read a whole file, load
+ * a JSON file with a message naming it, create a directory path, copy a file, and read one
+ * member of a JSON object. */
 #ifndef PAIRBENCH_JOBS_UTIL_H
 #define PAIRBENCH_JOBS_UTIL_H
 
@@ -31,5 +32,18 @@ int ju_copy_file(const char *from, const char *to, char *err, size_t errlen);
 /* 1 when path is a directory that exists and holds no entry but . and .., or does not exist;
  * 0 when it holds something; -1 when it is not a directory or cannot be read. */
 int ju_dir_empty(const char *path);
+
+/* The JSON getters: o's member k. o may be NULL or not an object (then the default). Nothing
+ * returned is owned by the caller; a string lives as long as o. */
+
+/* The number at k (integer or real), or def. */
+double ju_num(const json_t *o, const char *k, double def);
+/* The integer at k, or def (a real, even 3.0, is not an integer). */
+long long ju_int(const json_t *o, const char *k, long long def);
+/* The string at k, or def. */
+const char *ju_str(const json_t *o, const char *k, const char *def);
+/* The number at k (integer or real) into *out: 0, or -1 with *out untouched when k is absent
+ * or holds no finite number. */
+int ju_get_num(const json_t *o, const char *k, double *out);
 
 #endif

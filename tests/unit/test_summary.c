@@ -12,6 +12,7 @@
 #include "report/report_md.h"
 #include "analysis/stats.h"
 #include "analysis/summary.h"
+#include "util/jobs_util.h"
 #include "t.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
@@ -105,58 +106,58 @@ static void test_build(void)
     CHECK_MSG(sum != NULL, "%s", err);
     if (!sum)
         goto out;
-    CHECK_STR(summary_str(sum, "baseline", ""), "base");
+    CHECK_STR(ju_str(sum, "baseline", ""), "base");
     CHECK(json_array_size(json_object_get(sum, "versions")) == 2);
     CHECK_STR(json_string_value(json_array_get(json_object_get(sum, "versions"), 1)), "cand");
     rows = json_object_get(sum, "rows");
     CHECK(json_array_size(rows) == 2);
     r2 = json_array_get(rows, 0); /* meta.configs order: c2 first */
     r1 = json_array_get(rows, 1);
-    CHECK_STR(summary_str(r2, "config", ""), "c2");
-    CHECK_STR(summary_str(r1, "label", ""), "first");
-    CHECK_STR(summary_str(r1, "status", ""), "ok");
-    CHECK(summary_num(json_object_get(r1, "runs"), "ok", 0) == 6);
-    CHECK(summary_num(json_object_get(r1, "runs"), "failed", -1) == 0);
-    CHECK(summary_num(json_object_get(r1, "runs"), "replaced", -1) == 1);
-    CHECK(summary_num(json_object_get(r1, "errors"), "io", 0) == 6);
+    CHECK_STR(ju_str(r2, "config", ""), "c2");
+    CHECK_STR(ju_str(r1, "label", ""), "first");
+    CHECK_STR(ju_str(r1, "status", ""), "ok");
+    CHECK(ju_num(json_object_get(r1, "runs"), "ok", 0) == 6);
+    CHECK(ju_num(json_object_get(r1, "runs"), "failed", -1) == 0);
+    CHECK(ju_num(json_object_get(r1, "runs"), "replaced", -1) == 1);
+    CHECK(ju_num(json_object_get(r1, "errors"), "io", 0) == 6);
     /* efficiency per run before the median: base {100, 400, 100} → 100, not 200/100 → 200 */
     v = summary_values(r1, "cpu_efficiency", "base");
-    CHECK(NEAR(summary_num(v, "median", 0), 100));
-    CHECK(NEAR(summary_num(v, "max", 0), 400));
+    CHECK(NEAR(ju_num(v, "median", 0), 100));
+    CHECK(NEAR(ju_num(v, "max", 0), 400));
     v = summary_values(r1, "throughput", "cand");
-    CHECK(NEAR(summary_num(v, "median", 0), 91) && summary_num(v, "n", 0) == 3);
+    CHECK(NEAR(ju_num(v, "median", 0), 91) && ju_num(v, "n", 0) == 3);
     CHECK(json_array_size(json_object_get(v, "runs")) == 3);
     CHECK(NEAR(json_number_value(json_array_get(json_object_get(v, "runs"), 1)), 91));
     v = summary_values(r1, "rss_mib", "cand"); /* falls back to client.rss_peak_kib */
-    CHECK(NEAR(summary_num(v, "median", 0), 2));
+    CHECK(NEAR(ju_num(v, "median", 0), 2));
     v = summary_vs(r1, "throughput", "cand");
-    CHECK(NEAR(summary_num(v, "change", 0), 91.0 / 200 - 1));
+    CHECK(NEAR(ju_num(v, "change", 0), 91.0 / 200 - 1));
     CHECK(json_is_false(json_object_get(v, "overlap"))); /* 90..92 vs 100..300 */
-    CHECK(NEAR(summary_num(v, "p", 0), 2.0 / 20));
-    CHECK(NEAR(summary_num(json_object_get(v, "paired_ratio"), "median", 0), 91.0 / 200));
+    CHECK(NEAR(ju_num(v, "p", 0), 2.0 / 20));
+    CHECK(NEAR(ju_num(json_object_get(v, "paired_ratio"), "median", 0), 91.0 / 200));
     /* disjoint ranges beyond the threshold, but 3 runs a side give each metric a 0.1 chance
      * and the row's family of timed metrics must stay within 0.05 (family.h): too few runs */
-    CHECK_STR(summary_str(v, "verdict", ""), "~");
-    CHECK_STR(summary_str(v, "reason", ""), STATS_REASON_TOO_FEW);
-    CHECK_STR(summary_str(summary_vs(r1, "cpu_efficiency", "cand"), "verdict", ""), "~");
-    CHECK_STR(summary_str(summary_vs(r1, "p50_us", "cand"), "verdict", ""), "~");
-    CHECK_STR(summary_str(summary_vs(r1, "p99_us", "cand"), "verdict", ""), "~");
-    CHECK(summary_num(json_object_get(r1, "family"), "chance", -1) == 0);
-    CHECK(summary_num(json_object_get(r1, "family"), "metrics", 0) == 5);
-    CHECK_STR(summary_str(summary_vs(r1, "cpu_percent", "cand"), "verdict", ""), "~");
+    CHECK_STR(ju_str(v, "verdict", ""), "~");
+    CHECK_STR(ju_str(v, "reason", ""), STATS_REASON_TOO_FEW);
+    CHECK_STR(ju_str(summary_vs(r1, "cpu_efficiency", "cand"), "verdict", ""), "~");
+    CHECK_STR(ju_str(summary_vs(r1, "p50_us", "cand"), "verdict", ""), "~");
+    CHECK_STR(ju_str(summary_vs(r1, "p99_us", "cand"), "verdict", ""), "~");
+    CHECK(ju_num(json_object_get(r1, "family"), "chance", -1) == 0);
+    CHECK(ju_num(json_object_get(r1, "family"), "metrics", 0) == 5);
+    CHECK_STR(ju_str(summary_vs(r1, "cpu_percent", "cand"), "verdict", ""), "~");
     CHECK(summary_metric(r1, SUMMARY_SERVER_CPU) == NULL);
     /* c2: a failed run */
-    CHECK_STR(summary_str(r2, "status", ""), "failed");
+    CHECK_STR(ju_str(r2, "status", ""), "failed");
     CHECK(json_array_size(json_object_get(r2, "failures")) == 1);
-    CHECK(NEAR(summary_num(summary_values(r2, SUMMARY_SERVER_CPU, "base"), "median", 0), 100));
-    CHECK_STR(summary_str(summary_vs(r2, "throughput", "cand"), "verdict", ""), "failed");
-    CHECK_STR(summary_str(summary_vs(r2, "p99_us", "cand"), "verdict", ""), "failed");
+    CHECK(NEAR(ju_num(summary_values(r2, SUMMARY_SERVER_CPU, "base"), "median", 0), 100));
+    CHECK_STR(ju_str(summary_vs(r2, "throughput", "cand"), "verdict", ""), "failed");
+    CHECK_STR(ju_str(summary_vs(r2, "p99_us", "cand"), "verdict", ""), "failed");
     /* three rounds: only disjoint ranges can reach the evidence floor, 2/C(6,3) = 0.1 (the
      * paired rule, 2/2^3 = 0.25, cannot) */
-    CHECK(NEAR(summary_num(json_object_get(sum, "chance"), "alpha", 0), 0.1));
+    CHECK(NEAR(ju_num(json_object_get(sum, "chance"), "alpha", 0), 0.1));
     CHECK(json_is_true(json_object_get(json_object_get(sum, "chance"), "reachable")));
-    CHECK(summary_num(json_object_get(sum, "chance"), "runs_per_side", 0) == 3);
-    CHECK(summary_num(json_object_get(sum, "chance"), "comparisons", 0) == 2);
+    CHECK(ju_num(json_object_get(sum, "chance"), "runs_per_side", 0) == 3);
+    CHECK(ju_num(json_object_get(sum, "chance"), "comparisons", 0) == 2);
 
     f = open_memstream(&csv, &csvlen);
     CHECK(summary_write_csv(f, sum) == 0);
@@ -327,21 +328,20 @@ static void test_counted(void)
     sum = summary_build(runs, meta, NULL, err, sizeof(err));
     CHECK_MSG(sum != NULL, "%s", err);
     row = json_array_get(json_object_get(sum, "rows"), 0);
-    CHECK(summary_num(summary_values(row, "instructions", "a"), "n", 0) == 3);
-    CHECK_STR(summary_str(summary_vs(row, "instructions", "b"), "verdict", "?"), "regressed");
-    CHECK_STR(
-        summary_str(
-            json_array_get(json_object_get(summary_vs(row, "instructions", "b"), "functions"), 0),
-            "name", "?"),
-        "lookupKey");
-    CHECK_STR(summary_str(summary_vs(row, "throughput", "b"), "verdict", "?"), "~");
+    CHECK(ju_num(summary_values(row, "instructions", "a"), "n", 0) == 3);
+    CHECK_STR(ju_str(summary_vs(row, "instructions", "b"), "verdict", "?"), "regressed");
+    CHECK_STR(ju_str(json_array_get(
+                         json_object_get(summary_vs(row, "instructions", "b"), "functions"), 0),
+                     "name", "?"),
+              "lookupKey");
+    CHECK_STR(ju_str(summary_vs(row, "throughput", "b"), "verdict", "?"), "~");
     json_decref(sum);
     /* a failed counted run: the instructions metric fails, the timed one does not */
     json_array_append_new(runs, counted("b", 3, -1, 0));
     sum = summary_build(runs, meta, NULL, err, sizeof(err));
     row = json_array_get(json_object_get(sum, "rows"), 0);
-    CHECK_STR(summary_str(summary_vs(row, "instructions", "b"), "verdict", "?"), "failed");
-    CHECK(strcmp(summary_str(summary_vs(row, "throughput", "b"), "verdict", "?"), "failed") != 0);
+    CHECK_STR(ju_str(summary_vs(row, "instructions", "b"), "verdict", "?"), "failed");
+    CHECK(strcmp(ju_str(summary_vs(row, "throughput", "b"), "verdict", "?"), "failed") != 0);
     json_decref(sum);
     json_decref(runs);
     json_decref(meta);
@@ -387,12 +387,12 @@ static void test_held(void)
     json_t *sum = NULL;
     const json_t *vs = held_vs(0, &sum);
 
-    CHECK_STR(summary_str(vs, "verdict", ""), "~");
-    CHECK_STR(summary_str(vs, "reason", ""), STATS_REASON_TOO_FEW);
+    CHECK_STR(ju_str(vs, "verdict", ""), "~");
+    CHECK_STR(ju_str(vs, "reason", ""), STATS_REASON_TOO_FEW);
     json_decref(sum);
     vs = held_vs(2, &sum);
-    CHECK_STR(summary_str(vs, "verdict", ""), "unstable");
-    CHECK_STR(summary_str(vs, "reason", ""), STATS_REASON_DISTURBED);
+    CHECK_STR(ju_str(vs, "verdict", ""), "unstable");
+    CHECK_STR(ju_str(vs, "reason", ""), STATS_REASON_DISTURBED);
     json_decref(sum);
 }
 
