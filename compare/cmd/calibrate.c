@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "util/atomic.h"
+#include "util/jobs_util.h"
 #include "cmd/calibrate.h"
 #include "report/calibrate_html.h"
 #include "cmd/cmds.h"
@@ -36,17 +37,14 @@ static const struct flags_cmd calibrate_cmd = {.cmd = "compare calibrate", .usag
  * with err. */
 static json_t *aa_spec(const char *spec_path, char *err, size_t errlen)
 {
-    json_error_t jerr;
     json_t *spec, *base, *again, *list, *aa = NULL;
     const char *name;
     char again_name[256];
     int ok;
 
-    spec = json_load_file(spec_path, 0, &jerr);
-    if (!spec) {
-        snprintf(err, errlen, "%s:%d:%d: %s", spec_path, jerr.line, jerr.column, jerr.text);
+    spec = ju_load_json(spec_path, err, errlen);
+    if (!spec)
         return NULL;
-    }
     base = json_array_get(json_object_get(spec, "versions"), 0);
     name = json_string_value(json_object_get(base, "name"));
     if (!json_is_object(base) || !name) {

@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "util/atomic.h"
+#include "util/jobs_util.h"
 #include "cmd/cmds.h"
 #include "cmd/flags.h"
 #include "run/run.h"
@@ -109,16 +109,10 @@ int cmd_demo(int argc, char **argv)
         gmtime_r(&now, &tm);
         strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
         snprintf(dir, sizeof(dir), "reports/%s-demo", ts);
-        if (mkdir("reports", 0755) < 0 && errno != EEXIST) {
-            fprintf(stderr, "compare demo: cannot create directory 'reports': %s\n",
-                    strerror(errno));
-            return EXIT_USAGE;
-        }
     }
     snprintf(in_dir, sizeof(in_dir), "%s/input", dir);
-    if ((mkdir(dir, 0755) < 0 && errno != EEXIST) || (mkdir(in_dir, 0755) < 0 && errno != EEXIST)) {
-        fprintf(stderr, "compare demo: cannot create directory '%s': %s\n", in_dir,
-                strerror(errno));
+    if (ju_mkdir_p(in_dir, err, sizeof(err)) < 0) {
+        fprintf(stderr, "compare demo: %s\n", err);
         return EXIT_USAGE;
     }
     snprintf(grid_path, sizeof(grid_path), "%s/demo-grid.json", in_dir);

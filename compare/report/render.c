@@ -170,23 +170,19 @@ int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_o
     const char *lang = ro ? ro->lang : NULL;
     char modified[700];
     struct verify_result vr;
-    json_error_t je;
     int rc = -1;
     struct out_ctx c;
 
     if (summary_out)
         *summary_out = NULL;
     snprintf(path, sizeof(path), "%s/meta.json", dir);
-    meta = json_load_file(path, 0, &je);
-    if (!meta) {
-        if (access(path, F_OK) == 0) {
-            snprintf(err, errlen, "%s: line %d, column %d: %s", path, je.line, je.column, je.text);
-            goto out;
-        }
+    if (access(path, F_OK) != 0) {
         fprintf(stderr,
                 "compare: warning: '%s' is missing: versions, settings and the "
                 "environment are unknown\n",
                 path);
+    } else if (!(meta = ju_load_json(path, err, errlen))) {
+        goto out;
     } else if (!json_is_object(meta)) {
         snprintf(err, errlen, "%s: expected a JSON object", path);
         goto out;

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -67,26 +66,21 @@ int cost_parse_dumps(const char *dir, json_t *seen, struct cgprof *p, char *why,
         return -1;
     }
     while (rc == 0 && (e = readdir(d))) {
-        char path[4400], *text = NULL;
-        struct stat st;
-        FILE *f;
+        char path[4400], rerr[600], *text;
+        size_t len = 0;
 
         if (strncmp(e->d_name, "cg.", 3) != 0 || json_object_get(seen, e->d_name) ||
             !strchr(e->d_name + 3, '.'))
             continue; /* cg.PID alone is the exit dump, written at shut-down */
         json_object_set_new(seen, e->d_name, json_true());
         snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-        if (!(f = fopen(path, "re")) || fstat(fileno(f), &st) < 0 ||
-            !(text = malloc((size_t)st.st_size + 1)) ||
-            fread(text, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
-            snprintf(why, whylen, "cannot read '%.300s': %s", path, strerror(errno));
+        if (!(text = ju_read_file(path, (size_t)-1, &len, rerr, sizeof(rerr)))) {
+            snprintf(why, whylen, "cannot read %s", rerr);
             rc = -1;
-        } else if (cgprof_parse(p, text, (size_t)st.st_size, path, why, whylen) < 0) {
+        } else if (cgprof_parse(p, text, len, path, why, whylen) < 0) {
             rc = -1;
         }
         free(text);
-        if (f)
-            fclose(f);
     }
     closedir(d);
     return rc;
@@ -527,11 +521,8 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
                  ver->name);
         goto record;
     }
-    if ((mkdir(dir, 0755) < 0 && errno != EEXIST) ||
-        (mkdir(srv_dir, 0755) < 0 && errno != EEXIST)) {
-        snprintf(err, errlen, "cannot create '%.300s': %s", srv_dir, strerror(errno));
+    if (ju_mkdir_p(srv_dir, err, errlen) < 0)
         goto out;
-    }
     if (!(eff = runner_effective_config(r, sr->config)) ||
         (!cs->count_driver && !(wrap = cost_valgrind_wrap(cs, dir, "cg.%p", &owned)))) {
         snprintf(err, errlen, "out of memory");

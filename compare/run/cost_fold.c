@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "analysis/cgfold.h"
 #include "run/grid.h"
@@ -13,23 +12,20 @@
 #include "run/schedule.h"
 #include "run/spec.h"
 
+#include "util/jobs_util.h"
+
 static int fold_file(struct cgfold *f, const char *path, char *why, size_t whylen)
 {
-    FILE *in = fopen(path, "re");
-    struct stat st;
-    char *text = NULL;
-    int rc = -1;
+    char e[600], *text;
+    size_t len = 0;
+    int rc;
 
-    if (!in || fstat(fileno(in), &st) < 0 || !(text = malloc((size_t)st.st_size + 1)) ||
-        fread(text, 1, (size_t)st.st_size, in) != (size_t)st.st_size) {
-        snprintf(why, whylen, "cannot read '%.300s': %s", path, strerror(errno));
-        goto out;
+    if (!(text = ju_read_file(path, (size_t)-1, &len, e, sizeof(e)))) {
+        snprintf(why, whylen, "cannot read %s", e);
+        return -1;
     }
-    rc = cgfold_parse(f, text, (size_t)st.st_size, path, why, whylen);
-out:
+    rc = cgfold_parse(f, text, len, path, why, whylen);
     free(text);
-    if (in)
-        fclose(in);
     return rc;
 }
 
@@ -60,10 +56,8 @@ int cost_fold_write(const char *dump_dir, const json_t *files, const char *out_d
         goto out;
     }
     snprintf(path, sizeof(path), "%s/flame", out_dir);
-    if (mkdir(path, 0755) < 0 && errno != EEXIST) {
-        snprintf(why, whylen, "cannot create '%.300s': %s", path, strerror(errno));
+    if (ju_mkdir_p(path, why, whylen) < 0)
         goto out;
-    }
     snprintf(path, sizeof(path), "%s/flame/%s.%s.folded", out_dir, config_id, version);
     if (!(out = fopen(path, "we")) || cgfold_write(stacks, out) < 0) {
         snprintf(why, whylen, "cannot write '%.300s': %s", path, strerror(errno));

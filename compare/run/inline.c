@@ -5,16 +5,15 @@
  * (so the report's provenance and "reproduce" hold) and, with --save-spec, next to the user's
  * file; the run itself is the ordinary one. The load's defaults are the demo's: 4 connections
  * on 4 workers, 64-byte values, window 1, so the demo's comparison gets the demo's ids. */
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 
 #include "util/atomic.h"
+#include "util/jobs_util.h"
 #include "run/grid.h"
 #include "num.h"
 #include "run/run.h"
@@ -240,19 +239,11 @@ static int inline_dir(struct run_request *rq, char *err, size_t errlen)
 
     if (rq->out_dir)
         snprintf(in->dir, sizeof(in->dir), "%s", rq->out_dir);
-    else {
+    else
         run_default_out_dir(in->dir, sizeof(in->dir));
-        if (mkdir("reports", 0755) < 0 && errno != EEXIST) {
-            snprintf(err, errlen, "cannot create directory 'reports': %s", strerror(errno));
-            return -1;
-        }
-    }
     snprintf(sub, sizeof(sub), "%s/input", in->dir);
-    if ((mkdir(in->dir, 0755) < 0 && errno != EEXIST) ||
-        (mkdir(sub, 0755) < 0 && errno != EEXIST)) {
-        snprintf(err, errlen, "cannot create directory '%s': %s", sub, strerror(errno));
+    if (ju_mkdir_p(sub, err, errlen) < 0)
         return -1;
-    }
     rq->out_dir = in->dir;
     return 0;
 }

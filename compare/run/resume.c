@@ -7,15 +7,16 @@
 #include "run/metacmp.h"
 #include "run/spec.h"
 
+#include "util/jobs_util.h"
+
 int resume_check(const char *dir, const json_t *meta, json_t **old, char *err, size_t errlen)
 {
-    char path[PATH_MAX], what[512];
-    json_error_t je;
+    char path[PATH_MAX], what[512], why[PATH_MAX + 128];
 
     *old = NULL;
     snprintf(path, sizeof(path), "%s/meta.json", dir);
-    *old = json_load_file(path, 0, &je);
-    if (!*old)
+    *old = ju_load_json(path, why, sizeof(why));
+    if (!*old) /* no readable meta.json (resume.h) */
         return 0;
     if (metacmp_diff(*old, meta, what, sizeof(what))) {
         snprintf(err, errlen,

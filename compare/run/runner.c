@@ -350,10 +350,8 @@ static enum run_step run_server(struct run_ctx *c)
         return STEP_NEXT;
     /* the version's own server replaces the driver's reference server */
     launch_take_over(c->eff);
-    if (mkdir(c->srv_dir, 0755) < 0 && errno != EEXIST) {
-        snprintf(c->err, c->errlen, "cannot create '%s': %s", c->srv_dir, strerror(errno));
+    if (ju_mkdir_p(c->srv_dir, c->err, c->errlen) < 0)
         return STEP_OUT;
-    }
     {
         struct launch l = {.version = c->sr->version,
                            .params = c->eff,
