@@ -3,7 +3,7 @@
 #   make tests      also the unit test binaries (build/tests/)
 #   make test       unit + integration tests (real servers on loopback)
 #   make unit       unit tests only
-#   make check      clang-format check, cppcheck, clang-tidy
+#   make check      clang-format check, code shape, include rooms and use, cppcheck, clang-tidy
 #   make demo       install what is missing, build, run a short real comparison
 #   make deps       run ci/install-deps.sh
 #   make install    bin/compare, bin/driver, their man pages and lib/pairbench/ into $(DESTDIR)$(PREFIX)
@@ -100,7 +100,7 @@ QUIET_CC = @echo '   CC $(@:$(BUILD)/%=%)';
 QUIET_LD = @echo '   LD $(@:$(BUILD)/%=%)';
 endif
 
-.PHONY: all tests test unit check format clean deps demo fuzz fuzz-smoke bench install uninstall
+.PHONY: all tests test unit check unused-includes format clean deps demo fuzz fuzz-smoke bench install uninstall
 all: $(BIN_DRIVER) $(BIN_COMPARE) $(BIN_SEED)
 tests: all $(UNIT_BIN)
 
@@ -142,11 +142,14 @@ unit: tests
 	    sh tests/run.sh unit
 
 C_FILES = $(wildcard $(addsuffix /*.[ch],$(SRC_DIRS)) tests/unit/*.[ch] tests/fuzz/*.c)
+# tests/unused-includes.sh compiles with these flags (the environment keeps their quotes).
+check unused-includes: export UNUSED_CFLAGS = $(CFLAGS)
 check:
 	clang-format --dry-run --Werror $(C_FILES)
 	sh tests/code-shape.sh
 	sh tests/include-rooms.sh
 	sh tests/inline-sentences.sh
+	CC='$(CC)' sh tests/unused-includes.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
 	    --suppress=missingIncludeSystem --include=ci/cppcheck-jansson.h \
 	    $(INCLUDES) common driver compare
@@ -157,6 +160,10 @@ check:
 
 format:
 	clang-format -i $(C_FILES)
+
+# Quoted includes a .c file does not use (UNUSED_FILES="a.c b.c": only those).
+unused-includes:
+	CC='$(CC)' sh tests/unused-includes.sh $(UNUSED_FILES)
 
 # Fuzz targets: tests/fuzz/fuzz_*.c, each links the library objects (built by clang).
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)

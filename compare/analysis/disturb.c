@@ -6,7 +6,6 @@
 
 #include "analysis/interference_rule.h"
 #include "analysis/stats.h"
-#include "analysis/summary.h"
 
 #include "util/jobs_util.h"
 

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "analysis/metrics.h"
-#include "analysis/summary.h"
 
 #include "util/jobs_util.h"
 

@@ -8,10 +8,8 @@
 #include <string.h>
 
 #include "util/exit_codes.h"
-#include "util/escape.h"
 #include "util/jobs_util.h"
 #include "num.h"
-#include "analysis/outcome.h"
 #include "analysis/outcome.h"
 #include "analysis/summary.h"
 

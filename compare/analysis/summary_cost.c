@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "analysis/stats.h"
-#include "analysis/summary.h"
 
 #include "util/jobs_util.h"
 

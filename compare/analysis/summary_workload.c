@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/summary.h"
 #include "analysis/summary_row.h"
 
 #include "util/jobs_util.h"

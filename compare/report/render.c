@@ -14,7 +14,6 @@
 #include "report/render.h"
 #include "report/report_html.h"
 #include "report/report_md.h"
-#include "util/sha256.h"
 #include "analysis/summary.h"
 #include "report/verify.h"
 

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "report/report_md_int.h"
-#include "analysis/summary.h"
 
 #include "util/jobs_util.h"
 

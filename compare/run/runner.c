@@ -12,7 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "run/cost.h"
 #include "run/counters.h"
 #include "run/swcount.h"
