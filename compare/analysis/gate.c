@@ -500,16 +500,12 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
     memset(gr, 0, sizeof(*gr));
     json_array_foreach(rows, i, row)
     {
-        const char *label = json_string_value(json_object_get(row, "label"));
-        const char *status = json_string_value(json_object_get(row, "status"));
+        const char *label = ju_str(row, "label", ju_str(row, "config", "?"));
+        const char *status = ju_str(row, "status", NULL);
         struct verdict_rules rules;
         unsigned char gated[METRIC_ALL];
         int m, any = 0;
 
-        if (!label)
-            label = json_string_value(json_object_get(row, "config"));
-        if (!label)
-            label = "?";
         gate_row_rules(gc, json_object_get(row, "params"), &rules, gated);
         for (m = 0; m < METRIC_ALL; m++)
             any |= gated[m];
@@ -525,8 +521,8 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
             continue;
         }
         if (status && strcmp(status, "failed") == 0) {
-            const char *why = json_string_value(
-                json_object_get(json_array_get(json_object_get(row, "failures"), 0), "reason"));
+            const char *why =
+                ju_str(json_array_get(json_object_get(row, "failures"), 0), "reason", NULL);
             char what[300];
 
             gr->failed++;
@@ -552,7 +548,7 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
             vs = json_object_get(mj, "vs_baseline");
             json_object_foreach(vs, ver, cand)
             {
-                const char *v = json_string_value(json_object_get(cand, "verdict"));
+                const char *v = ju_str(cand, "verdict", NULL);
                 char what[160], ch[32];
 
                 if (!v)
