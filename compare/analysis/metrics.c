@@ -113,8 +113,8 @@ static const struct metric_def defs[METRIC_ALL] = {
                               "µs per operation",
                               "每次操作的微秒数",
                               0},
-    /* 1%: three repeats of a count spread by at most 0.3% on this project's VM (redis, nginx,
-     * the reference servers; docs/performance.md) */
+    /* 1%: above the spread of three counted runs of one binary (docs/performance.md;
+     * docs/results/2026-12-02-instructions.md has the table behind it) */
     [METRIC_INSTRUCTIONS] = {"instructions",
                              {"instr", NULL},
                              "instructions",
@@ -130,8 +130,8 @@ static const struct metric_def defs[METRIC_ALL] = {
                              "instructions/op",
                              "指令/操作",
                              0},
-    /* thresholds and floors from A/A spreads on this VM (docs/results/2026-12-04-full-cost.md):
-     * the software events move with scheduling, the counted ones repeat */
+    /* thresholds and floors above the A/A spreads (docs/results/2026-12-04-full-cost.md): the
+     * software events move with scheduling, the counted ones repeat */
     [METRIC_CONTEXT_SWITCHES] = {"context_switches",
                                  {"ctxsw", "wakeups", NULL},
                                  "context_switches",
@@ -207,8 +207,8 @@ static const struct metric_def defs[METRIC_ALL] = {
                             "allocator calls/op",
                             "分配器调用/操作",
                             0.1},
-    /* 5%: three rounds of the cache-simulated count spread by up to 2.5% on this VM (valkey
-     * GET; redis and the reference server 0.2% at most; docs/results/2026-12-04-full-cost.md) */
+    /* 5%: above the A/A spread of the cache-simulated count, which moves more than the
+     * instruction count (docs/performance.md, "Counted channels") */
     [METRIC_ESTIMATED_CYCLES] = {"estimated_cycles",
                                  {"cycles", NULL},
                                  "estimated_cycles",

@@ -523,14 +523,12 @@ static void set_aside_disturbed(json_t *row, struct side **sides, const struct r
 /* A timed metric's regressed or improved verdict becomes unstable with
  * STATS_REASON_DISTURBED when it rests on disturbed runs (kept because too few clean rounds
  * remain: disturb.h), or when disturbed rounds were set aside and fewer clean rounds than
- * planned are left. Other work on the machine can move every run of a side the same way (a
- * busy loop beside a pinned A/A gate made one side's P99 35% worse on disjoint ranges), so
+ * planned are left. Other work on the machine can move every run of a side the same way, so
  * the evidence rule cannot tell it from a change; and the rounds beside disturbed ones were
- * run on a loaded machine too, where load below the limit goes unseen (a busy loop sharing
- * the driver's CPU reads 0.00-0.17 cores): there the verdict needs a quiet row's evidence, the
- * planned rounds (3 clean rounds of an A/A gate under a busy loop were disjoint by chance,
- * throughput -8.7%). Counts (instructions, system calls, allocations, wake-ups, faults) are
- * not timed and keep theirs. */
+ * run on a loaded machine too, where load below the limit goes unseen: there the verdict
+ * needs a quiet row's evidence, the planned rounds (docs/statistics.md, "Interference", has
+ * the cases that showed both). Counts (instructions, system calls, allocations, wake-ups,
+ * faults) are not timed and keep theirs. */
 static void hold_disturbed(json_t *row, json_t *metrics, size_t planned)
 {
     const json_t *d, *x, *interf = json_object_get(row, "interference");
@@ -551,8 +549,8 @@ static void hold_disturbed(json_t *row, json_t *metrics, size_t planned)
         json_t *cmp;
 
         /* counts, not times: the counted ones, and the software events (a server that sleeps
-         * between requests is seldom preempted: 1.00 context switches per request beside a
-         * load average of 5.8 on 2 cores, docs/results/2026-12-04-full-cost.md) */
+         * between requests is seldom preempted, so its context switches count its wake-ups
+         * even on a loaded machine: docs/results/2026-12-04-full-cost.md) */
         if (m >= METRIC_INSTRUCTIONS)
             continue;
         d = json_object_get(json_object_get(metrics, metric_name((enum metric)m)), "vs_baseline");

@@ -3,8 +3,8 @@
  * ECHO, SET and GET at pipeline 1 and 16, 4 connections, 3 rounds, short windows. The spec and
  * grid are written into the run directory (input/) so that the report's "reproduce" command
  * works as is. The counted-cost channel is on for one row, SET at pipeline 1 (3 counted rounds
- * of 2000 requests under valgrind, about 35 s; counting all three pipeline-1 rows took the
- * demo past 3 minutes on a 2-core VM): one decisive figure when the timed rows are noisy.
+ * of 2000 requests under valgrind; one row keeps the demo short, timed in
+ * docs/results/2026-12-02-instructions.md): one decisive figure when the timed rows are noisy.
  * Prints where the report is and its "Throughput and CPU" table. */
 #include <errno.h>
 #include <limits.h>

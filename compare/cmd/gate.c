@@ -387,10 +387,9 @@ static void gate_default_cost(struct gate_cli *cli, const json_t *spec)
                     "(--no-instructions leaves them out)\n");
 }
 
-/* Unless told otherwise, the gate keeps the driver and the server on disjoint CPUs: on the
- * project's 2-core VM a redis-server row's run-to-run throughput spread went from 39% to
- * 19% (paired log-ratio sd 0.15 to 0.04) and an A/A gate that stayed inconclusive for 5
- * minutes passed in 3 (docs/statistics.md, "Placement"). */
+/* Unless told otherwise, the gate keeps the driver and the server on disjoint CPUs: where
+ * the scheduler moves them, the runs spread more and a gate takes longer to decide
+ * (docs/statistics.md, "Placement", has the figures). */
 static void gate_default_pins(struct gate_cli *cli)
 {
     cpu_set_t have;

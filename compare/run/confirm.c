@@ -75,10 +75,11 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules,
              * alone, with ranges overlapping: chance gives that 2^(1-n) of the time (1 in
              * 16 with five pairs; the signed-rank p of such ratios is exactly that), where
              * disjoint 5-vs-5 ranges, which stand, are 2/252. An A/A comparison of the
-             * sensitivity benchmark came out `regressed` this way (-5.3%, five paired
-             * ratios 0.91-1.00). Disjoint ranges stay final whatever the number of runs,
-             * as docs/architecture.md#statistics has it: with three runs they are the strongest
-             * evidence there can be, and a short cap could not reach the budget after them. */
+             * sensitivity benchmark came out `regressed` this way
+             * (docs/results/2026-11-30-sensitivity.md). Disjoint ranges stay final whatever the
+             * number of runs, as docs/architecture.md#statistics has it: with three runs they are
+             * the strongest evidence there can be, and a short cap could not reach the budget after
+             * them. */
             if (!more &&
                 (strcmp(verdict, VERDICT_REGRESSED) == 0 ||
                  strcmp(verdict, VERDICT_IMPROVED) == 0) &&

@@ -349,8 +349,8 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
         if (rc != 0)
             goto out;
         /* let the server finish closing the warm-up's connections (slow under valgrind)
-         * before the idle rate is measured: 50 closes counted as idle work inflated the rate
-         * 50-fold and its correction by ~2% of a GET */
+         * before the idle rate is measured: closes counted as idle work inflate the rate
+         * and so its correction (docs/results/2026-12-02-instructions.md) */
         sleep_s(0.5);
     }
     if (cs->warmup_requests && cost_exact_window_config(eff, &weff) < 0) {

@@ -37,8 +37,9 @@ struct runner {
     /* a counted run of system calls (syscount.h): runner_run traces the server's tree and
      * leaves its counts in the line's server.window.syscalls (syscount_schedule) */
     int trace_syscalls;
-    /* set by a counted run (cost_exact.c) around runner_start_server: the server's whole
-     * environment (NULL = the inherited one with the version's) and a fixed address layout */
+    /* set by a counted run (cost.c, from cost_exact.c's preparation) around its launch_start
+     * (launch.h): the server's whole environment (NULL = the inherited one with the
+     * version's) and a fixed address layout */
     pid_t counted_server; /* set by cost.c while it counts: its drivers stop when it ends */
     char *const *server_envp;
     int server_no_aslr;

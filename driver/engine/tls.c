@@ -485,9 +485,9 @@ static int tls_handshake(struct conn *c)
     return conn_fail(c, SSL_get_error(c->tls, ret), saved_errno, "handshake with");
 }
 
-/* read and write do not clear the error queue first: ERR_clear_error() costs about half a
- * microsecond in OpenSSL 3.0 (some 10% of the instructions of an unpipelined operation). The
- * queue is per thread and empty here: the handshake clears it before and after, every
+/* read and write do not clear the error queue first: ERR_clear_error() is a large share of
+ * an unpipelined operation's instructions (docs/tls.md, "Hot path"). The queue is per
+ * thread and empty here: the handshake clears it before and after, every
  * failure path leaves it empty, and nothing else on a connection's thread uses OpenSSL. */
 static ssize_t tls_read(struct conn *c, void *buf, size_t len)
 {

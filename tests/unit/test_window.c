@@ -141,7 +141,7 @@ static void test_interference(void)
     b.steal = 10;
     interference_compute(&a, &b, 0.01, 0.05, 100, 0, 0, &lim, &in);
     CHECK(in.other_cpu_cores > 1 && in.steal_pct > 5 && !in.disturbed);
-    /* A TCP echo run as this VM's kernel accounts it (tick-based, no irq time accounting):
+    /* A TCP echo run as a tick-based kernel without irq time accounting accounts it:
      * 1 s, 355 ticks user + system and 150 softirq, of which our processes' utime + stime
      * hold 480 (their share of the softirq included), and a busy loop's 20 ticks. */
     CHECK(interference_parse_stat("cpu  1000 0 500 9000 0 0 0 0 0 0\n", &a) == 0);
