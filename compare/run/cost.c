@@ -18,6 +18,7 @@
 #include "run/cost_fold.h"
 #include "clock.h"
 #include "run/cost_exact.h"
+#include "run/cost_help.h"
 #include "run/cost_int.h"
 #include "run/counters.h"
 #include "run/dataset.h"
@@ -454,7 +455,7 @@ static int exact_begin(struct runner *r, const struct sched_run *sr, const struc
     json_int_t conns;
     unsigned wave = 0;
     char why[600];
-    int seeds = cost_exact_driver_seeds(r, sr->version, why, sizeof(why), err, errlen);
+    int seeds = cost_help_driver_seeds(r, sr->version, why, sizeof(why), err, errlen);
 
     if (seeds < 0)
         return -1;
@@ -472,7 +473,7 @@ static int exact_begin(struct runner *r, const struct sched_run *sr, const struc
         return 0;
     }
     if ((conns = json_integer_value(json_object_get(eff, "connections"))) > 1) {
-        int lockstep = cost_exact_drivers_lockstep(r, err, errlen);
+        int lockstep = cost_help_drivers_lockstep(r, err, errlen);
 
         if (lockstep < 0)
             return -1;

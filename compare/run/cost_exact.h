@@ -85,15 +85,9 @@ int cost_exact_window_config(const json_t *eff, json_t **out);
  * command, whose I/O threads poll for work, counted with the rest. */
 void cost_exact_connections(struct cost_exact *ex, const json_t *eff);
 
-/* Whether the version's driver takes a "seed" (its --help names --seed): 1, or 0 with why
- * (a driver built before it, or one that cannot say), so the key is not given to a driver that
- * would refuse it and the run is counted without the exact start. -1 out of memory (err). */
-int cost_exact_driver_seeds(const struct runner *r, size_t version, char *why, size_t whylen,
-                            char *err, size_t errlen);
-
-/* Whether every version's driver sends in lockstep waves (its --help names --lockstep): 1, 0,
- * or -1 out of memory (err). Waves are used for all versions or for none. */
-int cost_exact_drivers_lockstep(const struct runner *r, char *err, size_t errlen);
+/* prog as run: itself when it has a '/', else the first executable of that name in PATH.
+ * Returns 0 (out set), or -1. */
+int cost_exact_resolve(const char *prog, char *out, size_t outlen);
 
 /* The record of a counted run (new reference): {"seed", "exact", "reason", "layout",
  * "served": {source: {"calls", "bytes"}}, "processes", "clock": {"kind": "virtual",
