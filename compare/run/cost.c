@@ -364,10 +364,17 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
          * 50-fold and its correction by ~2% of a GET */
         sleep_s(0.5);
     }
-    if (cs->warmup_requests && cost_exact_window_config(eff, &weff) < 0) {
-        snprintf(err, errlen, "out of memory");
-        rc = -1;
-        goto out;
+    if (cs->warmup_requests) {
+        /* the warm-up prefilled any LRANGE list: a driver that can leave the prefill out of
+         * the window's handshakes does (the list made before the window, as a setup's) */
+        int no_prefill = cost_help_driver_no_prefill(r, sr->version, err, errlen);
+
+        if (no_prefill < 0 || cost_exact_window_config(eff, no_prefill, &weff) < 0) {
+            if (no_prefill >= 0)
+                snprintf(err, errlen, "out of memory");
+            rc = -1;
+            goto out;
+        }
     }
     rc = count_phase(&ph, idle, cs->idle_s, sr->version, eff, 0, cfg_path, log, NULL, &idle_s,
                      reason, reasonlen, err, errlen);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -86,14 +87,37 @@ void cost_exact_idle(const struct cgprof *idle, const struct cgprof *win, double
     }
 }
 
-int cost_exact_window_config(const json_t *eff, json_t **out)
+/* 1 when eff runs a built-in LRANGE_N (the driver's names, any case): its handshakes prefill. */
+static int lrange_builtin(const json_t *eff)
 {
+    static const char *const names[] = {"LRANGE_100", "LRANGE_300", "LRANGE_500", "LRANGE_600"};
+    const char *c = json_string_value(json_object_get(eff, "command"));
+    const char *proto = json_string_value(json_object_get(eff, "protocol"));
+    size_t i;
+
+    if (!c || !proto || strcmp(proto, "redis") != 0 || json_object_get(eff, "commands"))
+        return 0;
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcasecmp(c, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+int cost_exact_window_config(const json_t *eff, int no_prefill, json_t **out)
+{
+    int prefill = no_prefill && lrange_builtin(eff);
+
     *out = NULL;
-    if (!json_object_get(eff, "setup"))
+    if (!json_object_get(eff, "setup") && !prefill)
         return 0;
     if (!(*out = json_deep_copy(eff)))
         return -1;
     json_object_del(*out, "setup");
+    if (prefill && json_object_set_new(*out, "no_prefill", json_true()) < 0) {
+        json_decref(*out);
+        *out = NULL;
+        return -1;
+    }
     return 0;
 }
 

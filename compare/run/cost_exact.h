@@ -75,9 +75,12 @@ int cost_exact_prepare(struct cost_exact *ex, const struct runner *r, size_t ver
 /* The configuration of a counted window after a warm-up: eff without its "setup" (the data
  * sent before the warm-up went with it; the window holds only the operations it counts, as a
  * timed run's window, and the setup's pipelined reads no longer vary its count with timing).
- * *out: a new reference, or NULL when eff has no setup (use eff). Returns 0, or -1 when out
- * of memory. */
-int cost_exact_window_config(const json_t *eff, json_t **out);
+ * With no_prefill (the driver takes the key: cost_help_driver_no_prefill) a built-in
+ * LRANGE_N also gets "no_prefill": the warm-up's handshakes filled the list, as a setup
+ * would, so the window counts LRANGE alone, as it does for the same command written as a
+ * template. *out: a new reference, or NULL when nothing changes (use eff). Returns 0, or -1
+ * when out of memory. */
+int cost_exact_window_config(const json_t *eff, int no_prefill, json_t **out);
 
 /* Applied, but not exact when the configuration (eff) has more than one connection and the
  * drivers cannot send in waves (ex->wave 0): the order in which the server sees their

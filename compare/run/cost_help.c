@@ -139,3 +139,8 @@ int cost_help_drivers_lockstep(const struct runner *r, char *err, size_t errlen)
         rc = driver_help_has(r, v, "--lockstep", err, errlen);
     return rc;
 }
+
+int cost_help_driver_no_prefill(const struct runner *r, size_t version, char *err, size_t errlen)
+{
+    return driver_help_has(r, version, "--no-prefill", err, errlen);
+}

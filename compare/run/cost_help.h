@@ -19,4 +19,8 @@ int cost_help_driver_seeds(const struct runner *r, size_t version, char *why, si
  * or -1 out of memory (err). Waves are used for all versions or for none. */
 int cost_help_drivers_lockstep(const struct runner *r, char *err, size_t errlen);
 
+/* Whether the version's driver takes "no_prefill" (its --help names --no-prefill): 1, 0, or
+ * -1 out of memory (err). */
+int cost_help_driver_no_prefill(const struct runner *r, size_t version, char *err, size_t errlen);
+
 #endif
