@@ -18,6 +18,10 @@
 #   DRIVER_ARGS (e.g. "--busy-poll-us 50") is added to every driver command.
 #   BENCH_ONLY (a grep -E pattern) runs only the configurations whose names match it
 #   ("tmpl|set-64B-c50-r100000-P16|get-64B-c50-r100000-P16": templates beside built-ins).
+#   BENCH_TMPL=1 runs instead the driver's built-in SET and GET beside the same commands
+#   written as templates (50 connections, pipeline 16), the two adjacent in every round with
+#   the order alternating, and prints template / built-in of throughput and of the driver's
+#   CPU per command, with the rounds' own ratios (issue 36's target: within 5%).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 driver=${BIN_DRIVER:-$top/bin/driver}
@@ -93,7 +97,7 @@ run_drv() { # NAME N DRIVER-ARGS...
         if (bad.length) { console.error("bench: driver errors in " + process.argv[2] + ": " +
             bad.map(([k, v]) => k + " " + v).join(", ")); process.exit(1); }
         console.log(d.throughput)' "$tmp/cmd.out" "$name") || exit 3
-    per_cmd drv "$tp" "$cpu" "$s0" "$n"
+    per_cmd "${tag:-drv}" "$tp" "$cpu" "$s0" "$n"
 }
 
 # config NAME N "RB-ARGS" "DRIVER-ARGS"
@@ -132,6 +136,43 @@ host_line
 printf 'redis-server %s on 127.0.0.1:%s, %s rounds, alternating; pinning: %s; driver args: %s; medians\n' \
     "$(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/')" "$port" "$rounds" \
     "$pinned" "${DRIVER_ARGS:-none}"
+
+# BENCH_TMPL=1: tmpl_pair NAME N "ARGS" BUILT-IN TEMPLATE, the driver alone: the built-in
+# (tag bi) and the template (tag tp) adjacent in each round, the order alternating.
+tmpl_pair() {
+    name=$1; n=$(($2 * scale)); targs=$3; tbi=$4; ttp=$5
+    : > "$tmp/$name"
+    r=1
+    while [ $r -le "$rounds" ]; do
+        if [ $((r % 2)) -eq 1 ]; then
+            tag=bi; eval "run_drv $name $n $targs --command $tbi"
+            tag=tp; eval "run_drv $name $n $targs --command '$ttp'"
+        else
+            tag=tp; eval "run_drv $name $n $targs --command '$ttp'"
+            tag=bi; eval "run_drv $name $n $targs --command $tbi"
+        fi
+        r=$((r + 1))
+    done
+    tag=drv
+    median() { grep "^$1 " "$tmp/$name" | awk "{print \$$2}" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+    bt=$(median bi 2); tt=$(median tp 2); bc=$(median bi 3); tc=$(median tp 3)
+    bs=$(median bi 4); ts=$(median tp 4)
+    paired=$(awk '{t[$1] = $2} NR % 2 == 0 {print t["tp"] / t["bi"]}' "$tmp/$name" | sort -g |
+        awk '{v[NR] = $1} END {printf "%.3f [%.3f-%.3f]", v[int((NR + 1) / 2)], v[1], v[NR]}')
+    printf '%-26s %9.0f %9.0f %6.3f   %6.3f %6.3f %6.3f   %-22s  %6.3f %6.3f\n' "$name" "$bt" "$tt" \
+        "$(awk -v a="$tt" -v b="$bt" 'BEGIN {print a / b}')" "$bc" "$tc" \
+        "$(awk -v a="$tc" -v b="$bc" 'BEGIN {print a / b}')" "$paired" "$bs" "$ts"
+}
+if [ -n "${BENCH_TMPL:-}" ]; then
+    printf '%-26s %9s %9s %6s   %6s %6s %6s   %-22s  %s\n' configuration "bi cmd/s" "tp cmd/s" \
+        ratio "bi us" "tp us" ratio "per-round ratios" "server us/cmd: bi tp"
+    common="--connections 50 --payload 64 --keyspace 100000 --pipeline 16"
+    tmpl_pair "set-64B-c50-r100000-P16" 600000 "$common" SET 'SET key:__rand_int__ __data__'
+    tmpl_pair "get-64B-c50-r100000-P16" 600000 "$common" GET 'GET key:__rand_int__'
+    echo "bi = built-in, tp = the same command as a template (driver only); ratio = tp / bi:"
+    echo "throughput within 5% of 1 and driver CPU per command within 5% is the target"
+    exit 0
+fi
 printf '%-26s %9s %9s %6s   %6s %6s %6s   %-18s  %s\n' configuration "rb cmd/s" "drv cmd/s" \
     ratio "rb us" "drv us" ratio "per-round ratios" "server us/cmd, busy: rb drv, rb drv"
 config "echo-1KiB-c4-P1" 40000 "-c 4 -P 1 ECHO $payload1k" "--connections 4 --payload 1024 --pipeline 1"

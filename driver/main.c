@@ -49,6 +49,8 @@ static void usage(FILE *f)
             "           --key-pattern uniform|sequential|gaussian|zipf:EXP\n"
             "           --setup FILE|JSON (sent before the warm-up)\n"
             "           --keyspace N  --resp 2|3  --auth  --password-file F\n"
+            "           --no-prefill (LRANGE_N: the list is there already; no LPUSH/LTRIM\n"
+            "           in each connection's handshake)\n"
             "           (credentials: PAIRBENCH_REDIS_USER / PAIRBENCH_REDIS_PASSWORD)\n"
             "  http/ws: --path PATH [/]  --http-version 1.1|2  --method GET|POST\n"
             "  tls:     --cacert F  --cert F  --key F  --sni NAME  --insecure\n"

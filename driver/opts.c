@@ -81,6 +81,7 @@ static const struct key keys[] = {
     {"auth", T_BOOL, M_CLIENT, F(auth), 0, 0, NULL, "true or false"},
     {"resp", T_INT, M_CLIENT, F(resp), 2, 3, NULL, "2 or 3"},
     {"password_file", T_STR, M_CLIENT, F(password_file), 0, 0, NULL, "a file path"},
+    {"no_prefill", T_BOOL, M_CLIENT, F(no_prefill), 0, 0, NULL, "true or false"},
     {"path", T_STR, M_ALL, F(path), 0, 0, NULL, "a request path starting with '/'"},
     {"http_version", T_CHOICE, M_CLIENT, F(http_version), 0, 0, http_versions, "1.1 or 2"},
     {"method", T_CHOICE, M_CLIENT, F(method), 0, 0, http_methods,
@@ -129,6 +130,7 @@ static const struct {
     {"setup", P_BIT(PROTO_REDIS), "redis"},         {"method", P_BIT(PROTO_HTTP), "http"},
     {"headers", P_BIT(PROTO_HTTP), "http"},         {"body", P_BIT(PROTO_HTTP), "http"},
     {"body_file", P_BIT(PROTO_HTTP), "http"},       {"paths", P_BIT(PROTO_HTTP), "http"},
+    {"no_prefill", P_BIT(PROTO_REDIS), "redis"},
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))

@@ -42,6 +42,8 @@ struct drv_opts {
     int auth;             /* send AUTH / HELLO AUTH with credentials from env or file */
     int resp;             /* 2 or 3, default 2 */
     char password_file[PATH_MAX];
+    int no_prefill; /* LRANGE_N: no LPUSH/LTRIM prefill in each connection's handshake (the
+                     * list must hold N elements already: a setup or an earlier run's) */
     /* http, ws */
     char path[1024];          /* default "/" */
     char http_version[8];     /* "1.1" (default) or "2" */

@@ -56,6 +56,8 @@ json_t *opts_to_json(const struct drv_opts *o)
             set_int(j, "keyspace", (long long)o->keyspace);
             json_object_set_new(j, "auth", json_boolean(o->auth));
             set_int(j, "resp", o->resp);
+            if (o->no_prefill)
+                json_object_set_new(j, "no_prefill", json_true());
         }
         if (o->protocol == PROTO_HTTP || o->protocol == PROTO_WS)
             set_str(j, "path", o->path);

@@ -17,6 +17,7 @@
 #include "run/cost_fold.h"
 #include "clock.h"
 #include "run/cost_exact.h"
+#include "run/cost_help.h"
 #include "run/cost_int.h"
 #include "run/counters.h"
 #include "run/dataset.h"
@@ -353,10 +354,17 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
          * and so its correction (docs/results/2026-12-02-instructions.md) */
         sleep_s(0.5);
     }
-    if (cs->warmup_requests && cost_exact_window_config(eff, &weff) < 0) {
-        snprintf(err, errlen, "out of memory");
-        rc = -1;
-        goto out;
+    if (cs->warmup_requests) {
+        /* the warm-up prefilled any LRANGE list: a driver that can leave the prefill out of
+         * the window's handshakes does (the list made before the window, as a setup's) */
+        int no_prefill = cost_help_driver_no_prefill(r, sr->version, err, errlen);
+
+        if (no_prefill < 0 || cost_exact_window_config(eff, no_prefill, &weff) < 0) {
+            if (no_prefill >= 0)
+                snprintf(err, errlen, "out of memory");
+            rc = -1;
+            goto out;
+        }
     }
     rc = count_phase(&ph, idle, cs->idle_s, sr->version, eff, 0, cfg_path, log, NULL, &idle_s,
                      reason, reasonlen, err, errlen);
@@ -444,7 +452,7 @@ static int exact_begin(struct runner *r, const struct sched_run *sr, const struc
     json_int_t conns;
     unsigned wave = 0;
     char why[600];
-    int seeds = cost_exact_driver_seeds(r, sr->version, why, sizeof(why), err, errlen);
+    int seeds = cost_help_driver_seeds(r, sr->version, why, sizeof(why), err, errlen);
 
     if (seeds < 0)
         return -1;
@@ -462,7 +470,7 @@ static int exact_begin(struct runner *r, const struct sched_run *sr, const struc
         return 0;
     }
     if ((conns = json_integer_value(json_object_get(eff, "connections"))) > 1) {
-        int lockstep = cost_exact_drivers_lockstep(r, err, errlen);
+        int lockstep = cost_help_drivers_lockstep(r, err, errlen);
 
         if (lockstep < 0)
             return -1;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -86,14 +87,37 @@ void cost_exact_idle(const struct cgprof *idle, const struct cgprof *win, double
     }
 }
 
-int cost_exact_window_config(const json_t *eff, json_t **out)
+/* 1 when eff runs a built-in LRANGE_N (the driver's names, any case): its handshakes prefill. */
+static int lrange_builtin(const json_t *eff)
 {
+    static const char *const names[] = {"LRANGE_100", "LRANGE_300", "LRANGE_500", "LRANGE_600"};
+    const char *c = json_string_value(json_object_get(eff, "command"));
+    const char *proto = json_string_value(json_object_get(eff, "protocol"));
+    size_t i;
+
+    if (!c || !proto || strcmp(proto, "redis") != 0 || json_object_get(eff, "commands"))
+        return 0;
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcasecmp(c, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+int cost_exact_window_config(const json_t *eff, int no_prefill, json_t **out)
+{
+    int prefill = no_prefill && lrange_builtin(eff);
+
     *out = NULL;
-    if (!json_object_get(eff, "setup"))
+    if (!json_object_get(eff, "setup") && !prefill)
         return 0;
     if (!(*out = json_deep_copy(eff)))
         return -1;
     json_object_del(*out, "setup");
+    if (prefill && json_object_set_new(*out, "no_prefill", json_true()) < 0) {
+        json_decref(*out);
+        *out = NULL;
+        return -1;
+    }
     return 0;
 }
 
@@ -133,140 +157,7 @@ static long io_threads_of(char **argv)
     return 0;
 }
 
-/* The --help texts of the drivers this process has asked, by their argv and the program's file
- * identity (a commit rebuilt in place is asked again): each counted run checks its driver's
- * --seed and every version's --lockstep, one spawn per driver is enough. */
-#define HELP_CACHE 16
-static struct help_seen {
-    char *key, *text; /* a driver that could not answer is not kept */
-} help_cache[HELP_CACHE];
-static size_t help_n;
-
-static int resolve(const char *prog, char *out, size_t outlen);
-
-/* The cache key of argv: its program's inode, size and mtime, then its words (each after a
- * unit separator); NULL out of memory. */
-static char *help_key(char **argv, size_t argc)
-{
-    char path[4200], id[96] = "";
-    struct stat st;
-    size_t len, used, i;
-    char *key;
-
-    if (resolve(argv[0], path, sizeof(path)) == 0 && stat(path, &st) == 0)
-        snprintf(id, sizeof(id), "%lu:%lld:%lld.%09ld", (unsigned long)st.st_ino,
-                 (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-    len = strlen(id) + 1;
-    for (i = 0; i < argc; i++)
-        len += strlen(argv[i]) + 1;
-    if (!(key = malloc(len)))
-        return NULL;
-    used = (size_t)snprintf(key, len, "%s", id);
-    for (i = 0; i < argc; i++)
-        used += (size_t)snprintf(key + used, len - used, "\x1f%s", argv[i]);
-    return key;
-}
-
-/* The --help output of argv (cached; "" when it cannot say), or NULL out of memory. */
-static const char *help_text(char **argv, size_t argc)
-{
-    char **full = NULL, perr[256], *key = help_key(argv, argc), *text = NULL;
-    struct proc p = {.pid = -1, .out_fd = -1};
-    struct proc_spec ps = {.capture_stdout = 1};
-    struct proc_result res;
-    size_t i;
-    int ok = 1;
-
-    if (!key)
-        return NULL;
-    for (i = 0; i < help_n; i++)
-        if (strcmp(help_cache[i].key, key) == 0) {
-            free(key);
-            return help_cache[i].text;
-        }
-    if (!(full = calloc(argc + 2, sizeof(*full))))
-        goto out; /* text NULL: out of memory */
-    for (i = 0; i < argc; i++)
-        full[i] = argv[i];
-    full[argc] = "--help";
-    ps.argv = full;
-    if (proc_start(&p, &ps, perr, sizeof(perr)) == 0 &&
-        proc_wait(&p, 10.0, 1.0, NULL, &res, perr, sizeof(perr)) == 0) {
-        text = strdup(res.out ? res.out : "");
-        proc_result_release(&res);
-    } else {
-        ok = 0; /* it cannot say: not kept, the next run asks again */
-    }
-out:
-    if (p.pid > 0)
-        proc_stop(&p, 0.5);
-    free(full);
-    if (!ok || !text) {
-        free(key);
-        return ok ? NULL : "";
-    }
-    if (help_n == HELP_CACHE) { /* full: the oldest goes */
-        free(help_cache[0].key);
-        free(help_cache[0].text);
-        memmove(help_cache, help_cache + 1, (HELP_CACHE - 1) * sizeof(*help_cache));
-        help_n--;
-    }
-    help_cache[help_n].key = key;
-    help_cache[help_n].text = text;
-    return help_cache[help_n++].text;
-}
-
-/* 1 when the version's driver names flag in its --help, 0 when not (or it cannot say), -1
- * out of memory (err). */
-static int driver_help_has(const struct runner *r, size_t version, const char *flag, char *err,
-                           size_t errlen)
-{
-    char **argv = NULL;
-    size_t argc = 0;
-    const char *text;
-    int rc;
-
-    if (runner_driver_argv(r, version, &argv, &argc, err, errlen) < 0)
-        return -1;
-    text = help_text(argv, argc);
-    if (!text)
-        snprintf(err, errlen, "out of memory");
-    rc = text ? strstr(text, flag) != NULL : -1;
-    words_free(argv);
-    return rc;
-}
-
-int cost_exact_driver_seeds(const struct runner *r, size_t version, char *why, size_t whylen,
-                            char *err, size_t errlen)
-{
-    char **argv = NULL;
-    size_t argc = 0;
-    int rc = driver_help_has(r, version, "--seed", err, errlen);
-
-    if (rc == 0 && runner_driver_argv(r, version, &argv, &argc, err, errlen) == 0) {
-        snprintf(why, whylen,
-                 "the driver of version '%s' (%.200s) does not take a seed (its --help names no "
-                 "--seed: built before it): counted without the fixed start",
-                 r->sp->versions[version].name, argv[0]);
-        words_free(argv);
-    } else if (rc > 0) {
-        why[0] = '\0';
-    }
-    return rc;
-}
-
-int cost_exact_drivers_lockstep(const struct runner *r, char *err, size_t errlen)
-{
-    size_t v;
-    int rc = 1;
-
-    for (v = 0; v < r->sp->n_versions && rc > 0; v++)
-        rc = driver_help_has(r, v, "--lockstep", err, errlen);
-    return rc;
-}
-
-/* prog searched in PATH when it has no '/'. Returns 0 (out set), or -1. */
-static int resolve(const char *prog, char *out, size_t outlen)
+int cost_exact_resolve(const char *prog, char *out, size_t outlen)
 {
     const char *p = getenv("PATH");
 
@@ -326,7 +217,7 @@ void cost_exact_check_program(const char *prog, char *why, size_t whylen)
     FILE *f;
 
     why[0] = '\0';
-    if (resolve(prog, path, sizeof(path)) < 0 || stat(path, &st) < 0)
+    if (cost_exact_resolve(prog, path, sizeof(path)) < 0 || stat(path, &st) < 0)
         return; /* the start reports a missing program */
     if (st.st_mode & (S_ISUID | S_ISGID)) {
         snprintf(why, whylen, "'%.300s' is set%cid: the loader drops LD_PRELOAD", path,

@@ -75,9 +75,12 @@ int cost_exact_prepare(struct cost_exact *ex, const struct runner *r, size_t ver
 /* The configuration of a counted window after a warm-up: eff without its "setup" (the data
  * sent before the warm-up went with it; the window holds only the operations it counts, as a
  * timed run's window, and the setup's pipelined reads no longer vary its count with timing).
- * *out: a new reference, or NULL when eff has no setup (use eff). Returns 0, or -1 when out
- * of memory. */
-int cost_exact_window_config(const json_t *eff, json_t **out);
+ * With no_prefill (the driver takes the key: cost_help_driver_no_prefill) a built-in
+ * LRANGE_N also gets "no_prefill": the warm-up's handshakes filled the list, as a setup
+ * would, so the window counts LRANGE alone, as it does for the same command written as a
+ * template. *out: a new reference, or NULL when nothing changes (use eff). Returns 0, or -1
+ * when out of memory. */
+int cost_exact_window_config(const json_t *eff, int no_prefill, json_t **out);
 
 /* Applied, but not exact when the configuration (eff) has more than one connection and the
  * drivers cannot send in waves (ex->wave 0): the order in which the server sees their
@@ -85,15 +88,9 @@ int cost_exact_window_config(const json_t *eff, json_t **out);
  * command, whose I/O threads poll for work, counted with the rest. */
 void cost_exact_connections(struct cost_exact *ex, const json_t *eff);
 
-/* Whether the version's driver takes a "seed" (its --help names --seed): 1, or 0 with why
- * (a driver built before it, or one that cannot say), so the key is not given to a driver that
- * would refuse it and the run is counted without the exact start. -1 out of memory (err). */
-int cost_exact_driver_seeds(const struct runner *r, size_t version, char *why, size_t whylen,
-                            char *err, size_t errlen);
-
-/* Whether every version's driver sends in lockstep waves (its --help names --lockstep): 1, 0,
- * or -1 out of memory (err). Waves are used for all versions or for none. */
-int cost_exact_drivers_lockstep(const struct runner *r, char *err, size_t errlen);
+/* prog as run: itself when it has a '/', else the first executable of that name in PATH.
+ * Returns 0 (out set), or -1. */
+int cost_exact_resolve(const char *prog, char *out, size_t outlen);
 
 /* The record of a counted run (new reference): {"seed", "exact", "reason", "layout",
  * "served": {source: {"calls", "bytes"}}, "processes", "clock": {"kind": "virtual",

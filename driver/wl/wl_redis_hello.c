@@ -36,7 +36,9 @@ static int hello_add(struct redis_shared *sh, enum hello_step step, int argc, co
 
 /* HELLO 3 [AUTH user pass] or AUTH [user] pass, then the LRANGE prefill: LPUSH N values and
  * LTRIM to N, so the list holds at least N elements once any connection's handshake is done
- * and never grows past 2N however many connections prefill. */
+ * and never grows past 2N however many connections prefill. --no-prefill leaves it out: the
+ * list is already there (compare's counted window, after a warm-up that prefilled it, so
+ * the window counts LRANGE alone, as a template's does). */
 int redis_hello_build(struct redis_shared *sh, const struct drv_opts *o, const struct secret *s)
 {
     const char *argv[8];
@@ -63,7 +65,7 @@ int redis_hello_build(struct redis_shared *sh, const struct drv_opts *o, const s
         if (hello_add(sh, STEP_AUTH, argc, argv, argvlen) < 0)
             return -1;
     }
-    if (sh->cmd->check == RESP_CHECK_ARRAY_N) {
+    if (sh->cmd->check == RESP_CHECK_ARRAY_N && !o->no_prefill) {
         long long n = sh->cmd->count;
         const char **pv = calloc((size_t)n + 2, sizeof(*pv));
         size_t *pl = calloc((size_t)n + 2, sizeof(*pl));

@@ -52,6 +52,43 @@ static void test_idle(void)
     }
 }
 
+/* The counted window's configuration: the setup goes (the warm-up sent it); a built-in
+ * LRANGE_N gets no_prefill when the driver takes it; nothing else changes. */
+static void test_window_config(void)
+{
+    static const struct {
+        const char *eff;
+        int no_prefill;
+        const char *want; /* NULL: eff used as it is */
+    } cases[] = {
+        {"{\"protocol\": \"redis\", \"command\": \"GET\"}", 1, NULL},
+        {"{\"protocol\": \"redis\", \"command\": \"GET\", \"setup\": [\"SET a 1\"]}", 1,
+         "{\"protocol\": \"redis\", \"command\": \"GET\"}"},
+        {"{\"protocol\": \"redis\", \"command\": \"LRANGE_100\"}", 1,
+         "{\"protocol\": \"redis\", \"command\": \"LRANGE_100\", \"no_prefill\": true}"},
+        {"{\"protocol\": \"redis\", \"command\": \"lrange_600\", \"setup\": [\"SET a 1\"]}", 1,
+         "{\"protocol\": \"redis\", \"command\": \"lrange_600\", \"no_prefill\": true}"},
+        {"{\"protocol\": \"redis\", \"command\": \"LRANGE_100\"}", 0, NULL}, /* old driver */
+        {"{\"protocol\": \"redis\", \"command\": \"LRANGE mylist 0 99\"}", 1, NULL},
+        {"{\"protocol\": \"tcp\", \"command\": \"LRANGE_100\"}", 1, NULL},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        json_t *eff = json_loads(cases[i].eff, 0, NULL), *out = (json_t *)1, *want;
+        CHECK(eff && cost_exact_window_config(eff, cases[i].no_prefill, &out) == 0);
+        if (!cases[i].want) {
+            CHECK_MSG(out == NULL, "case %zu: changed", i);
+        } else {
+            want = json_loads(cases[i].want, 0, NULL);
+            CHECK_MSG(out && json_equal(out, want), "case %zu", i);
+            json_decref(want);
+        }
+        json_decref(out);
+        json_decref(eff);
+    }
+}
+
 int main(void)
 {
     static const struct {
@@ -86,5 +123,6 @@ int main(void)
     CHECK(cost_exact_find_lib(lib, sizeof(lib), why, sizeof(why)) == 0);
     CHECK_STR(lib, "/bin/sh");
     test_idle();
+    test_window_config();
     return T_DONE();
 }

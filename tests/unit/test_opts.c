@@ -113,6 +113,9 @@ int main(void)
         {MODE_CLIENT, PROTO_WS, "--resp 3", -1, "'--resp'", "'driver ws'"},
         {MODE_CLIENT, PROTO_TCP, "--method POST", -1, "'--method'", "'driver http' only"},
         {MODE_CLIENT, PROTO_WS, "--path /ws", 0, NULL, NULL},
+        {MODE_CLIENT, PROTO_HTTP, "--no-prefill", -1, "'--no-prefill'", "'driver redis' only"},
+        {MODE_CLIENT, PROTO_REDIS, "--command LRANGE_100 --no-prefill", 0, NULL, NULL},
+        {MODE_SERVE, PROTO_TCP, "--no-prefill", -1, "'--no-prefill'", "not used by"},
         /* one wording for the port range, client and serve */
         {MODE_CLIENT, PROTO_TCP, "--port 0", -1, "'0'", "1..65535"},
         {MODE_CLIENT, PROTO_TCP, "--port 65536", -1, "'65536'", "1..65535"},

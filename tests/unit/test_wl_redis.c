@@ -217,6 +217,14 @@ static void test_lrange_prefill(void)
     CHECK_STR(f.err, "redis: prefill 'LPUSH mylist' failed: WRONGTYPE Operation against a key "
                      "holding the wrong kind of value");
     fixture_close(&f);
+
+    /* --no-prefill: no handshake at all, the same LRANGE */
+    o.no_prefill = 1;
+    CHECK(fixture_open(&f, &o) == 0);
+    CHECK(wl_redis.hello(f.conn, &f.hello) == 0 && f.hello.len == 0);
+    CHECK(wl_redis.batch(f.conn, 1, &data, &len) == 0);
+    CHECK(contains(data, len, "$6\r\nLRANGE\r\n$6\r\nmylist\r\n$1\r\n0\r\n$2\r\n99\r\n"));
+    fixture_close(&f);
 }
 
 static void test_auth(void)
