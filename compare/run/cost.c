@@ -322,6 +322,23 @@ static json_t *figures(const struct cgprof *idle, const struct cgprof *win, doub
     return o;
 }
 
+/* Whether the window's idle correction is not smaller than its own count: then no count is
+ * left to report (the figure would be zero or below). Threads that poll for work (valkey's
+ * --io-threads) can do it: their idle rate follows timing. 1 with the reason set. */
+static int correction_exceeds(const json_t *inst, char *reason, size_t reasonlen)
+{
+    double corr = ju_num(inst, "idle_correction", 0);
+    long long win = ju_int(inst, "window_instructions", 0);
+
+    if (corr < (double)win)
+        return 0;
+    snprintf(reason, reasonlen,
+             "the idle correction (%.0f instructions) is not smaller than the window's count "
+             "(%lld): the server's threads poll for work, so its idle cost follows timing",
+             corr, win);
+    return 1;
+}
+
 /* The counted part of a run, the server already started. 0 ok (*inst set), 1 failed, 2
  * interrupted, -1 internal error. */
 static int count_run(struct runner *r, const struct sched_run *sr, const struct cost_settings *cs,
@@ -381,6 +398,11 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
     }
     if (rc == 0)
         *inst = figures(idle, win, idle_s, win_s, result, vg);
+    if (rc == 0 && *inst && correction_exceeds(*inst, reason, reasonlen)) {
+        json_decref(*inst);
+        *inst = NULL;
+        rc = 1;
+    }
 out:
     json_decref(weff);
     json_decref(result);
