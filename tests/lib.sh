@@ -234,6 +234,25 @@ write_spec() {
     printf '],\n "grids": ["%s"], %s}\n' "$ws_grid" "$ws_rest" >> "$ws_file"
 }
 
+# old_driver OUT DRIVER FLAG KEY: writes OUT, a driver from before FLAG: its --help hides
+# FLAG and a --config file that sets KEY is refused as an old driver refuses an unknown key;
+# every other call runs DRIVER.
+old_driver() {
+    cat > "$1" <<SH
+#!/bin/sh
+if [ "\${1:-}" = --help ]; then "$2" --help | grep -v -- $3; exit 0; fi
+prev=""
+for a in "\$@"; do
+    if [ "\$prev" = --config ] && grep -q '"$4"' "\$a"; then
+        echo "driver: --config '\$a': \$.$4: unknown key" >&2; exit 2
+    fi
+    prev=\$a
+done
+exec "$2" "\$@"
+SH
+    chmod +x "$1"
+}
+
 assert_eq() { [ "$1" = "$2" ] || fail "${3:-values differ}: got '$1', expected '$2'"; }
 assert_exit() { # expected-code cmd...
     want=$1; shift

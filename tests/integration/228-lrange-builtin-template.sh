@@ -16,20 +16,7 @@ need valgrind
 need node
 
 drv=$(dirname "$COMPARE")/driver
-cat > "$T/old-driver" <<SH
-#!/bin/sh
-# a driver from before --no-prefill
-if [ "\${1:-}" = --help ]; then "$drv" --help | grep -v -- --no-prefill; exit 0; fi
-prev=""
-for a in "\$@"; do
-    if [ "\$prev" = --config ] && grep -q '"no_prefill"' "\$a"; then
-        echo "driver: --config '\$a': unknown key 'no_prefill'" >&2; exit 2
-    fi
-    prev=\$a
-done
-exec "$drv" "\$@"
-SH
-chmod +x "$T/old-driver"
+old_driver "$T/old-driver" "$drv" --no-prefill no_prefill
 "$T/old-driver" --help | grep -q -- --lockstep || fail "the wrapper's --help lost the other flags"
 if "$drv" --help | grep -q -- --no-prefill; then :; else fail "the driver's --help does not name --no-prefill"; fi
 

@@ -14,20 +14,7 @@ need valgrind
 need node
 
 drv=$(dirname "$COMPARE")/driver
-cat > "$T/old-driver" <<SH
-#!/bin/sh
-# a driver from before --seed
-if [ "\${1:-}" = --help ]; then "$drv" --help | grep -v -- --seed; exit 0; fi
-prev=""
-for a in "\$@"; do
-    if [ "\$prev" = --config ] && grep -q '"seed"' "\$a"; then
-        echo "driver: --config '\$a': \$.seed: unknown key" >&2; exit 2
-    fi
-    prev=\$a
-done
-exec "$drv" "\$@"
-SH
-chmod +x "$T/old-driver"
+old_driver "$T/old-driver" "$drv" --seed seed
 
 srv="redis-server --port {port} --bind 127.0.0.1 --save '' --appendonly no --dir {dir}"
 echo '{"name": "set", "defaults": {"protocol": "redis", "command": "SET", "keyspace": 1000}}' > "$T/grid.json"
