@@ -25,6 +25,17 @@ static void opts_extra_json(json_t *j, const struct drv_opts *o)
         set_int(j, "extra_wakeups", o->extra_wakeups);
 }
 
+/* The reference server's knobs, for `driver serve` and for a client that serves too. */
+static void server_json(json_t *j, const struct drv_opts *o)
+{
+    set_int(j, "delay_us", o->delay_us);
+    if (o->work)
+        set_int(j, "work", o->work);
+    if (o->stall[0])
+        set_str(j, "stall", o->stall);
+    opts_extra_json(j, o);
+}
+
 json_t *opts_to_json(const struct drv_opts *o)
 {
     json_t *j = json_object();
@@ -85,22 +96,12 @@ json_t *opts_to_json(const struct drv_opts *o)
         json_object_set_new(j, "serve", json_boolean(o->serve));
         if (o->serve) {
             set_int(j, "serve_workers", o->serve_workers);
-            set_int(j, "delay_us", o->delay_us);
-            if (o->work)
-                set_int(j, "work", o->work);
-            if (o->stall[0])
-                set_str(j, "stall", o->stall);
-            opts_extra_json(j, o);
+            server_json(j, o);
         }
     } else {
         set_int(j, "workers", o->workers);
         set_int(j, "payload", (long long)o->payload);
-        set_int(j, "delay_us", o->delay_us);
-        if (o->work)
-            set_int(j, "work", o->work);
-        if (o->stall[0])
-            set_str(j, "stall", o->stall);
-        opts_extra_json(j, o);
+        server_json(j, o);
         if (o->protocol != PROTO_TCP)
             set_str(j, "path", o->path);
     }
