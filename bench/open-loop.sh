@@ -13,8 +13,12 @@
 #      bench/sensitivity.sh's figure), which should exit 1. Each gate may spend BUDGET.
 # Every comparison is a timing run: each one runs under `flock /tmp/pairbench-timing.lock`.
 # Usage: sh bench/open-loop.sh [ROUNDS] [DURATION] [TRIES]   (defaults 6, 2 s, 3)
+#   3. STEP=sched only: the driver's own schedule at RATE_SCHED (100000) requests/s on 4
+#      connections against the reference TCP server (workers 1 and 2): achieved rate, requests
+#      sent more than 1 ms late (target <= 1%), the largest lag, and the driver's CPU per
+#      request beside its closed-loop CPU per round trip.
 #   env: RATE_REDIS (5000), RATE_TCP (5000), BUDGET (3m), NS_PER_ROUND (1.85), STEP (all,
-#   spreads or gate), KEEP (a directory that keeps the run directories), BIN_DRIVER,
+#   spreads, gate or sched), KEEP (a directory that keeps the run directories), BIN_DRIVER,
 #   BIN_COMPARE
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,8 +26,9 @@ driver=${BIN_DRIVER:-$top/bin/driver}
 compare=${BIN_COMPARE:-$top/bin/compare}
 rounds=${1:-6}; duration=${2:-2}; tries=${3:-3}
 rate_redis=${RATE_REDIS:-5000}; rate_tcp=${RATE_TCP:-5000}; budget=${BUDGET:-3m}
+rate_sched=${RATE_SCHED:-100000}
 nspr=${NS_PER_ROUND:-1.85}; step=${STEP:-all}
-for v in "$rounds" "$tries" "$rate_redis" "$rate_tcp"; do
+for v in "$rounds" "$tries" "$rate_redis" "$rate_tcp" "$rate_sched"; do
     case $v in '' | *[!0-9]* | 0*) echo "bench: '$v': expected a whole number >= 1" >&2; exit 2 ;; esac
 done
 command -v redis-server > /dev/null || { echo "bench: redis-server not found" >&2; exit 2; }
@@ -96,7 +101,34 @@ JSON
     echo "$rc $(grep 'compare: gate: ' "$T/g-$1.err" | tail -1 | cut -c1-160)"
 }
 
+sched() { # the driver's own schedule at RATE_SCHED/s on 4 connections, workers 1 and 2
+    port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+    "$driver" serve tcp --port "$port" --payload 64 --workers 1 > "$T/srv.out" 2>&1 &
+    spid=$!
+    sleep 0.3
+    echo "the driver's schedule: $rate_sched/s, 4 connections, 64 B TCP echo, 3 s windows"
+    echo "workers | arrival | achieved/s | late (> 1 ms) | max lag | kept | driver CPU per request"
+    for w in 1 2; do
+        for a in uniform closed; do
+            r="--rate $rate_sched --arrival uniform"; [ $a = closed ] && r=""
+            # shellcheck disable=SC2086
+            flock "$lock" "$driver" tcp --port "$port" --connections 4 --workers $w --payload 64 \
+                --warmup 0.5 --duration 3 $r > "$T/s.json" 2> "$T/s.err" || true
+            node -e '
+const x = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")), r = x.rate;
+const us = ((x.cpu.user_s + x.cpu.sys_s) / x.ops * 1e6).toFixed(2);
+console.log(r ? [process.argv[2], "uniform", r.achieved.toFixed(1),
+  `${r.late} of ${r.sent} (${(r.late / r.sent * 100).toFixed(2)}%)`,
+  `${(r.max_lag_us / 1000).toFixed(1)} ms`, r.kept ? "yes" : "no", `${us} us`].join(" | ")
+  : [process.argv[2], "closed loop", x.throughput.toFixed(0), "-", "-", "-",
+     `${us} us per round trip`].join(" | "));' "$T/s.json" "$w"
+        done
+    done
+    kill "$spid" 2> /dev/null; wait "$spid" 2> /dev/null || true
+}
+
 case $step in all | spreads) spreads ;; esac
+case $step in sched) sched ;; esac
 case $step in
 all | gate)
     cpu=$(cat "$T/tcp_cpu_us" 2> /dev/null || echo "${TCP_CPU_US:?STEP=gate needs TCP_CPU_US}")

@@ -131,6 +131,7 @@ static void name_gated(struct gate_config *gc, int m, double pct)
         gc->explicit_set = 1;
     }
     gc->rules.threshold_pct[m] = pct;
+    gc->rules.named[m] = 1;
     gc->gated[m] = pct > 0;
 }
 

@@ -24,8 +24,10 @@ void outcome_rate_rules(const json_t *params, int named_set, struct verdict_rule
 {
     if (!outcome_rate_row(params))
         return;
-    if (rules && !(rules->threshold_pct[METRIC_SERVER_CPU_US] > 0))
+    if (rules && !rules->named[METRIC_SERVER_CPU_US])
         rules->threshold_pct[METRIC_SERVER_CPU_US] = OUTCOME_RATE_SERVER_CPU_PCT;
+    if (rules && !rules->named[METRIC_P99_US])
+        rules->threshold_pct[METRIC_P99_US] = OUTCOME_RATE_P99_PCT;
     if (!gated)
         return;
     gated[METRIC_THROUGHPUT] = 0;

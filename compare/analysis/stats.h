@@ -20,6 +20,9 @@ struct verdict_rules {
     /* Minimum |change| in percent for regressed/improved; 0 = metric not gated (its verdict
      * is "~" or "failed", never regressed/improved/unstable). */
     double threshold_pct[METRIC_ALL];
+    /* 1 where a threshold was named (--threshold, the spec's gate thresholds): a fixed-rate
+     * row's defaults (outcome.h) leave it as named */
+    unsigned char named[METRIC_ALL];
     /* A side whose (max−min)/median exceeds this (percent) makes the metric "unstable". */
     double noise_limit_pct;
 };

@@ -246,7 +246,7 @@ static int has_metric(const struct drift_report *r, enum metric m)
 static void method_text(const struct dw *w)
 {
     const struct drift_report *r = w->r;
-    char *list = NULL, win[32], pct[32];
+    char *list = NULL, win[32], pct[32], p99[32];
     size_t n = 0;
     FILE *l = open_memstream(&list, &n);
     int m, first = 1;
@@ -270,7 +270,8 @@ static void method_text(const struct dw *w)
     for (m = 0; m < (int)r->n_series; m++)
         if (r->series[m]->fixed_rate) {
             snprintf(pct, sizeof(pct), "%g", OUTCOME_RATE_SERVER_CPU_PCT);
-            say(w, D_RATE_RULES, pct, (const char *)NULL);
+            snprintf(p99, sizeof(p99), "%g", OUTCOME_RATE_P99_PCT);
+            say(w, D_RATE_RULES, pct, p99, (const char *)NULL);
             break;
         }
 }

@@ -259,6 +259,31 @@ static void lead_modified(FILE *f, const json_t *summary)
         fprintf(f, "**%s**\n", json_string_value(mod));
 }
 
+/* The thresholds a fixed-rate row is judged by (outcome.h), said once when the summary has
+ * such a row: the global list above holds the closed-loop rows' set. */
+static void rate_rules(FILE *f, const char *lang, const json_t *summary,
+                       const struct gate_config *gc)
+{
+    const json_t *row;
+    size_t i;
+
+    json_array_foreach(json_object_get(summary, "rows"), i, row)
+    {
+        struct verdict_rules r;
+        unsigned char gated[METRIC_ALL];
+        char cpu[32], p99[32];
+
+        if (!outcome_rate_row(json_object_get(row, "params")))
+            continue;
+        gate_row_rules(gc, json_object_get(row, "params"), &r, gated);
+        snprintf(cpu, sizeof(cpu), "%g",
+                 gated[METRIC_SERVER_CPU_US] ? r.threshold_pct[METRIC_SERVER_CPU_US] : 0);
+        snprintf(p99, sizeof(p99), "%g", gated[METRIC_P99_US] ? r.threshold_pct[METRIC_P99_US] : 0);
+        say(f, lang, G_RATE_RULES, cpu, p99, (const char *)NULL);
+        return;
+    }
+}
+
 /* The counts, the reason, the gated metrics and the rule, above the table. */
 static void gate_lead(FILE *f, const char *lang, const json_t *summary,
                       const struct gate_config *gc, const struct gate_result *gr)
@@ -292,6 +317,7 @@ static void gate_lead(FILE *f, const char *lang, const json_t *summary,
             num(b[6], sizeof(b[6]), 0, (double)gc->n_rows), (const char *)NULL);
     say(f, lang, G_RULE, num(b[6], sizeof(b[6]), -1, gc->rules.noise_limit_pct),
         (const char *)NULL);
+    rate_rules(f, lang, summary, gc);
     fputs("\n\n", f);
     say(f, lang, G_TABLE_HEAD, (const char *)NULL);
     fputs("\n|---|---|---|---|---:|\n", f);

@@ -637,10 +637,12 @@ X(D_METHOD,
 X(D_THRESHOLD, "{0} {1}%{2}", "{0} {1}%{2}")
 X(D_RATE_RULES,
   "Rows at a fixed rate (open loop) are judged as the gate judges them: their throughput is "
-  "the rate they were asked for, so it and CPU efficiency are shown but not gated, and server "
-  "CPU per request is gated at {0}% unless a threshold is set for it.",
+  "the rate they were asked for, so it and CPU efficiency are shown but not gated; server "
+  "CPU per request is gated at {0}% and P99 latency at {1}% unless a threshold is set for "
+  "them.",
   "固定速率（开环）的行按门禁的规则判断：其吞吐量就是要求的速率，因此吞吐量和 CPU "
-  "效率只显示、不受检；除非另设阈值，每个请求的服务器 CPU 时间以 {0}% 受检。")
+  "效率只显示、不受检；除非另设阈值，每个请求的服务器 CPU 时间以 {0}% 受检，P99 "
+  "延迟以 {1}% 受检。")
 X(D_H_FLAGGED, "Flagged series", "标记的序列")
 X(D_NONE_FLAGGED, "No series changed by its threshold.", "没有序列的变化达到其阈值。")
 X(D_ALL_SERIES, "All series ({0})", "全部序列（{0}）")
@@ -959,6 +961,11 @@ X(G_GATED, "Gated metrics and thresholds: ", "受门禁的指标与阈值：")
 X(G_NONE_GLOBALLY, "none globally", "全局无")
 X(G_PER_ROW_ONE, " ({0} per-row rule in the spec)", "（规格中有 {0} 条按行规则）")
 X(G_PER_ROW_MANY, " ({0} per-row rules in the spec)", "（规格中有 {0} 条按行规则）")
+X(G_RATE_RULES,
+  " On rows at a fixed rate throughput is the rate asked for: it and CPU efficiency are not "
+  "gated there, server CPU per request is gated at {0}% and P99 latency at {1}% (0: not gated).",
+  "固定速率的行的吞吐量就是要求的速率：这些行不检查吞吐量和 CPU 效率，每个请求的服务器 CPU "
+  "时间以 {0}% 受检，P99 延迟以 {1}% 受检（0 表示不受检）。")
 X(G_RULE,
   ". A metric counts as regressed only when the change passes its threshold and the evidence "
   "is strong (min–max ranges disjoint, or every paired per-round ratio on the same side); a "

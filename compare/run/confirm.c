@@ -15,18 +15,37 @@
 #include "run/runner.h"
 #include "run/schedule.h"
 #include "run/spec.h"
+#include "analysis/outcome.h"
 #include "analysis/stats.h"
 #include "analysis/summary.h"
 
 #include "util/jobs_util.h"
 
-int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules, size_t planned)
+/* rules as row is judged by them: a fixed-rate row (outcome.h) gates server CPU per request
+ * and P99 at its own thresholds, and not throughput or CPU efficiency */
+static void row_rules(const json_t *row, const struct verdict_rules *rules,
+                      struct verdict_rules *out)
+{
+    const json_t *params = json_object_get(row, "params");
+
+    *out = *rules;
+    if (!outcome_rate_row(params))
+        return;
+    outcome_rate_rules(params, 1, out, NULL);
+    out->threshold_pct[METRIC_THROUGHPUT] = 0;
+    out->threshold_pct[METRIC_CPU_EFFICIENCY] = 0;
+}
+
+int confirm_row_borderline(const json_t *row, const struct verdict_rules *given, size_t planned)
 {
     const json_t *metrics = json_object_get(row, "metrics");
+    struct verdict_rules rr;
+    const struct verdict_rules *rules = &rr;
     int m;
 
     if (strcmp(ju_str(row, "status", ""), "ok") != 0)
         return 0; /* failed or incomplete rows are not measured more */
+    row_rules(row, given, &rr);
     for (m = 0; m < METRIC_ALL; m++) {
         const json_t *mj = json_object_get(metrics, metric_name(m));
         const json_t *vs = json_object_get(mj, "vs_baseline");
@@ -91,14 +110,14 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules,
     return 0;
 }
 
-int confirm_row_regressed(const json_t *row, const struct verdict_rules *rules, size_t planned)
+/* 1 when a gated metric of row (rules) is regressed for some candidate; counted only:
+ * the counted metrics alone (instructions and what follows it in enum metric) */
+static int any_regressed(const json_t *row, const struct verdict_rules *rules, int counted)
 {
     const json_t *metrics = json_object_get(row, "metrics");
     int m;
 
-    if (strcmp(ju_str(row, "status", ""), "ok") != 0 || confirm_row_borderline(row, rules, planned))
-        return 0;
-    for (m = 0; m < METRIC_ALL; m++) {
+    for (m = counted ? METRIC_INSTRUCTIONS : 0; m < METRIC_ALL; m++) {
         const char *cand;
         const json_t *cmp;
 
@@ -113,6 +132,20 @@ int confirm_row_regressed(const json_t *row, const struct verdict_rules *rules, 
         }
     }
     return 0;
+}
+
+int confirm_row_regressed(const json_t *row, const struct verdict_rules *given, size_t planned)
+{
+    struct verdict_rules rr;
+
+    if (strcmp(ju_str(row, "status", ""), "ok") != 0)
+        return 0;
+    row_rules(row, given, &rr);
+    /* a count's regression is final (it repeats run to run, and a verdict needs the cheapest
+     * runs to differ too): no extra round of the timed metrics can take exit 1 back */
+    if (any_regressed(row, &rr, 1))
+        return 1;
+    return !confirm_row_borderline(row, given, planned) && any_regressed(row, &rr, 0);
 }
 
 /* The highest round recorded for configuration id in runs (0 when none). */

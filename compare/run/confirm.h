@@ -16,7 +16,9 @@ struct runner;
  * and, for a gated metric and some candidate, verdict "~" or "unstable" with |change| at or past
  * the threshold (with extra rounds: the paired change, and for throughput also when its interval
  * paired_ratio lo..hi reaches past the threshold), or "unstable" while no side has more than the
- * planned rounds. Pure. */
+ * planned rounds. A fixed-rate row is judged by its own rules (outcome_rate_rules: server CPU
+ * per request and P99 at their fixed-rate thresholds, throughput and CPU efficiency not gated).
+ * Pure. */
 int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules, size_t planned);
 
 struct confirm_ctx {
@@ -35,9 +37,10 @@ struct confirm_ctx {
     int stop_when_regressed;
 };
 
-/* Whether a summary row is decided regressed: status ok, verdict "regressed" on a gated metric
- * of rules for some candidate, and not borderline (confirm_row_borderline), so that no extra
- * round of it will be run. Pure. */
+/* Whether a summary row is decided regressed: status ok, and verdict "regressed" on a gated
+ * counted metric (instructions, system calls, allocations, estimated cycles: final whatever the
+ * timed metrics still need), or on a gated metric of a row that is not borderline
+ * (confirm_row_borderline), for some candidate; no extra round can take that back. Pure. */
 int confirm_row_regressed(const json_t *row, const struct verdict_rules *rules, size_t planned);
 
 /* gate --budget: when deadline_ns is set, fixes cx->cap (before any extra round, so the

@@ -3,11 +3,10 @@
 # compare treats fixed-rate rows as first-class: a grid with "rate" runs the driver open loop
 # (the runs' results carry the rate object, the label says "rate 1000/s"), and on such a row
 # throughput is a setting, not a verdict: the gate judges what each request costs the server
-# (server_cpu_us, gated by default on fixed-rate rows at 5%) and the tail (p99_us); the
+# (server_cpu_us, gated by default on fixed-rate rows at 10%) and the tail (p99_us); the
 # loaded machine's disturbance check is switched off (--disturbed-limit 64). The
 # candidate server spends 100000 rounds of --work per request (~200 us, ten times the
-# baseline's CPU per request; server CPU is read in 10 ms ticks, 5 us per request over these
-# 2000-request windows) at the same achieved rate: compare gate exits 1 naming server
+# baseline's CPU per request) at the same achieved rate: compare gate exits 1 naming server
 # CPU per operation, while the throughputs stay equal (achieved = target). Bad rate values
 # exit 2 naming the key.
 . "$(dirname "$0")/../lib.sh"
@@ -30,7 +29,7 @@ echo "$(json_get "$T/out/summary.json" 'const m=this.rows[0].metrics; JSON.strin
 assert_eq "$(json_get "$T/out/summary.json" 'const m=this.rows[0].metrics;
     [m.server_cpu_us.vs_baseline.candidate.verdict, m.server_cpu_us.threshold_pct,
      Math.abs(m.throughput.values.candidate.median / m.throughput.values.baseline.median - 1) < 0.02].join(" ")')" \
-    "regressed 5 true" "server CPU per request regressed at the same achieved rate"
+    "regressed 10 true" "server CPU per request regressed at the same achieved rate"
 assert_eq "$(node -e '
 const lines=require("fs").readFileSync(process.argv[1],"utf8").trim().split("\n").map(JSON.parse);
 console.log(lines.every(l => l.result.rate && l.result.rate.target === 1000 && l.result.config.rate === 1000));' "$T/out/runs.jsonl")" \
@@ -39,7 +38,7 @@ assert_eq "$(json_get "$T/out/summary.json" 'const r=this.rows[0].rate; r.target
     "summary row rate: $(json_get "$T/out/summary.json" 'this.rows[0].rate')"
 grep -qi "server CPU" "$T/out/gate.md" || fail "gate.md does not name server CPU: $(cat "$T/out/gate.md")"
 
-# the same gate on an A/A pair passes: throughput is not judged, server CPU/op within 5%
+# the same gate on an A/A pair passes: throughput is not judged, server CPU/op within 10%
 # (not asserted here: a timing result on a loaded machine; bench/open-loop.sh measures it)
 
 # bad values

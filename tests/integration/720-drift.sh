@@ -159,7 +159,7 @@ assert_eq "$(grep -c "| instructions/op |" "$T/step/drift.md")" 0 \
 
 # 4g. a fixed-rate row (params.rate) is judged by its own rules, as gate judges it: its
 # throughput is a setting (a 12% lower achieved rate is shown, not gated), its server CPU per
-# request is gated at 5% (a 12% step fails the night)
+# request is gated at 10% (a 12% step fails the night)
 flat_cpu="20.1 19.9 20.2 20.0 19.8 20.1 20.0 19.9 20.2 20.0 20.1 19.9 20.0"
 RATE=5000 SCPU="$flat_cpu" history rate_tput $noise 88.1 87.6 88.4
 assert_exit 0 "$COMPARE" drift --history "$T/rate_tput" > /dev/null 2> "$T/rt.err"

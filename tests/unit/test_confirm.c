@@ -3,6 +3,7 @@
  * side, or a verdict on paired ratios alone weaker than 2/252; with extra rounds, a paired
  * change past the threshold or an interval of it that still reaches past. */
 #include <jansson.h>
+#include <string.h>
 
 #include "run/confirm.h"
 #include "analysis/stats.h"
@@ -62,10 +63,8 @@ static int border(json_t *r, const struct verdict_rules *rules)
 int main(void)
 {
     struct verdict_rules rules;
-    int m;
 
-    for (m = 0; m < METRIC_ALL; m++)
-        rules.threshold_pct[m] = 0;
+    memset(&rules, 0, sizeof(rules));
     rules.threshold_pct[METRIC_THROUGHPUT] = 5;
     rules.noise_limit_pct = 20;
 
@@ -130,6 +129,19 @@ int main(void)
         rules.threshold_pct[METRIC_THROUGHPUT] = 0;
         CHECK(confirm_row_regressed(dec, &rules, 5) == 0);
         rules.threshold_pct[METRIC_THROUGHPUT] = 5;
+        /* a counted regression is final while the timed metrics are still open; a counted
+         * metric the rules do not gate is not */
+        json_object_set(json_object_get(open, "metrics"), "instructions",
+                        json_object_get(json_object_get(dec, "metrics"), "throughput"));
+        CHECK(confirm_row_borderline(open, &rules, 5) == 1);
+        CHECK(confirm_row_regressed(open, &rules, 5) == 0);
+        rules.threshold_pct[METRIC_INSTRUCTIONS] = 1;
+        CHECK(confirm_row_regressed(open, &rules, 5) == 1);
+        rules.threshold_pct[METRIC_INSTRUCTIONS] = 0;
+        /* a fixed-rate row: its throughput is a setting, not measured more */
+        json_object_set_new(open, "params", json_pack("{s:f}", "rate", 5000.0));
+        json_object_del(json_object_get(open, "metrics"), "instructions");
+        CHECK(confirm_row_borderline(open, &rules, 5) == 0);
         json_decref(dec);
         json_decref(open);
         json_decref(failed);

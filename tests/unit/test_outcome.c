@@ -63,14 +63,17 @@ static void test_rules(void)
     CHECK(!gated[METRIC_THROUGHPUT] && !gated[METRIC_CPU_EFFICIENCY]);
     CHECK(gated[METRIC_SERVER_CPU_US] && gated[METRIC_P99_US]);
     CHECK(r.threshold_pct[METRIC_SERVER_CPU_US] == OUTCOME_RATE_SERVER_CPU_PCT);
-    /* named thresholds: the named set stays (server CPU not added), a named 3% stays 3% */
+    CHECK(r.threshold_pct[METRIC_P99_US] == OUTCOME_RATE_P99_PCT);
+    /* named thresholds: the named set stays (server CPU not added), a named 3% stays 3%, a
+     * named P99 10% (the closed-loop default) stays 10% */
     for (m = 0; m < METRIC_ALL; m++)
         gated[m] = m == METRIC_P50_US || m == METRIC_THROUGHPUT;
     verdict_rules_default(&r);
     r.threshold_pct[METRIC_SERVER_CPU_US] = 3;
+    r.named[METRIC_SERVER_CPU_US] = r.named[METRIC_P99_US] = 1;
     outcome_rate_rules(rate, 1, &r, gated);
     CHECK(gated[METRIC_P50_US] && !gated[METRIC_THROUGHPUT] && !gated[METRIC_SERVER_CPU_US]);
-    CHECK(r.threshold_pct[METRIC_SERVER_CPU_US] == 3);
+    CHECK(r.threshold_pct[METRIC_SERVER_CPU_US] == 3 && r.threshold_pct[METRIC_P99_US] == 10);
     json_decref(rate);
     json_decref(closed);
 }
