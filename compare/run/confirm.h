@@ -46,7 +46,7 @@ int confirm_row_regressed(const json_t *row, const struct verdict_rules *rules, 
 /* gate --budget: when deadline_ns is set, fixes cx->cap (before any extra round, so the
  * verdicts' false-alarm budget is split over a known number of looks) to the even number of
  * rounds of one row that fit in the time left, at most CONFIRM_BUDGET_MAX_CAP; run_ns is the
- * mean time of one run so far, nv the versions per round. */
+ * mean time of one planned timed run (counted runs left out), nv the versions per round. */
 #define CONFIRM_BUDGET_MAX_CAP 40
 void confirm_plan_budget(struct confirm_ctx *cx, uint64_t deadline_ns, uint64_t run_ns, size_t nv);
 

@@ -10,14 +10,17 @@
 . "$(dirname "$0")/../lib.sh"
 need valgrind
 need node
+# the counted servers run under valgrind, which cannot run a sanitized driver
+srv=$(valgrind_driver)
+[ -n "$srv" ] || skip "no unsanitized bin/driver for the servers valgrind counts"
 
 cat > "$T/grid.json" <<JSON
 {"name": "open", "defaults": {"protocol": "tcp", "connections": 2, "payload": 64, "rate": 1000}}
 JSON
 cat > "$T/spec.json" <<JSON
 {"versions": [
-   {"name": "baseline", "server": {"tcp": "$DRIVER serve tcp --port {port} --payload 64"}},
-   {"name": "candidate", "server": {"tcp": "$DRIVER serve tcp --port {port} --payload 64 --work 2000"}}],
+   {"name": "baseline", "server": {"tcp": "$srv serve tcp --port {port} --payload 64"}},
+   {"name": "candidate", "server": {"tcp": "$srv serve tcp --port {port} --payload 64 --work 2000"}}],
  "grids": ["$T/grid.json"], "runs": 1, "warmup": 0.1, "duration": 0.3,
  "instructions": {"runs": 2, "requests": 300, "warmup_requests": 100, "idle_s": 0.2}}
 JSON
