@@ -11,6 +11,10 @@
 #      candidate whose server spends --work W rounds more per request, W set to cost 10% of
 #      the baseline's server CPU per request measured in step 1 (NS_PER_ROUND ns a round,
 #      bench/sensitivity.sh's figure), which should exit 1. Each gate may spend BUDGET.
+#      The gate pins the driver and the server, and pinned the server's CPU per request
+#      and the cost of a round can differ from step 1's unpinned figures: on the 2-vCPU VM
+#      of docs/results/2026-12-05-open-loop-gate.md, 19 us and 1.03 ns (TCP_CPU_US=19
+#      NS_PER_ROUND=1.03 gave a candidate measured at +10.8%).
 # Every comparison is a timing run: each one runs under `flock /tmp/pairbench-timing.lock`.
 # Usage: sh bench/open-loop.sh [ROUNDS] [DURATION] [TRIES]   (defaults 6, 2 s, 3)
 #   3. STEP=sched only: the driver's own schedule at RATE_SCHED (100000) requests/s on 4

@@ -110,18 +110,20 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *given,
     return 0;
 }
 
-/* 1 when a gated metric of row (rules) is regressed for some candidate; counted only:
- * the counted metrics alone (instructions and what follows it in enum metric) */
+/* 1 when a gated metric of row (rules) is regressed for some candidate; counted only: the
+ * metrics of the counted runs alone (not the software events, read in the timed runs) */
 static int any_regressed(const json_t *row, const struct verdict_rules *rules, int counted)
 {
     const json_t *metrics = json_object_get(row, "metrics");
     int m;
 
-    for (m = counted ? METRIC_INSTRUCTIONS : 0; m < METRIC_ALL; m++) {
+    for (m = 0; m < METRIC_ALL; m++) {
         const char *cand;
         const json_t *cmp;
 
-        if (rules->threshold_pct[m] <= 0)
+        if (rules->threshold_pct[m] <= 0 ||
+            (counted && m != METRIC_INSTRUCTIONS && m != METRIC_SYSCALLS &&
+             m != METRIC_ALLOCATIONS && m != METRIC_ESTIMATED_CYCLES))
             continue;
         json_object_foreach(
             (json_t *)json_object_get(json_object_get(metrics, metric_name(m)), "vs_baseline"),
