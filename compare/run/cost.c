@@ -478,6 +478,10 @@ static int exact_begin(struct runner *r, const struct sched_run *sr, const struc
 
     if (seeds < 0)
         return -1;
+    /* a count is per request and valgrind cannot keep a schedule: a fixed-rate row is
+     * counted closed loop (in waves where exact), its rate a setting of the timed runs */
+    json_object_del(eff, "rate");
+    json_object_del(eff, "arrival");
     if (seeds)
         json_object_set_new(eff, "seed", json_integer((json_int_t)seed));
     if (!t || json_number_value(t) < COUNTED_TIMEOUT_S)
@@ -564,10 +568,6 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
         goto record;
     }
     launch_take_over(eff); /* launch_place pointed host and port at the free one */
-    /* a count is per request and valgrind cannot keep a schedule: a fixed-rate row is
-     * counted closed loop (in waves where exact), its rate a setting of the timed runs */
-    json_object_del(eff, "rate");
-    json_object_del(eff, "arrival");
     if (exact_begin(r, sr, cs, eff, cmd, dir, &ex, err, errlen) < 0)
         goto out;
     /* the driver counted (cost_driver.c): its server runs as in the timed runs */
