@@ -79,7 +79,7 @@ srv_workers=$((ncpu - half)); [ "$srv_workers" -ge 1 ] || srv_workers=1
 # The TCP row's throughput (driver alone, 2 s, the median of three) against a server doing
 # --work N per request, both placed as the gate places them.
 tput_once() {
-    port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+    port=$(free_port)
     taskset -c "$srv_cpus" "$DRIVER" serve tcp --port "$port" --workers "$srv_workers" --work "$1" > /dev/null 2>&1 &
     sp=$!
     sleep 0.3

@@ -26,3 +26,14 @@ private_bins() {
     fi
     cp "$COMPARE" "$1/compare" && COMPARE=$1/compare
 }
+
+# free_port: a loopback port nothing listens on now (the kernel's pick); wait_port PORT: until
+# something accepts on it, at most 10 s (exit status 1 after that).
+free_port() {
+    node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+}
+wait_port() {
+    node -e 'const net=require("net"),t=Date.now();
+(function go(){const c=net.connect(+process.argv[1],"127.0.0.1",()=>{c.end();process.exit(0)});
+c.on("error",()=>Date.now()-t>10000?process.exit(1):setTimeout(go,50))})()' "$1"
+}

@@ -26,6 +26,7 @@
 #   BIN_COMPARE
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/host.sh"
 driver=${BIN_DRIVER:-$top/bin/driver}
 compare=${BIN_COMPARE:-$top/bin/compare}
 rounds=${1:-6}; duration=${2:-2}; tries=${3:-3}
@@ -106,10 +107,10 @@ JSON
 }
 
 sched() { # the driver's own schedule at RATE_SCHED/s on 4 connections, workers 1 and 2
-    port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+    port=$(free_port)
     "$driver" serve tcp --port "$port" --payload 64 --workers 1 > "$T/srv.out" 2>&1 &
     spid=$!
-    sleep 0.3
+    wait_port "$port" || { echo "bench: the reference server did not listen on $port" >&2; exit 3; }
     echo "the driver's schedule: $rate_sched/s, 4 connections, 64 B TCP echo, 3 s windows"
     echo "workers | arrival | achieved/s | late (> 1 ms) | max lag | kept | driver CPU per request"
     for w in 1 2; do
