@@ -15,6 +15,7 @@
 # Usage: sh bench/http-ws.sh   (env: ROUNDS=5 SECS=2 THREADS=2 WS_PAYLOADS="64 4096")
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+. "$TOP/bench/host.sh"
 DRIVER=${BIN_DRIVER:-$TOP/bin/driver}
 ROUNDS=${ROUNDS:-5}
 SECS=${SECS:-2}
@@ -34,17 +35,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
-wait_port() {
-    i=0
-    while [ $i -lt 100 ]; do
-        python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1",int(sys.argv[1])),1)' "$1" 2>/dev/null && return 0
-        sleep 0.1; i=$((i + 1))
-    done
-    echo "bench: nothing listening on 127.0.0.1:$1" >&2; exit 3
-}
 # cpu_run OUTFILE cmd...: runs cmd with stdout to OUTFILE; prints the child's user+sys seconds
 # (its own rusage from wait4: RUSAGE_CHILDREN would also count what the python3 process
 # inherited across exec, e.g. a pyenv shim's children, 40-70 ms)
@@ -87,10 +77,9 @@ http {
 EOF
 nginx -p "$T" -c "$T/nginx.conf" -e "$T/error.log" > "$T/nginx.out" 2>&1 &
 PIDS="$PIDS $!"
-wait_port "$PORT"
+wait_port "$PORT" || { echo "bench: nothing listening on 127.0.0.1:$PORT" >&2; exit 3; }
 URL="http://127.0.0.1:$PORT/file.bin"
 
-. "$TOP/bench/host.sh"
 host_line
 echo "== driver http vs wrk: nginx static 4 KiB, 16 connections, window 1, $THREADS threads, ${SECS}s x $ROUNDS rounds"
 printf '%-6s %-12s %14s %14s %12s %12s %8s %8s %18s\n' round order "driver req/s" "wrk req/s" "drv us/req" "wrk us/req" tput cpu/req "nginx us/req d/w"
@@ -180,8 +169,9 @@ for pl in $WS_PAYLOADS; do
     "$DRIVER" serve tcp --port "$TCPP" --workers "$THREADS" --payload "$pl" > /dev/null 2>&1 &
     tcppid=$!
     PIDS="$PIDS $wspid $tcppid"
-    wait_port "$WSP"
-    wait_port "$TCPP"
+    for p in "$WSP" "$TCPP"; do
+        wait_port "$p" || { echo "bench: nothing listening on 127.0.0.1:$p" >&2; exit 3; }
+    done
     : > "$T/ws.txt"; : > "$T/wse.txt"
     r=1
     while [ $r -le "$ROUNDS" ]; do

@@ -12,6 +12,7 @@
 #   DRIVER_ARGS (e.g. "--busy-poll-us 50") is added to the measured driver commands.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/host.sh"
 DRIVER=${BIN_DRIVER:-$top/bin/driver}
 ROUNDS=${ROUNDS:-3}
 N=${N:-200000}
@@ -33,7 +34,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 sh "$top/tests/certs.sh" "$T/pki"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 "$REDIS" --port 0 --tls-port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$T" \
     --tls-cert-file "$T/pki/server.pem" --tls-key-file "$T/pki/server.key" \
     --tls-ca-cert-file "$T/pki/ca.pem" --tls-auth-clients no > "$T/redis.log" 2>&1 &
@@ -101,7 +102,6 @@ run_rb() { # cmd -> "throughput cpu_per_op server_cpu_per_op"
     echo "$rps" "$(python3 -c "print($c / $N, ($(srv_cpu) - $s0) / $N)")"
 }
 
-. "$top/bench/host.sh"
 host_line
 echo "redis-tls: $REDIS $("$REDIS" --version | awk '{print $3}'), TLS, $C connections, pipeline $P, $N requests, $ROUNDS rounds"
 for cmd in SET GET; do

@@ -14,6 +14,7 @@
 # ONLY (a grep -E filter on the built-in names).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/host.sh"
 requests=${REQUESTS:-2000}
 out=${OUT:-$(mktemp -d /tmp/pairbench-tmpl-equiv.XXXXXX)}
 drv=$top/bin/driver
@@ -43,7 +44,7 @@ LRANGE_600|LRANGE mylist 0 599
 EOT
 [ -n "${ONLY:-}" ] && grep -E "^(${ONLY})\|" "$out/pairs.txt" > "$out/p" && mv "$out/p" "$out/pairs.txt"
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$out" \
     > "$out/redis.log" 2>&1 &
 rpid=$!

@@ -24,6 +24,7 @@
 #   CPU per command, with the rounds' own ratios (issue 36's target: within 5%).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/host.sh"
 driver=${BIN_DRIVER:-$top/bin/driver}
 rounds=${1:-3}
 scale=${BENCH_SCALE:-1}
@@ -50,7 +51,7 @@ for p in redis-server redis-benchmark redis-cli node; do
 done
 [ -x "$driver" ] || { echo "bench: driver '$driver' not built (run make)" >&2; exit 2; }
 
-port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+port=$(free_port)
 $spin redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$tmp" \
     > "$tmp/server.log" 2>&1 &
 srv=$!
@@ -131,7 +132,6 @@ config() {
         "$(awk -v a="$dc" -v b="$rbc" 'BEGIN {print a / b}')" "$paired" "$srvcol"
 }
 
-. "$top/bench/host.sh"
 host_line
 printf 'redis-server %s on 127.0.0.1:%s, %s rounds, alternating; pinning: %s; driver args: %s; medians\n' \
     "$(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/')" "$port" "$rounds" \

@@ -6,12 +6,13 @@
 # Usage: sh bench/rss.sh
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/host.sh"
 driver=${BIN_DRIVER:-$top/bin/driver}
-port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+port=$(free_port)
 "$driver" serve tcp --port "$port" --workers 2 > /dev/null 2>&1 &
 srv=$!
 trap 'kill $srv 2>/dev/null' EXIT
-sleep 0.3
+wait_port "$port" || { echo "bench: the reference server did not listen on $port" >&2; exit 3; }
 printf '%-36s %12s %12s %12s  %s\n' configuration "in flight" "peak RSS" "limit" verdict
 for shape in "1 1 1 64" "4 1 1 1024" "16 16 1 64" "4 4 16 1024" "50 1 1 64" "4 4 64 16384"; do
     set -- $shape

@@ -6,6 +6,7 @@
 # Usage: sh bench/syscalls.sh [BATCHES]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/host.sh"
 driver=${BIN_DRIVER:-$top/bin/driver}
 batches=${1:-5000}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pairbench-bench.XXXXXX")
@@ -15,7 +16,7 @@ trap cleanup EXIT
 for p in strace redis-server redis-cli node; do
     command -v $p >/dev/null 2>&1 || { echo "bench: '$p' not found" >&2; exit 2; }
 done
-port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+port=$(free_port)
 redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$tmp" > "$tmp/srv.log" 2>&1 &
 srv=$!
 i=0; until redis-cli -p "$port" PING > /dev/null 2>&1; do i=$((i + 1)); [ $i -lt 100 ] || exit 3; sleep 0.05; done
