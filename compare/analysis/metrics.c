@@ -299,6 +299,12 @@ int metric_gateable(enum metric m)
     return (unsigned)m < METRIC_ALL && defs[m].gateable;
 }
 
+int metric_counted(enum metric m)
+{
+    return m == METRIC_INSTRUCTIONS || m == METRIC_SYSCALLS || m == METRIC_ALLOCATIONS ||
+           m == METRIC_ESTIMATED_CYCLES;
+}
+
 const char *metric_gateable_names(void)
 {
     static char buf[512]; /* every gateable name, comma-separated */

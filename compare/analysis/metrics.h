@@ -76,6 +76,10 @@ int metric_lookup(const char *name);
 int metric_higher_is_better(enum metric m);
 /* 1 when the metric's verdict may be gated (every metric but cpu_percent). */
 int metric_gateable(enum metric m);
+/* 1 when the metric comes from counted runs of their own (instructions, syscalls,
+ * allocations, estimated cycles): a count per request that repeats run to run, unlike the
+ * timed runs' figures and the software events read in them. */
+int metric_counted(enum metric m);
 /* The gateable metrics' names (their arg) for a message: "throughput, cpu_efficiency,
  * p50_us, p99_us, rss_mib". */
 const char *metric_gateable_names(void);

@@ -408,9 +408,7 @@ const char *stats_verdict(const struct verdict_input *in, const struct verdict_r
     bad = metric_higher_is_better(in->metric) ? change < 0 : change > 0;
     if (!stats_evidence_reachable(in->base.n, in->cand.n, in->n_ratios))
         return VERDICT_SAME; /* the evidence floor: stats_verdict_reason() says why */
-    if ((in->metric == METRIC_INSTRUCTIONS || in->metric == METRIC_SYSCALLS ||
-         in->metric == METRIC_ALLOCATIONS || in->metric == METRIC_ESTIMATED_CYCLES) &&
-        !counted_min_agrees(in, thr, change))
+    if (metric_counted(in->metric) && !counted_min_agrees(in, thr, change))
         return VERDICT_SAME;
     if (in->planned && (in->base.n > in->planned || in->cand.n > in->planned))
         return verdict_confirmed(in, r);

@@ -121,9 +121,7 @@ static int any_regressed(const json_t *row, const struct verdict_rules *rules, i
         const char *cand;
         const json_t *cmp;
 
-        if (rules->threshold_pct[m] <= 0 ||
-            (counted && m != METRIC_INSTRUCTIONS && m != METRIC_SYSCALLS &&
-             m != METRIC_ALLOCATIONS && m != METRIC_ESTIMATED_CYCLES))
+        if (rules->threshold_pct[m] <= 0 || (counted && !metric_counted((enum metric)m)))
             continue;
         json_object_foreach(
             (json_t *)json_object_get(json_object_get(metrics, metric_name(m)), "vs_baseline"),
