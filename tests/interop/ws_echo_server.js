@@ -4,6 +4,9 @@
 //   --ping-ms N  ping every client every N ms (the driver must answer with pongs)
 //   --tls C K    wss: serve TLS with certificate file C and key file K
 // Prints "listening PORT" on stderr once ready; on SIGTERM one JSON line of counters on stdout.
+// `owed` counts the pings sent to a client before the last echo it was sent: a client that
+// reads every echo it asked for has read those pings too, so it owes each one a pong. Pings
+// sent after a client's last echo may meet a client that has finished (and closes).
 'use strict';
 const path = require('path');
 const fs = require('fs');
@@ -14,7 +17,7 @@ const port = Number(process.argv[2]);
 const fragment = process.argv.includes('--fragment');
 const pingIdx = process.argv.indexOf('--ping-ms');
 const pingMs = pingIdx > 0 ? Number(process.argv[pingIdx + 1]) : 0;
-const stats = { connections: 0, messages: 0, pings: 0, pongs: 0 };
+const stats = { connections: 0, messages: 0, pings: 0, owed: 0, pongs: 0 };
 
 const tlsIdx = process.argv.indexOf('--tls');
 let wss;
@@ -32,15 +35,20 @@ if (tlsIdx > 0) {
 wss.on('connection', (ws) => {
   stats.connections++;
   let timer = null;
+  let pings = 0;
+  let owed = 0;
   if (pingMs > 0) {
     timer = setInterval(() => {
       stats.pings++;
+      pings++;
       ws.ping(Buffer.from('pb'));
     }, pingMs);
   }
   ws.on('pong', () => stats.pongs++);
   ws.on('message', (data, isBinary) => {
     stats.messages++;
+    stats.owed += pings - owed;
+    owed = pings;
     if (!fragment || data.length < 3) {
       ws.send(data, { binary: isBinary });
       return;
