@@ -38,8 +38,9 @@ static const char usage[] =
     "                      [--all-parents] [--cache DIR] [--out DIR] [--resume] [run flags]\n"
     "  finds the first commit of good..bad (first-parent; --all-parents enters merges) at\n"
     "  which --metric (default instructions, counted) of --row (default: the row that moved\n"
-    "  most from good to bad) moves past --threshold percent (default: the metric's) in the\n"
-    "  bad direction against good; every commit built as by `compare commits` (same cache)\n"
+    "  most from good to bad) moves past --threshold percent (default: the spec's gate\n"
+    "  threshold for a timed metric, else the metric's) in the bad direction against good;\n"
+    "  every commit built as by `compare commits` (same cache)\n"
     "  --budget D  a timed metric's time per step; --resume: go on from --out's bisect.json\n"
     "exit: 0 found, 2 bad input, 3 a build or the runs failed, 4 not decidable (good and bad\n"
     "      do not differ, an inconclusive step, only skipped commits left)\n";
@@ -133,6 +134,25 @@ static int spec_gate(struct bisect *b)
     return rc;
 }
 
+/* A timed metric's steps are judged on that metric alone, at one threshold: --threshold, else
+ * the spec's gate threshold for it, else the metric's own. The gate's rules carry the same
+ * threshold and gate nothing else, so the verdict a step reads, the extra rounds it gets and
+ * the early stop at a regression all answer the bisect's question (a step judged at another
+ * threshold than its verdict's was called inconclusive at -6% against a spec's 50%). */
+static void timed_rules(struct bisect *b)
+{
+    struct verdict_rules *r = &b->cli.gc.rules;
+    int m, self = metric_lookup(b->md->key);
+
+    if (b->cli.threshold > 0)
+        r->threshold_pct[self] = b->cli.threshold;
+    b->r.threshold_pct = r->threshold_pct[self] > 0 ? r->threshold_pct[self] : b->md->threshold_pct;
+    r->threshold_pct[self] = b->r.threshold_pct;
+    for (m = 0; m < METRIC_ALL; m++)
+        if (m != self)
+            r->threshold_pct[m] = 0;
+}
+
 static int parse_args(struct bisect *b, int argc, char **argv)
 {
     struct bisect_cli *cli = &b->cli;
@@ -162,8 +182,6 @@ static int parse_args(struct bisect *b, int argc, char **argv)
     b->r.unit = b->md->unit;
     b->r.higher_better = b->md->higher_better;
     b->r.threshold_pct = cli->threshold > 0 ? cli->threshold : b->md->threshold_pct;
-    if (!(b->r.threshold_pct > 0))
-        b->r.threshold_pct = 1.0;
     b->r.lang = cli->rq.lang;
     b->r.repo = cli->repo;
     b->r.good_ref = cli->good;
@@ -181,11 +199,14 @@ static int parse_args(struct bisect *b, int argc, char **argv)
         b->gc_init = 1;
         if ((rc = spec_gate(b)) >= 0)
             return rc;
+        timed_rules(b);
         cli->rq.rules = &cli->gc.rules;
         cli->rq.limits = &cli->gc.limits;
         cli->rq.repeat_disturbed = 1;
         cli->rq.stop_when_regressed = 1;
     }
+    if (!(b->r.threshold_pct > 0))
+        b->r.threshold_pct = 1.0;
     return -1;
 }
 

@@ -99,6 +99,8 @@ rc=0
 [ $rc -eq 0 ] || { tail -30 b1.err >&2; fail "timed bisect: exit $rc, expected 0 (found)"; }
 assert_eq "$(head -1 b1.out | cut -d' ' -f1)" "$culprit" "the culprit, on throughput"
 assert_eq "$(json_get b1/bisect.json 'this.metric')" throughput
+# judged at the spec's gate threshold (50%), the one its verdicts were reached at
+assert_eq "$(json_get b1/bisect.json 'this.threshold_pct')" 50 "the threshold, from the spec's gate"
 assert_eq "$(json_get b1/bisect.json 'this.steps.map(s => s.verdict).join(" ")')" "bad good bad" \
     "the steps: good against bad, commit 4, commit 5"
 json_get b1/bisect.json 'this.culprit.change < -0.5 ? "ok" : "small"' | grep -q ok ||
