@@ -5,6 +5,7 @@
  * the rounds each row received go into meta.json, and the report states them: this is
  * "measure a bit more when the answer is close", never "rerun until significant" — the
  * extra rounds are kept whatever they show, and the cap is never raised after the fact. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@
 #include "run/runner.h"
 #include "run/schedule.h"
 #include "run/spec.h"
+#include "analysis/metrics.h"
 #include "analysis/outcome.h"
 #include "analysis/stats.h"
 #include "analysis/summary.h"
@@ -34,6 +36,29 @@ static void row_rules(const json_t *row, const struct verdict_rules *rules,
     outcome_rate_rules(params, 1, out, NULL);
     out->threshold_pct[METRIC_THROUGHPUT] = 0;
     out->threshold_pct[METRIC_CPU_EFFICIENCY] = 0;
+}
+
+/* 1 when the medians of metric m (mj) of cand and the baseline (the version with no
+ * comparison of its own) differ by less than the metric's absolute floor: the verdict is `~`
+ * by that floor whatever the rounds' ratios say (stats_verdict), so rounds cannot decide it.
+ * Counts per operation near zero: 0.0001 against 0.004 CPU migrations per request is a
+ * paired ratio of 25, and such a row went to the cap of every bisect step. */
+static int under_floor(const json_t *mj, enum metric m, const char *cand)
+{
+    const json_t *vals = json_object_get(mj, "values"), *vs = json_object_get(mj, "vs_baseline");
+    const json_t *v;
+    const char *name;
+    double floor = metric_def(m)->floor_abs, c, b = NAN;
+
+    if (!(floor > 0))
+        return 0;
+    c = ju_num(json_object_get(vals, cand), "median", NAN);
+    json_object_foreach((json_t *)vals, name, v)
+    {
+        if (!json_object_get(vs, name))
+            b = ju_num(v, "median", NAN);
+    }
+    return isfinite(b) && isfinite(c) && fabs(c - b) < floor;
 }
 
 int confirm_row_borderline(const json_t *row, const struct verdict_rules *given, size_t planned)
@@ -62,7 +87,7 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *given,
             double t = rules->threshold_pct[m] / 100.0;
             /* with extra rounds the row is judged on its paired change (stats_verdict) */
             double change = more ? ju_num(pr, "median", 1) - 1 : ju_num(cmp, "change", 0);
-            int past = change >= t || -change >= t;
+            int past = (change >= t || -change >= t) && !under_floor(mj, (enum metric)m, cand);
 
             /* With extra rounds, a row also goes on while the interval of its paired
              * throughput change (paired_ratio lo..hi, stats_median_interval) still reaches

@@ -150,6 +150,22 @@ int main(void)
     /* an ungated metric never makes a row borderline */
     rules.threshold_pct[METRIC_THROUGHPUT] = 0;
     CHECK(border(row("ok", 9, "~", -0.2, 0.8, 0.7, 0.9), &rules) == 0);
+    /* counts per operation near zero: medians within the metric's absolute floor are `~`
+     * whatever their paired ratio (25 here), so rounds cannot decide them; past the floor, the
+     * same ratio is measured more */
+    rules.threshold_pct[METRIC_CPU_MIGRATIONS] = 50;
+    for (int k = 0; k < 2; k++) {
+        json_t *r = row("ok", 9, "~", 28.0, 25.0, 10.0, 31.0);
+        json_t *m = json_object_get(json_object_get(r, "metrics"), "throughput");
+        json_t *vals = json_object_get(m, "values");
+
+        json_object_set_new(json_object_get(vals, "baseline"), "median", json_real(0.0001));
+        json_object_set_new(json_object_get(vals, "candidate"), "median",
+                            json_real(k ? 0.5 : 0.004));
+        json_object_set(json_object_get(r, "metrics"), "cpu_migrations", m);
+        json_object_del(json_object_get(r, "metrics"), "throughput");
+        CHECK_MSG(border(r, &rules) == k, "migrations %s the floor", k ? "past" : "within");
+    }
     /* the reports' text of what a confirmed row's verdict used */
     {
         char buf[96];
