@@ -395,6 +395,58 @@ void gate_row_rules(const struct gate_config *gc, const json_t *params, struct v
     }
 }
 
+int gate_apply_row_rules(const struct gate_config *gc, json_t *summary, const json_t *runs,
+                         const json_t *meta, char *err, size_t errlen)
+{
+    json_t *row;
+    size_t r, i;
+
+    for (r = 0; r < gc->n_rows; r++) {
+        struct verdict_rules rules;
+        unsigned char gated[METRIC_ALL];
+        json_t *alt = NULL;
+
+        json_array_foreach(json_object_get(summary, "rows"), i, row)
+        {
+            const char *cfg;
+            json_t *arow;
+            size_t k;
+
+            if (gate_row_match(gc, json_object_get(row, "params")) != (int)r)
+                continue;
+            if (!alt) {
+                gate_row_rules(gc, json_object_get(row, "params"), &rules, gated);
+                alt = summary_build(runs, meta, &rules, err, errlen);
+                if (!alt)
+                    return -1;
+            }
+            cfg = json_string_value(json_object_get(row, "config"));
+            json_array_foreach(json_object_get(alt, "rows"), k, arow)
+            {
+                if (cfg &&
+                    json_equal(json_object_get(arow, "config"), json_object_get(row, "config"))) {
+                    json_object_set(row, "metrics", json_object_get(arow, "metrics"));
+                    break;
+                }
+            }
+        }
+        json_decref(alt);
+    }
+    return 0;
+}
+
+void gate_extra_round_rules(const struct gate_config *gc, const json_t *params,
+                            struct verdict_rules *out)
+{
+    unsigned char gated[METRIC_ALL];
+    size_t m;
+
+    gate_row_rules(gc, params, out, gated);
+    for (m = 0; m < METRIC_ALL; m++)
+        if (!gated[m])
+            out->threshold_pct[m] = 0;
+}
+
 /* Appends "sep'label' what" (label quoted when given) to a reason line, keeping it bounded. */
 static void reason_add(char *buf, size_t len, const char *label, const char *what)
 {

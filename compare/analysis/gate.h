@@ -70,6 +70,15 @@ void gate_row_rules(const struct gate_config *gc, const json_t *params, struct v
                     unsigned char gated[METRIC_ALL]);
 /* Index of the row rule params match, or -1. */
 int gate_row_match(const struct gate_config *gc, const json_t *params);
+/* The rules extra rounds judge a row with these params by: its effective rules
+ * (gate_row_rules), with every metric that does not decide the gate left without a threshold,
+ * so rounds are spent only where the exit code waits on them. */
+void gate_extra_round_rules(const struct gate_config *gc, const json_t *params,
+                            struct verdict_rules *out);
+/* Replaces the metrics of each summary row that a per-row rule matches with those of a
+ * summary built (from runs and meta) under that row's rules. Returns 0, or -1 with err. */
+int gate_apply_row_rules(const struct gate_config *gc, json_t *summary, const json_t *runs,
+                         const json_t *meta, char *err, size_t errlen);
 
 struct gate_result {
     int code;           /* EXIT_OK, EXIT_REGRESSION, EXIT_HARNESS or EXIT_INCONCLUSIVE */

@@ -87,8 +87,7 @@ static int apply_row_rules(const char *dir, json_t *summary, const struct gate_c
                            char *err, size_t errlen)
 {
     char path[4200];
-    json_t *runs = NULL, *meta = NULL, *row;
-    size_t r, i;
+    json_t *runs = NULL, *meta = NULL;
     int rc = -1;
 
     if (gc->n_rows == 0)
@@ -100,38 +99,7 @@ static int apply_row_rules(const char *dir, json_t *summary, const struct gate_c
     meta = ju_load_json(path, err, errlen);
     if (!meta)
         goto out;
-    for (r = 0; r < gc->n_rows; r++) {
-        struct verdict_rules rules;
-        unsigned char gated[METRIC_ALL];
-        json_t *alt = NULL;
-
-        json_array_foreach(json_object_get(summary, "rows"), i, row)
-        {
-            const char *cfg;
-            json_t *arow;
-            size_t k;
-
-            if (gate_row_match(gc, json_object_get(row, "params")) != (int)r)
-                continue;
-            if (!alt) {
-                gate_row_rules(gc, json_object_get(row, "params"), &rules, gated);
-                alt = summary_build(runs, meta, &rules, err, errlen);
-                if (!alt)
-                    goto out;
-            }
-            cfg = json_string_value(json_object_get(row, "config"));
-            json_array_foreach(json_object_get(alt, "rows"), k, arow)
-            {
-                if (cfg &&
-                    json_equal(json_object_get(arow, "config"), json_object_get(row, "config"))) {
-                    json_object_set(row, "metrics", json_object_get(arow, "metrics"));
-                    break;
-                }
-            }
-        }
-        json_decref(alt);
-    }
-    rc = 0;
+    rc = gate_apply_row_rules(gc, summary, runs, meta, err, errlen);
 out:
     json_decref(runs);
     json_decref(meta);
@@ -415,6 +383,7 @@ static int obtain_summary(struct gate_cli *cli, struct gate_config *gc, struct r
     char err[4096] = "";
 
     cli->rq.rules = &gc->rules;
+    cli->rq.gate = gc;
     cli->rq.limits = &gc->limits;
     cli->rq.repeat_disturbed = 1;
     cli->rq.stop_when_regressed = 1;

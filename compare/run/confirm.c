@@ -16,6 +16,7 @@
 #include "run/runner.h"
 #include "run/schedule.h"
 #include "run/spec.h"
+#include "analysis/gate.h"
 #include "analysis/metrics.h"
 #include "analysis/outcome.h"
 #include "analysis/stats.h"
@@ -208,6 +209,29 @@ static json_t *current_summary(const char *dir, const json_t *meta,
     return summary_build(*runs_out, meta, rules, err, errlen);
 }
 
+/* The summary as cx judges it: a gate's rows under their own rules (gate_apply_row_rules) */
+static json_t *judged_summary(const struct confirm_ctx *cx, json_t **runs_out, char *err,
+                              size_t errlen)
+{
+    json_t *summary = current_summary(cx->dir, cx->meta, cx->rules, runs_out, err, errlen);
+
+    if (summary && cx->gc &&
+        gate_apply_row_rules(cx->gc, summary, *runs_out, cx->meta, err, errlen) < 0) {
+        json_decref(summary);
+        return NULL;
+    }
+    return summary;
+}
+
+/* The rules row is judged by: a gate's for that row and its gated metrics, else cx's */
+static void judged_rules(const struct confirm_ctx *cx, const json_t *row, struct verdict_rules *out)
+{
+    if (cx->gc)
+        gate_extra_round_rules(cx->gc, json_object_get(row, "params"), out);
+    else
+        *out = *cx->rules;
+}
+
 /* Runs round rd of configuration c, every version once in the alternating order, and
  * appends the lines. Returns 0 (also when a stop signal cut it short), or -1 with err. */
 static int run_round(struct confirm_ctx *cx, size_t c, unsigned rd, char *err, size_t errlen)
@@ -346,7 +370,10 @@ static const char *regressed_row(const struct confirm_ctx *cx, const json_t *sum
 
     json_array_foreach(json_object_get(summary, "rows"), k, x)
     {
-        if (!confirm_row_regressed(x, cx->rules, rounds))
+        struct verdict_rules rr;
+
+        judged_rules(cx, x, &rr);
+        if (!confirm_row_regressed(x, &rr, rounds))
             continue; /* the configuration is looked up for regressed rows only */
         for (c = 0; c < sp->n_configs; c++)
             if (cx->selected[c] && strcmp(ju_str(x, "config", ""), sp->configs[c].id) == 0)
@@ -377,7 +404,7 @@ int confirm_run(struct confirm_ctx *cx, char *err, size_t errlen)
 
         json_decref(summary);
         json_decref(runs);
-        summary = current_summary(cx->dir, cx->meta, cx->rules, &runs, err, errlen);
+        summary = judged_summary(cx, &runs, err, errlen);
         if (!summary)
             goto out;
         if (cx->stop_when_regressed && (regressed = regressed_row(cx, summary)) != NULL) {
@@ -391,6 +418,7 @@ int confirm_run(struct confirm_ctx *cx, char *err, size_t errlen)
             const json_t *row = NULL, *x;
             size_t k;
             unsigned base, step;
+            struct verdict_rules rr;
 
             if (!cx->selected[c])
                 continue;
@@ -399,8 +427,10 @@ int confirm_run(struct confirm_ctx *cx, char *err, size_t errlen)
                 if (strcmp(ju_str(x, "config", ""), sp->configs[c].id) == 0)
                     row = x;
             }
-            if (!row ||
-                !confirm_row_borderline(row, cx->rules, (size_t)ju_num(summary, "rounds", 0)))
+            if (!row)
+                continue;
+            judged_rules(cx, row, &rr);
+            if (!confirm_row_borderline(row, &rr, (size_t)ju_num(summary, "rounds", 0)))
                 continue;
             n_border++;
             if (cx->deadline_ns && clock_now_ns() + 2 * cx->round_ns > cx->deadline_ns) {

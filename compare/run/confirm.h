@@ -11,6 +11,7 @@
 #include "analysis/stats.h"
 
 struct runner;
+struct gate_config;
 
 /* Whether a summary row (docs/architecture.md#summary shape) is borderline under rules: status ok
  * and, for a gated metric and some candidate, verdict "~" or "unstable" with |change| at or past
@@ -30,6 +31,9 @@ struct confirm_ctx {
     const char *dir; /* the run directory */
     json_t *meta;    /* gets "confirmation": {max_extra_rounds, rule, rows} */
     const struct verdict_rules *rules;
+    /* gate: a row is judged by its own rules (per-row thresholds, calibration floors) and on
+     * the metrics that decide the gate only (gate_extra_round_rules); NULL: rules, all rows */
+    const struct gate_config *gc;
     uint64_t deadline_ns; /* gate --budget: no extra round starts unless it fits (0 = none) */
     uint64_t round_ns;    /* one round of one row, as measured over the planned rounds */
     /* gate: stop once some row is regressed on a gated metric and not borderline (no extra

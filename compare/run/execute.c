@@ -501,6 +501,7 @@ static int exec_confirm(struct exec *e)
                              .dir = e->dir,
                              .meta = e->meta,
                              .rules = e->rq->rules,
+                             .gc = e->rq->gate,
                              .stop_when_regressed = e->rq->stop_when_regressed};
 
     if (!cx.rules) {

@@ -13,6 +13,7 @@
 
 struct verdict_rules;       /* stats.h */
 struct interference_limits; /* interference.h */
+struct gate_config;         /* gate.h */
 
 #define RUN_MAX_GRIDS 32
 #define RUN_MAX_VERSIONS 16
@@ -45,6 +46,8 @@ struct run_request {
     const char *lang;                    /* --lang en|zh; NULL = en */
     const char *pin_driver, *pin_server; /* --pin-driver/--pin-server CPU lists, or NULL */
     const struct verdict_rules *rules;   /* thresholds for verdicts; NULL = defaults */
+    const struct gate_config *gate;      /* gate: per-row rules and the gated metrics, which
+                                          * extra rounds judge rows by; NULL = rules */
     int confirm_rounds;                  /* --confirm N: extra rounds at most for
                                           * borderline rows; < 0 = the spec's (else 0) */
     int argc;                            /* the full command line, for meta.json */

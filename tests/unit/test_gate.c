@@ -156,6 +156,13 @@ static void test_row_rules(void)
     CHECK(gated[METRIC_P50_US] && r.threshold_pct[METRIC_P50_US] == 7);
     gate_row_rules(&gc, redis1, &r, gated);
     CHECK(gated[METRIC_P99_US] && !gated[METRIC_P50_US]);
+    /* extra rounds judge a row by its own thresholds, on the metrics that decide the gate */
+    gate_extra_round_rules(&gc, redis16, &r);
+    CHECK(r.threshold_pct[METRIC_P50_US] == 7 && r.threshold_pct[METRIC_THROUGHPUT] == 8);
+    CHECK(r.threshold_pct[METRIC_P99_US] == 0 && r.threshold_pct[METRIC_RSS_MIB] == 0);
+    gate_extra_round_rules(&gc, redis1, &r);
+    CHECK(r.threshold_pct[METRIC_P99_US] > 0 && r.threshold_pct[METRIC_P50_US] == 0);
+    CHECK(r.threshold_pct[METRIC_CPU_MIGRATIONS] == 0);
     gate_config_release(&gc);
     json_decref(g);
     json_decref(redis16);
