@@ -28,7 +28,6 @@
 #include "run/proc.h"
 #include "cmd/run_cli.h"
 #include "util/step_summary.h"
-#include "analysis/summary.h"
 #include "report/term.h"
 
 #define GATE_MAX_THRESHOLD_FLAGS 32
