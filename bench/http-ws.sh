@@ -20,6 +20,9 @@ DRIVER=${BIN_DRIVER:-$TOP/bin/driver}
 ROUNDS=${ROUNDS:-5}
 SECS=${SECS:-2}
 THREADS=${THREADS:-2}
+case $SECS in
+'' | *[!0-9]* | 0) echo "bench/http-ws.sh: SECS '$SECS': expected whole seconds of 1 or more (wrk's -d takes whole seconds)" >&2; exit 2 ;;
+esac
 WS_PAYLOADS=${WS_PAYLOADS:-"64 4096"}
 for p in nginx wrk node python3; do
     command -v "$p" >/dev/null 2>&1 || { echo "bench: '$p' not found (run ci/install-deps.sh)" >&2; exit 2; }
