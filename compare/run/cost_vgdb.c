@@ -121,8 +121,10 @@ out:
 
 /* vgdb CMD to PID: VGDB_TRIES tries of VGDB_TIMEOUT_S / VGDB_TRIES each. A try that times
  * out is made again with a fresh vgdb: on a loaded machine (load 3 on 2 CPUs, beside other
- * counted runs) one vgdb once waited out the whole 20 s while the next call reached the same
- * server at once. Returns 0, or -1 with why. */
+ * counted runs) one vgdb once waited out a whole single 20 s try while every other call of
+ * that run answered at once; the cause is not known, and vgdb's last line of stderr is quoted
+ * if it happens again. A 'dump' asked twice writes a second dump of what came after the
+ * first, which the parse adds. Returns 0, or -1 with why. */
 static int vgdb(struct runner *r, const char *prefix, pid_t pid, const char *cmd, char *why,
                 size_t whylen)
 {
