@@ -1,6 +1,7 @@
 /* metrics: the one metric table (see metrics.h). */
 #include "analysis/metrics.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -303,6 +304,11 @@ int metric_counted(enum metric m)
 {
     return m == METRIC_INSTRUCTIONS || m == METRIC_SYSCALLS || m == METRIC_ALLOCATIONS ||
            m == METRIC_ESTIMATED_CYCLES;
+}
+
+int metric_within_floor(enum metric m, double a, double b)
+{
+    return (unsigned)m < METRIC_ALL && defs[m].floor_abs > 0 && fabs(a - b) < defs[m].floor_abs;
 }
 
 const char *metric_gateable_names(void)

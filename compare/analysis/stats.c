@@ -398,8 +398,7 @@ const char *stats_verdict(const struct verdict_input *in, const struct verdict_r
     if (!(thr > 0))
         return VERDICT_SAME;
     /* counts per operation near zero: a change below the metric's absolute floor is none */
-    if (metric_def(in->metric)->floor_abs > 0 &&
-        fabs(in->cand.median - in->base.median) < metric_def(in->metric)->floor_abs)
+    if (metric_within_floor(in->metric, in->cand.median, in->base.median))
         return VERDICT_SAME;
     change = stats_change(&in->base, &in->cand);
     pct = change * 100;

@@ -40,26 +40,23 @@ static void row_rules(const json_t *row, const struct verdict_rules *rules,
 }
 
 /* 1 when the medians of metric m (mj) of cand and the baseline (the version with no
- * comparison of its own) differ by less than the metric's absolute floor: the verdict is `~`
- * by that floor whatever the rounds' ratios say (stats_verdict), so rounds cannot decide it.
- * Counts per operation near zero: 0.0001 against 0.004 CPU migrations per request is a
- * paired ratio of 25, and such a row went to the cap of every bisect step. */
+ * comparison of its own) are within the metric's absolute floor: the verdict is `~` by that
+ * floor whatever the rounds' ratios say (stats_verdict), so rounds cannot decide it. Counts
+ * per operation near zero: 0.0001 against 0.004 CPU migrations per request is a paired ratio
+ * of 25, and such a row went to the cap of every bisect step. */
 static int under_floor(const json_t *mj, enum metric m, const char *cand)
 {
     const json_t *vals = json_object_get(mj, "values"), *vs = json_object_get(mj, "vs_baseline");
     const json_t *v;
     const char *name;
-    double floor = metric_def(m)->floor_abs, c, b = NAN;
+    double c = ju_num(json_object_get(vals, cand), "median", NAN), b = NAN;
 
-    if (!(floor > 0))
-        return 0;
-    c = ju_num(json_object_get(vals, cand), "median", NAN);
     json_object_foreach((json_t *)vals, name, v)
     {
         if (!json_object_get(vs, name))
             b = ju_num(v, "median", NAN);
     }
-    return isfinite(b) && isfinite(c) && fabs(c - b) < floor;
+    return isfinite(b) && isfinite(c) && metric_within_floor(m, c, b);
 }
 
 int confirm_row_borderline(const json_t *row, const struct verdict_rules *given, size_t planned)
