@@ -13,6 +13,7 @@
 #include "run/cost_int.h"
 #include "run/proc.h"
 #include "run/runner.h"
+#include "util/jobs_util.h"
 
 #define VGDB_TIMEOUT_S 30.0
 #define VGDB_TRIES 3
@@ -49,33 +50,30 @@ static size_t group_pids(pid_t pgid, pid_t *out, size_t max)
 /* The last line of file path (at most len - 1 bytes of it) into out; "" when none. */
 static void last_line(const char *path, char *out, size_t len)
 {
-    char buf[4096];
-    FILE *f = fopen(path, "r");
-    size_t n;
-    char *nl;
+    char err[64];
+    size_t n = 0;
+    char *text = ju_read_file(path, 1 << 20, &n, err, sizeof(err)), *nl;
 
     out[0] = '\0';
-    if (!f)
+    if (!text)
         return;
-    n = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-        buf[--n] = '\0';
-    nl = strrchr(buf, '\n');
-    nl = nl ? nl + 1 : buf;
+    while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r'))
+        text[--n] = '\0';
+    nl = strrchr(text, '\n');
+    nl = nl ? nl + 1 : text;
     n = strlen(nl) < len - 1 ? strlen(nl) : len - 1;
     memcpy(out, nl, n);
     out[n] = '\0';
+    free(text);
 }
 
 /* One try of vgdb --vgdb-prefix=PREFIX --pid=PID CMD for at most timeout_s, watching PID while
- * it waits (its stderr to PREFIX.PID.err). Returns 0; -1 with why; -2 with why when it timed
- * out (worth another try). */
+ * it waits (its stderr to errpath). Returns 0; -1 with why; -2 when it timed out (worth
+ * another try). */
 static int vgdb_try(struct runner *r, const char *prefix, pid_t pid, const char *cmd,
-                    double timeout_s, char *why, size_t whylen)
+                    const char *errpath, double timeout_s, char *why, size_t whylen)
 {
-    char pfx[4200], pidarg[32], err[256], errpath[4200];
+    char pfx[4200], pidarg[32], err[256];
     char *argv[] = {"vgdb", pfx, pidarg, (char *)cmd, NULL};
     struct proc_spec ps = {.argv = argv, .stderr_path = errpath};
     uint64_t until = clock_now_ns() + (uint64_t)(timeout_s * 1e9);
@@ -84,7 +82,6 @@ static int vgdb_try(struct runner *r, const char *prefix, pid_t pid, const char 
 
     snprintf(pfx, sizeof(pfx), "--vgdb-prefix=%s", prefix);
     snprintf(pidarg, sizeof(pidarg), "--pid=%ld", (long)pid);
-    snprintf(errpath, sizeof(errpath), "%s.%ld.err", prefix, (long)pid);
     if (proc_start(&p, &ps, err, sizeof(err)) < 0) {
         snprintf(why, whylen, "vgdb: %s", err);
         return -1;
@@ -131,11 +128,11 @@ static int vgdb(struct runner *r, const char *prefix, pid_t pid, const char *cmd
     char errpath[4200], last[256];
     int k, rc = -2;
 
+    snprintf(errpath, sizeof(errpath), "%s.%ld.err", prefix, (long)pid);
     for (k = 0; k < VGDB_TRIES && rc == -2; k++)
-        rc = vgdb_try(r, prefix, pid, cmd, VGDB_TIMEOUT_S / VGDB_TRIES, why, whylen);
+        rc = vgdb_try(r, prefix, pid, cmd, errpath, VGDB_TIMEOUT_S / VGDB_TRIES, why, whylen);
     if (rc != -2)
         return rc;
-    snprintf(errpath, sizeof(errpath), "%s.%ld.err", prefix, (long)pid);
     last_line(errpath, last, sizeof(last));
     snprintf(why, whylen,
              "valgrind's gdbserver in process %ld did not answer '%s' in %d tries over %.0f s (a "
