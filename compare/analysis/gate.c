@@ -608,25 +608,21 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
                     continue;
                 gate_fmt_change(ch, sizeof(ch), mj, cand, planned);
                 snprintf(what, sizeof(what), "%s %s (%s)", metric_title(m), ch, ver);
-                if (strcmp(v, VERDICT_SAME) == 0 &&
-                    strcmp(ju_str(cand, "reason", ""), STATS_REASON_TOO_FEW) == 0) {
-                    gr->too_few++;
-                    snprintf(what, sizeof(what), "%s %s: %s (%s)", metric_title(m), ch,
-                             STATS_REASON_TOO_FEW, ver);
+                if (strcmp(v, VERDICT_UNDECIDED) == 0) {
+                    const char *why = ju_str(cand, "reason", STATS_REASON_NOISE);
+
+                    if (strcmp(why, STATS_REASON_TOO_FEW) == 0)
+                        gr->too_few++;
+                    else
+                        gr->unstable++;
+                    snprintf(what, sizeof(what), "%s %s: undecided, %s (%s)", metric_title(m), ch,
+                             why, ver);
                     reason_add(incs, sizeof(incs), label, what);
                 } else if (strcmp(v, VERDICT_REGRESSED) == 0) {
                     gr->regressed++;
                     reason_add(regs, sizeof(regs), label, what);
                 } else if (strcmp(v, VERDICT_IMPROVED) == 0) {
                     gr->improved++;
-                } else if (strcmp(v, VERDICT_UNSTABLE) == 0) {
-                    gr->unstable++;
-                    snprintf(what, sizeof(what), "%s unstable%s (%s)", metric_title(m),
-                             strcmp(ju_str(cand, "reason", ""), STATS_REASON_DISTURBED) == 0
-                                 ? ": " STATS_REASON_DISTURBED
-                                 : "",
-                             ver);
-                    reason_add(incs, sizeof(incs), label, what);
                 } else if (strcmp(v, VERDICT_FAILED) == 0 && !(status && !strcmp(status, "ok"))) {
                     /* counted through the row status */
                 } else if (strcmp(v, VERDICT_FAILED) == 0) {

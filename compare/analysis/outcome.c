@@ -41,7 +41,7 @@ const char *outcome_row_verdict(const json_t *row, const char *candidate,
 {
     unsigned char dflt[METRIC_ALL];
     const char *status = ju_str(row, "status", "ok");
-    int m, regressed = 0, unstable = 0, improved = 0, undecided = 0;
+    int m, regressed = 0, improved = 0, undecided = 0;
 
     if (strcmp(status, VERDICT_FAILED) == 0)
         return VERDICT_FAILED;
@@ -62,28 +62,20 @@ const char *outcome_row_verdict(const json_t *row, const char *candidate,
         if (strcmp(v, VERDICT_FAILED) == 0)
             return VERDICT_FAILED;
         regressed |= strcmp(v, VERDICT_REGRESSED) == 0;
-        unstable |= strcmp(v, VERDICT_UNSTABLE) == 0;
         improved |= strcmp(v, VERDICT_IMPROVED) == 0;
-        /* "~" only because the runs could not reach the evidence level: nothing was decided */
-        undecided |=
-            strcmp(v, VERDICT_SAME) == 0 &&
-            strcmp(ju_str(summary_vs(row, metric_name((enum metric)m), candidate), "reason", ""),
-                   STATS_REASON_TOO_FEW) == 0;
+        undecided |= strcmp(v, VERDICT_UNDECIDED) == 0;
     }
     if (regressed)
         return VERDICT_REGRESSED;
-    if (unstable)
-        return VERDICT_UNSTABLE;
     if (strcmp(status, OUTCOME_INCOMPLETE) == 0)
         return OUTCOME_INCOMPLETE;
     if (undecided)
-        return OUTCOME_INCONCLUSIVE;
-    return improved ? VERDICT_IMPROVED : OUTCOME_UNCHANGED;
+        return VERDICT_UNDECIDED;
+    return improved ? VERDICT_IMPROVED : VERDICT_SAME;
 }
 
-static const char *const kinds[] = {VERDICT_REGRESSED,   VERDICT_IMPROVED,   OUTCOME_UNCHANGED,
-                                    VERDICT_UNSTABLE,    OUTCOME_INCOMPLETE, VERDICT_FAILED,
-                                    OUTCOME_INCONCLUSIVE};
+static const char *const kinds[] = {VERDICT_REGRESSED, VERDICT_IMPROVED,   VERDICT_SAME,
+                                    VERDICT_UNDECIDED, OUTCOME_INCOMPLETE, VERDICT_FAILED};
 enum { N_KINDS = sizeof(kinds) / sizeof(kinds[0]) };
 
 static void count(const char *w, json_int_t counts[N_KINDS])
@@ -131,12 +123,12 @@ json_t *outcome_build(const json_t *summary, const unsigned char *gated)
         overall = VERDICT_REGRESSED;
     else if (counts[5])
         overall = VERDICT_FAILED;
-    else if (counts[3] || counts[4] || counts[6])
-        overall = OUTCOME_INCONCLUSIVE;
+    else if (counts[3] || counts[4])
+        overall = VERDICT_UNDECIDED;
     else if (counts[1])
         overall = VERDICT_IMPROVED;
     else
-        overall = OUTCOME_UNCHANGED;
+        overall = VERDICT_SAME;
     for (k = 0; k < N_KINDS; k++)
         json_object_set_new(verdicts, kinds[k], json_integer(counts[k]));
     json_object_set_new(o, "overall", json_string(overall));

@@ -9,10 +9,11 @@
 
 #include "analysis/stats.h"
 
-/* The words of a row's verdict and of the overall outcome. */
-#define OUTCOME_UNCHANGED "unchanged"
+/* The words of a row's verdict and of the overall outcome: the metric verdicts' words
+ * (stats.h), and "incomplete" for a row whose runs are missing. */
+#define OUTCOME_UNCHANGED VERDICT_SAME
 #define OUTCOME_INCOMPLETE "incomplete"
-#define OUTCOME_INCONCLUSIVE "inconclusive"
+#define OUTCOME_INCONCLUSIVE VERDICT_UNDECIDED
 
 /* Fills gated (METRIC_ALL entries) with the headline metrics: the gate's defaults of the
  * metric table (throughput, cpu_efficiency, p99_us, and instructions where a row counted
@@ -40,20 +41,18 @@ void outcome_rate_rules(const json_t *params, int named_set, struct verdict_rule
 
 /* The verdict of a summary row for one candidate over the gated metrics (METRIC_ALL entries;
  * NULL = the headline set; a metric the row did not measure is passed over), worst first:
- * "failed" (the row has failed runs), "regressed", "unstable",
- * "incomplete" (runs missing), "inconclusive" (a gated metric is "~" only because too few
- * runs could reach the evidence level: nothing was decided), "improved", else "unchanged". A
- * one-version row (no candidate) is "failed" or "unchanged". The gate's table, the terminal
- * and summary.json's outcome all take this word. */
+ * "failed" (the row has failed runs), "regressed", "incomplete" (runs missing), "undecided"
+ * (a gated metric is undecided), "improved", else "~" (every gated metric bounded inside its
+ * threshold). A one-version row (no candidate) is "failed" or "~". The gate's table, the
+ * terminal and summary.json's outcome all take this word. */
 const char *outcome_row_verdict(const json_t *row, const char *candidate,
                                 const unsigned char *gated);
 
-/* {"overall": "regressed"|"improved"|"unchanged"|"inconclusive"|"failed", "rows": N,
- * "verdicts": {"regressed": N, "improved": N, "unchanged": N, "unstable": N,
- * "incomplete": N, "failed": N, "inconclusive": N}, "failed_runs": N}, counting each (row,
- * candidate) once. Overall, in the gate's order: any regressed, else any failed, else any
- * unstable, incomplete or inconclusive row (inconclusive: never "unchanged" on what was not
- * decided), else any improved, else unchanged. New reference, or NULL. */
+/* {"overall": "regressed"|"improved"|"~"|"undecided"|"failed", "rows": N,
+ * "verdicts": {"regressed": N, "improved": N, "~": N, "undecided": N, "incomplete": N,
+ * "failed": N}, "failed_runs": N}, counting each (row, candidate) once. Overall, in the gate's
+ * order: any regressed, else any failed, else any undecided or incomplete row (never "~" on
+ * what was not decided), else any improved, else "~". New reference, or NULL. */
 json_t *outcome_build(const json_t *summary, const unsigned char *gated);
 
 #endif

@@ -312,11 +312,6 @@ static double stats_sign_chance(size_t k)
     return k == 0 ? 1 : fmin(1, 2 / ldexp(1, (int)(k < 1000 ? k : 1000)));
 }
 
-static double spread_pct(const struct stats_range *r)
-{
-    return stats_spread_pct(r, NULL);
-}
-
 double stats_extra_alpha(size_t planned, size_t looks, size_t n)
 {
     if (looks == 0)
@@ -333,38 +328,46 @@ double stats_paired_change(const double *ratios, size_t n)
     return n && stats_range(ratios, n, &pr) == 0 ? pr.median - 1 : 0;
 }
 
-/* Whether the 90% interval of the paired change (stats_median_interval of the per-round
- * ratios) lies inside the threshold on both sides: the change is then smaller than the
- * threshold by the two one-sided tests at 5% each (an equivalence test), however much single
- * runs swing. */
-static int paired_within(const struct verdict_input *in, double threshold_pct)
+int stats_counted_reachable(size_t na, size_t nb)
 {
-    double lo, hi, t = threshold_pct / 100;
-
-    if (stats_median_interval(in->ratios, in->n_ratios, STATS_MEDIAN_INTERVAL_LEVEL, &lo, &hi) < 0)
-        return 0; /* fewer than five pairs: no interval */
-    return lo - 1 > -t && hi - 1 < t;
+    return na >= 3 && nb >= 3;
 }
 
-/* A confirmed row (see stats_verdict): the paired change past the threshold and the
- * signed-rank test of the paired ratios at the shared budget, then the noise, unless the
- * pairs have already bounded the change inside the threshold. */
-static const char *verdict_confirmed(const struct verdict_input *in, const struct verdict_rules *r)
+static void set_word(struct verdict_out *out, const char *verdict, const char *reason)
 {
-    size_t n = in->base.n > in->cand.n ? in->base.n : in->cand.n;
-    double thr = r->threshold_pct[in->metric];
-    double change = stats_paired_change(in->ratios, in->n_ratios);
-    int beyond = change != 0 && fabs(change * 100) + 1e-9 >= thr;
-    int bad = metric_higher_is_better(in->metric) ? change < 0 : change > 0;
+    out->verdict = verdict;
+    out->reason = reason;
+}
 
-    if (beyond && in->p_paired >= 0 && in->p_paired <= stats_extra_alpha(in->planned, in->looks, n))
-        return bad ? VERDICT_REGRESSED : VERDICT_IMPROVED;
-    if (r->noise_limit_pct > 0 &&
-        (stats_spread_pct(&in->base, in->base_v) > r->noise_limit_pct ||
-         stats_spread_pct(&in->cand, in->cand_v) > r->noise_limit_pct) &&
-        !paired_within(in, thr))
-        return VERDICT_UNSTABLE;
-    return VERDICT_SAME;
+void stats_judge_timed(double threshold_pct, int higher_better, double change,
+                       const struct mod_evidence *ev, const struct mod_prior *pr, double alpha,
+                       struct verdict_out *out)
+{
+    double t = threshold_pct / 100;
+    /* the 1e-9 keeps a change printed as exactly the threshold from missing it by rounding */
+    int beyond = change != 0 && fabs(change * 100) + 1e-9 >= threshold_pct;
+    int bad = higher_better ? change < 0 : change > 0;
+
+    out->has_evidence = 1;
+    out->ev = *ev;
+    out->alpha = alpha;
+    out->runs_needed = 0;
+    if (mod_test(ev, pr, &out->res) < 0) {
+        set_word(out, VERDICT_UNDECIDED, STATS_REASON_TOO_FEW);
+        return;
+    }
+    /* the test's estimate must agree in sign with the reported change it decides */
+    if (beyond && out->res.p <= alpha * (1 + 1e-9) && (ev->est < 0) == (change < 0)) {
+        set_word(out, bad ? VERDICT_REGRESSED : VERDICT_IMPROVED, NULL);
+        return;
+    }
+    if (out->res.lo > -t && out->res.hi < t) {
+        set_word(out, VERDICT_SAME, NULL);
+        return;
+    }
+    out->runs_needed = mod_runs_needed(ev, pr, t, alpha);
+    set_word(out, VERDICT_UNDECIDED,
+             ev->df == 0 || out->runs_needed ? STATS_REASON_TOO_FEW : STATS_REASON_NOISE);
 }
 
 /* A counted cost (instructions per operation) changed at its cheapest run too: the two
@@ -379,98 +382,95 @@ static int counted_min_agrees(const struct verdict_input *in, double thr, double
     return fabs(mc * 100) + 1e-9 >= thr && (mc > 0) == (change > 0);
 }
 
-const char *stats_verdict(const struct verdict_input *in, const struct verdict_rules *r)
+/* The counted rule of stats_judge (stats.h). */
+static void judge_counted(const struct verdict_input *in, double thr, struct verdict_out *out)
 {
-    struct verdict_rules def;
-    double thr, change, pct;
-    int beyond, bad;
+    double change = stats_change(&in->base, &in->cand), t = thr / 100;
+    int beyond = change != 0 && fabs(change * 100) + 1e-9 >= thr;
+    int bad = metric_higher_is_better(in->metric) ? change < 0 : change > 0;
     size_t i, same_side = 0;
 
+    if (!stats_counted_reachable(in->base.n, in->cand.n)) {
+        set_word(out, VERDICT_UNDECIDED, STATS_REASON_TOO_FEW);
+        return;
+    }
+    if (beyond && counted_min_agrees(in, thr, change)) {
+        for (i = 0; i < in->n_ratios; i++)
+            if ((change > 0 && in->ratios[i] > 1) || (change < 0 && in->ratios[i] < 1))
+                same_side++;
+        if (!stats_ranges_overlap(&in->base, &in->cand) ||
+            (in->n_ratios >= 5 && same_side == in->n_ratios &&
+             stats_sign_chance(in->n_ratios) <= 0.1)) {
+            set_word(out, bad ? VERDICT_REGRESSED : VERDICT_IMPROVED, NULL);
+            return;
+        }
+    }
+    if (in->base.min > 0 && in->cand.max / in->base.min - 1 < t &&
+        in->cand.min / in->base.max - 1 > -t) {
+        set_word(out, VERDICT_SAME, NULL);
+        return;
+    }
+    set_word(out, VERDICT_UNDECIDED, STATS_REASON_NOISE);
+}
+
+void stats_judge(const struct verdict_input *in, const struct verdict_rules *r,
+                 struct verdict_out *out)
+{
+    struct verdict_rules def;
+    struct mod_evidence ev;
+    double thr, change;
+    int confirmed;
+
+    memset(out, 0, sizeof(*out));
     if (!r) {
         verdict_rules_default(&def);
         r = &def;
     }
-    if (in->failed || in->base.n == 0 || in->cand.n == 0)
-        return VERDICT_FAILED;
+    if (in->failed || in->base.n == 0 || in->cand.n == 0) {
+        set_word(out, VERDICT_FAILED, NULL);
+        return;
+    }
+    set_word(out, VERDICT_SAME, NULL);
     if ((unsigned)in->metric >= METRIC_ALL)
-        return VERDICT_SAME;
+        return;
     thr = r->threshold_pct[in->metric];
     if (!(thr > 0))
-        return VERDICT_SAME;
+        return;
     /* counts per operation near zero: a change below the metric's absolute floor is none */
     if (metric_within_floor(in->metric, in->cand.median, in->base.median))
-        return VERDICT_SAME;
-    change = stats_change(&in->base, &in->cand);
-    pct = change * 100;
-    /* the 1e-9 keeps a change printed as exactly the threshold from missing it by rounding */
-    beyond = change != 0 && fabs(pct) + 1e-9 >= thr;
-    bad = metric_higher_is_better(in->metric) ? change < 0 : change > 0;
-    if (!stats_evidence_reachable(in->base.n, in->cand.n, in->n_ratios))
-        return VERDICT_SAME; /* the evidence floor: stats_verdict_reason() says why */
-    if (metric_counted(in->metric) && !counted_min_agrees(in, thr, change))
-        return VERDICT_SAME;
-    if (in->planned && (in->base.n > in->planned || in->cand.n > in->planned))
-        return verdict_confirmed(in, r);
-    if (beyond && !stats_ranges_overlap(&in->base, &in->cand))
-        return bad ? VERDICT_REGRESSED : VERDICT_IMPROVED;
-    if (r->noise_limit_pct > 0 &&
-        (spread_pct(&in->base) > r->noise_limit_pct || spread_pct(&in->cand) > r->noise_limit_pct))
-        return VERDICT_UNSTABLE;
-    if (beyond && in->n_ratios >= 2 && stats_sign_chance(in->n_ratios) <= STATS_EVIDENCE_LEVEL) {
-        for (i = 0; i < in->n_ratios; i++)
-            if ((change > 0 && in->ratios[i] > 1) || (change < 0 && in->ratios[i] < 1))
-                same_side++;
-        if (same_side == in->n_ratios)
-            return bad ? VERDICT_REGRESSED : VERDICT_IMPROVED;
+        return;
+    if (metric_counted(in->metric)) {
+        judge_counted(in, thr, out);
+        return;
     }
-    return VERDICT_SAME;
+    confirmed = in->planned && (in->base.n > in->planned || in->cand.n > in->planned);
+    change = confirmed ? stats_paired_change(in->ratios, in->n_ratios)
+                       : stats_change(&in->base, &in->cand);
+    if (mod_evidence_from(in->base_v, in->base.n, in->cand_v, in->cand.n, in->ratios,
+                          in->n_ratios, &ev) < 0) {
+        set_word(out, VERDICT_UNDECIDED, STATS_REASON_TOO_FEW);
+        return;
+    }
+    stats_judge_timed(thr, metric_higher_is_better(in->metric), change, &ev, in->prior,
+                      confirmed ? stats_extra_alpha(in->planned, in->looks,
+                                                    in->base.n > in->cand.n ? in->base.n
+                                                                            : in->cand.n)
+                                : STATS_EVIDENCE_LEVEL,
+                      out);
+}
+
+const char *stats_verdict(const struct verdict_input *in, const struct verdict_rules *r)
+{
+    struct verdict_out out;
+
+    stats_judge(in, r, &out);
+    return out.verdict;
 }
 
 const char *stats_verdict_reason(const struct verdict_input *in, const struct verdict_rules *r)
 {
-    struct verdict_rules def;
+    struct verdict_out out;
 
-    if (!r) {
-        verdict_rules_default(&def);
-        r = &def;
-    }
-    if (in->failed || in->base.n == 0 || in->cand.n == 0 || (unsigned)in->metric >= METRIC_ALL ||
-        !(r->threshold_pct[in->metric] > 0))
-        return NULL;
-    return stats_evidence_reachable(in->base.n, in->cand.n, in->n_ratios) ? NULL
-                                                                          : STATS_REASON_TOO_FEW;
-}
-
-double stats_false_flag_chance(size_t na, size_t nb, size_t n_pairs)
-{
-    double p_disjoint, p_sign = stats_sign_chance(n_pairs);
-
-    if (na == 0 || nb == 0)
-        return 1;
-    stats_evidence_alpha(n_pairs, na, nb, &p_disjoint);
-    if (n_pairs >= 2 && p_sign <= STATS_EVIDENCE_LEVEL)
-        return p_sign; /* disjoint ranges imply every ratio on one side */
-    return p_disjoint;
-}
-
-int stats_evidence_reachable(size_t na, size_t nb, size_t n_pairs)
-{
-    return na >= STATS_MIN_RUNS && nb >= STATS_MIN_RUNS &&
-           stats_false_flag_chance(na, nb, n_pairs) <= STATS_EVIDENCE_LEVEL * (1 + 1e-9);
-}
-
-double stats_evidence_alpha(size_t n_pairs, size_t na, size_t nb, double *p_disjoint)
-{
-    if (p_disjoint) {
-        double c = 1;
-        size_t i, k = na < nb ? na : nb, N = na + nb;
-
-        /* C(N, k) built up as a product; exact in a double for the sizes used here */
-        for (i = 1; i <= k; i++)
-            c = c * (double)(N - k + i) / (double)i;
-        *p_disjoint = (na && nb) ? fmin(1, 2 / c) : 1;
-    }
-    if (n_pairs == 0)
-        return 1;
-    return fmin(1, 2 / ldexp(1, (int)(n_pairs < 1000 ? n_pairs : 1000)));
+    stats_judge(in, r, &out);
+    return out.reason;
 }

@@ -1,20 +1,27 @@
 /* Statistics of docs/architecture.md#statistics, free of I/O: median [min–max] of a sample, the
  * exact two-sided Mann–Whitney U p-value, paired per-round ratios, and the verdict rules
- * (per-metric thresholds, noise limit) that turn them into regressed / improved / ~ / unstable /
- * failed. */
+ * (per-metric thresholds, the moderated evidence of moderate.h) that turn them into regressed /
+ * improved / ~ / undecided / failed. */
 #ifndef PAIRBENCH_STATS_H
 #define PAIRBENCH_STATS_H
 
 #include <stddef.h>
 
 #include "analysis/metrics.h"
+#include "analysis/moderate.h"
 
-/* Verdict words, exactly as they appear in summary.json and the reports. */
+/* Verdict words, exactly as they appear in summary.json and the reports: three outcomes, as
+ * Pinpoint's DIFFERENT / SAME / UNKNOWN, and failed. "~" only when the evidence bounds the change
+ * inside ±threshold; "undecided" carries a reason (STATS_REASON_*) and, where the measured noise
+ * tells, the runs a side that would decide it. */
 #define VERDICT_REGRESSED "regressed"
 #define VERDICT_IMPROVED "improved"
 #define VERDICT_SAME "~"
-#define VERDICT_UNSTABLE "unstable"
+#define VERDICT_UNDECIDED "undecided"
 #define VERDICT_FAILED "failed"
+/* The verdict word of pairbench.summary/1 for what is now "undecided" with reason
+ * STATS_REASON_NOISE: read in old summaries (summary_upgrade), never written. */
+#define VERDICT_OLD_UNSTABLE "unstable"
 
 struct verdict_rules {
     /* Minimum |change| in percent for regressed/improved; 0 = metric not gated (its verdict
@@ -23,8 +30,13 @@ struct verdict_rules {
     /* 1 where a threshold was named (--threshold, the spec's gate thresholds): a fixed-rate
      * row's defaults (outcome.h) leave it as named */
     unsigned char named[METRIC_ALL];
-    /* A side whose (max−min)/median exceeds this (percent) makes the metric "unstable". */
+    /* The spread a side may show, (max−min)/median in percent, before the gate's comment
+     * points at it; no longer a verdict rule: the moderated evidence weighs noise against
+     * the change (docs/statistics.md "Moderated evidence"). */
     double noise_limit_pct;
+    /* The noise recorded outside this run (calibrate, the drift history): per metric, a
+     * prior on the log scale that the run's own prior is pooled with (df 0: none). */
+    struct mod_prior outside[METRIC_ALL];
 };
 
 /* Each metric's threshold_pct from the metric table (throughput 5, cpu_percent 0
@@ -91,96 +103,90 @@ struct verdict_input {
     struct stats_range base, cand;
     const double *ratios; /* paired per-round ratios (may be NULL when n_ratios 0) */
     size_t n_ratios;
-    /* Adaptive confirmation (confirm.c). planned: the rounds the run planned (0: unknown,
-     * the rules below for planned rounds apply whatever n is). When a side has more runs
-     * than planned, the row was confirmed, and the extra-look rule applies: the change is
-     * the paired one (stats_paired_change of ratios), the evidence is
-     * the exact signed-rank p of the paired ratios' logs (p_paired) at most
-     * stats_extra_alpha(planned, looks, n), where looks is how many times the confirmation
-     * cap lets the row be judged again (half the cap, at least 1); the noise is read from
-     * the raw values base_v/cand_v of base.n and cand.n runs. p is the exact U-test p of
-     * the raw values, reported for every row (docs/architecture.md#statistics); no rule uses it. */
+    /* Adaptive confirmation (confirm.c). planned: the rounds the run planned (0: unknown).
+     * When a side has more runs than planned the row was confirmed: its change is the paired
+     * one (stats_paired_change) and its evidence must reach stats_extra_alpha(planned, looks,
+     * n), looks being how many times the confirmation cap lets the row be judged again. p is
+     * the exact U-test p of the raw values, reported for every row; no rule uses it. */
     size_t planned, looks;
     double p, p_paired;
-    const double *base_v, *cand_v;
+    const double *base_v, *cand_v; /* base.n and cand.n raw values */
+    const struct mod_prior *prior; /* the run's noise for this metric (NULL: none yet) */
 };
 
-/* The false-alarm budget that the extra looks of a confirmed row share: the chance of
- * disjoint ranges by luck with five runs a side, 2/252. */
+/* What a verdict rests on, beside its word. */
+struct verdict_out {
+    const char *verdict;
+    const char *reason; /* STATS_REASON_* of an undecided verdict, else NULL */
+    int has_evidence;   /* a timed metric's moderated test ran: ev, res, alpha hold */
+    struct mod_evidence ev;
+    struct mod_result res;
+    double alpha;        /* the p the evidence had to reach */
+    size_t runs_needed;  /* runs a side that would decide an undecided verdict; 0: unknown */
+};
+
+/* Reasons of an "undecided" verdict (summary.json "reason"). */
+#define STATS_REASON_TOO_FEW "too few runs"   /* more runs would decide it */
+#define STATS_REASON_NOISE "unstable"         /* noise too large against the threshold */
+#define STATS_REASON_DISTURBED "disturbed runs" /* other work could have made the change */
+
+/* The evidence level of one metric of a row before the family (family.h) shares it. */
+#define STATS_EVIDENCE_LEVEL 0.05
+/* Fewest runs a side with a variance of their own (the moderated test needs 2). */
+#define STATS_MIN_RUNS 2
+
+/* The false-alarm budget that the extra looks of a confirmed row share. */
 #define STATS_EXTRA_ALPHA (2.0 / 252.0)
 
 /* The p a confirmed row must reach at a look with n runs a side (Haybittle–Peto style): a
  * look before the cap gets STATS_EXTRA_ALPHA / (4 × looks), so all of them together spend
  * at most a quarter of the budget, and the look at the cap (n ≥ planned + 2 × looks) gets
- * the other three quarters. A clear change stops early; a small one is judged at the cap
- * with nearly the whole budget. */
+ * the other three quarters. */
 double stats_extra_alpha(size_t planned, size_t looks, size_t n);
 
 /* The spread a side shows in percent of its median: (max−min)/median with at most five
  * runs; with more, 1.7245 × the interquartile range / median, the five-run range a normal
- * sample with that IQR would have (2.326σ ÷ 1.349σ), so that more runs never make a side
- * look noisier than it is. v holds r->n values (may be NULL: then the range is used). */
+ * sample with that IQR would have (2.326σ ÷ 1.349σ). v holds r->n values (may be NULL: then
+ * the range is used). Reported, not a verdict rule. */
 double stats_spread_pct(const struct stats_range *r, const double *v);
 
 /* change = cand median / base median − 1 (0 when the base median is 0). */
 double stats_change(const struct stats_range *base, const struct stats_range *cand);
 
-/* The verdict (one of the VERDICT_* strings) under rules r. For a confirmed row (a side
- * has more runs than in->planned): failed; ~ when ungated; regressed / improved when
- * |paired change| ≥ threshold and in->p_paired ≤ stats_extra_alpha(); unstable when a side's
- * stats_spread_pct() > noise limit, unless the 90% interval of the paired change
- * (stats_median_interval of the ratios) lies inside ±threshold: the pairs have then bounded
- * the change below the threshold (two one-sided tests at 5%), which the noise of single runs
- * does not undo; ~ otherwise. For the planned rounds, in this order:
+/* The verdict of one metric under rules r (NULL: the defaults), in this order:
  *   failed    — in->failed;
- *   ~         — metric not gated (threshold 0);
- *   ~         — the evidence floor: !stats_evidence_reachable() (reason "too few runs");
- *               this also holds for a confirmed row;
- *   regressed / improved — |change| ≥ threshold in the bad / good direction AND the ranges
- *               are disjoint (strong evidence that noise did not hide: wins over unstable);
- *   unstable  — either side's (max−min)/median > noise limit;
- *   regressed / improved — |change| ≥ threshold AND every paired ratio on the same side of 1
- *               as the change, with enough pairs that this is rare by chance (2/2^k ≤
- *               STATS_EVIDENCE_LEVEL: k ≥ 5);
- *   ~         — otherwise.
- * A counted cost (METRIC_INSTRUCTIONS) is regressed or improved only when the sides' minima
- * also differ past the threshold in the same direction: a program's count repeats closely but
- * for per-process luck that only adds (a random hash seed that makes some runs probe longer),
- * so the cheapest run is its cost; a change to the program moves every run
- * (docs/statistics.md gives the measurements). */
-const char *stats_verdict(const struct verdict_input *in, const struct verdict_rules *r);
+ *   ~         — metric not gated (threshold 0), or the change within the metric's absolute
+ *               floor (a count per operation near zero);
+ * Timed metrics (everything but metric_counted()): the moderated t-test of moderate.h on the
+ * log scale, with in->prior:
+ *   regressed / improved — |change| ≥ threshold in the bad / good direction AND p ≤ alpha
+ *               (STATS_EVIDENCE_LEVEL, or stats_extra_alpha() for a confirmed row, whose
+ *               change is the paired one);
+ *   ~         — the 90% interval of the change inside ±threshold (two one-sided 5% tests);
+ *   undecided — otherwise: STATS_REASON_TOO_FEW when a side has fewer than STATS_MIN_RUNS
+ *               runs and no prior, or when more runs would decide (runs_needed), else
+ *               STATS_REASON_NOISE.
+ * Counted costs (instructions, system calls, allocations, estimated cycles) repeat closely
+ * but for per-process luck that only adds, so the cheapest run is a program's cost: fewer
+ * than 3 runs a side is undecided (too few runs); regressed / improved when |change| ≥
+ * threshold, the sides' minima also differ past it in the same direction and the ranges
+ * are disjoint or every paired ratio (≥ 5) lies on the change's side; ~ when every value of
+ * one side lies within ±threshold of every value of the other; else undecided (unstable). */
+void stats_judge(const struct verdict_input *in, const struct verdict_rules *r,
+                 struct verdict_out *out);
 
-/* Why stats_verdict() gave its verdict, when the reason is not the data: STATS_REASON_TOO_FEW
- * when the metric is gated, nothing failed and the evidence floor forced "~"; else NULL. */
+/* The timed rule of stats_judge alone, for a metric whose evidence is already known (the
+ * summary judges every row again once the run's prior is fitted): change is the reported
+ * change (the paired one for a confirmed row), higher_better its direction. */
+void stats_judge_timed(double threshold_pct, int higher_better, double change,
+                       const struct mod_evidence *ev, const struct mod_prior *pr, double alpha,
+                       struct verdict_out *out);
+
+/* stats_judge's word and reason alone. */
+const char *stats_verdict(const struct verdict_input *in, const struct verdict_rules *r);
 const char *stats_verdict_reason(const struct verdict_input *in, const struct verdict_rules *r);
 
-/* The evidence floor. A row may be called regressed or improved only when the runs it has
- * could show evidence at least this strong by chance no more often than this (two-sided,
- * per row and metric, when nothing changed). Three runs a side with disjoint ranges reach it
- * (2/C(6,3) = 0.1); one or two runs a side never do (2/C(4,2) = 0.33). */
-#define STATS_EVIDENCE_LEVEL 0.10
-#define STATS_MIN_RUNS 3
-/* The reason summary.json gives for a "~" that the evidence floor forced. */
-#define STATS_REASON_TOO_FEW "too few runs"
-/* The reason for an "unstable" that would have been "regressed" or "improved" but rests on
- * disturbed runs (too few clean rounds to set them aside: disturb.h). */
-#define STATS_REASON_DISTURBED "disturbed runs"
-
-/* The chance, per row and metric with nothing changed, that the planned-rounds evidence
- * rule calls a row regressed or improved with na and nb runs and n_pairs complete rounds:
- * the paired rule (every ratio on one side: 2/2^k) when it may be used (k ≥ 2 and 2/2^k ≤
- * STATS_EVIDENCE_LEVEL), else the disjoint-ranges rule alone (2/C(na+nb, na)); 1 when a
- * side has no runs. An upper bound: the change must also pass its threshold. */
-double stats_false_flag_chance(size_t na, size_t nb, size_t n_pairs);
-
-/* Whether the runs can reach the evidence floor at all: each side has at least
- * STATS_MIN_RUNS runs and stats_false_flag_chance() ≤ STATS_EVIDENCE_LEVEL. */
-int stats_evidence_reachable(size_t na, size_t nb, size_t n_pairs);
-
-/* The chance of the "strong evidence" condition under the null hypothesis (no difference,
- * exchangeable runs): with k complete pairs, every ratio on one side has two-sided sign-test
- * probability 2/2^k, and disjoint ranges (which imply it) 2/C(na+nb, na). Returns the first;
- * *p_disjoint (optional) gets the second. */
-double stats_evidence_alpha(size_t n_pairs, size_t na, size_t nb, double *p_disjoint);
+/* Whether a counted metric's runs can reach its evidence (3 runs a side). */
+int stats_counted_reachable(size_t na, size_t nb);
 
 #endif

@@ -19,6 +19,7 @@
 #include "analysis/family.h"
 #include "analysis/outcome.h"
 #include "analysis/summary.h"
+#include "analysis/summary_judge.h"
 #include "analysis/summary_row.h"
 
 #include "util/escape.h"
@@ -119,25 +120,29 @@ static void add_unique(json_t *arr, json_t *seen, const char *s)
     json_array_append_new(arr, json_string(s));
 }
 
-/* The chance of a false flag at this dataset's run count, for the reports' evidence note. */
+/* The chance of a false flag at this dataset's run count, for the reports' evidence note: the
+ * moderated test's level per metric, and the chance of disjoint ranges by luck (2/C(2n, n)),
+ * which the overlap column shows. */
 static json_t *chance_json(size_t runs, size_t compared)
 {
     json_t *chance = json_object();
-    double alpha, p_disjoint;
+    double c = 1, p_disjoint;
+    size_t i;
 
-    stats_evidence_alpha(runs, runs, runs, &p_disjoint);
-    alpha = stats_false_flag_chance(runs, runs, runs);
+    for (i = 1; i <= runs; i++) /* C(2n, n) */
+        c = c * (double)(runs + i) / (double)i;
+    p_disjoint = runs ? fmin(1, 2 / c) : 1;
     json_object_set_new(chance, "evidence",
-                        json_string("ranges disjoint, or every paired per-round ratio on the "
-                                    "same side of 1"));
-    json_object_set_new(chance, "alpha", json_real(alpha));
+                        json_string("a moderated t-test of the log change, its variance shrunk "
+                                    "toward the noise of every row of the run"));
+    json_object_set_new(chance, "alpha", json_real(STATS_EVIDENCE_LEVEL));
     json_object_set_new(chance, "p_disjoint", json_real(p_disjoint));
     json_object_set_new(chance, "runs_per_side", json_integer((json_int_t)runs));
     json_object_set_new(chance, "level", json_real(STATS_EVIDENCE_LEVEL));
-    json_object_set_new(chance, "reachable",
-                        json_boolean(stats_evidence_reachable(runs, runs, runs)));
+    json_object_set_new(chance, "reachable", json_boolean(runs >= STATS_MIN_RUNS));
     json_object_set_new(chance, "comparisons", json_integer((json_int_t)compared));
-    json_object_set_new(chance, "expected_false_flags", json_real((double)compared * alpha));
+    json_object_set_new(chance, "expected_false_flags",
+                        json_real((double)compared * STATS_EVIDENCE_LEVEL));
     json_object_set_new(chance, "expected_disjoint_by_chance",
                         json_real((double)compared * p_disjoint));
     return chance;
@@ -314,7 +319,7 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
     expected_rounds = plan_rounds(meta, ix.max_round, &lp, &nr);
     sum = json_object();
     rows = json_array();
-    json_object_set_new(sum, "schema", json_string("pairbench.summary/1"));
+    json_object_set_new(sum, "schema", json_string(SUMMARY_SCHEMA));
     json_object_set(sum, "baseline", json_array_get(ix.versions, 0));
     json_object_set(sum, "versions", ix.versions);
     json_object_set_new(sum, "rounds", json_integer((json_int_t)expected_rounds));
@@ -326,6 +331,7 @@ json_t *summary_build(const json_t *runs, const json_t *meta, const struct verdi
         sum = NULL;
         goto out;
     }
+    json_object_set_new(sum, "noise", summary_judge_rows(rows, ix.versions, rules, lp.planned));
     json_object_set_new(sum, "rows", rows);
     json_object_set_new(sum, "outcome", outcome_build(sum, NULL));
     compared = json_array_size(ix.configs) * (json_array_size(ix.versions) - 1);
@@ -395,4 +401,37 @@ int summary_write_csv(FILE *f, const json_t *summary)
         }
     }
     return ferror(f) ? -1 : 0;
+}
+
+/* One comparison of a /1 summary in /2's words (summary_upgrade). */
+static void upgrade_cmp(json_t *cmp)
+{
+    const char *v = ju_str(cmp, "verdict", "");
+    const char *reason = ju_str(cmp, "reason", NULL);
+
+    if (strcmp(v, VERDICT_OLD_UNSTABLE) == 0) {
+        json_object_set_new(cmp, "verdict", json_string(VERDICT_UNDECIDED));
+        if (!reason)
+            json_object_set_new(cmp, "reason", json_string(STATS_REASON_NOISE));
+    } else if (strcmp(v, VERDICT_SAME) == 0 && reason && strcmp(reason, STATS_REASON_TOO_FEW) == 0)
+        json_object_set_new(cmp, "verdict", json_string(VERDICT_UNDECIDED));
+}
+
+void summary_upgrade(json_t *summary)
+{
+    const json_t *row;
+    size_t i;
+
+    if (strcmp(ju_str(summary, "schema", ""), "pairbench.summary/1") != 0)
+        return;
+    json_array_foreach(json_object_get(summary, "rows"), i, row)
+    {
+        const char *name, *ver;
+        json_t *mo, *cmp;
+
+        json_object_foreach(json_object_get(row, "metrics"), name, mo)
+            json_object_foreach(json_object_get(mo, "vs_baseline"), ver, cmp) upgrade_cmp(cmp);
+    }
+    json_object_set_new(summary, "outcome", outcome_build(summary, NULL));
+    json_object_set_new(summary, "schema", json_string(SUMMARY_SCHEMA));
 }

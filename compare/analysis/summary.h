@@ -1,5 +1,5 @@
 /* summary: the statistics of a run directory as one JSON object (docs/architecture.md#summary,
- * schema "pairbench.summary/1") built from the runs.jsonl lines and meta.json, and its flat CSV
+ * schema SUMMARY_SCHEMA) built from the runs.jsonl lines and meta.json, and its flat CSV
  * form. Pure: no file or network I/O (the caller reads and writes the files). */
 #ifndef PAIRBENCH_SUMMARY_H
 #define PAIRBENCH_SUMMARY_H
@@ -8,6 +8,17 @@
 #include <stdio.h>
 
 #include <jansson.h>
+
+/* The summary's schema. /2 (verdicts of three outcomes): "undecided" with a reason where /1
+ * wrote "unstable", or "~" with reason "too few runs"; "evidence" and "runs_needed" per
+ * comparison; "noise" at the top. summary_upgrade() reads /1 as /2. */
+#define SUMMARY_SCHEMA "pairbench.summary/2"
+
+/* Rewrites a pairbench.summary/1 object's verdicts in /2's words (in place): "unstable" becomes
+ * "undecided" (reason "unstable" unless it had one), "~" whose reason is "too few runs"
+ * becomes "undecided", row-level "unchanged" / "inconclusive" / "unstable" words in
+ * "outcome" likewise. Other schemas are left as they are. */
+void summary_upgrade(json_t *summary);
 
 struct verdict_rules; /* stats.h */
 

@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "analysis/disturb.h"
-#include "analysis/family.h"
 #include "analysis/outcome.h"
 #include "analysis/stats.h"
 #include "analysis/summary.h"
 #include "analysis/summary_cost.h"
+#include "analysis/summary_judge.h"
 #include "analysis/summary_row.h"
 #include "analysis/summary_workload.h"
 
@@ -253,6 +253,7 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
     for (vi = 1; vi < json_array_size(versions); vi++) {
         const char *ver = json_string_value(json_array_get(versions, vi));
         struct verdict_input in;
+        struct verdict_out vo;
         struct stats_range pr;
         double lo, hi;
         json_t *c = json_object(), *pj = json_object();
@@ -304,9 +305,8 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
         json_object_set_new(c, "p_paired", np ? json_real(in.p_paired) : json_null());
         if (!np)
             json_decref(pj);
-        json_object_set_new(c, "verdict", json_string(stats_verdict(&in, rules)));
-        if (stats_verdict_reason(&in, rules))
-            json_object_set_new(c, "reason", json_string(stats_verdict_reason(&in, rules)));
+        stats_judge(&in, rules, &vo);
+        summary_put_judgement(c, &vo, NULL);
         json_object_set_new(vs, ver, c);
     }
     json_object_set_new(o, "values", vals);
@@ -520,20 +520,33 @@ static void set_aside_disturbed(json_t *row, struct side **sides, const struct r
                 sides[vi]->have[m][r] = 0;
 }
 
-/* A timed metric's regressed or improved verdict becomes unstable with
+/* The most other CPU (in cores) any disturbed run of the row saw beside it. */
+static double disturbance_cores(const json_t *interf)
+{
+    const json_t *x;
+    double most = 0;
+    size_t k;
+
+    json_array_foreach(json_object_get(interf, "disturbed"), k, x)
+        most = fmax(most, ju_num(x, "other_cpu_cores", 0));
+    return most;
+}
+
+/* A timed metric's regressed or improved verdict becomes undecided with
  * STATS_REASON_DISTURBED when it rests on disturbed runs (kept because too few clean rounds
  * remain: disturb.h), or when disturbed rounds were set aside and fewer clean rounds than
- * planned are left. Other work on the machine can move every run of a side the same way, so
- * the evidence rule cannot tell it from a change; and the rounds beside disturbed ones were
- * run on a loaded machine too, where load below the limit goes unseen: there the verdict
- * needs a quiet row's evidence, the planned rounds (docs/statistics.md, "Interference", has
- * the cases that showed both). Counts (instructions, system calls, allocations, wake-ups,
- * faults) are not timed and keep theirs. */
-static void hold_disturbed(json_t *row, json_t *metrics, size_t planned)
+ * planned are left, unless the disturbance could not have made the change. Work that takes
+ * k cores beside the measured processes can at worst slow one side by (1 + k)× (it shares
+ * their cores) and leave the other alone, so a log change past ln(1 + k) of the most
+ * disturbed run, plus three standard errors of the measured noise, is more than the
+ * disturbance explains and stays decided (docs/statistics.md, "Interference"). Counts
+ * (instructions, system calls, allocations, wake-ups, faults) are not timed and keep theirs. */
+void summary_row_hold_disturbed(json_t *row, json_t *metrics, size_t planned)
 {
     const json_t *d, *x, *interf = json_object_get(row, "interference");
     size_t k;
     int kept = 0, set_aside = 0, m;
+    double bound;
 
     json_array_foreach(json_object_get(interf, "disturbed"), k, x)
     {
@@ -544,23 +557,29 @@ static void hold_disturbed(json_t *row, json_t *metrics, size_t planned)
         kept = 1;
     if (!kept)
         return;
+    bound = log1p(disturbance_cores(interf));
     for (m = 0; m < METRIC_ALL; m++) {
         const char *cand;
         json_t *cmp;
 
         /* counts, not times: the counted ones, and the software events (a server that sleeps
          * between requests is seldom preempted, so its context switches count its wake-ups
-         * even on a loaded machine: docs/results/2026-12-04-full-cost.md) */
+         * even on a loaded machine) */
         if (m >= METRIC_INSTRUCTIONS)
             continue;
         d = json_object_get(json_object_get(metrics, metric_name((enum metric)m)), "vs_baseline");
         json_object_foreach((json_t *)d, cand, cmp)
         {
             const char *v = ju_str(cmp, "verdict", "");
+            double change = ju_num(cmp, "change", 0);
 
             if (strcmp(v, VERDICT_REGRESSED) != 0 && strcmp(v, VERDICT_IMPROVED) != 0)
                 continue;
-            json_object_set_new(cmp, "verdict", json_string(VERDICT_UNSTABLE));
+            if (change > -1 &&
+                fabs(log1p(change)) >
+                    bound + 3 * ju_num(json_object_get(cmp, "evidence"), "se", INFINITY))
+                continue;
+            json_object_set_new(cmp, "verdict", json_string(VERDICT_UNDECIDED));
             json_object_set_new(cmp, "reason", json_string(STATS_REASON_DISTURBED));
         }
     }
@@ -629,8 +648,6 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
     outcome_rate_rules(json_object_get(mcfg, "params"), 0, &rate_rules, NULL);
     row_metrics(metrics, sides, cfg, latest, versions, nr, rr.failed, cnt_failed, rr.any_server,
                 &rate_rules, lp);
-    hold_disturbed(row, metrics, lp->planned);
-    family_hold(row, metrics, versions, lp->planned);
     json_object_set_new(row, "metrics", metrics);
     summary_row_workload(row, cfg, latest, versions, nr);
     sides_free(sides, nv);

@@ -9,6 +9,7 @@
 #include "util/exit_codes.h"
 #include "analysis/stats.h"
 #include "util/escape.h"
+#include "util/fmt.h"
 #include "util/jobs_util.h"
 #include "analysis/outcome.h"
 #include "analysis/summary.h"
@@ -33,46 +34,8 @@ _Static_assert(sizeof(titles) / sizeof(titles[0]) == METRIC_ALL, "a title per me
 
 double gate_row_chance(const json_t *row, const char *cand)
 {
-    const json_t *base_name = NULL,
-                 *vals = json_object_get(summary_metric(row, "throughput"), "values");
-    const json_t *vs = summary_vs(row, "throughput", cand), *v;
-    const char *k;
-    size_t nb = 0, nc = 0;
-
-    json_object_foreach((json_t *)vals, k, v)
-    {
-        if (strcmp(k, cand) == 0)
-            nc = (size_t)ju_num(v, "n", 0);
-        else if (!base_name) {
-            base_name = v;
-            nb = (size_t)ju_num(v, "n", 0);
-        }
-    }
-    return stats_false_flag_chance(nb, nc,
-                                   (size_t)ju_num(json_object_get(vs, "paired_ratio"), "n", 0));
-}
-
-/* The larger spread of the two sides of metric (stats_spread_pct: the range up to five
- * runs, the interquartile range scaled to five runs beyond), in percent. */
-static double noise_pct(const json_t *row, const char *metric, const char *base, const char *cand)
-{
-    double w = 0, vals[256];
-    const char *who[2] = {base, cand};
-    int i;
-
-    for (i = 0; i < 2; i++) {
-        const json_t *v = summary_values(row, metric, who[i]), *runs = json_object_get(v, "runs");
-        struct stats_range r = {ju_num(v, "median", 0), ju_num(v, "min", 0), ju_num(v, "max", 0),
-                                (size_t)ju_num(v, "n", 0)};
-        size_t k, n = json_array_size(runs);
-
-        for (k = 0; k < n && k < 256; k++)
-            vals[k] = json_number_value(json_array_get(runs, k));
-        if (n != r.n || n > 256)
-            n = 0;
-        w = fmax(w, stats_spread_pct(&r, n ? vals : NULL));
-    }
-    return w;
+    (void)cand;
+    return ju_num(json_object_get(row, "family"), "chance", 0);
 }
 
 /* Writes entry id of the string table in lang, {0}.. filled by the const char * arguments
@@ -124,9 +87,11 @@ static void sentence(FILE *f, const char *lang, const json_t *row, int m, const 
     const json_t *vs = summary_vs(row, metric_name((enum metric)m), cand);
     const char *v = ju_str(vs, "verdict", NULL), *label = ju_str(row, "label", "?");
     const char *reason = ju_str(vs, "reason", ""), *name = metric_words(m, lang);
-    double ch = 0, chance = gate_row_chance(row, cand);
+    double ch = 0;
+    const json_t *ev = json_object_get(vs, "evidence");
     const json_t *bv = summary_values(row, metric_name((enum metric)m), base);
     double thr = rules->threshold_pct[m], n = ju_num(bv, "n", 0);
+    double need = ju_num(vs, "runs_needed", 0);
     char more[64], b[8][32];
 
     if (!v)
@@ -136,26 +101,30 @@ static void sentence(FILE *f, const char *lang, const json_t *row, int m, const 
             planned, &ch) == 0)
         ch *= 100;
     snprintf(more, sizeof(more), "%.0fm", budget_s > 0 ? fmax(5, ceil(budget_s / 60 * 3)) : 15);
-    snprintf(b[0], sizeof(b[0]), "%+.1f", ch);
+    fmt_change(ch / 100, b[0], sizeof(b[0]));
+    fmt_change(ju_num(ev, "lo", NAN), b[5], sizeof(b[5]));
+    fmt_change(ju_num(ev, "hi", NAN), b[6], sizeof(b[6]));
     if (strcmp(v, VERDICT_REGRESSED) == 0)
         say(f, lang, ch < 0 ? G_S_FELL : G_S_ROSE, label, name,
             num(b[1], sizeof(b[1]), 1, fabs(ch)), num(b[2], sizeof(b[2]), -1, thr),
-            num(b[3], sizeof(b[3]), 4, chance), num(b[4], sizeof(b[4]), 0, n), (const char *)NULL);
-    else if (strcmp(reason, STATS_REASON_DISTURBED) == 0)
+            num(b[3], sizeof(b[3]), -1, ju_num(ev, "p", NAN)), num(b[4], sizeof(b[4]), 0, n),
+            (const char *)NULL);
+    else if (strcmp(v, VERDICT_UNDECIDED) != 0) {
+        if (strcmp(v, VERDICT_FAILED) == 0)
+            say(f, lang, G_S_FAILED, label, name, (const char *)NULL);
+        else
+            return;
+    } else if (strcmp(reason, STATS_REASON_DISTURBED) == 0)
         say(f, lang, G_S_DISTURBED, label, name, b[0], more, (const char *)NULL);
-    else if (strcmp(v, VERDICT_UNSTABLE) == 0) {
-        double noise = noise_pct(row, metric_name((enum metric)m), base, cand);
-
-        say(f, lang, G_S_UNSTABLE, label, name, b[0], num(b[1], sizeof(b[1]), 0, noise),
-            num(b[2], sizeof(b[2]), -1, rules->noise_limit_pct), num(b[3], sizeof(b[3]), -1, thr),
-            b[1], more, (const char *)NULL);
-    } else if (strcmp(reason, STATS_REASON_TOO_FEW) == 0)
-        say(f, lang, n == 1 ? G_S_TOO_FEW_ONE : G_S_TOO_FEW, label, name, b[0],
-            num(b[1], sizeof(b[1]), 0, n), num(b[2], sizeof(b[2]), 2, chance), (const char *)NULL);
-    else if (strcmp(v, VERDICT_FAILED) == 0)
-        say(f, lang, G_S_FAILED, label, name, (const char *)NULL);
+    else if (strcmp(reason, STATS_REASON_NOISE) == 0)
+        say(f, lang, G_S_UNSTABLE, label, name, b[0], b[5], b[6], num(b[1], sizeof(b[1]), -1, thr),
+            (const char *)NULL);
+    else if (n <= 1 || !(need > 0))
+        say(f, lang, G_S_TOO_FEW_ONE, label, name, b[0], num(b[1], sizeof(b[1]), 0, n),
+            (const char *)NULL);
     else
-        return;
+        say(f, lang, G_S_TOO_FEW, label, name, b[0], num(b[1], sizeof(b[1]), 0, n), b[5], b[6],
+            num(b[2], sizeof(b[2]), 0, need), more, (const char *)NULL);
     fputc('\n', f);
 }
 

@@ -54,7 +54,7 @@ X(M_CAUSE,
   "这些数字说明了什么发生了变化，而不是为什么：差异的原因并未被本次测量证实。")
 X(M_V_REGRESSED, "regressed", "退步")
 X(M_V_IMPROVED, "improved", "改进")
-X(M_V_UNSTABLE, "unstable", "不稳定")
+X(M_V_UNDECIDED, "undecided", "未判定")
 X(M_V_FAILED, "failed", "失败")
 X(M_MN_THROUGHPUT, "throughput", "吞吐量")
 X(M_MN_CPU, "CPU %", "CPU %")
@@ -542,7 +542,7 @@ X(H_TAB_NOTE_DETAIL,
 X(H_LEG_REGRESSED, "regressed", "退化")
 X(H_LEG_IMPROVED, "improved", "改进")
 X(H_LEG_SAME, "~", "无显著变化")
-X(H_LEG_UNSTABLE, "unstable", "不稳定")
+X(H_LEG_UNDECIDED, "undecided", "未判定")
 X(H_LEG_FAILED, "failed", "失败")
 X(H_SUM_COLON, ": ", "：")
 X(H_SUM_NO_CONFIGURATION_OF, "No configuration of ", "没有 ")
@@ -917,43 +917,44 @@ X(G_CAND_FAULT,
 X(G_ROW_FAILED, "- **{0}**: runs failed; the report lists why. Fix the harness and rerun.",
   "- **{0}**：运行失败；报告列出了原因。请修复测试装置后重新运行。")
 X(G_S_FELL,
-  "- **{0}**: {1} fell {2}% (threshold {3}%). Evidence this strong comes by chance at most {4} "
-  "of the time with {5} runs a side. Look at the candidate's change; this is not noise.",
-  "- **{0}**：{1} 下降了 {2}%（阈值 {3}%）。在每边 {5} 次运行时，如此强的证据偶然出现的概率至多为 "
-  "{4}。请检查候选版本的改动；这不是噪声。")
+  "- **{0}**: {1} fell {2}% (threshold {3}%), with p = {4} on {5} runs a side against the noise "
+  "of the whole run. Look at the candidate's change; this is not noise.",
+  "- **{0}**：{1} 下降了 {2}%（阈值 {3}%），每边 {5} 次运行，对照整次运行的噪声，p = {4}。"
+  "请检查候选版本的改动；这不是噪声。")
 X(G_S_ROSE,
-  "- **{0}**: {1} rose {2}% (threshold {3}%). Evidence this strong comes by chance at most {4} "
-  "of the time with {5} runs a side. Look at the candidate's change; this is not noise.",
-  "- **{0}**：{1} 上升了 {2}%（阈值 {3}%）。在每边 {5} 次运行时，如此强的证据偶然出现的概率至多为 "
-  "{4}。请检查候选版本的改动；这不是噪声。")
+  "- **{0}**: {1} rose {2}% (threshold {3}%), with p = {4} on {5} runs a side against the noise "
+  "of the whole run. Look at the candidate's change; this is not noise.",
+  "- **{0}**：{1} 上升了 {2}%（阈值 {3}%），每边 {5} 次运行，对照整次运行的噪声，p = {4}。"
+  "请检查候选版本的改动；这不是噪声。")
 X(G_S_DISTURBED,
-  "- **{0}**: {1} changed {2}%, but the runs it rests on were disturbed: other processes used "
-  "the CPUs during them (the report lists how much) and fewer clean rounds than planned were "
-  "left without them. Rerun on an idle runner, or with --budget {3}.",
-  "- **{0}**：{1} 变化了 {2}%，但它所依据的运行受到了干扰：运行期间有其他进程占用 CPU（报告列出了"
-  "占用多少），去掉它们后剩下的干净轮次少于计划。请在空闲的机器上重新运行，或使用 --budget {3}。")
+  "- **{0}**: {1} changed {2}%: undecided, the runs it rests on were disturbed: other processes "
+  "used the CPUs during them (the report lists how much), enough to make a change of that size. "
+  "Rerun on an idle runner, or with --budget {3}.",
+  "- **{0}**：{1} 变化了 {2}%：未判定，它所依据的运行受到了干扰：运行期间有其他进程占用 CPU（报告"
+  "列出了占用多少），足以造成这么大的变化。请在空闲的机器上重新运行，或使用 --budget {3}。")
 X(G_S_UNSTABLE,
-  "- **{0}**: {1} changed {2}%, but a side's runs spread {3}% (noise limit {4}%): this runner "
-  "cannot resolve {5}% on {1}, its noise floor here is {6}%. Rerun with --budget {7}, or on a "
-  "quieter runner.",
-  "- **{0}**：{1} 变化了 {2}%，但一边的运行离散达 {3}%（噪声上限 {4}%）：这台机器无法在 {1} 上分辨 "
-  "{5}% 的变化，它在此处的噪声下限为 {6}%。请使用 --budget {7} 重新运行，或换一台更安静的机器。")
+  "- **{0}**: {1} changed {2}%: undecided, the noise measured here (the 90% interval runs from "
+  "{3}% to {4}%) could make a change of that size, and no count of runs up to 50 a side would "
+  "resolve {5}% on this runner. Raise the threshold, or rerun on a quieter runner.",
+  "- **{0}**：{1} 变化了 {2}%：未判定，这里测得的噪声（90% 区间为 {3}% 到 {4}%）足以造成这么大的"
+  "变化，每边最多 50 次运行也无法在这台机器上分辨 {5}%。请提高阈值，或换一台更安静的机器。")
 X(G_S_TOO_FEW_ONE,
-  "- **{0}**: {1} changed {2}% on {3} run a side: too few runs for any verdict (even the most "
-  "extreme outcome comes by chance {4} of the time). Rerun with --runs 5, or --budget 5m.",
-  "- **{0}**：{1} 在每边 {3} 次运行上变化了 {2}%：运行次数太少，无法得出任何判定（即使最极端的结果"
-  "偶然出现的概率也有 {4}）。请使用 --runs 5 或 --budget 5m 重新运行。")
+  "- **{0}**: {1} changed {2}% on {3} run a side: undecided, too few runs to measure the noise. "
+  "Rerun with --runs 3 or more.",
+  "- **{0}**：{1} 在每边 {3} 次运行上变化了 {2}%：未判定，运行次数太少，无法测出噪声。请使用 "
+  "--runs 3 或更多重新运行。")
 X(G_S_TOO_FEW,
-  "- **{0}**: {1} changed {2}% on {3} runs a side: too few runs for any verdict (even the most "
-  "extreme outcome comes by chance {4} of the time). Rerun with --runs 5, or --budget 5m.",
-  "- **{0}**：{1} 在每边 {3} 次运行上变化了 {2}%：运行次数太少，无法得出任何判定（即使最极端的结果"
-  "偶然出现的概率也有 {4}）。请使用 --runs 5 或 --budget 5m 重新运行。")
+  "- **{0}**: {1} changed {2}% on {3} runs a side: undecided, too few runs (the 90% interval runs "
+  "from {4}% to {5}%). About {6} runs a side would decide it: rerun with --runs {6}, or --budget "
+  "{7}.",
+  "- **{0}**：{1} 在每边 {3} 次运行上变化了 {2}%：未判定，运行次数太少（90% 区间为 {4}% 到 {5}%）。"
+  "每边约 {6} 次运行即可判定：请使用 --runs {6} 或 --budget {7} 重新运行。")
 X(G_S_FAILED, "- **{0}**: {1} has no values: runs failed (see the report's failures).",
   "- **{0}**：{1} 没有数值：运行失败（见报告中的失败列表）。")
 X(G_COUNTS,
   "Candidate against baseline `{0}` over {1} configurations: {2} regressed, {3} improved, {4} "
-  "unstable, {5} with failed runs, {6} incomplete.",
-  "候选版本对比基线 `{0}`，共 {1} 个配置：{2} 个退步，{3} 个改进，{4} 个不稳定，{5} "
+  "undecided, {5} with failed runs, {6} incomplete.",
+  "候选版本对比基线 `{0}`，共 {1} 个配置：{2} 个退步，{3} 个改进，{4} 个未判定，{5} "
   "个有失败的运行，"
   "{6} 个不完整。")
 X(G_REASON, " Reason: {0}.", " 原因：{0}。")

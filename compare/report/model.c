@@ -43,6 +43,26 @@ static int row_has_verdict(const json_t *row, const char *version, const char *w
     return 0;
 }
 
+/* Whether some gateable metric of row is undecided for version because of the noise. */
+static int row_noisy(const json_t *row, const char *version)
+{
+    int k;
+
+    for (k = 0; k < METRIC_ALL; k++) {
+        const json_t *vs = json_object_get(
+            json_object_get(json_object_get(json_object_get(row, "metrics"),
+                                            metric_name((enum metric)k)),
+                            "vs_baseline"),
+            version);
+
+        if (metric_gateable((enum metric)k) &&
+            strcmp(ju_str(vs, "verdict", ""), VERDICT_UNDECIDED) == 0 &&
+            strcmp(ju_str(vs, "reason", ""), STATS_REASON_NOISE) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 static double abs_change(const json_t *row, const char *version)
 {
     double c;
@@ -114,7 +134,7 @@ static void count_rows(struct report_model *m)
             m->errors[j] +=
                 (long long)ju_num(json_object_get(row, "errors"), model_error_keys[j], 0);
         for (v = 1; v < m->nv; v++) {
-            m->unstable[r] |= (unsigned char)row_has_verdict(row, m->versions[v], VERDICT_UNSTABLE);
+            m->unstable[r] |= (unsigned char)row_noisy(row, m->versions[v]);
             m->undecided[r] |=
                 (unsigned char)(strcmp(outcome_row_verdict(row, m->versions[v], NULL),
                                        OUTCOME_INCONCLUSIVE) == 0);

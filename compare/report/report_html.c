@@ -91,7 +91,7 @@ static const struct {
 } verdict_styles[] = {
     {"regressed", "v-regressed", "#c62828"},
     {"improved", "v-improved", "#2e7d32"},
-    {"unstable", "v-unstable", "#d08c00"},
+    {"undecided", "v-undecided", "#d08c00"},
     {"failed", "v-failed", "#8a8a8a"},
     {NULL, "v-same", "#3a5f8f"},
 };
@@ -133,7 +133,7 @@ const char report_html_css[] =
     "85em}\n"
     ".v-regressed{background:#fbe0de;color:#8f1111;font-weight:600}\n"
     ".v-improved{background:#dff2dc;color:#1d5e1d;font-weight:600}\n"
-    ".v-unstable{background:#fff1c7;color:#6b5000}\n"
+    ".v-undecided{background:#fff1c7;color:#6b5000}\n"
     ".v-failed{background:#e4e4e4;color:#555;font-weight:600}\n"
     "ul.weak{list-style:none;padding-left:0}\n"
     ".warn{background:#fff6dc;border-left:4px solid #e0a800;padding:4px 10px;margin:.3em 0}\n"

@@ -165,9 +165,9 @@ static void mark(const struct html_ctx *c, const struct f_point *p, const char *
 
 static void legend(const struct html_ctx *c, double y)
 {
-    static const char *const v[] = {"regressed", "improved", "~", "unstable", "failed"};
+    static const char *const v[] = {"regressed", "improved", "~", "undecided", "failed"};
     static const enum i18n_msg word[] = {H_LEG_REGRESSED, H_LEG_IMPROVED, H_LEG_SAME,
-                                         H_LEG_UNSTABLE, H_LEG_FAILED};
+                                         H_LEG_UNDECIDED, H_LEG_FAILED};
     double x = 10;
     size_t i;
 

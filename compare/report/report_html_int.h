@@ -58,7 +58,7 @@ int html_has_metric(const struct html_ctx *c, const char *metric);
 char *html_fmt_range(const json_t *values, double scale, int decimals, char *out, size_t len);
 /* "−1.96%" / "+2.00%" (real minus sign); "n/a" when not finite. */
 char *html_fmt_change(double change, char *out, size_t len);
-/* The verdict's CSS class: "v-regressed", "v-improved", "v-unstable", "v-failed", "v-same". */
+/* The verdict's CSS class: "v-regressed", "v-improved", "v-undecided", "v-failed", "v-same". */
 const char *html_verdict_class(const char *verdict);
 /* The verdict's colour in the forest plot ("#3a5f8f" for "~", NULL or an unknown word). */
 const char *html_verdict_color(const char *verdict);

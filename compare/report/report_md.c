@@ -51,8 +51,8 @@ static const char *verdict_word(const struct md *m, const char *v)
         return md_t(m, M_V_REGRESSED);
     if (strcmp(v, VERDICT_IMPROVED) == 0)
         return md_t(m, M_V_IMPROVED);
-    if (strcmp(v, VERDICT_UNSTABLE) == 0)
-        return md_t(m, M_V_UNSTABLE);
+    if (strcmp(v, VERDICT_UNDECIDED) == 0)
+        return md_t(m, M_V_UNDECIDED);
     if (strcmp(v, VERDICT_FAILED) == 0)
         return md_t(m, M_V_FAILED);
     return v;

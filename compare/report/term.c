@@ -154,7 +154,7 @@ static int measured(const json_t *rows, enum metric m)
     return 0;
 }
 
-#define VERDICT_CELLS 12 /* "inconclusive" */
+#define VERDICT_CELLS 10 /* "incomplete" */
 #define TERM_LABEL 512
 #define LABEL_PARTS 32
 static const char label_sep[] = " \xC2\xB7 "; /* " · " between a label's values */
@@ -386,15 +386,14 @@ int term_table(FILE *f, const json_t *summary, const unsigned char *gated, size_
     }
     if (json_is_object(oc)) {
         const json_t *vd = json_object_get(oc, "verdicts");
-        fprintf(f, "%s: %lld regressed, %lld improved, %lld unchanged, %lld unstable, %lld failed",
+        fprintf(f, "%s: %lld regressed, %lld improved, %lld ~ (within threshold), %lld undecided",
                 ju_str(oc, "overall", "?"), (long long)ju_num(vd, VERDICT_REGRESSED, 0),
-                (long long)ju_num(vd, VERDICT_IMPROVED, 0),
-                (long long)ju_num(vd, OUTCOME_UNCHANGED, 0),
-                (long long)(ju_num(vd, VERDICT_UNSTABLE, 0) + ju_num(vd, OUTCOME_INCOMPLETE, 0)),
-                (long long)ju_num(vd, VERDICT_FAILED, 0));
-        if (ju_num(vd, OUTCOME_INCONCLUSIVE, 0) > 0)
-            fprintf(f, ", %lld %s", (long long)ju_num(vd, OUTCOME_INCONCLUSIVE, 0),
-                    OUTCOME_INCONCLUSIVE);
+                (long long)ju_num(vd, VERDICT_IMPROVED, 0), (long long)ju_num(vd, VERDICT_SAME, 0),
+                (long long)ju_num(vd, VERDICT_UNDECIDED, 0));
+        if (ju_num(vd, OUTCOME_INCOMPLETE, 0) > 0)
+            fprintf(f, ", %lld %s", (long long)ju_num(vd, OUTCOME_INCOMPLETE, 0),
+                    OUTCOME_INCOMPLETE);
+        fprintf(f, ", %lld failed", (long long)ju_num(vd, VERDICT_FAILED, 0));
         if (ju_num(oc, "failed_runs", 0) > 0)
             fprintf(f, " (%lld runs failed)", (long long)ju_num(oc, "failed_runs", 0));
         fputc('\n', f);

@@ -40,7 +40,7 @@ static const char *verdict_word(const struct wt *w, const char *v)
         enum i18n_msg id;
     } words[] = {{"regressed", M_V_REGRESSED},
                  {"improved", M_V_IMPROVED},
-                 {"unstable", M_V_UNSTABLE},
+                 {"undecided", M_V_UNDECIDED},
                  {"failed", M_V_FAILED}};
     size_t i;
 

@@ -39,94 +39,29 @@ static void row_rules(const json_t *row, const struct verdict_rules *rules,
     out->threshold_pct[METRIC_CPU_EFFICIENCY] = 0;
 }
 
-/* 1 when the medians of metric m (mj) of cand and the baseline (the version with no
- * comparison of its own) are within the metric's absolute floor: the verdict is `~` by that
- * floor whatever the rounds' ratios say (stats_verdict), so rounds cannot decide it. Counts
- * per operation near zero: 0.0001 against 0.004 CPU migrations per request is a paired ratio
- * of 25, and such a row went to the cap of every bisect step. */
-static int under_floor(const json_t *mj, enum metric m, const char *cand)
-{
-    const json_t *vals = json_object_get(mj, "values"), *vs = json_object_get(mj, "vs_baseline");
-    const json_t *v;
-    const char *name;
-    double c = ju_num(json_object_get(vals, cand), "median", NAN), b = NAN;
-
-    json_object_foreach((json_t *)vals, name, v)
-    {
-        if (!json_object_get(vs, name))
-            b = ju_num(v, "median", NAN);
-    }
-    return isfinite(b) && isfinite(c) && metric_within_floor(m, c, b);
-}
-
 int confirm_row_borderline(const json_t *row, const struct verdict_rules *given, size_t planned)
 {
     const json_t *metrics = json_object_get(row, "metrics");
     struct verdict_rules rr;
-    const struct verdict_rules *rules = &rr;
     int m;
 
+    (void)planned;
     if (strcmp(ju_str(row, "status", ""), "ok") != 0)
         return 0; /* failed or incomplete rows are not measured more */
     row_rules(row, given, &rr);
     for (m = 0; m < METRIC_ALL; m++) {
-        const json_t *mj = json_object_get(metrics, metric_name(m));
-        const json_t *vs = json_object_get(mj, "vs_baseline");
+        const json_t *vs = json_object_get(json_object_get(metrics, metric_name(m)), "vs_baseline");
         const char *cand;
         const json_t *cmp;
 
-        if (rules->threshold_pct[m] <= 0)
+        if (rr.threshold_pct[m] <= 0)
             continue;
+        /* undecided: more rounds are what it needs (the moderated evidence narrows with
+         * them, and a confirmed row's looks share their own false-alarm budget); regressed,
+         * improved and ~ are final */
         json_object_foreach((json_t *)vs, cand, cmp)
         {
-            const char *verdict = ju_str(cmp, "verdict", "");
-            const json_t *pr = json_object_get(cmp, "paired_ratio");
-            int more = summary_confirmed(mj, (double)planned);
-            double t = rules->threshold_pct[m] / 100.0;
-            /* with extra rounds the row is judged on its paired change (stats_verdict) */
-            double change = more ? ju_num(pr, "median", 1) - 1 : ju_num(cmp, "change", 0);
-            int past = (change >= t || -change >= t) && !under_floor(mj, (enum metric)m, cand);
-
-            /* With extra rounds, a row also goes on while the interval of its paired
-             * throughput change (paired_ratio lo..hi, stats_median_interval) still reaches
-             * past the threshold: the change may be past it even when the median is not
-             * yet. Its verdict's false-alarm budget is split over every look the cap
-             * allows, so going on does not add false alarms. Throughput only: the rounds'
-             * ratios of CPU efficiency, latency percentiles and RSS swing so much more
-             * that their intervals would take nearly every row to the cap (replayed on
-             * sensitivity runs: docs/results/). */
-            if (more && !past && m == METRIC_THROUGHPUT && json_object_get(pr, "lo") &&
-                json_object_get(pr, "hi"))
-                past = ju_num(pr, "lo", 1) - 1 <= -t || ju_num(pr, "hi", 1) - 1 >= t;
-            /* unstable: measure more. After the planned rounds that is the spread; once the
-             * row has extra rounds a noisy side makes it unstable only while the 90% interval
-             * of its paired change still reaches past the threshold (stats_verdict), and more
-             * rounds narrow that interval: going on is how the row gets decided, and the
-             * false-alarm budget is already split over every look the cap allows. */
-            if (strcmp(verdict, VERDICT_UNSTABLE) == 0 &&
-                (!more || !json_is_number(json_object_get(pr, "lo")) ||
-                 !json_is_number(json_object_get(pr, "hi")) || ju_num(pr, "lo", 1) - 1 <= -t ||
-                 ju_num(pr, "hi", 1) - 1 >= t))
-                return 1;
-            if (strcmp(verdict, VERDICT_SAME) == 0 && past)
-                return 1;
-            /* held at ~ by the evidence floor: more rounds are what it needs */
-            if (strcmp(ju_str(cmp, "reason", ""), STATS_REASON_TOO_FEW) == 0)
-                return 1;
-            /* Decided by the planned rounds on "every paired ratio on one side of 1"
-             * alone, with ranges overlapping: chance gives that 2^(1-n) of the time (1 in
-             * 16 with five pairs; the signed-rank p of such ratios is exactly that), where
-             * disjoint 5-vs-5 ranges, which stand, are 2/252. An A/A comparison of the
-             * sensitivity benchmark came out `regressed` this way
-             * (docs/results/2026-11-30-sensitivity.md). Disjoint ranges stay final whatever the
-             * number of runs, as docs/architecture.md#statistics has it: with three runs they are
-             * the strongest evidence there can be, and a short cap could not reach the budget after
-             * them. */
-            if (!more &&
-                (strcmp(verdict, VERDICT_REGRESSED) == 0 ||
-                 strcmp(verdict, VERDICT_IMPROVED) == 0) &&
-                !json_is_false(json_object_get(cmp, "overlap")) &&
-                ju_num(cmp, "p_paired", 1) > STATS_EXTRA_ALPHA * (1 + 1e-9))
+            if (strcmp(ju_str(cmp, "verdict", ""), VERDICT_UNDECIDED) == 0)
                 return 1;
         }
     }

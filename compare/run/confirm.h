@@ -14,12 +14,9 @@ struct runner;
 struct gate_config;
 
 /* Whether a summary row (docs/architecture.md#summary shape) is borderline under rules: status ok
- * and, for a gated metric and some candidate, verdict "~" or "unstable" with |change| at or past
- * the threshold (with extra rounds: the paired change, and for throughput also when its interval
- * paired_ratio lo..hi reaches past the threshold), or "unstable" while no side has more than the
- * planned rounds. A fixed-rate row is judged by its own rules (outcome_rate_rules: server CPU
- * per request and P99 at their fixed-rate thresholds, throughput and CPU efficiency not gated).
- * Pure. */
+ * and, for a gated metric and some candidate, verdict "undecided". A fixed-rate row is judged
+ * by its own rules (outcome_rate_rules: server CPU per request and P99 at their fixed-rate
+ * thresholds, throughput and CPU efficiency not gated). planned is unused. Pure. */
 int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules, size_t planned);
 
 struct confirm_ctx {

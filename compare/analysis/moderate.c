@@ -1,0 +1,264 @@
+/* moderate: a moderated t-test on the log scale (moderate.h). The t distribution comes from
+ * the regularized incomplete beta function (a continued fraction, evaluated by the modified
+ * Lentz method); digamma and trigamma from their recurrences and asymptotic series. */
+#include <math.h>
+#include <stddef.h>
+
+#include "analysis/moderate.h"
+
+double mod_digamma(double x)
+{
+    double r = 0, f;
+
+    if (!(x > 0))
+        return NAN;
+    for (; x < 6; x += 1)
+        r -= 1 / x;
+    f = 1 / (x * x);
+    return r + log(x) - 0.5 / x -
+           f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f / 132))));
+}
+
+double mod_trigamma(double x)
+{
+    double r = 0, f;
+
+    if (!(x > 0))
+        return NAN;
+    for (; x < 6; x += 1)
+        r += 1 / (x * x);
+    f = 1 / (x * x);
+    return r + 1 / x + f / 2 +
+           f / x * (1.0 / 6 - f * (1.0 / 30 - f * (1.0 / 42 - f * (1.0 / 30 - f * 5 / 66))));
+}
+
+/* y > 0 with trigamma(y) = v (trigamma falls from +inf to 0): bisection on log y. */
+static double trigamma_inverse(double v)
+{
+    double lo = -30, hi = 30, mid = 0;
+    int i;
+
+    for (i = 0; i < 200; i++) {
+        mid = (lo + hi) / 2;
+        if (mod_trigamma(exp(mid)) > v)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return exp(mid);
+}
+
+/* The continued fraction of the incomplete beta function (modified Lentz). */
+static double beta_cf(double a, double b, double x)
+{
+    const double tiny = 1e-300;
+    double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+    int m;
+
+    if (fabs(d) < tiny)
+        d = tiny;
+    d = 1 / d;
+    h = d;
+    for (m = 1; m <= 300; m++) {
+        double m2 = 2.0 * m, aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2)), del;
+
+        d = 1 + aa * d;
+        d = fabs(d) < tiny ? tiny : d;
+        c = 1 + aa / c;
+        c = fabs(c) < tiny ? tiny : c;
+        d = 1 / d;
+        h *= d * c;
+        aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+        d = 1 + aa * d;
+        d = fabs(d) < tiny ? tiny : d;
+        c = 1 + aa / c;
+        c = fabs(c) < tiny ? tiny : c;
+        d = 1 / d;
+        del = d * c;
+        h *= del;
+        if (fabs(del - 1) < 1e-14)
+            break;
+    }
+    return h;
+}
+
+/* The regularized incomplete beta function I_x(a, b). */
+static double beta_inc(double a, double b, double x)
+{
+    double bt;
+
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    bt = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+    if (x < (a + 1) / (a + b + 2))
+        return bt * beta_cf(a, b, x) / a;
+    return 1 - bt * beta_cf(b, a, 1 - x) / b;
+}
+
+double mod_t_tail(double t, double df)
+{
+    double tail;
+
+    if (!(df > 0) || isnan(t))
+        return NAN;
+    if (isinf(t))
+        return t > 0 ? 0 : 1;
+    tail = 0.5 * beta_inc(df / 2, 0.5, df / (df + t * t));
+    return t >= 0 ? tail : 1 - tail;
+}
+
+double mod_t_quantile_upper(double tail, double df)
+{
+    double lo = 0, hi = 1, mid = 0;
+    int i;
+
+    if (!(df > 0) || !(tail > 0) || !(tail < 1))
+        return NAN;
+    if (tail > 0.5)
+        return -mod_t_quantile_upper(1 - tail, df);
+    while (mod_t_tail(hi, df) > tail && hi < 1e12)
+        hi *= 2;
+    for (i = 0; i < 200; i++) {
+        mid = (lo + hi) / 2;
+        if (mod_t_tail(mid, df) > tail)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return mid;
+}
+
+static double safe_log(double v)
+{
+    return log(v > 1e-12 ? v : 1e-12);
+}
+
+/* Mean of log v[0..n), and the sum of squared deviations from it. */
+static double log_mean(const double *v, size_t n, double *ss)
+{
+    double m = 0, s = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        m += safe_log(v[i]);
+    m /= (double)n;
+    for (i = 0; i < n; i++)
+        s += (safe_log(v[i]) - m) * (safe_log(v[i]) - m);
+    *ss = s;
+    return m;
+}
+
+int mod_evidence_from(const double *a, size_t na, const double *b, size_t nb,
+                      const double *ratios, size_t n_pairs, struct mod_evidence *e)
+{
+    double ssa, ssb, ma, mb;
+
+    e->est = e->s2 = e->df = 0;
+    e->scale = 1;
+    e->paired = 0;
+    if (na == 0 || nb == 0)
+        return -1;
+    if (ratios && n_pairs >= 2 && n_pairs == na && n_pairs == nb) {
+        e->paired = 1;
+        e->est = log_mean(ratios, n_pairs, &ssa);
+        e->df = (double)n_pairs - 1;
+        e->s2 = ssa / e->df;
+        e->scale = 1 / sqrt((double)n_pairs);
+        return 0;
+    }
+    ma = log_mean(a, na, &ssa);
+    mb = log_mean(b, nb, &ssb);
+    e->est = mb - ma;
+    e->df = (double)(na + nb) - 2;
+    e->s2 = e->df > 0 ? (ssa + ssb) / e->df : 0;
+    e->scale = sqrt(1 / (double)na + 1 / (double)nb);
+    return 0;
+}
+
+/* The moderated variance and its degrees of freedom; df 0 when nothing gives one. */
+static double moderated_s2(const struct mod_evidence *e, const struct mod_prior *pr, double *df)
+{
+    double d0 = pr && pr->df > 0 && pr->s2 > 0 ? pr->df : 0;
+
+    *df = d0 + e->df;
+    if (!(*df > 0))
+        return 0;
+    return (d0 * (d0 > 0 ? pr->s2 : 0) + e->df * e->s2) / *df;
+}
+
+int mod_test(const struct mod_evidence *e, const struct mod_prior *pr, struct mod_result *r)
+{
+    double s2 = moderated_s2(e, pr, &r->df), q;
+
+    r->p = 1;
+    r->lo = -INFINITY;
+    r->hi = INFINITY;
+    r->se = INFINITY;
+    if (!(r->df > 0))
+        return -1;
+    r->se = sqrt(s2) * e->scale;
+    if (r->se > 0)
+        r->p = fmin(1, 2 * mod_t_tail(fabs(e->est) / r->se, r->df));
+    else
+        r->p = e->est != 0 ? 0 : 1;
+    q = mod_t_quantile_upper(0.05, r->df);
+    r->lo = expm1(e->est - q * r->se);
+    r->hi = expm1(e->est + q * r->se);
+    return 0;
+}
+
+int mod_prior_fit(const double *s2, const double *df, size_t n, struct mod_prior *pr)
+{
+    double emean = 0, evar = 0, tri = 0, dsum = 0, d0;
+    size_t i, k = 0;
+
+    pr->s2 = pr->df = 0;
+    for (i = 0; i < n; i++)
+        if (df[i] > 0 && s2[i] > 0) {
+            emean += log(s2[i]) - mod_digamma(df[i] / 2) + log(df[i] / 2);
+            dsum += df[i];
+            k++;
+        }
+    if (k < MOD_PRIOR_MIN_ROWS)
+        return -1;
+    emean /= (double)k;
+    for (i = 0; i < n; i++)
+        if (df[i] > 0 && s2[i] > 0) {
+            double ei = log(s2[i]) - mod_digamma(df[i] / 2) + log(df[i] / 2);
+
+            evar += (ei - emean) * (ei - emean);
+            tri += mod_trigamma(df[i] / 2);
+        }
+    evar = evar / (double)(k - 1) - tri / (double)k;
+    d0 = evar > 0 ? 2 * trigamma_inverse(evar) : INFINITY;
+    if (d0 > dsum)
+        d0 = dsum;
+    pr->df = d0;
+    pr->s2 = exp(emean + mod_digamma(d0 / 2) - log(d0 / 2));
+    return 0;
+}
+
+size_t mod_runs_needed(const struct mod_evidence *e, const struct mod_prior *pr,
+                       double threshold, double alpha)
+{
+    double df0, s2 = moderated_s2(e, pr, &df0), d0 = df0 - e->df, up = log1p(threshold),
+                down = log1p(-fmin(threshold, 0.999));
+    int past = e->est >= up || e->est <= down;
+    size_t n;
+
+    if (!(s2 > 0) || !(df0 > 0))
+        return 0;
+    for (n = 2; n <= MOD_RUNS_CAP; n++) {
+        double df = d0 + (e->paired ? (double)n - 1 : 2.0 * (double)n - 2);
+        double se = sqrt(s2) * (e->paired ? 1 / sqrt((double)n) : sqrt(2 / (double)n));
+
+        if (past && mod_t_quantile_upper(alpha / 2, df) * se <= fabs(e->est))
+            return n;
+        if (!past && e->est + mod_t_quantile_upper(0.05, df) * se < up &&
+            e->est - mod_t_quantile_upper(0.05, df) * se > down)
+            return n;
+    }
+    return 0;
+}

@@ -1,0 +1,195 @@
+/* summary_judge: every row judged again with the run's noise (summary_judge.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/family.h"
+#include "analysis/summary.h"
+#include "analysis/summary_judge.h"
+#include "analysis/summary_row.h"
+
+#include "util/jobs_util.h"
+
+/* A real number, or null when it is not finite (JSON has no infinity). */
+static json_t *jnum(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+void summary_put_judgement(json_t *c, const struct verdict_out *vo, const struct mod_prior *pr)
+{
+    json_t *e;
+
+    json_object_set_new(c, "verdict", json_string(vo->verdict));
+    if (vo->reason)
+        json_object_set_new(c, "reason", json_string(vo->reason));
+    else
+        json_object_del(c, "reason");
+    json_object_del(c, "runs_needed");
+    if (vo->runs_needed)
+        json_object_set_new(c, "runs_needed", json_integer((json_int_t)vo->runs_needed));
+    if (!vo->has_evidence)
+        return;
+    e = json_object();
+    json_object_set_new(e, "est", jnum(vo->ev.est));
+    json_object_set_new(e, "s2", jnum(vo->ev.s2));
+    json_object_set_new(e, "df", jnum(vo->ev.df));
+    json_object_set_new(e, "scale", jnum(vo->ev.scale));
+    json_object_set_new(e, "paired", json_boolean(vo->ev.paired));
+    json_object_set_new(e, "se", jnum(vo->res.se));
+    json_object_set_new(e, "df_total", jnum(vo->res.df));
+    json_object_set_new(e, "p", jnum(vo->res.p));
+    json_object_set_new(e, "alpha", jnum(vo->alpha));
+    json_object_set_new(e, "lo", jnum(vo->res.lo));
+    json_object_set_new(e, "hi", jnum(vo->res.hi));
+    json_object_set_new(e, "prior_s2", jnum(pr ? pr->s2 : 0));
+    json_object_set_new(e, "prior_df", jnum(pr ? pr->df : 0));
+    json_object_set_new(c, "evidence", e);
+}
+
+int summary_get_evidence(const json_t *c, struct mod_evidence *ev, double *alpha)
+{
+    const json_t *e = json_object_get(c, "evidence");
+
+    if (!json_is_object(e))
+        return -1;
+    ev->est = ju_num(e, "est", 0);
+    ev->s2 = ju_num(e, "s2", 0);
+    ev->df = ju_num(e, "df", 0);
+    ev->scale = ju_num(e, "scale", 1);
+    ev->paired = json_is_true(json_object_get(e, "paired"));
+    if (alpha)
+        *alpha = ju_num(e, "alpha", STATS_EVIDENCE_LEVEL);
+    return 0;
+}
+
+/* Whether metric m is judged by the moderated test (stats_judge: not counted, gated). */
+static int judged_timed(int m)
+{
+    return m != METRIC_CPU_PERCENT && !metric_counted((enum metric)m);
+}
+
+/* The prior of metric m for evidence of kind paired, from every row's comparisons, pooled
+ * with the outside noise o. Returns 0, or -1 when there is none. */
+static int fit_prior(const json_t *rows, int m, int paired, const struct mod_prior *o,
+                     struct mod_prior *pr)
+{
+    size_t cap = 64, n = 0, i;
+    double *s2 = malloc(cap * sizeof(double)), *df = malloc(cap * sizeof(double));
+    const json_t *row;
+    int rc = -1;
+
+    pr->s2 = pr->df = 0;
+    if (!s2 || !df)
+        goto out;
+    json_array_foreach(rows, i, row)
+    {
+        const json_t *cmp;
+        const char *ver;
+
+        json_object_foreach(
+            (json_t *)json_object_get(summary_metric(row, metric_name((enum metric)m)),
+                                      "vs_baseline"),
+            ver, cmp)
+        {
+            struct mod_evidence ev;
+
+            if (summary_get_evidence(cmp, &ev, NULL) < 0 || ev.paired != paired)
+                continue;
+            if (n == cap) {
+                double *a = realloc(s2, 2 * cap * sizeof(double)),
+                       *b = a ? realloc(df, 2 * cap * sizeof(double)) : NULL;
+
+                if (a)
+                    s2 = a;
+                if (!b)
+                    goto out;
+                df = b;
+                cap *= 2;
+            }
+            s2[n] = ev.s2;
+            df[n++] = ev.df;
+        }
+    }
+    rc = mod_prior_fit(s2, df, n, pr);
+    if (o && o->df > 0 && o->s2 > 0) {
+        double d = (rc == 0 ? pr->df : 0) + o->df;
+
+        pr->s2 = ((rc == 0 ? pr->df * pr->s2 : 0) + o->df * o->s2) / d;
+        pr->df = d;
+        rc = 0;
+    }
+out:
+    free(s2);
+    free(df);
+    return rc;
+}
+
+/* Judges every comparison of metric m in rows again under the priors (by kind). */
+static void judge_metric(json_t *rows, int m, const struct mod_prior pr[2], const int have[2],
+                         size_t planned)
+{
+    const json_t *row;
+    size_t i;
+
+    json_array_foreach(rows, i, row)
+    {
+        const json_t *mo = summary_metric(row, metric_name((enum metric)m));
+        json_t *cmp;
+        const char *ver;
+
+        json_object_foreach((json_t *)json_object_get(mo, "vs_baseline"), ver, cmp)
+        {
+            struct mod_evidence ev;
+            struct verdict_out vo;
+            double alpha, change;
+
+            memset(&vo, 0, sizeof(vo));
+            if (summary_get_evidence(cmp, &ev, &alpha) < 0 || !have[ev.paired] ||
+                summary_judged_change(mo, cmp, (double)planned, &change) < 0)
+                continue;
+            stats_judge_timed(ju_num(mo, "threshold_pct", 0),
+                              metric_higher_is_better((enum metric)m), change, &ev,
+                              &pr[ev.paired], alpha, &vo);
+            summary_put_judgement(cmp, &vo, &pr[ev.paired]);
+        }
+    }
+}
+
+json_t *summary_judge_rows(json_t *rows, const json_t *versions,
+                           const struct verdict_rules *rules, size_t planned)
+{
+    json_t *noise = json_object(), *row;
+    size_t i;
+    int m, k;
+
+    for (m = 0; noise && m < METRIC_ALL; m++) {
+        struct mod_prior pr[2];
+        int have[2];
+        json_t *mj = json_object();
+
+        if (!judged_timed(m))
+            continue;
+        for (k = 0; k < 2; k++) {
+            have[k] = fit_prior(rows, m, k, rules ? &rules->outside[m] : NULL, &pr[k]) == 0;
+            if (have[k])
+                json_object_set_new(mj, k ? "paired" : "unpaired",
+                                    json_pack("{s:o, s:o}", "s2", jnum(pr[k].s2), "df",
+                                              jnum(pr[k].df)));
+        }
+        if (have[0] || have[1])
+            judge_metric(rows, m, pr, have, planned);
+        if (json_object_size(mj))
+            json_object_set_new(noise, metric_name((enum metric)m), mj);
+        else
+            json_decref(mj);
+    }
+    json_array_foreach(rows, i, row)
+    {
+        json_t *metrics = json_object_get(row, "metrics");
+
+        summary_row_hold_disturbed(row, metrics, planned);
+        family_hold(row, metrics, versions, planned);
+    }
+    return noise;
+}
