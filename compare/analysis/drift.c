@@ -15,6 +15,44 @@ static int direction(enum metric m, double rel, double threshold_pct)
     return (rel > 0) == (metric_higher_is_better(m) != 0) ? 1 : -1;
 }
 
+/* The newest night against the n previous values prev[0..n) (drift.h, newest_verdict). */
+static void judge_newest(struct drift_series *s, const double *prev, size_t n, double th)
+{
+    struct verdict_out vo;
+    struct mod_evidence ev = {0, 0, 0, 1, 0};
+    double m = 0, ss = 0;
+    size_t i;
+
+    s->newest_verdict = VERDICT_UNDECIDED;
+    s->newest_reason = STATS_REASON_TOO_FEW;
+    if (n < 2 || !(s->newest > 0) || !isfinite(s->change))
+        return;
+    for (i = 0; i < n; i++) {
+        if (!(prev[i] > 0))
+            return;
+        m += log(prev[i]);
+    }
+    m /= (double)n;
+    for (i = 0; i < n; i++)
+        ss += (log(prev[i]) - m) * (log(prev[i]) - m);
+    ev.est = log(s->newest) - m;
+    ev.df = (double)n - 1;
+    ev.s2 = ss / ev.df;
+    ev.scale = sqrt(1 + 1 / (double)n); /* one new night against the mean of n */
+    stats_judge_timed(th, metric_higher_is_better(s->metric), s->change, &ev, NULL,
+                      STATS_EVIDENCE_LEVEL, &vo);
+    s->newest_verdict = vo.verdict;
+    s->newest_reason = vo.reason;
+    /* one noisy night: its own runs reach back within the threshold of the nights before */
+    if (strcmp(vo.verdict, VERDICT_SAME) != 0 && strcmp(vo.verdict, VERDICT_UNDECIDED) != 0 &&
+        isfinite(s->newest_min) && isfinite(s->newest_max) &&
+        ((s->change < 0 && s->newest_max >= s->prev_median * (1 - th / 100)) ||
+         (s->change > 0 && s->newest_min <= s->prev_median * (1 + th / 100)))) {
+        s->newest_verdict = VERDICT_UNDECIDED;
+        s->newest_reason = STATS_REASON_NOISE;
+    }
+}
+
 int drift_analyse(struct drift_series *s, const struct verdict_rules *rules, size_t window,
                   uint64_t seed)
 {
@@ -32,6 +70,8 @@ int drift_analyse(struct drift_series *s, const struct verdict_rules *rules, siz
     s->prev_median = NAN;
     s->trend_change = NAN;
     s->trend_dir = 0;
+    s->newest_verdict = VERDICT_UNDECIDED;
+    s->newest_reason = STATS_REASON_TOO_FEW;
     memset(&s->cp, 0, sizeof(s->cp));
     if (s->n == 0)
         return 0;
@@ -45,6 +85,7 @@ int drift_analyse(struct drift_series *s, const struct verdict_rules *rules, siz
             s->change = s->newest / s->prev_median - 1;
             s->newest_dir = direction(s->metric, s->change, th);
         }
+        judge_newest(s, s->values + lo, s->n - 1 - lo, th);
     }
     if (s->n >= window + 2) {
         size_t last = s->n - window, before = last > window ? last - window : 0;
@@ -89,7 +130,7 @@ int drift_analyse(struct drift_series *s, const struct verdict_rules *rules, siz
                 s->regression_step = 1;
         }
     }
-    if (s->newest_dir || s->trend_dir)
+    if (s->newest_dir || s->trend_dir || !strcmp(s->newest_verdict, VERDICT_REGRESSED))
         s->flagged = 1;
     return 0;
 }

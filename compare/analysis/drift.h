@@ -37,9 +37,16 @@ struct drift_series {
     size_t n;                        /* points (same-environment nights holding this row) */
     double values[DRIFT_MAX_NIGHTS]; /* baseline median per night, oldest first */
     size_t night[DRIFT_MAX_NIGHTS];  /* index of each point's night in the history */
+    double newest_min, newest_max;   /* the newest night's own runs, min and max (NAN: unknown) */
     /* filled by drift_analyse: */
     double newest, prev_median, change; /* change = newest / prev_median - 1 (NAN: no prev) */
     int newest_dir;                     /* -1 worse beyond threshold, +1 better, 0 neither */
+    /* The newest night against the previous K by the verdict rule of stats_judge_timed(): the
+     * log of the newest value against the mean log of the K before, their spread the noise
+     * (a t-test of one new value, df K − 1); a night whose own runs reach back within the
+     * threshold of the previous median is noisy, and stays undecided (unstable). VERDICT_*
+     * word; its reason when undecided. */
+    const char *newest_verdict, *newest_reason;
     double trend_change; /* median of the last K nights / median of the K before - 1 (NAN) */
     int trend_dir;       /* like newest_dir: catches a slow drift no single night shows */
     struct cp_result cp;
@@ -50,10 +57,11 @@ struct drift_series {
 };
 
 /* Analyses s->values[0..n) with the metric's threshold from rules and window K (previous
- * nights compared with the newest). A regression step: the last reported change point is a
- * step in the bad direction by at least the threshold, it happened within the last K nights,
- * and the newest night is still worse than the K nights before it by at least the threshold.
- * Returns 0, or -1 (out of memory / too long). */
+ * nights compared with the newest): newest_verdict decides the newest night on the night it
+ * happens (fewer than two previous nights: undecided, too few runs). A regression step: the last
+ * reported change point is a step in the bad direction by at least the threshold, it happened
+ * within the last K nights, and the newest night is still worse than the K nights before it by at
+ * least the threshold. Returns 0, or -1 (out of memory / too long). */
 int drift_analyse(struct drift_series *s, const struct verdict_rules *rules, size_t window,
                   uint64_t seed);
 

@@ -241,8 +241,9 @@ static const json_t *find_row(const json_t *summary, const char *config)
     return NULL;
 }
 
-/* The baseline median of metric m in row, or NAN. */
-static double baseline_median(const json_t *summary, const json_t *row, enum metric m)
+/* The baseline's figure key ("median", "min", "max") of metric m in row, or NAN. */
+static double baseline_figure(const json_t *summary, const json_t *row, enum metric m,
+                              const char *key)
 {
     const char *base = json_string_value(json_object_get(summary, "baseline")), *st;
     json_t *v = json_object_get(
@@ -250,7 +251,7 @@ static double baseline_median(const json_t *summary, const json_t *row, enum met
             json_object_get(json_object_get(json_object_get(row, "metrics"), metric_name(m)),
                             "values"),
             base ? base : ""),
-        "median");
+        key);
 
     if (!json_is_number(v))
         return NAN;
@@ -477,9 +478,11 @@ static int add_series(struct drift_cmd *d, const json_t *params, const char *con
         if (d->dn[i].other_env || !d->summaries[i])
             continue;
         nr = find_row(d->summaries[i], config);
-        v = nr ? baseline_median(d->summaries[i], nr, s->metric) : NAN;
+        v = nr ? baseline_figure(d->summaries[i], nr, s->metric, "median") : NAN;
         if (!(v == v))
             continue;
+        s->newest_min = baseline_figure(d->summaries[i], nr, s->metric, "min");
+        s->newest_max = baseline_figure(d->summaries[i], nr, s->metric, "max");
         s->values[s->n] = v;
         s->night[s->n] = i;
         s->n++;
@@ -512,7 +515,8 @@ static int build_series(struct drift_cmd *d)
     return 0;
 }
 
-/* EXIT_REGRESSION when a gated series steps down on the newest night (reason names them). */
+/* EXIT_REGRESSION when a gated series steps down, or its newest night is decided regressed
+ * against the previous K (drift.h newest_verdict), on the newest night (reason names them). */
 static int judge(struct drift_cmd *d)
 {
     size_t i;
@@ -522,7 +526,8 @@ static int judge(struct drift_cmd *d)
         size_t used = strlen(d->reason);
         char ch[32];
 
-        if (!d->series[i]->regression_step || !d->series[i]->gated)
+        if (!d->series[i]->gated || (!d->series[i]->regression_step &&
+                                     strcmp(d->series[i]->newest_verdict, VERDICT_REGRESSED) != 0))
             continue;
         rc = EXIT_REGRESSION;
         snprintf(ch, sizeof(ch), "%+.2f%%", d->series[i]->change * 100);
@@ -564,7 +569,7 @@ static int report(struct drift_cmd *d, int rc)
            "flagged; report: %s/drift.md\n",
            d->n, marked, d->n_series, flagged, d->history);
     if (rc == EXIT_REGRESSION)
-        fprintf(stderr, "compare: drift: regression step on the newest night in %s\n", d->reason);
+        fprintf(stderr, "compare: drift: regression on the newest night in %s\n", d->reason);
     return rc;
 }
 

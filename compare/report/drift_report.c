@@ -198,6 +198,21 @@ static const char *dir_word(const struct dw *w, int dir)
     return dir < 0 ? tr(w, D_WORSE) : dir > 0 ? tr(w, D_BETTER) : "";
 }
 
+/* The newest night's verdict beside its change: " regressed", " improved", " undecided" or
+ * nothing for "~". */
+static const char *verdict_word(const struct dw *w, const struct drift_series *s)
+{
+    const char *v = s->newest_verdict ? s->newest_verdict : "";
+
+    if (!strcmp(v, VERDICT_REGRESSED))
+        return tr(w, D_NEWEST_REGRESSED);
+    if (!strcmp(v, VERDICT_IMPROVED))
+        return tr(w, D_NEWEST_IMPROVED);
+    if (!strcmp(v, VERDICT_UNDECIDED) && s->newest_dir)
+        return tr(w, D_NEWEST_UNDECIDED);
+    return "";
+}
+
 static void series_row(const struct dw *w, const struct drift_series *s)
 {
     char v[64];
@@ -215,7 +230,7 @@ static void series_row(const struct dw *w, const struct drift_series *s)
     cell_next(w);
     fmt_pct(v, sizeof(v), s->change);
     put_data(w, v);
-    put_data(w, dir_word(w, s->newest_dir));
+    put_data(w, verdict_word(w, s));
     cell_next(w);
     fmt_pct(v, sizeof(v), s->trend_change);
     put_data(w, v);

@@ -2,7 +2,9 @@
 # pairbench-test: untimed
 # compare drift on histories of synthetic nights (run directories with hand-made meta.json and
 # summary.json, values from a fixed-seed generator): a 12% throughput step held for 3 nights
-# → exit 1 with the step at the right night; flat nights and a single bad night → exit 0; a
+# → exit 1 with the step at the right night; flat nights → exit 0; a single bad newest night
+# (−15%, or −90%) decided against the nights before it → exit 1 on the night it happens, one
+# whose own runs spread back to the old level → undecided, exit 0; a
 # night from another kernel or another CPU of the same model name is marked and left out,
 # one that recorded no CPU identity is not; re-adding a night is a no-op; --lang zh writes
 # both reports in Chinese; nights that counted instructions/op get that series and its step;
@@ -29,7 +31,7 @@ const scpu = (process.env.SCPU || "").split(" ").filter(Boolean).map(Number);
 const params = process.env.RATE ? {rate: Number(process.env.RATE)} : {};
 vals.forEach((v, i) => {
   const day = i + 1, dir = `${base}/${day}`;
-  const tag = /^[kcnh]:/.test(v) ? v[0] : "", tput = Number(tag ? v.slice(2) : v) * 1000;
+  const tag = /^[kcnhw]:/.test(v) ? v[0] : "", tput = Number(tag ? v.slice(2) : v) * 1000;
   fs.mkdirSync(dir, {recursive: true});
   const started = `2026-10-${String(day).padStart(2, "0")}T02:00:00Z`;
   const env = {machine: "test box", cpu_model: "AMD EPYC", kernel: tag === "k" ? "5.10.0" : "6.1.0",
@@ -41,7 +43,9 @@ vals.forEach((v, i) => {
     configs: [{id: "a1b2c3d4", label: "tcp · 64 B · window1 · 1 clients", index: 0, params: {}}],
     dataset: {file: "runs.jsonl", sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}}));
   fs.writeFileSync(`${dir}/runs.jsonl`, "");
-  const m = (x) => ({values: {main: {median: x, min: x * 0.99, max: x * 1.01, n: 5}}, vs_baseline: {}});
+  /* "w:VALUE": a noisy night, its own runs from 60% to 120% of its median */
+  const [lo, hi] = tag === "w" ? [0.6, 1.2] : [0.99, 1.01];
+  const m = (x) => ({values: {main: {median: x, min: x * lo, max: x * hi, n: 5}}, vs_baseline: {}});
   const lat = process.env.RATE ? 1e6 / 100000 : 1e6 / tput; /* at a fixed rate: flat */
   const metrics = {throughput: m(tput), cpu_efficiency: m(tput * 1.5), p50_us: m(lat * 0.9),
     p99_us: m(lat * 1.5), rss_mib: m(3.0)};
@@ -67,7 +71,7 @@ noise="100.3 99.2 100.9 99.6 100.1 98.9 100.6 99.8 100.4 99.1"
 # 1. a step: 10 nights at ~100k, 3 nights at ~88k -> exit 1, the step at night 11
 history step $noise 88.1 87.6 88.4
 assert_exit 1 "$COMPARE" drift --history "$T/step" > "$T/step.out" 2> "$T/step.err"
-grep -q "regression step on the newest night in 'tcp · 64 B · window1 · 1 clients' throughput" "$T/step.err" \
+grep -q "regression on the newest night in 'tcp · 64 B · window1 · 1 clients' throughput" "$T/step.err" \
     || fail "no reason line: $(cat "$T/step.err")"
 grep -q "night 11 (20261011T020000Z-e3b0c442): 99.95 k/s → 88.10 k/s (−11.86%, step" "$T/step/drift.md" \
     || { cat "$T/step/drift.md"; fail "step not reported at night 11"; }
@@ -86,10 +90,20 @@ history flat $noise 100.2 99.7 100.5
 assert_exit 0 "$COMPARE" drift --history "$T/flat" > "$T/flat.out"
 grep -q "No series changed by its threshold" "$T/flat/drift.md" || fail "flat history flagged"
 
-# 3. a single bad newest night: shown as a change, not a step -> exit 0
+# 3. a single bad newest night, −15% against nights within 1%: decided on the night it
+# happens (regressed, exit 1) though no step is seen yet; −90% likewise; the same −15% on a
+# night whose own runs reach back to the old level stays undecided (exit 0)
 history outlier $noise 100.2 99.7 85.0
-assert_exit 0 "$COMPARE" drift --history "$T/outlier" > /dev/null
-grep -q "−1[45]\.[0-9]*% worse" "$T/outlier/drift.md" || { cat "$T/outlier/drift.md"; fail "bad night not shown"; }
+assert_exit 1 "$COMPARE" drift --history "$T/outlier" > /dev/null 2> "$T/outlier.err"
+grep -q "regression on the newest night in 'tcp · 64 B · window1 · 1 clients' throughput" \
+    "$T/outlier.err" || fail "bad night not named: $(cat "$T/outlier.err")"
+grep -q "−1[45]\.[0-9]*% regressed" "$T/outlier/drift.md" || { cat "$T/outlier/drift.md"; fail "bad night not shown"; }
+history fell90 $noise 100.2 99.7 10.0
+assert_exit 1 "$COMPARE" drift --history "$T/fell90" > /dev/null 2> "$T/fell90.err"
+grep -q "−90\.[0-9]*% regressed" "$T/fell90/drift.md" || { cat "$T/fell90/drift.md"; fail "-90% night not flagged"; }
+history noisy $noise 100.2 99.7 w:85.0
+assert_exit 0 "$COMPARE" drift --history "$T/noisy" > /dev/null
+grep -q "−1[45]\.[0-9]*% undecided" "$T/noisy/drift.md" || { cat "$T/noisy/drift.md"; fail "noisy night not undecided"; }
 
 # 4. a night from another kernel (even a slow one) is marked and left out
 history env $noise k:70.0 100.3 99.8
@@ -147,7 +161,7 @@ grep -q -- "compare drift: --lang: expected 'en' or 'zh', got 'fr'" "$T/e.err" |
 INSTR="10000 10010 9995 10005 10000 9990 10010 10000 10005 9995 10400 10410 10395" \
     history instr $noise 100.2 99.7 100.5
 assert_exit 1 "$COMPARE" drift --history "$T/instr" > /dev/null 2> "$T/instr.err"
-grep -q "regression step on the newest night in 'tcp · 64 B · window1 · 1 clients' instructions" \
+grep -q "regression on the newest night in 'tcp · 64 B · window1 · 1 clients' instructions" \
     "$T/instr.err" || fail "instructions step not the reason: $(cat "$T/instr.err")"
 grep -q "instructions/op 1% (gated)" "$T/instr/drift.md" || fail "instructions threshold not named"
 grep -q "| tcp · 64 B · window1 · 1 clients | instructions/op | 10395 instructions/op | 10005 instructions/op |" \
@@ -171,7 +185,7 @@ if grep -q "Rows at a fixed rate" "$T/step/drift.md"; then fail "fixed-rate rule
 RATE=5000 SCPU="20.1 19.9 20.2 20.0 19.8 20.1 20.0 19.9 20.2 20.0 22.5 22.4 22.6" \
     history rate_cpu $noise 100.2 99.7 100.5
 assert_exit 1 "$COMPARE" drift --history "$T/rate_cpu" > /dev/null 2> "$T/rc.err"
-grep -q "regression step on the newest night in 'tcp · 64 B · window1 · 1 clients' server_cpu_us" \
+grep -q "regression on the newest night in 'tcp · 64 B · window1 · 1 clients' server_cpu_us" \
     "$T/rc.err" || fail "fixed-rate server CPU step not the reason: $(cat "$T/rc.err")"
 
 # 5. bad input
