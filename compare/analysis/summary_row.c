@@ -119,7 +119,8 @@ static void side_add_run(struct side *s, size_t r, const json_t *run, double war
  * failures. Returns how many failed. */
 static unsigned add_counted(struct side *const *sides, const char *cfg, const json_t *latest,
                             const json_t *versions, size_t nr, json_t *failures, const char *kind,
-                            const char *field, int metric, unsigned *n_ok)
+                            const char *field, int metric, unsigned *n_ok,
+                            const char **not_countable)
 {
     size_t vi, r;
     unsigned failed = 0;
@@ -135,6 +136,11 @@ static unsigned add_counted(struct side *const *sides, const char *cfg, const js
             summary_run_key(key, sizeof(key), cfg, kv, (long)r + 1);
             if (!(run = json_object_get(latest, key)))
                 continue;
+            if (json_is_false(json_object_get(run, "countable"))) {
+                /* not countable here (cost.c): no failure, and no count of the row stands */
+                *not_countable = ju_str(run, "reason", "unknown");
+                continue;
+            }
             if (strcmp(ju_str(run, "status", "failed"), "ok") != 0) {
                 failed++;
                 if (strcmp(kind, field) != 0)
@@ -171,6 +177,39 @@ static void row_add_counted(json_t *row, unsigned ok, unsigned failed)
                         json_pack("{s:I,s:I}", "ok", (json_int_t)ok, "failed", (json_int_t)failed));
     if (failed)
         json_object_set_new(row, "status", json_string("failed"));
+}
+
+/* The counted runs of the row into the sides, their failures into cnt_failed (instructions,
+ * system calls, allocations, estimated cycles). A row whose server was not countable here
+ * (cost.c: "countable": false) keeps no count at all, says why under "not_countable", and is
+ * judged on its timed metrics. */
+static void row_counted(json_t *row, struct side **sides, const char *cfg, const json_t *latest,
+                        const json_t *versions, size_t nr, unsigned cnt_failed[4])
+{
+    static const struct {
+        const char *kind, *field;
+        int metric;
+    } kinds[4] = {{"instructions", "instructions", METRIC_INSTRUCTIONS},
+                  {"syscalls", "syscalls", METRIC_SYSCALLS},
+                  {"instructions", "allocations", METRIC_ALLOCATIONS},
+                  {"instructions", "estimated_cycles", METRIC_ESTIMATED_CYCLES}};
+    const char *nc = NULL;
+    unsigned ok = 0;
+    size_t k, vi;
+
+    for (k = 0; k < 4; k++)
+        cnt_failed[k] =
+            add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"),
+                        kinds[k].kind, kinds[k].field, kinds[k].metric, &ok, &nc);
+    if (nc) {
+        for (k = 0; k < 4; k++)
+            for (vi = 0; vi < json_array_size(versions); vi++)
+                memset(sides[vi]->have[kinds[k].metric], 0, sizeof(sides[vi]->have[0]));
+        memset(cnt_failed, 0, 4 * sizeof(cnt_failed[0]));
+        json_object_set_new(row, "not_countable", json_string(nc));
+        return;
+    }
+    row_add_counted(row, ok, cnt_failed[0] + cnt_failed[1]);
 }
 
 /* ---- building ---- */
@@ -527,8 +566,8 @@ static double disturbance_cores(const json_t *interf)
     double most = 0;
     size_t k;
 
-    json_array_foreach(json_object_get(interf, "disturbed"), k, x)
-        most = fmax(most, ju_num(x, "other_cpu_cores", 0));
+    json_array_foreach(json_object_get(interf, "disturbed"), k, x) most =
+        fmax(most, ju_num(x, "other_cpu_cores", 0));
     return most;
 }
 
@@ -615,7 +654,7 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
     struct verdict_rules rate_rules = *rules;
     struct side **sides = sides_new(nv);
     json_t *row, *metrics;
-    unsigned cnt_failed[4], cnt_ok = 0;
+    unsigned cnt_failed[4];
     size_t cell_size = sizeof(const json_t *);
 
     rr.cells = calloc((nv * nr) + 1, cell_size);
@@ -634,16 +673,7 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
     free(rr.cells);
     row_identity(row, cfg, mcfg, fallback_label, rr.ok, rr.failed, expected_rounds * nv);
     row_run_facts(row, &rr);
-    cnt_failed[0] = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"),
-                                "instructions", "instructions", METRIC_INSTRUCTIONS, &cnt_ok);
-    cnt_failed[1] = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"),
-                                "syscalls", "syscalls", METRIC_SYSCALLS, &cnt_ok);
-    cnt_failed[2] = add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"),
-                                "instructions", "allocations", METRIC_ALLOCATIONS, &cnt_ok);
-    cnt_failed[3] =
-        add_counted(sides, cfg, latest, versions, nr, json_object_get(row, "failures"),
-                    "instructions", "estimated_cycles", METRIC_ESTIMATED_CYCLES, &cnt_ok);
-    row_add_counted(row, cnt_ok, cnt_failed[0] + cnt_failed[1]);
+    row_counted(row, sides, cfg, latest, versions, nr, cnt_failed);
     /* a fixed-rate row judges what each request costs the server (outcome.h) */
     outcome_rate_rules(json_object_get(mcfg, "params"), 0, &rate_rules, NULL);
     row_metrics(metrics, sides, cfg, latest, versions, nr, rr.failed, cnt_failed, rr.any_server,

@@ -69,8 +69,11 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *given,
 }
 
 /* 1 when a gated metric of row (rules) is regressed for some candidate; counted only: the
- * metrics of the counted runs alone (not the software events, read in the timed runs) */
-static int any_regressed(const json_t *row, const struct verdict_rules *rules, int counted)
+ * metrics of the counted runs alone (not the software events, read in the timed runs); final
+ * (final > 0): a timed verdict whose evidence would pass even the strictest look of the extra
+ * rounds, p ≤ stats_extra_alpha at the cap (¾ × 2/252), so no extra round takes it back */
+static int any_regressed(const json_t *row, const struct verdict_rules *rules, int counted,
+                         int final)
 {
     const json_t *metrics = json_object_get(row, "metrics");
     int m;
@@ -85,7 +88,9 @@ static int any_regressed(const json_t *row, const struct verdict_rules *rules, i
             (json_t *)json_object_get(json_object_get(metrics, metric_name(m)), "vs_baseline"),
             cand, cmp)
         {
-            if (strcmp(ju_str(cmp, "verdict", ""), VERDICT_REGRESSED) == 0)
+            if (strcmp(ju_str(cmp, "verdict", ""), VERDICT_REGRESSED) == 0 &&
+                (!final ||
+                 ju_num(json_object_get(cmp, "evidence"), "p", 1) <= STATS_EXTRA_ALPHA * 0.75))
                 return 1;
         }
     }
@@ -101,9 +106,9 @@ int confirm_row_regressed(const json_t *row, const struct verdict_rules *given, 
     row_rules(row, given, &rr);
     /* a count's regression is final (it repeats run to run, and a verdict needs the cheapest
      * runs to differ too): no extra round of the timed metrics can take exit 1 back */
-    if (any_regressed(row, &rr, 1))
+    if (any_regressed(row, &rr, 1, 0) || any_regressed(row, &rr, 0, 1))
         return 1;
-    return !confirm_row_borderline(row, given, planned) && any_regressed(row, &rr, 0);
+    return !confirm_row_borderline(row, given, planned) && any_regressed(row, &rr, 0, 0);
 }
 
 /* The highest round recorded for configuration id in runs (0 when none). */
@@ -312,6 +317,24 @@ static const char *regressed_row(const struct confirm_ctx *cx, const json_t *sum
                 return sp->configs[c].label;
     }
     return NULL;
+}
+
+int confirm_regressed_now(const struct confirm_ctx *cx, char *label, size_t n, char *err,
+                          size_t errlen)
+{
+    json_t *runs = NULL, *summary = judged_summary(cx, &runs, err, errlen);
+    const char *l;
+
+    if (!summary) {
+        json_decref(runs);
+        return -1;
+    }
+    l = regressed_row(cx, summary);
+    if (l)
+        snprintf(label, n, "%s", l);
+    json_decref(summary);
+    json_decref(runs);
+    return l != NULL;
 }
 
 int confirm_run(struct confirm_ctx *cx, char *err, size_t errlen)

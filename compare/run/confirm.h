@@ -40,7 +40,8 @@ struct confirm_ctx {
 
 /* Whether a summary row is decided regressed: status ok, and verdict "regressed" on a gated
  * counted metric (instructions, system calls, allocations, estimated cycles: final whatever the
- * timed metrics still need), or on a gated metric of a row that is not borderline
+ * timed metrics still need), on a gated timed metric whose evidence p is at most the extra
+ * rounds' strictest level (¾ × 2/252), or on a gated metric of a row that is not borderline
  * (confirm_row_borderline), for some candidate; no extra round can take that back. Pure. */
 int confirm_row_regressed(const json_t *row, const struct verdict_rules *rules, size_t planned);
 
@@ -58,6 +59,12 @@ void confirm_plan_budget(struct confirm_ctx *cx, uint64_t deadline_ns, uint64_t 
  * other_cpu_cores, steal_pct}] for the reports. Returns 0, or -1 with err. */
 #define CONFIRM_DISTURBED_REPEATS 2
 int confirm_repeat_disturbed(struct confirm_ctx *cx, char *err, size_t errlen);
+
+/* Whether some selected row of runs.jsonl as it stands is decided regressed
+ * (confirm_row_regressed, under cx's rules): 1 with its label in label, 0 none, -1 with err.
+ * A gate asks it before the counted runs: no count can take that exit 1 back. */
+int confirm_regressed_now(const struct confirm_ctx *cx, char *label, size_t n, char *err,
+                          size_t errlen);
 
 /* Runs extra rounds for borderline rows until none is left or the cap is reached (or a stop
  * signal). Returns 0, or -1 with err set (a run could not be started or recorded). */

@@ -161,7 +161,7 @@ static int launch_wait_ready(struct runner *r, const struct launch *l, struct pr
                              size_t reasonlen)
 {
     char probe_err[512] = "no probe yet", attempt_err[512], tail[512];
-    uint64_t deadline = clock_now_ns() + (uint64_t)(l->probe_timeout_s * 1e9);
+    uint64_t deadline = clock_now_ns() + (uint64_t)(l->probe_timeout_s * 1e9), held_since = 0;
     int tried = 0;
 
     for (;;) {
@@ -191,6 +191,18 @@ static int launch_wait_ready(struct runner *r, const struct launch *l, struct pr
                 return 0;
             if (prc == -3) { /* a refused password or certificate: final, no retry */
                 snprintf(reason, reasonlen, "server not ready: '%s': %s", shown, attempt_err);
+                return 1;
+            }
+            /* connected, and the reply held past the limit since the first such attempt */
+            held_since = prc == -2 && strncmp(attempt_err, "read ", 5) == 0
+                             ? (held_since ? held_since : clock_now_ns())
+                             : 0;
+            if (held_since && l->hold_limit_s > 0 &&
+                clock_now_ns() - held_since >= (uint64_t)(l->hold_limit_s * 1e9)) {
+                snprintf(reason, reasonlen,
+                         "server not ready: '%s' accepts connections but held the probe's reply "
+                         "for %.0f s (replies that wait on timers: %s)",
+                         shown, l->hold_limit_s, attempt_err);
                 return 1;
             }
             /* the last attempt, cut short by the deadline, that only ran out of time says

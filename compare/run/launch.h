@@ -24,6 +24,10 @@ struct launch {
     const char *log;        /* its stderr */
     char *const *wrap;      /* NULL-ended words in front of the command, or NULL */
     double probe_timeout_s; /* how long it may take to answer a real probe */
+    /* how long it may hold a probe's reply once it accepts connections (0: up to
+     * probe_timeout_s): a counted server whose replies wait on timers answers once per
+     * grace period of the virtual clock (preload/clock.c) and never in time */
+    double hold_limit_s;
 };
 
 /* Picks a free loopback port (ports_free()) and points eff's "host" and "port" at host and it.
