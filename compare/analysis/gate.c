@@ -533,7 +533,7 @@ static void decide_code(struct gate_result *gr, size_t n_rows, const char *regs,
             reason_add(gr->reason, sizeof(gr->reason), NULL, part);
         }
         if (gr->unstable || gr->incomplete || gr->too_few) {
-            snprintf(part, sizeof(part), "inconclusive: %s", incs);
+            snprintf(part, sizeof(part), "undecided: %s", incs);
             reason_add(gr->reason, sizeof(gr->reason), NULL, part);
         }
         if (n_rows == 0)

@@ -84,10 +84,10 @@ struct gate_result {
     int code;           /* EXIT_OK, EXIT_REGRESSION, EXIT_HARNESS or EXIT_INCONCLUSIVE */
     unsigned regressed; /* (row, candidate, metric) findings per kind */
     unsigned improved;
-    unsigned unstable;
+    unsigned unstable;   /* "undecided" findings for the noise or disturbed runs */
     unsigned failed;     /* gated rows with failed runs */
     unsigned incomplete; /* gated rows with missing runs (interrupted, resumed short) */
-    unsigned too_few;    /* gated findings "~" by the evidence floor (reason "too few runs") */
+    unsigned too_few;    /* "undecided" findings with reason "too few runs" */
     unsigned rows;       /* rows looked at */
     char reason[2048];   /* one line for a non-zero exit (empty for 0) */
 };

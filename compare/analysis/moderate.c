@@ -150,8 +150,8 @@ static double log_mean(const double *v, size_t n, double *ss)
     return m;
 }
 
-int mod_evidence_from(const double *a, size_t na, const double *b, size_t nb,
-                      const double *ratios, size_t n_pairs, struct mod_evidence *e)
+int mod_evidence_from(const double *a, size_t na, const double *b, size_t nb, const double *ratios,
+                      size_t n_pairs, struct mod_evidence *e)
 {
     double ssa, ssb, ma, mb;
 
@@ -240,8 +240,8 @@ int mod_prior_fit(const double *s2, const double *df, size_t n, struct mod_prior
     return 0;
 }
 
-size_t mod_runs_needed(const struct mod_evidence *e, const struct mod_prior *pr,
-                       double threshold, double alpha)
+size_t mod_runs_needed(const struct mod_evidence *e, const struct mod_prior *pr, double threshold,
+                       double alpha)
 {
     double df0, s2 = moderated_s2(e, pr, &df0), d0 = df0 - e->df, up = log1p(threshold),
                 down = log1p(-fmin(threshold, 0.999));

@@ -39,8 +39,8 @@ struct mod_result {
  * the n_pairs per-round ratios cand/base. Paired when every run is in a pair (n_pairs ==
  * na == nb ≥ 2), else unpaired. Values ≤ 0 are taken as 1e-12 of the unit. Returns 0, or -1
  * when a side has no value. */
-int mod_evidence_from(const double *a, size_t na, const double *b, size_t nb,
-                      const double *ratios, size_t n_pairs, struct mod_evidence *e);
+int mod_evidence_from(const double *a, size_t na, const double *b, size_t nb, const double *ratios,
+                      size_t n_pairs, struct mod_evidence *e);
 
 /* The test of e under prior pr (NULL: none). Returns 0, or -1 when neither the row nor the
  * prior gives a variance (r->p = 1, interval infinite). */
@@ -60,8 +60,8 @@ int mod_prior_fit(const double *s2, const double *df, size_t n, struct mod_prior
  * past log(1 + threshold), else the 90% interval inside ±threshold), counting the prior's
  * degrees of freedom; 0 when no count up to MOD_RUNS_CAP would. */
 #define MOD_RUNS_CAP 50
-size_t mod_runs_needed(const struct mod_evidence *e, const struct mod_prior *pr,
-                       double threshold, double alpha);
+size_t mod_runs_needed(const struct mod_evidence *e, const struct mod_prior *pr, double threshold,
+                       double alpha);
 
 /* Student's t: the upper tail P(T > t) with df degrees of freedom (df > 0), and the quantile q
  * with P(T > q) = tail. */

@@ -121,13 +121,13 @@ struct verdict_out {
     int has_evidence;   /* a timed metric's moderated test ran: ev, res, alpha hold */
     struct mod_evidence ev;
     struct mod_result res;
-    double alpha;        /* the p the evidence had to reach */
-    size_t runs_needed;  /* runs a side that would decide an undecided verdict; 0: unknown */
+    double alpha;       /* the p the evidence had to reach */
+    size_t runs_needed; /* runs a side that would decide an undecided verdict; 0: unknown */
 };
 
 /* Reasons of an "undecided" verdict (summary.json "reason"). */
-#define STATS_REASON_TOO_FEW "too few runs"   /* more runs would decide it */
-#define STATS_REASON_NOISE "unstable"         /* noise too large against the threshold */
+#define STATS_REASON_TOO_FEW "too few runs"     /* more runs would decide it */
+#define STATS_REASON_NOISE "unstable"           /* noise too large against the threshold */
 #define STATS_REASON_DISTURBED "disturbed runs" /* other work could have made the change */
 
 /* The evidence level of one metric of a row before the family (family.h) shares it. */

@@ -87,10 +87,9 @@ static int fit_prior(const json_t *rows, int m, int paired, const struct mod_pri
         const json_t *cmp;
         const char *ver;
 
-        json_object_foreach(
-            (json_t *)json_object_get(summary_metric(row, metric_name((enum metric)m)),
-                                      "vs_baseline"),
-            ver, cmp)
+        json_object_foreach((json_t *)json_object_get(
+                                summary_metric(row, metric_name((enum metric)m)), "vs_baseline"),
+                            ver, cmp)
         {
             struct mod_evidence ev;
 
@@ -149,15 +148,15 @@ static void judge_metric(json_t *rows, int m, const struct mod_prior pr[2], cons
                 summary_judged_change(mo, cmp, (double)planned, &change) < 0)
                 continue;
             stats_judge_timed(ju_num(mo, "threshold_pct", 0),
-                              metric_higher_is_better((enum metric)m), change, &ev,
-                              &pr[ev.paired], alpha, &vo);
+                              metric_higher_is_better((enum metric)m), change, &ev, &pr[ev.paired],
+                              alpha, &vo);
             summary_put_judgement(cmp, &vo, &pr[ev.paired]);
         }
     }
 }
 
-json_t *summary_judge_rows(json_t *rows, const json_t *versions,
-                           const struct verdict_rules *rules, size_t planned)
+json_t *summary_judge_rows(json_t *rows, const json_t *versions, const struct verdict_rules *rules,
+                           size_t planned)
 {
     json_t *noise = json_object(), *row;
     size_t i;
@@ -173,9 +172,9 @@ json_t *summary_judge_rows(json_t *rows, const json_t *versions,
         for (k = 0; k < 2; k++) {
             have[k] = fit_prior(rows, m, k, rules ? &rules->outside[m] : NULL, &pr[k]) == 0;
             if (have[k])
-                json_object_set_new(mj, k ? "paired" : "unpaired",
-                                    json_pack("{s:o, s:o}", "s2", jnum(pr[k].s2), "df",
-                                              jnum(pr[k].df)));
+                json_object_set_new(
+                    mj, k ? "paired" : "unpaired",
+                    json_pack("{s:o, s:o}", "s2", jnum(pr[k].s2), "df", jnum(pr[k].df)));
         }
         if (have[0] || have[1])
             judge_metric(rows, m, pr, have, planned);

@@ -29,7 +29,7 @@ int summary_get_evidence(const json_t *c, struct mod_evidence *ev, double *alpha
  * the run planned. Returns the "noise" object for summary.json (new reference, NULL when out
  * of memory): {"METRIC": {"paired": {"s2", "df"}, "unpaired": {...}}} for the metrics whose
  * prior could be fitted. */
-json_t *summary_judge_rows(json_t *rows, const json_t *versions,
-                           const struct verdict_rules *rules, size_t planned);
+json_t *summary_judge_rows(json_t *rows, const json_t *versions, const struct verdict_rules *rules,
+                           size_t planned);
 
 #endif

@@ -34,9 +34,9 @@ static const char usage[] =
     "  built with the same command; CMD runs with `sh -c` inside each tree; {tree} in the\n"
     "  spec's version commands is that tree (versions[0] baseline, versions[1] candidate)\n"
     "  --candidate WORKTREE  the repository's working tree as it is (uncommitted changes)\n"
-    "  --gate  exit 1 when a row regressed (default thresholds); without it a regression\n"
-    "          is reported and the exit is 0 (commits is a comparison, not a gate)\n"
-    "exit: 0 ok, 1 regression (--gate), 2 bad input, 3 build or runs failed\n";
+    "  --gate  also exit 4 when a gated row is undecided, as `compare gate` does\n"
+    "exit: 0 no regression, 1 a row regressed (default thresholds), 2 bad input,\n"
+    "      3 build or runs failed, 4 undecided (--gate)\n";
 
 static void default_dir(const char *sha, char *out, size_t len)
 {
@@ -246,11 +246,13 @@ static int run_and_judge(struct commits_cli *cli, const char *spec2, const char 
 
         gate_config_init(&gc);
         gate_decide(o.summary, &gc, &gr);
-        if (gr.regressed)
+        if (gr.regressed || gr.code == EXIT_INCONCLUSIVE)
             fprintf(stderr, "compare: commits: %s\n", gr.reason);
         else
             fprintf(stderr, "compare: commits: no regressed row\n");
-        if (cli->gate && rc == EXIT_OK && gr.code != EXIT_OK)
+        /* a decided regression is exit 1, as gate and drift say it; undecided rows are the
+         * gate's exit 4 only when asked (--gate): commits compares, it does not gate */
+        if (rc == EXIT_OK && (gr.regressed || (cli->gate && gr.code != EXIT_OK)))
             rc = gr.code;
         gate_config_release(&gc);
     }

@@ -79,6 +79,17 @@ static const char *num(char *b, size_t n, int decimals, double v)
     return b;
 }
 
+/* The relative change rel as fmt_change() writes it (two decimals, a real minus sign), without
+ * its "%": the sentences (G_S_*) put the sign after their placeholder. */
+static const char *pct(char *b, size_t n, double rel)
+{
+    size_t l = strlen(fmt_change(rel, b, n));
+
+    if (l && b[l - 1] == '%')
+        b[l - 1] = '\0';
+    return b;
+}
+
 /* One sentence for a finding of row/metric m, or nothing when the verdict is fine. */
 static void sentence(FILE *f, const char *lang, const json_t *row, int m, const char *base,
                      const char *cand, const struct verdict_rules *rules, double budget_s,
@@ -101,9 +112,9 @@ static void sentence(FILE *f, const char *lang, const json_t *row, int m, const 
             planned, &ch) == 0)
         ch *= 100;
     snprintf(more, sizeof(more), "%.0fm", budget_s > 0 ? fmax(5, ceil(budget_s / 60 * 3)) : 15);
-    fmt_change(ch / 100, b[0], sizeof(b[0]));
-    fmt_change(ju_num(ev, "lo", NAN), b[5], sizeof(b[5]));
-    fmt_change(ju_num(ev, "hi", NAN), b[6], sizeof(b[6]));
+    pct(b[0], sizeof(b[0]), ch / 100);
+    pct(b[5], sizeof(b[5]), ju_num(ev, "lo", NAN));
+    pct(b[6], sizeof(b[6]), ju_num(ev, "hi", NAN));
     if (strcmp(v, VERDICT_REGRESSED) == 0)
         say(f, lang, ch < 0 ? G_S_FELL : G_S_ROSE, label, name,
             num(b[1], sizeof(b[1]), 1, fabs(ch)), num(b[2], sizeof(b[2]), -1, thr),
@@ -264,7 +275,8 @@ static void gate_lead(FILE *f, const char *lang, const json_t *summary,
     snprintf(b[0], sizeof(b[0]), "%zu", json_array_size(json_object_get(summary, "rows")));
     snprintf(b[1], sizeof(b[1]), "%u", gr->regressed);
     snprintf(b[2], sizeof(b[2]), "%u", gr->improved);
-    snprintf(b[3], sizeof(b[3]), "%u", gr->unstable);
+    /* "undecided": every reason (gate_decide counts too few runs apart) */
+    snprintf(b[3], sizeof(b[3]), "%u", gr->unstable + gr->too_few);
     snprintf(b[4], sizeof(b[4]), "%u", gr->failed);
     snprintf(b[5], sizeof(b[5]), "%u", gr->incomplete);
     say(f, lang, G_COUNTS, base ? base : "?", b[0], b[1], b[2], b[3], b[4], b[5],

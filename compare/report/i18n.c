@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/metrics.h"
 #include "util/escape.h"
 #include "report/confirm_words.h"
 #include "report/i18n.h"
@@ -89,4 +90,27 @@ void i18n_vput(FILE *f, int html, const char *tmpl, va_list ap)
     else
         fputs(s ? s : "?", f);
     free(s);
+}
+
+enum i18n_msg i18n_metric_msg(int m)
+{
+    static const enum i18n_msg names[] = {
+        [METRIC_THROUGHPUT] = M_MN_THROUGHPUT,
+        [METRIC_CPU_PERCENT] = M_MN_CPU,
+        [METRIC_CPU_EFFICIENCY] = M_MN_EFFICIENCY,
+        [METRIC_P50_US] = M_MN_P50,
+        [METRIC_P99_US] = M_MN_P99,
+        [METRIC_RSS_MIB] = M_MN_RSS,
+        [METRIC_SERVER_CPU_US] = M_MN_SERVER_CPU,
+        [METRIC_INSTRUCTIONS] = M_MN_INSTRUCTIONS,
+        [METRIC_CONTEXT_SWITCHES] = M_MN_CTXSW,
+        [METRIC_PAGE_FAULTS] = M_MN_FAULTS,
+        [METRIC_CPU_MIGRATIONS] = M_MN_MIGRATIONS,
+        [METRIC_SYSCALLS] = M_MN_SYSCALLS,
+        [METRIC_ALLOCATIONS] = M_MN_ALLOCATIONS,
+        [METRIC_ESTIMATED_CYCLES] = M_MN_CYCLES,
+    };
+    _Static_assert(sizeof(names) / sizeof(names[0]) == METRIC_ALL, "a name per metric");
+
+    return m >= 0 && m < METRIC_ALL ? names[m] : M_MN_CPU;
 }

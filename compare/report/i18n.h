@@ -30,4 +30,8 @@ void i18n_vput(FILE *f, int html, const char *tmpl, va_list ap);
 char *i18n_fill(const char *tmpl, ...);
 char *i18n_vfill(const char *tmpl, va_list ap);
 
+/* The name of metric m (enum metric of analysis/metrics.h) in a sentence: M_MN_*; every metric
+ * has its own (test_i18n checks). */
+enum i18n_msg i18n_metric_msg(int m);
+
 #endif

@@ -56,6 +56,11 @@ X(M_V_REGRESSED, "regressed", "退步")
 X(M_V_IMPROVED, "improved", "改进")
 X(M_V_UNDECIDED, "undecided", "未判定")
 X(M_V_FAILED, "failed", "失败")
+X(M_R_TOO_FEW, "too few runs", "运行次数太少")
+X(M_R_NOISE, "noise larger than the threshold", "噪声大于阈值")
+X(M_R_DISTURBED, "disturbed runs", "运行受到干扰")
+X(M_R_WHY, " ({0})", "（{0}）")
+X(M_R_WHY_RUNS, " ({0}: about {1} runs a side would decide)", "（{0}：每边约 {1} 次运行即可判定）")
 X(M_MN_THROUGHPUT, "throughput", "吞吐量")
 X(M_MN_CPU, "CPU %", "CPU %")
 X(M_MN_EFFICIENCY, "CPU efficiency", "CPU 效率")
@@ -72,6 +77,12 @@ X(M_INSTR_NO_SYMBOLS,
   "`-g` 编译且不要 strip。")
 X(M_MN_SERVER_CPU, "server CPU per operation", "服务器每次操作 CPU")
 X(M_MN_INSTRUCTIONS, "instructions per operation", "每次操作指令数")
+X(M_MN_CTXSW, "context switches per operation", "每次操作上下文切换次数")
+X(M_MN_FAULTS, "page faults per operation", "每次操作缺页次数")
+X(M_MN_MIGRATIONS, "CPU migrations per operation", "每次操作 CPU 迁移次数")
+X(M_MN_SYSCALLS, "system calls per operation", "每次操作系统调用次数")
+X(M_MN_ALLOCATIONS, "allocations per operation", "每次操作内存分配次数")
+X(M_MN_CYCLES, "estimated cycles per operation", "每次操作估计周期数")
 X(M_COMPLETE_ROWS, "{0} of {1} configurations complete; {2} of {3} runs ok, {4} failed.",
   "{1} 个配置中 {0} 个完整；{3} 次运行中 {2} 次成功，{4} 次失败。")
 X(M_DRIVER_ERRORS,
@@ -340,10 +351,11 @@ X(M_ENV_SCOPE_V,
   "concurrency levels, networks, machines and workloads are not covered",
   "仅限上述 {0} 个配置、这一台机器、经回环地址；其他负载大小、并发度、网络、机器和工作负载均未覆盖")
 X(M_UNDECIDED,
-  "Inconclusive: {0} of {1} configurations could not be decided — too few runs to reach "
-  "the evidence level — so nothing is claimed about them (not \"unchanged\"): {2}.",
-  "无法判定：{1} 个配置中有 {0} 个因运行次数太少、达不到证据水平而无法判定，"
-  "因此不对其下任何结论（并非“无变化”）：{2}。")
+  "Undecided: {0} of {1} configurations could not be decided — too few runs for their noise, "
+  "noise larger than the threshold, or disturbed runs; the tables say which and how many runs "
+  "would decide — so nothing is claimed about them (not \"~\"): {2}.",
+  "未判定：{1} 个配置中有 {0} 个无法判定——相对其噪声运行次数太少、噪声大于阈值，或运行受到干扰；"
+  "表格说明了原因以及需要多少次运行才能判定——因此不对其下任何结论（并非“~”）：{2}。")
 X(M_UNJUDGED,
   "{0} of {1} configurations cannot be fully judged (failed or missing runs, or a spread "
   "above the noise limit): {2}.",
@@ -606,10 +618,10 @@ X(D_OTHER_ENV,
   "newest: marked below and left out of the series, not mixed in.",
   "有 {0} 晚的运行环境（机器、CPU、内核或编译器）与最新一晚不同：已在下方标出，并排除在序列之外，"
   "没有混入。")
-X(D_OUTCOME_BAD, "**Outcome:** regression step on the newest night in {0} (exit 1).",
-  "**结果：**最新一晚出现回归台阶：{0}（退出码 1）。")
-X(D_OUTCOME_OK, "**Outcome:** no regression step on the newest night (exit 0).",
-  "**结果：**最新一晚没有回归台阶（退出码 0）。")
+X(D_OUTCOME_BAD, "**Outcome:** regression on the newest night in {0} (exit 1).",
+  "**结果：**最新一晚出现回归：{0}（退出码 1）。")
+X(D_OUTCOME_OK, "**Outcome:** no regression on the newest night (exit 0).",
+  "**结果：**最新一晚没有回归（退出码 0）。")
 X(D_METHOD,
   "Method: for each configuration and metric, the series is the baseline version's median "
   "per night. The newest night is compared with the median of the previous {0} nights; Trend "
@@ -622,9 +634,12 @@ X(D_METHOD,
   "called a step or part of a slow drift by fitting a straight line plus a jump to the nights "
   "around it (a step when the jump's |t| exceeds 4). A regression step: the last reported "
   "change is a step in the bad direction, it happened within the last {0} nights, and the "
-  "newest night is still worse than the nights before it by the threshold. A single bad night "
-  "is shown in the Change column but is not a step until the detector sees a segment of 3 "
-  "nights. Thresholds: {1}. Only gated metrics decide the exit code.",
+  "newest night is still worse than the nights before it by the threshold. The newest night "
+  "is also judged on the night it happens, by the verdict rule of the comparisons: the log of "
+  "its value against the mean log of the previous {0} nights, whose spread is the noise (a "
+  "t-test of one new value); regressed when the change passes the threshold at p ≤ 0.05, "
+  "undecided when the nights' noise could make it. Thresholds: {1}. Only gated metrics decide "
+  "the exit code.",
   "方法：对每个配置和指标，序列是基线版本每晚的中位数。最新一晚与之前 {0} "
   "晚的中位数比较；趋势比较最近 {0} 晚的中位数与再之前 {0} "
   "晚的中位数（缓慢漂移会先在这里显现，早于任何单独一晚）。变化点由 E-divisive 均值法（Matteson & "
@@ -632,8 +647,9 @@ X(D_METHOD,
   "晚）找出，这是用于 CI 性能数据的方法。当变化点两侧各段的中位数相差至少达到该指标的阈值时才报告，"
   "并通过对其附近各晚拟合一条直线加一个跳变来判断它是台阶还是缓慢漂移的一部分（跳变的 |t| 超过 4 "
   "时为台阶）。回归台阶：最后一个报告的变化是朝坏方向的台阶，发生在最近 {0} "
-  "晚之内，且最新一晚仍比之前各晚差至少一个阈值。单独一晚变差会显示在“变化”列中，但在检测器看到 3 "
-  "晚的一段之前不算台阶。阈值：{1}。只有受检指标决定退出码。")
+  "晚之内，且最新一晚仍比之前各晚差至少一个阈值。最新一晚也在当晚按比较的判定规则判断：其数值的对数"
+  "与之前 {0} 晚对数的均值比较，以各晚的离散为噪声（对一个新值的 t 检验）；变化越过阈值且 p ≤ 0.05 "
+  "时为退步，各晚的噪声足以造成该变化时为未判定。阈值：{1}。只有受检指标决定退出码。")
 X(D_THRESHOLD, "{0} {1}%{2}", "{0} {1}%{2}")
 X(D_RATE_RULES,
   "Rows at a fixed rate (open loop) are judged as the gate judges them: their throughput is "
@@ -659,6 +675,9 @@ X(D_COL_ENV, "Environment", "环境")
 X(D_COL_IN, "In the series", "是否在序列中")
 X(D_WORSE, " worse", "（变差）")
 X(D_BETTER, " better", "（变好）")
+X(D_NEWEST_REGRESSED, " regressed", "（退步）")
+X(D_NEWEST_IMPROVED, " improved", "（改进）")
+X(D_NEWEST_UNDECIDED, " undecided", "（未判定）")
 X(D_OTHER_ENV_CELL, "no: other environment", "否：其他环境")
 X(D_YES_UNGATED, "yes (not gated)", "是（不受检）")
 X(D_YES_GATED, "**yes**", "**是**")
@@ -893,7 +912,7 @@ X(G_HEAD, "## pairbench gate: {0}", "## pairbench 门禁：{0}")
 X(G_OUT_PASS, "pass", "通过")
 X(G_OUT_REGRESSION, "regression", "退步")
 X(G_OUT_HARNESS, "harness failure", "测试装置故障")
-X(G_OUT_INCONCLUSIVE, "inconclusive", "无定论")
+X(G_OUT_INCONCLUSIVE, "undecided", "未判定")
 X(G_PASS_ONE,
   "**Pass.** No gated metric of the {0} gated configuration changed beyond its threshold with "
   "strong evidence.",
@@ -906,8 +925,8 @@ X(G_REGRESSION,
   "**Regression.** The candidate is measurably worse:", "**退步。** 候选版本可测量地变差了：")
 X(G_HARNESS, "**Harness failure.** Some runs could not measure; the verdict is open:",
   "**测试装置故障。** 部分运行无法测量；结论未定：")
-X(G_INCONCLUSIVE, "**Inconclusive.** The runs could not decide every gated metric:",
-  "**无定论。** 这些运行无法判定每个受门禁的指标：")
+X(G_INCONCLUSIVE, "**Undecided.** The runs could not decide every gated metric:",
+  "**未判定。** 这些运行无法判定每个受门禁的指标：")
 X(G_CAND_FAULT,
   "- **{0}**: the candidate's runs failed where the baseline's ran the same load cleanly: {1}. "
   "That is the candidate's behaviour under this load, not the harness: look at the candidate "

@@ -49,11 +49,11 @@ static int row_noisy(const json_t *row, const char *version)
     int k;
 
     for (k = 0; k < METRIC_ALL; k++) {
-        const json_t *vs = json_object_get(
-            json_object_get(json_object_get(json_object_get(row, "metrics"),
-                                            metric_name((enum metric)k)),
-                            "vs_baseline"),
-            version);
+        const json_t *vs =
+            json_object_get(json_object_get(json_object_get(json_object_get(row, "metrics"),
+                                                            metric_name((enum metric)k)),
+                                            "vs_baseline"),
+                            version);
 
         if (metric_gateable((enum metric)k) &&
             strcmp(ju_str(vs, "verdict", ""), VERDICT_UNDECIDED) == 0 &&

@@ -26,25 +26,6 @@ static void md_window(const struct md *m);
 
 /* ---- words for the summary ---- */
 
-static enum i18n_msg metric_msg(const char *metric)
-{
-    if (strcmp(metric, "throughput") == 0)
-        return M_MN_THROUGHPUT;
-    if (strcmp(metric, "cpu_efficiency") == 0)
-        return M_MN_EFFICIENCY;
-    if (strcmp(metric, "p50_us") == 0)
-        return M_MN_P50;
-    if (strcmp(metric, "p99_us") == 0)
-        return M_MN_P99;
-    if (strcmp(metric, "rss_mib") == 0)
-        return M_MN_RSS;
-    if (strcmp(metric, "server_cpu_us") == 0)
-        return M_MN_SERVER_CPU;
-    if (strcmp(metric, "instructions") == 0)
-        return M_MN_INSTRUCTIONS;
-    return M_MN_CPU;
-}
-
 static const char *verdict_word(const struct md *m, const char *v)
 {
     if (strcmp(v, VERDICT_REGRESSED) == 0)
@@ -86,8 +67,7 @@ static char *flag_text(const struct md *m, const json_t *row, const char *ver)
             struct md fm = *m;
 
             fm.f = f;
-            md_tmpl(&fm, md_t(m, M_FLAG), md_t(m, metric_msg(metric_name((enum metric)i))),
-                    verdict_word(m, v), MD_END);
+            md_tmpl(&fm, md_t(m, M_FLAG), md_t(m, i18n_metric_msg(i)), verdict_word(m, v), MD_END);
         }
     }
     fclose(f);

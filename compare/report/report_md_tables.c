@@ -75,12 +75,32 @@ static void ab_tput_head(const struct md *m)
             any_server_cpu(m) ? "---:|" : "");
 }
 
+/* After an undecided verdict of metric: why, and the runs a side that would decide it. */
+static void undecided_why(const struct md *m, const json_t *row, const char *metric, const char *c)
+{
+    const json_t *vs = summary_vs(row, metric, c);
+    const char *r = ju_str(vs, "reason", ""), *v = ju_str(vs, "verdict", "");
+    enum i18n_msg id = strcmp(r, STATS_REASON_TOO_FEW) == 0     ? M_R_TOO_FEW
+                       : strcmp(r, STATS_REASON_DISTURBED) == 0 ? M_R_DISTURBED
+                                                                : M_R_NOISE;
+    char n[32];
+
+    if (strcmp(v, VERDICT_UNDECIDED) != 0)
+        return;
+    snprintf(n, sizeof(n), "%.0f", ju_num(vs, "runs_needed", 0));
+    if (ju_num(vs, "runs_needed", 0) > 0)
+        md_tmpl(m, md_t(m, M_R_WHY_RUNS), md_t(m, id), n, MD_END);
+    else
+        md_tmpl(m, md_t(m, M_R_WHY), md_t(m, id), MD_END);
+}
+
 /* Candidate c's throughput verdict, with CPU efficiency's when it says something else. */
 static void tput_verdict(const struct md *m, const json_t *row, const char *c)
 {
     const char *v = md_verdict(row, "throughput", c), *ev = md_verdict(row, "cpu_efficiency", c);
 
     md_put(m, v);
+    undecided_why(m, row, "throughput", c);
     if (strcmp(ev, v) != 0 && strcmp(ev, VERDICT_SAME) != 0) {
         md_put(m, " (");
         md_tmpl(m, md_t(m, M_EFF_NOTE), ev, MD_END);
@@ -91,7 +111,10 @@ static void tput_verdict(const struct md *m, const json_t *row, const char *c)
 /* Candidate c's latency verdicts: "P50 x, P99 y". */
 static void lat_verdict(const struct md *m, const json_t *row, const char *c)
 {
-    fprintf(m->f, "P50 %s, P99 %s", md_verdict(row, "p50_us", c), md_verdict(row, "p99_us", c));
+    fprintf(m->f, "P50 %s", md_verdict(row, "p50_us", c));
+    undecided_why(m, row, "p50_us", c);
+    fprintf(m->f, ", P99 %s", md_verdict(row, "p99_us", c));
+    undecided_why(m, row, "p99_us", c);
 }
 
 static void ab_tput_row(const struct md *m, const json_t *row)

@@ -132,16 +132,16 @@ static void test_simulated_aa(void)
  * candidate "b"; the timed metrics decided with evidence p tp_p and p99_p. */
 static json_t *row_metrics(double tp_p, double p99_p)
 {
-    return json_pack(
-        "{s:{s:f, s:{s:{s:s, s:{s:f, s:f, s:f, s:f, s:b, s:f, s:f, s:f, s:f}}}},"
-        " s:{s:f, s:{s:{s:s, s:{s:f, s:f, s:f, s:f, s:b, s:f, s:f, s:f, s:f}}}},"
-        " s:{s:f, s:{s:{s:s}}}}",
-        "throughput", "threshold_pct", 5.0, "vs_baseline", "b", "verdict", "regressed",
-        "evidence", "est", -0.2, "s2", 0.01, "df", 2.0, "scale", 0.577, "paired", 1, "df_total",
-        2.0, "p", tp_p, "alpha", 0.05, "prior_df", 0.0, "p99_us", "threshold_pct", 10.0,
-        "vs_baseline", "b", "verdict", "regressed", "evidence", "est", 0.3, "s2", 0.04, "df", 2.0,
-        "scale", 0.577, "paired", 1, "df_total", 2.0, "p", p99_p, "alpha", 0.05, "prior_df", 0.0,
-        "instructions", "threshold_pct", 1.0, "vs_baseline", "b", "verdict", "regressed");
+    return json_pack("{s:{s:f, s:{s:{s:s, s:{s:f, s:f, s:f, s:f, s:b, s:f, s:f, s:f, s:f}}}},"
+                     " s:{s:f, s:{s:{s:s, s:{s:f, s:f, s:f, s:f, s:b, s:f, s:f, s:f, s:f}}}},"
+                     " s:{s:f, s:{s:{s:s}}}}",
+                     "throughput", "threshold_pct", 5.0, "vs_baseline", "b", "verdict", "regressed",
+                     "evidence", "est", -0.2, "s2", 0.01, "df", 2.0, "scale", 0.577, "paired", 1,
+                     "df_total", 2.0, "p", tp_p, "alpha", 0.05, "prior_df", 0.0, "p99_us",
+                     "threshold_pct", 10.0, "vs_baseline", "b", "verdict", "regressed", "evidence",
+                     "est", 0.3, "s2", 0.04, "df", 2.0, "scale", 0.577, "paired", 1, "df_total",
+                     2.0, "p", p99_p, "alpha", 0.05, "prior_df", 0.0, "instructions",
+                     "threshold_pct", 1.0, "vs_baseline", "b", "verdict", "regressed");
 }
 
 static const json_t *cmp_of(json_t *metrics, const char *m)

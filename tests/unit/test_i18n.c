@@ -6,6 +6,7 @@
 
 #include "t.h"
 #include "report/i18n.h"
+#include "analysis/metrics.h"
 
 static const char *const names[I18N_COUNT] = {
 #define X(id, en, zh) [id] = #id,
@@ -70,10 +71,26 @@ static void check_entry(enum i18n_msg id)
     }
 }
 
+/* Every metric a summary sentence can name has a name of its own: only cpu_percent reads
+ * "CPU %" (a metric falling back to it said "CPU %" for allocations and context switches). */
+static void check_metric_names(void)
+{
+    int m, k;
+
+    for (m = 0; m < METRIC_ALL; m++) {
+        CHECK_MSG(i18n_metric_msg(m) != M_MN_CPU || m == METRIC_CPU_PERCENT, "%s has no name",
+                  metric_name((enum metric)m));
+        for (k = 0; k < m; k++)
+            CHECK_MSG(i18n_metric_msg(m) != i18n_metric_msg(k), "%s and %s share a name",
+                      metric_name((enum metric)m), metric_name((enum metric)k));
+    }
+}
+
 int main(void)
 {
     int id;
 
+    check_metric_names();
     for (id = 0; id < I18N_COUNT; id++)
         check_entry((enum i18n_msg)id);
     CHECK(i18n("zh", (enum i18n_msg)I18N_COUNT)[0] == '\0');

@@ -68,8 +68,8 @@ static void test_prior(void)
 
 static void test_runs_needed(void)
 {
-    struct mod_evidence e = {.est = log(0.9), .s2 = 0.01, .df = 2, .scale = 1 / sqrt(3.0),
-                             .paired = 1};
+    struct mod_evidence e = {
+        .est = log(0.9), .s2 = 0.01, .df = 2, .scale = 1 / sqrt(3.0), .paired = 1};
     size_t n = mod_runs_needed(&e, NULL, 0.05, 0.05);
 
     /* a 10% fall in 10% noise: a few more pairs decide it, and that count does */

@@ -270,17 +270,29 @@ static void test_verdicts(void)
         /* a clear fall past the threshold, tight runs */
         {METRIC_THROUGHPUT, 0, {100, 98, 102, 99, 101}, {90, 88, 92, 89, 91}, "regressed", NULL},
         /* good direction */
-        {METRIC_THROUGHPUT, 0, {100, 98, 102, 99, 101}, {110, 108, 112, 109, 111}, "improved",
+        {METRIC_THROUGHPUT,
+         0,
+         {100, 98, 102, 99, 101},
+         {110, 108, 112, 109, 111},
+         "improved",
          NULL},
         /* −3%, tight: bounded inside ±5% */
         {METRIC_THROUGHPUT, 0, {100, 99, 101, 100, 100.5}, {97, 96, 98, 97, 97.5}, "~", NULL},
         /* noisy (a side spreads 25%), but far beyond: the noise cannot make −50% */
         {METRIC_THROUGHPUT, 0, {100, 85, 110, 95, 105}, {50, 45, 60, 52, 48}, "regressed", NULL},
         /* noise of ±30% against a 5% threshold: no count of runs resolves it */
-        {METRIC_THROUGHPUT, 0, {100, 70, 130, 90, 115}, {94, 120, 75, 100, 88}, "undecided",
+        {METRIC_THROUGHPUT,
+         0,
+         {100, 70, 130, 90, 115},
+         {94, 120, 75, 100, 88},
+         "undecided",
          STATS_REASON_NOISE},
         /* −7% in 4% noise: more runs would decide it */
-        {METRIC_THROUGHPUT, 0, {100, 96, 104, 98, 103}, {93, 97, 89, 94, 92}, "undecided",
+        {METRIC_THROUGHPUT,
+         0,
+         {100, 96, 104, 98, 103},
+         {93, 97, 89, 94, 92},
+         "undecided",
          STATS_REASON_TOO_FEW},
         /* a failed run */
         {METRIC_THROUGHPUT, 1, {100, 98, 102, 99, 101}, {90, 88, 92, 89, 91}, "failed", NULL},
