@@ -77,9 +77,9 @@ static const char usage[] =
     "  --no-instructions  do not count the servers' instructions per operation; by default\n"
     "                  the gate counts them (under valgrind, or hardware counters) when\n"
     "                  valgrind is installed and the spec has no \"instructions\" key\n"
-    "  --inconclusive exit|pass|fail  what an inconclusive gate exits with: 4 (exit, the\n"
-    "                  default), 0 (pass) or 1 (fail); gate.md still says inconclusive\n"
-    "exit: 0 pass, 1 regression, 2 bad input, 3 harness failure, 4 inconclusive\n";
+    "  --inconclusive exit|pass|fail  what an undecided gate exits with: 4 (exit, the\n"
+    "                  default), 0 (pass) or 1 (fail); gate.md still says undecided\n"
+    "exit: 0 pass, 1 regression, 2 bad input, 3 harness failure, 4 undecided\n";
 
 /* Replaces the rows that a per-row rule matches with rows computed under that rule. */
 static int apply_row_rules(const char *dir, json_t *summary, const struct gate_config *gc,
@@ -500,7 +500,7 @@ int cmd_gate(int argc, char **argv)
                                : "runs failed in rows that are not gated");
     }
     if (rc == EXIT_INCONCLUSIVE && cli.inconclusive != EXIT_INCONCLUSIVE) {
-        fprintf(stderr, "compare: gate: inconclusive, taken as %s (--inconclusive %s)\n",
+        fprintf(stderr, "compare: gate: undecided, taken as %s (--inconclusive %s)\n",
                 cli.inconclusive == EXIT_OK ? "a pass" : "a failure",
                 cli.inconclusive == EXIT_OK ? "pass" : "fail");
         rc = cli.inconclusive;

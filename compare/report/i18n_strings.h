@@ -199,15 +199,18 @@ X(M_DEF_RSS, "Peak RSS is the driver process's lifetime peak resident memory.",
   "峰值 RSS 是驱动进程整个生命周期内的常驻内存峰值。")
 X(M_EVID_RULE,
   "A metric is flagged `regressed` or `improved` only when its change passes the threshold "
-  "({0}) and the evidence is strong: the two ranges are disjoint, or every paired per-round "
-  "ratio (candidate ÷ baseline within one round, where the runs were adjacent) lies on the "
-  "same side of 1. `unstable` means a side's spread (max−min)/median exceeds {1}% (unless "
-  "the ranges are disjoint and the change passes the threshold: then noise did not hide it); "
-  "`~` means no flag.",
-  "只有当变化超过阈值（{0}）且证据充分时，指标才会被标记为 `regressed`（退步）或 "
-  "`improved`（改进）：两个区间不相交，或者每一个逐轮配对比值（同一轮内相邻运行的 候选 ÷ "
-  "基线）都在 1 的同一侧。`unstable` 表示某一方的离散度 (最大−最小)/中位数 超过 {1}%"
-  "（除非区间不相交且变化超过阈值：此时噪声并未掩盖差异）；`~` 表示未标记。")
+  "({0}) and the evidence decides: a t-test of the log change (paired per round where every "
+  "run has its pair) whose variance is shrunk toward the noise of every row of this run "
+  "(moderated statistics, as limma does) reaches p ≤ 0.05. `~` means the 90% interval of the "
+  "change lies inside ±threshold: bounded, not merely unflagged. `undecided` means neither, "
+  "with its reason (too few runs, noise larger than the threshold, disturbed runs) and the "
+  "runs a side that would decide it. A side's spread above {1}% is reported, not a veto.",
+  "只有当变化超过阈值（{0}）且证据足以判定时，指标才会被标记为 `regressed`（退步）或 "
+  "`improved`（改进）：对数变化的 t 检验（每次运行都有配对时按轮配对），其方差向本次运行所有"
+  "行的噪声收缩（调节统计量，如 limma），p ≤ 0.05。`~` 表示变化的 90% 区间落在 ±阈值之内："
+  "是有界的，而不只是未被标记。`undecided`（未判定）表示两者都不是，并给出原因（运行次数太少、"
+  "噪声大于阈值、运行受到干扰）以及每边需要多少次运行才能判定。某一方超过 {1}% 的离散度只作"
+  "报告，不否决结论。")
 X(M_EVID_MWU,
   "With {0} runs a side, disjoint ranges are the most extreme Mann–Whitney outcome: exact "
   "two-sided p = 2/{1} ≈ {2}. Every paired ratio on one side of 1 happens with probability "
@@ -220,37 +223,34 @@ X(M_EVID_CHANCE,
   "每个指标有 {0} 次比较，仅凭偶然约有 {1} 次会满足证据条件（区间不相交的约 {2} "
   "次）；阈值条件使误报更加罕见。")
 X(M_EVID_FLOOR,
-  "Evidence floor: a row is called `regressed` or `improved` only when chance alone gives its "
-  "evidence at most {0} of the time. With {1} runs a side, the chance of a false flag per row "
-  "and metric when nothing changed is at most {2}.",
-  "证据下限：只有当仅凭偶然出现这种证据的概率不超过 {0} 时，某行才会被判为 `regressed` 或 "
-  "`improved`。每方 {1} 次运行时，无变化时每行每个指标被误标的概率至多为 {2}。")
+  "Evidence level: each metric is judged at {0}, before the row's family shares it; with {1} "
+  "runs a side the test has {2} degrees of freedom of its own, and the run's other rows lend "
+  "it more.",
+  "证据水平：每个指标在 {0} 的水平上判断，再由该行的指标族分享；每方 {1} 次运行时，检验自身有 "
+  "{2} 个自由度，本次运行的其他行还会借给它更多。")
 X(M_EVID_FAMILY,
   "A row as a family: Holm's procedure across a row's {0} gated timed metrics keeps the chance "
   "that a row of identical versions is called `regressed` or `improved` on any of them at most "
-  "{1}; at these run counts it is at most {2} per row. Counted metrics (instructions, system "
-  "calls, allocations) repeat closely and keep their own rule.",
+  "{1} (here {2}). Counted metrics (instructions, system calls, allocations) repeat closely and "
+  "keep their own rule.",
   "按行作为一族：Holm 方法在每行 {0} 个受检的计时指标之间校正，使相同版本的一行在任一指标上"
-  "被判为 `regressed` 或 `improved` 的概率至多为 {1}；在这些运行次数下每行至多为 {2}。"
+  "被判为 `regressed` 或 `improved` 的概率至多为 {1}（此处为 {2}）。"
   "计数指标（指令、系统调用、内存分配）重复性好，沿用各自的规则。")
 X(M_EVID_FAMILY_NO,
   "A row as a family: Holm's procedure across a row's {0} gated timed metrics keeps the chance "
   "that a row of identical versions is called `regressed` or `improved` on any of them at most "
-  "{1}; these run counts cannot reach it, so no timed metric is decided (too few runs; 5 runs "
-  "a side, or the extra rounds of `--confirm` and `gate --budget`, can). Counted metrics "
-  "(instructions, system calls, allocations) repeat closely and keep their own rule.",
+  "{1}; with no variance measured ({2}) no timed metric is decided here (undecided, too few "
+  "runs). Counted metrics (instructions, system calls, allocations) repeat closely and keep "
+  "their own rule.",
   "按行作为一族：Holm 方法在每行 {0} 个受检的计时指标之间校正，使相同版本的一行在任一指标上"
-  "被判为 `regressed` 或 `improved` 的概率至多为 {1}；这些运行次数达不到该水平，因此计时指标"
-  "均不作判定（运行次数太少；每方 5 次运行，或 `--confirm` 与 `gate --budget` 的追加轮次可以"
-  "达到）。计数指标（指令、系统调用、内存分配）重复性好，沿用各自的规则。")
+  "被判为 `regressed` 或 `improved` 的概率至多为 {1}；由于没有测得方差（{2}），此处计时指标均"
+  "未判定（运行次数太少）。计数指标（指令、系统调用、内存分配）重复性好，沿用各自的规则。")
 X(M_EVID_FLOOR_NO,
-  "Evidence floor: a row is called `regressed` or `improved` only when chance alone gives its "
-  "evidence at most {0} of the time. With {1} runs a side even the most extreme outcome has a "
-  "chance of {2}: no verdict can be reached, every gated metric is `~` (too few runs); use at "
-  "least 3 runs a side.",
-  "证据下限：只有当仅凭偶然出现这种证据的概率不超过 {0} 时，某行才会被判为 `regressed` 或 "
-  "`improved`。每方 {1} 次运行时，即使最极端的结果偶然出现的概率也有 {2}：无法得出结论，"
-  "所有受检指标均为 `~`（运行次数太少）；每方至少需要 3 次运行。")
+  "Evidence level: each metric is judged at {0}. With {1} run a side there is no variance to "
+  "judge by ({2}): every timed metric is `undecided` (too few runs), never `~`; use at least 3 "
+  "runs a side.",
+  "证据水平：每个指标在 {0} 的水平上判断。每方 {1} 次运行时没有可供判断的方差（{2}）：所有计时"
+  "指标均为 `undecided`（未判定，运行次数太少），而不是 `~`；每方至少需要 3 次运行。")
 X(M_EVID_TABLE, "Exact two-sided Mann–Whitney p and paired ratios per configuration:",
   "各配置的精确双侧 Mann–Whitney p 值与配对比值：")
 X(M_THRESHOLDS, "throughput {0}%, CPU efficiency {1}%, P50 {2}%, P99 {3}%, peak RSS {4}%",

@@ -435,14 +435,11 @@ void md_evidence(const struct md *m)
                 num_fixed(2 / ldexp(1, (int)rounds), 4).s, MD_END);
         md_put(m, md_t(m, M_SENT_SEP));
     }
-    if (json_is_boolean(json_object_get(ch, "reachable"))) {
-        snprintf(r, sizeof(r), "%lld", rounds);
-        md_tmpl(m,
-                md_t(m, json_is_true(json_object_get(ch, "reachable")) ? M_EVID_FLOOR
-                                                                       : M_EVID_FLOOR_NO),
-                num_fixed(ju_num(ch, "level", NAN), 2).s, r,
-                num_fixed(ju_num(ch, "alpha", NAN), 4).s, MD_END);
+    fam = sent_floor(ch, m->lang);
+    if (fam) {
+        md_put(m, fam);
         md_put(m, md_t(m, M_SENT_SEP));
+        free(fam);
     }
     fam = sent_family(ch, m->lang);
     if (fam) {

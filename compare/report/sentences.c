@@ -161,7 +161,11 @@ char *sent_floor(const json_t *chance, const char *lang)
     snprintf(level, sizeof(level), "%.2f", json_number_value(json_object_get(chance, "level")));
     snprintf(runs, sizeof(runs), "%lld",
              (long long)json_integer_value(json_object_get(chance, "runs_per_side")));
-    snprintf(a, sizeof(a), "%.4f", json_number_value(json_object_get(chance, "alpha")));
+    /* the row's own degrees of freedom, paired: runs − 1 */
+    snprintf(a, sizeof(a), "%lld",
+             (long long)json_integer_value(json_object_get(chance, "runs_per_side")) > 1
+                 ? (long long)json_integer_value(json_object_get(chance, "runs_per_side")) - 1
+                 : 0);
     return i18n_fill(i18n(lang, json_is_true(reach) ? M_EVID_FLOOR : M_EVID_FLOOR_NO), level, runs,
                      a, END);
 }

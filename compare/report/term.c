@@ -275,38 +275,42 @@ static void label_fit(const char *label, size_t cells, int pad, char *out, size_
     term_fit(try, cells, pad, out, outlen);
 }
 
-/* Below the table, one line per undecided (row, candidate): each gated metric that is
- * undecided, its reason and the runs a side that would decide it ("undecided: 64 B ·
- * window1: throughput too few runs (~7 runs a side would decide), p99_us unstable"). */
+/* Below the table, for each undecided (row, candidate): its label, then one indented line per
+ * gated metric that is undecided, with its reason and the runs a side that would decide it
+ * ("undecided: 64 B · window1" / "  throughput: too few runs (~7 runs a side would decide)").
+ * The label is cut to width cells like the table's. */
 static void undecided_lines(FILE *f, const json_t *rows, const json_t *versions,
-                            const unsigned char *gated, char (*labels)[TERM_LABEL])
+                            const unsigned char *gated, char (*labels)[TERM_LABEL], size_t width)
 {
     const json_t *row;
     size_t i, v, nv = json_array_size(versions);
     unsigned char dflt[METRIC_ALL];
+    char cell[TERM_LABEL], label[TERM_LABEL];
     int m;
 
     if (!gated)
         outcome_default_gated(dflt);
     json_array_foreach(rows, i, row) for (v = 1; v < nv; v++)
     {
-        const char *cand = json_string_value(json_array_get(versions, v)), *sep = ": ";
+        const char *cand = json_string_value(json_array_get(versions, v));
 
         if (strcmp(outcome_row_verdict(row, cand, gated), VERDICT_UNDECIDED) != 0)
             continue;
-        fprintf(f, "undecided: %s%s%s", nv > 2 ? cand : "", nv > 2 ? ": " : "", labels[i]);
+        snprintf(label, sizeof(label), "undecided: %s%s%s", nv > 2 ? cand : "", nv > 2 ? ": " : "",
+                 labels[i]);
+        label_fit(label, width, 0, cell, sizeof(cell));
+        fprintf(f, "%s\n", cell);
         for (m = 0; m < METRIC_ALL; m++) {
             const json_t *vs = summary_vs(row, metric_name((enum metric)m), cand);
 
             if (!(gated ? gated : dflt)[m] ||
                 strcmp(ju_str(vs, "verdict", ""), VERDICT_UNDECIDED) != 0)
                 continue;
-            fprintf(f, "%s%s %s", sep, metric_name((enum metric)m), ju_str(vs, "reason", "?"));
+            fprintf(f, "  %s: %s", metric_name((enum metric)m), ju_str(vs, "reason", "?"));
             if (ju_num(vs, "runs_needed", 0) > 0)
                 fprintf(f, " (~%.0f runs a side would decide)", ju_num(vs, "runs_needed", 0));
-            sep = ", ";
+            fputc('\n', f);
         }
-        fputc('\n', f);
     }
 }
 
@@ -419,7 +423,7 @@ int term_table(FILE *f, const json_t *summary, const unsigned char *gated, size_
                 goto out;
         }
     }
-    undecided_lines(f, rows, versions, gated, labels);
+    undecided_lines(f, rows, versions, gated, labels, width);
     if (json_is_object(oc)) {
         const json_t *vd = json_object_get(oc, "verdicts");
         fprintf(f, "%s: %lld regressed, %lld improved, %lld ~ (within threshold), %lld undecided",

@@ -1,5 +1,5 @@
 #!/bin/sh
-# pairbench-test: untimed
+# pairbench-test: timed
 # Outcomes that claim only what was decided. An A/A run of 1 round has no variance to judge
 # by: every gated metric is "undecided" with reason "too few runs" (never "~"), and so is the
 # row, in summary.json, the terminal, report.md, report.html (both languages) and gate.md
@@ -36,7 +36,7 @@ assert_eq "$(json_get aa/summary.json 'this.outcome.verdicts.undecided + " " + t
     "1 0" "summary.json outcome verdicts"
 grep -q "^undecided: .*1 undecided" run.err || fail "terminal tally: $(tail -4 run.err)"
 grep -q "  undecided$" run.err || fail "terminal row: $(tail -4 run.err)"
-grep -q "^undecided: .*throughput too few runs" run.err || fail "terminal reason: $(tail -4 run.err)"
+grep -q "^  throughput: too few runs" run.err || fail "terminal reason: $(tail -4 run.err)"
 grep -q "  ~$" run.err && fail "the terminal says ~: $(tail -4 run.err)"
 grep -q "^Undecided: 1 of 1 configurations could not be decided" aa/report.md ||
     fail "report.md: $(grep -n -i "undecided\|judged" aa/report.md)"

@@ -27,7 +27,7 @@ sed -n 2p "$T/stdout" | grep -Eq '^row +throughput +cpu_efficiency +p99_us +verd
 assert_eq "$(grep -Eo '^(ECHO|SET|GET) · pipeline(1|16) ' "$T/stdout" | sort -u | wc -l)" 6 \
     "distinct table rows on stdout"
 ! grep -q '…' "$T/stdout" || fail "a label was cut: $(grep '…' "$T/stdout")"
-grep -Eq '^(regressed|improved|unchanged|inconclusive|failed): [0-9]+ regressed' "$T/stdout" ||
+grep -Eq '^(regressed|improved|~|undecided|failed): [0-9]+ regressed' "$T/stdout" ||
     fail "no outcome line"
 python3 -c '
 import sys, unicodedata

@@ -35,7 +35,7 @@ html_check "$T/all.jsonl" "$T/two-version.html" "$T/three-version.html" "$T/one-
 
 cat > "$T/check.js" <<'JS'
 const fs = require('fs');
-const colour = { regressed: '#c62828', improved: '#2e7d32', '~': '#3a5f8f', unstable: '#d08c00', failed: '#8a8a8a' };
+const colour = { regressed: '#c62828', improved: '#2e7d32', '~': '#3a5f8f', undecided: '#d08c00', failed: '#8a8a8a' };
 // a panel per gated metric that was measured, in the metric table's order (counted ones too)
 const order = ['throughput', 'cpu_percent', 'cpu_efficiency', 'p50_us', 'p99_us', 'rss_mib',
   'server_cpu_us', 'instructions', 'context_switches', 'page_faults', 'cpu_migrations',

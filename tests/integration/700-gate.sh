@@ -56,7 +56,7 @@ for attempt in 1 2 3; do
     set +e; "$COMPARE" gate --spec same.json --budget 0 --no-instructions --out same > same.out 2> same.err; rc=$?; set -e
     case $rc in
     0) grep -q "compare: gate: pass" same.err || fail "pass line"; self_ok=1; break ;;
-    4) grep -q "compare: gate: exit 4: inconclusive: 'tcp · 64 B · window1 · 1 client'" same.err || fail "exit 4 reason: $(cat same.err)"; self_ok=1; break ;;
+    4) grep -q "compare: gate: exit 4: undecided: 'tcp · 64 B · window1 · 1 client'" same.err || fail "exit 4 reason: $(cat same.err)"; self_ok=1; break ;;
     1) echo "attempt $attempt: noise flagged a row on a loaded machine: $(grep 'exit 1' same.err)" ;;
     *) fail "baseline vs itself: exit $rc: $(tail -3 same.err)" ;;
     esac

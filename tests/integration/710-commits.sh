@@ -3,7 +3,7 @@
 # compare commits on a git repository made here: a tiny C echo server (one client at a time)
 # whose second commit sleeps 5 ms before each reply (at most 200 round trips/s: even a run of
 # the undelayed server starved on a loaded machine stays far above it). HEAD~1 vs HEAD reports
-# the throughput regression (exit 0: commits is not a gate); HEAD~1 against itself has no
+# the throughput regression (exit 1); HEAD~1 against itself has no
 # regressed row (exit 0 even with --gate) and reuses the cached, built tree; WORKTREE is
 # recorded with its status; a failing build exits 3 with the log's tail; a bad ref exits 2.
 . "$(dirname "$0")/../lib.sh"
@@ -58,9 +58,11 @@ cat > spec.json <<JSON
 JSON
 build='cc -O2 -o echo echo.c && echo built'
 
-# 1. HEAD~1 vs HEAD: the regression is reported, exit 0
+# 1. HEAD~1 vs HEAD: the regression is reported, exit 1
+rc=0
 "$COMPARE" commits --repo repo --baseline HEAD~1 --candidate HEAD --build "$build" --spec spec.json \
-    --cache "$T/cache" --out r1 > r1.out 2> r1.err || fail "commits: $(tail -5 r1.err)"
+    --cache "$T/cache" --out r1 > r1.out 2> r1.err || rc=$?
+assert_eq "$rc" 1 "commits exits 1 on the regression: $(tail -5 r1.err)"
 assert_eq "$(cat r1.out)" "r1" "stdout names the run directory"
 assert_eq "$(json_get r1/summary.json 'this.rows[0].metrics.throughput.vs_baseline.candidate.verdict')" regressed
 grep -q "compare: commits: regression in 'tcp · 64 B · window1 · 1 client' throughput" r1.err || fail "no regression line"
@@ -91,7 +93,8 @@ for attempt in 1 2 3; do
     rc=$?; set -e
     grep -q "baseline $(echo "$head1" | cut -c1-12): reusing the tree built" r2.err || fail "no reuse: $(cat r2.err)"
     case $rc in
-    0|4) grep -q "compare: commits: no regressed row" r2.err || fail "self: $(cat r2.err)"; self_ok=1; break ;;
+    0) grep -q "compare: commits: no regressed row" r2.err || fail "self: $(cat r2.err)"; self_ok=1; break ;;
+    4) grep -q "compare: commits: undecided: 'tcp · 64 B · window1 · 1 client'" r2.err || fail "self: $(cat r2.err)"; self_ok=1; break ;;
     1) echo "attempt $attempt: noise flagged a row on a loaded machine: $(grep regression r2.err)" ;;
     *) fail "self: exit $rc: $(tail -5 r2.err)" ;;
     esac
@@ -107,6 +110,25 @@ assert_eq "$(json_get r3/meta.json 'this.commits.trees[1].worktree_status')" "1 
 assert_eq "$(json_get r3/meta.json 'this.commits.trees[1].diff_sha256.length')" 64
 assert_eq "$(json_get r3/summary.json 'this.rows[0].metrics.throughput.vs_baseline.candidate.verdict')" improved
 git -C repo checkout -q echo.c
+
+# 3b. --runs 3 against a commit that sleeps 200 us per reply (about -85% at one connection):
+# decided from 3 runs a side, exit 1 naming the row; the first commit against itself with
+# --runs 3 exits 0 (commits fails only on a decided regression)
+git -C repo checkout -q -b slow200 "$head1"
+sed 's|/\* DELAY \*/|usleep(200);|' repo/echo.c > echo.tmp && mv echo.tmp repo/echo.c
+git -C repo commit -q -am "reply after 200 us"
+slow200=$(git -C repo rev-parse HEAD)
+git -C repo checkout -q -
+rc=0
+"$COMPARE" commits --repo repo --baseline "$head1" --candidate "$slow200" --build "$build" \
+    --spec spec.json --cache "$T/cache" --runs 3 --out r6 > /dev/null 2> r6.err || rc=$?
+assert_eq "$rc" 1 "commits --runs 3, 200 us per reply: $(tail -3 r6.err)"
+grep -q "compare: commits: regression in 'tcp · 64 B · window1 · 1 client' throughput" r6.err ||
+    fail "no regression line naming the row: $(tail -3 r6.err)"
+rc=0
+"$COMPARE" commits --repo repo --baseline "$head1" --candidate "$head1" --build "$build" \
+    --spec spec.json --cache "$T/cache" --runs 3 --out r7 > /dev/null 2> r7.err || rc=$?
+assert_eq "$rc" 0 "commits --runs 3 of one commit against itself: $(tail -3 r7.err)"
 
 # 4. a failing build: exit 3 with the log's tail; a bad ref: exit 2
 assert_exit 3 "$COMPARE" commits --repo repo --baseline HEAD~1 --candidate HEAD --build 'echo compiler exploded; exit 7' \

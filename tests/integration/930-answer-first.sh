@@ -35,24 +35,22 @@ const bad = [];
 s.rows.forEach((r, i) => {
   const vs = ["throughput", "cpu_efficiency", "p99_us"].map(m => r.metrics[m].vs_baseline.slow);
   const v = vs.map(x => x.verdict);
-  // "~" for too few runs decided nothing: the row is inconclusive, never unchanged
-  const few = vs.some(x => x.verdict === "~" && x.reason === "too few runs");
+  // an undecided metric decided nothing: the row is undecided, never "~"
   const want = r.status === "failed" ? "failed" : v.includes("regressed") ? "regressed" :
-    v.includes("unstable") ? "unstable" : few ? "inconclusive" :
-    v.includes("improved") ? "improved" : "unchanged";
+    v.includes("undecided") ? "undecided" : v.includes("improved") ? "improved" : "~";
   if (!lines[i] || !lines[i].endsWith(" " + want)) bad.push(`row ${i}: want ${want}: ${lines[i]}`);
   const ch = (r.metrics.throughput.vs_baseline.slow.change * 100).toFixed(1);
   if (!lines[i] || !lines[i].includes((ch > 0 ? "+" : "") + ch + "%")) bad.push(`row ${i}: no ${ch}%`);
 });
 const o = s.outcome, c = o.verdicts;
-const line = `${o.overall}: ${c.regressed} regressed, ${c.improved} improved, ${c.unchanged} unchanged, ` +
-  `${c.unstable + c.incomplete} unstable, ${c.failed} failed`;
+const line = `${o.overall}: ${c.regressed} regressed, ${c.improved} improved, ${c["~"]} ~ (within threshold), ` +
+  `${c.undecided} undecided` + (c.incomplete ? `, ${c.incomplete} incomplete` : "") + `, ${c.failed} failed`;
 if (!fs.readFileSync("run.err", "utf8").includes(line)) bad.push("no outcome line " + line);
 if (bad.length) { console.log(bad.join("\n")); process.exit(1); }' || fail "table and summary.json disagree"
 # the table comes before the closing line naming the report
 tl=$(grep -n '^row ' run.err | cut -d: -f1); rl=$(grep -n 'runs recorded' run.err | cut -d: -f1)
 [ "$tl" -lt "$rl" ] || fail "the table does not come first"
-json_get run1/summary.json 'this.outcome.overall' | grep -Eqx 'regressed|improved|unchanged|inconclusive|failed' ||
+json_get run1/summary.json 'this.outcome.overall' | grep -Eqx 'regressed|improved|~|undecided|failed' ||
     fail "outcome.overall"
 assert_eq "$(json_get run1/summary.json 'Object.values(this.outcome.verdicts).reduce((a,b)=>a+b,0)')" \
     "$(json_get run1/summary.json 'this.rows.length')" "outcome counts add up to the rows"

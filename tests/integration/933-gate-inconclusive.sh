@@ -17,8 +17,8 @@ assert_exit 4 "$COMPARE" gate --spec spec.json --budget 0 --no-instructions --ou
 grep -q 'too few runs' r/gate.md || fail "not inconclusive for too few runs: $(cat r/gate.md)"
 assert_exit 4 "$COMPARE" gate --from r --inconclusive exit > /dev/null 2>&1
 assert_exit 0 "$COMPARE" gate --from r --inconclusive pass > p.out 2> p.err
-grep -q 'inconclusive, taken as a pass (--inconclusive pass)' p.err || fail "no note: $(cat p.err)"
-grep -q 'Inconclusive' r/gate.md || fail "gate.md no longer says inconclusive"
+grep -q 'undecided, taken as a pass (--inconclusive pass)' p.err || fail "no note: $(cat p.err)"
+grep -q 'Undecided' r/gate.md || fail "gate.md no longer says undecided"
 assert_exit 1 "$COMPARE" gate --from r --inconclusive fail > /dev/null 2> f.err
 grep -q 'taken as a failure' f.err || fail "no note: $(cat f.err)"
 assert_exit 2 "$COMPARE" gate --from r --inconclusive maybe 2> e.err
