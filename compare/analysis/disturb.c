@@ -92,7 +92,7 @@ void disturb_row(json_t *row, const json_t *const *cells, const json_t *versions
             clean++;
     }
     for (r = 0; r < nr; r++)
-        exclude[r] = outlier[r] || (disturbed[r] && clean >= STATS_MIN_RUNS);
+        exclude[r] = outlier[r] || (disturbed[r] && clean >= DISTURB_MIN_CLEAN);
     for (vi = 0; vi < nv; vi++)
         for (r = 0; r < nr; r++) {
             const json_t *run = cells[vi * nr + r];
