@@ -12,8 +12,10 @@ double mod_digamma(double x)
 
     if (!(x > 0))
         return NAN;
-    for (; x < 6; x += 1)
+    while (x < 6) {
         r -= 1 / x;
+        x += 1;
+    }
     f = 1 / (x * x);
     return r + log(x) - 0.5 / x -
            f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f / 132))));
@@ -25,8 +27,10 @@ double mod_trigamma(double x)
 
     if (!(x > 0))
         return NAN;
-    for (; x < 6; x += 1)
+    while (x < 6) {
         r += 1 / (x * x);
+        x += 1;
+    }
     f = 1 / (x * x);
     return r + 1 / x + f / 2 +
            f / x * (1.0 / 6 - f * (1.0 / 30 - f * (1.0 / 42 - f * (1.0 / 30 - f * 5 / 66))));
@@ -180,12 +184,16 @@ int mod_evidence_from(const double *a, size_t na, const double *b, size_t nb, co
 /* The moderated variance and its degrees of freedom; df 0 when nothing gives one. */
 static double moderated_s2(const struct mod_evidence *e, const struct mod_prior *pr, double *df)
 {
-    double d0 = pr && pr->df > 0 && pr->s2 > 0 ? pr->df : 0;
+    double d0 = 0, s0 = 0;
 
+    if (pr && pr->df > 0 && pr->s2 > 0) {
+        d0 = pr->df;
+        s0 = pr->s2;
+    }
     *df = d0 + e->df;
     if (!(*df > 0))
         return 0;
-    return (d0 * (d0 > 0 ? pr->s2 : 0) + e->df * e->s2) / *df;
+    return (d0 * s0 + e->df * e->s2) / *df;
 }
 
 int mod_test(const struct mod_evidence *e, const struct mod_prior *pr, struct mod_result *r)

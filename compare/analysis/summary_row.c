@@ -566,8 +566,10 @@ static double disturbance_cores(const json_t *interf)
     double most = 0;
     size_t k;
 
-    json_array_foreach(json_object_get(interf, "disturbed"), k, x) most =
-        fmax(most, ju_num(x, "other_cpu_cores", 0));
+    json_array_foreach(json_object_get(interf, "disturbed"), k, x)
+    {
+        most = fmax(most, ju_num(x, "other_cpu_cores", 0));
+    }
     return most;
 }
 

@@ -115,7 +115,11 @@ static void sentence(FILE *f, const char *lang, const json_t *row, int m, const 
     pct(b[0], sizeof(b[0]), ch / 100);
     pct(b[5], sizeof(b[5]), ju_num(ev, "lo", NAN));
     pct(b[6], sizeof(b[6]), ju_num(ev, "hi", NAN));
-    if (strcmp(v, VERDICT_REGRESSED) == 0)
+    if (strcmp(v, VERDICT_REGRESSED) == 0 && !json_is_number(json_object_get(ev, "p")))
+        /* a counted cost (stats_judge's counted rule): no p, its cheapest runs decide */
+        say(f, lang, G_S_COUNTED, label, name, b[0], num(b[2], sizeof(b[2]), -1, thr),
+            num(b[4], sizeof(b[4]), 0, n), (const char *)NULL);
+    else if (strcmp(v, VERDICT_REGRESSED) == 0)
         say(f, lang, ch < 0 ? G_S_FELL : G_S_ROSE, label, name,
             num(b[1], sizeof(b[1]), 1, fabs(ch)), num(b[2], sizeof(b[2]), -1, thr),
             num(b[3], sizeof(b[3]), -1, ju_num(ev, "p", NAN)), num(b[4], sizeof(b[4]), 0, n),

@@ -945,6 +945,12 @@ X(G_S_ROSE,
   "of the whole run. Look at the candidate's change; this is not noise.",
   "- **{0}**：{1} 上升了 {2}%（阈值 {3}%），每边 {5} 次运行，对照整次运行的噪声，p = {4}。"
   "请检查候选版本的改动；这不是噪声。")
+X(G_S_COUNTED,
+  "- **{0}**: {1} changed {2}% (threshold {3}%) on {4} runs a side, and the cheapest runs of "
+  "the two sides differ as much: a count repeats closely from run to run, so this is the "
+  "candidate's change, not noise.",
+  "- **{0}**：{1} 变化了 {2}%（阈值 {3}%），每边 {4} 次运行，两边最少的一次运行也相差这么多："
+  "计数在各次运行之间几乎不变，所以这是候选版本的改动，而不是噪声。")
 X(G_S_DISTURBED,
   "- **{0}**: {1} changed {2}%: undecided, the runs it rests on were disturbed: other processes "
   "used the CPUs during them (the report lists how much), enough to make a change of that size. "

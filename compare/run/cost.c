@@ -42,24 +42,6 @@ int cost_perf_probe(char *why, size_t whylen)
     return counters_probe(&ev, why, whylen);
 }
 
-void cost_valgrind_version(char *out, size_t outlen)
-{
-    char *argv[] = {"valgrind", "--version", NULL}, err[256];
-    struct proc_spec ps = {.argv = argv, .capture_stdout = 1};
-    struct proc p;
-    struct proc_result res;
-
-    out[0] = '\0';
-    if (proc_start(&p, &ps, err, sizeof(err)) < 0)
-        return;
-    if (proc_wait(&p, 10.0, 1.0, NULL, &res, err, sizeof(err)) == 0) {
-        if (WIFEXITED(res.status) && WEXITSTATUS(res.status) == 0)
-            snprintf(out, outlen, "%.*s", (int)strcspn(res.out, "\r\n"), res.out);
-        proc_result_release(&res);
-    }
-    proc_stop(&p, 0.5);
-}
-
 int cost_parse_dumps(const char *dir, json_t *seen, struct cgprof *p, char *why, size_t whylen)
 {
     DIR *d = opendir(dir);

@@ -1,11 +1,14 @@
-/* cost_help: what a version's driver takes, by its --help (see cost_help.h). */
+/* cost_help: what the counted runs' programs say of themselves: what a version's driver takes,
+ * by its --help (see cost_help.h), and valgrind's version (cost.h). */
 #include "run/cost_help.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
+#include "run/cost.h"
 #include "run/cost_exact.h"
 #include "run/proc.h"
 #include "util/words.h"
@@ -143,4 +146,22 @@ int cost_help_drivers_lockstep(const struct runner *r, char *err, size_t errlen)
 int cost_help_driver_no_prefill(const struct runner *r, size_t version, char *err, size_t errlen)
 {
     return driver_help_has(r, version, "--no-prefill", err, errlen);
+}
+
+void cost_valgrind_version(char *out, size_t outlen)
+{
+    char *argv[] = {"valgrind", "--version", NULL}, err[256];
+    struct proc_spec ps = {.argv = argv, .capture_stdout = 1};
+    struct proc p;
+    struct proc_result res;
+
+    out[0] = '\0';
+    if (proc_start(&p, &ps, err, sizeof(err)) < 0)
+        return;
+    if (proc_wait(&p, 10.0, 1.0, NULL, &res, err, sizeof(err)) == 0) {
+        if (WIFEXITED(res.status) && WEXITSTATUS(res.status) == 0)
+            snprintf(out, outlen, "%.*s", (int)strcspn(res.out, "\r\n"), res.out);
+        proc_result_release(&res);
+    }
+    proc_stop(&p, 0.5);
 }
