@@ -1,6 +1,7 @@
 /* The gate's pure parts: --threshold and spec "gate" parsing (messages exact), per-row rules,
  * the decision and exit code over hand-made summaries, the comment Markdown, and the post
  * body / own-comment lookup. */
+#include <math.h>
 #include <stdlib.h>
 
 #include <jansson.h>
@@ -180,50 +181,87 @@ static json_t *row(const char *label, const char *status, const char *tput, doub
                      "verdict", p99);
 }
 
+/* metric of r for "candidate" as summary_judge leaves it: reason (NULL: none), n runs a side
+ * (baseline values), the evidence's p and 90% interval lo..hi of the change (null when not
+ * finite: no variance to bound it), and runs_needed (0: none) */
+static json_t *judged(json_t *r, const char *metric, const char *reason, int n, double p, double lo,
+                      double hi, int need)
+{
+    json_t *mj = json_object_get(json_object_get(r, "metrics"), metric);
+    json_t *c = json_object_get(json_object_get(mj, "vs_baseline"), "candidate");
+
+    if (reason)
+        json_object_set_new(c, "reason", json_string(reason));
+    if (need)
+        json_object_set_new(c, "runs_needed", json_integer(need));
+    json_object_set_new(c, "evidence",
+                        json_pack("{s:f, s:o, s:o, s:f}", "p", p, "lo",
+                                  isfinite(lo) ? json_real(lo) : json_null(), "hi",
+                                  isfinite(hi) ? json_real(hi) : json_null(), "alpha", 0.05));
+    json_object_set_new(mj, "values",
+                        json_pack("{s:{s:i}, s:{s:i}}", "baseline", "n", n, "candidate", "n", n));
+    return r;
+}
+
 static json_t *summary_of(json_t *rows)
 {
-    return json_pack("{s:s, s:s, s:[s,s], s:o}", "schema", "pairbench.summary/1", "baseline",
+    return json_pack("{s:s, s:s, s:[s,s], s:o}", "schema", "pairbench.summary/2", "baseline",
                      "baseline", "versions", "baseline", "candidate", "rows", rows);
 }
 
 static void test_decide(void)
 {
+    /* reason: the throughput's (undecided); too_few, unstable: what gate_decide counts (an
+     * undecided verdict without a reason is taken as the noise's) */
     static const struct {
-        const char *status, *tput, *p99;
+        const char *status, *tput, *p99, *reason;
         int code;
+        unsigned too_few, unstable;
     } cases[] = {
-        {"ok", "~", "~", EXIT_OK},
-        {"ok", "improved", "~", EXIT_OK},
-        {"ok", "regressed", "~", EXIT_REGRESSION},
-        {"ok", "~", "regressed", EXIT_REGRESSION},
-        {"ok", "unstable", "~", EXIT_INCONCLUSIVE},
-        {"incomplete", "~", "~", EXIT_INCONCLUSIVE},
-        {"failed", "failed", "failed", EXIT_HARNESS},
+        {"ok", "~", "~", NULL, EXIT_OK, 0, 0},
+        {"ok", "improved", "~", NULL, EXIT_OK, 0, 0},
+        {"ok", "regressed", "~", NULL, EXIT_REGRESSION, 0, 0},
+        {"ok", "~", "regressed", NULL, EXIT_REGRESSION, 0, 0},
+        {"ok", "undecided", "~", "unstable", EXIT_INCONCLUSIVE, 0, 1},
+        {"ok", "undecided", "~", "too few runs", EXIT_INCONCLUSIVE, 1, 0},
+        {"ok", "undecided", "~", "disturbed runs", EXIT_INCONCLUSIVE, 0, 1},
+        {"ok", "~", "undecided", NULL, EXIT_INCONCLUSIVE, 0, 1},
+        {"ok", "regressed", "undecided", NULL, EXIT_REGRESSION, 0, 1},
+        {"incomplete", "~", "~", NULL, EXIT_INCONCLUSIVE, 0, 0},
+        {"failed", "failed", "failed", NULL, EXIT_HARNESS, 0, 0},
     };
     size_t i;
 
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         struct gate_config gc;
         struct gate_result gr;
-        json_t *s = summary_of(
-            json_pack("[o, o]", row("tcp · 64 B", "ok", "~", 0.001, "~"),
-                      row("redis · 4 KiB", cases[i].status, cases[i].tput, -0.123, cases[i].p99)));
+        json_t *r = row("redis · 4 KiB", cases[i].status, cases[i].tput, -0.123, cases[i].p99);
+        json_t *s;
 
+        if (cases[i].reason)
+            judged(r, "throughput", cases[i].reason, 5, 0.2, -0.3, 0.05, 0);
+        s = summary_of(json_pack("[o, o]", row("tcp · 64 B", "ok", "~", 0.001, "~"), r));
         gate_config_init(&gc);
         CHECK_MSG(gate_decide(s, &gc, &gr) == cases[i].code, "case %zu: code %d", i, gr.code);
+        CHECK_MSG(gr.too_few == cases[i].too_few && gr.unstable == cases[i].unstable,
+                  "case %zu: too few %u, unstable %u", i, gr.too_few, gr.unstable);
         CHECK_MSG((gr.code == 0) == (gr.reason[0] == '\0'), "case %zu: reason '%s'", i, gr.reason);
         if (cases[i].code)
             CHECK_MSG(strstr(gr.reason, "'redis · 4 KiB'") != NULL, "reason '%s'", gr.reason);
-        if (cases[i].code == EXIT_REGRESSION && strcmp(cases[i].tput, "regressed") == 0)
+        if (cases[i].code == EXIT_REGRESSION && strcmp(cases[i].tput, "regressed") == 0 &&
+            strcmp(cases[i].p99, "~") == 0)
             CHECK_STR(gr.reason, "regression in 'redis · 4 KiB' throughput \xe2\x88\x92"
                                  "12.30% (candidate)");
+        if (cases[i].reason)
+            CHECK_MSG(strstr(gr.reason, "undecided: 'redis · 4 KiB' throughput \xe2\x88\x92"
+                                        "12.30%: undecided, ") &&
+                          strstr(gr.reason, cases[i].reason),
+                      "case %zu: reason '%s'", i, gr.reason);
         gate_config_release(&gc);
         json_decref(s);
     }
 }
 
-/* A gated metric held at "~" by the evidence floor makes the gate inconclusive, and the
- * reason says why. */
 static void test_budget_limits(void)
 {
     struct gate_config gc;
@@ -247,35 +285,95 @@ static void test_budget_limits(void)
     json_decref(g);
 }
 
+/* Undecided gated metrics make the gate undecided (exit 4), and the comment says why in one
+ * sentence per reason: too few runs (with the runs a side that would decide it, or with one
+ * run a side no noise measured at all), the noise (its 90% interval), disturbed runs. */
 static void test_too_few_runs(void)
 {
     struct gate_config gc;
     struct gate_result gr;
-    json_t *r = row("tcp · 64 B", "ok", "~", -0.3, "~");
-    json_t *s;
+    json_t *s =
+        summary_of(json_pack("[o, o, o, o]",
+                             judged(row("tcp · 64 B", "ok", "undecided", -0.3, "~"), "throughput",
+                                    "too few runs", 3, 0.09, -0.52, 0.03, 8),
+                             judged(row("tcp · 1 KiB", "ok", "undecided", -0.2, "~"), "throughput",
+                                    "too few runs", 1, 1, NAN, NAN, 0),
+                             judged(row("tcp · 4 KiB", "ok", "undecided", 0.06, "~"), "throughput",
+                                    "unstable", 5, 0.4, -0.081, 0.214, 0),
+                             judged(row("tcp · 16 KiB", "ok", "undecided", -0.4, "~"), "throughput",
+                                    "disturbed runs", 5, 0.001, -0.5, -0.3, 0)));
 
-    json_object_set_new(
-        json_object_get(
-            json_object_get(json_object_get(json_object_get(r, "metrics"), "throughput"),
-                            "vs_baseline"),
-            "candidate"),
-        "reason", json_string("too few runs"));
-    s = summary_of(json_pack("[o]", r));
     gate_config_init(&gc);
     CHECK(gate_decide(s, &gc, &gr) == EXIT_INCONCLUSIVE);
-    CHECK(gr.too_few == 1);
+    CHECK(gr.too_few == 2 && gr.unstable == 2 && gr.regressed == 0);
     {
         char *md = gate_markdown(s, &gc, &gr, NULL, NULL, 65536, NULL);
 
-        CHECK(md && strstr(md, "**Inconclusive.**") &&
-              strstr(md, "- **tcp · 64 B**: throughput changed -30.0% on 0 runs a side: too few "
-                         "runs for any verdict") &&
-              strstr(md, "Rerun with --runs 5, or --budget 5m."));
+        /* every undecided finding counts as undecided, too few runs as well */
+        CHECK_MSG(md && strstr(md, "over 4 configurations: 0 regressed, 0 improved, 4 undecided, "
+                                   "0 with failed runs, 0 incomplete."),
+                  "%s", md ? md : "(null)");
+        CHECK_MSG(md && strstr(md, "**Undecided.**") &&
+                      strstr(md, "- **tcp · 64 B**: throughput changed \xe2\x88\x92"
+                                 "30.00% on 3 "
+                                 "runs a side: undecided, too few runs (the 90% interval runs from "
+                                 "\xe2\x88\x92"
+                                 "52.00% to +3.00%). About 8 runs a side would "
+                                 "decide it: rerun with --runs 8, or --budget 15m.\n") &&
+                      strstr(md, "- **tcp · 1 KiB**: throughput changed \xe2\x88\x92"
+                                 "20.00% on 1 "
+                                 "run a side: undecided, too few runs to measure the noise. Rerun "
+                                 "with --runs 3 or more.\n") &&
+                      strstr(md, "- **tcp · 4 KiB**: throughput changed +6.00%: undecided, the "
+                                 "noise measured here (the 90% interval runs from \xe2\x88\x92"
+                                 "8.10% to +21.40%) could make a change of that size, and no "
+                                 "count of runs up to 50 a side would resolve 5% on this runner. "
+                                 "Raise the threshold, or rerun on a quieter runner.\n") &&
+                      strstr(md, "- **tcp · 16 KiB**: throughput changed \xe2\x88\x92"
+                                 "40.00%: "
+                                 "undecided, the runs it rests on were disturbed: other processes "
+                                 "used the CPUs during them (the report lists how much), enough to "
+                                 "make a change of that size. Rerun on an idle runner, or with "
+                                 "--budget 15m.\n"),
+                  "%s", md ? md : "(null)");
         free(md);
     }
-    CHECK_MSG(strstr(gr.reason, "inconclusive: 'tcp · 64 B' throughput \xe2\x88\x92"
-                                "30.00%: too few runs (candidate)") != NULL,
+    CHECK_MSG(strstr(gr.reason, "undecided: 'tcp · 64 B' throughput \xe2\x88\x92"
+                                "30.00%: undecided, too few runs (candidate)") != NULL,
               "reason '%s'", gr.reason);
+    CHECK_MSG(strstr(gr.reason, "'tcp · 4 KiB' throughput +6.00%: undecided, unstable "
+                                "(candidate)") != NULL,
+              "reason '%s'", gr.reason);
+    gate_config_release(&gc);
+    json_decref(s);
+}
+
+/* A counted cost decided regressed (instructions: no p, stats_judge's counted rule) fails the
+ * gate, and its sentence says what decided it, the cheapest runs, with no p of a test it did
+ * not take. */
+static void test_counted_sentence(void)
+{
+    struct gate_config gc;
+    struct gate_result gr;
+    json_t *r = row("redis · SET · 64 B", "ok", "~", 0.001, "~"), *s;
+    char *md;
+
+    json_object_set_new(json_object_get(r, "metrics"), "instructions",
+                        json_pack("{s:{s:{s:i}, s:{s:i}}, s:{s:{s:f, s:s}}}", "values", "baseline",
+                                  "n", 3, "candidate", "n", 3, "vs_baseline", "candidate", "change",
+                                  0.0197, "verdict", "regressed"));
+    s = summary_of(json_pack("[o]", r));
+    gate_config_init(&gc);
+    CHECK(gate_decide(s, &gc, &gr) == EXIT_REGRESSION && gr.regressed == 1);
+    md = gate_markdown(s, &gc, &gr, NULL, NULL, 65536, NULL);
+    CHECK_MSG(md &&
+                  strstr(md, "- **redis · SET · 64 B**: instructions per operation changed "
+                             "+1.97% (threshold 1%) on 3 runs a side, and the cheapest runs of "
+                             "the two sides differ as much: a count repeats closely from run "
+                             "to run, so this is the candidate's change, not noise.\n") &&
+                  !strstr(md, "nan"),
+              "%s", md ? md : "(null)");
+    free(md);
     gate_config_release(&gc);
     json_decref(s);
 }
@@ -366,7 +464,9 @@ static void test_markdown(void)
 {
     struct gate_config gc;
     struct gate_result gr;
-    json_t *s = summary_of(json_pack("[o]", row("redis · 4 KiB", "ok", "regressed", -0.123, "~")));
+    json_t *s =
+        summary_of(json_pack("[o]", judged(row("redis · 4 KiB", "ok", "regressed", -0.123, "~"),
+                                           "throughput", NULL, 5, 0.0031, -0.16, -0.085, 0)));
     char *md, big[3000];
 
     memset(big, 'x', sizeof(big));
@@ -385,7 +485,8 @@ static void test_markdown(void)
     /* plain words first: the outcome, then the row in a sentence */
     CHECK(strstr(md, "## pairbench gate: regression\n\n**Regression.** The candidate is "
                      "measurably worse:\n\n- **redis · 4 KiB**: throughput fell 12.3% "
-                     "(threshold 5%).") != NULL);
+                     "(threshold 5%), with p = 0.0031 on 5 runs a side against the noise of the "
+                     "whole run. Look at the candidate's change; this is not noise.\n") != NULL);
     CHECK(strstr(md, "| Gate | False-flag chance |") != NULL);
     free(md);
     md = gate_markdown(s, &gc, &gr, big, NULL, 2000, NULL);
@@ -460,6 +561,7 @@ int main(void)
     test_candidate_fault();
     test_threshold_flags();
     test_too_few_runs();
+    test_counted_sentence();
     test_budget_limits();
     test_gated_set();
     test_spec_section();

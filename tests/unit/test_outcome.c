@@ -25,12 +25,18 @@ static void test_verdicts(void)
         const char *params, *tput, *eff, *p99, *scpu, *want;
     } cases[] = {
         /* closed loop: throughput decides, server CPU is not gated by default */
+        /* a row whose gated metrics are all "~" is "~" (the old "unchanged") */
         {"{\"protocol\":\"tcp\"}", "regressed", "~", "~", "~", "regressed"},
-        {"{\"protocol\":\"tcp\"}", "~", "~", "~", "regressed", "unchanged"},
+        {"{\"protocol\":\"tcp\"}", "~", "~", "~", "regressed", "~"},
+        /* an undecided gated metric makes the row undecided, over an improved one, but a
+         * regressed one still wins */
+        {"{\"protocol\":\"tcp\"}", "undecided", "improved", "~", "~", "undecided"},
+        {"{\"protocol\":\"tcp\"}", "undecided", "~", "regressed", "~", "regressed"},
         /* fixed rate: throughput and efficiency pass over, server CPU and P99 decide */
-        {"{\"protocol\":\"tcp\",\"rate\":5000}", "regressed", "regressed", "~", "~", "unchanged"},
+        {"{\"protocol\":\"tcp\",\"rate\":5000}", "regressed", "regressed", "~", "~", "~"},
         {"{\"protocol\":\"tcp\",\"rate\":5000}", "~", "~", "~", "regressed", "regressed"},
-        {"{\"protocol\":\"tcp\",\"rate\":5000}", "~", "~", "unstable", "~", "unstable"},
+        {"{\"protocol\":\"tcp\",\"rate\":5000}", "~", "~", "undecided", "~", "undecided"},
+        {"{\"protocol\":\"tcp\",\"rate\":5000}", "undecided", "~", "~", "improved", "improved"},
         {"{\"protocol\":\"tcp\",\"rate\":0}", "regressed", "~", "~", "~", "regressed"},
     };
     size_t i;

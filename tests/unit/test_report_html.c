@@ -65,15 +65,16 @@ static json_t *make_summary(const char *const *names, size_t nv, size_t nrows)
                         (int)(5 * nv), "failed", 0, "metrics", mets);
         json_array_append_new(rows, row);
     }
-    json_object_set_new(s, "schema", json_string("pairbench.summary/1"));
+    json_object_set_new(s, "schema", json_string("pairbench.summary/2"));
     json_object_set_new(s, "baseline", json_string(names[0]));
     json_object_set_new(s, "versions", vers);
     json_object_set_new(s, "rows", rows);
     json_object_set_new(s, "rounds", json_integer(5));
+    /* as summary_build writes it (summary.c chance_json): the moderated test's level */
     json_object_set_new(s, "chance",
-                        json_pack("{s:s, s:f, s:f, s:i, s:f, s:f, s:b}", "evidence", "disjoint",
-                                  "alpha", 0.0625, "expected_false_flags", 0.25, "runs_per_side", 5,
-                                  "p_disjoint", 2.0 / 252, "level", 0.1, "reachable", 1));
+                        json_pack("{s:s, s:f, s:f, s:i, s:f, s:f, s:b}", "evidence", "moderated",
+                                  "alpha", 0.05, "expected_false_flags", 0.2, "runs_per_side", 5,
+                                  "p_disjoint", 2.0 / 252, "level", 0.05, "reachable", 1));
     return s;
 }
 
@@ -200,8 +201,9 @@ int main(int argc, char **argv)
         CHECK(strstr(a, "Debian &amp; co") != NULL);
         CHECK(strstr(a, "&#39;my spec.json&#39;") != NULL); /* shell-quoted, escaped */
         CHECK(strstr(a, "With 5 runs a side") != NULL && strstr(a, "2/252") != NULL);
-        CHECK(strstr(a, "With 5 runs a side, the chance of a false flag per row and metric when "
-                        "nothing changed is at most 0.0625.") != NULL);
+        CHECK(strstr(a, "Evidence level: each metric is judged at 0.05, before the row&#39;s "
+                        "family shares it; with 5 runs a side the test has 4 degrees of freedom "
+                        "of its own, and the run&#39;s other rows lend it more.") != NULL);
         CHECK(strstr(a, "<b>") == NULL || count(a, "<td class=\"n\"><b>") == 0); /* no N-way bold */
         /* deterministic */
         b = render(s, meta, "en", &rc);
@@ -325,18 +327,32 @@ int main(int argc, char **argv)
     CHECK(rc == 0 && a && count(a, "完整表格（20 个配置）") == 4);
     free(a);
     json_decref(s);
-    /* two runs a side: the note states that count and its chance, never a fixed five */
+    /* two runs a side: the note states that count and its chance, never a fixed five; the
+     * moderated test can judge them (one degree of freedom of its own) */
     s = make_summary(two, 2, 2);
     json_object_set_new(s, "chance",
-                        json_pack("{s:f, s:f, s:i, s:f, s:f, s:b}", "alpha", 1.0 / 3,
-                                  "expected_false_flags", 0.67, "runs_per_side", 2, "p_disjoint",
-                                  1.0 / 3, "level", 0.1, "reachable", 0));
+                        json_pack("{s:f, s:f, s:i, s:f, s:f, s:b}", "alpha", 0.05,
+                                  "expected_false_flags", 0.1, "runs_per_side", 2, "p_disjoint",
+                                  1.0 / 3, "level", 0.05, "reachable", 1));
     json_object_set_new(s, "rounds", json_integer(2));
     a = render(s, meta, "en", &rc);
+    CHECK_MSG(rc == 0 && a && strstr(a, "exact two-sided p = 2/6 \xe2\x89\x88 0.3333") &&
+                  !strstr(a, "2/252") &&
+                  strstr(a, "with 2 runs a side the test has 1 degrees of freedom of its own"),
+              "note: %.600s", a && strstr(a, "Overlap flag") ? strstr(a, "Overlap flag") : "");
+    free(a);
+    /* one run a side: no variance at all, every timed metric undecided (summary.c: reachable
+     * from STATS_MIN_RUNS, 2) */
+    json_object_set_new(s, "chance",
+                        json_pack("{s:f, s:f, s:i, s:f, s:f, s:b}", "alpha", 0.05,
+                                  "expected_false_flags", 0.1, "runs_per_side", 1, "p_disjoint",
+                                  1.0, "level", 0.05, "reachable", 0));
+    json_object_set_new(s, "rounds", json_integer(1));
+    a = render(s, meta, "en", &rc);
     CHECK_MSG(rc == 0 && a &&
-                  strstr(a, "With 2 runs a side even the most extreme outcome has a chance of "
-                            "0.3333") &&
-                  !strstr(a, "2/252") && strstr(a, "no verdict can be reached"),
+                  strstr(a, "With 1 run a side there is no variance to judge by (0): every timed "
+                            "metric is <code>undecided</code> (too few runs), never "
+                            "<code>~</code>; use at least 3 runs a side."),
               "note: %.600s", a && strstr(a, "Overlap flag") ? strstr(a, "Overlap flag") : "");
     free(a);
     json_decref(s);

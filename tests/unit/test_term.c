@@ -67,26 +67,37 @@ int main(void)
 
     /* the table and the outcome */
     {
+        /* tcp: too few runs to decide its +20% (the old "~" with reason "too few runs") */
+        json_t *tcp = row("tcp · 64 B", "ok", "undecided", 0.2);
         json_t *s = json_pack("{s:[s,s],s:[o,o,o,o]}", "versions", "base", "cand", "rows",
                               row("redis · ECHO · 64 B · pipeline1 · window1 · 4 clients · "
                                   "中文很长的标签文字很长很长",
                                   "ok", "regressed", -0.123),
-                              row("ws · 1500 B · delay 300 µs", "ok", "improved", 0.07),
-                              row("tcp · 64 B", "ok", "unstable", 0.2),
+                              row("ws · 1500 B · delay 300 µs", "ok", "improved", 0.07), tcp,
                               row("http · 4 KiB", "failed", "failed", 0));
-        json_t *oc = outcome_build(s, NULL);
+        json_t *oc,
+            *tv = json_object_get(
+                json_object_get(json_object_get(json_object_get(tcp, "metrics"), "throughput"),
+                                "vs_baseline"),
+                "cand");
         char *buf = NULL, *line, *save = NULL;
         size_t len = 0;
         FILE *f;
         int lines = 0;
 
+        json_object_set_new(tv, "reason", json_string("too few runs"));
+        json_object_set_new(tv, "runs_needed", json_integer(7));
+        oc = outcome_build(s, NULL);
         CHECK_STR(json_string_value(json_object_get(oc, "overall")), "regressed");
         CHECK(json_integer_value(json_object_get(json_object_get(oc, "verdicts"), "regressed")) ==
               1);
         CHECK(json_integer_value(json_object_get(json_object_get(oc, "verdicts"), "improved")) ==
               1);
-        CHECK(json_integer_value(json_object_get(json_object_get(oc, "verdicts"), "unstable")) ==
+        CHECK(json_integer_value(json_object_get(json_object_get(oc, "verdicts"), "undecided")) ==
               1);
+        CHECK(json_integer_value(json_object_get(json_object_get(oc, "verdicts"), "~")) == 0);
+        CHECK(json_integer_value(json_object_get(json_object_get(oc, "verdicts"), "incomplete")) ==
+              0);
         CHECK(json_integer_value(json_object_get(json_object_get(oc, "verdicts"), "failed")) == 1);
         CHECK(json_integer_value(json_object_get(oc, "failed_runs")) == 1);
         json_object_set_new(s, "outcome", oc);
@@ -97,23 +108,29 @@ int main(void)
         CHECK(valid_utf8(buf));
         CHECK(buf && strstr(buf, "-12.3%") && strstr(buf, "regressed"));
         CHECK(buf && strstr(buf, "ws · 1500 B · delay 300 µs") && strstr(buf, "improved"));
-        CHECK(buf && strstr(buf, "regressed: 1 regressed, 1 improved, 0 unchanged, 1 unstable, "
-                                 "1 failed (1 runs failed)"));
+        CHECK(buf && strstr(buf, "regressed: 1 regressed, 1 improved, 0 ~ (within threshold), "
+                                 "1 undecided, 1 failed (1 runs failed)\n"));
+        CHECK(buf && strstr(buf, "tcp · 64 B") && strstr(buf, "  undecided\n"));
+        /* under the table, what keeps the undecided row open and what would decide it */
+        CHECK_MSG(buf && strstr(buf, "\nundecided: tcp · 64 B\n  throughput: too few runs (~7 "
+                                     "runs a side would decide)\n"),
+                  "%s", buf ? buf : "");
         for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
             lines++;
             CHECK_MSG(term_width(line) <= 100, "%zu cells: %s", term_width(line), line);
         }
-        CHECK(lines == 6); /* header, 4 rows, the outcome line */
+        CHECK(lines == 8); /* header, 4 rows, the undecided row and its metric, the outcome */
         free(buf);
 
-        /* only improvements: improved; a row failed without a regression: failed */
+        /* a row failed without a regression: failed; an undecided row beside an improved one:
+         * undecided (never "improved" on what was not decided); only improvements: improved */
         json_array_remove(json_object_get(s, "rows"), 0);
         oc = outcome_build(s, NULL);
         CHECK_STR(json_string_value(json_object_get(oc, "overall")), "failed");
         json_decref(oc);
         json_array_remove(json_object_get(s, "rows"), 2);
         oc = outcome_build(s, NULL);
-        CHECK_STR(json_string_value(json_object_get(oc, "overall")), "inconclusive");
+        CHECK_STR(json_string_value(json_object_get(oc, "overall")), "undecided");
         json_decref(oc);
         json_array_remove(json_object_get(s, "rows"), 1);
         oc = outcome_build(s, NULL);
@@ -136,13 +153,32 @@ int main(void)
                             metric("regressed", 0.0197));
         oc = outcome_build(s, NULL);
         CHECK_STR(json_string_value(json_object_get(oc, "overall")), "regressed");
-        CHECK(json_integer_value(json_object_get(json_object_get(oc, "verdicts"), "unchanged")) ==
-              1);
+        CHECK(json_integer_value(json_object_get(json_object_get(oc, "verdicts"), "~")) == 1);
         json_decref(oc);
         f = open_memstream(&buf, &len);
         CHECK(f && term_table(f, s, NULL, 100) == 0);
         fclose(f);
         CHECK_MSG(buf && strstr(buf, "instructions") && strstr(buf, "+2.0%"), "%s", buf);
+        free(buf);
+        json_decref(s);
+    }
+    /* an incomplete row: counted apart from undecided, named on the outcome line only when
+     * there is one, and the overall word is undecided (nothing regressed or failed) */
+    {
+        json_t *s = json_pack("{s:[s,s],s:[o,o]}", "versions", "base", "cand", "rows",
+                              row("tcp · 64 B", "incomplete", "~", 0.01),
+                              row("tcp · 4 KiB", "ok", "~", -0.01));
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f;
+
+        json_object_set_new(s, "outcome", outcome_build(s, NULL));
+        f = open_memstream(&buf, &len);
+        CHECK(f && term_table(f, s, NULL, 100) == 0);
+        fclose(f);
+        CHECK_MSG(buf && strstr(buf, "undecided: 0 regressed, 0 improved, 1 ~ (within threshold), "
+                                     "0 undecided, 1 incomplete, 0 failed\n"),
+                  "%s", buf);
         free(buf);
         json_decref(s);
     }
