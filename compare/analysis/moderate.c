@@ -113,25 +113,49 @@ double mod_t_tail(double t, double df)
     return t >= 0 ? tail : 1 - tail;
 }
 
-double mod_t_quantile_upper(double tail, double df)
+/* The quantile by bisection on the tail, to a relative 1e-10. */
+static double quantile_search(double tail, double df)
 {
     double lo = 0, hi = 1, mid = 0;
     int i;
 
-    if (!(df > 0) || !(tail > 0) || !(tail < 1))
-        return NAN;
-    if (tail > 0.5)
-        return -mod_t_quantile_upper(1 - tail, df);
     while (mod_t_tail(hi, df) > tail && hi < 1e12)
         hi *= 2;
-    for (i = 0; i < 200; i++) {
+    for (i = 0; i < 200 && hi - lo > 1e-10 * hi; i++) {
         mid = (lo + hi) / 2;
         if (mod_t_tail(mid, df) > tail)
             lo = mid;
         else
             hi = mid;
     }
-    return mid;
+    return (lo + hi) / 2;
+}
+
+/* The last quantiles asked for, by (tail, df): a summary asks the same few over and over (one
+ * df per kind of row, the same levels), and each costs a bisection over the beta function.
+ * compare judges in one thread. */
+#define QUANTILE_CACHE 256
+static struct {
+    double tail, df, q;
+} qcache[QUANTILE_CACHE];
+
+double mod_t_quantile_upper(double tail, double df)
+{
+    size_t h;
+
+    if (!(df > 0) || !(tail > 0) || !(tail < 1))
+        return NAN;
+    if (tail > 0.5)
+        return -mod_t_quantile_upper(1 - tail, df);
+    h = (size_t)(fmod(df * 7919.0 + tail * 104729.0, (double)QUANTILE_CACHE));
+    if (h >= QUANTILE_CACHE)
+        h = 0;
+    if (qcache[h].tail != tail || qcache[h].df != df) {
+        qcache[h].q = quantile_search(tail, df);
+        qcache[h].tail = tail;
+        qcache[h].df = df;
+    }
+    return qcache[h].q;
 }
 
 static double safe_log(double v)
@@ -248,25 +272,38 @@ int mod_prior_fit(const double *s2, const double *df, size_t n, struct mod_prior
     return 0;
 }
 
+/* Whether n runs a side would decide e at the same moderated variance s2 (see mod_runs_needed). */
+static int decides_at(const struct mod_evidence *e, double s2, double d0, size_t n, double up,
+                      double down, double alpha)
+{
+    double df = d0 + (e->paired ? (double)n - 1 : 2.0 * (double)n - 2);
+    double se = sqrt(s2) * (e->paired ? 1 / sqrt((double)n) : sqrt(2 / (double)n));
+
+    if (!(df > 0))
+        return 0;
+    if (e->est >= up || e->est <= down)
+        return mod_t_quantile_upper(alpha / 2, df) * se <= fabs(e->est);
+    return e->est + mod_t_quantile_upper(0.05, df) * se < up &&
+           e->est - mod_t_quantile_upper(0.05, df) * se > down;
+}
+
 size_t mod_runs_needed(const struct mod_evidence *e, const struct mod_prior *pr, double threshold,
                        double alpha)
 {
     double df0, s2 = moderated_s2(e, pr, &df0), d0 = df0 - e->df, up = log1p(threshold),
                 down = log1p(-fmin(threshold, 0.999));
-    int past = e->est >= up || e->est <= down;
-    size_t n;
+    size_t lo = 2, hi = MOD_RUNS_CAP;
 
-    if (!(s2 > 0) || !(df0 > 0))
+    if (!(s2 > 0) || !(df0 > 0) || !decides_at(e, s2, d0, hi, up, down, alpha))
         return 0;
-    for (n = 2; n <= MOD_RUNS_CAP; n++) {
-        double df = d0 + (e->paired ? (double)n - 1 : 2.0 * (double)n - 2);
-        double se = sqrt(s2) * (e->paired ? 1 / sqrt((double)n) : sqrt(2 / (double)n));
+    /* deciding only gets easier with more runs: the smallest count, by bisection */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
 
-        if (past && mod_t_quantile_upper(alpha / 2, df) * se <= fabs(e->est))
-            return n;
-        if (!past && e->est + mod_t_quantile_upper(0.05, df) * se < up &&
-            e->est - mod_t_quantile_upper(0.05, df) * se > down)
-            return n;
+        if (decides_at(e, s2, d0, mid, up, down, alpha))
+            hi = mid;
+        else
+            lo = mid + 1;
     }
-    return 0;
+    return lo;
 }
