@@ -3,7 +3,8 @@
 #   make tests      also the unit test binaries (build/tests/)
 #   make test       unit + integration tests (real servers on loopback)
 #   make unit       unit tests only
-#   make check      clang-format check, code shape, include rooms and use, cppcheck, clang-tidy
+#   make check      clang-format check, code shape, include rooms and use, test lint, cppcheck,
+#                   clang-tidy
 #   make demo       install what is missing, build, run a short real comparison
 #   make deps       run ci/install-deps.sh
 #   make install    bin/compare, bin/driver, their man pages and lib/pairbench/ into $(DESTDIR)$(PREFIX)
@@ -149,6 +150,7 @@ check:
 	sh tests/code-shape.sh
 	sh tests/include-rooms.sh
 	sh tests/inline-sentences.sh
+	sh tests/test-lint.sh
 	CC='$(CC)' sh tests/unused-includes.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
 	    --suppress=missingIncludeSystem --include=ci/cppcheck-jansson.h \
