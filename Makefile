@@ -3,6 +3,7 @@
 #   make tests      also the unit test binaries (build/tests/)
 #   make test       unit + integration tests (real servers on loopback)
 #   make unit       unit tests only
+#   make mutate     mutation testing: every mutant of tests/mutants.txt killed by its tests
 #   make check      clang-format check, code shape, include rooms and use, test lint, cppcheck,
 #                   clang-tidy
 #   make demo       install what is missing, build, run a short real comparison
@@ -101,7 +102,7 @@ QUIET_CC = @echo '   CC $(@:$(BUILD)/%=%)';
 QUIET_LD = @echo '   LD $(@:$(BUILD)/%=%)';
 endif
 
-.PHONY: all tests test unit check unused-includes format clean deps demo fuzz fuzz-smoke bench install uninstall
+.PHONY: all tests test unit mutate check unused-includes format clean deps demo fuzz fuzz-smoke bench install uninstall
 all: $(BIN_DRIVER) $(BIN_COMPARE) $(BIN_SEED)
 tests: all $(UNIT_BIN)
 
@@ -141,6 +142,11 @@ test: tests
 unit: tests
 	PAIRBENCH_BUILD=$(BUILD) BIN_DRIVER=$(CURDIR)/$(BIN_DRIVER) BIN_COMPARE=$(CURDIR)/$(BIN_COMPARE) \
 	    sh tests/run.sh unit
+
+# Mutation testing: each mutant of tests/mutants.txt, applied alone to a scratch copy of the
+# tree, must make the unit tests it names fail (tests/mutate.sh; MUTANTS=TEXT: only those lines).
+mutate:
+	sh tests/mutate.sh $(MUTANTS)
 
 C_FILES = $(wildcard $(addsuffix /*.[ch],$(SRC_DIRS)) tests/unit/*.[ch] tests/fuzz/*.c)
 # tests/unused-includes.sh compiles with these flags (the environment keeps their quotes).
