@@ -36,6 +36,8 @@ bad=$(awk -F '\t' 'NF != 4 { print NR ": " $0 }' "$scratch/.list")
 [ -z "$bad" ] || err "$list: a line without 4 tab-separated fields: $bad"
 
 cd "$scratch"
+# the copy's own programs and build, whatever a caller's environment points at
+unset BIN_DRIVER BIN_COMPARE PAIRBENCH_TOP PAIRBENCH_BUILD PAIRBENCH_SKIP_FILE
 # started by make mutate, the environment holds this tree's .deps in PKG_CONFIG_PATH: the copy
 # would take it for a system hiredis and link the shared library (on no runtime path)
 PKG_CONFIG_PATH=$(printf '%s' "${PKG_CONFIG_PATH:-}" | tr ':' '\n' | grep -vxF "$top/.deps/lib/pkgconfig" | paste -sd: -)
