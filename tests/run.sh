@@ -28,7 +28,8 @@ export PAIRBENCH_TOP="$top"
 what=${1:-all}
 filter=${2:-}
 passed=0; failed=0; skipped=0; failures=""
-skipfile=${PAIRBENCH_SKIP_FILE:-$top/$build/skips.txt}
+case $build in /*) skipfile=$build/skips.txt ;; *) skipfile=$top/$build/skips.txt ;; esac
+skipfile=${PAIRBENCH_SKIP_FILE:-$skipfile}
 mkdir -p "$(dirname "$skipfile")" && : > "$skipfile" || { echo "tests/run.sh: cannot write the skip file '$skipfile'" >&2; exit 2; }
 allow=$top/tests/skip-allow.txt
 logdir=$(mktemp -d "${TMPDIR:-/tmp}/pairbench-tests.XXXXXX")
@@ -48,7 +49,8 @@ skip_allowed() {
     [ -f "$allow" ] || return 1
     awk -v n="$1" -v r="$2" '
         /^[ \t]*(#|$)/ { next }
-        { t = $1; $1 = ""; sub(/^[ \t]+/, ""); if (t == n && ($0 == "" || index(r, $0))) f = 1 }
+        { t = $1; x = $0; sub(/^[ \t]*[^ \t]+[ \t]*/, "", x); sub(/[ \t]+$/, "", x)
+          if (t == n && (x == "" || index(r, x))) f = 1 }
         END { exit !f }' "$allow"
 }
 
