@@ -3,7 +3,9 @@
 #   make tests      also the unit test binaries (build/tests/)
 #   make test       unit + integration tests (real servers on loopback)
 #   make unit       unit tests only
-#   make check      clang-format check, code shape, include rooms and use, cppcheck, clang-tidy
+#   make mutate     mutation testing: every mutant of tests/mutants.txt killed by its tests
+#   make check      clang-format check, code shape, include rooms and use, test lint, cppcheck,
+#                   clang-tidy
 #   make demo       install what is missing, build, run a short real comparison
 #   make deps       run ci/install-deps.sh
 #   make install    bin/compare, bin/driver, their man pages and lib/pairbench/ into $(DESTDIR)$(PREFIX)
@@ -100,7 +102,7 @@ QUIET_CC = @echo '   CC $(@:$(BUILD)/%=%)';
 QUIET_LD = @echo '   LD $(@:$(BUILD)/%=%)';
 endif
 
-.PHONY: all tests test unit check unused-includes format clean deps demo fuzz fuzz-smoke bench install uninstall
+.PHONY: all tests test unit mutate check unused-includes format clean deps demo fuzz fuzz-smoke bench install uninstall
 all: $(BIN_DRIVER) $(BIN_COMPARE) $(BIN_SEED)
 tests: all $(UNIT_BIN)
 
@@ -141,6 +143,11 @@ unit: tests
 	PAIRBENCH_BUILD=$(BUILD) BIN_DRIVER=$(CURDIR)/$(BIN_DRIVER) BIN_COMPARE=$(CURDIR)/$(BIN_COMPARE) \
 	    sh tests/run.sh unit
 
+# Mutation testing: each mutant of tests/mutants.txt, applied alone to a scratch copy of the
+# tree, must make the unit tests it names fail (tests/mutate.sh; MUTANTS=TEXT: only those lines).
+mutate:
+	sh tests/mutate.sh $(MUTANTS)
+
 C_FILES = $(wildcard $(addsuffix /*.[ch],$(SRC_DIRS)) tests/unit/*.[ch] tests/fuzz/*.c)
 # tests/unused-includes.sh compiles with these flags (the environment keeps their quotes).
 check unused-includes: export UNUSED_CFLAGS = $(CFLAGS)
@@ -149,6 +156,7 @@ check:
 	sh tests/code-shape.sh
 	sh tests/include-rooms.sh
 	sh tests/inline-sentences.sh
+	sh tests/test-lint.sh
 	CC='$(CC)' sh tests/unused-includes.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
 	    --suppress=missingIncludeSystem --include=ci/cppcheck-jansson.h \

@@ -22,7 +22,7 @@ uint64_t hist_min(const struct hist *h); /* exact */
 uint64_t hist_max(const struct hist *h); /* exact */
 double hist_mean(const struct hist *h);  /* exact (from the running sum) */
 /* The value at percentile p (0 < p <= 100): the smallest recorded bucket value v such that
- * at least p% of the samples are <= v, reported as the bucket's midpoint (within 1%).
+ * at least p% of the samples are <= v, reported as the bucket's midpoint (within 0.4%).
  * 0 when empty. */
 double hist_percentile(const struct hist *h, double p);
 

@@ -1,6 +1,11 @@
 #!/bin/sh
 # Runs every unit test binary and every integration script, then prints one closing line
-# "N passed, N failed". A test that exits 77 is skipped and must say why on its output.
+# "N passed, N failed, N skipped". A test that exits 77 is skipped and must say why on its
+# output; a passing test that leaves a part out prints a line "skipped: WHY" and goes on.
+# Every skip, whole or partial, is printed ("skip  NAME  WHY"), listed again before the
+# closing line and written to $PAIRBENCH_SKIP_FILE (default BUILD/skips.txt: build/ or
+# build/san/, one "NAME: WHY" a line); N skipped counts them all. With CI=true a skip that
+# tests/skip-allow.txt does not allow fails the run.
 # Usage: tests/run.sh [-j N] [unit|integration] [NAME-FILTER]
 # -j N (or PAIRBENCH_TEST_JOBS=N): integration tests tagged "# pairbench-test: untimed" in
 # their header run N at a time (each in its own temp dir, on free_port's claimed ports); a
@@ -23,6 +28,10 @@ export PAIRBENCH_TOP="$top"
 what=${1:-all}
 filter=${2:-}
 passed=0; failed=0; skipped=0; failures=""
+case $build in /*) skipfile=$build/skips.txt ;; *) skipfile=$top/$build/skips.txt ;; esac
+skipfile=${PAIRBENCH_SKIP_FILE:-$skipfile}
+mkdir -p "$(dirname "$skipfile")" && : > "$skipfile" || { echo "tests/run.sh: cannot write the skip file '$skipfile'" >&2; exit 2; }
+allow=$top/tests/skip-allow.txt
 logdir=$(mktemp -d "${TMPDIR:-/tmp}/pairbench-tests.XXXXXX")
 mkdir -p "$logdir/unit" "$logdir/integration" # test names are unit/NAME, integration/NAME
 
@@ -34,14 +43,44 @@ run_test() { # name command...: runs it, leaving its log, exit code and seconds 
     echo $(( $(date +%s) - start )) > "$logdir/$name.secs"
 }
 
+# skip_allowed NAME WHY: whether tests/skip-allow.txt has a line "NAME [TEXT]" whose TEXT is
+# empty or part of WHY
+skip_allowed() {
+    [ -f "$allow" ] || return 1
+    awk -v n="$1" -v r="$2" '
+        /^[ \t]*(#|$)/ { next }
+        { t = $1; x = $0; sub(/^[ \t]*[^ \t]+[ \t]*/, "", x); sub(/[ \t]+$/, "", x)
+          if (t == n && (x == "" || index(r, x))) f = 1 }
+        END { exit !f }' "$allow"
+}
+
+skip_one() { # name why: prints, counts and records one skip (with CI=true: fails an unlisted one)
+    skipped=$((skipped + 1))
+    printf 'skip  %-48s %s\n' "$1" "$2"
+    printf '%s: %s\n' "$1" "$2" >> "$skipfile"
+    if [ "${CI:-}" = true ] && ! skip_allowed "$1" "$2"; then
+        failed=$((failed + 1)); failures="$failures $1(skip)"
+        printf 'FAIL  %-48s a skip tests/skip-allow.txt does not allow (CI=true)\n' "$1"
+    fi
+}
+
+report_skips() { # name: the "skipped:" lines of a test's log (or its last line), each a skip
+    grep '^skipped: ' "$logdir/$1.log" | sed 's/^skipped: //' > "$logdir/$1.skips"
+    if [ ! -s "$logdir/$1.skips" ] && [ "$2" = whole ]; then
+        tail -n 1 "$logdir/$1.log" > "$logdir/$1.skips"
+    fi
+    while IFS= read -r why; do skip_one "$1" "$why"; done < "$logdir/$1.skips"
+}
+
 report_one() { # name: prints and counts the result run_test left
     name=$1
     rc=$(cat "$logdir/$name.rc" 2> /dev/null || echo 1)
     secs=$(cat "$logdir/$name.secs" 2> /dev/null || echo 0)
     if [ $rc -eq 0 ]; then
         passed=$((passed + 1)); printf 'ok    %-48s %4ss\n' "$name" "$secs"
+        report_skips "$name" part
     elif [ $rc -eq 77 ]; then
-        skipped=$((skipped + 1)); printf 'skip  %-48s %s\n' "$name" "$(tail -n 1 "$logdir/$name.log")"
+        report_skips "$name" whole
     else
         failed=$((failed + 1)); failures="$failures $name"
         printf 'FAIL  %-48s %4ss (exit %s)\n' "$name" "$secs" "$rc"
@@ -105,9 +144,9 @@ if [ "$what" = all ] || [ "$what" = integration ]; then
 fi
 rm -rf "$logdir"
 [ -n "$failures" ] && printf 'failed:%s\n' "$failures"
-if [ "$skipped" -gt 0 ]; then
-    printf '%d passed, %d failed, %d skipped\n' "$passed" "$failed" "$skipped"
-else
-    printf '%d passed, %d failed\n' "$passed" "$failed"
+if [ -s "$skipfile" ]; then
+    printf 'skipped (also in %s):\n' "$skipfile"
+    sed 's/^/  /' "$skipfile"
 fi
+printf '%d passed, %d failed, %d skipped\n' "$passed" "$failed" "$skipped"
 [ "$failed" -eq 0 ]

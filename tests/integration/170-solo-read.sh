@@ -50,13 +50,18 @@ rc=0
 "$DRIVER" tcp --serve --delay-us 300000 --duration 1 --warmup 0 --timeout 0.05 \
     --connections 1 > "$T/slow.json" || rc=$?
 assert_eq "$rc" "$(json_get "$T/slow.json" 'this.errors.timeout > 0 ? 3 : 0')" "exit code of the slow run"
-assert_eq "$(json_get "$T/slow.json" 'this.ops > 0 && this.errors.io === 0 && (this.errors.timeout > 0 || this.elapsed_s > 1.05)')" \
-    true "timeouts counted: $(json_get "$T/slow.json" 'JSON.stringify([this.errors, this.elapsed_s])')"
+# replies come 0.3 s apart, so a 1 s window holds at most 3; a 4th would mean the drain waited
+# for the reply in flight past its 0.05 s bound. One connection, window 1: at most one timeout.
+assert_eq "$(json_get "$T/slow.json" 'this.ops >= 1 && this.ops <= 3 && this.errors.io === 0 && this.errors.timeout <= 1')" \
+    true "drain bound kept: $(json_get "$T/slow.json" 'JSON.stringify([this.ops, this.errors])')"
 
-# a server that never answers in time: exit 3, well before its 3 s reply
-t0=$(date +%s%N)
-assert_exit 3 "$DRIVER" tcp --serve --delay-us 3000000 --requests 10 --warmup 0 --timeout 0.3 \
-    --connections 1 > /dev/null
-ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-[ "$ms" -lt 2800 ] || fail "a silent server held the blocking read for ${ms} ms (--timeout 0.3)"
+# a server that never answers in time: exit 3 at --timeout, before its 3 s reply: the one
+# request is a timeout and nothing was answered (had the read waited for the reply, it would
+# count one op); a read that never returns is killed (exit 137) rather than hang the suite
+rc=0
+timeout -s KILL 60 "$DRIVER" tcp --serve --delay-us 3000000 --requests 10 --warmup 0 --timeout 0.3 \
+    --connections 1 > "$T/silent.json" 2> "$T/silent.err" || rc=$?
+assert_eq "$rc" 3 "exit code against a silent server ($(cat "$T/silent.err"))"
+assert_eq "$(json_get "$T/silent.json" '[this.ops, this.errors.timeout, this.errors.io].join(" ")')" "0 1 0" \
+    "ops, timeouts and I/O errors against a silent server"
 echo "ok: the one-connection blocking read keeps the engine's bounds"

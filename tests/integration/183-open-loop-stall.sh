@@ -56,7 +56,7 @@ for n in open poisson calm; do
     tol=0.01; [ "$n" = poisson ] && tol=0.05
     assert_eq "$(json_get "$T/$n.json" "Math.abs(this.rate.achieved / this.rate.target - 1) <= $tol")" true \
         "$n: achieved $(json_get "$T/$n.json" 'this.rate.achieved') of 2000/s"
-    assert_eq "$(json_get "$T/$n.json" 'this.rate.target === 2000 && typeof this.rate.kept === "boolean" && this.rate.late >= 0 && this.rate.max_lag_us >= 0 && this.rate.sent > 0 && this.config.rate === 2000')" true \
+    assert_eq "$(json_get "$T/$n.json" 'const r = this.rate; r.target === 2000 && r.sent > 0 && r.late <= r.sent && r.late_after_us === 1000 && (r.late > 0 ? r.max_lag_us >= 1000 : r.max_lag_us <= 1000) && r.kept === (r.achieved >= 0.99 * r.target && r.late <= 0.01 * r.sent) && this.config.rate === 2000')" true \
         "$n: rate object $(json_get "$T/$n.json" 'this.rate')"
     assert_eq "$(json_get "$T/$n.json" 'this.status')" ok "$n status"
 done

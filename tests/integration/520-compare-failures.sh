@@ -48,7 +48,10 @@ console.log(l.length, l.filter(x=>x.status==="ok").length,
     "recorded failures"
 assert_eq "$(json_get "$T/out/summary.json" 'this.rows.map(r=>r.status).join(" ")')" \
     "ok failed failed failed failed" "row status"
-grep -q "failed" "$T/out/report.md" || fail "report.md does not mention the failures"
+grep -qF -- "- 1 of 5 configurations complete; 12 of 20 runs ok, 8 failed." "$T/out/report.md" ||
+    fail "report.md does not count the 8 failed runs: $(grep -i 'runs ok' "$T/out/report.md")"
+grep -qF -- "\`flaky\`, round 1: exit 1: flaky: refusing this one" "$T/out/report.md" ||
+    fail "report.md does not give the first failed run's reason"
 grep -q "exit 1: flaky" "$T/stderr" || fail "stderr does not give the failure reason"
 
 # a server that never answers: its runs fail with the command and its stderr's tail

@@ -53,7 +53,7 @@ check fds "Too many open files"
 # (the sanitized build's driver cannot run under valgrind: a plain one is used, when built)
 serve_driver=$(valgrind_driver)
 if [ -z "$serve_driver" ]; then
-echo "skipped the counted valgrind-kill case: no plain build of the driver to run under valgrind"
+echo "skipped: the counted valgrind-kill case: no plain build of the driver to run under valgrind"
 else
 cat > "$T/vgkill.json" <<JSON
 {"versions": [{"name": "a", "server": {"tcp": "$serve_driver serve tcp --port {port}"}},
@@ -93,7 +93,7 @@ echo "valgrind kill: diagnosed, $failed failed runs in every tally, whole run ${
 fi
 
 if [ "$(id -u)" != 0 ]; then
-    echo "skipped the full \$TMPDIR case: mounting a small tmpfs needs root"
+    echo "skipped: the full \$TMPDIR case: mounting a small tmpfs needs root"
     exit 0
 fi
 mkdir -p "$T/small"

@@ -138,12 +138,10 @@ c1=$(cpu)
 # a spinning worker takes what it can get of a core; an idle server ~0
 [ $((c1 - c0)) -lt $((tck / 5)) ] || fail "server at the descriptor limit used $((c1 - c0)) of $tck clock ticks in 1 s (spinning)"
 rc=0
-t0=$(date +%s%N)
-"$D" http --port "$port" --requests 200 --connections 2 --warmup 0 --timeout 1 \
+# the run ends (0 or 3); one still going after 60 s is a hang: killed (137), and the test fails
+timeout -s KILL 60 "$D" http --port "$port" --requests 200 --connections 2 --warmup 0 --timeout 1 \
     > "$T/run-emfile.json" 2> "$T/run-emfile.err" || rc=$?
-ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-[ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "run at the descriptor limit exited $rc"
-[ "$ms" -lt 8000 ] || fail "run at the descriptor limit took $ms ms"
+[ "$rc" = 0 ] || [ "$rc" = 3 ] || fail "run at the descriptor limit exited $rc (137: still running after 60 s)"
 # A request this run gave up on (timeout, or a connection shed at the limit) may still have
 # been answered by the server: the server's count may exceed the driver's by those.
 ops0=0; lost0=200

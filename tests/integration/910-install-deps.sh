@@ -18,8 +18,9 @@ sh "$S" --bogus 2>&1 | grep -q "unknown argument '--bogus'" || fail "bad argumen
 sh "$S" --help | grep -q -- '--test' || fail "--help does not describe --test"
 # No host name of a registry: apt sources reuse the configured mirror.
 if grep -nE '(https?|ftp)://' "$S" "$TOP/ci/build-hiredis.sh"; then fail "a URL is written in the scripts"; fi
-# The test toolchain holds what the tests call (man, the YAML parser, h2load for driver wrap).
-for p in man-db groff-base python3-yaml nghttp2-client valgrind chromium; do
+# The test toolchain holds what the tests call (man, the YAML parser, h2load for driver wrap,
+# perf for the hardware-counter run of 660).
+for p in man-db groff-base python3-yaml nghttp2-client valgrind chromium linux-perf; do
     grep -q "$p" "$S" || fail "install-deps.sh --test does not install $p"
 done
 

@@ -229,6 +229,8 @@ static void test_decide(void)
         {"ok", "regressed", "undecided", NULL, EXIT_REGRESSION, 0, 1},
         {"incomplete", "~", "~", NULL, EXIT_INCONCLUSIVE, 0, 0},
         {"failed", "failed", "failed", NULL, EXIT_HARNESS, 0, 0},
+        /* an ok row whose gated metric has no values: never a pass */
+        {"ok", "failed", "~", NULL, EXIT_INCONCLUSIVE, 0, 0},
     };
     size_t i;
 
@@ -248,6 +250,11 @@ static void test_decide(void)
         CHECK_MSG((gr.code == 0) == (gr.reason[0] == '\0'), "case %zu: reason '%s'", i, gr.reason);
         if (cases[i].code)
             CHECK_MSG(strstr(gr.reason, "'redis · 4 KiB'") != NULL, "reason '%s'", gr.reason);
+        if (strcmp(cases[i].status, "ok") == 0 && strcmp(cases[i].tput, "failed") == 0)
+            CHECK_MSG(gr.incomplete == 1 && strcmp(gr.reason, "undecided: 'redis · 4 KiB' "
+                                                              "throughput has no values "
+                                                              "(candidate)") == 0,
+                      "case %zu: incomplete %u, reason '%s'", i, gr.incomplete, gr.reason);
         if (cases[i].code == EXIT_REGRESSION && strcmp(cases[i].tput, "regressed") == 0 &&
             strcmp(cases[i].p99, "~") == 0)
             CHECK_STR(gr.reason, "regression in 'redis · 4 KiB' throughput \xe2\x88\x92"
@@ -276,6 +283,12 @@ static void test_budget_limits(void)
     CHECK(gate_parse_duration("42", &d) == 0 && d == 42);
     CHECK(gate_parse_duration("0m", &d) == -1 && gate_parse_duration("5x", &d) == -1);
     CHECK(gate_parse_duration("", &d) == -1 && gate_parse_duration("25h", &d) == -1);
+    /* the 24 h limit, at its boundary in each unit */
+    CHECK(gate_parse_duration("24h", &d) == 0 && d == 86400);
+    CHECK(gate_parse_duration("1440m", &d) == 0 && d == 86400);
+    CHECK(gate_parse_duration("86400", &d) == 0 && d == 86400);
+    CHECK(gate_parse_duration("1441m", &d) == -1 && gate_parse_duration("86401s", &d) == -1);
+    CHECK(gate_parse_duration("24.01h", &d) == -1);
     gate_config_init(&gc);
     CHECK(gc.budget_s == 0 && gc.limits.other_cpu_cores == INTERFERENCE_OTHER_CORES);
     CHECK(gate_parse_spec(&gc, g, "spec.json", err, sizeof(err)) == 0);

@@ -532,11 +532,57 @@ static void test_path_ok(void)
     CHECK(!http_path_ok("/a\tb", 10));
     CHECK(!http_path_ok("/a\rb", 10));
     CHECK(!http_path_ok("/0123456789", 5));
+    /* at most max bytes: exactly max is a path, one more is not */
+    CHECK(http_path_ok("/123456789", 10));
+    CHECK(!http_path_ok("/1234567890", 10));
+}
+
+/* Connection: close wins over keep-alive, in one header or across two, in either order */
+static void test_close_wins(void)
+{
+    static const char *const in[] = {
+        "HTTP/1.1 200 OK\r\nConnection: keep-alive, close\r\nContent-Length: 0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nConnection: close, keep-alive\r\nContent-Length: 0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nConnection: close\r\nConnection: keep-alive\r\nContent-Length: "
+        "0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nConnection: keep-alive\r\nConnection: close\r\nContent-Length: "
+        "0\r\n\r\n",
+        "HTTP/1.0 200 OK\r\nConnection: keep-alive, close\r\nContent-Length: 0\r\n\r\n",
+    };
+    struct http_response r;
+    struct http_request q;
+    const char *req = "GET / HTTP/1.1\r\nConnection: close\r\nConnection: keep-alive\r\n\r\n";
+
+    for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+        CHECK_MSG(http_parse_response(in[i], strlen(in[i]), 8192, &r) == (ssize_t)strlen(in[i]),
+                  "close case %zu", i);
+        CHECK_MSG(r.framing.keep_alive == 0, "close case %zu: keep_alive", i);
+    }
+    CHECK(http_parse_request(req, strlen(req), 8192, &q) == (ssize_t)strlen(req));
+    CHECK(q.framing.keep_alive == 0);
+}
+
+/* max_head bounds a complete head too: a head of exactly max_head bytes is parsed, one byte
+ * more is malformed (responses and requests) */
+static void test_head_limit(void)
+{
+    const char *rs = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
+    const char *rq = "GET /x HTTP/1.1\r\nHost: a\r\n\r\n";
+    size_t nr = strlen(rs), nq = strlen(rq);
+    struct http_response r;
+    struct http_request q;
+
+    CHECK(http_parse_response(rs, nr, nr, &r) == (ssize_t)nr);
+    CHECK(http_parse_response(rs, nr, nr - 1, &r) == HTTP_MALFORMED);
+    CHECK(http_parse_request(rq, nq, nq, &q) == (ssize_t)nq);
+    CHECK(http_parse_request(rq, nq, nq - 1, &q) == HTTP_MALFORMED);
 }
 
 int main(void)
 {
     test_path_ok();
+    test_close_wins();
+    test_head_limit();
     test_http_tables();
     test_http_client_cases();
     test_http_server_cases();

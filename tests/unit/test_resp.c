@@ -40,6 +40,10 @@ static const struct reply_case cases[] = {
     {"integer", ":42\r\n", 0, {RESP_CHECK_INTEGER, NULL, 0, 0}, 1, 1, 0, 0},
     {"integer neg", ":-7\r\n", 0, {RESP_CHECK_INTEGER, NULL, 0, 0}, 1, 1, 0, 0},
     {"integer as ok", ":1\r\n", 0, {RESP_CHECK_OK, NULL, 0, 0}, 1, 0, 1, 0},
+    /* SET expects +OK: a nil (RESP2 bulk or array, RESP3 null) is wrong content */
+    {"nil2 as ok", "$-1\r\n", 0, {RESP_CHECK_OK, NULL, 0, 0}, 1, 0, 1, 0},
+    {"nil array as ok", "*-1\r\n", 0, {RESP_CHECK_OK, NULL, 0, 0}, 1, 0, 1, 0},
+    {"nil3 as ok", "_\r\n", 0, {RESP_CHECK_OK, NULL, 0, 0}, 1, 0, 1, 0},
     {"integer double", ",1.5\r\n", 0, {RESP_CHECK_INTEGER, NULL, 0, 0}, 1, 0, 1, 0},
     {"error", "-ERR wrong\r\n", 0, {RESP_CHECK_ANY, NULL, 0, 0}, 1, 0, 0, 1},
     {"error as int", "-WRONGTYPE Operation\r\n", 0, {RESP_CHECK_INTEGER, NULL, 0, 0}, 1, 0, 0, 1},
@@ -352,6 +356,7 @@ static void test_fast_path(void)
         {RESP_CHECK_BULK_EQ_OR_NIL,
          "$5\r\nhello\r\n>2\r\n$7\r\nmessage\r\n$1\r\nx\r\n$5\r\nhello\r\n", 2, 0, 0, 0},
         {RESP_CHECK_OK, "+OK\r\n+OK\r\n+OKAY\r\n:1\r\n+OK\r\n", 3, 2, 0, 0},
+        {RESP_CHECK_OK, "+OK\r\n$-1\r\n+OK\r\n_\r\n+OK\r\n", 3, 2, 0, 0},
         {RESP_CHECK_PONG, "+PONG\r\n+PONG\r\n+PON\r\n+PONG\r\n", 3, 1, 0, 0},
         {RESP_CHECK_BULK_EQ, "$5\r\nhello\r\n$5\r\nhel", 1, 0, 0, 0},
         {RESP_CHECK_BULK_EQ, "$5\r\nhello\r\n$5x\r\nhello\r\n", 1, 0, 0, 1},

@@ -439,8 +439,19 @@ static void test_floor_abs(void)
     CHECK_STR(stats_verdict(&in, NULL), "regressed");
 }
 
+/* Ranges that touch overlap: a shared end point is a value both sides reached. */
+static void test_overlap_bounds(void)
+{
+    struct stats_range a = {2, 1, 3, 3}, b = {4, 3, 5, 3}, c = {4, 3.001, 5, 3};
+
+    CHECK(stats_ranges_overlap(&a, &b) && stats_ranges_overlap(&b, &a));
+    CHECK(!stats_ranges_overlap(&a, &c) && !stats_ranges_overlap(&c, &a));
+    CHECK(stats_ranges_overlap(&a, &a));
+}
+
 int main(void)
 {
+    test_overlap_bounds();
     test_counted_min();
     test_floor_abs();
     test_few_runs();

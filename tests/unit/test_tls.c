@@ -538,7 +538,7 @@ static void test_no_alloc_per_op(void)
     int ok = 1;
 
     if (!ossl_counting) {
-        printf("test_no_alloc_per_op: skipped (OpenSSL allocated before main)\n");
+        printf("skipped: test_no_alloc_per_op: OpenSSL allocated before main\n");
         return;
     }
     if (pair_open(&pr, &s, 0) != 0 || pr.rc != CONN_OK || pr.rs != CONN_OK) {
