@@ -25,6 +25,7 @@
 #include "run/proc.h"
 #include "util/jobs_util.h"
 #include "util/words.h"
+#include "util/redact.h"
 
 #define TOP_FUNCTIONS 150
 
@@ -675,10 +676,11 @@ int cost_schedule(struct runner *r, const struct cost_settings *cs, const unsign
         }
         st = ju_str(line, "status", NULL);
         if (strcmp(st ? st : "", "ok") != 0) {
+            char shown[2100];
             failed++;
             fprintf(stderr, "compare: counted run failed: %s · %s · round %u: %s\n",
                     r->sp->configs[sr->config].label, r->sp->versions[sr->version].name, sr->round,
-                    ju_str(line, "reason", NULL));
+                    redact_show(ju_str(line, "reason", NULL), shown, sizeof(shown)));
         } else {
             fprintf(stderr, "compare: counted %s · %s · round %u: %.0f instructions/op\n",
                     r->sp->configs[sr->config].label, r->sp->versions[sr->version].name, sr->round,
