@@ -34,10 +34,11 @@
 static const char usage[] =
     "usage: compare drift --history DIR [--add RUNDIR] [--window K]\n"
     "                     [--threshold METRIC=PERCENT]... [--lang en|zh]\n"
-    "                     [--accept-modified]\n"
+    "                     [--accept-modified] [--unverified]\n"
     "  --add RUNDIR   copy a night's run directory into the history first (its runs.jsonl\n"
     "                 must be what its meta.json recorded)\n"
     "  --accept-modified  --add it even when it is not (its reports then say so first)\n"
+    "  --unverified   --add one whose meta.json holds no dataset record (said first too)\n"
     "  --window K     compare the newest night with the median of the previous K\n"
     "                 (default " DRIFT_XSTR(DRIFT_DEFAULT_WINDOW) ")\n"
     "  --threshold    size of change that counts (default throughput 5, cpu_efficiency\n"
@@ -118,11 +119,36 @@ static void night_id(const json_t *meta, const char *sha, char *out, size_t len)
     snprintf(out, len, "%s-%.8s", *t ? t : "unknown", sha);
 }
 
-static int add_night(const char *history, const char *rundir, int accept_modified, json_t *index,
-                     char *err, size_t errlen)
+/* Only what the run recorded goes into the history (or, accepted, re-rendered saying so).
+ * Returns 0 (vr filled), or -1 with err. */
+static int night_verified(const char *rundir, const struct render_opts *ro,
+                          struct verify_result *vr, char *err, size_t errlen)
+{
+    if (verify_dir(rundir, vr, err, errlen) < 0)
+        return -1;
+    if (vr->modified && !ro->accept_modified && !ro->unverified) {
+        snprintf(err, errlen,
+                 "--add '%s': %s: not what the run recorded in meta.json; adding it needs "
+                 "--accept-modified",
+                 rundir, vr->problem);
+        return -1;
+    }
+    if (vr->unverified && !ro->unverified) {
+        snprintf(err, errlen,
+                 "--add '%s': %s: runs.jsonl cannot be checked against what the run recorded; "
+                 "adding it needs --unverified",
+                 rundir, vr->why);
+        return -1;
+    }
+    return 0;
+}
+
+/* accept: --accept-modified and --unverified as render_opts carries them. */
+static int add_night(const char *history, const char *rundir, const struct render_opts *accept,
+                     json_t *index, char *err, size_t errlen)
 {
     struct verify_result vr;
-    struct render_opts ro = {NULL, NULL, accept_modified};
+    struct render_opts ro = {NULL, NULL, accept->accept_modified, accept->unverified};
     static const char *const files[] = {"meta.json", "runs.jsonl",  "summary.json",
                                         "report.md", "report.html", "summary.csv"};
     char path[4200], dest[4000], id[96], sha[65] = "00000000";
@@ -159,16 +185,8 @@ static int add_night(const char *history, const char *rundir, int accept_modifie
                  strerror(errno));
         goto out;
     }
-    /* only what the run recorded goes into the history (or, accepted, re-rendered saying so) */
-    if (verify_dir(rundir, &vr, err, errlen) < 0)
+    if (night_verified(rundir, &ro, &vr, err, errlen) < 0)
         goto out;
-    if (vr.modified && !accept_modified) {
-        snprintf(err, errlen,
-                 "--add '%s': %s: not what the run recorded in meta.json; adding it needs "
-                 "--accept-modified",
-                 rundir, vr.problem);
-        goto out;
-    }
     snprintf(dest, sizeof(dest), "%s/runs/%s", history, id);
     if (ju_mkdir_p(dest, err, errlen) < 0)
         goto out;
@@ -183,7 +201,8 @@ static int add_night(const char *history, const char *rundir, int accept_modifie
             goto out;
     }
     snprintf(path, sizeof(path), "%s/summary.json", dest);
-    if ((vr.modified || stat(path, &st) < 0) && render_dir(dest, &ro, NULL, err, errlen) < 0)
+    if ((vr.modified || vr.unverified || stat(path, &st) < 0) &&
+        render_dir(dest, &ro, NULL, err, errlen) < 0)
         goto out;
     gmtime_r(&now, &tm);
     strftime(added, sizeof(added), "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -324,7 +343,7 @@ static void night_origin(const char *history, const char *dir, struct drift_nigh
 /* The state of one `compare drift`, shared by its steps. */
 struct drift_cmd {
     const char *history, *add, *lang;
-    int accept_modified; /* --accept-modified: --add a night whose dataset changed */
+    struct render_opts accept; /* --accept-modified, --unverified: --add such a night */
     unsigned window;
     struct gate_config gc;
     json_t *index, **all_nights, **nights, **summaries;
@@ -335,11 +354,12 @@ struct drift_cmd {
     char reason[2048];
 };
 
-enum { DF_HISTORY, DF_ADD, DF_WINDOW, DF_THRESHOLD, DF_LANG, DF_ACCEPT };
+enum { DF_HISTORY, DF_ADD, DF_WINDOW, DF_THRESHOLD, DF_LANG, DF_ACCEPT, DF_UNVERIFIED };
 
 static const struct flag_def drift_flags[] = {
-    {"--history", 1, DF_HISTORY},     {"--add", 1, DF_ADD},   {"--window", 1, DF_WINDOW},
-    {"--threshold", 1, DF_THRESHOLD}, {"--lang", 1, DF_LANG}, {"--accept-modified", 0, DF_ACCEPT},
+    {"--history", 1, DF_HISTORY},       {"--add", 1, DF_ADD},   {"--window", 1, DF_WINDOW},
+    {"--threshold", 1, DF_THRESHOLD},   {"--lang", 1, DF_LANG}, {"--accept-modified", 0, DF_ACCEPT},
+    {"--unverified", 0, DF_UNVERIFIED},
 };
 
 static int drift_flag(void *ctx, struct flags *f, int id)
@@ -352,7 +372,9 @@ static int drift_flag(void *ctx, struct flags *f, int id)
     else if (id == DF_ADD)
         d->add = f->value;
     else if (id == DF_ACCEPT)
-        d->accept_modified = 1;
+        d->accept.accept_modified = 1;
+    else if (id == DF_UNVERIFIED)
+        d->accept.unverified = 1;
     else if (id == DF_LANG && strcmp(f->value, "en") != 0 && strcmp(f->value, "zh") != 0)
         return flags_bad_value(f, "'en' or 'zh'");
     else if (id == DF_LANG)
@@ -381,8 +403,7 @@ static int open_history(struct drift_cmd *d)
     }
     snprintf(path, sizeof(path), "%s/index.jsonl", d->history);
     if (dataset_read(path, &d->index, &truncated, err, sizeof(err)) < 0 ||
-        (d->add &&
-         add_night(d->history, d->add, d->accept_modified, d->index, err, sizeof(err)) < 0)) {
+        (d->add && add_night(d->history, d->add, &d->accept, d->index, err, sizeof(err)) < 0)) {
         fprintf(stderr, "compare: drift: %s\n", err);
         return EXIT_USAGE;
     }
