@@ -15,6 +15,10 @@ static const char *const ph_names[] = {"", "rand_int", "key", "data", "i", "rand
 
 int rcmd_out_put(struct rcmd_out *o, const void *p, size_t n)
 {
+    if (o->max && n > o->max - (o->len < o->max ? o->len : o->max)) {
+        o->toobig = 1;
+        return -1;
+    }
     if (n > o->cap - o->len) {
         size_t cap = o->cap ? o->cap : 256;
         char *q;

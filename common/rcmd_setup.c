@@ -1,5 +1,6 @@
 /* rcmd_setup: a Redis setup expanded into RESP bytes, from a list of commands and generators
- * or a file (see rcmd.h, rcmd_setup_expand). */
+ * or a file, sized before it is built and a text file checked byte by byte (see rcmd.h,
+ * rcmd_setup_expand). */
 #include "rcmd.h"
 
 #include <ctype.h>
@@ -27,6 +28,36 @@ static size_t gen_fill(void *ctx, unsigned ph, const char **p)
     }
     *p = g->num;
     return strlen(g->num);
+}
+
+/* Whether count commands of c (the largest: __i__ = count - 1) still fit out->max, measured
+ * before any is built. 0, or -1 with err (out->toobig set). */
+static int setup_fits(const struct rcmd *c, json_int_t count, struct gen_ctx *g,
+                      struct rcmd_out *out, size_t idx, char *err, size_t errlen)
+{
+    struct rcmd_out one = {.max = out->max};
+    size_t room = out->max > out->len ? out->max - out->len : 0;
+    unsigned long long total;
+    int rc = -1;
+
+    snprintf(g->num, sizeof(g->num), "%lld", (long long)(count - 1));
+    if (rcmd_encode(c, gen_fill, g, &one) < 0 && !one.toobig) {
+        snprintf(err, errlen, "out of memory");
+    } else if (one.toobig) {
+        out->toobig = 1;
+        snprintf(err, errlen, "[%zu]: one command is more than the %zu bytes the setup may hold",
+                 idx, out->max);
+    } else if ((total = (unsigned long long)one.len * (unsigned long long)count) > room) {
+        out->toobig = 1;
+        snprintf(err, errlen,
+                 "[%zu]: %lld commands of up to %zu bytes each (%llu bytes): more than the %zu "
+                 "bytes the setup may hold",
+                 idx, (long long)count, one.len, total, out->max);
+    } else {
+        rc = 0;
+    }
+    rcmd_out_free(&one);
+    return rc;
 }
 
 /* One setup item: a command or a generator. */
@@ -66,11 +97,18 @@ static int setup_item(const json_t *e, size_t idx, struct gen_ctx *g, struct rcm
         snprintf(err, errlen, "[%zu]%s: %s", idx, cnt ? ".command" : "", why);
         return -1;
     }
+    if (out->max && setup_fits(&c, count, g, out, idx, err, errlen) < 0) {
+        rcmd_free(&c);
+        return -1;
+    }
     for (json_int_t i = 0; i < count; i++) {
         snprintf(g->num, sizeof(g->num), "%lld", (long long)i);
         if (rcmd_encode(&c, gen_fill, g, out) < 0) {
             rcmd_free(&c);
-            snprintf(err, errlen, "out of memory");
+            if (out->toobig)
+                snprintf(err, errlen, "[%zu]: the setup expands past %zu bytes", idx, out->max);
+            else
+                snprintf(err, errlen, "out of memory");
             return -1;
         }
     }
@@ -140,6 +178,28 @@ void rcmd_resp_show(const char *p, size_t n, uint64_t k, char *out, size_t outle
     }
 }
 
+/* Whether the inline line s..end (before its '\n') holds a byte a text line cannot: a NUL,
+ * which used to end the file there unseen, or another control byte but tab (and a CR that
+ * ends it). 1 with err naming the file, line and column. */
+static int text_line_bad(const char *s, const char *end, const char *path, int line, char *err,
+                         size_t errlen)
+{
+    const char *p;
+
+    for (p = s; p < end; p++) {
+        unsigned char ch = (unsigned char)*p;
+
+        if ((ch >= 0x20 && ch != 0x7f) || ch == '\t' || (ch == '\r' && p + 1 == end))
+            continue;
+        snprintf(err, errlen,
+                 "file '%s': line %d: byte 0x%02x at column %zu: an inline setup file is text "
+                 "(a RESP file starts with '*')",
+                 path, line, ch, (size_t)(p - s) + 1);
+        return 1;
+    }
+    return 0;
+}
+
 /* A file of RESP commands (first byte '*') or inline lines. */
 static int setup_file(const char *path, struct gen_ctx *g, struct rcmd_out *out, uint64_t *ncmds,
                       char *err, size_t errlen)
@@ -174,8 +234,12 @@ static int setup_file(const char *path, struct gen_ctx *g, struct rcmd_out *out,
                          path, off);
                 goto out;
             }
-            if (rcmd_out_put(out, raw.p + off, len) < 0)
+            if (rcmd_out_put(out, raw.p + off, len) < 0) {
+                if (out->toobig)
+                    snprintf(err, errlen, "file '%s': byte %zu: the setup is past %zu bytes", path,
+                             off, out->max);
                 goto out;
+            }
             off += len;
             (*ncmds)++;
         }
@@ -186,9 +250,11 @@ static int setup_file(const char *path, struct gen_ctx *g, struct rcmd_out *out,
         struct rcmd c;
         const char *t;
 
-        nl = strchr(s, '\n');
+        nl = memchr(s, '\n', (size_t)(raw.p + raw.len - s));
         if (!nl)
             nl = raw.p + raw.len;
+        if (text_line_bad(s, nl, path, line, err, errlen))
+            goto out;
         *nl = '\0';
         if (nl > s && nl[-1] == '\r')
             nl[-1] = '\0';
@@ -202,6 +268,9 @@ static int setup_file(const char *path, struct gen_ctx *g, struct rcmd_out *out,
         }
         if (rcmd_encode(&c, gen_fill, g, out) < 0) {
             rcmd_free(&c);
+            if (out->toobig)
+                snprintf(err, errlen, "file '%s': line %d: the setup expands past %zu bytes", path,
+                         line, out->max);
             goto out;
         }
         rcmd_free(&c);
