@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The registered values, longest first. */
 static char **values;
@@ -35,7 +36,8 @@ int redact_add(const char *value)
     size_t len = value ? strlen(value) : 0, i, at;
     char *copy;
 
-    if (len < REDACT_MIN_LEN)
+    /* a switch (USE_AUTH=true) hides nothing and would mangle every "true" */
+    if (len < REDACT_MIN_LEN || strcasecmp(value, "true") == 0 || strcasecmp(value, "false") == 0)
         return 0;
     for (i = 0; i < n_values; i++)
         if (lens[i] == len && memcmp(values[i], value, len) == 0)

@@ -6,8 +6,8 @@
  * (from each version's env and from compare's own environment, which servers and drivers
  * inherit) and replaced by REDACT_MARK in the output captured from servers and drivers (their
  * logs, run/logcap.c), in runs.jsonl lines (run/dataset.c) and in the reasons printed.
- * A value shorter than REDACT_MIN_LEN bytes is not registered: replacing every "1" or "on"
- * would make every message unreadable and hide nothing worth hiding.
+ * A value shorter than REDACT_MIN_LEN bytes, or "true"/"false", is not registered: replacing
+ * every "1", "on" or "true" would make every message unreadable and hide nothing worth hiding.
  *
  * The registry is process-wide: a forked capping process inherits it. Not thread-safe; fill it
  * before the first server starts. */
