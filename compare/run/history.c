@@ -150,8 +150,9 @@ int history_open(struct history *h, const char *dir, char *err, size_t errlen)
     snprintf(path, sizeof(path), "%s/runs", dir);
     if (ju_mkdir_p(path, err, errlen) < 0)
         return -1;
-    snprintf(path, sizeof(path), "%s/.lock", dir);
-    h->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    /* the directory itself is locked: no lock file joins the data (a history kept in git) */
+    snprintf(path, sizeof(path), "%s", dir);
+    h->lock_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (h->lock_fd < 0) {
         snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
         return -1;

@@ -1,7 +1,8 @@
 /* history: the nightly history of `compare drift` as a store. DIR/index.jsonl holds one line per
  * night ({"id", "dir", "started", "added", "baseline", "commit", "environment"}), DIR/runs/ID a
- * copy of the night's run directory. One invocation at a time holds DIR/.lock (flock), from
- * reading the index to its last write, so concurrent adds are serialized and each sees the
+ * copy of the night's run directory. One invocation at a time holds a lock on DIR itself
+ * (flock on the directory: no lock file joins the data), from reading the index to its last
+ * write, so concurrent adds are serialized and each sees the
  * other's night. A night is added once: its id (its start time and the first 8 hex digits of
  * its dataset's SHA-256) already in the index, --add says so and adds nothing. A line of the
  * index that is not a night (torn by a crash, edited) is named in a warning and left out,
@@ -23,15 +24,15 @@
 
 struct history {
     const char *dir;     /* not owned */
-    int lock_fd;         /* DIR/.lock, held; -1 when closed */
+    int lock_fd;         /* DIR itself, locked; -1 when closed */
     json_t *index;       /* the nights the index holds (good lines, each id once), in file order */
     unsigned lines;      /* the index's lines */
     unsigned bad;        /* lines left out (named on stderr) */
     char bad_lines[512]; /* which: "index.jsonl:3 (a torn last line); ..." */
 };
 
-/* Creates DIR and DIR/runs when missing, takes DIR/.lock (waiting for another invocation,
- * said on stderr) and reads the index. Returns 0, or -1 with err. Release with
+/* Creates DIR and DIR/runs when missing, locks DIR (waiting for another invocation, said on
+ * stderr) and reads the index. Returns 0, or -1 with err. Release with
  * history_close() either way. */
 int history_open(struct history *h, const char *dir, char *err, size_t errlen);
 
