@@ -57,6 +57,8 @@ typedef size_t (*rcmd_fill_fn)(void *ctx, unsigned ph, const char **p);
 struct rcmd_out {
     char *p;
     size_t len, cap;
+    size_t max; /* 0: no limit; else rcmd_out_put refuses to grow past max bytes */
+    int toobig; /* set when it refused */
 };
 int rcmd_out_put(struct rcmd_out *o, const void *p, size_t n);
 void rcmd_out_free(struct rcmd_out *o);
@@ -91,8 +93,11 @@ void rcmd_mix_free(struct rcmd_mix *m);
 
 /* Setup: v is an array of commands (strings, argument arrays, or generators {"command": T,
  * "count": N} with __i__ = 0..N-1), or a string naming a file of inline commands (one per
- * line, '#' comments) or RESP (as `redis-cli --pipe` reads). Appends the expanded RESP bytes
- * to out and sets *ncmds. value: __data__. 0, or -1 with err set. */
+ * line, '#' comments; a NUL or other control byte but tab is refused, naming the line) or
+ * RESP (as `redis-cli --pipe` reads). Appends the expanded RESP bytes to out and sets *ncmds.
+ * value: __data__. With out->max set, a setup that would pass it is refused before it is
+ * built (a generator's count times its largest command; out->toobig set). 0, or -1 with err
+ * set. */
 int rcmd_setup_expand(const json_t *v, const char *value, size_t value_len, struct rcmd_out *out,
                       uint64_t *ncmds, char *err, size_t errlen);
 

@@ -86,9 +86,12 @@ struct drift_report {
     size_t window;
     const struct verdict_rules *rules;
     const unsigned char *gated; /* METRIC_ALL: metrics whose regression step fails the job */
-    int code;                   /* EXIT_OK or EXIT_REGRESSION */
+    int code; /* EXIT_OK, EXIT_REGRESSION, or EXIT_HARNESS (reason: the newest night left out) */
     const char *reason;
-    const char *lang; /* "en" or "zh" (NULL = "en"): the language of every sentence */
+    const char *lang;     /* "en" or "zh" (NULL = "en"): the language of every sentence */
+    unsigned index_lines; /* the lines of the history's index */
+    const char *left_out; /* what was left out (torn or corrupt lines, unreadable summaries),
+                           * "" when nothing */
 };
 
 /* drift_report.c: write the Markdown / self-contained HTML report, their sentences from the

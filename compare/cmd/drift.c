@@ -15,7 +15,6 @@
 
 #include "util/atomic.h"
 #include "cmd/cmds.h"
-#include "run/dataset.h"
 #include "analysis/drift.h"
 #include "cmd/flags.h"
 #include "analysis/gate.h"
@@ -23,7 +22,7 @@
 #include "util/jobs_util.h"
 #include "num.h"
 #include "report/render.h"
-#include "report/verify.h"
+#include "run/history.h"
 
 #define DRIFT_SEED 20240601u
 
@@ -34,10 +33,11 @@
 static const char usage[] =
     "usage: compare drift --history DIR [--add RUNDIR] [--window K]\n"
     "                     [--threshold METRIC=PERCENT]... [--lang en|zh]\n"
-    "                     [--accept-modified]\n"
+    "                     [--accept-modified] [--unverified]\n"
     "  --add RUNDIR   copy a night's run directory into the history first (its runs.jsonl\n"
     "                 must be what its meta.json recorded)\n"
     "  --accept-modified  --add it even when it is not (its reports then say so first)\n"
+    "  --unverified   --add one whose meta.json holds no dataset record (said first too)\n"
     "  --window K     compare the newest night with the median of the previous K\n"
     "                 (default " DRIFT_XSTR(DRIFT_DEFAULT_WINDOW) ")\n"
     "  --threshold    size of change that counts (default throughput 5, cpu_efficiency\n"
@@ -46,9 +46,9 @@ static const char usage[] =
     "exit: 0 no regression step, 1 regression step in a gated metric, 2 bad input\n";
 /* clang-format on */
 
-/* What a night's environment is judged by, in the index and in drift.md; "cpu_id" after
- * them when the night recorded it (see env_same). */
-static const char *const env_keys[] = {"machine", "cpu_model", "kernel", "compiler"};
+/* What a night's environment is judged by (run/history.h); "cpu_id" after them when the
+ * night recorded it (see env_same). */
+static const char *const env_keys[] = HISTORY_ENV_KEYS;
 #define ENV_KEYS (sizeof(env_keys) / sizeof(env_keys[0]))
 
 /* "machine · cpu · kernel · compiler", and the CPU's identity when the night recorded it */
@@ -65,27 +65,6 @@ static void env_signature(const json_t *env, char *out, size_t len)
         snprintf(out + used, len - used, " · %s", id);
 }
 
-/* The environment a night keeps in the index: env_keys ("unknown" when absent), and cpu_id
- * when recorded. New reference, NULL when out of memory. */
-static json_t *env_index(const json_t *env)
-{
-    json_t *o = json_object();
-    size_t k;
-
-    for (k = 0; o && k < ENV_KEYS; k++)
-        if (json_object_set_new(o, env_keys[k], json_string(ju_str(env, env_keys[k], "unknown"))) <
-            0) {
-            json_decref(o);
-            return NULL;
-        }
-    if (o && json_is_string(json_object_get(env, "cpu_id")) &&
-        json_object_set(o, "cpu_id", json_object_get(env, "cpu_id")) < 0) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
-}
-
 /* Whether two nights ran in the same environment: the same machine, CPU model, kernel and
  * compiler, and the same CPU identity (family, model, stepping) where both recorded it. A
  * model name such as "AMD EPYC" covers several generations; nights added before the
@@ -100,116 +79,6 @@ static int env_same(const json_t *a, const json_t *b)
         if (strcmp(ju_str(a, env_keys[k], "unknown"), ju_str(b, env_keys[k], "unknown")) != 0)
             return 0;
     return !ia || !ib || strcmp(ia, ib) == 0;
-}
-
-/* "2026-11-29T20:00:00Z" + sha -> "20261129T200000Z-1a2b3c4d" */
-static void night_id(const json_t *meta, const char *sha, char *out, size_t len)
-{
-    const char *started = json_string_value(json_object_get(meta, "started"));
-    char t[40] = "";
-    size_t i, k = 0;
-
-    if (!started)
-        started = "unknown";
-    for (i = 0; started[i] && k + 1 < sizeof(t); i++)
-        if ((started[i] >= '0' && started[i] <= '9') || started[i] == 'T' || started[i] == 'Z')
-            t[k++] = started[i];
-    t[k] = '\0';
-    snprintf(out, len, "%s-%.8s", *t ? t : "unknown", sha);
-}
-
-static int add_night(const char *history, const char *rundir, int accept_modified, json_t *index,
-                     char *err, size_t errlen)
-{
-    struct verify_result vr;
-    struct render_opts ro = {NULL, NULL, accept_modified};
-    static const char *const files[] = {"meta.json", "runs.jsonl",  "summary.json",
-                                        "report.md", "report.html", "summary.csv"};
-    char path[4200], dest[4000], id[96], sha[65] = "00000000";
-    json_t *meta, *line = NULL, *v, *env;
-    const char *s;
-    size_t i;
-    int fd = -1, rc = -1;
-    struct stat st;
-    time_t now = time(NULL);
-    struct tm tm;
-    char added[32];
-
-    snprintf(path, sizeof(path), "%s/meta.json", rundir);
-    meta = ju_load_json(path, err, errlen);
-    if (!meta)
-        return -1;
-    s = json_string_value(json_object_get(json_object_get(meta, "dataset"), "sha256"));
-    if (s)
-        snprintf(sha, sizeof(sha), "%s", s);
-    night_id(meta, sha, id, sizeof(id));
-    json_array_foreach(index, i, v)
-    {
-        const char *vid = json_string_value(json_object_get(v, "id"));
-
-        if (vid && strcmp(vid, id) == 0) {
-            fprintf(stderr, "compare: drift: '%s' is already in the history as '%s'\n", rundir, id);
-            json_decref(meta);
-            return 0;
-        }
-    }
-    snprintf(path, sizeof(path), "%s/runs.jsonl", rundir);
-    if (stat(path, &st) < 0) {
-        snprintf(err, errlen, "--add '%s': no runs.jsonl (%s): not a run directory", rundir,
-                 strerror(errno));
-        goto out;
-    }
-    /* only what the run recorded goes into the history (or, accepted, re-rendered saying so) */
-    if (verify_dir(rundir, &vr, err, errlen) < 0)
-        goto out;
-    if (vr.modified && !accept_modified) {
-        snprintf(err, errlen,
-                 "--add '%s': %s: not what the run recorded in meta.json; adding it needs "
-                 "--accept-modified",
-                 rundir, vr.problem);
-        goto out;
-    }
-    snprintf(dest, sizeof(dest), "%s/runs/%s", history, id);
-    if (ju_mkdir_p(dest, err, errlen) < 0)
-        goto out;
-    for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-        char to[4200];
-
-        snprintf(path, sizeof(path), "%s/%s", rundir, files[i]);
-        if (stat(path, &st) < 0)
-            continue;
-        snprintf(to, sizeof(to), "%s/%s", dest, files[i]);
-        if (ju_copy_file(path, to, err, errlen) < 0)
-            goto out;
-    }
-    snprintf(path, sizeof(path), "%s/summary.json", dest);
-    if ((vr.modified || stat(path, &st) < 0) && render_dir(dest, &ro, NULL, err, errlen) < 0)
-        goto out;
-    gmtime_r(&now, &tm);
-    strftime(added, sizeof(added), "%Y-%m-%dT%H:%M:%SZ", &tm);
-    env = json_object_get(meta, "environment");
-    v = json_array_get(json_object_get(meta, "versions"), 0);
-    line = json_pack("{s:s, s:s+, s:O?, s:s, s:O?, s:O?, s:o?}", "id", id, "dir", "runs/", id,
-                     "started", json_object_get(meta, "started"), "added", added, "baseline",
-                     json_object_get(v, "name"), "commit", json_object_get(v, "commit"),
-                     "environment", env_index(env));
-    if (!line || !json_is_object(json_object_get(line, "environment"))) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
-    snprintf(path, sizeof(path), "%s/index.jsonl", history);
-    fd = dataset_open(path, err, errlen);
-    if (fd < 0 || dataset_append(fd, line, err, errlen) < 0)
-        goto out;
-    json_array_append(index, line);
-    fprintf(stderr, "compare: drift: added '%s' as night '%s'\n", rundir, id);
-    rc = 0;
-out:
-    if (fd >= 0)
-        close(fd);
-    json_decref(line);
-    json_decref(meta);
-    return rc;
 }
 
 static int cmp_night(const void *a, const void *b)
@@ -325,22 +194,29 @@ static void night_origin(const char *history, const char *dir, struct drift_nigh
 /* The state of one `compare drift`, shared by its steps. */
 struct drift_cmd {
     const char *history, *add, *lang;
-    int accept_modified; /* --accept-modified: --add a night whose dataset changed */
+    struct render_opts accept; /* --accept-modified, --unverified: --add such a night */
     unsigned window;
     struct gate_config gc;
-    json_t *index, **all_nights, **nights, **summaries;
-    size_t n; /* nights kept (the newest DRIFT_MAX_NIGHTS) */
+    struct history h;      /* the store: locked, its index read */
+    json_t **all_nights;   /* the index's nights, oldest first */
+    const json_t **nights; /* those kept: the newest DRIFT_MAX_NIGHTS whose summary reads */
+    json_t **summaries;
+    size_t n;             /* nights kept */
+    size_t n_left_out;    /* nights left out: their summary.json could not be used */
+    char left_out[2048];  /* what was left out, for the report */
+    char newest_out[512]; /* why the index's newest night is not the one judged, or "" */
     struct drift_night *dn;
     struct drift_series **series;
     size_t n_series, cap_series;
     char reason[2048];
 };
 
-enum { DF_HISTORY, DF_ADD, DF_WINDOW, DF_THRESHOLD, DF_LANG, DF_ACCEPT };
+enum { DF_HISTORY, DF_ADD, DF_WINDOW, DF_THRESHOLD, DF_LANG, DF_ACCEPT, DF_UNVERIFIED };
 
 static const struct flag_def drift_flags[] = {
-    {"--history", 1, DF_HISTORY},     {"--add", 1, DF_ADD},   {"--window", 1, DF_WINDOW},
-    {"--threshold", 1, DF_THRESHOLD}, {"--lang", 1, DF_LANG}, {"--accept-modified", 0, DF_ACCEPT},
+    {"--history", 1, DF_HISTORY},       {"--add", 1, DF_ADD},   {"--window", 1, DF_WINDOW},
+    {"--threshold", 1, DF_THRESHOLD},   {"--lang", 1, DF_LANG}, {"--accept-modified", 0, DF_ACCEPT},
+    {"--unverified", 0, DF_UNVERIFIED},
 };
 
 static int drift_flag(void *ctx, struct flags *f, int id)
@@ -353,7 +229,9 @@ static int drift_flag(void *ctx, struct flags *f, int id)
     else if (id == DF_ADD)
         d->add = f->value;
     else if (id == DF_ACCEPT)
-        d->accept_modified = 1;
+        d->accept.accept_modified = 1;
+    else if (id == DF_UNVERIFIED)
+        d->accept.unverified = 1;
     else if (id == DF_LANG && strcmp(f->value, "en") != 0 && strcmp(f->value, "zh") != 0)
         return flags_bad_value(f, "'en' or 'zh'");
     else if (id == DF_LANG)
@@ -368,26 +246,21 @@ static int drift_flag(void *ctx, struct flags *f, int id)
 static const struct flags_cmd drift_cmd = {
     "compare drift", usage, {FLAGS_TABLE(drift_flags)}, 0, drift_flag};
 
-/* The history's index, with the night of --add appended first. Returns -1 to go on, else the
- * exit code. */
+/* The history opened (locked, its index read), with the night of --add appended first.
+ * Returns -1 to go on, else the exit code. */
 static int open_history(struct drift_cmd *d)
 {
-    char err[1024] = "", path[4096];
-    unsigned truncated = 0;
+    char err[1024] = "";
 
-    snprintf(path, sizeof(path), "%s/runs", d->history);
-    if (ju_mkdir_p(path, err, sizeof(err)) < 0) {
+    if (history_open(&d->h, d->history, err, sizeof(err)) < 0) {
         fprintf(stderr, "compare: drift: %s\n", err);
         return EXIT_HARNESS;
     }
-    snprintf(path, sizeof(path), "%s/index.jsonl", d->history);
-    if (dataset_read(path, &d->index, &truncated, err, sizeof(err)) < 0 ||
-        (d->add &&
-         add_night(d->history, d->add, d->accept_modified, d->index, err, sizeof(err)) < 0)) {
+    if (d->add && history_add(&d->h, d->add, &d->accept, err, sizeof(err)) < 0) {
         fprintf(stderr, "compare: drift: %s\n", err);
         return EXIT_USAGE;
     }
-    if (json_array_size(d->index) == 0) {
+    if (json_array_size(d->h.index) == 0) {
         fprintf(stderr, "compare: drift: history '%s' is empty (add a night with --add RUNDIR)\n",
                 d->history);
         return EXIT_USAGE;
@@ -395,50 +268,107 @@ static int open_history(struct drift_cmd *d)
     return -1;
 }
 
+/* A night's summary.json, or NULL (said on stderr, and in d->left_out) when it cannot be read
+ * or is not a pairbench summary: the night is left out. */
+static json_t *night_summary(struct drift_cmd *d, const char *id, const char *dir)
+{
+    char err[5000] = "", path[4096];
+    json_t *s;
+    size_t used = strlen(d->left_out);
+
+    snprintf(path, sizeof(path), "%s/%s/summary.json", d->history, dir ? dir : "?");
+    s = ju_load_json(path, err, sizeof(err));
+    if (s && (!json_is_object(s) || !json_is_array(json_object_get(s, "rows")) ||
+              strcmp(ju_str(s, "schema", ""), "pairbench.summary/1") != 0)) {
+        snprintf(err, sizeof(err),
+                 "'%s': not a pairbench summary (expected an object with \"schema\": "
+                 "\"pairbench.summary/1\" and \"rows\")",
+                 path);
+        json_decref(s);
+        s = NULL;
+    }
+    if (s)
+        return s;
+    fprintf(stderr, "compare: drift: warning: night '%s' left out: %s\n", id, err);
+    d->n_left_out++;
+    if (used + 8 < sizeof(d->left_out))
+        snprintf(d->left_out + used, sizeof(d->left_out) - used, "%snight `%s` (%s)",
+                 used ? "; " : "", id, err);
+    return NULL;
+}
+
+/* The newest nights (at most DRIFT_MAX_NIGHTS) whose summary reads, oldest first, with
+ * their summaries; *newest_out: the newest night of the index was left out. */
+static int keep_nights(struct drift_cmd *d, size_t n, int *newest_out)
+{
+    size_t i, k = 0;
+
+    *newest_out = 0;
+    for (i = n; i-- > 0 && k < DRIFT_MAX_NIGHTS;) {
+        const json_t *night = d->all_nights[i];
+        json_t *s = night_summary(d, ju_str(night, "id", "?"), ju_str(night, "dir", NULL));
+
+        if (!s) {
+            *newest_out |= i == n - 1;
+            continue;
+        }
+        d->nights[k] = d->all_nights[i];
+        d->summaries[k++] = s;
+    }
+    d->n = k;
+    for (i = 0; i < k / 2; i++) { /* newest first -> oldest first */
+        const json_t *t = d->nights[i];
+        json_t *u = d->summaries[i];
+        d->nights[i] = d->nights[k - 1 - i];
+        d->nights[k - 1 - i] = t;
+        d->summaries[i] = d->summaries[k - 1 - i];
+        d->summaries[k - 1 - i] = u;
+    }
+    return 0;
+}
+
 /* The newest nights in order, each with its summary and environment. Returns -1 to go on,
  * else the exit code. */
 static int load_nights(struct drift_cmd *d)
 {
-    char err[1024] = "", path[4096];
-    size_t n = json_array_size(d->index), first, i;
+    size_t n = json_array_size(d->h.index), i;
+    int newest_out;
 
     d->all_nights = calloc(n, sizeof(json_t *));
-    if (!d->all_nights)
+    d->nights = calloc(n, sizeof(json_t *));
+    d->summaries = calloc(n, sizeof(json_t *));
+    if (!d->all_nights || !d->nights || !d->summaries)
         return -2;
     for (i = 0; i < n; i++)
-        d->all_nights[i] = json_array_get(d->index, i);
+        d->all_nights[i] = json_array_get(d->h.index, i);
     qsort(d->all_nights, n, sizeof(json_t *), cmp_night);
-    first = n > DRIFT_MAX_NIGHTS ? n - DRIFT_MAX_NIGHTS : 0;
-    d->nights = d->all_nights + first;
-    d->n = n - first;
+    keep_nights(d, n, &newest_out);
+    if (d->n == 0) {
+        fprintf(stderr, "compare: drift: no night of history '%s' has a readable summary\n",
+                d->history);
+        return EXIT_HARNESS;
+    }
+    if (newest_out)
+        snprintf(d->newest_out, sizeof(d->newest_out),
+                 "the newest night of the index was left out (its summary.json, named above): "
+                 "the newest judged is '%s'",
+                 ju_str(d->nights[d->n - 1], "id", "?"));
     d->dn = calloc(d->n, sizeof(*d->dn));
-    d->summaries = calloc(d->n, sizeof(json_t *));
-    if (!d->dn || !d->summaries)
+    if (!d->dn)
         return -2;
     for (i = 0; i < d->n; i++) {
         const json_t *night = d->nights[i];
-        const char *id = json_string_value(json_object_get(night, "id"));
-        const char *dir = json_string_value(json_object_get(night, "dir"));
-        const char *c = json_string_value(json_object_get(night, "commit"));
-        const char *st = json_string_value(json_object_get(night, "started"));
 
-        snprintf(d->dn[i].id, sizeof(d->dn[i].id), "%s", id ? id : "?");
-        snprintf(d->dn[i].started, sizeof(d->dn[i].started), "%s", st ? st : "unknown");
-        snprintf(d->dn[i].commit, sizeof(d->dn[i].commit), "%s", c ? c : "");
+        snprintf(d->dn[i].id, sizeof(d->dn[i].id), "%s", ju_str(night, "id", "?"));
+        snprintf(d->dn[i].started, sizeof(d->dn[i].started), "%s",
+                 ju_str(night, "started", "unknown"));
+        snprintf(d->dn[i].commit, sizeof(d->dn[i].commit), "%s", ju_str(night, "commit", ""));
         env_signature(json_object_get(night, "environment"), d->dn[i].env, sizeof(d->dn[i].env));
-        night_origin(d->history, dir, &d->dn[i]);
-        snprintf(path, sizeof(path), "%s/%s/summary.json", d->history, dir ? dir : "?");
-        d->summaries[i] = ju_load_json(path, err, sizeof(err));
-        if (!d->summaries[i])
-            fprintf(stderr, "compare: drift: night '%s' left out: %s\n", d->dn[i].id, err);
+        night_origin(d->history, ju_str(night, "dir", NULL), &d->dn[i]);
     }
     for (i = 0; i < d->n; i++)
         d->dn[i].other_env = !env_same(json_object_get(d->nights[i], "environment"),
                                        json_object_get(d->nights[d->n - 1], "environment"));
-    if (!d->summaries[d->n - 1]) {
-        fprintf(stderr, "compare: drift: the newest night has no summary\n");
-        return EXIT_HARNESS;
-    }
     return -1;
 }
 
@@ -541,9 +471,13 @@ static int judge(struct drift_cmd *d)
 /* drift.md and drift.html, and the one-line account on stdout. */
 static int report(struct drift_cmd *d, int rc)
 {
-    char err[1024] = "";
+    char err[1024] = "", all_left_out[2600];
     size_t flagged = 0, marked = 0, i;
-    struct drift_report r = {
+    struct drift_report r;
+
+    if (*d->newest_out) /* nothing judges the night the history was kept for */
+        rc = EXIT_HARNESS;
+    r = (struct drift_report){
         .history = d->history,
         .nights = d->dn,
         .n_nights = d->n,
@@ -553,10 +487,14 @@ static int report(struct drift_cmd *d, int rc)
         .rules = &d->gc.rules,
         .gated = d->gc.gated,
         .code = rc,
-        .reason = d->reason,
+        .reason = *d->newest_out ? d->newest_out : d->reason,
         .lang = d->lang,
+        .index_lines = d->h.lines,
+        .left_out = all_left_out,
     };
 
+    snprintf(all_left_out, sizeof(all_left_out), "%s%s%s", d->h.bad_lines,
+             *d->h.bad_lines && *d->left_out ? "; " : "", d->left_out);
     if (write_reports(&r, err, sizeof(err)) < 0) {
         fprintf(stderr, "compare: drift: %s\n", err);
         return EXIT_HARNESS;
@@ -565,11 +503,18 @@ static int report(struct drift_cmd *d, int rc)
         flagged += d->series[i]->flagged != 0;
     for (i = 0; i < d->n; i++)
         marked += d->dn[i].other_env != 0;
+    if (d->h.bad + d->n_left_out)
+        snprintf(err, sizeof(err), "; %zu left out of %u index lines (named above)",
+                 (size_t)d->h.bad + d->n_left_out, d->h.lines);
+    else
+        err[0] = '\0';
     printf("drift: %zu nights (%zu in another environment, marked), %zu series, %zu "
-           "flagged; report: %s/drift.md\n",
-           d->n, marked, d->n_series, flagged, d->history);
+           "flagged%s; report: %s/drift.md\n",
+           d->n, marked, d->n_series, flagged, err, d->history);
     if (rc == EXIT_REGRESSION)
         fprintf(stderr, "compare: drift: regression on the newest night in %s\n", d->reason);
+    if (*d->newest_out)
+        fprintf(stderr, "compare: drift: exit 3: %s\n", d->newest_out);
     return rc;
 }
 
@@ -582,11 +527,12 @@ static void drift_cmd_release(struct drift_cmd *d)
             json_decref(d->summaries[i]);
     free(d->summaries);
     free(d->all_nights);
+    free(d->nights);
     free(d->dn);
     for (i = 0; i < d->n_series; i++)
         free(d->series[i]);
     free(d->series);
-    json_decref(d->index);
+    history_close(&d->h);
     gate_config_release(&d->gc);
 }
 

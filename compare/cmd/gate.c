@@ -43,7 +43,8 @@ static const char usage[] =
     "                    [--noise-limit PERCENT] [--floors CALIBRATION.json]\n"
     "                    [--budget DURATION] [--disturbed-limit CORES]\n"
     "                    [--post URL --post-token-env VAR]\n"
-    "       compare gate --from RUNDIR [--accept-modified] [--spec FILE] [--threshold ...]\n"
+    "       compare gate --from RUNDIR [--accept-modified] [--unverified] [--spec FILE]\n"
+    "                    [--threshold ...]\n"
     "                    [--post ...]\n"
     "       compare gate --baseline CMD --candidate CMD (--redis CMDS | --tcp | --http PATH\n"
     "                    | --ws) [--pipeline N,..] [--save-spec FILE] [gate flags]\n"
@@ -69,6 +70,8 @@ static const char usage[] =
     "  --from RUNDIR   judge an existing run directory (e.g. `compare merge` output);\n"
     "                  its runs.jsonl must be what its meta.json recorded\n"
     "  --accept-modified  judge it even when it is not (gate.md then says so first)\n"
+    "  --unverified    judge it when its meta.json holds no dataset record to check it\n"
+    "                  against, or a modified one (gate.md then says so first)\n"
     "  --floors FILE   per-row floors from `compare calibrate` (calibration.json): a row's\n"
     "                  threshold is raised to what its A/A noise lets the runs detect\n"
     "  --post URL      create or update the pull-request comment (GitHub issue-comment\n"
@@ -114,6 +117,7 @@ struct gate_cli {
     double noise, budget_s, disturbed_cores;
     int no_pin;                      /* --no-pin: no default placement */
     int accept_modified;             /* --accept-modified: judge a dataset changed since */
+    int unverified;                  /* --unverified: judge one with no record to check */
     int budget_given;                /* --budget given (0 included: planned rounds only) */
     int no_instructions;             /* --no-instructions: no default counted cost */
     int inconclusive;                /* --inconclusive: EXIT_INCONCLUSIVE, EXIT_OK or
@@ -133,6 +137,7 @@ enum {
     GF_DISTURBED,
     GF_NO_PIN,
     GF_ACCEPT_MODIFIED,
+    GF_UNVERIFIED,
     GF_INCONCLUSIVE,
     GF_NO_INSTRUCTIONS
 };
@@ -193,6 +198,9 @@ static int gate_flag(void *ctx, struct flags *f, int id)
     case GF_ACCEPT_MODIFIED:
         cli->accept_modified = 1;
         return 0;
+    case GF_UNVERIFIED:
+        cli->unverified = 1;
+        return 0;
     case GF_NO_INSTRUCTIONS:
         cli->no_instructions = 1;
         return 0;
@@ -212,6 +220,7 @@ static const struct flag_def gate_flags[] = {
     {"--disturbed-limit", 1, GF_DISTURBED},
     {"--no-pin", 0, GF_NO_PIN},
     {"--accept-modified", 0, GF_ACCEPT_MODIFIED},
+    {"--unverified", 0, GF_UNVERIFIED},
     {"--inconclusive", 1, GF_INCONCLUSIVE},
     {"--no-instructions", 0, GF_NO_INSTRUCTIONS},
 };
@@ -264,6 +273,67 @@ static int parse_args(struct gate_cli *cli, int argc, char **argv)
     return -1;
 }
 
+/* The names of doc's versions ($.versions[].name), comma-separated, into out. */
+static void version_names(const json_t *doc, char *out, size_t len)
+{
+    const json_t *v;
+    size_t i, o = 0;
+
+    out[0] = '\0';
+    json_array_foreach(json_object_get(doc, "versions"), i, v)
+    {
+        int n = snprintf(out + o, len - o, "%s%s", i ? "," : "", ju_str(v, "name", "?"));
+        if (n < 0 || (size_t)n >= len - o)
+            break;
+        o += (size_t)n;
+    }
+}
+
+/* --from DIR --spec FILE: the spec's thresholds judge DIR only when it names the versions DIR
+ * measured, in the same order. Returns 0, or -1 (said on stderr). */
+static int spec_matches_from(const struct gate_cli *cli, const json_t *spec)
+{
+    char err[4096] = "", path[4200], want[1024], got[1024];
+    json_t *meta;
+
+    snprintf(path, sizeof(path), "%s/meta.json", cli->from);
+    meta = ju_load_json(path, err, sizeof(err));
+    if (!meta) {
+        fprintf(stderr, "compare: gate: --from '%s': %s\n", cli->from, err);
+        return -1;
+    }
+    version_names(meta, want, sizeof(want));
+    version_names(spec, got, sizeof(got));
+    json_decref(meta);
+    if (strcmp(want, got) == 0)
+        return 0;
+    fprintf(stderr,
+            "compare: gate: --spec '%s': $.versions: names %s, but --from '%s' measured %s "
+            "(expected the spec of that run, or no --spec)\n",
+            cli->rq.spec_path, *got ? got : "none", cli->from, *want ? want : "none");
+    return -1;
+}
+
+/* --from without --spec: the gate settings come from meta.json, which nothing checks; say so,
+ * and what they are. */
+static void say_meta_settings(const struct gate_cli *cli, const json_t *meta)
+{
+    const json_t *gate = json_object_get(json_object_get(meta, "spec"), "gate");
+    char *shown;
+
+    if (!gate)
+        return;
+    shown = json_dumps(gate, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    fprintf(stderr,
+            "compare: gate: the thresholds and noise settings are spec.gate of '%s/meta.json' "
+            "(not checked against anything)%s: %s\n",
+            cli->from,
+            cli->n_thresholds || cli->noise > 0 ? "; --threshold/--noise-limit override theirs"
+                                                : "",
+            shown ? shown : "?");
+    free(shown);
+}
+
 /* The thresholds: the spec's (or the run directory's) gate section first, then the flags,
  * the noise limit and the calibration's floors. *spec keeps the loaded document. */
 static int load_config(const struct gate_cli *cli, struct gate_config *gc, json_t **spec)
@@ -295,6 +365,8 @@ static int load_config(const struct gate_cli *cli, struct gate_config *gc, json_
         fprintf(stderr, "compare: %s\n", err);
         return -1;
     }
+    if (cli->from && cli->rq.spec_path && spec_matches_from(cli, *spec) < 0)
+        return -1;
     for (k = 0; k < cli->n_thresholds; k++)
         if (gate_parse_threshold(gc, cli->thresholds[k], err, sizeof(err)) < 0) {
             fprintf(stderr, "compare: %s\n", err);
@@ -389,7 +461,7 @@ static int obtain_summary(struct gate_cli *cli, struct gate_config *gc, struct r
     if (gc->budget_s > 0)
         cli->rq.deadline_ns = cli->t_start + (uint64_t)(gc->budget_s * 1e9);
     if (cli->from) {
-        struct render_opts ro = {NULL, &gc->rules, cli->accept_modified};
+        struct render_opts ro = {NULL, &gc->rules, cli->accept_modified, cli->unverified};
 
         snprintf(o->dir, sizeof(o->dir), "%s", cli->from);
         if (render_dir(cli->from, &ro, summary, err, sizeof(err)) < 0) {
@@ -487,6 +559,8 @@ int cmd_gate(int argc, char **argv)
     rc = obtain_summary(&cli, &gc, &o, &summary, &run_rc);
     if (rc >= 0)
         goto out;
+    if (cli.from && !cli.rq.spec_path)
+        say_meta_settings(&cli, spec);
     if (apply_row_rules(o.dir, summary, &gc, err, sizeof(err)) < 0) {
         fprintf(stderr, "compare: gate: per-row thresholds: %s\n", err);
         rc = EXIT_HARNESS;

@@ -240,11 +240,17 @@ static json_t *merged_meta(struct shard *sh, size_t n, const char *out_dir, int 
     json_object_set_new(meta, "dataset",
                         json_pack("{s:s, s:s}", "file", "runs.jsonl", "sha256", sha));
     for (i = 0; i < n; i++)
-        if (sh[i].vr.modified) {
+        if (sh[i].vr.modified || sh[i].vr.unverified) {
             /* accepted: the merged dataset is whole again, but its reports still say so */
             char note[700];
 
-            snprintf(note, sizeof(note), "%s: %s.", VERIFY_MODIFIED_LEAD, sh[i].vr.problem);
+            if (sh[i].vr.modified)
+                snprintf(note, sizeof(note), "%s: %s.", VERIFY_MODIFIED_LEAD, sh[i].vr.problem);
+            else
+                snprintf(note, sizeof(note),
+                         "%s: %s: the shard's runs.jsonl was not checked against its run's "
+                         "record.",
+                         VERIFY_UNVERIFIED_LEAD, sh[i].vr.why);
             json_object_set_new(json_object_get(meta, "dataset"), "modified", json_string(note));
             break;
         }
@@ -254,7 +260,7 @@ static json_t *merged_meta(struct shard *sh, size_t n, const char *out_dir, int 
 /* What the command line asked for: the output directory and the shards, in order. */
 struct merge_cli {
     const char *out_dir;
-    int accept_modified;
+    int accept_modified, unverified;
     struct shard sh[MERGE_MAX_SHARDS];
     size_t n;
 };
@@ -267,6 +273,8 @@ static int merge_flag(void *ctx, struct flags *f, int id)
         cli->out_dir = f->value;
     else if (id == 1)
         cli->accept_modified = 1;
+    else if (id == 2)
+        cli->unverified = 1;
     else if (cli->n >= MERGE_MAX_SHARDS)
         return flags_fail(f, "more than %d shard directories", MERGE_MAX_SHARDS);
     else
@@ -275,8 +283,8 @@ static int merge_flag(void *ctx, struct flags *f, int id)
 }
 
 /* Each shard's meta.json and runs.jsonl; *total gets the bytes the merged dataset may need. */
-static int load_shards(struct shard *sh, size_t n, int accept_modified, size_t *total, char *err,
-                       size_t errlen)
+static int load_shards(struct shard *sh, size_t n, const struct merge_cli *cli, size_t *total,
+                       char *err, size_t errlen)
 {
     char path[4096];
     size_t i;
@@ -295,11 +303,18 @@ static int load_shards(struct shard *sh, size_t n, int accept_modified, size_t *
             snprintf(err, errlen, "%s: out of memory", path);
             return -1;
         }
-        if (sh[i].vr.modified && !accept_modified) {
+        if (sh[i].vr.modified && !cli->accept_modified && !cli->unverified) {
             snprintf(err, errlen,
                      "%s: not what the shard's run recorded in meta.json; merging it needs "
                      "--accept-modified",
                      sh[i].vr.problem);
+            return -1;
+        }
+        if (sh[i].vr.unverified && !cli->unverified) {
+            snprintf(err, errlen,
+                     "%s: the shard's runs.jsonl cannot be checked against what its run "
+                     "recorded; merging it needs --unverified",
+                     sh[i].vr.why);
             return -1;
         }
         *total += sh[i].runs_len + 1;
@@ -329,12 +344,14 @@ static size_t concat_runs(const struct shard *sh, size_t n, char *all)
 }
 
 static const char usage[] =
-    "usage: compare merge --out DIR [--accept-modified] SHARD_DIR...\n"
+    "usage: compare merge --out DIR [--accept-modified] [--unverified] SHARD_DIR...\n"
     "  joins the run directories of `compare run --shard K/N` (all N of them) into one\n"
     "  run directory and renders its reports; each shard's runs.jsonl must be what its\n"
-    "  meta.json recorded, unless --accept-modified (the merged reports then say so first)\n";
+    "  meta.json recorded, unless --accept-modified (the merged reports then say so first);\n"
+    "  a shard whose meta.json holds no dataset record needs --unverified (said first too)\n";
 
-static const struct flag_def merge_flags[] = {{"--out", 1, 0}, {"--accept-modified", 0, 1}};
+static const struct flag_def merge_flags[] = {
+    {"--out", 1, 0}, {"--accept-modified", 0, 1}, {"--unverified", 0, 2}};
 static const struct flags_cmd merge_cmd = {
     "compare merge", usage, {FLAGS_TABLE(merge_flags)}, 1, merge_flag};
 
@@ -358,7 +375,7 @@ int cmd_merge(int argc, char **argv)
         return EXIT_USAGE;
     }
     rc = EXIT_USAGE;
-    if (load_shards(sh, n, cli.accept_modified, &total, err, sizeof(err)) < 0 ||
+    if (load_shards(sh, n, &cli, &total, err, sizeof(err)) < 0 ||
         check_shards(sh, n, err, sizeof(err)) < 0)
         goto out;
     e = ju_dir_empty(out_dir);
@@ -394,7 +411,7 @@ int cmd_merge(int argc, char **argv)
     if (atomic_write_json(path, meta, err, sizeof(err)) < 0)
         goto out;
     {
-        struct render_opts ro = {NULL, NULL, cli.accept_modified};
+        struct render_opts ro = {NULL, NULL, cli.accept_modified, cli.unverified};
 
         if (render_dir(out_dir, &ro, &summary, err, sizeof(err)) < 0)
             goto out;

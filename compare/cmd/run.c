@@ -291,10 +291,11 @@ int cmd_run(int argc, char **argv)
 /* What `compare report` was asked for. */
 struct report_cli {
     const char *dir, *lang;
-    int accept_modified;
+    int accept_modified, unverified;
 };
 
-#define REPORT_FLAG_ACCEPT (-100) /* --accept-modified (clear of the run flags' ids) */
+#define REPORT_FLAG_ACCEPT (-100)     /* --accept-modified (clear of the run flags' ids) */
+#define REPORT_FLAG_UNVERIFIED (-101) /* --unverified */
 
 static int report_flag(void *ctx, struct flags *f, int id)
 {
@@ -307,6 +308,8 @@ static int report_flag(void *ctx, struct flags *f, int id)
         cli->dir = f->value;
     else if (id == REPORT_FLAG_ACCEPT)
         cli->accept_modified = 1;
+    else if (id == REPORT_FLAG_UNVERIFIED)
+        cli->unverified = 1;
     else if (strcmp(f->value, "en") != 0 && strcmp(f->value, "zh") != 0)
         return flags_bad_value(f, "'en' or 'zh'");
     else
@@ -315,14 +318,17 @@ static int report_flag(void *ctx, struct flags *f, int id)
 }
 
 static const struct flag_def report_flags[] = {{"--lang", 1, RUN_FLAG_LANG},
-                                               {"--accept-modified", 0, REPORT_FLAG_ACCEPT}};
+                                               {"--accept-modified", 0, REPORT_FLAG_ACCEPT},
+                                               {"--unverified", 0, REPORT_FLAG_UNVERIFIED}};
 static const struct flags_cmd report_cmd = {
     .cmd = "compare report",
-    .usage = "usage: compare report DIR [--lang en|zh] [--accept-modified]\n"
+    .usage = "usage: compare report DIR [--lang en|zh] [--accept-modified] [--unverified]\n"
              "Re-renders summary.json, summary.csv, report.md and report.html of a run\n"
              "directory from its runs.jsonl and meta.json (nothing is measured).\n"
              "  --accept-modified  render a runs.jsonl that is not what meta.json recorded\n"
-             "                     (every output then says so in its first line)\n",
+             "                     (every output then says so in its first line)\n"
+             "  --unverified       render one whose meta.json holds no dataset record to\n"
+             "                     check it against, or a modified one (said first too)\n",
     .tables = {FLAGS_TABLE(report_flags)},
     .positional = 1,
     .handle = report_flag,
@@ -330,7 +336,7 @@ static const struct flags_cmd report_cmd = {
 
 int cmd_report(int argc, char **argv)
 {
-    struct report_cli cli = {NULL, NULL, 0};
+    struct report_cli cli = {NULL, NULL, 0, 0};
     const char *dir;
     char err[2048], path[PATH_MAX + 32];
     struct render_opts ro = {0};
@@ -352,6 +358,7 @@ int cmd_report(int argc, char **argv)
     }
     ro.lang = cli.lang;
     ro.accept_modified = cli.accept_modified;
+    ro.unverified = cli.unverified;
     rc = render_dir(dir, &ro, NULL, err, sizeof(err));
     if (rc < 0) {
         fprintf(stderr, "compare report: %s\n", err);

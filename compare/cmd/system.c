@@ -17,11 +17,11 @@
 
 #include "cmd/cmds.h"
 #include "run/sysknobs.h"
+#include "run/sysknobs_state.h"
 #include "util/atomic.h"
 #include "util/jobs_util.h"
 
 #define STATE_DEFAULT "/var/lib/pairbench/system-tune.json"
-#define STATE_SCHEMA "pairbench.system-tune/1"
 
 static const char usage[] =
     "usage: compare system show [--json] [--state FILE]\n"
@@ -78,8 +78,9 @@ static int parse(struct sys_cli *c, int argc, char **argv)
     return -1;
 }
 
-/* The state file, or NULL when it does not exist (*rc 0) or cannot be read (*rc exit code). */
-static json_t *load_state(const char *path, int *rc)
+/* The state file, checked against this host's knobs k[0..n) (run/sysknobs_state.h), or NULL
+ * when it does not exist (*rc 0) or cannot be read or is refused (*rc exit code). */
+static json_t *load_state(const char *path, const struct sysknob *k, size_t n, int *rc)
 {
     char err[1200] = "";
     json_t *st;
@@ -88,9 +89,8 @@ static json_t *load_state(const char *path, int *rc)
     if (access(path, F_OK) != 0)
         return NULL;
     st = ju_load_json(path, err, sizeof(err));
-    if (!st || !json_is_array(json_object_get(st, "knobs"))) {
-        fprintf(stderr, "compare system: state file '%s': %s\n", path,
-                st ? "$.knobs: expected an array of changed knobs" : err);
+    if (!st || sysknobs_state_check(st, k, n, err, sizeof(err)) < 0) {
+        fprintf(stderr, "compare system: state file '%s': %s (nothing written)\n", path, err);
         json_decref(st);
         *rc = EXIT_USAGE;
         return NULL;
@@ -103,7 +103,7 @@ static int cmd_show(const struct sys_cli *c)
     struct sysknob k[SYSKNOBS_MAX];
     size_t n = sysknobs_read(k, SYSKNOBS_MAX), i;
     int rc;
-    json_t *st = load_state(c->state, &rc);
+    json_t *st = load_state(c->state, k, n, &rc);
 
     if (rc)
         return rc;
@@ -189,7 +189,8 @@ static int save_state(const char *path, json_t *knobs)
     }
     gmtime_r(&now, &tm);
     strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
-    doc = json_pack("{s:s, s:s, s:O}", "schema", STATE_SCHEMA, "tuned_at", ts, "knobs", knobs);
+    doc = json_pack("{s:s, s:s, s:O}", "schema", SYSKNOBS_STATE_SCHEMA, "tuned_at", ts, "knobs",
+                    knobs);
     rc = doc ? atomic_write_json(path, doc, err, sizeof(err)) : -1;
     if (rc < 0)
         fprintf(stderr, "compare system: state file '%s': %s\n", path, *err ? err : "no memory");
@@ -220,11 +221,11 @@ static int cmd_tune(const struct sys_cli *c)
 
     if (rc)
         return rc;
-    st = load_state(c->state, &rc);
+    n = sysknobs_read(k, SYSKNOBS_MAX);
+    st = load_state(c->state, k, n, &rc);
     if (rc)
         return rc;
     knobs = st ? json_incref(json_object_get(st, "knobs")) : json_array();
-    n = sysknobs_read(k, SYSKNOBS_MAX);
     for (i = 0; i < n; i++)
         if (k[i].present && *k[i].quiet && strcmp(k[i].value, k[i].quiet) != 0 &&
             !state_entry(knobs, k[i].name))
@@ -264,17 +265,19 @@ out:
     return rc;
 }
 
-/* Writes back every recorded earlier value and reads it back; removes the state file when
- * all came back. */
+/* Writes back every recorded earlier value, to the knob's own file, and reads it back;
+ * removes the state file when all came back. */
 static int cmd_reset(const struct sys_cli *c)
 {
+    struct sysknob k[SYSKNOBS_MAX];
     int rc = need_root("reset"), failed = 0;
     json_t *st, *e;
-    size_t i;
+    size_t i, n;
 
     if (rc)
         return rc;
-    st = load_state(c->state, &rc);
+    n = sysknobs_read(k, SYSKNOBS_MAX);
+    st = load_state(c->state, k, n, &rc);
     if (rc)
         return rc;
     if (!st) {
@@ -285,19 +288,11 @@ static int cmd_reset(const struct sys_cli *c)
     json_array_foreach(json_object_get(st, "knobs"), i, e)
     {
         const char *name = json_string_value(json_object_get(e, "name"));
-        const char *path = json_string_value(json_object_get(e, "path"));
+        /* checked by load_state: a knob of this host; its own file, not the state's word */
+        const char *path = sysknobs_find(k, n, name)->path;
         const char *before = json_string_value(json_object_get(e, "before"));
         char err[400] = "", now[128] = "";
 
-        if (!name || !path || !before) {
-            fprintf(stderr,
-                    "compare system reset: state file '%s': $.knobs[%zu]: expected name, "
-                    "path and before\n",
-                    c->state, i);
-            failed = 1;
-            continue;
-        }
-        sysknobs_read_line(path, now, sizeof(now));
         if (sysknobs_write(path, before, err, sizeof(err)) < 0 ||
             sysknobs_read_line(path, now, sizeof(now)) != 0 || strcmp(now, before) != 0) {
             fprintf(stderr, "compare system reset: %s: %s\n", name,

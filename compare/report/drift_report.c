@@ -309,6 +309,11 @@ static void preamble(const struct dw *w)
 
     fputs(w->html ? "<p>" : "", w->f);
     history_sentence(w);
+    if (r->left_out && *r->left_out) {
+        snprintf(n, sizeof(n), "%u", r->index_lines);
+        fputs(tr(w, M_SENT_SEP), w->f);
+        say(w, D_LEFT_OUT, n, r->index_lines == 1 ? "" : "s", r->left_out, (const char *)NULL);
+    }
     if (marked) {
         snprintf(n, sizeof(n), "%zu", marked);
         fputs(tr(w, M_SENT_SEP), w->f);
@@ -320,6 +325,8 @@ static void preamble(const struct dw *w)
         fputs("\n\n", w->f);
     if (r->code == EXIT_REGRESSION)
         say(w, D_OUTCOME_BAD, r->reason, (const char *)NULL);
+    else if (r->code == EXIT_HARNESS)
+        say(w, D_OUTCOME_LEFT_OUT, r->reason, (const char *)NULL);
     else
         say(w, D_OUTCOME_OK, (const char *)NULL);
     fputs(w->html ? "</p>\n<p>" : "\n\n", w->f);

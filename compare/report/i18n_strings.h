@@ -613,6 +613,8 @@ X(D_TITLE, "pairbench drift report", "pairbench 漂移报告")
 X(D_HISTORY, "History `{0}`: {1} night{2}, the newest `{3}` (started {4}{5}).",
   "历史 `{0}`：共 {1} 晚，最新一晚为 `{3}`（开始于 {4}{5}）。")
 X(D_COMMIT, ", commit {0}", "，提交 {0}")
+X(D_LEFT_OUT, "The index holds {0} line{1}; left out, and kept as they are: {2}.",
+  "索引共 {0} 行；以下条目未计入，原样保留：{2}。")
 X(D_OTHER_ENV,
   "{0} night{1} ran in another environment (machine, CPU, kernel or compiler) than the "
   "newest: marked below and left out of the series, not mixed in.",
@@ -620,6 +622,7 @@ X(D_OTHER_ENV,
   "没有混入。")
 X(D_OUTCOME_BAD, "**Outcome:** regression on the newest night in {0} (exit 1).",
   "**结果：**最新一晚出现回归：{0}（退出码 1）。")
+X(D_OUTCOME_LEFT_OUT, "**Outcome:** {0} (exit 3).", "**结果：**{0}（退出码 3）。")
 X(D_OUTCOME_OK, "**Outcome:** no regression on the newest night (exit 0).",
   "**结果：**最新一晚没有回归（退出码 0）。")
 X(D_METHOD,

@@ -113,15 +113,25 @@ static int modified_note(const json_t *meta, const struct verify_result *vr,
     const char *inherited = ju_str(json_object_get(meta, "dataset"), "modified", NULL);
 
     note[0] = '\0';
-    if (vr->modified && !(ro && ro->accept_modified)) {
+    if (vr->modified && !(ro && (ro->accept_modified || ro->unverified))) {
         snprintf(err, errlen,
                  "%s: not what the run recorded in meta.json; judging it needs "
                  "--accept-modified",
                  vr->problem);
         return -1;
     }
+    if (vr->unverified && !(ro && ro->unverified)) {
+        snprintf(err, errlen,
+                 "%s: runs.jsonl cannot be checked against what the run recorded (a run that "
+                 "did not finish: --resume it); judging it needs --unverified",
+                 vr->why);
+        return -1;
+    }
     if (vr->modified)
         snprintf(note, notelen, "%s: %s.", VERIFY_MODIFIED_LEAD, vr->problem);
+    else if (vr->unverified)
+        snprintf(note, notelen, "%s: %s: runs.jsonl was not checked against the run's record.",
+                 VERIFY_UNVERIFIED_LEAD, vr->why);
     else if (inherited)
         snprintf(note, notelen, "%s", inherited);
     if (*note)

@@ -276,16 +276,59 @@ out:
     return rc;
 }
 
+/* meta.json's dataset record: missing (unverified, why names the key) or of the wrong shape
+ * (modified). meta_name: meta.json's name in messages. */
+static void check_record(const json_t *meta, const char *meta_name, struct verify_result *vr)
+{
+    const json_t *ds = json_object_get(meta, "dataset"), *sha, *lines;
+    char *shown;
+
+    if (!json_is_object(meta)) {
+        vr->unverified = 1;
+        snprintf(vr->why, sizeof(vr->why), "%.500s is missing", meta_name);
+        return;
+    }
+    if (!ds) {
+        vr->unverified = 1;
+        snprintf(vr->why, sizeof(vr->why), "%.500s: key \"dataset\" is missing", meta_name);
+        return;
+    }
+    sha = json_object_get(ds, "sha256");
+    lines = json_object_get(ds, "line_sha256");
+    if (json_is_object(ds) && !sha) {
+        vr->unverified = 1;
+        snprintf(vr->why, sizeof(vr->why), "%.500s: key \"dataset.sha256\" is missing", meta_name);
+        return;
+    }
+    /* a string that is not this file's hash is a mismatch, said as such further on */
+    if (json_is_object(ds) && json_is_string(sha) && (!lines || json_is_array(lines)))
+        return;
+    shown = json_dumps(ds, JSON_COMPACT | JSON_ENCODE_ANY);
+    flag_line(vr, meta_name, 0,
+              "\"dataset\": expected {\"file\", \"sha256\": \"64 hex digits\", \"line_sha256\": "
+              "[...]}, got %.120s",
+              shown ? shown : "?");
+    free(shown);
+}
+
 int verify_dataset(const char *text, size_t len, const json_t *meta, const char *name,
                    struct verify_result *vr)
 {
     struct allowed a;
+    char meta_name[4200];
+    size_t nl = strlen(name);
     int rc = -1;
 
     memset(vr, 0, sizeof(*vr));
     if (sha256_mem(text, len, vr->sha) != 0)
         return -1;
-    if (!json_is_object(meta))
+    /* name is DIR/runs.jsonl: meta.json is beside it */
+    if (nl >= 10 && strcmp(name + nl - 10, "runs.jsonl") == 0)
+        snprintf(meta_name, sizeof(meta_name), "%.*smeta.json", (int)(nl - 10), name);
+    else
+        snprintf(meta_name, sizeof(meta_name), "meta.json");
+    check_record(meta, meta_name, vr);
+    if (!json_is_object(meta) || vr->modified)
         return 0;
     if (allowed_init(&a, meta) < 0)
         goto out;

@@ -3,7 +3,10 @@
  * the file's SHA-256 and each line's own hash (dataset.sha256, dataset.line_sha256), and
  * that every line's version, configuration id, round and position are ones the schedule
  * allows, that no (configuration, version, round) is run twice without cause (a failed or
- * disturbed run may be run again), and that the last line is whole. It protects against
+ * disturbed run may be run again), and that the last line is whole. A meta.json without a
+ * dataset record (no "dataset", or no "dataset.sha256"), or no meta.json at all, leaves
+ * nothing to check against: the data is unverified, and judged only when told (--unverified);
+ * a record of the wrong shape is a modification. It protects against
  * accidents and stale artifacts; a writer that controls both files can make them agree.
  * Pure apart from hashing, no I/O. */
 #ifndef PAIRBENCH_VERIFY_H
@@ -24,10 +27,12 @@ struct verify_result {
     unsigned line;     /* the first offending line, 1-based; 0 for the whole file */
     char problem[512]; /* "runs.jsonl:7: version 'zzz' is not one of meta.json's versions" */
     char sha[65];      /* the SHA-256 of the text as it is */
+    int unverified;    /* 1 when there is no record to check against (why says which key) */
+    char why[600];     /* "meta.json: key \"dataset\" is missing" */
 };
 
 /* Checks text (len bytes of runs.jsonl, named name in messages) against meta (may be NULL:
- * nothing to check against). Returns 0 (vr filled), or -1 when out of memory. */
+ * no meta.json, unverified). Returns 0 (vr filled), or -1 when out of memory. */
 int verify_dataset(const char *text, size_t len, const json_t *meta, const char *name,
                    struct verify_result *vr);
 
@@ -41,5 +46,7 @@ int verify_dir(const char *dir, struct verify_result *vr, char *err, size_t errl
 
 /* The sentence every output leads with when modified data is judged (--accept-modified). */
 #define VERIFY_MODIFIED_LEAD "The data was modified after the run"
+/* The sentence every output leads with when unverified data is judged (--unverified). */
+#define VERIFY_UNVERIFIED_LEAD "The data is unverified"
 
 #endif

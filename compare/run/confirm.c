@@ -23,6 +23,7 @@
 #include "analysis/summary.h"
 
 #include "util/jobs_util.h"
+#include "util/redact.h"
 
 /* rules as row is judged by them: a fixed-rate row (outcome.h) gates server CPU per request
  * and P99 at its own thresholds, and not throughput or CPU efficiency */
@@ -190,9 +191,12 @@ static int run_round(struct confirm_ctx *cx, size_t c, unsigned rd, char *err, s
             json_decref(line);
             return -1;
         }
-        if (strcmp(ju_str(line, "status", ""), "ok") != 0)
+        if (strcmp(ju_str(line, "status", ""), "ok") != 0) {
+            char shown[2100];
             fprintf(stderr, "compare: run failed: %s · %s · round %u: %s\n", sp->configs[c].label,
-                    sp->versions[sr.version].name, sr.round, ju_str(line, "reason", "?"));
+                    sp->versions[sr.version].name, sr.round,
+                    redact_show(ju_str(line, "reason", "?"), shown, sizeof(shown)));
+        }
         json_decref(line);
     }
     return 0;

@@ -25,6 +25,7 @@
 #include "run/proc.h"
 #include "util/jobs_util.h"
 #include "util/words.h"
+#include "util/redact.h"
 
 /* A counted server that accepts connections but holds a probe's reply this long answers on
  * timers, which the virtual clock serves once per 2 s of real time: not countable here. */
@@ -662,6 +663,8 @@ int cost_schedule(struct runner *r, const struct cost_settings *cs, const unsign
         st = ju_str(line, "status", NULL);
         if (strcmp(st ? st : "", "ok") != 0 &&
             strstr(ju_str(line, "reason", ""), "server not ready") != NULL) {
+            char shown[2100];
+
             /* a server that never answers under the counting setup (replies held on timers,
              * which the virtual clock serves at most once per grace period: preload/clock.c)
              * will not answer in the next run either: the rest is left out, and the rows are
@@ -671,13 +674,15 @@ int cost_schedule(struct runner *r, const struct cost_settings *cs, const unsign
                     "compare: not countable here: %s · %s: %s; the counted runs are left out and "
                     "the rows judged on their timed metrics\n",
                     r->sp->configs[sr->config].label, r->sp->versions[sr->version].name,
-                    ju_str(line, "reason", NULL));
+                    redact_show(ju_str(line, "reason", NULL), shown, sizeof(shown)));
             n = i + 1;
         } else if (strcmp(st ? st : "", "ok") != 0) {
+            char shown[2100];
+
             failed++;
             fprintf(stderr, "compare: counted run failed: %s · %s · round %u: %s\n",
                     r->sp->configs[sr->config].label, r->sp->versions[sr->version].name, sr->round,
-                    ju_str(line, "reason", NULL));
+                    redact_show(ju_str(line, "reason", NULL), shown, sizeof(shown)));
         } else {
             fprintf(stderr, "compare: counted %s · %s · round %u: %.0f instructions/op\n",
                     r->sp->configs[sr->config].label, r->sp->versions[sr->version].name, sr->round,

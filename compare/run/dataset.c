@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/redact.h"
+
 /* Cuts the file back to just after its last newline. */
 static int cut_partial_tail(int fd, const char *path, char *err, size_t errlen)
 {
@@ -58,11 +60,18 @@ int dataset_open(const char *path, char *err, size_t errlen)
 
 int dataset_append(int fd, const json_t *line, char *err, size_t errlen)
 {
-    char *text = json_dumps(line, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    /* the identities a reader matches lines on stay as they are */
+    static const char *const keep[] = {"version", "config",  "label", "kind",
+                                       "status",  "started", "ended", NULL};
+    json_t *copy = redact_max_len() ? json_deep_copy(line) : json_incref((json_t *)line);
+    char *text = NULL;
     size_t n, off = 0;
     int rc = -1;
     char *t2;
 
+    if (copy && redact_json(copy, keep) == 0)
+        text = json_dumps(copy, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(copy);
     if (!text) {
         snprintf(err, errlen, "runs.jsonl: cannot encode a run: out of memory");
         return -1;

@@ -12,7 +12,9 @@
  * first so that the next line starts clean. Returns an fd, or -1 with err set. */
 int dataset_open(const char *path, char *err, size_t errlen);
 
-/* Appends one compact JSON line and fsyncs it. Returns 0, or -1 with err set (the file keeps
+/* Appends one compact JSON line and fsyncs it, every secret value (util/redact.h) in its
+ * strings written "***" (but in its identities: version, config, label, kind, status, started,
+ * ended). Returns 0, or -1 with err set (the file keeps
  * only whole lines: a failed write is cut off again). */
 int dataset_append(int fd, const json_t *line, char *err, size_t errlen);
 

@@ -36,6 +36,7 @@
 #include "run/schedule.h"
 #include "run/spec.h"
 #include "analysis/stats.h"
+#include "util/redact.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -221,6 +222,16 @@ static int exec_load(struct exec *e)
             snprintf(e->err, e->errlen,
                      "--spec: missing (expected a spec file, see specs/README.md)");
         return EXIT_USAGE;
+    }
+    /* the secrets servers and drivers may print: before the first starts (util/redact.h) */
+    for (i = 0; i < e->sp.n_versions; i++)
+        if (redact_add_env(e->sp.versions[i].env) < 0) {
+            snprintf(e->err, e->errlen, "out of memory");
+            return EXIT_HARNESS;
+        }
+    if (redact_add_environ(environ) < 0) {
+        snprintf(e->err, e->errlen, "out of memory");
+        return EXIT_HARNESS;
     }
     if (rq->resume && !rq->out_dir) {
         snprintf(e->err, e->errlen, "--resume: needs --out DIR (the run directory to continue)");
@@ -425,9 +436,11 @@ static int exec_one(struct exec *e, const struct sched_run *sr, int is_tty, int 
         *failed = 1;
         if (is_tty)
             fputc('\n', stderr);
-        fprintf(stderr, "compare: run failed: %s · %s · round %u: %s\n", cfg->label,
-                e->sp.versions[sr->version].name, sr->round,
-                json_string_value(json_object_get(line, "reason")));
+        char shown[2100];
+        fprintf(
+            stderr, "compare: run failed: %s · %s · round %u: %s\n", cfg->label,
+            e->sp.versions[sr->version].name, sr->round,
+            redact_show(json_string_value(json_object_get(line, "reason")), shown, sizeof(shown)));
     }
     json_decref(line);
     return EXIT_OK;
@@ -589,6 +602,7 @@ static int exec_record(struct exec *e, int rc)
     struct render_opts ro = {.lang = e->rq->lang, .rules = e->rq->rules};
 
     exec_count(e);
+    redact_text(e->err);
     if (rc == EXIT_HARNESS && e->err[0]) /* the cause, for the reports that follow */
         json_object_set_new(e->meta, "stopped", json_string(e->err));
     else /* a --resume that finished the plan */
@@ -681,6 +695,7 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     rc = exec_record(e, rc);
     restore_signals(&old_int, &old_term, &old_pipe);
 out:
+    redact_text(err);
     exec_release(e);
     free(e);
     return rc;

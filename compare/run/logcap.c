@@ -13,6 +13,7 @@
 
 #include "clock.h"
 #include "util/atomic.h"
+#include "util/redact.h"
 
 /* The tail: a ring of cap bytes, end the next write position, used bytes held. */
 struct ring {
@@ -59,42 +60,71 @@ static void ring_write(const struct ring *g, int out)
     (void)fd_write_all(out, g->buf, g->used - first);
 }
 
+/* The log being written: the head so far, the tail's ring, the bytes dropped between. */
+struct capper {
+    int out;
+    size_t head, written;
+    struct ring g;
+    unsigned long long dropped;
+};
+
+static void capper_add(struct capper *k, const char *p, size_t n)
+{
+    size_t off = 0;
+
+    if (k->written < k->head) {
+        off = k->head - k->written < n ? k->head - k->written : n;
+        (void)fd_write_all(k->out, p, off);
+        k->written += off;
+    }
+    if (off < n)
+        k->dropped += ring_add(&k->g, p + off, n - off);
+}
+
 unsigned long long logcap_copy(int in, int out, size_t head, size_t tail)
 {
-    struct ring g = {.buf = tail ? malloc(tail) : NULL, .cap = tail};
-    unsigned long long dropped = 0;
-    size_t written = 0;
-    char buf[16384];
+    struct capper k = {
+        .out = out, .head = head, .g = {.buf = tail ? malloc(tail) : NULL, .cap = tail}};
+    /* a secret value cut by a read is held back until the next read completes it: the
+     * buffer holds the longest value beside one read (util/redact.h) */
+    size_t chunk = 16384, held = 0, n;
+    char *buf = malloc(chunk + redact_max_len());
 
-    if (tail && !g.buf)
-        g.cap = 0; /* no memory for a tail: keep the head only */
+    if (tail && !k.g.buf)
+        k.g.cap = 0; /* no memory for a tail: keep the head only */
+    if (!buf) {      /* nothing kept rather than a secret: the output is read and dropped */
+        char sink[512];
+        ssize_t r;
+        while ((r = read(in, sink, sizeof(sink))) > 0 || (r < 0 && errno == EINTR))
+            ;
+        free(k.g.buf);
+        return 0;
+    }
     for (;;) {
-        ssize_t r = read(in, buf, sizeof(buf));
-        size_t off = 0;
+        ssize_t r = read(in, buf + held, chunk);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
             break;
-        if (written < head) {
-            off = head - written < (size_t)r ? head - written : (size_t)r;
-            (void)fd_write_all(out, buf, off);
-            written += off;
-        }
-        if (off < (size_t)r)
-            dropped += ring_add(&g, buf + off, (size_t)r - off);
+        n = redact_span(buf, held + (size_t)r, 0, &held);
+        capper_add(&k, buf, n - held);
+        memmove(buf, buf + n - held, held);
     }
-    if (dropped > 0) {
+    n = redact_span(buf, held, 1, &held);
+    capper_add(&k, buf, n);
+    if (k.dropped > 0) {
         char line[160];
-        int n = snprintf(line, sizeof(line),
+        int w = snprintf(line, sizeof(line),
                          "\n[pairbench: %llu bytes of output dropped here: the log keeps the "
                          "first %zu and the last %zu bytes]\n",
-                         dropped, head, g.cap);
-        if (n > 0)
-            (void)fd_write_all(out, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+                         k.dropped, head, k.g.cap);
+        if (w > 0)
+            (void)fd_write_all(out, line, (size_t)w < sizeof(line) ? (size_t)w : sizeof(line) - 1);
     }
-    ring_write(&g, out);
-    free(g.buf);
-    return dropped;
+    ring_write(&k.g, out);
+    free(k.g.buf);
+    free(buf);
+    return k.dropped;
 }
 
 /* Closes every descriptor above 2 but a and b. */

@@ -12,24 +12,10 @@
 #include "util/jobs_util.h"
 #include "util/sha256.h"
 #include "report/verify.h"
+#include "util/redact.h"
 #include "util/words.h"
 
 const char *runmeta_program = "compare";
-
-static int secret_name(const char *k)
-{
-    static const char *const words[] = {"PASS", "TOKEN", "SECRET", "KEY", "AUTH"};
-    char up[128];
-    size_t i;
-
-    for (i = 0; k[i] && i + 1 < sizeof(up); i++)
-        up[i] = (char)toupper((unsigned char)k[i]);
-    up[i] = '\0';
-    for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-        if (strstr(up, words[i]))
-            return 1;
-    return 0;
-}
 
 static void redact_env(json_t *env)
 {
@@ -40,8 +26,8 @@ static void redact_env(json_t *env)
         return;
     json_object_foreach(env, k, v)
     {
-        if (secret_name(k))
-            json_object_set_new(env, k, json_string("***"));
+        if (redact_secret_name(k))
+            json_object_set_new(env, k, json_string(REDACT_MARK));
     }
 }
 

@@ -23,8 +23,8 @@ json_t *runmeta_build(const struct run_request *rq, const struct runner *r,
 int runmeta_finish(json_t *meta, const char *dir, const json_t *driver_build,
                    const json_t *server_versions, char *err, size_t errlen);
 
-/* A copy of a spec document with the values of secret-looking environment variables (names
- * holding PASS, TOKEN, SECRET, KEY or AUTH) replaced by "***". New reference. */
+/* A copy of a spec document with the values of the versions' secret environment variables
+ * (redact_secret_name, util/redact.h) replaced by "***". New reference. */
 json_t *runmeta_redact_spec(const json_t *spec_root);
 
 /* The program as it was invoked (compare's argv[0], set by main; "compare" by default): the

@@ -10,6 +10,7 @@
 #include "run/syscount.h"
 
 #include "util/jobs_util.h"
+#include "util/redact.h"
 
 static int bad(char *err, size_t errlen, const char *file, const char *key, const char *want)
 {
@@ -124,10 +125,11 @@ static int count_one(struct runner *r, const struct sched_run *sr, int fd, int *
         return -1;
     }
     if (strcmp(ju_str(line, "status", NULL), "ok") != 0) {
+        char shown[2100];
         (*failed)++;
         fprintf(stderr, "compare: counted run failed: %s · %s · round %u: %s\n",
                 r->sp->configs[sr->config].label, r->sp->versions[sr->version].name, sr->round,
-                ju_str(line, "reason", NULL));
+                redact_show(ju_str(line, "reason", NULL), shown, sizeof(shown)));
     } else {
         fprintf(stderr, "compare: counted %s · %s · round %u: %.2f system calls/op\n",
                 r->sp->configs[sr->config].label, r->sp->versions[sr->version].name, sr->round,

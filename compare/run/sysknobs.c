@@ -71,13 +71,15 @@ static int offers(const char *list, const char *word)
     return 0;
 }
 
-static void add(struct sysknob *k, size_t max, size_t *n, const char *name, const char *path,
-                const char *quiet, const char *why)
+/* Adds a knob (nothing when k is full: the static one stands in) and returns it. */
+static struct sysknob *add(struct sysknob *k, size_t max, size_t *n, const char *name,
+                           const char *path, const char *quiet, const char *why)
 {
+    static struct sysknob full;
     struct sysknob *x;
 
     if (*n >= max)
-        return;
+        return &full;
     x = &k[(*n)++];
     memset(x, 0, sizeof(*x));
     snprintf(x->name, sizeof(x->name), "%s", name);
@@ -87,6 +89,16 @@ static void add(struct sysknob *k, size_t max, size_t *n, const char *name, cons
     x->present = sysknobs_read_line(path, x->value, sizeof(x->value)) == 0;
     if (!x->present)
         x->value[0] = '\0';
+    x->kind = SYSKNOB_UINT;
+    x->max = 1;
+    return x;
+}
+
+/* A knob that takes one of the words its list file offers. */
+static void words(struct sysknob *x, const char *list)
+{
+    x->kind = SYSKNOB_WORD;
+    snprintf(x->offered, sizeof(x->offered), "%s", list);
 }
 
 /* One scaling_governor per CPU that has cpufreq; one absent entry when none has. */
@@ -104,11 +116,13 @@ static void governors(struct sysknob *k, size_t max, size_t *n)
             continue;
         snprintf(avail, sizeof(avail), CPU_DIR "/cpu%ld/cpufreq/scaling_available_governors", i);
         snprintf(name, sizeof(name), "cpufreq.governor.cpu%ld", i);
-        add(k, max, n, name, path, offers(avail, "performance") ? "performance" : NULL, why);
+        words(add(k, max, n, name, path, offers(avail, "performance") ? "performance" : NULL, why),
+              avail);
     }
     if (*n == before)
-        add(k, max, n, "cpufreq.governor", CPU_DIR "/cpu0/cpufreq/scaling_governor", "performance",
-            why);
+        words(add(k, max, n, "cpufreq.governor", CPU_DIR "/cpu0/cpufreq/scaling_governor",
+                  "performance", why),
+              CPU_DIR "/cpu0/cpufreq/scaling_available_governors");
 }
 
 size_t sysknobs_read(struct sysknob *k, size_t max)
@@ -116,23 +130,28 @@ size_t sysknobs_read(struct sysknob *k, size_t max)
     size_t n = 0, i;
     char drv[64];
 
-    add(k, max, &n, "cpuidle.governor", CPU_DIR "/cpuidle/current_governor",
-        offers(CPU_DIR "/cpuidle/available_governors", "haltpoll") ? "haltpoll" : NULL,
-        "an idle vCPU polls before it halts (the guest haltpoll governor)");
+    words(add(k, max, &n, "cpuidle.governor", CPU_DIR "/cpuidle/current_governor",
+              offers(CPU_DIR "/cpuidle/available_governors", "haltpoll") ? "haltpoll" : NULL,
+              "an idle vCPU polls before it halts (the guest haltpoll governor)"),
+          CPU_DIR "/cpuidle/available_governors");
     add(k, max, &n, "haltpoll.guest_halt_poll_ns", HALTPOLL_DIR "/guest_halt_poll_ns", "200000",
-        "how long an idle vCPU polls before it halts (0: each wake-up is an exit to the host)");
+        "how long an idle vCPU polls before it halts (0: each wake-up is an exit to the host)")
+        ->max = 4294967295UL;
     add(k, max, &n, "haltpoll.guest_halt_poll_allow_shrink",
         HALTPOLL_DIR "/guest_halt_poll_allow_shrink", "N",
-        "the polling window does not shrink back to 0 between requests");
+        "the polling window does not shrink back to 0 between requests")
+        ->kind = SYSKNOB_YN;
     governors(k, max, &n);
     add(k, max, &n, "cpufreq.boost", CPU_DIR "/cpufreq/boost", "0",
         "no turbo boost: the frequency does not depend on the other cores' load or heat");
     add(k, max, &n, "intel_pstate.no_turbo", CPU_DIR "/intel_pstate/no_turbo", "1",
         "no turbo boost (intel_pstate)");
     add(k, max, &n, "kernel.randomize_va_space", "/proc/sys/kernel/randomize_va_space", "0",
-        "no address-space randomisation: counted runs see the same addresses every time");
+        "no address-space randomisation: counted runs see the same addresses every time")
+        ->max = 2;
     add(k, max, &n, "net.core.busy_poll", "/proc/sys/net/core/busy_poll", "50",
-        "poll()/select() on sockets busy-poll up to 50 us before they sleep");
+        "poll()/select() on sockets busy-poll up to 50 us before they sleep")
+        ->max = 2147483647UL;
     /* the halt-polling knobs act only through the guest's haltpoll idle driver */
     if (sysknobs_read_line(CPU_DIR "/cpuidle/current_driver", drv, sizeof(drv)) != 0 ||
         strcmp(drv, "haltpoll") != 0)
@@ -140,6 +159,31 @@ size_t sysknobs_read(struct sysknob *k, size_t max)
             k[i].why = "no effect here: the idle driver is not haltpoll (cpuidle "
                        "current_driver)";
     return n;
+}
+
+int sysknobs_value_ok(const struct sysknob *k, const char *value, char *why, size_t whylen)
+{
+    size_t i, len = strlen(value);
+    unsigned long v = 0;
+
+    if (k->kind == SYSKNOB_YN) {
+        snprintf(why, whylen, "expected Y or N");
+        return strcmp(value, "Y") == 0 || strcmp(value, "N") == 0;
+    }
+    if (k->kind == SYSKNOB_UINT) {
+        snprintf(why, whylen, "expected an integer from 0 to %lu", k->max);
+        if (len == 0 || len > 10 || (len > 1 && value[0] == '0'))
+            return 0;
+        for (i = 0; i < len; i++) {
+            if (value[i] < '0' || value[i] > '9')
+                return 0;
+            v = v * 10 + (unsigned long)(value[i] - '0');
+        }
+        return v <= k->max;
+    }
+    snprintf(why, whylen, "expected a governor '%s' lists", k->offered);
+    return len > 0 && len < 64 && strspn(value, "abcdefghijklmnopqrstuvwxyz0123456789_") == len &&
+           offers(k->offered, value);
 }
 
 json_t *sysknobs_json(void)

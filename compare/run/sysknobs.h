@@ -13,6 +13,13 @@
 
 #define SYSKNOBS_MAX 80
 
+/* What a knob's file accepts. */
+enum sysknob_kind {
+    SYSKNOB_WORD, /* a governor's name, one of the words its "available" file lists */
+    SYSKNOB_UINT, /* an unsigned decimal integer up to max */
+    SYSKNOB_YN,   /* Y or N */
+};
+
 struct sysknob {
     char name[64];   /* "haltpoll.guest_halt_poll_ns", "cpufreq.governor.cpu0", ... */
     char path[160];  /* the file under /sys or /proc/sys */
@@ -20,11 +27,18 @@ struct sysknob {
     char quiet[32];  /* the quiet value; "" when this host offers none (left as it is) */
     const char *why; /* what the quiet value does */
     int present;     /* 1 when the file exists and was read */
+    enum sysknob_kind kind;
+    unsigned long max; /* SYSKNOB_UINT: the largest value */
+    char offered[160]; /* SYSKNOB_WORD: the file listing the words it takes, or "" */
 };
 
 /* Fills k[0..max) with every knob of this host (per-CPU governors expanded; a knob family
  * absent here appears once, absent) and reads their values. Returns the count. */
 size_t sysknobs_read(struct sysknob *k, size_t max);
+
+/* Whether value is one k's file takes (the kind, the range, a word its list offers). 1, or
+ * 0 with why ("expected an integer from 0 to 2"). */
+int sysknobs_value_ok(const struct sysknob *k, const char *value, char *why, size_t whylen);
 
 /* Writes value (and a newline) to path. 0, or -1 with err naming the path and the error. */
 int sysknobs_write(const char *path, const char *value, char *err, size_t errlen);

@@ -60,6 +60,27 @@ static void check_errors(const json_t *result, double ops, char *reason, size_t 
     }
 }
 
+/* A fixed-rate run that fell behind its schedule by more than VALIDATE_RATE_BEHIND_SHARE. */
+static void check_rate(const json_t *result, char *reason, size_t len)
+{
+    const json_t *rate = json_object_get(result, "rate");
+    double target = ju_num(rate, "target", 0), achieved = ju_num(rate, "achieved", 0);
+    double sent = ju_num(rate, "sent", 0), late = ju_num(rate, "late", 0);
+    char what[400];
+
+    if (!json_is_object(rate) || !(target > 0))
+        return;
+    if (achieved >= (1 - VALIDATE_RATE_BEHIND_SHARE) * target)
+        return;
+    snprintf(what, sizeof(what),
+             "the schedule was not kept: %.6g of the --rate %.6g requests/s achieved (%.1f%%, "
+             "at least %.0f%% expected; %.0f of %.0f requests sent more than %.0f us late): its "
+             "latency is not the latency at that rate",
+             achieved, target, 100 * achieved / target, (1 - VALIDATE_RATE_BEHIND_SHARE) * 100,
+             late, sent, ju_num(rate, "late_after_us", 1000));
+    add(reason, len, what);
+}
+
 int validate_result(const json_t *result, const json_t *eff, char *reason, size_t reasonlen)
 {
     const json_t *conns = json_object_get(result, "connections");
@@ -92,6 +113,7 @@ int validate_result(const json_t *result, const json_t *eff, char *reason, size_
         add(reason, reasonlen, what);
     }
     check_errors(result, ops, reason, reasonlen);
+    check_rate(result, reason, reasonlen);
     /* the window to measure: the one the driver states ("window_s", printed for duration
      * runs); a driver that prints "status" but no window ran a count (--requests, a wrapped
      * tool's own count); a driver that prints neither is held to the configured duration */

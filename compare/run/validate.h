@@ -12,7 +12,12 @@
  *   - its measured window ("elapsed_s") is shorter than VALIDATE_MIN_WINDOW_SHARE of the
  *     window the driver states ("window_s"), or, from a driver that prints no "status", of the
  *     configured duration (a stall that ended the window early). A driver that prints "status"
- *     but no "window_s" ran a count (--requests, a wrapped tool's own count): not checked. */
+ *     but no "window_s" ran a count (--requests, a wrapped tool's own count): not checked;
+ *   - at a fixed rate ("rate": {"target", "achieved", "sent", "late"}), it fell behind the
+ *     schedule by more than VALIDATE_RATE_BEHIND_SHARE: it achieved less than that share
+ *     below the target. Its latencies are then those of whatever load it managed, not of the
+ *     rate asked for. (Requests sent late at the full rate are not: their latency counts
+ *     from their due time, so the figures hold the lateness.) */
 #ifndef PAIRBENCH_VALIDATE_H
 #define PAIRBENCH_VALIDATE_H
 
@@ -22,6 +27,7 @@
 
 #define VALIDATE_ERROR_SHARE 0.01
 #define VALIDATE_MIN_WINDOW_SHARE 0.9
+#define VALIDATE_RATE_BEHIND_SHARE 0.1
 
 /* compare's deadline for a driver is warm-up + duration + grace, and the grace is at least the
  * driver's own timeout ("timeout", default VALIDATE_DRIVER_TIMEOUT_S) plus this margin: a

@@ -81,10 +81,21 @@ static int load_setup(struct redis_tmpl *t, const struct drv_opts *o, const char
         snprintf(err, errlen, "redis: --setup '%.200s': not JSON: %s", o->setup, je.text);
         return -1;
     }
+    t->setup.max = redis_setup_max(o->payload);
     if (rcmd_setup_expand(v, value, value_len, &t->setup, &t->setup_cmds, why, sizeof(why)) < 0) {
-        snprintf(err, errlen, "redis: --setup '%.200s': %s", o->setup, why);
+        if (t->setup.toobig)
+            snprintf(err, errlen,
+                     "redis: --setup '%.200s': %s (at --payload %zu: " REDIS_SETUP_RULE
+                     "): split the data%s",
+                     o->setup, why, (size_t)o->payload,
+                     redis_setup_max(o->payload) < REDIS_HELLO_CAP - REDIS_HELLO_ROOM
+                         ? " or use a larger --payload"
+                         : " (the cap does not grow with --payload)");
+        else
+            snprintf(err, errlen, "redis: --setup '%.200s': %s", o->setup, why);
         goto out;
     }
+    t->setup.max = 0; /* DBSIZE follows */
     t->setup_len = t->setup.len;
     if (!EVP_Digest(t->setup.p ? t->setup.p : "", t->setup.len, md, &mdlen, EVP_sha256(), NULL) ||
         mdlen != 32 || rcmd_out_put(&t->setup, dbsize, sizeof(dbsize) - 1) < 0) {

@@ -11,6 +11,23 @@
 #include "rcmd.h"
 #include "proto/resp.h"
 
+/* The engine builds a connection's first bytes (AUTH, HELLO and, on connection 0, the setup)
+ * in a buffer of 64 KiB + 1024 x (payload + 64) bytes, never more than 256 MiB (workload.h's
+ * hello contract). The setup gets that less REDIS_HELLO_ROOM for AUTH and HELLO (a user of
+ * 256 bytes and a password of 1 KiB at most, secret.h): its limit, checked before it is
+ * built; the exact sum is checked once the hello is built. */
+#define REDIS_HELLO_ROOM ((size_t)4 << 10)
+#define REDIS_HELLO_CAP ((size_t)256 << 20)
+static inline size_t redis_setup_max(size_t payload)
+{
+    size_t room = (size_t)(64u << 10) + 1024 * (payload + 64);
+
+    return (room < REDIS_HELLO_CAP ? room : REDIS_HELLO_CAP) - REDIS_HELLO_ROOM;
+}
+#define REDIS_SETUP_RULE                                                                           \
+    "64 KiB + 1024 x (payload + 64), at most 256 MiB (the driver's cap on a connection's first "   \
+    "bytes), less 4 KiB for AUTH and HELLO"
+
 struct redis_tmpl {
     int on;                   /* a template or a mix (not a built-in name) */
     struct rcmd_mix mix;      /* one template is a mix of one */

@@ -237,9 +237,6 @@ static const struct redis_cmd *cmd_lookup(const char *name)
     return NULL;
 }
 
-/* The handshake buffer the engine offers at most (workload.h): the setup must fit. */
-#define SETUP_MAX(payload) ((size_t)(64u << 10) + 1024 * ((size_t)(payload) + 64))
-
 /* Commands that vary get a ring per connection (sized at conn_new), others one shared batch.
  * 0, or -1 out of memory. */
 static int rings_plan(struct redis_shared *sh, uint64_t *rng)
@@ -334,11 +331,14 @@ static int redis_setup(const struct drv_opts *o, void **shared, char *err, size_
         goto out;
     if (redis_hello_build(sh, o, &secret) < 0)
         goto oom;
-    if (sh->t.setup.len > SETUP_MAX(o->payload) - sh->hello_len) {
+    /* the setup was sized against its limit before it was built; the hello beside it is
+     * known only now */
+    if (sh->t.setup.len + sh->hello_len > redis_setup_max(o->payload) + REDIS_HELLO_ROOM) {
         snprintf(err, errlen,
-                 "redis: --setup: %zu bytes of commands, expected at most %zu (64 KiB + 1024 x "
-                 "(payload + 64)): split the data or use a larger --payload",
-                 sh->t.setup.len, SETUP_MAX(o->payload) - sh->hello_len);
+                 "redis: --setup: %zu bytes of commands and %zu of AUTH/HELLO, expected at "
+                 "most %zu together (" REDIS_SETUP_RULE "): split the data or use a larger "
+                 "--payload",
+                 sh->t.setup.len, sh->hello_len, redis_setup_max(o->payload) + REDIS_HELLO_ROOM);
         goto out;
     }
     if (rings_plan(sh, &rng) < 0 ||

@@ -14,6 +14,10 @@ for (let i = 0; i < n; i++) {
       errors: {connect: 0, io: 0, protocol: 0, verify: 0, timeout: 0}, cpu: {user_s: 0.5, sys_s: 0.1, percent: 60}},
     client: {cpu_s: 0.6, rss_peak_kib: 1000}, server: null}));
 }
+// the dataset record a finished run writes: without it compare judges nothing unverified
+const text = lines.join("\n") + "\n";
+const sha256 = require("crypto").createHash("sha256").update(text).digest("hex");
 fs.writeFileSync(dir + "/meta.json", JSON.stringify({schema: "pairbench.meta/1", versions: [{name: "a"}, {name: "b"}],
-  settings: {runs: 1, warmup: 0, duration: 1}, configs, grids: [{name: "g"}]}));
-fs.writeFileSync(dir + "/runs.jsonl", lines.join("\n") + "\n");
+  settings: {runs: 1, warmup: 0, duration: 1}, configs, grids: [{name: "g"}],
+  dataset: {file: "runs.jsonl", sha256}}));
+fs.writeFileSync(dir + "/runs.jsonl", text);

@@ -25,6 +25,7 @@ static const struct {
     {M_SENT_SEP, 0, 1},        /* Chinese sentences follow each other without a space */
     {D_HISTORY, 1u << 2, 0},   /* "night{2}" */
     {D_OTHER_ENV, 1u << 1, 0}, /* "night{1}" */
+    {D_LEFT_OUT, 1u << 1, 0},  /* "line{1}" */
     {C_ALARMS, 1u << 1, 0},    /* "alarm{1}" */
     {C_ALARMS_LINE, 1u << 1, 0},
 };

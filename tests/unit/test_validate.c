@@ -70,6 +70,21 @@ static void test_checks(void)
                   strstr(why, "1740 errors (connect 1740) in 50000 operations, more than the 1% "
                               "limit"),
               "%s", why);
+    /* a fixed rate: 95% achieved is within the 10% share; 89% achieved is not kept; requests
+     * late at the full rate are in the latency (counted from their due time): kept */
+    CHECK(judge("{\"ops\": 1900, \"throughput\": 950, \"elapsed_s\": 2, \"rate\": {\"target\":"
+                " 1000, \"achieved\": 950, \"sent\": 1900, \"late\": 95}}",
+                eff, why, sizeof(why)) == 0);
+    CHECK(judge("{\"ops\": 1780, \"throughput\": 890, \"elapsed_s\": 2, \"rate\": {\"target\":"
+                " 1000, \"achieved\": 890, \"sent\": 1780, \"late\": 0}}",
+                eff, why, sizeof(why)) == 1);
+    CHECK_MSG(strstr(why, "the schedule was not kept: 890 of the --rate 1000 requests/s achieved "
+                          "(89.0%, at least 90% expected; 0 of 1780 requests sent more than "
+                          "1000 us late)"),
+              "%s", why);
+    CHECK(judge("{\"ops\": 2000, \"throughput\": 1000, \"elapsed_s\": 2, \"rate\": {\"target\":"
+                " 1000, \"achieved\": 1000, \"sent\": 2000, \"late\": 220}}",
+                eff, why, sizeof(why)) == 0);
     /* errors within the limit pass: 1% of 20000 is 200 */
     CHECK(judge("{\"ops\": 20000, \"throughput\": 10000, \"elapsed_s\": 2,"
                 " \"errors\": {\"io\": 150, \"protocol\": 50}}",

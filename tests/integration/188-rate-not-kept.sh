@@ -1,0 +1,32 @@
+#!/bin/sh
+# pairbench-test: untimed
+# A schedule not kept is loud: at --rate 1e8 on one connection the driver sends a handful of
+# requests in its window; each run fails with "the schedule was not kept" (what was achieved
+# against the 90% expected, how many were late), the terminal, report.md, report.html and
+# summary.json's failures say so and compare exits 3 (before, every run was ok and only
+# summary.json's not_kept counted them). A rate the driver keeps (200/s) leaves its runs ok.
+# Cost: about 10 s (a run at 1e8/s overruns its 0.3 s window by seconds, as it did before).
+. "$(dirname "$0")/../lib.sh"
+need node
+
+run_rate() { # NAME RATE
+    write_grid "$T/$1.grid.json" "$1" "\"protocol\": \"tcp\", \"payload\": 64, \"connections\": 1, \"rate\": $2"
+    write_spec "$T/$1.spec.json" tcp "$T/$1.grid.json" '"runs": 1, "warmup": 0.1, "duration": 0.3' \
+        a "$DRIVER serve tcp --port {port}" b "$DRIVER serve tcp --port {port}"
+    rc=0
+    "$COMPARE" run --spec "$T/$1.spec.json" --out "$T/$1" > "$T/$1.out" 2> "$T/$1.err" || rc=$?
+}
+run_rate fast 100000000
+assert_eq "$rc" 3 "compare run at --rate 1e8: exit code ($(tail -n 2 "$T/fast.err"))"
+want="the schedule was not kept"
+assert_eq "$(grep -c "run failed: .*$want" "$T/fast.err")" 2 "runs failed on the terminal"
+grep -q "Failed run: .*$want: .* of the --rate 1e+08 requests/s achieved" "$T/fast/report.md" ||
+    fail "report.md does not say the schedule was not kept: $(grep -i 'fail' "$T/fast/report.md" | head -3)"
+grep -q "$want" "$T/fast/report.html" || fail "report.html does not say it"
+assert_eq "$(json_get "$T/fast/summary.json" \
+    "this.rows[0].failures.filter(f => f.reason.includes('$want')).length")" 2 "summary.json failures"
+
+run_rate slow 200
+assert_eq "$rc" 0 "compare run at --rate 200: exit code ($(tail -n 2 "$T/slow.err"))"
+grep -q "$want" "$T/slow.err" && fail "a kept schedule was called not kept"
+echo "not kept: failed and said; kept: ok"

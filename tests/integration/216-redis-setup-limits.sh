@@ -1,0 +1,48 @@
+#!/bin/sh
+# pairbench-test: untimed
+# A setup is sized before it is built and checked byte by byte: a generator of 10,000,000
+# commands of 64 MiB is refused at once (under a 1.5 GB address-space limit, naming the bytes
+# it would take and the limit with its rule); 300 x 1 MiB, within 1024 x (payload + 64), is
+# refused up front naming the driver's 256 MiB cap on a connection's first bytes (it used to
+# fail later as "could not build the connection's hello bytes"); an inline setup file with a
+# NUL byte is refused naming its line and column (it used to end the file there: 1 of 3
+# commands sent), by the driver and by compare before any run. A setup file of 3 commands
+# within the limits reaches a real redis-server whole. Cost: well under a second.
+. "$(dirname "$0")/../lib.sh"
+need redis-cli
+start_redis r
+
+bad() { # WHAT EXPECTED CMD...
+    what=$1 want=$2; shift 2
+    rc=0; "$@" > "$T/out" 2> "$T/err" || rc=$?
+    assert_eq "$rc" 2 "$what: exit code ($(head -c 300 "$T/err"))"
+    grep -qF -- "$want" "$T/err" || fail "$what: the message does not say '$want': $(cat "$T/err")"
+}
+bad "10M x 64 MiB" "[0]: 10000000 commands of up to 67108904 bytes each" \
+    sh -c 'ulimit -v 1500000; exec "$0" redis --port "$1" --payload 67108864 --duration 0.1 \
+        --setup "[{\"command\": \"SET k__i__ __data__\", \"count\": 10000000}]"' "$DRIVER" "$REDIS_PORT"
+grep -q "at most 256 MiB (the driver's cap on a connection's first bytes)" "$T/err" || fail "the cap is not stated: $(cat "$T/err")"
+bad "300 x 1 MiB" "300 commands of up to 1048611 bytes each (314583300 bytes): more than the 268431360 bytes" \
+    "$DRIVER" redis --port "$REDIS_PORT" --payload 1048576 --duration 0.1 \
+    --setup '[{"command": "SET k__i__ __data__", "count": 300}]'
+grep -q "the cap does not grow with --payload" "$T/err" || fail "no hint at the cap: $(cat "$T/err")"
+
+printf 'SET a 1\nSET b 2\0SET c 3\nSET d 4\n' > "$T/nul.txt"
+bad "NUL byte" "file '$T/nul.txt': line 2: byte 0x00 at column 8" \
+    "$DRIVER" redis --port "$REDIS_PORT" --duration 0.1 --setup "\"$T/nul.txt\""
+printf 'SET a 1\nSET b \001\n' > "$T/ctl.txt"
+bad "control byte" "line 2: byte 0x01 at column 7" \
+    "$DRIVER" redis --port "$REDIS_PORT" --duration 0.1 --setup "\"$T/ctl.txt\""
+write_grid "$T/grid.json" g "\"protocol\": \"redis\", \"connections\": 1, \"setup\": \"$T/nul.txt\""
+write_spec "$T/spec.json" redis "$T/grid.json" '"runs": 1, "warmup": 0, "duration": 0.1' \
+    a "redis-server --port {port} --save '' --appendonly no"
+bad "compare, NUL byte" "line 2: byte 0x00 at column 8" "$COMPARE" run --spec "$T/spec.json" --out "$T/o"
+[ ! -e "$T/o/runs.jsonl" ] || fail "compare ran with a bad setup file"
+
+# within the limits: every command of the file arrives (CRLF line ends and tabs are text)
+printf 'SET a 1\r\nSET\tb 2\nSET c 3\n' > "$T/good.txt"
+"$DRIVER" redis --port "$REDIS_PORT" --duration 0.1 --warmup 0 --setup "\"$T/good.txt\"" > "$T/r.json" 2> "$T/err" ||
+    fail "a good setup file: $(cat "$T/err")"
+assert_eq "$(json_get "$T/r.json" 'this.setup.commands')" 3 "setup commands sent"
+assert_eq "$(redis-cli -p "$REDIS_PORT" mget a b c | tr '\n' ' ')" "1 2 3 " "keys set by the setup"
+echo ok
