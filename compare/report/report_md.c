@@ -42,6 +42,8 @@ static enum i18n_msg metric_msg(const char *metric)
         return M_MN_SERVER_CPU;
     if (strcmp(metric, "instructions") == 0)
         return M_MN_INSTRUCTIONS;
+    if (strcmp(metric, "reopened_per_1k") == 0)
+        return M_MN_REOPENED;
     return M_MN_CPU;
 }
 
@@ -289,6 +291,13 @@ static void completeness(const struct md *m)
     md_put(m, s ? s : "");
     free(s);
     md_put(m, "\n");
+    s = sent_reopened(rm, m->lang);
+    if (s) {
+        md_put(m, "- ");
+        md_put(m, s);
+        md_put(m, "\n");
+    }
+    free(s);
     failures(m);
     md_put(m, "\n");
     md_put(m, md_t(m, M_WEAKNESSES));
