@@ -264,8 +264,10 @@ json_t *result_to_json(const struct drv_opts *o, const struct drv_result *r)
     json_object_set_new(err, "timeout", json_integer((json_int_t)r->err_timeout));
     json_object_set_new(j, "errors", err);
     json_object_set_new(j, "connections",
-                        json_pack("{s:I,s:I}", "configured", (json_int_t)r->conns_configured,
-                                  "held", (json_int_t)r->conns_held));
+                        json_pack("{s:I,s:I,s:I,s:I}", "configured",
+                                  (json_int_t)r->conns_configured, "held",
+                                  (json_int_t)r->conns_held, "reopened", (json_int_t)r->reopened,
+                                  "reopened_max", (json_int_t)r->reopened_max));
     json_object_set_new(j, "first_error",
                         r->first_error[0] ? json_string(r->first_error) : json_null());
 

@@ -35,6 +35,9 @@ struct drv_result {
     struct drv_cpu cpu; /* CPU time spent in the measured window (end - start) */
     /* connections: configured, and held = open from the window's start to its end */
     unsigned conns_configured, conns_held;
+    /* connections the server closed on purpose and the driver reopened, inside the measured
+     * window: in all, and the most on one connection */
+    uint64_t reopened, reopened_max;
     double window_s; /* the configured window (duration); 0 with --requests (not printed) */
     char first_error[RESULT_ERRTEXT_MAX + 1]; /* the run's first error ("" = none) */
     /* --rate (rate_target 0: closed loop): measured ops and batches sent on the schedule,

@@ -37,6 +37,10 @@ enum metric {
     /* "estimated_cycles": L1 hits + 5 × LL hits + 35 × RAM accesses per operation, from the
      * counted runs with --cache-sim (run/cost_cache.h) */
     METRIC_ESTIMATED_CYCLES,
+    /* "reopened_per_1k": connections the server closed on purpose and the driver reopened,
+     * per 1000 operations (the driver's result.connections.reopened; stock nginx: 1), lower
+     * is better; only in rows where a run reopened one. Gateable, not gated by default. */
+    METRIC_REOPENED,
     METRIC_ALL /* every metric a verdict rule knows */
 };
 

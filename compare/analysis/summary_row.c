@@ -104,6 +104,9 @@ static void side_add_run(struct side *s, size_t r, const json_t *run, double war
         s->v[METRIC_RSS_MIB][r] = json_number_value(rss) / 1024;
         s->have[METRIC_RSS_MIB][r] = 1;
     }
+    /* reopenings per 1000 operations (absent from drivers that do not count them) */
+    put_per_op(s, METRIC_REOPENED, r, json_object_get(res, "connections"), "reopened",
+               ju_num(res, "ops", 0) / 1000);
     server = json_object_get(run, "server");
     side_add_window(s, r, run);
     /* the harness reads the server's CPU over the driver's whole life, warm-up included */
@@ -256,6 +259,7 @@ static const char *const metric_units[N_SLOTS] = {
     [METRIC_SYSCALLS] = "per op",
     [METRIC_ALLOCATIONS] = "per op",
     [METRIC_ESTIMATED_CYCLES] = "cycles/op",
+    [METRIC_REOPENED] = "per 1000 ops",
     [M_SERVER_CPU] = "percent",
     [M_SERVER_SYSCALLS] = "per op",
     [M_SERVER_CTXSW] = "per op",
@@ -394,6 +398,19 @@ static void row_identity(json_t *row, const char *cfg, const json_t *mcfg,
 
 /* Every metric of the row: the table's metrics, then the optional ones (counted cost, server
  * accounting) where some run has them. */
+/* Whether any run of the row reopened a connection: rows that never did show no such
+ * metric (every run of a current driver reports 0). */
+static int any_reopened(struct side *const *sides, size_t nv, size_t nr)
+{
+    size_t v, r;
+
+    for (v = 0; v < nv; v++)
+        for (r = 0; r < nr; r++)
+            if (sides[v]->have[METRIC_REOPENED][r] && sides[v]->v[METRIC_REOPENED][r] > 0)
+                return 1;
+    return 0;
+}
+
 static void row_metrics(json_t *metrics, struct side **sides, const char *cfg, const json_t *latest,
                         const json_t *versions, size_t nr, unsigned failed,
                         const unsigned *cnt_failed, int any_server,
@@ -450,6 +467,10 @@ static void row_metrics(json_t *metrics, struct side **sides, const char *cfg, c
             json_object_set_new(
                 metrics, metric_name(m),
                 metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules, lp));
+    if (any_reopened(sides, nv, nr))
+        json_object_set_new(
+            metrics, metric_name(METRIC_REOPENED),
+            metric_json(METRIC_REOPENED, sides, (json_t *)versions, nr, failed > 0, rules, lp));
     for (m = METRIC_SERVER_CPU_US; m < N_SLOTS; m++)
         if (names[m] && any_slot(sides, nv, nr, m))
             json_object_set_new(

@@ -42,6 +42,9 @@ const struct flag_def inline_flags[RUN_INLINE_FLAGS] = {
     {"--http", 1, RUN_FLAG_HTTP},         {"--ws", 0, RUN_FLAG_WS},
     {"--pipeline", 1, RUN_FLAG_PIPELINE}, {"--connections", 1, RUN_FLAG_CONNECTIONS},
     {"--payload", 1, RUN_FLAG_PAYLOAD},   {"--save-spec", 1, RUN_FLAG_SAVE_SPEC},
+    {"--workers", 1, RUN_FLAG_WORKERS},   {"--window", 1, RUN_FLAG_WINDOW},
+    {"--rate", 1, RUN_FLAG_RATE},         {"--keyspace", 1, RUN_FLAG_KEYSPACE},
+    {"--command", 1, RUN_FLAG_COMMAND},   {"--setup", 1, RUN_FLAG_SETUP},
 };
 const size_t inline_flags_count = sizeof(inline_flags) / sizeof(inline_flags[0]);
 
@@ -62,6 +65,12 @@ static int run_flag_inline(struct run_request *rq, struct flags *f, int id)
         [RUN_FLAG_CONNECTIONS - RUN_FLAG_BASELINE] = &in->connections,
         [RUN_FLAG_PAYLOAD - RUN_FLAG_BASELINE] = &in->payload,
         [RUN_FLAG_SAVE_SPEC - RUN_FLAG_BASELINE] = &in->save_spec,
+        [RUN_FLAG_WORKERS - RUN_FLAG_BASELINE] = &in->workers,
+        [RUN_FLAG_WINDOW - RUN_FLAG_BASELINE] = &in->window,
+        [RUN_FLAG_RATE - RUN_FLAG_BASELINE] = &in->rate,
+        [RUN_FLAG_KEYSPACE - RUN_FLAG_BASELINE] = &in->keyspace,
+        [RUN_FLAG_COMMAND - RUN_FLAG_BASELINE] = &in->command,
+        [RUN_FLAG_SETUP - RUN_FLAG_BASELINE] = &in->setup,
     };
 
     if (id >= RUN_FLAG_REDIS && id <= RUN_FLAG_WS) {
@@ -80,6 +89,12 @@ static int run_flag_inline(struct run_request *rq, struct flags *f, int id)
     }
     if (!f->value[0])
         return flags_bad_value(f, id == RUN_FLAG_SAVE_SPEC ? "a file name" : "a value");
+    if (id == RUN_FLAG_COMMAND) { /* a command template is a Redis load */
+        if (in->protocol && strcmp(in->protocol, "redis") != 0)
+            return flags_fail(f, "%s: a Redis command template, but --%s was given", f->flag,
+                              in->protocol);
+        in->protocol = "redis";
+    }
     *text[id - RUN_FLAG_BASELINE] = f->value;
     return 0;
 }
@@ -130,6 +145,12 @@ int run_flag_apply(struct run_request *rq, struct flags *f, int id)
     case RUN_FLAG_CONNECTIONS:
     case RUN_FLAG_PAYLOAD:
     case RUN_FLAG_SAVE_SPEC:
+    case RUN_FLAG_WORKERS:
+    case RUN_FLAG_WINDOW:
+    case RUN_FLAG_RATE:
+    case RUN_FLAG_KEYSPACE:
+    case RUN_FLAG_COMMAND:
+    case RUN_FLAG_SETUP:
         return run_flag_inline(rq, f, id);
     case RUN_FLAG_SYSCALLS:
         rq->syscalls = 1;
@@ -191,9 +212,10 @@ static const char run_usage[] =
     "                   [--out DIR] [--resume] [--shard K/N] [--lang en|zh]\n"
     "                   [--pin-driver CPUS] [--pin-server CPUS] [--confirm N]\n"
     "                   [--instructions] [--syscalls] [--cache-sim]\n"
-    "       compare run --baseline CMD --candidate CMD (--redis CMDS | --tcp | --http PATH |\n"
-    "                   --ws) [--pipeline N,..] [--connections N,..] [--payload N,..]\n"
-    "                   [--save-spec FILE] [run flags]\n"
+    "       compare run --baseline CMD --candidate CMD (--redis CMDS | --command TEMPLATE |\n"
+    "                   --tcp | --http PATH | --ws) [--pipeline N,..] [--connections N,..]\n"
+    "                   [--workers N,..] [--window N,..] [--payload N,..] [--rate R,..]\n"
+    "                   [--keyspace N,..] [--setup CMDS] [--save-spec FILE] [run flags]\n"
     "Runs every configuration of the grids for every version of the spec, in fresh\n"
     "processes, rounds in alternating order; writes DIR/runs.jsonl, meta.json,\n"
     "summary.json, report.md and report.html, and prints DIR on stdout.\n"
@@ -203,8 +225,9 @@ static const char run_usage[] =
     "--instructions: also count the server's instructions per operation under\n"
     "valgrind, in 3 counted rounds of their own (the spec's \"instructions\").\n"
     "The one-line form: two server commands ({port} is the free port) and the load;\n"
-    "4 connections on 4 workers, 64-byte values, window 1 unless told; a list makes\n"
-    "an axis. It prints the spec it builds (kept in DIR/input/); --save-spec FILE\n"
+    "4 connections, min(4, connections) workers, 64-byte values, window 1, a closed\n"
+    "loop unless told (--rate R: R operations/s, or \"N%\" of the saturation rate);\n"
+    "a list makes an axis. It prints the spec it builds (kept in DIR/input/); --save-spec FILE\n"
     "writes it and its grid (FILE.grid.json) for `compare run --spec FILE`.\n"
     "--syscalls: also count the server's system calls per operation, by name, with\n"
     "ptrace, in 3 counted rounds of their own (the spec's \"syscalls\").\n"

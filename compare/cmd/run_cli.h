@@ -35,10 +35,16 @@ enum {
     RUN_FLAG_SAVE_SPEC,
     RUN_FLAG_SYSCALLS,  /* counted runs of system calls (syscount.h) */
     RUN_FLAG_CACHE_SIM, /* counted runs with cache simulation (run/cost_cache.h) */
+    RUN_FLAG_WORKERS,   /* the one-line form's other load keys (inline_flags) */
+    RUN_FLAG_WINDOW,
+    RUN_FLAG_RATE,
+    RUN_FLAG_KEYSPACE,
+    RUN_FLAG_COMMAND,
+    RUN_FLAG_SETUP,
 };
 extern const struct flag_def run_flags[];
 extern const size_t run_flags_count;
-#define RUN_INLINE_FLAGS 10 /* entries of inline_flags */
+#define RUN_INLINE_FLAGS 16 /* entries of inline_flags */
 extern const struct flag_def inline_flags[RUN_INLINE_FLAGS];
 extern const size_t inline_flags_count;
 

@@ -29,7 +29,8 @@ static const char *const titles[] = {"throughput",
                                      "CPU migrations per operation",
                                      "system calls per operation",
                                      "allocations per operation",
-                                     "estimated cycles per operation"};
+                                     "estimated cycles per operation",
+                                     "connections reopened per 1000 operations"};
 _Static_assert(sizeof(titles) / sizeof(titles[0]) == METRIC_ALL, "a title per metric");
 
 double gate_row_chance(const json_t *row, const char *cand)

@@ -109,6 +109,7 @@ enum i18n_msg i18n_metric_msg(int m)
         [METRIC_SYSCALLS] = M_MN_SYSCALLS,
         [METRIC_ALLOCATIONS] = M_MN_ALLOCATIONS,
         [METRIC_ESTIMATED_CYCLES] = M_MN_CYCLES,
+        [METRIC_REOPENED] = M_MN_REOPENED,
     };
     _Static_assert(sizeof(names) / sizeof(names[0]) == METRIC_ALL, "a name per metric");
 

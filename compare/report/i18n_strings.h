@@ -83,8 +83,15 @@ X(M_MN_MIGRATIONS, "CPU migrations per operation", "每次操作 CPU 迁移次�
 X(M_MN_SYSCALLS, "system calls per operation", "每次操作系统调用次数")
 X(M_MN_ALLOCATIONS, "allocations per operation", "每次操作内存分配次数")
 X(M_MN_CYCLES, "estimated cycles per operation", "每次操作估计周期数")
+X(M_MN_REOPENED, "connections reopened per 1000 operations", "每 1000 次操作重新打开的连接")
 X(M_COMPLETE_ROWS, "{0} of {1} configurations complete; {2} of {3} runs ok, {4} failed.",
   "{1} 个配置中 {0} 个完整；{3} 次运行中 {2} 次成功，{4} 次失败。")
+X(M_REOPENED,
+  "Connections the server closed on purpose (a limit of requests or of idle time) were "
+  "reopened by the driver in {0} of {1} configurations; per 1000 operations, the largest "
+  "median: {2}.",
+  "在 {1} 个配置中的 {0} 个里，服务器有意关闭的连接（请求数或空闲时间的上限）由驱动重新打开；"
+  "每 1000 次操作的最大中位数：{2}。")
 X(M_DRIVER_ERRORS,
   "Driver errors over the successful runs: connect {0}, I/O {1}, protocol {2}, verify {3}, "
   "timeout {4}.",

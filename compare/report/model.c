@@ -117,6 +117,24 @@ static int candidate_build(struct report_model *m, struct model_candidate *c)
     return 0;
 }
 
+/* The rows where connections were reopened, and each version's largest median there. */
+static void count_reopened(struct report_model *m, const json_t *row)
+{
+    const json_t *vals = json_object_get(
+        json_object_get(json_object_get(row, "metrics"), "reopened_per_1k"), "values");
+    size_t v;
+    double med;
+
+    if (!json_is_object(vals))
+        return;
+    m->n_reopened_rows++;
+    for (v = 0; v < m->nv; v++) {
+        med = ju_num(json_object_get(vals, m->versions[v]), "median", 0);
+        if (med > m->reopened_max[v])
+            m->reopened_max[v] = med;
+    }
+}
+
 static void count_rows(struct report_model *m)
 {
     size_t r, v, j;
@@ -130,6 +148,7 @@ static void count_rows(struct report_model *m)
         m->runs_failed += (long long)ju_num(runs, "failed", 0);
         m->runs_replaced += (long long)ju_num(runs, "replaced", 0);
         m->complete_rows += (size_t)ok;
+        count_reopened(m, row);
         for (j = 0; j < MODEL_N_ERRORS; j++)
             m->errors[j] +=
                 (long long)ju_num(json_object_get(row, "errors"), model_error_keys[j], 0);

@@ -65,6 +65,10 @@ struct report_model {
     /* completeness */
     size_t complete_rows;
     long long runs_ok, runs_total, runs_failed, runs_replaced, errors[MODEL_N_ERRORS];
+    /* rows with the metric reopened_per_1k (a run reopened a connection the server closed on
+     * purpose), and per version the largest of those rows' medians */
+    size_t n_reopened_rows;
+    double reopened_max[MODEL_MAX_VERSIONS];
     unsigned char *unstable, *insecure, *unjudged; /* per row */
     size_t n_unstable, n_insecure, n_unjudged;
     /* per row: a candidate's gated metrics could not be decided (outcome.h "inconclusive":

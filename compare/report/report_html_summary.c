@@ -357,6 +357,11 @@ void html_completeness(const struct html_ctx *c)
     fputs("<li>", c->f);
     put_sentence(c, sent_driver_errors(m, lang));
     fputs("</li>\n", c->f);
+    if (m->n_reopened_rows > 0) {
+        fputs("<li>", c->f);
+        put_sentence(c, sent_reopened(m, lang));
+        fputs("</li>\n", c->f);
+    }
     for (r = 0; r < c->nrows; r++) {
         row = json_array_get(c->rows, r);
         json_array_foreach(json_object_get(row, "failures"), i, f)

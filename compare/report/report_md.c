@@ -269,6 +269,13 @@ static void completeness(const struct md *m)
     md_put(m, s ? s : "");
     free(s);
     md_put(m, "\n");
+    s = sent_reopened(rm, m->lang);
+    if (s) {
+        md_put(m, "- ");
+        md_put(m, s);
+        md_put(m, "\n");
+    }
+    free(s);
     failures(m);
     md_put(m, "\n");
     md_put(m, md_t(m, M_WEAKNESSES));

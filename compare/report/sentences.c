@@ -135,6 +135,22 @@ char *sent_driver_errors(const struct report_model *m, const char *lang)
     return i18n_fill(i18n(lang, M_DRIVER_ERRORS), s[0], s[1], s[2], s[3], s[4], END);
 }
 
+char *sent_reopened(const struct report_model *m, const char *lang)
+{
+    char k[32], n[32], list[512];
+    size_t v, len = 0;
+
+    if (m->n_reopened_rows == 0)
+        return NULL;
+    snprintf(k, sizeof(k), "%zu", m->n_reopened_rows);
+    snprintf(n, sizeof(n), "%zu", m->nrows);
+    list[0] = '\0';
+    for (v = 0; v < m->nv && len < sizeof(list); v++)
+        len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s %.1f", v ? ", " : "",
+                                m->versions[v], m->reopened_max[v]);
+    return i18n_fill(i18n(lang, M_REOPENED), k, n, list, END);
+}
+
 char *sent_evidence(const struct report_model *m, double alpha, const char *lang)
 {
     char r[32], comb[32], p[32], a[32];

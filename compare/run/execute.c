@@ -647,6 +647,7 @@ static void exec_release(struct exec *e)
     json_decref(e->meta);
     json_decref(e->r.server_versions);
     json_decref(e->r.saturation);
+    json_decref(e->r.server_conf);
     free(e->plan);
     free(e->selected);
     spec_release(&e->sp);

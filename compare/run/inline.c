@@ -4,7 +4,10 @@
  * here as JSON, checked as any grid is (grid_expand), written into the run directory's input/
  * (so the report's provenance and "reproduce" hold) and, with --save-spec, next to the user's
  * file; the run itself is the ordinary one. The load's defaults are the demo's: 4 connections
- * on 4 workers, 64-byte values, window 1, so the demo's comparison gets the demo's ids. */
+ * on 4 workers (min(4, connections) workers for other counts), 64-byte values, window 1, so
+ * the demo's comparison gets the demo's ids. The other load flags (--window, --rate,
+ * --keyspace, --command, --setup) become the grid keys of the same names, refused by
+ * grid_expand as a spec's would be. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +77,40 @@ static json_t *inline_word_list(const char *list, char *err, size_t errlen)
     return a;
 }
 
+/* --rate R,..: operations per second (a number) or a share of the saturation rate ("50%",
+ * a string, as in a grid); grid_expand checks the values' ranges. */
+static json_t *inline_rate_list(const char *list, char *err, size_t errlen)
+{
+    json_t *a = json_array();
+    char buf[1024], *p, *comma;
+    double r;
+    size_t n;
+
+    snprintf(buf, sizeof(buf), "%s", list);
+    for (p = buf; a; p = comma + 1) {
+        comma = strchr(p, ',');
+        if (comma)
+            *comma = '\0';
+        n = strlen(p);
+        if (n > 1 && p[n - 1] == '%' && json_array_size(a) < INLINE_MAX_VALUES)
+            json_array_append_new(a, json_string(p));
+        else if (num_parse_double(p, 0, 1e9, &r) == 0 && json_array_size(a) < INLINE_MAX_VALUES)
+            json_array_append_new(a, json_real(r));
+        else {
+            snprintf(err, errlen,
+                     "--rate '%s': expected a comma-separated list of at most %d rates, each "
+                     "operations per second from 0 to 1000000000 or a percentage like 50%%, "
+                     "got '%s'",
+                     list, INLINE_MAX_VALUES, p);
+            json_decref(a);
+            return NULL;
+        }
+        if (!comma)
+            break;
+    }
+    return a;
+}
+
 /* One value stays in the grid's defaults; several make an axis. Steals v. */
 static void inline_put(json_t *defaults, json_t *axes, const char *key, json_t *v)
 {
@@ -87,6 +124,66 @@ static void inline_put(json_t *defaults, json_t *axes, const char *key, json_t *
     json_decref(v);
 }
 
+/* Workers when --workers is not given: min(4, connections) for each connection count, as
+ * the demo's 4 on 4; where the connection counts give different worker counts, workers is
+ * an axis and the exclusions keep each count's own pair (the spec's refusal of more workers
+ * than connections then never applies to the default). */
+static void inline_workers(json_t *g, json_t *d, json_t *axes)
+{
+    json_t *conns = json_object_get(axes, "connections"), *ws = json_array(), *ex = json_array();
+    json_t *one = json_pack("[O]", json_object_get(d, "connections")), *c, *w;
+    size_t i, j;
+
+    if (!conns)
+        conns = one;
+    json_array_foreach(conns, i, c)
+    {
+        json_int_t n = json_integer_value(c) < 4 ? json_integer_value(c) : 4;
+        int seen = 0;
+
+        json_array_foreach(ws, j, w) seen |= json_integer_value(w) == n;
+        if (!seen)
+            json_array_append_new(ws, json_integer(n));
+    }
+    if (json_array_size(ws) > 1) {
+        json_array_foreach(conns, i, c) json_array_foreach(ws, j, w)
+        {
+            json_int_t n = json_integer_value(c) < 4 ? json_integer_value(c) : 4;
+
+            if (json_integer_value(w) != n)
+                json_array_append_new(ex, json_pack("{s:O,s:O}", "connections", c, "workers", w));
+        }
+        json_object_set_new(g, "exclude", ex);
+        ex = NULL;
+    }
+    inline_put(d, axes, "workers", ws);
+    json_decref(ex);
+    json_decref(one);
+}
+
+/* --setup: a JSON array of commands as the spec takes them ('["SET k 1", ["DEL", "x"]]'), or
+ * the name of a file of commands; grid_expand checks either. 0, or -1 with err set. */
+static int inline_setup(json_t *d, const char *setup, char *err, size_t errlen)
+{
+    json_error_t je;
+    json_t *v;
+
+    if (setup[0] != '[') {
+        json_object_set_new(d, "setup", json_string(setup));
+        return 0;
+    }
+    v = json_loads(setup, 0, &je);
+    if (!json_is_array(v)) {
+        snprintf(err, errlen,
+                 "--setup '%.200s': expected a JSON array of commands or a file name (%s)", setup,
+                 v ? "not an array" : je.text);
+        json_decref(v);
+        return -1;
+    }
+    json_object_set_new(d, "setup", v);
+    return 0;
+}
+
 /* The grid of the one-line form, or NULL with err set. */
 static json_t *inline_grid(const struct run_inline *in, char *err, size_t errlen)
 {
@@ -98,6 +195,9 @@ static json_t *inline_grid(const struct run_inline *in, char *err, size_t errlen
         {"--connections", "connections", in->connections, 1, 10000},
         {"--payload", "payload", in->payload, 1, 67108864},
         {"--pipeline", "pipeline", in->pipeline, 1, 100000},
+        {"--workers", "workers", in->workers, 1, 1024},
+        {"--window", "window", in->window, 1, 4096},
+        {"--keyspace", "keyspace", in->keyspace, 1, 1000000000},
     };
     size_t i;
 
@@ -122,6 +222,18 @@ static json_t *inline_grid(const struct run_inline *in, char *err, size_t errlen
         if (!v)
             goto fail;
         inline_put(d, axes, nums[i].key, v);
+    }
+    if (!in->workers)
+        inline_workers(g, d, axes);
+    if (in->command)
+        json_object_set_new(d, "command", json_string(in->command));
+    if (in->setup && inline_setup(d, in->setup, err, errlen) < 0)
+        goto fail;
+    if (in->rate) {
+        v = inline_rate_list(in->rate, err, errlen);
+        if (!v)
+            goto fail;
+        inline_put(d, axes, "rate", v);
     }
     json_object_set_new(g, "defaults", d);
     if (json_object_size(axes))
@@ -202,6 +314,11 @@ static int inline_check(const struct run_request *rq, char *err, size_t errlen)
     }
     if (in->pipeline && strcmp(in->protocol, "redis") != 0 && strcmp(in->protocol, "http") != 0) {
         snprintf(err, errlen, "--pipeline: only with --redis or --http");
+        return -1;
+    }
+    if (in->command && in->commands) {
+        snprintf(err, errlen,
+                 "--command: the load is either --redis NAMES or --command TEMPLATE, not both");
         return -1;
     }
     return 0;

@@ -13,7 +13,10 @@
 #include "run/probe.h"
 #include "run/proc.h"
 #include "run/runner.h"
+#include "run/spec.h"
+#include "util/atomic.h"
 #include "util/jobs_util.h"
+#include "util/sha256.h"
 #include "util/words.h"
 
 /* How long a server may take to stop before it is killed (as the runner's). */
@@ -111,13 +114,57 @@ static void probe_target_fill(struct probe_target *pt, const json_t *params, con
         pt->user = getenv("PAIRBENCH_REDIS_USER");
 }
 
+/* The version's configuration template (spec "config") rendered with vars into {dir}/NAME,
+ * whose path becomes vars->conf (conf holds it), and kept in the output directory as
+ * server-configs/SEQ-VERSION-NAME; r->server_conf records that path and the rendered file's
+ * SHA-256 for the run's line. 0 (also when the version has none), or -1 with reason set. */
+static int launch_render_conf(struct runner *r, const struct launch *l, struct words_vars *vars,
+                              char *conf, size_t conflen, char *reason, size_t reasonlen)
+{
+    const struct spec_version *ver = &r->sp->versions[l->version];
+    char why[512], kept[4200], rel[600], sha[65];
+    char *text;
+    int rc = -1;
+
+    if (!ver->config_text)
+        return 0;
+    snprintf(conf, conflen, "%s/%s", l->srv_dir, ver->config_name);
+    vars->conf = conf; /* {conf} in the template is its own path */
+    text = words_render(ver->config_text, vars, why, sizeof(why));
+    if (!text) {
+        snprintf(reason, reasonlen, "server not ready: config template '%s': %s", ver->config_file,
+                 why);
+        return -1;
+    }
+    snprintf(rel, sizeof(rel), "server-configs/%u-%s-%s", r->seq, ver->name, ver->config_name);
+    snprintf(kept, sizeof(kept), "%s/server-configs", r->out_dir ? r->out_dir : r->work_dir);
+    if (atomic_write(conf, text, strlen(text), why, sizeof(why)) < 0 ||
+        ju_mkdir_p(kept, why, sizeof(why)) < 0) {
+        snprintf(reason, reasonlen, "server not ready: config template '%s': %s", ver->config_file,
+                 why);
+        goto out;
+    }
+    snprintf(kept, sizeof(kept), "%s/%s", r->out_dir ? r->out_dir : r->work_dir, rel);
+    if (atomic_write(kept, text, strlen(text), why, sizeof(why)) < 0) {
+        snprintf(reason, reasonlen, "server not ready: keeping the rendered config: %s", why);
+        goto out;
+    }
+    sha256_mem(text, strlen(text), sha);
+    json_decref(r->server_conf);
+    r->server_conf =
+        json_pack("{s:s,s:s,s:s}", "template", ver->config_file, "file", rel, "sha256", sha);
+    rc = 0;
+out:
+    free(text);
+    return rc;
+}
+
 /* The server's argv (placeholders expanded) behind the words of l->wrap, and its words quoted
  * for messages. Returns 0, or -1 with reason set. */
-static int launch_argv(const struct runner *r, const struct launch *l, char ***argv,
-                       char ***wrapped, char *shown, size_t shownlen, char *reason,
-                       size_t reasonlen)
+static int launch_argv(struct runner *r, const struct launch *l, char ***argv, char ***wrapped,
+                       char *shown, size_t shownlen, char *reason, size_t reasonlen)
 {
-    char portstr[16], why[512];
+    char portstr[16], why[512], conf[4400];
     struct words_vars vars;
     size_t argc, i, o = 0, nwrap = 0;
 
@@ -130,6 +177,8 @@ static int launch_argv(const struct runner *r, const struct launch *l, char ***a
     vars.cacert = ju_str(l->params, "cacert", NULL);
     vars.dir = l->srv_dir;
     vars.tree = r->tree_dirs && l->version < r->n_tree_dirs ? r->tree_dirs[l->version] : NULL;
+    if (launch_render_conf(r, l, &vars, conf, sizeof(conf), reason, reasonlen) < 0)
+        return -1;
     if (words_split(l->cmd, &vars, argv, &argc, why, sizeof(why)) < 0) {
         snprintf(reason, reasonlen, "server not ready: server command '%s': %s", l->cmd, why);
         return -1;

@@ -25,6 +25,9 @@ struct run_inline {
     const char *commands;             /* --redis LIST */
     const char *path;                 /* --http PATH */
     const char *pipeline, *connections, *payload; /* --pipeline/--connections/--payload */
+    const char *workers, *window, *rate;          /* --workers/--window/--rate lists */
+    const char *keyspace;                         /* --keyspace list (redis) */
+    const char *command, *setup;                  /* --command TEMPLATE, --setup (redis) */
     const char *save_spec;                        /* --save-spec FILE */
     char spec_file[PATH_MAX + 32];                /* the spec written for the run */
     char dir[PATH_MAX];                           /* the run directory chosen for it */

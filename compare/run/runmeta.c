@@ -81,6 +81,11 @@ static json_t *versions_json(const struct runner *r)
                            "env", env, "description",
                            ver->description ? json_string(ver->description) : json_null(),
                            "server_version", json_null()));
+        /* the configuration template: each run's rendered file is in its line (server) */
+        if (ver->config_text)
+            json_object_set_new(
+                json_array_get(arr, json_array_size(arr) - 1), "config",
+                json_pack("{s:s,s:s}", "template", ver->config_file, "sha256", ver->config_sha256));
     }
     return arr;
 }

@@ -134,7 +134,8 @@ int runner_check_programs(const struct runner *r, char *err, size_t errlen)
                                   .key = "key",
                                   .cacert = "cacert",
                                   .dir = "dir",
-                                  .tree = tree_of(r, v)};
+                                  .tree = tree_of(r, v),
+                                  .conf = ver->config_text ? "conf" : NULL};
         char why[512];
 
         if (runner_driver_argv(r, v, &argv, &argc, err, errlen) < 0)
@@ -314,6 +315,8 @@ static enum run_step run_prepare(struct run_ctx *c)
 
     json_decref(r->counted);
     r->counted = NULL;
+    json_decref(r->server_conf);
+    r->server_conf = NULL;
     r->seq++;
     runner_utc_now(c->started, sizeof(c->started));
     snprintf(c->cfg_path, sizeof(c->cfg_path), "%s/config-%u.json", r->work_dir, r->seq);
@@ -471,6 +474,8 @@ static void run_record_server(struct run_ctx *c)
     swcount_attach(c->sw, c->swin, c->win.marks == 2);
     if (c->swin && json_is_object(c->server_obj))
         json_object_set(c->server_obj, "window", c->swin);
+    if (c->r->server_conf && json_is_object(c->server_obj))
+        json_object_set(c->server_obj, "config", c->r->server_conf);
     proc_stop(&c->server, KILL_AFTER_S);
 }
 

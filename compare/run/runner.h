@@ -48,6 +48,9 @@ struct runner {
      * run uses instead of the grid's (NULL = the grid's) */
     json_t *saturation;
     const json_t *params_override;
+    /* launch.c: the last server start's rendered configuration file (spec "config"):
+     * {"template", "file" (under out_dir), "sha256"}, for the run's line; NULL = none */
+    json_t *server_conf;
 };
 
 /* The configuration a run uses: the grid's, with warm-up and duration settled (command line,

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "util/jobs_util.h"
+#include "util/sha256.h"
 #include "run/speccheck.h"
 #include "util/words.h"
 
@@ -45,7 +46,7 @@ static int check_command(const char *file, const char *path, const json_t *v, ch
 
 /* The keys of one entry of "versions". */
 static const char *const version_keys[] = {"name", "ref",         "driver", "server",
-                                           "env",  "description", NULL};
+                                           "env",  "description", "config", NULL};
 
 /* One entry of a version's "server": a protocol the driver speaks, and its command. */
 static int check_server_entry(const char *file, const char *path, const char *k, const json_t *c,
@@ -100,6 +101,45 @@ static int check_version_map(const char *file, size_t i, const char *key, const 
     return 0;
 }
 
+/* A version's "config": "FILE" or {"file": "FILE"} (relative to the current directory, as
+ * grids are): the template read whole (at most 1 MiB), its SHA-256 and the rendered file's
+ * name. 0, or -1 with err naming the key and what was expected. */
+static int load_config(struct spec_version *ver, const char *file, size_t i, json_t *x, char *err,
+                       size_t errlen)
+{
+    const json_t *f = json_is_object(x) ? json_object_get(x, "file") : x;
+    const char *name, *base;
+    char path[64], why[512];
+    size_t len, n;
+
+    snprintf(path, sizeof(path), "$.versions[%zu].config", i);
+    if (!json_is_string(f) || !json_string_length(f) ||
+        (json_is_object(x) && json_object_size(x) != 1))
+        return grid_fail_expected(file, path,
+                                  "a template file: \"FILE\" or {\"file\": \"FILE\"}, rendered "
+                                  "per run and passed as {conf}",
+                                  x, err, errlen);
+    name = json_string_value(f);
+    ver->config_text = ju_read_file(name, 1u << 20, &len, why, sizeof(why));
+    if (!ver->config_text) {
+        snprintf(err, errlen, "%s: %s: cannot read template '%s': %s", file, path, name, why);
+        return -1;
+    }
+    if (strlen(ver->config_text) != len) {
+        snprintf(err, errlen, "%s: %s: template '%s' holds a NUL byte (expected a text file)", file,
+                 path, name);
+        return -1;
+    }
+    sha256_mem(ver->config_text, len, ver->config_sha256);
+    base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+    n = strlen(base);
+    if (n > 3 && strcmp(base + n - 3, ".in") == 0)
+        n -= 3;
+    snprintf(ver->config_name, sizeof(ver->config_name), "%.*s", (int)n, base);
+    ver->config_file = name;
+    return 0;
+}
+
 static int load_version(struct spec *sp, size_t i, json_t *v, char *err, size_t errlen)
 {
     const char *file = sp->path, *k;
@@ -114,7 +154,7 @@ static int load_version(struct spec *sp, size_t i, json_t *v, char *err, size_t 
     if ((k = grid_unknown_key(v, version_keys))) {
         snprintf(err, errlen,
                  "%s: %s.%s: unknown key '%s' (expected one of: name, ref, "
-                 "driver, server, env, description)",
+                 "driver, server, env, description, config)",
                  file, path, k, k);
         return -1;
     }
@@ -167,6 +207,8 @@ static int load_version(struct spec *sp, size_t i, json_t *v, char *err, size_t 
             return -1;
         ver->env = x;
     }
+    if ((x = json_object_get(v, "config")) && load_config(ver, file, i, x, err, errlen) < 0)
+        return -1;
     return 0;
 }
 
@@ -499,6 +541,8 @@ void spec_release(struct spec *sp)
     for (i = 0; i < sp->n_configs; i++)
         json_decref(sp->configs[i].params);
     free(sp->configs);
+    for (i = 0; i < RUN_MAX_VERSIONS; i++) /* a version refused half-loaded holds one too */
+        free(sp->versions[i].config_text);
     for (i = 0; i < sp->n_grids; i++) {
         free(sp->grids[i].path);
         free(sp->grids[i].name);

@@ -21,6 +21,14 @@ struct spec_version {
     const char *description; /* or NULL */
     json_t *server;          /* borrowed: {protocol: command}, or NULL */
     json_t *env;             /* borrowed: {name: value}, or NULL */
+    /* "config": a configuration file template, rendered per run into the server's {dir} with
+     * the placeholders expanded (words_render), its path the server command's {conf}; NULL:
+     * none. The template's text (owned) and SHA-256, and the rendered file's name (the
+     * template's base name without a trailing ".in") */
+    const char *config_file;
+    char *config_text;
+    char config_sha256[65];
+    char config_name[256];
 };
 
 struct spec_grid {

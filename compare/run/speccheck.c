@@ -65,13 +65,19 @@ static int check_ports(const struct spec *sp, char *err, size_t errlen)
         json_object_foreach(sp->versions[v].server, proto, cmd)
         {
             char path[96], got[80];
+            const struct spec_version *ver = &sp->versions[v];
             if (strstr(json_string_value(cmd), "{port}"))
+                continue;
+            /* the port may reach the server through its configuration file */
+            if (ver->config_text && strstr(ver->config_text, "{port}") &&
+                strstr(json_string_value(cmd), "{conf}"))
                 continue;
             snprintf(path, sizeof(path), "$.versions[%zu].server.%s", v, proto);
             grid_show_value(cmd, got, sizeof(got));
             snprintf(err, errlen,
-                     "%s: %s: expected a command with the {port} placeholder (compare starts "
-                     "the server on a free port it chooses), got %s",
+                     "%s: %s: expected a command with the {port} placeholder, or {conf} with "
+                     "{port} in the version's config template (compare starts the server on a "
+                     "free port it chooses), got %s",
                      sp->path, path, got);
             return -1;
         }

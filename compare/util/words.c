@@ -33,7 +33,7 @@ static int sb_putn(struct sbuf *b, const char *s, size_t n)
 }
 
 static const char *const placeholder_names[] = {"port",   "host", "cert", "key",
-                                                "cacert", "dir",  "tree"};
+                                                "cacert", "dir",  "tree", "conf"};
 
 static const char *placeholder_value(const struct words_vars *v, size_t i)
 {
@@ -50,8 +50,10 @@ static const char *placeholder_value(const struct words_vars *v, size_t i)
         return v->cacert;
     case 5:
         return v->dir;
-    default:
+    case 6:
         return v->tree;
+    default:
+        return v->conf;
     }
 }
 
@@ -79,7 +81,7 @@ static int expand_placeholder(const char *s, const struct words_vars *vars, stru
     if (i == sizeof(placeholder_names) / sizeof(placeholder_names[0])) {
         snprintf(err, errlen,
                  "unknown placeholder '%.*s' (expected one of {port} {host} {cert} {key} "
-                 "{cacert} {dir} {tree})",
+                 "{cacert} {dir} {tree} {conf})",
                  (int)(n + 1), s);
         return -1;
     }
@@ -311,4 +313,60 @@ char *words_quote(const char *word, char *out, size_t outlen)
 #undef PUT
     out[o] = '\0';
     return out;
+}
+
+/* The index of the known placeholder "{name}" at s, its length in *len; -1 when s starts none. */
+static int known_placeholder(const char *s, size_t *len)
+{
+    size_t n = 1, i;
+
+    while (is_ident(s[n]))
+        n++;
+    if (n == 1 || s[n] != '}')
+        return -1;
+    for (i = 0; i < sizeof(placeholder_names) / sizeof(placeholder_names[0]); i++)
+        if (strlen(placeholder_names[i]) == n - 1 &&
+            strncmp(s + 1, placeholder_names[i], n - 1) == 0) {
+            *len = n + 1;
+            return (int)i;
+        }
+    return -1;
+}
+
+char *words_render(const char *text, const struct words_vars *vars, char *err, size_t errlen)
+{
+    struct sbuf b = {0};
+    const char *s = text, *brace, *val;
+    size_t len;
+    int i;
+
+    if (sb_putn(&b, "", 0) < 0)
+        goto oom;
+    while ((brace = strchr(s, '{')) != NULL) {
+        if (sb_putn(&b, s, (size_t)(brace - s)) < 0)
+            goto oom;
+        i = known_placeholder(brace, &len);
+        if (i < 0) {
+            if (sb_putn(&b, brace, 1) < 0)
+                goto oom;
+            s = brace + 1;
+            continue;
+        }
+        val = placeholder_value(vars, (size_t)i);
+        if (!val) {
+            snprintf(err, errlen, "placeholder '{%s}' has no value here", placeholder_names[i]);
+            free(b.p);
+            return NULL;
+        }
+        if (sb_putn(&b, val, strlen(val)) < 0)
+            goto oom;
+        s = brace + len;
+    }
+    if (sb_putn(&b, s, strlen(s)) < 0)
+        goto oom;
+    return b.p;
+oom:
+    snprintf(err, errlen, "out of memory");
+    free(b.p);
+    return NULL;
 }

@@ -50,7 +50,7 @@ uint64_t cconn_inflight_measured_ops(const struct cconn *cc)
 void cconn_clear_flights(struct cconn *cc)
 {
     cc->w->inflight -= cc->count;
-    cc->head = cc->count = cc->head_done = 0;
+    cc->head = cc->count = cc->head_done = cc->resend = 0;
     cc->head_started = 0;
     cc->wdata = NULL;
     cc->wlen = cc->woff = 0;
@@ -88,6 +88,7 @@ void cconn_fail(struct cconn *cc, uint64_t *counter, uint64_t ops_weight, const 
         snprintf(w->drop_err, sizeof(w->drop_err), "%s", why);
     cconn_clear_flights(cc);
     conn_close_transport(cc);
+    cc->reopening = 0;
     if (w->running && !w->sending) {
         enter_state(cc, C_DONE);
         return;
@@ -99,12 +100,85 @@ void cconn_fail(struct cconn *cc, uint64_t *counter, uint64_t ops_weight, const 
     enter_state(cc, C_IDLE);
 }
 
+/* The server closed the connection on purpose: reopen it and send again what was in flight.
+ * A transport that answered nothing waits the backoff first, so a server that closes every
+ * connection it accepts is not hammered; requests sent again and lost again unanswered are
+ * not a close on purpose (on_readable fails the connection then). */
+void cconn_reopen(struct cconn *cc, uint64_t now)
+{
+    struct worker *w = cc->w;
+    int answered = cc->tally.replies != cc->replies_at_open;
+
+    if (w->running && now >= w->run->t0)
+        cc->reopened++;
+    if (cc->count > 0)
+        cc->resent_unanswered = 1;
+    cc->resend = cc->count;
+    cc->head_started = 0;
+    cc->wdata = NULL;
+    cc->wlen = cc->woff = 0;
+    cc->out.off = cc->out.len = 0;
+    cc->tally.closing = 0;
+    conn_close_transport(cc);
+    if (w->running && !w->sending && cc->count == 0) {
+        enter_state(cc, C_DONE);
+        return;
+    }
+    cc->reopening = 1;
+    if (answered) {
+        cconn_start(cc, now);
+        return;
+    }
+    cc->backoff_ns = cc->backoff_ns ? cc->backoff_ns * 2 : BACKOFF_MIN_NS;
+    if (cc->backoff_ns > BACKOFF_MAX_NS)
+        cc->backoff_ns = BACKOFF_MAX_NS;
+    cc->retry_at = now + cc->backoff_ns;
+    enter_state(cc, C_IDLE);
+}
+
+/* The server closed a ready connection between replies (an idle timeout, CLIENT KILL):
+ * nothing of a reply is pending, and the requests in flight, if any, were not already sent
+ * again after a close with no reply since. Such a close is reopened, not counted a drop. */
+int cconn_closed_at_rest(const struct cconn *cc)
+{
+    const struct workload *wl = cc->w->run->wl;
+
+    return cc->state == C_READY && buf_used(&cc->in) == 0 && wl->at_rest && wl->at_rest(cc->st) &&
+           !(cc->count > 0 && cc->resent_unanswered);
+}
+
+/* After a reopen: the next batch of the ring still to be written again, rebuilt by the
+ * workload (the head without the replies already in; latency still counts from its first
+ * send). 1: its bytes are in cc->wdata, 0: none is left, -1: the connection failed. */
+int cconn_resend_batch(struct cconn *cc)
+{
+    const struct workload *wl = cc->w->run->wl;
+    const struct flight *f;
+    unsigned pos, n;
+    char err[ERR_MAX];
+
+    if (cc->resend == 0)
+        return 0;
+    pos = cc->count - cc->resend;
+    f = &cc->ring[(cc->head + pos) % cc->cap];
+    n = f->n - (pos == 0 ? cc->head_done : 0);
+    cc->resend--;
+    if (wl->batch(cc->st, n, &cc->wdata, &cc->wlen) < 0 || cc->wlen == 0) {
+        cc->wdata = NULL;
+        snprintf(err, sizeof(err), "%s: batch of %u ops could not be built", wl->name, n);
+        cconn_fail(cc, &cc->w->e_protocol, 1, err, clock_now_ns());
+        return -1;
+    }
+    cc->woff = 0;
+    return 1;
+}
+
 /* A connect-class failure (refused, handshake, hello). */
 void cconn_connect_failed(struct cconn *cc, const char *why, uint64_t now)
 {
     cc->w->e_connect++;
     client_note_err(cc->w->first_err, sizeof(cc->w->first_err), why);
-    cconn_fail(cc, &cc->w->e_io, 0, why, now);
+    cconn_fail(cc, &cc->w->e_io, 1, why, now);
 }
 
 void cconn_start(struct cconn *cc, uint64_t now)
@@ -354,7 +428,7 @@ uint64_t cconn_check_timers(struct worker *w, uint64_t now)
         t = 0;
         switch (cc->state) {
         case C_IDLE:
-            if (w->running && !w->sending) {
+            if (w->running && !w->sending && cc->count == 0) {
                 enter_state(cc, C_DONE);
                 break;
             }

@@ -82,8 +82,17 @@ struct cconn {
     int read_wants_write; /* TLS read needs EPOLLOUT */
     int head_started;     /* bytes of the head batch's replies are in (its reply is coming) */
     uint64_t retry_at, backoff_ns, deadline;
-    uint64_t ready_ns; /* when the transport last became ready (0: never) */
+    uint64_t ready_ns; /* when the transport last became ready, reopens aside (0: never) */
     int lost;          /* dropped while the measured window was open */
+    /* reopening after a close on purpose (docs/driver.md, "Connections the server closes"):
+     * the flights at the ring's tail still to be written again on the new transport, a
+     * reopen under way, the replies when this transport opened, whether requests were sent
+     * again and not answered since, and the reopenings inside the measured window */
+    unsigned resend;
+    int reopening;
+    uint64_t replies_at_open;
+    int resent_unanswered;
+    uint64_t reopened;
 };
 
 struct run;
@@ -178,8 +187,24 @@ void cconn_clear_flights(struct cconn *cc);
 void cconn_fail(struct cconn *cc, uint64_t *counter, uint64_t ops_weight, const char *why,
                 uint64_t now);
 
+/* The server closed cc on purpose after a complete reply (tally.closing) or between
+ * replies (EOF at rest): reopens it, at once when this transport answered a reply, else
+ * after the backoff, and marks the batches in flight to be sent again once it is ready.
+ * Counted in cc->reopened when now is inside the measured window. */
+void cconn_reopen(struct cconn *cc, uint64_t now);
+
+/* Whether the server's close (EOF) of cc is one between replies, to be reopened: cc is
+ * ready, nothing of a reply is pending (workload.at_rest), and its requests in flight, if
+ * any, were not already sent again after a close with no reply since. */
+int cconn_closed_at_rest(const struct cconn *cc);
+
+/* After a reopen: rebuilds the next batch of the ring still to be written again (the head
+ * without the replies already in) into cc->wdata. 1: done, 0: none is left, -1: the
+ * connection failed. */
+int cconn_resend_batch(struct cconn *cc);
+
 /* A connect-class failure (refused, handshake, hello): counted once in e_connect, then as
- * cconn_fail. */
+ * cconn_fail (the batches in flight of a reopened connection are io errors). */
 void cconn_connect_failed(struct cconn *cc, const char *why, uint64_t now);
 
 /* Starts a non-blocking connect to --host:--port (C_CONNECTING, deadline now + --timeout);

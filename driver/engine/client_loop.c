@@ -21,7 +21,10 @@ void cconn_ready(struct cconn *cc, uint64_t now)
     buf_release(&cc->hello);
     enter_state(cc, C_READY);
     cc->backoff_ns = 0;
-    cc->ready_ns = now;
+    if (!cc->reopening)
+        cc->ready_ns = now; /* a reopened connection is held as before (not lost) */
+    cc->reopening = 0;
+    cc->replies_at_open = cc->tally.replies;
     w->ever_ready++;
     /* not progress for --requests: a server that accepts and then drops every request
      * would otherwise keep the run going for as many reconnects as there are requests */
@@ -200,6 +203,11 @@ static void pump(struct cconn *cc)
         }
         if ((r = write_buf(cc, &cc->ctl)) <= 0)
             goto written;
+        if (cc->resend) {
+            if (cconn_resend_batch(cc) < 0)
+                return;
+            continue;
+        }
         if ((r = start_batch(cc)) <= 0)
             break;
         /* gather: from the first batch on if another may start (cc->out is empty here) */
@@ -252,6 +260,8 @@ static int account(struct cconn *cc, uint64_t now)
     cc->verify_seen = cc->tally.verify;
     cc->protocol_seen = cc->tally.protocol;
     (void)nok;
+    if (nrep > 0)
+        cc->resent_unanswered = 0;
     while (nrep > 0) {
         if (cc->count == 0)
             return -1; /* a reply nobody asked for */
@@ -375,6 +385,10 @@ static void on_readable(struct cconn *cc, uint64_t block_now, uint64_t block_unt
         }
         if (now == 0)
             now = clock_now_ns();
+        if (n == 0 && cconn_closed_at_rest(cc)) {
+            cconn_reopen(cc, now);
+            return;
+        }
         if (n == 0 || n < 0) {
             if (n == 0)
                 snprintf(err, sizeof(err), "connection %u: closed by the server", cc->index);
@@ -410,6 +424,14 @@ static void on_readable(struct cconn *cc, uint64_t block_now, uint64_t block_unt
                      wl->name);
             w->e_protocol++;
             cconn_fail(cc, &w->e_protocol, 1, err, now);
+            return;
+        }
+        if (cc->tally.closing) {
+            /* its last reply is in: the server closes it on purpose. The answer to a
+             * WebSocket Close goes out if the socket takes it at once (a courtesy only) */
+            if (buf_used(&cc->ctl))
+                (void)cc->c.ops->write(&cc->c, cc->ctl.data + cc->ctl.off, buf_used(&cc->ctl));
+            cconn_reopen(cc, now);
             return;
         }
         /* a read that completed no batch brought part of the head's replies (a workload

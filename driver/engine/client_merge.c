@@ -40,6 +40,9 @@ static void collect(const struct run *run, unsigned nw, struct drv_result *r, ui
             const struct cconn *cc = &w->conns[j];
             if (cc->ready_ns && cc->ready_ns <= run->t0 && !cc->lost)
                 r->conns_held++;
+            r->reopened += cc->reopened;
+            if (cc->reopened > r->reopened_max)
+                r->reopened_max = cc->reopened;
         }
     }
     if (err1)

@@ -263,6 +263,19 @@ int resp_verifier_reset(struct resp_verifier *v)
     return 0;
 }
 
+int resp_verifier_at_rest(const struct resp_verifier *v)
+{
+    const redisReader *r = v->reader;
+
+    if (v->fast.k != 0)
+        return 0;
+    if (r == NULL)
+        return 1;
+    /* asked for a reply with no byte left, the reader has a root task of no type yet */
+    return r->err == 0 && r->len == r->pos &&
+           (r->ridx == -1 || (r->ridx == 0 && r->task[0]->type < 0));
+}
+
 /* Sets up the fast path for the expectation (see struct resp_verifier). */
 static void fast_setup(struct resp_verifier *v)
 {

@@ -71,6 +71,9 @@ int resp_verifier_init(struct resp_verifier *v, const struct resp_expect *e);
 void resp_verifier_release(struct resp_verifier *v);
 /* Forgets any partial reply and reader error (a new connection): 0, or -1 out of memory. */
 int resp_verifier_reset(struct resp_verifier *v);
+/* 1 when every byte pushed so far belongs to a complete reply (none is begun but
+ * unfinished), else 0. */
+int resp_verifier_at_rest(const struct resp_verifier *v);
 /* Changes what the following replies must be (after a handshake). */
 void resp_verifier_expect(struct resp_verifier *v, const struct resp_expect *e);
 

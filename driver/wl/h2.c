@@ -51,6 +51,7 @@ struct h2_worker {
     uint64_t ops, batches, err_connect, err_io, err_protocol, err_verify, err_timeout;
     uint64_t last_done_ns;
     uint64_t measured_started;
+    uint64_t connects; /* new connections libcurl made for transfers that succeeded */
     int ever_ok;
     char err[256];
 };
@@ -211,6 +212,12 @@ static int h2_done(struct h2_worker *w, struct h2_xfer *x, CURLcode rc, uint64_t
         return 0;
     }
     w->ever_ok = 1;
+    {
+        /* a server's GOAWAY (nginx: keepalive_requests) makes libcurl open a new connection */
+        long nc = 0;
+        cu->easy_getinfo(x->easy, CURLINFO_NUM_CONNECTS, &nc);
+        w->connects += nc > 0 ? (uint64_t)nc : 0;
+    }
     if (!x->measured)
         return 0;
     w->last_done_ns = now;
@@ -432,6 +439,13 @@ static int h2_measure(struct h2_run *run, struct h2_worker *w, unsigned nw, stru
         r->err_protocol += w[i].err_protocol;
         r->err_verify += w[i].err_verify;
         r->err_timeout += w[i].err_timeout;
+        /* reopenings: the connections made beyond the worker's own (warm-up included; the
+         * most on one worker's pool stands for the per-connection maximum) */
+        if (w[i].connects > w[i].nconn) {
+            r->reopened += w[i].connects - w[i].nconn;
+            if (w[i].connects - w[i].nconn > r->reopened_max)
+                r->reopened_max = w[i].connects - w[i].nconn;
+        }
         if (w[i].last_done_ns > last)
             last = w[i].last_done_ns;
         ever_ok |= w[i].ever_ok;

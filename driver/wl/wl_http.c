@@ -33,6 +33,7 @@ struct http_conn {
     int status;
     int check_bytes; /* reference server: check body length and bytes */
     int mismatch;    /* body bytes differ from the expected ones */
+    int last;        /* the response being read closes the connection (Connection: close) */
     struct http_body body;
     uint64_t rng; /* several paths: the seeded draw of the next one */
     char *batch;  /* several paths: this connection's batch */
@@ -173,6 +174,7 @@ static int http_begin(struct http_conn *c, const struct http_response *r)
         return 0;
     c->status = r->status;
     c->mismatch = 0;
+    c->last = !r->framing.keep_alive;
     const struct http_header *srv = http_header_find(r->headers, r->num_headers, "server");
     c->check_bytes = srv && srv->value_len == 9 && memcmp(srv->value, "pairbench", 9) == 0;
     http_body_init(&c->body, &r->framing);
@@ -207,6 +209,8 @@ static void http_finish(struct http_conn *c, struct wl_tally *t)
         t->ok++;
     }
     c->in_body = 0;
+    if (c->last)
+        t->closing = 1;
 }
 
 static ssize_t http_feed(void *st, const char *p, size_t n, struct wl_tally *t, struct buf *ctl)
@@ -235,6 +239,8 @@ static ssize_t http_feed(void *st, const char *p, size_t n, struct wl_tally *t, 
                 continue;
             if (c->body.done) {
                 http_finish(c, t);
+                if (t->closing)
+                    break;
                 continue;
             }
         }
@@ -250,10 +256,21 @@ static ssize_t http_feed(void *st, const char *p, size_t n, struct wl_tally *t, 
         off += (size_t)k;
         if (dl)
             http_body_data(c, d, dl);
-        if (c->body.done)
+        if (c->body.done) {
             http_finish(c, t);
+            if (t->closing)
+                break;
+        }
     }
     return (ssize_t)off;
+}
+
+/* Between responses: a close here (nginx's keepalive_timeout) cuts nothing short. */
+static int http_at_rest(const void *st)
+{
+    const struct http_conn *c = st;
+
+    return !c->in_body;
 }
 
 const struct workload wl_http = {
@@ -267,4 +284,5 @@ const struct workload wl_http = {
     .hello_feed = http_hello_feed,
     .batch = http_batch,
     .feed = http_feed,
+    .at_rest = http_at_rest,
 };

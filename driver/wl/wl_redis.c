@@ -502,6 +502,13 @@ static ssize_t redis_feed(void *st, const char *p, size_t n, struct wl_tally *t,
     return resp_feed(&c->v, p, n, t);
 }
 
+static int redis_at_rest(const void *st)
+{
+    const struct redis_conn *c = st;
+
+    return resp_verifier_at_rest(&c->v);
+}
+
 static void redis_batch_done(void *st, unsigned n, uint64_t rtt_ns, int measured)
 {
     struct redis_conn *c = st;
@@ -534,6 +541,7 @@ const struct workload wl_redis = {
     .hello_feed = redis_hello_feed,
     .batch = redis_batch,
     .feed = redis_feed,
+    .at_rest = redis_at_rest,
     .batch_done = redis_batch_done,
     .report = redis_report,
 };

@@ -232,11 +232,14 @@ static int ws_batch(void *st, unsigned n, const char **data, size_t *len)
     return 0;
 }
 
-/* Answers a complete control frame (payload unmasked, len <= 125). */
-static void ws_control(struct ws_conn *c, const char *payload, struct buf *ctl)
+/* Answers a complete control frame (payload unmasked, len <= 125). Returns 1 for a Close
+ * the server sends on purpose (no status, 1000 normal or 1001 going away: a limit of
+ * requests or of time per connection), which the engine reopens; 0 otherwise. */
+static int ws_control(struct ws_conn *c, const char *payload, struct buf *ctl)
 {
     char frame[WS_MAX_HEADER + WS_MAX_CONTROL];
     size_t len = (size_t)c->f.len, fl;
+    int planned = 0;
     if (c->f.opcode == WS_OP_PING) {
         fl = ws_frame_encode(frame, sizeof(frame), 1, WS_OP_PONG, c->ctl_mask, payload, len);
     } else if (c->f.opcode == WS_OP_CLOSE && !c->closing) {
@@ -244,11 +247,16 @@ static void ws_control(struct ws_conn *c, const char *payload, struct buf *ctl)
         fl = ws_frame_encode(frame, sizeof(frame), 1, WS_OP_CLOSE, c->ctl_mask, payload,
                              len >= 2 ? 2 : 0);
         c->closing = 1;
+        unsigned code = len >= 2
+                            ? ((unsigned)(unsigned char)payload[0] << 8) | (unsigned char)payload[1]
+                            : 1000;
+        planned = (code == 1000 || code == 1001) && c->msg_len == 0; /* not between fragments */
     } else {
-        return; /* pong, or a repeated close */
+        return 0; /* pong, or a repeated close */
     }
     /* a full ctl buffer drops the answer: the engine sized it for a few control frames */
     buf_append(ctl, frame, fl);
+    return planned;
 }
 
 static void ws_message_done(struct ws_conn *c, struct wl_tally *t)
@@ -278,8 +286,12 @@ static ssize_t ws_feed(void *st, const char *p, size_t n, struct wl_tally *t, st
                 /* control frames are answered whole: wait until all of it is here */
                 if (n - off - (size_t)hl < c->f.len)
                     break;
-                ws_control(c, p + off + hl, ctl);
+                int planned = ws_control(c, p + off + hl, ctl);
                 off += (size_t)hl + (size_t)c->f.len;
+                if (planned) {
+                    t->closing = 1;
+                    break;
+                }
                 continue;
             }
             if (ws_seq_frame(&c->seq, &c->f, &c->msg_opcode) < 0)

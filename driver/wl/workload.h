@@ -31,6 +31,12 @@ struct wl_tally {
      * when feed() returns -1 it may overwrite it with why the stream is malformed. The
      * engine reports it as the run's first error. */
     char why[160];
+    /* Set by feed() when the reply it just completed is the last the server sends on this
+     * connection on purpose (HTTP `Connection: close`, a WebSocket Close with status 1000 or
+     * 1001): feed() returns right after that reply, and the engine reopens the connection
+     * and sends again the requests in flight after it (they were never answered). The
+     * engine clears it. */
+    int closing;
 };
 
 struct workload {
@@ -71,6 +77,12 @@ struct workload {
      * complete reply to t. Control frames the protocol must answer (WebSocket ping) are
      * appended to ctl, which the engine writes before the next batch. */
     ssize_t (*feed)(void *st, const char *p, size_t n, struct wl_tally *t, struct buf *ctl);
+
+    /* Whether the replies fed so far end on a reply boundary (no reply begun but not
+     * complete), so that the server closing the connection now is a close between replies
+     * (an idle timeout, `CLIENT KILL`) that the engine reopens, rather than a reply cut
+     * short. Called on the close path only. NULL: every close is a failure. */
+    int (*at_rest)(const void *st);
 
     /* Each batch that completed, in the order batch() made them (a new transport, hello(),
      * starts over): its n ops, round trip, and whether it was measured. May be NULL. */

@@ -3,6 +3,8 @@
 //   --fragment   echo each message as three fragments (first, continuation, final)
 //   --ping-ms N  ping every client every N ms (the driver must answer with pongs)
 //   --tls C K    wss: serve TLS with certificate file C and key file K
+//   --close-after N  after echoing N messages on a connection, close it with status 1000
+//                (a server's limit of requests per connection); later messages are not echoed
 // Prints "listening PORT" on stderr once ready; on SIGTERM one JSON line of counters on stdout.
 // `owed` counts the pings sent to a client before the last echo it was sent: a client that
 // reads every echo it asked for has read those pings too, so it owes each one a pong. Pings
@@ -17,7 +19,9 @@ const port = Number(process.argv[2]);
 const fragment = process.argv.includes('--fragment');
 const pingIdx = process.argv.indexOf('--ping-ms');
 const pingMs = pingIdx > 0 ? Number(process.argv[pingIdx + 1]) : 0;
-const stats = { connections: 0, messages: 0, pings: 0, owed: 0, pongs: 0 };
+const closeIdx = process.argv.indexOf('--close-after');
+const closeAfter = closeIdx > 0 ? Number(process.argv[closeIdx + 1]) : 0;
+const stats = { connections: 0, messages: 0, pings: 0, owed: 0, pongs: 0, echoed: 0 };
 
 const tlsIdx = process.argv.indexOf('--tls');
 let wss;
@@ -37,6 +41,7 @@ wss.on('connection', (ws) => {
   let timer = null;
   let pings = 0;
   let owed = 0;
+  let echoed = 0;
   if (pingMs > 0) {
     timer = setInterval(() => {
       stats.pings++;
@@ -49,6 +54,14 @@ wss.on('connection', (ws) => {
     stats.messages++;
     stats.owed += pings - owed;
     owed = pings;
+    if (closeAfter > 0 && echoed >= closeAfter) return;
+    echoed++;
+    stats.echoed++;
+    if (closeAfter > 0 && echoed === closeAfter) {
+      ws.send(data, { binary: isBinary });
+      ws.close(1000, 'request limit');
+      return;
+    }
     if (!fragment || data.length < 3) {
       ws.send(data, { binary: isBinary });
       return;

@@ -29,11 +29,13 @@ static void test_threshold_flags(void)
         {"latency=5", 0,
          "--threshold 'latency=5': unknown metric 'latency' (expected throughput, "
          "cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions, context_switches, "
-         "page_faults, cpu_migrations, syscalls, allocations, estimated_cycles)"},
+         "page_faults, cpu_migrations, syscalls, allocations, estimated_cycles, "
+         "reopened_per_1k)"},
         {"cpu=5", 0,
          "--threshold 'cpu=5': unknown metric 'cpu' (expected throughput, cpu_efficiency, "
          "p50_us, p99_us, rss_mib, server_cpu_us, instructions, context_switches, page_faults, "
-         "cpu_migrations, syscalls, allocations, estimated_cycles)"},
+         "cpu_migrations, syscalls, allocations, estimated_cycles, "
+         "reopened_per_1k)"},
         {"throughput", 0, "--threshold 'throughput': expected METRIC=PERCENT (e.g. throughput=5)"},
         {"=5", 0, "--threshold '=5': expected METRIC=PERCENT (e.g. throughput=5)"},
         {"throughput=abc", 0,
@@ -90,7 +92,8 @@ static void test_spec_section(void)
         {"{\"thresholds\": {\"latency\": 5}}",
          "spec.json: $.gate.thresholds.latency: unknown metric 'latency' (expected throughput, "
          "cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions, context_switches, "
-         "page_faults, cpu_migrations, syscalls, allocations, estimated_cycles)"},
+         "page_faults, cpu_migrations, syscalls, allocations, estimated_cycles, "
+         "reopened_per_1k)"},
         {"{\"thresholds\": {\"p99\": \"10\"}}", "spec.json: $.gate.thresholds.p99: expected a "
                                                 "percent in [0, 1000] (0 = not gated), got \"10\""},
         {"{\"treshold\": {}}",
@@ -114,7 +117,7 @@ static void test_spec_section(void)
 
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         struct gate_config gc;
-        char err[256] = "";
+        char err[512] = "";
         json_t *g = json_loads(cases[i].json, 0, NULL);
         int rc;
 

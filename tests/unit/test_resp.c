@@ -210,6 +210,31 @@ static void test_stream(void)
     resp_verifier_release(&v);
 }
 
+/* at_rest: true exactly at reply boundaries, on the fast path and through the reader. */
+static void test_at_rest(void)
+{
+    struct resp_expect e = {RESP_CHECK_BULK_EQ, X("hello"), 0};
+    static const char stream[] = "$5\r\nhello\r\n-ERR no\r\n*2\r\n:1\r\n:2\r\n";
+    static const size_t ends[] = {11, 20, 32};
+    struct resp_verifier v;
+    struct wl_tally t = {0};
+    size_t k = 0;
+
+    CHECK(resp_verifier_init(&v, &e) == 0);
+    CHECK(resp_verifier_at_rest(&v));
+    for (size_t off = 0; off < sizeof(stream) - 1; off++) {
+        CHECK(resp_feed(&v, stream + off, 1, &t) == 1);
+        if (k < 3 && off + 1 == ends[k]) {
+            CHECK_MSG(resp_verifier_at_rest(&v), "not at rest after byte %zu", off + 1);
+            k++;
+        } else {
+            CHECK_MSG(!resp_verifier_at_rest(&v), "at rest after byte %zu", off + 1);
+        }
+    }
+    CHECK(t.replies == 3);
+    resp_verifier_release(&v);
+}
+
 static void test_malformed(void)
 {
     static const char *bad[] = {"!oops\r\n", "$abc\r\n",      ":12x\r\n", "*x\r\n",  "#x\r\n",
@@ -397,6 +422,7 @@ int main(void)
     test_error_text();
     test_cases();
     test_stream();
+    test_at_rest();
     test_malformed();
     test_errtext();
     return T_DONE();

@@ -253,11 +253,12 @@ int main(void)
         "{\"versions\":[{\"name\":\"a b\"}]}",
         "spec.json: $.versions[0].name: expected a name of 1 to 64 letters, digits, '.', "
         "'_', '-', got \"a b\"");
-    expect_spec_error("{\"versions\":[{\"name\":\"a\",\"server\":{\"redis\":\"redis-server "
-                      "--port {prot}\"}}]}",
-                      "spec.json: $.versions[0].server.redis: unknown placeholder '{prot}' "
-                      "(expected one of {port} {host} {cert} {key} {cacert} {dir} {tree}), in "
-                      "\"redis-server --port {prot}\"");
+    expect_spec_error(
+        "{\"versions\":[{\"name\":\"a\",\"server\":{\"redis\":\"redis-server "
+        "--port {prot}\"}}]}",
+        "spec.json: $.versions[0].server.redis: unknown placeholder '{prot}' "
+        "(expected one of {port} {host} {cert} {key} {cacert} {dir} {tree} {conf}), in "
+        "\"redis-server --port {prot}\"");
     expect_spec_error("{\"versions\":[{\"name\":\"a\",\"server\":{\"smtp\":\"x\"}}]}",
                       "spec.json: $.versions[0].server.smtp: unknown protocol 'smtp' (expected "
                       "redis, tcp, http or ws)");
@@ -279,7 +280,7 @@ int main(void)
                       "spec.json: $.versions[0].env.X: expected a string, got 1");
     expect_spec_error("{\"versions\":[{\"name\":\"a\",\"colour\":1}]}",
                       "spec.json: $.versions[0].colour: unknown key 'colour' (expected one of: "
-                      "name, ref, driver, server, env, description)");
+                      "name, ref, driver, server, env, description, config)");
     {
         /* a good spec: versions, settings, the grid's configuration */
         json_t *root = parse("{\"versions\":[{\"name\":\"base\"},{\"name\":\"cand\",\"driver\":"

@@ -32,8 +32,29 @@ static void expect_error(const char *cmd, const struct words_vars *vars, const c
     words_free(argv);
 }
 
+/* A template: known placeholders expanded, every other brace left as written. */
+static void test_render(void)
+{
+    struct words_vars v = {.port = "8080", .dir = "/d", .conf = "/d/nginx.conf"};
+    char err[256] = "", *out;
+
+    out = words_render("http { server { listen 127.0.0.1:{port}; root {dir}/www; }\n"
+                       "location ~ ^/a{3}$ { return 200 \"{x}{}{\"; } } # {conf}",
+                       &v, err, sizeof(err));
+    CHECK_STR(out ? out : err, "http { server { listen 127.0.0.1:8080; root /d/www; }\n"
+                               "location ~ ^/a{3}$ { return 200 \"{x}{}{\"; } } # /d/nginx.conf");
+    free(out);
+    out = words_render("ssl_certificate {cert};", &v, err, sizeof(err));
+    CHECK(out == NULL);
+    CHECK_STR(err, "placeholder '{cert}' has no value here");
+    out = words_render("", &v, err, sizeof(err));
+    CHECK(out && out[0] == '\0');
+    free(out);
+}
+
 int main(void)
 {
+    test_render();
     struct words_vars v = {.port = "6380", .host = "127.0.0.1", .dir = "/tmp/x y", .tree = "/w/t"};
     char q[128];
 
@@ -68,7 +89,7 @@ int main(void)
     }
     expect_error("server --port {prot}", &v,
                  "unknown placeholder '{prot}' (expected one of {port} {host} {cert} {key} "
-                 "{cacert} {dir} {tree})");
+                 "{cacert} {dir} {tree} {conf})");
     expect_error("server --cert {cert}", &v, "placeholder '{cert}' has no value here");
     expect_error("server 'oops", &v, "unterminated single quote at offset 7");
     expect_error("server \"oops", &v, "unterminated double quote at offset 7");
