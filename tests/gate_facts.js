@@ -17,7 +17,8 @@ let k = report.findIndex((l) => /^## (Throughput and CPU|吞吐量与 CPU)$/.tes
 if (k < 0) say(`${reportPath}: no throughput table`);
 for (k += 4; k > 3 && k < report.length && report[k].startsWith('| '); k++) {
     const c = cells(report[k]);
-    fromReport.set(c[0], { change: c[3], verdict: c[c.length - 1] });
+    // the verdict's word; an undecided one is followed by its reason in parentheses
+    fromReport.set(c[0], { change: c[3], verdict: c[c.length - 1].split(/[ (（]/)[0] });
 }
 // gate.md: "| label | version | throughput −3.15% ~ (5%); ... | gate | chance |"
 let rows = 0;

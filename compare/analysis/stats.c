@@ -390,6 +390,13 @@ static void judge_counted(const struct verdict_input *in, double thr, struct ver
     int bad = metric_higher_is_better(in->metric) ? change < 0 : change > 0;
     size_t i, same_side = 0;
 
+    /* every count of one side within ±threshold of every count of the other: bounded, with
+     * two runs a side already (a count repeats closely; a change moves every run) */
+    if (in->base.n >= 2 && in->cand.n >= 2 && in->base.min > 0 &&
+        in->cand.max / in->base.min - 1 < t && in->cand.min / in->base.max - 1 > -t) {
+        set_word(out, VERDICT_SAME, NULL);
+        return;
+    }
     if (!stats_counted_reachable(in->base.n, in->cand.n)) {
         set_word(out, VERDICT_UNDECIDED, STATS_REASON_TOO_FEW);
         return;
@@ -404,11 +411,6 @@ static void judge_counted(const struct verdict_input *in, double thr, struct ver
             set_word(out, bad ? VERDICT_REGRESSED : VERDICT_IMPROVED, NULL);
             return;
         }
-    }
-    if (in->base.min > 0 && in->cand.max / in->base.min - 1 < t &&
-        in->cand.min / in->base.max - 1 > -t) {
-        set_word(out, VERDICT_SAME, NULL);
-        return;
     }
     set_word(out, VERDICT_UNDECIDED, STATS_REASON_NOISE);
 }

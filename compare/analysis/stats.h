@@ -167,11 +167,12 @@ double stats_change(const struct stats_range *base, const struct stats_range *ca
  *               runs and no prior, or when more runs would decide (runs_needed), else
  *               STATS_REASON_NOISE.
  * Counted costs (instructions, system calls, allocations, estimated cycles) repeat closely
- * but for per-process luck that only adds, so the cheapest run is a program's cost: fewer
- * than 3 runs a side is undecided (too few runs); regressed / improved when |change| ≥
- * threshold, the sides' minima also differ past it in the same direction and the ranges
- * are disjoint or every paired ratio (≥ 5) lies on the change's side; ~ when every value of
- * one side lies within ±threshold of every value of the other; else undecided (unstable). */
+ * but for per-process luck that only adds, so the cheapest run is a program's cost: ~ when,
+ * with at least 2 runs a side, every value of one side lies within ±threshold of every value
+ * of the other; else fewer than 3 runs a side is undecided (too few runs); regressed /
+ * improved when |change| ≥ threshold, the sides' minima also differ past it in the same
+ * direction and the ranges are disjoint or every paired ratio (≥ 5) lies on the change's
+ * side; else undecided (unstable). */
 void stats_judge(const struct verdict_input *in, const struct verdict_rules *r,
                  struct verdict_out *out);
 

@@ -6,7 +6,6 @@
 #include "analysis/family.h"
 #include "analysis/summary.h"
 #include "analysis/summary_judge.h"
-#include "analysis/summary_row.h"
 
 #include "util/jobs_util.h"
 
@@ -155,6 +154,73 @@ static void judge_metric(json_t *rows, int m, const struct mod_prior pr[2], cons
     }
 }
 
+/* The most other CPU (in cores) any disturbed run of the row saw beside it. */
+static double disturbance_cores(const json_t *interf)
+{
+    const json_t *x;
+    double most = 0;
+    size_t k;
+
+    json_array_foreach(json_object_get(interf, "disturbed"), k, x)
+    {
+        most = fmax(most, ju_num(x, "other_cpu_cores", 0));
+    }
+    return most;
+}
+
+/* A timed metric's regressed or improved verdict becomes undecided with
+ * STATS_REASON_DISTURBED when it rests on disturbed runs (kept because too few clean rounds
+ * remain: disturb.h), or when disturbed rounds were set aside and fewer clean rounds than
+ * planned are left, unless the disturbance could not have made the change. Work that takes
+ * k cores beside the measured processes can at worst slow one side by (1 + k)× (it shares
+ * their cores) and leave the other alone, so a log change past ln(1 + k) of the most
+ * disturbed run, plus three standard errors of the measured noise, is more than the
+ * disturbance explains and stays decided (docs/statistics.md, "Interference"). Counts
+ * (instructions, system calls, allocations, wake-ups, faults) are not timed and keep theirs. */
+static void hold_disturbed(json_t *row, json_t *metrics, size_t planned)
+{
+    const json_t *d, *x, *interf = json_object_get(row, "interference");
+    size_t k;
+    int kept = 0, set_aside = 0, m;
+    double bound;
+
+    json_array_foreach(json_object_get(interf, "disturbed"), k, x)
+    {
+        kept |= json_is_false(json_object_get(x, "excluded"));
+        set_aside |= json_is_true(json_object_get(x, "excluded"));
+    }
+    if (set_aside && planned && ju_num(interf, "clean_rounds", 0) < (double)planned)
+        kept = 1;
+    if (!kept)
+        return;
+    bound = log1p(disturbance_cores(interf));
+    for (m = 0; m < METRIC_ALL; m++) {
+        const char *cand;
+        json_t *cmp;
+
+        /* counts, not times: the counted ones, and the software events (a server that sleeps
+         * between requests is seldom preempted, so its context switches count its wake-ups
+         * even on a loaded machine) */
+        if (m >= METRIC_INSTRUCTIONS)
+            continue;
+        d = json_object_get(json_object_get(metrics, metric_name((enum metric)m)), "vs_baseline");
+        json_object_foreach((json_t *)d, cand, cmp)
+        {
+            const char *v = ju_str(cmp, "verdict", "");
+            double change = ju_num(cmp, "change", 0);
+
+            if (strcmp(v, VERDICT_REGRESSED) != 0 && strcmp(v, VERDICT_IMPROVED) != 0)
+                continue;
+            if (change > -1 &&
+                fabs(log1p(change)) >
+                    bound + 3 * ju_num(json_object_get(cmp, "evidence"), "se", INFINITY))
+                continue;
+            json_object_set_new(cmp, "verdict", json_string(VERDICT_UNDECIDED));
+            json_object_set_new(cmp, "reason", json_string(STATS_REASON_DISTURBED));
+        }
+    }
+}
+
 json_t *summary_judge_rows(json_t *rows, const json_t *versions, const struct verdict_rules *rules,
                            size_t planned)
 {
@@ -165,9 +231,9 @@ json_t *summary_judge_rows(json_t *rows, const json_t *versions, const struct ve
     for (m = 0; noise && m < METRIC_ALL; m++) {
         struct mod_prior pr[2];
         int have[2];
-        json_t *mj = json_object();
+        json_t *mj;
 
-        if (!judged_timed(m))
+        if (!judged_timed(m) || !(mj = json_object()))
             continue;
         for (k = 0; k < 2; k++) {
             have[k] = fit_prior(rows, m, k, rules ? &rules->outside[m] : NULL, &pr[k]) == 0;
@@ -187,7 +253,7 @@ json_t *summary_judge_rows(json_t *rows, const json_t *versions, const struct ve
     {
         json_t *metrics = json_object_get(row, "metrics");
 
-        summary_row_hold_disturbed(row, metrics, planned);
+        hold_disturbed(row, metrics, planned);
         family_hold(row, metrics, versions, planned);
     }
     return noise;

@@ -2,9 +2,9 @@
  * own runs; once every row is built, the run's noise is known: per timed metric (and per kind
  * of evidence, paired or not) a prior fitted to every row's variance (moderate.h), pooled
  * with the noise recorded outside the run (verdict_rules.outside). Each row's timed verdicts
- * are judged again with it, then the disturbed rounds (summary_row_hold_disturbed) and the
- * row's family (family.h) have their say. summary.json keeps the priors under "noise". Pure:
- * no I/O. */
+ * are judged again with it, then the disturbed rounds (a decided timed verdict resting on them that
+ * they could explain becomes undecided) and the row's family (family.h) have their say.
+ * summary.json keeps the priors under "noise". Pure: no I/O. */
 #ifndef PAIRBENCH_SUMMARY_JUDGE_H
 #define PAIRBENCH_SUMMARY_JUDGE_H
 

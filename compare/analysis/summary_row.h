@@ -34,10 +34,4 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
                           const struct verdict_rules *rules, const struct look_plan *lp,
                           const char *fallback_label, double warmup_default);
 
-/* A timed metric's regressed or improved verdict of row (its "metrics" object) becomes
- * undecided with STATS_REASON_DISTURBED when it rests on disturbed runs and the disturbance
- * could have produced it (summary_row.c says when). summary_build() calls it once the run's
- * noise has judged the row (summary_judge.h). */
-void summary_row_hold_disturbed(json_t *row, json_t *metrics, size_t planned);
-
 #endif

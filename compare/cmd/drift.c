@@ -19,6 +19,7 @@
 #include "cmd/flags.h"
 #include "analysis/gate.h"
 #include "analysis/outcome.h"
+#include "analysis/summary.h"
 #include "util/jobs_util.h"
 #include "num.h"
 #include "report/render.h"
@@ -279,16 +280,19 @@ static json_t *night_summary(struct drift_cmd *d, const char *id, const char *di
     snprintf(path, sizeof(path), "%s/%s/summary.json", d->history, dir ? dir : "?");
     s = ju_load_json(path, err, sizeof(err));
     if (s && (!json_is_object(s) || !json_is_array(json_object_get(s, "rows")) ||
-              strcmp(ju_str(s, "schema", ""), "pairbench.summary/1") != 0)) {
+              (strcmp(ju_str(s, "schema", ""), SUMMARY_SCHEMA) != 0 &&
+               strcmp(ju_str(s, "schema", ""), "pairbench.summary/1") != 0))) {
         snprintf(err, sizeof(err),
                  "'%s': not a pairbench summary (expected an object with \"schema\": "
-                 "\"pairbench.summary/1\" and \"rows\")",
-                 path);
+                 "\"%s\" (or /1) and \"rows\")",
+                 path, SUMMARY_SCHEMA);
         json_decref(s);
         s = NULL;
     }
-    if (s)
+    if (s) {
+        summary_upgrade(s); /* a night of an older pairbench, in today's words */
         return s;
+    }
     fprintf(stderr, "compare: drift: warning: night '%s' left out: %s\n", id, err);
     d->n_left_out++;
     if (used + 8 < sizeof(d->left_out))

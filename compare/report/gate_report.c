@@ -135,7 +135,10 @@ static void sentence(FILE *f, const char *lang, const json_t *row, int m, const 
     else if (strcmp(reason, STATS_REASON_NOISE) == 0)
         say(f, lang, G_S_UNSTABLE, label, name, b[0], b[5], b[6], num(b[1], sizeof(b[1]), -1, thr),
             (const char *)NULL);
-    else if (n <= 1 || !(need > 0))
+    else if (n > 1 && !(need > 0))
+        say(f, lang, G_S_UNSTABLE, label, name, b[0], b[5], b[6], num(b[1], sizeof(b[1]), -1, thr),
+            (const char *)NULL);
+    else if (n <= 1)
         say(f, lang, G_S_TOO_FEW_ONE, label, name, b[0], num(b[1], sizeof(b[1]), 0, n),
             (const char *)NULL);
     else

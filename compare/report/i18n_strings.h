@@ -137,8 +137,11 @@ X(M_WEAK_NONE,
   "未发现削弱本次测量的因素（没有失败或不稳定的行，使用 TLS 时证书校验开启，没有记录机器警告）。")
 X(M_WEAK_INSECURE, "TLS certificate verification was off (`--insecure`) in: {0}.",
   "以下配置关闭了 TLS 证书校验（`--insecure`）：{0}。")
-X(M_WEAK_UNSTABLE, "Unstable (a side's spread (max−min)/median above {0}%): {1}.",
-  "不稳定（某一方的离散度 (最大−最小)/中位数 超过 {0}%）：{1}。")
+X(M_WEAK_UNSTABLE,
+  "Undecided for their noise, too large against the threshold for any count of runs up to 50 "
+  "(a side spreading over {0}% is the usual cause): {1}.",
+  "因噪声而未判定，噪声相对阈值太大，每边最多 50 次运行也无法判定（通常是某一方的离散度超过 "
+  "{0}%）：{1}。")
 X(M_WEAK_STOPPED, "The run stopped before its plan was done: {0}.", "运行在计划完成之前停止：{0}。")
 X(M_WEAK_FAILED, "Failed runs: {0}; their rows carry the verdict `failed`.",
   "失败的运行：{0} 次；相应行的结论为 `failed`。")
@@ -364,9 +367,9 @@ X(M_UNDECIDED,
   "未判定：{1} 个配置中有 {0} 个无法判定——相对其噪声运行次数太少、噪声大于阈值，或运行受到干扰；"
   "表格说明了原因以及需要多少次运行才能判定——因此不对其下任何结论（并非“~”）：{2}。")
 X(M_UNJUDGED,
-  "{0} of {1} configurations cannot be fully judged (failed or missing runs, or a spread "
-  "above the noise limit): {2}.",
-  "{1} 个配置中有 {0} 个无法完全判断（运行失败或缺失，或离散度超过噪声上限）：{2}。")
+  "{0} of {1} configurations cannot be fully judged (failed or missing runs, or noise too "
+  "large against the threshold): {2}.",
+  "{1} 个配置中有 {0} 个无法完全判断（运行失败或缺失，或噪声相对阈值太大）：{2}。")
 X(M_REPLACED, "Runs recorded again later for the same round (resume): {0}; the later run counts.",
   "有 {0} 次较早的尝试在同一轮中被重新记录（续跑）；以较晚的运行为准。")
 X(M_H_INSTRUCTIONS, "Instructions per operation (counted)", "每次操作的指令数（计数）")
@@ -1004,13 +1007,15 @@ X(G_RATE_RULES,
   "时间以 {0}% 受检，P99 延迟以 {1}% 受检（0 表示不受检）。")
 X(G_RULE,
   ". A metric counts as regressed only when the change passes its threshold and the evidence "
-  "is strong (min–max ranges disjoint, or every paired per-round ratio on the same side); a "
-  "side whose spread exceeds {0}% makes it unstable. The last column is the chance, per gated "
-  "metric, that a row is flagged when nothing changed, at the row's run counts (at most; the "
-  "threshold makes it rarer).",
-  "。只有当变化超过阈值且证据充分（最小值–最大值区间不相交，或每一轮的配对比值都在同一侧）时，"
-  "指标才算退步；一边的离散超过 {0}% 时判为不稳定。最后一列是在没有任何变化时，按该行的运行次数，"
-  "每个受门禁的指标使该行被标记的概率（至多；阈值使它更小）。")
+  "decides (a t-test of the log change, its variance shrunk toward the noise of every row of "
+  "the run, p ≤ 0.05, Holm across the row's gated timed metrics); `~` only when the 90% "
+  "interval lies inside the threshold; else undecided, with its reason (a side spreading over "
+  "{0}% is reported, not a veto). The last column is the chance that a row of identical "
+  "versions is flagged on any gated timed metric (the family's bound).",
+  "。只有当变化超过阈值且证据足以判定（对数变化的 t 检验，其方差向本次运行所有行的噪声收缩，"
+  "p ≤ 0.05，并在该行受门禁的计时指标间做 Holm 校正）时，指标才算退步；只有 90% 区间落在阈值之内"
+  "时才为 `~`；否则为未判定，并给出原因（一边的离散超过 {0}% 只作报告，不否决结论）。最后一列是"
+  "相同版本的一行在任一受门禁的计时指标上被标记的概率（该族的上限）。")
 X(G_TABLE_HEAD,
   "| Configuration | Version | Gated metrics (change, verdict) | Gate | False-flag chance |",
   "| 配置 | 版本 | 受门禁的指标（变化，判定） | 门禁 | 误标概率 |")

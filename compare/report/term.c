@@ -284,15 +284,20 @@ static void undecided_lines(FILE *f, const json_t *rows, const json_t *versions,
 {
     const json_t *row;
     size_t i, v, nv = json_array_size(versions);
-    unsigned char dflt[METRIC_ALL];
+    unsigned char g[METRIC_ALL];
     char cell[TERM_LABEL], label[TERM_LABEL];
     int m;
 
-    if (!gated)
-        outcome_default_gated(dflt);
     json_array_foreach(rows, i, row) for (v = 1; v < nv; v++)
     {
         const char *cand = json_string_value(json_array_get(versions, v));
+
+        /* the row's own gated set: a fixed-rate row gates server CPU, not throughput */
+        if (gated)
+            memcpy(g, gated, sizeof(g));
+        else
+            outcome_default_gated(g);
+        outcome_rate_rules(json_object_get(row, "params"), gated != NULL, NULL, g);
 
         if (strcmp(outcome_row_verdict(row, cand, gated), VERDICT_UNDECIDED) != 0)
             continue;
@@ -303,8 +308,7 @@ static void undecided_lines(FILE *f, const json_t *rows, const json_t *versions,
         for (m = 0; m < METRIC_ALL; m++) {
             const json_t *vs = summary_vs(row, metric_name((enum metric)m), cand);
 
-            if (!(gated ? gated : dflt)[m] ||
-                strcmp(ju_str(vs, "verdict", ""), VERDICT_UNDECIDED) != 0)
+            if (!g[m] || strcmp(ju_str(vs, "verdict", ""), VERDICT_UNDECIDED) != 0)
                 continue;
             fprintf(f, "  %s: %s", metric_name((enum metric)m), ju_str(vs, "reason", "?"));
             if (ju_num(vs, "runs_needed", 0) > 0)

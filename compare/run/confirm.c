@@ -341,6 +341,19 @@ int confirm_regressed_now(const struct confirm_ctx *cx, char *label, size_t n, c
     return l != NULL;
 }
 
+int confirm_counted_needless(const struct confirm_ctx *cx, char *err, size_t errlen)
+{
+    char label[512];
+
+    if (confirm_regressed_now(cx, label, sizeof(label), err, errlen) != 1)
+        return 0;
+    fprintf(stderr,
+            "compare: gate: '%s' is decided regressed by the timed runs; the counted runs are "
+            "left out (no count can take that back)\n",
+            label);
+    return 1;
+}
+
 int confirm_run(struct confirm_ctx *cx, char *err, size_t errlen)
 {
     const struct spec *sp = cx->r->sp;

@@ -66,6 +66,12 @@ int confirm_repeat_disturbed(struct confirm_ctx *cx, char *err, size_t errlen);
 int confirm_regressed_now(const struct confirm_ctx *cx, char *label, size_t n, char *err,
                           size_t errlen);
 
+/* A gate whose timed runs already decided a regression needs no counted runs: no count can
+ * take its exit 1 back, and a server whose replies wait on timers is slow to count
+ * (docs/statistics.md "Exact counts"). 1 when that is so (said on stderr), 0 otherwise or on
+ * an error (the counted runs then go ahead). */
+int confirm_counted_needless(const struct confirm_ctx *cx, char *err, size_t errlen);
+
 /* Runs extra rounds for borderline rows until none is left or the cap is reached (or a stop
  * signal). Returns 0, or -1 with err set (a run could not be started or recorded). */
 int confirm_run(struct confirm_ctx *cx, char *err, size_t errlen);

@@ -27,8 +27,7 @@
 #include "util/words.h"
 #include "util/redact.h"
 
-/* A counted server that accepts connections but holds a probe's reply this long answers on
- * timers, which the virtual clock serves once per 2 s of real time: not countable here. */
+/* A counted server holding a probe's reply this long answers on timers: not countable here */
 #define COST_HOLD_LIMIT_S 10.0
 
 #define TOP_FUNCTIONS 150

@@ -446,7 +446,39 @@ static int exec_one(struct exec *e, const struct sched_run *sr, int is_tty, int 
     return EXIT_OK;
 }
 
-static int exec_skip_counted(struct exec *e);
+/* The confirmation context of e (confirm.h); def holds the default rules when none are given. */
+static void exec_confirm_ctx(struct exec *e, struct confirm_ctx *cx, struct verdict_rules *def)
+{
+    unsigned cap =
+        e->rq->confirm_rounds >= 0 ? (unsigned)e->rq->confirm_rounds : e->sp.confirm_rounds;
+
+    *cx = (struct confirm_ctx){.r = &e->r,
+                               .selected = e->selected,
+                               .cap = cap / 2 * 2,
+                               .fd = e->fd,
+                               .dir = e->dir,
+                               .meta = e->meta,
+                               .rules = e->rq->rules,
+                               .gc = e->rq->gate,
+                               .stop_when_regressed = e->rq->stop_when_regressed};
+    if (!cx->rules) {
+        verdict_rules_default(def);
+        cx->rules = def;
+    }
+}
+
+/* A gate whose timed runs already decided a regression needs no counted runs
+ * (confirm_counted_needless). 1 when that is so, else 0. */
+static int exec_skip_counted(struct exec *e)
+{
+    struct confirm_ctx cx;
+    struct verdict_rules def;
+
+    if (!e->rq->stop_when_regressed || !(e->cost.enabled || e->sys.enabled))
+        return 0;
+    exec_confirm_ctx(e, &cx, &def);
+    return confirm_counted_needless(&cx, e->why, sizeof(e->why));
+}
 
 /* The schedule, in order, with progress on stderr. */
 static int exec_schedule(struct exec *e)
@@ -503,49 +535,6 @@ static int exec_schedule(struct exec *e)
                           e->fd, e->err, e->errlen) < 0)
         rc = EXIT_HARNESS;
     return rc;
-}
-
-/* The confirmation context of e (confirm.h); def holds the default rules when none are given. */
-static void exec_confirm_ctx(struct exec *e, struct confirm_ctx *cx, struct verdict_rules *def)
-{
-    unsigned cap =
-        e->rq->confirm_rounds >= 0 ? (unsigned)e->rq->confirm_rounds : e->sp.confirm_rounds;
-
-    memset(cx, 0, sizeof(*cx));
-    cx->r = &e->r;
-    cx->selected = e->selected;
-    cx->cap = cap / 2 * 2;
-    cx->fd = e->fd;
-    cx->dir = e->dir;
-    cx->meta = e->meta;
-    cx->rules = e->rq->rules;
-    cx->gc = e->rq->gate;
-    cx->stop_when_regressed = e->rq->stop_when_regressed;
-    if (!cx->rules) {
-        verdict_rules_default(def);
-        cx->rules = def;
-    }
-}
-
-/* A gate whose timed runs already decided a regression needs no counted runs: no count can
- * take its exit 1 back, and a server whose replies wait on timers is slow to count
- * (docs/statistics.md "Exact counts"). 1 when that is so (said on stderr), else 0. */
-static int exec_skip_counted(struct exec *e)
-{
-    struct confirm_ctx cx;
-    struct verdict_rules def;
-    char label[512];
-
-    if (!e->rq->stop_when_regressed || !(e->cost.enabled || e->sys.enabled))
-        return 0;
-    exec_confirm_ctx(e, &cx, &def);
-    if (confirm_regressed_now(&cx, label, sizeof(label), e->why, sizeof(e->why)) != 1)
-        return 0;
-    fprintf(stderr,
-            "compare: gate: '%s' is decided regressed by the timed runs; the counted runs are "
-            "left out (no count can take that back)\n",
-            label);
-    return 1;
 }
 
 /* Extra rounds for the borderline rows (confirm.c), within the cap fixed before the run. */
