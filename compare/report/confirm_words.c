@@ -8,7 +8,9 @@ const char *const confirm_rule = CONFIRM_RULE_EN;
 void confirm_paired_text(const json_t *vs, char *buf, size_t len)
 {
     const json_t *pr = json_object_get(vs, "paired_ratio");
-    const json_t *pp = json_object_get(vs, "p_paired"), *pm = json_object_get(pr, "median");
+    /* the p the verdict used: the moderated test's (summary_judge.h evidence) */
+    const json_t *pp = json_object_get(json_object_get(vs, "evidence"), "p");
+    const json_t *pm = json_object_get(pr, "median");
     const json_t *lo = json_object_get(pr, "lo"), *hi = json_object_get(pr, "hi");
 
     if (!json_is_number(pp) || !json_is_number(pm)) {

@@ -106,24 +106,16 @@ X(M_CONFIRM_ROWS,
   "{1}。")
 X(M_CONFIRM_ROW,
   "{0} got {1} extra rounds (throughput: the median per-round change [its 90% interval], and "
-  "the signed-rank p of the per-round ratios: {2})",
-  "{0} 增加了 {1} 轮（吞吐量：各轮变化的中位数［其 90% 区间］，以及各轮比值的符号秩检验 p：{2}）")
+  "the p of the moderated paired test: {2})",
+  "{0} 增加了 {1} 轮（吞吐量：各轮变化的中位数［其 90% 区间］，以及调节配对检验的 p：{2}）")
 /* The confirmation rule: the English is confirm_words.h's CONFIRM_RULE_EN, as meta.json records
  * it. */
 X(M_CONFIRM_RULE_TEXT, CONFIRM_RULE_EN,
-  "某个参与判定的指标变化超过阈值但证据不充分（判定 ~ 或 unstable），或在计划轮次"
-  "之后某一方的离散度超过噪声上限（判定 "
-  "unstable），或计划轮次的判定仅依据配对比值全部在 1 的同一侧而两方范围重叠、"
-  "这种证据偶然出现的概率大于 2/252（五对时为 1/16）时，该配置处于临界；"
-  "每次再交替运行两轮，直到不再临界，"
-  "最多到上限为止。增加轮次后，其变化取各轮配对比值的中位数"
-  "（同一轮两次运行共有的漂移在比值中抵消）；只要吞吐量配对比值中位数的 90% "
-  "区间（顺序统计量）仍越过阈值，该配置就仍处于临界；且只有这些比值的精确 Wilcoxon "
-  "符号秩检验 p 在各次判断共享的 2/252 预算内"
-  "（达到上限之前每次为 2/252 ÷（4 × 判断次数，即上限的一半），达到上限时为"
-  " 2/252 的 3/4）时，变化才算数；某一方的噪声按其四分位距折算为五次运行"
-  "的离散度，且只有当配对变化的 90% 区间仍触及阈值时，噪声才使该指标判为 "
-  "unstable")
+  "某个参与判定的指标未判定（运行次数太少、噪声大于阈值或运行受到干扰）时，该配置处于临界；"
+  "每次再交替运行两轮，直到没有参与判定的指标未判定，最多到上限为止。增加轮次后，其变化取各轮"
+  "配对比值的中位数（同一轮两次运行共有的漂移在比值中抵消），且只有各轮对数比值的调节配对检验"
+  "达到各次判断共享的 2/252 预算（达到上限之前每次为 2/252 ÷（4 × 判断次数，即上限的一半），"
+  "达到上限时为 2/252 的 3/4）时，退步或改进才算数")
 X(M_CONFIRM_RULE, " Rule: {0}.", "规则：{0}。")
 X(M_CONFIRM_NONE,
   "Adaptive confirmation was on (at most {0} extra rounds per row); no row was borderline.",

@@ -66,12 +66,11 @@ grep -q "judged on the median of its per-round ratios, throughput's given here" 
 "$COMPARE" report "$T/out" --lang zh > /dev/null
 grep -q "自适应确认" "$T/out/report.md" || fail "the Chinese report does not state the confirmation"
 
-# A row that the planned rounds cannot judge (one wild candidate run: overlapping ranges,
-# spread above the noise limit) gets extra rounds; with them the signed-rank test of the
-# per-round ratios finds the −12% (at most 2/252 ÷ 40 before the cap, 3/4 of 2/252 at it)
-# and the outlier no longer makes the row unstable (the spread is read from the
-# interquartile range). The wild round is the largest ratio and the wrong way, so the test
-# needs the cap's 23 rounds: at 21 its p is 894/2^21 = 4.3e-4, at 23 1280/2^23 = 1.5e-4.
+# A row that the planned rounds cannot judge (one wild candidate run the wrong way: the
+# moderated test's variance is large at 3 runs) gets extra rounds; with them the paired test
+# of the per-round log ratios finds the −12% within the look's budget (2/252 ÷ 40 before the
+# cap, 3/4 of 2/252 at it): the wild round weighs less with every round, and 21 runs a side
+# decide it, two before the cap.
 rm -f "$T"/count-*
 cat > "$T/grid256.json" <<JSON
 {"name": "confirm", "defaults": {"protocol": "tcp", "host": "127.0.0.1", "port": 9, "payload": 256}}
@@ -79,19 +78,24 @@ JSON
 sed -e "s#$T/grid.json#$T/grid256.json#" -e 's#"runs": 5#"runs": 3#' "$T/spec.json" > "$T/spec256.json"
 "$COMPARE" run --spec "$T/spec256.json" --out "$T/plan256" > /dev/null 2>&1 || fail "planned-only run exited $?"
 assert_eq "$(json_get "$T/plan256/summary.json" 'this.rows[0].metrics.throughput.vs_baseline.candidate.verdict')" \
-    unstable "planned rounds only"
+    undecided "planned rounds only"
 rm -f "$T"/count-*
 "$COMPARE" run --spec "$T/spec256.json" --confirm 20 --out "$T/c256" > /dev/null 2> "$T/err3" ||
     { cat "$T/err3" >&2; fail "compare run --confirm 20 exited $?"; }
-got=$(json_get "$T/c256/summary.json" '(c => (n => c.verdict + " " + (c.p_paired <= (n < 23 ? 2 / 252 / 40 : 2 / 252 * 0.75)) + " " + n + " " + (c.p_paired * 2 ** 23).toFixed(0))(this.rows[0].metrics.throughput.values.candidate.n))(this.rows[0].metrics.throughput.vs_baseline.candidate)')
-assert_eq "$got" "regressed true 23 1280" "confirmed row: verdict, p within the look's budget, runs, p × 2^23"
+got=$(json_get "$T/c256/summary.json" '(c => (n => [c.verdict, c.evidence.p <= c.evidence.alpha, n, Math.abs(c.evidence.alpha - (n < 23 ? 2 / 252 / 40 : 2 / 252 * 0.75)) < 1e-12].join(" "))(this.rows[0].metrics.throughput.values.candidate.n))(this.rows[0].metrics.throughput.vs_baseline.candidate)')
+assert_eq "$got" "regressed true 21 true" "confirmed row: verdict, p within the look's budget, runs, the look's budget"
 # the report gives what the verdict used: the median per-round change and the p
 pm=$(json_get "$T/c256/summary.json" '((this.rows[0].metrics.throughput.vs_baseline.candidate.paired_ratio.median - 1) * 100).toFixed(1)')
 awk -v c="$pm" 'BEGIN {exit !(c <= -10 && c >= -14)}' || fail "confirmed row's paired change $pm%, expected about -12%"
 # and the 90% interval of that change (paired_ratio lo..hi), which kept it going
 iv=$(json_get "$T/c256/summary.json" '(p => [p.lo, p.hi].map(r => ((r - 1) * 100 >= 0 ? "+" : "") + ((r - 1) * 100).toFixed(1) + "%").join(", "))(this.rows[0].metrics.throughput.vs_baseline.candidate.paired_ratio)')
-grep -qF "got 20 extra rounds (throughput: the median per-round change [its 90% interval], and the signed-rank p of the per-round ratios: $pm% [$iv], p 0.00015)" "$T/c256/report.md" ||
-    fail "report.md does not give the confirmed row's paired change ($pm% [$iv]) and signed-rank p"
+pe=$(json_get "$T/c256/summary.json" 'this.rows[0].metrics.throughput.vs_baseline.candidate.evidence.p')
+line=$(grep -o "got 18 extra rounds (throughput: the median per-round change \[its 90% interval\], and the p of the moderated paired test: [^)]*)" "$T/c256/report.md")
+case $line in *": $pm% [$iv], p "*) ;;
+    *) fail "report.md does not give the confirmed row's paired change ($pm% [$iv]): $line" ;; esac
+# the p as printed (two significant digits) is the evidence's p
+awk -v a="${line##*, p }" -v b="$pe" 'BEGIN { a += 0; exit !(a > 0 && (a - b) / b < 0.06 && (b - a) / b < 0.06) }' ||
+    fail "report.md's p (${line##*, p }) is not the evidence's ($pe)"
 echo "confirmed row: $got"
 
 # The gate stops its extra rounds once a row is decided regressed: its exit 1 cannot be taken

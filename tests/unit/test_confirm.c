@@ -140,15 +140,17 @@ int main(void)
     /* the reports' text of what a confirmed row's verdict used */
     {
         char buf[96];
-        json_t *vs = json_pack("{s:f, s:{s:f, s:f, s:f}}", "p_paired", 0.0123, "paired_ratio",
-                               "median", 0.969, "lo", 0.928, "hi", 1.004);
+        /* the p is the moderated test's (evidence.p), not the signed-rank p_paired */
+        json_t *vs =
+            json_pack("{s:f, s:{s:f}, s:{s:f, s:f, s:f}}", "p_paired", 0.5, "evidence", "p", 0.0123,
+                      "paired_ratio", "median", 0.969, "lo", 0.928, "hi", 1.004);
 
         confirm_paired_text(vs, buf, sizeof(buf));
         CHECK_MSG(strcmp(buf, "-3.1% [-7.2%, +0.4%], p 0.012") == 0, "got '%s'", buf);
         json_object_del(json_object_get(vs, "paired_ratio"), "lo");
         confirm_paired_text(vs, buf, sizeof(buf)); /* no interval: fewer than five pairs */
         CHECK_MSG(strcmp(buf, "-3.1%, p 0.012") == 0, "got '%s'", buf);
-        json_object_del(vs, "p_paired");
+        json_object_del(vs, "evidence");
         confirm_paired_text(vs, buf, sizeof(buf));
         CHECK(strcmp(buf, "—") == 0);
         confirm_paired_text(NULL, buf, sizeof(buf));
