@@ -73,6 +73,17 @@ static void conn_close_transport(struct cconn *cc)
     cc->read_wants_write = 0;
 }
 
+/* Waits before opening cc again, twice as long as the last time (BACKOFF_MIN_NS to
+ * BACKOFF_MAX_NS), so a server that refuses or drops every connection is not hammered. */
+static void backoff_idle(struct cconn *cc, uint64_t now)
+{
+    cc->backoff_ns = cc->backoff_ns ? cc->backoff_ns * 2 : BACKOFF_MIN_NS;
+    if (cc->backoff_ns > BACKOFF_MAX_NS)
+        cc->backoff_ns = BACKOFF_MAX_NS;
+    cc->retry_at = now + cc->backoff_ns;
+    enter_state(cc, C_IDLE);
+}
+
 /* The connection failed or was dropped: its in-flight measured ops are errors of class
  * *counter; reconnect after a backoff unless the run no longer sends. */
 void cconn_fail(struct cconn *cc, uint64_t *counter, uint64_t ops_weight, const char *why,
@@ -93,11 +104,7 @@ void cconn_fail(struct cconn *cc, uint64_t *counter, uint64_t ops_weight, const 
         enter_state(cc, C_DONE);
         return;
     }
-    cc->backoff_ns = cc->backoff_ns ? cc->backoff_ns * 2 : BACKOFF_MIN_NS;
-    if (cc->backoff_ns > BACKOFF_MAX_NS)
-        cc->backoff_ns = BACKOFF_MAX_NS;
-    cc->retry_at = now + cc->backoff_ns;
-    enter_state(cc, C_IDLE);
+    backoff_idle(cc, now);
 }
 
 /* The server closed the connection on purpose: reopen it and send again what was in flight.
@@ -129,11 +136,7 @@ void cconn_reopen(struct cconn *cc, uint64_t now)
         cconn_start(cc, now);
         return;
     }
-    cc->backoff_ns = cc->backoff_ns ? cc->backoff_ns * 2 : BACKOFF_MIN_NS;
-    if (cc->backoff_ns > BACKOFF_MAX_NS)
-        cc->backoff_ns = BACKOFF_MAX_NS;
-    cc->retry_at = now + cc->backoff_ns;
-    enter_state(cc, C_IDLE);
+    backoff_idle(cc, now);
 }
 
 /* The server closed a ready connection between replies (an idle timeout, CLIENT KILL):
