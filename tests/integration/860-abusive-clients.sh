@@ -1,5 +1,7 @@
 #!/bin/sh
-# pairbench-test: untimed
+# pairbench-test: timed
+# (timed: the descriptor-limit case reads the server's CPU ticks over one second of wall time
+# to tell a spinning worker from an idle one, so it runs alone)
 # The reference servers (driver serve http|ws|tcp) against abusive clients
 # (tests/peers/abusive_client.js): 1000 idle connections, a slowloris sending one byte of a
 # request every 100 ms, and per protocol a set of bad inputs (garbage HTTP, absurd or
