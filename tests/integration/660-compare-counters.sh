@@ -122,7 +122,7 @@ assert_eq "$rc" 2 "exit code of a bad source"
 grep -q 'instructions.source: expected "auto", "valgrind" or "counters"' "$T/bad.err" || fail "bad source: $(cat "$T/bad.err")"
 
 # the driver-only case: the same server, two copies of the driver; the driver is counted
-# under valgrind (N and 2N requests), its lines say so, and the A/A is `~`
+# under valgrind (N and 2N requests), its lines say so, and the A/A is never flagged
 if [ -n "$serve_driver" ]; then
 cp "$serve_driver" "$T/d1" && cp "$serve_driver" "$T/d2"
 cat > "$T/d-spec.json" <<JSON
@@ -142,8 +142,13 @@ const ok = l.filter(x => x.status === "ok" && x.instructions.counted === "driver
   /^valgrind-/.test(x.instructions.source) && x.instructions.ops === 1000 &&
   x.instructions.requests.join() === "1000,2000" && x.instructions.per_op > 50);
 console.log(l.length, ok.length);' "$T/d/runs.jsonl")" "4 4" "driver counted lines"
-assert_eq "$(json_get "$T/d/summary.json" 'const m = this.rows[0].metrics.instructions; [m.counted, m.vs_baseline.d2.verdict].join(" ")')" \
-    "driver ~" "A/A of two driver copies"
+# never flagged; "~" when the two runs a side lie within the 1% threshold of each other, else
+# undecided (a driver's count under valgrind moves by up to about 1% between runs: two runs a
+# side cannot bound it inside 1% every time)
+case $(json_get "$T/d/summary.json" 'const m = this.rows[0].metrics.instructions; [m.counted, m.vs_baseline.d2.verdict].join(" ")') in
+    "driver ~" | "driver undecided") ;;
+    *) fail "A/A of two driver copies: $(json_get "$T/d/summary.json" 'JSON.stringify(this.rows[0].metrics.instructions.vs_baseline.d2)')" ;;
+esac
 grep -q "User-space instructions of the driver" "$T/d/report.md" || fail "report.md does not name the driver"
 fi
 
