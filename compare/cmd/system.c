@@ -143,22 +143,6 @@ static int cmd_show(const struct sys_cli *c)
     return EXIT_OK;
 }
 
-/* The earlier tune's entry for name, or NULL. */
-static json_t *state_entry(json_t *knobs, const char *name)
-{
-    json_t *e;
-    size_t i;
-
-    json_array_foreach(knobs, i, e)
-    {
-        const char *nm = json_string_value(json_object_get(e, "name"));
-
-        if (nm && strcmp(nm, name) == 0)
-            return e;
-    }
-    return NULL;
-}
-
 static void drop_entry(json_t *knobs, const json_t *e)
 {
     size_t i;
@@ -228,7 +212,7 @@ static int cmd_tune(const struct sys_cli *c)
     knobs = st ? json_incref(json_object_get(st, "knobs")) : json_array();
     for (i = 0; i < n; i++)
         if (k[i].present && *k[i].quiet && strcmp(k[i].value, k[i].quiet) != 0 &&
-            !state_entry(knobs, k[i].name))
+            !ju_find_by(knobs, "name", k[i].name))
             json_array_append_new(knobs,
                                   json_pack("{s:s, s:s, s:s, s:s}", "name", k[i].name, "path",
                                             k[i].path, "before", k[i].value, "after", k[i].quiet));
@@ -238,7 +222,7 @@ static int cmd_tune(const struct sys_cli *c)
     }
     for (i = 0; i < n; i++) {
         char err[400] = "";
-        json_t *e = state_entry(knobs, k[i].name);
+        json_t *e = ju_find_by(knobs, "name", k[i].name);
 
         if (!k[i].present || !*k[i].quiet || strcmp(k[i].value, k[i].quiet) == 0)
             continue;

@@ -57,22 +57,6 @@ static void night_id(const json_t *meta, const char *sha, char *out, size_t len)
     snprintf(out, len, "%s-%.8s", *t ? t : "unknown", sha);
 }
 
-/* The night of id in the index, or NULL. */
-static const json_t *find_night(const json_t *index, const char *id)
-{
-    const json_t *v;
-    size_t i;
-
-    json_array_foreach(index, i, v)
-    {
-        const char *vid = json_string_value(json_object_get(v, "id"));
-
-        if (vid && strcmp(vid, id) == 0)
-            return v;
-    }
-    return NULL;
-}
-
 /* One line of the index (n bytes at p, line number ln): appended to h->index when it is a
  * night not seen before; else named on stderr and left out. */
 static int read_line(struct history *h, const char *path, const char *p, size_t n, unsigned ln,
@@ -93,7 +77,7 @@ static int read_line(struct history *h, const char *path, const char *p, size_t 
         fprintf(stderr, "compare: drift: warning: '%s:%u': %s (%s): left out, kept in the file\n",
                 path, ln, torn ? "a torn last line" : "not a night",
                 !o ? je.text : "expected {\"id\", \"dir\": \"runs/ID\", ...}");
-    } else if (find_night(h->index, id)) {
+    } else if (ju_find_by(h->index, "id", id)) {
         h->bad++;
         if (used + 40 < sizeof(h->bad_lines))
             snprintf(h->bad_lines + used, sizeof(h->bad_lines) - used,
@@ -295,7 +279,7 @@ int history_add(struct history *h, const char *rundir, const struct render_opts 
     if (s)
         snprintf(sha, sizeof(sha), "%s", s);
     night_id(meta, sha, id, sizeof(id));
-    if (find_night(h->index, id)) {
+    if (ju_find_by(h->index, "id", id)) {
         fprintf(stderr, "compare: drift: '%s' is already in the history as '%s': nothing added\n",
                 rundir, id);
         json_decref(meta);

@@ -229,3 +229,18 @@ int ju_get_num(const json_t *o, const char *k, double *out)
     *out = d;
     return 0;
 }
+
+json_t *ju_find_by(const json_t *arr, const char *key, const char *value)
+{
+    json_t *v;
+    size_t i;
+
+    json_array_foreach((json_t *)arr, i, v)
+    {
+        const char *s = json_string_value(json_object_get(v, key));
+
+        if (s && strcmp(s, value) == 0)
+            return v;
+    }
+    return NULL;
+}

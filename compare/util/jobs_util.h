@@ -46,4 +46,7 @@ const char *ju_str(const json_t *o, const char *k, const char *def);
  * or holds no finite number. */
 int ju_get_num(const json_t *o, const char *k, double *out);
 
+/* The first object of array arr whose string member key equals value, or NULL (borrowed). */
+json_t *ju_find_by(const json_t *arr, const char *key, const char *value);
+
 #endif
