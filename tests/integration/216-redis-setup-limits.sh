@@ -18,9 +18,12 @@ bad() { # WHAT EXPECTED CMD...
     assert_eq "$rc" 2 "$what: exit code ($(head -c 300 "$T/err"))"
     grep -qF -- "$want" "$T/err" || fail "$what: the message does not say '$want': $(cat "$T/err")"
 }
+# AddressSanitizer reserves terabytes of shadow memory at start, so the sanitized pass runs
+# without the limit: its allocator aborts on a request this size, which fails the check too
+case ${PAIRBENCH_BUILD:-build} in *san*) VLIMIT=unlimited ;; *) VLIMIT=1500000 ;; esac
 bad "10M x 64 MiB" "[0]: 10000000 commands of up to 67108904 bytes each" \
-    sh -c 'ulimit -v 1500000; exec "$0" redis --port "$1" --payload 67108864 --duration 0.1 \
-        --setup "[{\"command\": \"SET k__i__ __data__\", \"count\": 10000000}]"' "$DRIVER" "$REDIS_PORT"
+    sh -c 'ulimit -v "$2"; exec "$0" redis --port "$1" --payload 67108864 --duration 0.1 \
+        --setup "[{\"command\": \"SET k__i__ __data__\", \"count\": 10000000}]"' "$DRIVER" "$REDIS_PORT" "$VLIMIT"
 grep -q "at most 256 MiB (the driver's cap on a connection's first bytes)" "$T/err" || fail "the cap is not stated: $(cat "$T/err")"
 bad "300 x 1 MiB" "300 commands of up to 1048611 bytes each (314583300 bytes): more than the 268431360 bytes" \
     "$DRIVER" redis --port "$REDIS_PORT" --payload 1048576 --duration 0.1 \
