@@ -9,7 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "run/window.h"
+#include "ptree.h"
 
 #define OPEN_TRIES 5
 
@@ -126,7 +126,7 @@ void counters_close(struct counters *c)
 static int open_once(struct counters *c, const char *proc_root, pid_t root, pid_t *before,
                      pid_t *after, char *why, size_t whylen)
 {
-    size_t nb = window_tree_tids(proc_root, root, before, COUNTERS_MAX, &c->n_procs), na, i, np;
+    size_t nb = ptree_tids(proc_root, root, before, COUNTERS_MAX, &c->n_procs), na, i, np;
 
     if (nb == 0) {
         snprintf(why, whylen, "the server's process %ld is gone", (long)root);
@@ -149,7 +149,7 @@ static int open_once(struct counters *c, const char *proc_root, pid_t root, pid_
         }
         c->fd[c->n++] = (int)fd;
     }
-    na = window_tree_tids(proc_root, root, after, COUNTERS_MAX, &np);
+    na = ptree_tids(proc_root, root, after, COUNTERS_MAX, &np);
     qsort(before, nb, sizeof(*before), cmp_pid);
     qsort(after, na, sizeof(*after), cmp_pid);
     return subset(after, na, before, nb);

@@ -3,7 +3,7 @@
  * at full speed and read at the driver's window marks (window.h).
  *
  * One counter per thread that exists when the server is ready: every process of the tree
- * (window_tree_pids), every task of /proc/PID/task, opened per tid with inherit=1 (so threads
+ * (ptree_pids), every task of /proc/PID/task, opened per tid with inherit=1 (so threads
  * and processes created later are counted by their creator's counter), exclude_kernel=1,
  * exclude_hv=1, counting from the open, read with PERF_FORMAT_TOTAL_TIME_ENABLED/RUNNING so a
  * multiplexed counter is scaled by enabled/running over the window. inherit only follows tasks

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "run/syscall_names.h"
-#include "run/window.h"
+#include "ptree.h"
 
 #define MAX_TASKS 1024
 #define READY_WAIT_S 10.0
@@ -121,7 +121,7 @@ int syscount_start(struct syscount *sc, const char *proc_root, pid_t root, char 
         snprintf(why, whylen, "out of memory");
         return -1;
     }
-    n = window_tree_tids(proc_root, root, tids, MAX_TASKS, NULL);
+    n = ptree_tids(proc_root, root, tids, MAX_TASKS, NULL);
     if (n == 0) {
         snprintf(why, whylen, "the server's process %ld is gone", (long)root);
         goto out;

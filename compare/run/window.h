@@ -18,38 +18,12 @@
 
 #include <jansson.h>
 
+#include "ptree.h"
 #include "run/interference.h"
 
 struct counters;
 
 #define WINDOW_ENV "PAIRBENCH_WINDOW_FD"
-
-/* One process tree at one moment. */
-struct tree_sample {
-    double cpu_s;                    /* user + system of every process of the tree */
-    unsigned long long syscr, syscw; /* read and write system calls (/proc/PID/io) */
-    unsigned long long vcsw, nivcsw; /* context switches, summed over every thread */
-    unsigned n_procs;                /* processes found (0: the root is gone) */
-    /* the threads' on-CPU time in ns (task/TID/schedstat), and the threads read: cpu_s at
-     * nanosecond resolution when two samples read the same threads (ticks are 10 ms) */
-    double sched_s;
-    unsigned n_sched;
-};
-
-/* Samples pid and all its descendants (found by parent pid in proc_root/[0-9]*\/stat, as
- * kernels without /proc/PID/task/TID/children need). hz: clock ticks per second. Returns 0,
- * or -1 when pid itself cannot be read (out zeroed). Missing io files count 0. */
-int window_sample_tree(const char *proc_root, pid_t pid, long hz, struct tree_sample *out);
-
-/* pid and all its descendants (the same walk), pid first, at most max into out. Returns how
- * many, 0 when pid cannot be read. */
-size_t window_tree_pids(const char *proc_root, pid_t pid, pid_t *out, size_t max);
-
-/* The thread ids of every process of pid's tree (the same walk), at most max into tids.
- * Returns how many, and the processes in *n_procs when not NULL; 0 when pid is gone. */
-size_t window_tree_tids(const char *proc_root, pid_t pid, pid_t *tids, size_t max, size_t *n_procs);
-
-struct pinfo;
 
 struct window_edge {
     double t_s; /* CLOCK_MONOTONIC */

@@ -66,18 +66,18 @@ static void test_tree(void)
     put_proc(200, 100, 50, 50, 1, 2, 3, 4);   /* a child: 1 s */
     put_proc(300, 200, 100, 0, 100, 0, 0, 0); /* a grandchild: 1 s */
     put_proc(400, 1, 9999, 9999, 9, 9, 9, 9); /* not in the tree */
-    CHECK(window_sample_tree(root, 100, 100, &s) == 0);
+    CHECK(ptree_sample(root, 100, 100, &s) == 0);
     CHECK(NEAR(s.cpu_s, 6.0));
     CHECK(s.n_procs == 3);
     CHECK(s.syscr == 111 && s.syscw == 22);
     CHECK(s.vcsw == 15 && s.nivcsw == 7);
-    CHECK(window_sample_tree(root, 200, 100, &s) == 0 && NEAR(s.cpu_s, 2.0) && s.n_procs == 2);
-    CHECK(window_sample_tree(root, 555, 100, &s) == -1 && s.n_procs == 0);
+    CHECK(ptree_sample(root, 200, 100, &s) == 0 && NEAR(s.cpu_s, 2.0) && s.n_procs == 2);
+    CHECK(ptree_sample(root, 555, 100, &s) == -1 && s.n_procs == 0);
     /* the threads' schedstat (on-CPU ns first): summed over every thread read */
-    CHECK(window_sample_tree(root, 100, 100, &s) == 0 && s.n_sched == 0);
+    CHECK(ptree_sample(root, 100, 100, &s) == 0 && s.n_sched == 0);
     put_file("100/task/100/schedstat", "1500000000 20000 7\n");
     put_file("100/task/101/schedstat", "2250000001 0 3\n");
-    CHECK(window_sample_tree(root, 100, 100, &s) == 0 && s.n_sched == 2);
+    CHECK(ptree_sample(root, 100, 100, &s) == 0 && s.n_sched == 2);
     CHECK_MSG(NEAR(s.sched_s, 3.750000001), "sched_s %.9f", s.sched_s);
     /* every process's ticks between two edges: the server's tree gains 100, the unrelated
      * process 50, a process born between the edges counts whole (30), one that ended is
