@@ -29,10 +29,12 @@ done
 
 runtime_pkgs="build-essential pkg-config git ca-certificates dpkg-dev libssl-dev libjansson-dev
  libcurl4-openssl-dev redis-server"
-# linux-perf: perf, which test 660 uses for its hardware-counter run where counters exist
+# linux-perf: perf, which test 660 uses for its hardware-counter run where counters exist;
+# openssh-server: the sshd test 776 runs on its own port and keys inside a network namespace
+# (never as the system service: stopped and disabled below)
 test_pkgs="clang llvm libclang-rt-14-dev clang-format clang-tidy cppcheck valgrind strace
  python3 python3-yaml openssl curl redis-tools nginx-light socat wrk nghttp2-client nodejs
- chromium fonts-wqy-microhei man-db groff-base linux-perf"
+ chromium fonts-wqy-microhei man-db groff-base linux-perf openssh-server openssh-client"
 backport_pkgs="valkey-server"          # Debian 12 has valkey only in bookworm-backports
 [ "$test_too" = 1 ] && backport_pkgs="$backport_pkgs valkey-tools"
 want="$runtime_pkgs"
@@ -126,7 +128,7 @@ fi
 
 # Services whose packages this run installs: only those are stopped afterwards.
 fresh_services=""
-for pair in redis-server:redis-server valkey-server:valkey-server nginx-light:nginx; do
+for pair in redis-server:redis-server valkey-server:valkey-server nginx-light:nginx openssh-server:ssh; do
     case " $missing $missing_bp " in *" ${pair%%:*} "*) fresh_services="$fresh_services ${pair#*:}" ;; esac
 done
 if [ -n "$missing" ]; then
@@ -141,6 +143,20 @@ for s in $fresh_services; do
     log "stopping $s (just installed; the tests and the demo start their own servers)"
     if command -v service >/dev/null 2>&1; then service "$s" stop >/dev/null 2>&1 || true; fi
 done
+
+# sshd is a test peer only: the system service stays off and does not start at boot, on every
+# run (a machine may have had the package before this script)
+if [ "$test_too" = 1 ] && installed openssh-server; then
+    if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+        systemctl disable --now ssh.service ssh.socket >/dev/null 2>&1 || true
+    else
+        if command -v service >/dev/null 2>&1 && service ssh status >/dev/null 2>&1; then
+            log "stopping the ssh service (the tests start their own sshd)"
+            service ssh stop >/dev/null 2>&1 || true
+        fi
+        command -v update-rc.d >/dev/null 2>&1 && update-rc.d ssh disable >/dev/null 2>&1 || true
+    fi
+fi
 
 if [ "$need_npm" = 1 ]; then # npm is not packaged with every nodejs build
     log "installing: npm"

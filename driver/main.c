@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "agent.h"
 #include "engine/client.h"
 #include "opts.h"
 #include "result.h"
@@ -26,6 +27,8 @@ static void usage(FILE *f)
             "       driver wrap redis-benchmark|wrk|h2load [--timeout S] [--error-limit PCT]\n"
             "              -- ARGS... [--config FILE.json]   run that tool, report its figures\n"
             "              ({host} {port} {duration} ... in ARGS: the config file's keys)\n"
+            "       driver agent                          a run's server on a server host\n"
+            "              (compare starts it over ssh; JSON requests on stdin)\n"
             "       driver --version | --help\n"
             "\n"
             "client flags (defaults in brackets):\n"
@@ -254,6 +257,8 @@ int main(int argc, char **argv)
         printf("pairbench %s (%s)\n", PAIRBENCH_RELEASE, PAIRBENCH_VERSION);
         return EXIT_OK;
     }
+    if (strcmp(argv[1], "agent") == 0)
+        return agent_main(argc - 2, argv + 2);
     if (strcmp(argv[1], "wrap") == 0) {
         if (argc < 3 || has_help(1, argv + 2)) {
             usage(argc < 3 ? stderr : stdout);

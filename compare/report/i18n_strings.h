@@ -285,6 +285,11 @@ X(M_ENV_SPEC, "Spec file", "规格文件")
 X(M_ENV_NETWORK, "Network", "网络")
 X(M_ENV_NETWORK_V, "client and server on one machine, loopback",
   "客户端与服务器在同一台机器上，经回环地址")
+X(M_ENV_NETWORK_APART,
+  "client and server apart: the driver ran here, every server on {0} ({1}, {2} CPUs, kernel {3}) "
+  "over ssh; the idle round trip was {4} µs before the runs and {5} µs after",
+  "客户端与服务器分处两台机器：驱动在本机运行，所有服务器经 ssh 在 {0}（{1}，{2} 个 CPU，内核 "
+  "{3}）上运行；空闲往返时间运行前为 {4} µs，运行后为 {5} µs")
 X(M_ENV_SHARD, "Shard", "分片")
 X(M_UNKNOWN, "unknown", "未知")
 X(M_NONE, "none", "无")

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/report_html_int.h"
+#include "report/sentences.h"
 #include "util/jobs_util.h"
 #include "util/words.h"
 
@@ -174,6 +175,12 @@ static void env_run(const struct html_ctx *c)
                  : c->nrows);
     env_row(c, HT(c, M_ENV_CONFIGS), buf);
     env_row(c, HT(c, M_ENV_SPEC), ju_str(c->meta, "spec_file", NULL));
+    {
+        char *apart = sent_server_host(c->meta, c->zh ? "zh" : "en");
+        if (apart) /* the page has said nothing of loopback: only the server host's row */
+            env_row(c, HT(c, M_ENV_NETWORK), apart);
+        free(apart);
+    }
 }
 
 /* A version's server command(s): a string, {protocol: command}, or none. */

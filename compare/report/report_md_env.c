@@ -2,9 +2,11 @@
  * measurement environment (meta.environment, driver_build, settings), the versions, the
  * provenance table (dataset and measured-source SHA-256) and the exact command to reproduce.
  * Whatever meta.json lacks is printed as "unknown" so older datasets still render. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report_md_int.h"
+#include "report/sentences.h"
 
 #include "util/jobs_util.h"
 
@@ -195,7 +197,7 @@ static void env_run(const struct md *m)
         {"warmup", " s / "}, {"duration", " s / "}, {"runs", " / "}, {"grace", " s |\n"}};
     const json_t *settings = m->model->env.settings, *grids = mget(m->meta, "grids"), *g, *v;
     size_t i;
-    char n[32];
+    char n[32], *apart;
 
     row_begin(m, M_ENV_SETTINGS);
     json_seq(m, settings, setting_keys, 4);
@@ -216,7 +218,11 @@ static void env_run(const struct md *m)
     if (v && !json_is_null(v))
         env_row(m, M_ENV_SHARD, v);
     row_begin(m, M_ENV_NETWORK);
-    md_put(m, md_t(m, M_ENV_NETWORK_V));
+    if ((apart = sent_server_host(m->meta, m->lang)) != NULL)
+        md_cell(m, apart);
+    else
+        md_put(m, md_t(m, M_ENV_NETWORK_V));
+    free(apart);
     md_put(m, " |\n");
     row_begin(m, M_ENV_SCOPE);
     snprintf(n, sizeof(n), "%zu", m->nrows);

@@ -244,3 +244,32 @@ char *sent_one_best(const struct report_model *m, const char *lang)
                      model_row_label(json_array_get(m->rows, (size_t)m->best_throughput_row)), t,
                      model_row_label(json_array_get(m->rows, (size_t)m->lowest_p99_row)), l, END);
 }
+
+/* A round trip's median in whole µs, or "?". */
+static void rtt_text(const json_t *rtt, char *out, size_t outlen)
+{
+    const json_t *v = json_object_get(rtt, "median_us");
+
+    if (json_is_number(v))
+        snprintf(out, outlen, "%.0f", json_number_value(v));
+    else
+        snprintf(out, outlen, "?");
+}
+
+char *sent_server_host(const json_t *meta, const char *lang)
+{
+    const json_t *h = json_object_get(meta, "server_host"), *mach = json_object_get(h, "machine");
+    const char *addr = json_string_value(json_object_get(h, "address"));
+    const char *name = json_string_value(json_object_get(mach, "hostname"));
+    const char *kernel = json_string_value(json_object_get(mach, "kernel"));
+    char cpus[32], before[32], after[32];
+
+    if (!json_is_object(h))
+        return NULL;
+    snprintf(cpus, sizeof(cpus), "%lld",
+             (long long)json_integer_value(json_object_get(mach, "cpus")));
+    rtt_text(json_object_get(h, "rtt_before"), before, sizeof(before));
+    rtt_text(json_object_get(h, "rtt_after"), after, sizeof(after));
+    return i18n_fill(i18n(lang, M_ENV_NETWORK_APART), addr ? addr : "?", name ? name : "?", cpus,
+                     kernel ? kernel : "?", before, after, END);
+}

@@ -50,4 +50,9 @@ char *sent_undecided(const struct report_model *m, const char *lang);
  * no row has both). */
 char *sent_one_best(const struct report_model *m, const char *lang);
 
+/* With the servers on a server host (meta.json "server_host"): "client and server apart: the
+ * driver ran here, every server on ADDRESS (HOST, N CPUs, kernel K) over ssh; the idle round
+ * trip was B µs before the runs and A µs after"; NULL without one. */
+char *sent_server_host(const json_t *meta, const char *lang);
+
 #endif

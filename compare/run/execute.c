@@ -1,11 +1,10 @@
 /* execute: what `compare run` does, as the library of run.h that run, gate, commits, calibrate
- * and demo call. In steps: load and check the spec and grids (nothing runs when they are
- * bad), choose and open the run directory, plan (what is left to run on --resume), write
- * meta.json, run the schedule (runner.c per run, runs.jsonl appended and fsync'd per run),
- * confirm the borderline rows (confirm.c), then record meta.json and render the reports.
- * SIGINT/SIGTERM stop the current run (its children are stopped and reaped, nothing
- * half-written is recorded), write a partial report and return EXIT_HARNESS (3); `--resume`
- * runs what is missing. */
+ * and demo call. In steps: load and check the spec and grids (nothing runs when they are bad),
+ * choose and open the run directory, plan (what is left to run on --resume), write meta.json,
+ * run the schedule (runner.c per run, runs.jsonl appended and fsync'd per run), confirm the
+ * borderline rows (confirm.c), then record meta.json and render the reports. SIGINT/SIGTERM
+ * stop the current run (its children stopped and reaped, nothing half-written recorded), write
+ * a partial report and return EXIT_HARNESS (3); `--resume` runs what is missing. */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -53,8 +52,6 @@ void run_request_init(struct run_request *rq)
     rq->duration_s = -1;
     rq->confirm_rounds = -1;
 }
-
-/* ---- run directory ---- */
 
 void run_default_out_dir(char *out, size_t outlen)
 {
@@ -257,7 +254,8 @@ static int exec_load(struct exec *e)
                             e->errlen) < 0 ||
         cost_resolve(&e->cost, &e->sp, e->err, e->errlen) < 0 ||
         syscount_settings_parse(e->sp.syscalls, rq->syscalls, e->sp.path, &e->sys, e->err,
-                                e->errlen) < 0)
+                                e->errlen) < 0 ||
+        runner_check_host_channels(&e->r, e->cost.enabled, e->sys.enabled, e->err, e->errlen) < 0)
         return EXIT_USAGE;
     e->r.count_event = e->cost.use_counters ? &e->cost.ev : NULL;
     e->selected = calloc(e->sp.n_configs + 1, 1);
@@ -596,6 +594,7 @@ static int exec_record(struct exec *e, int rc)
         json_object_set_new(e->meta, "stopped", json_string(e->err));
     else /* a --resume that finished the plan */
         json_object_del(e->meta, "stopped");
+    runner_host_finish(&e->r, e->meta);
     snprintf(path, sizeof(path), "%s/meta.json", e->dir);
     if (runmeta_finish(e->meta, e->dir, e->driver_build, e->r.server_versions, e->why,
                        sizeof(e->why)) < 0 ||
@@ -637,6 +636,7 @@ static void exec_release(struct exec *e)
     json_decref(e->r.server_versions);
     json_decref(e->r.saturation);
     json_decref(e->r.server_conf);
+    json_decref(e->r.host_meta);
     free(e->plan);
     free(e->selected);
     spec_release(&e->sp);

@@ -11,6 +11,7 @@
 #include "clock.h"
 #include "run/ports.h"
 #include "run/probe.h"
+#include "run/remote.h"
 #include "run/proc.h"
 #include "run/runner.h"
 #include "run/spec.h"
@@ -64,6 +65,8 @@ static void note_server_version(struct runner *r, size_t version, const char *pr
         json_object_set_new(r->server_versions, name, json_string(ver));
         return;
     }
+    if (!server_argv) /* on the server host: its program is not here to ask */
+        return;
     argv[0] = server_argv[0];
     argv[1] = "--version";
     argv[2] = NULL;
@@ -206,8 +209,8 @@ static int launch_argv(struct runner *r, const struct launch *l, char ***argv, c
 /* Probes the started server p until it answers, ends, or l->probe_timeout_s passes. Returns 0
  * ready, 1 failed (reason set), 2 interrupted by *r->stop. */
 static int launch_wait_ready(struct runner *r, const struct launch *l, struct proc *p,
-                             const struct probe_target *pt, const char *shown, char *reason,
-                             size_t reasonlen)
+                             struct remote *rm, const struct probe_target *pt, const char *shown,
+                             char *reason, size_t reasonlen)
 {
     char probe_err[512] = "no probe yet", attempt_err[512], tail[512];
     uint64_t deadline = clock_now_ns() + (uint64_t)(l->probe_timeout_s * 1e9), held_since = 0;
@@ -218,7 +221,11 @@ static int launch_wait_ready(struct runner *r, const struct launch *l, struct pr
         double left = now >= deadline ? 0 : (double)(deadline - now) / 1e9;
         if (*r->stop)
             return 2;
-        if (!proc_running(p)) {
+        if (rm && !remote_running(rm, tail, sizeof(tail))) {
+            snprintf(reason, reasonlen, "server not ready: '%s' %s", shown, tail);
+            return 1;
+        }
+        if (!rm && !proc_running(p)) {
             char st[64];
             proc_describe_status(p->status, st, sizeof(st));
             proc_file_tail(l->log, 400, tail, sizeof(tail));
@@ -289,7 +296,7 @@ int launch_start(struct runner *r, const struct launch *l, struct proc *p, char 
         goto out;
     }
     probe_target_fill(&pt, l->params, l->host, l->port, ps.env);
-    rc = launch_wait_ready(r, l, p, &pt, shown, reason, reasonlen);
+    rc = launch_wait_ready(r, l, p, NULL, &pt, shown, reason, reasonlen);
     if (rc == 0)
         note_server_version(r, l->version, ju_str(l->params, "protocol", NULL), &pt, argv);
 out:
@@ -312,6 +319,90 @@ int launch_start_placed(struct runner *r, struct launch *l, json_t *eff, struct 
         json_object_set_new(eff, "port", json_integer(l->port));
         reason[0] = '\0';
         s = launch_start(r, l, p, reason, reasonlen);
+    }
+    return s;
+}
+
+/* The version's environment for a server on the host: its "env" less the credentials meant for
+ * the driver (PROC_SECRET_VARS), as a local server gets it. New reference. */
+static json_t *remote_env(const json_t *env)
+{
+    static const char *const secrets[] = PROC_SECRET_VARS;
+    json_t *e = env ? json_copy((json_t *)env) : json_object();
+    size_t i;
+
+    for (i = 0; e && i < sizeof(secrets) / sizeof(secrets[0]); i++)
+        json_object_del(e, secrets[i]);
+    return e;
+}
+
+/* One start on the host: a port and directory placed there, the command expanded with them,
+ * the server started and probed from here. Same codes as launch_start. */
+static int remote_start_once(struct runner *r, struct launch *l, json_t *eff, struct remote *rm,
+                             char *reason, size_t reasonlen)
+{
+    char why[1024], shown[1024], dir[4096];
+    char **argv = NULL, **wrapped = NULL;
+    struct probe_target pt = {0};
+    struct launch lr = *l;
+    json_t *rep, *jargv = json_array();
+    size_t i;
+    int rc = 1;
+
+    rep = remote_call(rm, json_pack("{s:s,s:s}", "op", "place", "host", r->host->host), 30.0, why,
+                      sizeof(why));
+    if (!rep) {
+        snprintf(reason, reasonlen, "server not ready: %s", why);
+        goto out;
+    }
+    l->port = (unsigned)json_integer_value(json_object_get(rep, "port"));
+    snprintf(dir, sizeof(dir), "%s", json_string_value(json_object_get(rep, "dir")));
+    json_decref(rep);
+    json_object_set_new(eff, "host", json_string(r->host->host));
+    json_object_set_new(eff, "port", json_integer(l->port));
+    lr.port = l->port;
+    lr.host = r->host->host;
+    lr.srv_dir = dir;
+    if (launch_argv(r, &lr, &argv, &wrapped, shown, sizeof(shown), reason, reasonlen) < 0)
+        goto out;
+    for (i = 0; argv[i]; i++)
+        json_array_append_new(jargv, json_string(argv[i]));
+    rep = remote_call(rm,
+                      json_pack("{s:s,s:O,s:o}", "op", "start", "argv", jargv, "env",
+                                remote_env(r->sp->versions[l->version].env)),
+                      30.0, why, sizeof(why));
+    if (!rep) {
+        snprintf(reason, reasonlen, "server not ready: %s", why);
+        goto out;
+    }
+    rm->server_pid = (long)json_integer_value(json_object_get(rep, "pid"));
+    json_decref(rep);
+    probe_target_fill(&pt, l->params, lr.host, lr.port, r->sp->versions[l->version].env);
+    rc = launch_wait_ready(r, &lr, NULL, rm, &pt, shown, reason, reasonlen);
+    if (rc == 0)
+        note_server_version(r, l->version, ju_str(l->params, "protocol", NULL), &pt, NULL);
+out:
+    json_decref(jargv);
+    free(wrapped);
+    words_free(argv);
+    return rc;
+}
+
+int launch_start_remote(struct runner *r, struct launch *l, json_t *eff, struct remote *rm,
+                        char *reason, size_t reasonlen)
+{
+    char why[1024];
+    int s, attempt;
+
+    if (remote_open(rm, r->host, l->log, why, sizeof(why)) < 0) {
+        snprintf(reason, reasonlen, "server not ready: %s", why);
+        return 1;
+    }
+    s = remote_start_once(r, l, eff, rm, reason, reasonlen);
+    for (attempt = 1; s == 1 && attempt < 3 && strstr(reason, "in use") && !rm->ended[0];
+         attempt++) {
+        reason[0] = '\0';
+        s = remote_start_once(r, l, eff, rm, reason, reasonlen);
     }
     return s;
 }

@@ -13,6 +13,7 @@
 
 struct runner;
 struct proc;
+struct remote;
 
 struct launch {
     size_t version;         /* index in the spec's versions */
@@ -47,6 +48,14 @@ int launch_start(struct runner *r, const struct launch *l, struct proc *p, char 
 /* launch_start, trying two more free ports when another process took the first one between
  * the check and the server's bind (l->port and eff's "port" follow). Same codes. */
 int launch_start_placed(struct runner *r, struct launch *l, json_t *eff, struct proc *p,
+                        char *reason, size_t reasonlen);
+
+/* launch_start_placed on the server host (r->host, docs/remote.md): an ssh session with the
+ * agent opened into rm (close it with remote_close()), a free port and a directory placed there,
+ * eff's "host" and "port" pointed at the host's address and that port, the server started
+ * there and probed from here; a port taken meanwhile is placed again (twice at most). Same
+ * codes. */
+int launch_start_remote(struct runner *r, struct launch *l, json_t *eff, struct remote *rm,
                         char *reason, size_t reasonlen);
 
 #endif

@@ -150,7 +150,7 @@ static void child_exec(const struct proc_spec *ps, const cpu_set_t *cpus, int ou
     signal(SIGCHLD, SIG_DFL);
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
-    if (nul < 0 || dup2(nul, 0) < 0)
+    if (nul < 0 || dup2(ps->stdin_fd > 0 ? ps->stdin_fd : nul, 0) < 0)
         child_fail(failfd, errno);
     if (dup2(ps->capture_stdout ? outfd : errfd, 1) < 0 || dup2(errfd, 2) < 0)
         child_fail(failfd, errno);

@@ -35,6 +35,7 @@ struct proc_spec {
     char *const *envp; /* the whole environment, NULL-ended (env and no_secrets then unused),
                         * or NULL: the inherited one with env */
     int no_aslr;       /* 1: personality(ADDR_NO_RANDOMIZE) before exec (setarch -R) */
+    int stdin_fd;      /* > 0: the child's stdin (e.g. a pipe's read end); 0: /dev/null */
 };
 
 /* The environment variables no_secrets removes. */

@@ -18,6 +18,7 @@
 #include "run/dataset.h"
 #include "run/launch.h"
 #include "run/proc.h"
+#include "run/remote.h"
 #include "run/saturation.h"
 #include "run/validate.h"
 #include "util/jobs_util.h"
@@ -118,12 +119,15 @@ static int program_exists(const char *argv0)
     return 0;
 }
 
-int runner_check_programs(const struct runner *r, char *err, size_t errlen)
+int runner_check_programs(struct runner *r, char *err, size_t errlen)
 {
     size_t v;
     char **argv = NULL;
     size_t argc;
 
+    r->host = r->sp->has_server_host ? &r->sp->server_host : NULL;
+    if (r->host && runner_check_host(r, err, errlen) < 0)
+        return -1;
     for (v = 0; v < r->sp->n_versions; v++) {
         const struct spec_version *ver = &r->sp->versions[v];
         const char *proto;
@@ -156,7 +160,7 @@ int runner_check_programs(const struct runner *r, char *err, size_t errlen)
         }
         words_free(argv);
         argv = NULL;
-        if (!ver->server)
+        if (!ver->server || r->host) /* a server host's programs are there, not here */
             continue;
         json_object_foreach(ver->server, proto, cmd)
         {
@@ -293,6 +297,7 @@ struct run_ctx {
     json_t *eff, *result, *server_obj, *denv, *interf, *swin, *line;
     char **dargv, **full;
     struct proc server, driver;
+    struct remote rm; /* the server on the server host (r->host): its agent's session */
     struct proc_result res;
     struct window_watch win;
     struct counters *ctr; /* the counted-cost channel's counters on the server's tree */
@@ -331,6 +336,38 @@ static enum run_step run_prepare(struct run_ctx *c)
     return STEP_NEXT;
 }
 
+/* The version's server started on the server host and answering from here (launch.h). */
+static enum run_step run_server_remote(struct run_ctx *c)
+{
+    struct launch l = {.version = c->sr->version,
+                       .params = c->eff,
+                       .cmd = c->server_cmd,
+                       .log = c->srv_log,
+                       .probe_timeout_s = c->r->sp->probe_timeout};
+    int s;
+
+    launch_take_over(c->eff);
+    s = launch_start_remote(c->r, &l, c->eff, &c->rm, c->reason, sizeof(c->reason));
+    if (s == 2) {
+        c->interrupted = 1;
+        return STEP_OUT;
+    }
+    if (s != 0)
+        return STEP_RECORD;
+    c->srv_started = 1;
+    return STEP_NEXT;
+}
+
+/* The server's CPU seconds so far, here or on the server host; -1 when it is gone. */
+static double run_server_cpu(struct run_ctx *c)
+{
+    struct tree_sample t;
+
+    if (!c->r->host)
+        return proc_running(&c->server) ? proc_cpu_s(c->server.pid) : -1;
+    return remote_sample(&c->rm, &t) == 0 ? t.cpu_s : -1;
+}
+
 /* A port for the version's server or the driver's reference server, and the version's server
  * started and answering (on another port when the first was taken meanwhile). */
 static enum run_step run_server(struct run_ctx *c)
@@ -341,6 +378,8 @@ static enum run_step run_server(struct run_ctx *c)
 
     if (c->ver->server)
         c->server_cmd = ju_str(c->ver->server, c->proto, NULL);
+    if (c->r->host && c->server_cmd)
+        return run_server_remote(c);
     if (c->server_cmd || json_is_true(json_object_get(c->cfg->params, "serve"))) {
         port = launch_place(c->eff, c->host, why, sizeof(why));
         if (!port) {
@@ -402,11 +441,15 @@ static enum run_step run_driver_start(struct run_ctx *c)
     /* docs/architecture.md#driver-result: "<driver command> --config FILE.json" */
     c->full[dargc] = "--config";
     c->full[dargc + 1] = c->cfg_path;
-    if (window_open(&c->win, c->srv_started ? c->server.pid : 0, c->err, c->errlen) < 0 ||
+    if (window_open(&c->win, c->srv_started && !c->r->host ? c->server.pid : 0, c->err, c->errlen) <
+            0 ||
         !(c->denv = window_env(c->ver->env, &c->win)))
         return STEP_OUT;
     c->win.ctr = c->ctr;
-    if (c->srv_started) /* after the pipe: a driver in sh writes to fds 0-9 only */
+    if (c->srv_started && c->r->host) {
+        c->win.sample_server = remote_sample;
+        c->win.server_arg = &c->rm;
+    } else if (c->srv_started) /* after the pipe: a driver in sh writes to fds 0-9 only */
         c->sw = swcount_open_server(c->server.pid, c->r->trace_syscalls);
     c->win.on_mark[0] = swcount_on_mark;
     c->win.mark_arg[0] = c->sw;
@@ -420,6 +463,8 @@ static enum run_step run_driver_start(struct run_ctx *c)
         snprintf(c->reason, sizeof(c->reason), "%s", why);
         return STEP_RECORD;
     }
+    if (c->srv_started && c->r->host)
+        c->driver.watch = c->rm.ssh.pid; /* the connection died: the driver stops too */
     window_after_exec(&c->win, c->driver.pid);
     return STEP_NEXT;
 }
@@ -432,7 +477,7 @@ static enum run_step run_driver_wait(struct run_ctx *c)
     double timeout;
 
     if (c->srv_started)
-        c->cpu0 = proc_cpu_s(c->server.pid);
+        c->cpu0 = run_server_cpu(c);
     timeout = json_number_value(json_object_get(c->eff, "warmup")) +
               json_number_value(json_object_get(c->eff, "duration")) +
               validate_grace(c->eff, c->r->sp->grace);
@@ -442,8 +487,8 @@ static enum run_step run_driver_wait(struct run_ctx *c)
         return STEP_OUT;
     c->have_res = 1;
     window_finish(&c->win);
-    if (c->srv_started && proc_running(&c->server))
-        c->cpu1 = proc_cpu_s(c->server.pid);
+    if (c->srv_started)
+        c->cpu1 = run_server_cpu(c);
     if (c->res.interrupted) {
         c->interrupted = 1;
         return STEP_OUT;
@@ -454,6 +499,37 @@ static enum run_step run_driver_wait(struct run_ctx *c)
     return STEP_NEXT;
 }
 
+/* run_record_server for a server on the server host: stopped first (the agent's reply has
+ * its peak RSS); a server or a session that ended during the run fails it with that cause. */
+static void run_record_remote(struct run_ctx *c)
+{
+    char why[1200] = "", full[sizeof(c->reason) + 1300];
+    const json_t *st;
+
+    if (c->cpu1 < 0) {
+        if (c->rm.ended[0] || remote_running(&c->rm, why, sizeof(why)))
+            snprintf(why, sizeof(why), "%s", c->rm.ended[0] ? c->rm.ended : "no figures");
+        snprintf(full, sizeof(full), "the server on the server host: %s%s%s", why,
+                 c->reason[0] ? "; then " : "", c->reason);
+        snprintf(c->reason, sizeof(c->reason), "%.2040s", full);
+        json_decref(c->result);
+        c->result = NULL;
+    }
+    if (c->have_res)
+        runner_host_rtt(c->r, c->interf);
+    remote_close(&c->rm, KILL_AFTER_S);
+    st = c->rm.stopped;
+    c->server_obj =
+        json_pack("{s:I,s:o,s:s,s:o}", "pid", (json_int_t)c->rm.server_pid, "cpu_s",
+                  c->cpu0 >= 0 && c->cpu1 >= 0 ? json_real(c->cpu1 - c->cpu0) : json_null(), "host",
+                  c->r->host->host, "rss_peak_kib",
+                  json_is_integer(json_object_get(st, "rss_peak_kib"))
+                      ? json_integer(json_integer_value(json_object_get(st, "rss_peak_kib")))
+                      : json_null());
+    if (c->swin && json_is_object(c->server_obj))
+        json_object_set(c->server_obj, "window", c->swin);
+}
+
 /* The window's accounting, and the server's part of the line (a server that ended during the
  * run fails it); the server is stopped. */
 static void run_record_server(struct run_ctx *c)
@@ -462,6 +538,10 @@ static void run_record_server(struct run_ctx *c)
         runner_window(c->r, &c->win, &c->res, c->result, &c->swin, &c->interf);
     if (!c->srv_started)
         return;
+    if (c->r->host) {
+        run_record_remote(c);
+        return;
+    }
     if (c->cpu1 < 0 && !proc_running(&c->server)) {
         /* the server's end is the first cause: what the driver saw follows from it */
         proc_ended_reason(&c->server, "the server", c->srv_log, c->reason, sizeof(c->reason));
@@ -520,6 +600,8 @@ static void run_release(struct run_ctx *c)
         proc_stop(&c->driver, 0.1);
     if (c->server.pid > 0)
         proc_stop(&c->server, KILL_AFTER_S);
+    remote_close(&c->rm, KILL_AFTER_S);
+    json_decref(c->rm.stopped);
     if (c->have_res)
         proc_result_release(&c->res);
     if (c->interrupted || !c->line) {

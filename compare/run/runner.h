@@ -15,6 +15,7 @@
 #include "run/interference.h"
 #include "run/schedule.h"
 #include "run/spec.h"
+#include "run/sshhost.h"
 
 struct runner {
     const struct spec *sp;
@@ -51,6 +52,10 @@ struct runner {
     /* launch.c: the last server start's rendered configuration file (spec "config"):
      * {"template", "file" (under out_dir), "sha256"}, for the run's line; NULL = none */
     json_t *server_conf;
+    /* the server host (sshhost.h): every version's server runs there, started by launch.h's
+     * launch_start_remote; NULL = here */
+    const struct server_host *host;
+    json_t *host_meta; /* meta.json's "server_host" (remote_preflight), or NULL */
 };
 
 /* The configuration a run uses: the grid's, with warm-up and duration settled (command line,
@@ -62,9 +67,31 @@ json_t *runner_effective_config(const struct runner *r, size_t config);
 int runner_driver_argv(const struct runner *r, size_t version, char ***argv, size_t *argc,
                        char *err, size_t errlen);
 
-/* Checks, before anything runs, that every version's driver and server programs exist.
- * Returns 0, or -1 with err naming the spec path, the command and what is missing. */
-int runner_check_programs(const struct runner *r, char *err, size_t errlen);
+/* Checks, before anything runs, that every version's driver and server programs exist; with a
+ * server host (r->host), that every version has a server command and nothing the host cannot
+ * do yet is asked (a "config" template, --pin-server, worktrees), and that the host answers
+ * with this build's driver (remote_preflight, whose record goes to r->host_meta). Returns 0,
+ * or -1 with err naming the spec path, the command and what is missing. */
+int runner_check_programs(struct runner *r, char *err, size_t errlen);
+
+/* runner_check_programs' part with a server host (runner_host.c). */
+int runner_check_host(struct runner *r, char *err, size_t errlen);
+
+/* With a server host, the idle round trip at a run's end into its interference ("rtt_us"): a
+ * run whose round trip moved past the host's stated share from the one measured before the
+ * runs is disturbed ("disturbed", "rtt_moved"). */
+void runner_host_rtt(const struct runner *r, json_t *interf);
+
+/* With a server host, refuses what is counted by tracing the server here (--instructions,
+ * --syscalls, --cache-sim: their counted runs cannot run over ssh yet). Returns 0, or -1 with
+ * err saying so. */
+int runner_check_host_channels(const struct runner *r, int instructions, int syscalls, char *err,
+                               size_t errlen);
+
+/* With a server host, the idle round trip after the runs into r->host_meta ("rtt_after") and
+ * whether it moved past the stated share ("rtt_moved"; a warning in meta's "warnings" then).
+ * meta: meta.json's object, whose "server_host" becomes r->host_meta. */
+void runner_host_finish(struct runner *r, json_t *meta);
 
 /* Performs one run. Returns the runs.jsonl line (new reference), or NULL when the run was
  * interrupted by *stop (nothing to record; children are stopped and reaped) or on an

@@ -360,14 +360,15 @@ static int check_keys(const char *file, json_t *root, char *err, size_t errlen)
     static const char *const keys[] = {
         "versions",      "grids",    "runs",         "warmup",      "duration",    "grace",
         "probe_timeout", "gate",     "hash_sources", "description", "noise_limit", "confirm_rounds",
-        "instructions",  "syscalls", "cache_sim",    NULL};
+        "instructions",  "syscalls", "cache_sim",    "server_host", NULL};
     const char *k = grid_unknown_key(root, keys);
 
     if (k) {
         snprintf(err, errlen,
                  "%s: $.%s: unknown key '%s' (expected one of: versions, grids, "
                  "runs, warmup, duration, grace, probe_timeout, gate, hash_sources, "
-                 "description, noise_limit, confirm_rounds, instructions, syscalls, cache_sim)",
+                 "description, noise_limit, confirm_rounds, instructions, syscalls, cache_sim, "
+                 "server_host)",
                  file, k, k);
         return -1;
     }
@@ -412,6 +413,17 @@ static int load_settings(struct spec *sp, const char *file, json_t *root, char *
     /* counted runs of system calls: true, or an object of settings syscount_run.c validates */
     sp->syscalls = json_object_get(root, "syscalls");
     sp->cache_sim = json_object_get(root, "cache_sim");
+    if ((v = json_object_get(root, "server_host"))) {
+        char why[512], shown[1100];
+        if (!json_is_string(v))
+            return grid_fail_expected(file, "$.server_host", "an ssh URL string", v, err, errlen);
+        if (sshhost_parse(json_string_value(v), &sp->server_host, why, sizeof(why)) < 0) {
+            sshhost_mask(json_string_value(v), shown, sizeof(shown));
+            snprintf(err, errlen, "%s: $.server_host: %s, got '%s'", file, why, shown);
+            return -1;
+        }
+        sp->has_server_host = 1;
+    }
     if ((v = json_object_get(root, "confirm_rounds"))) {
         if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 100)
             return grid_fail_expected(file, "$.confirm_rounds",

@@ -10,6 +10,7 @@
 
 #include "run/grid.h"
 #include "run/run.h"
+#include "run/sshhost.h"
 
 /* The most configurations one spec may expand to (all grids together, after de-duplication). */
 #define SPEC_MAX_CONFIGS GRID_MAX_CONFIGS
@@ -59,6 +60,9 @@ struct spec {
     json_t *instructions; /* borrowed: true/false or {settings} (cost.h), or NULL */
     json_t *cache_sim;    /* borrowed: true/false (run/cost_cache.h), or NULL */
     json_t *syscalls;     /* borrowed: true/false or {settings} (syscount_run.h), or NULL */
+    /* "server_host": where every version's server runs (sshhost.h); has_server_host 0 = here */
+    int has_server_host;
+    struct server_host server_host;
 };
 
 /* Loads path (or, when root is given, that document, with path used in messages) and the

@@ -59,6 +59,8 @@ static void sample_edge(const struct window_watch *w, struct window_edge *e, int
     free(e->all);
     memset(e, 0, sizeof(*e));
     e->t_s = now_s();
+    if (w->sample_server)
+        e->have_server = w->sample_server(w->server_arg, &e->server) == 0;
     snprintf(path, sizeof(path), "%s/stat", w->proc_root);
     if (ptree_read_small(path, buf, sizeof(buf)) > 0)
         interference_parse_stat(buf, &e->sys);
@@ -260,7 +262,7 @@ void window_json(const struct window_watch *w, double driver_cpu_s, long driver_
      * and the driver's workers have ended by its end mark */
     own = marks && a->have_driver && b->have_driver ? b->driver.cpu_s - a->driver.cpu_s
                                                     : driver_cpu_s;
-    own += srv_cpu;
+    own += w->sample_server ? 0 : srv_cpu; /* a server elsewhere uses another machine's CPU */
     if (!irq_in_tasks)
         irq_in_tasks = interference_irq_in_tasks(
             &a->sys, &b->sys, (double)window_all_ticks(a, b) / (double)w->hz, w->hz);

@@ -54,6 +54,11 @@ struct window_watch {
     /* called at each mark too, after ctr (0 start, 1 end); NULL = none */
     void (*on_mark[2])(void *arg, int which);
     void *mark_arg[2];
+    /* the server's tree sampled elsewhere (a server on the server host: remote.h's
+     * remote_sample), returning 0 or -1 when it is gone; NULL = server_pid's tree in /proc. Its
+     * CPU is then another machine's, left out of this machine's interference */
+    int (*sample_server)(void *arg, struct tree_sample *out);
+    void *server_arg;
 };
 
 /* Makes the pipe (both ends close-on-exec but the write end while the driver is exec'd:

@@ -267,11 +267,11 @@ int main(void)
     expect_spec_error("{\"versions\":[{\"name\":\"a\"}],\"warmup\":\"1s\"}",
                       "spec.json: $.warmup: expected a number of seconds from 0 to 3600, got "
                       "\"1s\"");
-    expect_spec_error(
-        "{\"versions\":[{\"name\":\"a\"}],\"version\":1}",
-        "spec.json: $.version: unknown key 'version' (expected one of: versions, "
-        "grids, runs, warmup, duration, grace, probe_timeout, gate, hash_sources, "
-        "description, noise_limit, confirm_rounds, instructions, syscalls, cache_sim)");
+    expect_spec_error("{\"versions\":[{\"name\":\"a\"}],\"version\":1}",
+                      "spec.json: $.version: unknown key 'version' (expected one of: versions, "
+                      "grids, runs, warmup, duration, grace, probe_timeout, gate, hash_sources, "
+                      "description, noise_limit, confirm_rounds, instructions, syscalls, "
+                      "cache_sim, server_host)");
     expect_spec_error("{\"versions\":[]}",
                       "spec.json: $.versions: expected an array of 1 to 16 versions, got []");
     expect_spec_error("{\"grids\":[]}", "spec.json: $.versions: missing (expected an array of "

@@ -1,0 +1,308 @@
+/* remote: one run's session with `driver agent` on the server host (see remote.h). */
+#include "run/remote.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "util/words.h"
+
+#define REMOTE_ARGV_MAX 40
+
+/* Starts ssh on h running remote_cmd; stdin a pipe when in_fd is not NULL. */
+static int ssh_start(struct proc *p, const struct server_host *h, const char *remote_cmd,
+                     const char *log, int *in_fd, char *err, size_t errlen)
+{
+    char *argv[REMOTE_ARGV_MAX], storage[4096];
+    struct proc_spec ps = {0};
+    int pfd[2] = {-1, -1}, rc;
+
+    if (sshhost_argv(h, remote_cmd, argv, REMOTE_ARGV_MAX, storage, sizeof(storage)) < 0) {
+        snprintf(err, errlen, "server_host '%s': the ssh command is too long", h->url);
+        return -1;
+    }
+    if (in_fd && pipe2(pfd, O_CLOEXEC) < 0) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    ps.argv = argv;
+    ps.stderr_path = log;
+    ps.capture_stdout = 1;
+    ps.no_secrets = 1; /* the host gets no credentials meant for the driver */
+    ps.stdin_fd = pfd[0];
+    rc = proc_start(p, &ps, err, errlen);
+    if (pfd[0] >= 0)
+        close(pfd[0]);
+    if (rc < 0) {
+        if (pfd[1] >= 0)
+            close(pfd[1]);
+        return -1;
+    }
+    if (in_fd)
+        *in_fd = pfd[1];
+    return 0;
+}
+
+int remote_open(struct remote *rm, const struct server_host *h, const char *log, char *err,
+                size_t errlen)
+{
+    char cmd[2200], q[2100];
+
+    memset(rm, 0, sizeof(*rm));
+    rm->h = h;
+    rm->ssh.pid = -1;
+    rm->ssh.out_fd = -1;
+    rm->in_fd = -1;
+    pthread_mutex_init(&rm->mu, NULL);
+    snprintf(rm->log, sizeof(rm->log), "%s", log);
+    snprintf(cmd, sizeof(cmd), "%s agent", words_quote(h->driver, q, sizeof(q)));
+    return ssh_start(&rm->ssh, h, cmd, log, &rm->in_fd, err, errlen);
+}
+
+/* The session has ended: why, in ssh's words. */
+static void session_ended(struct remote *rm)
+{
+    char st[64], tail[600];
+    int i;
+
+    for (i = 0; i < 100 && proc_running(&rm->ssh); i++)
+        usleep(10000); /* ssh exits right after its output ends */
+    proc_file_tail(rm->log, 400, tail, sizeof(tail));
+    if (proc_running(&rm->ssh))
+        snprintf(st, sizeof(st), "%s", "still running");
+    else
+        proc_describe_status(rm->ssh.status, st, sizeof(st));
+    snprintf(rm->ended, sizeof(rm->ended), "the ssh session to %.300s ended (ssh: %s%s%s)",
+             rm->h->url, st, tail[0] ? "; " : "", tail);
+}
+
+/* One line of reply into line (NUL-terminated, without the newline). Returns 0, -1 with err. */
+static int read_line(struct remote *rm, char *line, size_t linelen, double timeout_s, char *err,
+                     size_t errlen)
+{
+    uint64_t deadline = clock_now_ns() + (uint64_t)(timeout_s * 1e9);
+
+    for (;;) {
+        char *nl = memchr(rm->buf, '\n', rm->used);
+        struct pollfd pfd = {.fd = rm->ssh.out_fd, .events = POLLIN};
+        uint64_t now = clock_now_ns();
+        ssize_t n;
+
+        if (nl) {
+            size_t len = (size_t)(nl - rm->buf);
+            snprintf(line, linelen, "%.*s", (int)len, rm->buf);
+            rm->used -= len + 1;
+            memmove(rm->buf, nl + 1, rm->used);
+            return 0;
+        }
+        if (rm->used == sizeof(rm->buf) || now >= deadline) {
+            snprintf(err, errlen, "the agent on %s gave no reply within %.0f s", rm->h->url,
+                     timeout_s);
+            return -1;
+        }
+        if (poll(&pfd, 1, (int)((deadline - now) / 1000000 + 1)) < 0 && errno != EINTR) {
+            snprintf(err, errlen, "poll: %s", strerror(errno));
+            return -1;
+        }
+        if (!(pfd.revents & (POLLIN | POLLHUP | POLLERR)))
+            continue;
+        n = read(rm->ssh.out_fd, rm->buf + rm->used, sizeof(rm->buf) - rm->used);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (n <= 0) {
+            session_ended(rm);
+            snprintf(err, errlen, "%s", rm->ended);
+            return -1;
+        }
+        rm->used += (size_t)n;
+    }
+}
+
+json_t *remote_call(struct remote *rm, json_t *req, double timeout_s, char *err, size_t errlen)
+{
+    char *text = req ? json_dumps(req, JSON_COMPACT) : NULL, line[8192];
+    json_t *rep = NULL;
+    json_error_t je;
+    size_t len, off = 0;
+
+    json_decref(req);
+    pthread_mutex_lock(&rm->mu);
+    if (rm->ended[0] || rm->in_fd < 0) {
+        snprintf(err, errlen, "%s", rm->ended[0] ? rm->ended : "no session with the agent");
+        goto out;
+    }
+    if (!text) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    len = strlen(text);
+    text[len++] = '\n'; /* json_dumps' NUL becomes the line's end */
+    while (off < len) {
+        ssize_t n = write(rm->in_fd, text + off, len - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            session_ended(rm);
+            snprintf(err, errlen, "%s", rm->ended);
+            goto out;
+        }
+        off += (size_t)n;
+    }
+    if (read_line(rm, line, sizeof(line), timeout_s, err, errlen) < 0)
+        goto out;
+    rep = json_loads(line, 0, &je);
+    if (!json_is_true(json_object_get(rep, "ok"))) {
+        const char *e = json_string_value(json_object_get(rep, "error"));
+        snprintf(err, errlen, "the agent on %s: %s", rm->h->url,
+                 e ? e : "a reply that is not the agent's (is 'driver' this pairbench's?)");
+        json_decref(rep);
+        rep = NULL;
+    }
+out:
+    pthread_mutex_unlock(&rm->mu);
+    free(text);
+    return rep;
+}
+
+int remote_sample(void *arg, struct tree_sample *out)
+{
+    struct remote *rm = arg;
+    char err[512];
+    json_t *rep = remote_call(rm, json_pack("{s:s}", "op", "sample"), 5.0, err, sizeof(err));
+    int rc = -1;
+
+    memset(out, 0, sizeof(*out));
+    if (rep && json_is_true(json_object_get(rep, "running"))) {
+        out->cpu_s = json_number_value(json_object_get(rep, "cpu_s"));
+        out->sched_s = json_number_value(json_object_get(rep, "sched_s"));
+        out->n_sched = (unsigned)json_integer_value(json_object_get(rep, "n_sched"));
+        out->n_procs = (unsigned)json_integer_value(json_object_get(rep, "n_procs"));
+        out->syscr = (unsigned long long)json_integer_value(json_object_get(rep, "syscr"));
+        out->syscw = (unsigned long long)json_integer_value(json_object_get(rep, "syscw"));
+        out->vcsw = (unsigned long long)json_integer_value(json_object_get(rep, "vcsw"));
+        out->nivcsw = (unsigned long long)json_integer_value(json_object_get(rep, "nivcsw"));
+        rc = 0;
+    }
+    json_decref(rep);
+    return rc;
+}
+
+int remote_running(struct remote *rm, char *why, size_t whylen)
+{
+    json_t *rep = remote_call(rm, json_pack("{s:s}", "op", "sample"), 5.0, why, whylen);
+    int running = rep && json_is_true(json_object_get(rep, "running"));
+
+    if (rep && !running) {
+        const char *log = json_string_value(json_object_get(rep, "log"));
+        snprintf(why, whylen, "ended with %s%s%s on %s",
+                 json_string_value(json_object_get(rep, "status")),
+                 log && log[0] ? "; its log: " : "", log ? log : "", rm->h->url);
+    }
+    json_decref(rep);
+    return running;
+}
+
+void remote_close(struct remote *rm, double grace_s)
+{
+    char err[512];
+    int i;
+
+    if (rm->ssh.pid <= 0)
+        return;
+    if (rm->server_pid > 0 && !rm->ended[0] && !rm->stopped)
+        rm->stopped = remote_call(rm, json_pack("{s:s,s:f}", "op", "stop", "grace_s", grace_s),
+                                  grace_s + 5.0, err, sizeof(err));
+    if (rm->in_fd >= 0) {
+        close(rm->in_fd); /* the agent's stdin ends: it stops what is left and exits */
+        rm->in_fd = -1;
+    }
+    for (i = 0; i < (int)(grace_s * 100) + 300 && proc_running(&rm->ssh); i++)
+        usleep(10000);
+    proc_stop(&rm->ssh, 1.0);
+    if (rm->ssh.out_fd >= 0) {
+        close(rm->ssh.out_fd);
+        rm->ssh.out_fd = -1;
+    }
+    rm->ssh.pid = -1;
+    pthread_mutex_destroy(&rm->mu);
+}
+
+/* `ssh HOST DRIVER --version`: its first line must be this build's version. */
+static int check_version(const struct server_host *h, const char *log, char *got, size_t gotlen,
+                         char *err, size_t errlen)
+{
+    char cmd[2200], q[2100], mine[128], why[512], tail[600];
+    struct proc p;
+    struct proc_result res;
+    int rc = -1;
+
+    snprintf(cmd, sizeof(cmd), "%s --version", words_quote(h->driver, q, sizeof(q)));
+    snprintf(mine, sizeof(mine), "pairbench %s (%s)", PAIRBENCH_RELEASE, PAIRBENCH_VERSION);
+    if (ssh_start(&p, h, cmd, log, NULL, err, errlen) < 0)
+        return -1;
+    if (proc_wait(&p, 20.0, 1.0, NULL, &res, why, sizeof(why)) < 0) {
+        snprintf(err, errlen, "server_host '%s': %s", h->url, why);
+        proc_stop(&p, 0.5);
+        return -1;
+    }
+    snprintf(got, gotlen, "%.*s", (int)strcspn(res.out, "\r\n"), res.out);
+    proc_file_tail(log, 400, tail, sizeof(tail));
+    proc_describe_status(res.status, why, sizeof(why));
+    if (res.timed_out || !WIFEXITED(res.status) || WEXITSTATUS(res.status) == 255)
+        snprintf(err, errlen, "server_host '%s': ssh failed (%s)%s%s", h->url, why,
+                 tail[0] ? ": " : "", tail);
+    else if (WEXITSTATUS(res.status) != 0)
+        snprintf(err, errlen,
+                 "server_host '%s': '%s --version' failed there (%s)%s%s (expected this "
+                 "pairbench's driver in the host's PATH, or driver=PATH in the URL)",
+                 h->url, h->driver, why, tail[0] ? ": " : "", tail);
+    else if (strcmp(got, mine) != 0)
+        snprintf(err, errlen,
+                 "server_host '%s': the driver there is '%s', expected '%s' (install this build's "
+                 "driver on the host)",
+                 h->url, got, mine);
+    else
+        rc = 0;
+    proc_result_release(&res);
+    proc_stop(&p, 0.5);
+    return rc;
+}
+
+int remote_preflight(const struct server_host *h, const char *work_dir, json_t **meta, char *err,
+                     size_t errlen)
+{
+    char log[4200], version[256], why[1024];
+    struct remote rm;
+    json_t *hello = NULL, *rtt;
+
+    *meta = NULL;
+    snprintf(log, sizeof(log), "%s/ssh-preflight.log", work_dir);
+    if (check_version(h, log, version, sizeof(version), err, errlen) < 0)
+        return -1;
+    if (remote_open(&rm, h, log, err, errlen) < 0)
+        return -1;
+    hello = remote_call(&rm, json_pack("{s:s}", "op", "hello"), 20.0, why, sizeof(why));
+    remote_close(&rm, 1.0);
+    if (!hello) {
+        snprintf(err, errlen, "server_host '%s': %s", h->url, why);
+        return -1;
+    }
+    rtt = sshhost_rtt(h, 21, why, sizeof(why));
+    if (!rtt) {
+        snprintf(err, errlen, "server_host '%s': measuring the round trip: %s", h->url, why);
+        json_decref(hello);
+        return -1;
+    }
+    *meta =
+        json_pack("{s:s,s:s,s:I,s:s,s:s,s:O,s:o,s:f}", "url", h->url, "address", h->host, "port",
+                  (json_int_t)h->port, "driver", h->driver, "version", version, "machine",
+                  json_object_get(hello, "machine"), "rtt_before", rtt, "rtt_limit", h->rtt_limit);
+    json_decref(hello);
+    (void)unlink(log);
+    return *meta ? 0 : -1;
+}

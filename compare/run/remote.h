@@ -1,0 +1,66 @@
+/* remote: the ssh side of a server launcher (docs/remote.md). One run's server on the server
+ * host is one ssh session running `driver agent` there (driver/agent.h): compare writes JSON
+ * requests to the session's stdin and reads one reply a line. The session is a process compare
+ * started (struct proc, its own group); closing its stdin ends the agent, which stops and reaps
+ * the server. When the connection dies, the agent sees its stdin end and does the same, and
+ * compare sees the replies end: the run fails with ssh's own words as the cause.
+ *
+ * Before the runs, remote_preflight checks the host once: `driver --version` there must print
+ * this build's version, the agent says what machine it is, and the idle round trip is measured
+ * (sshhost_rtt). */
+#ifndef PAIRBENCH_REMOTE_H
+#define PAIRBENCH_REMOTE_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "ptree.h"
+#include "run/proc.h"
+#include "run/sshhost.h"
+
+struct remote {
+    const struct server_host *h; /* not owned; must outlive the session */
+    struct proc ssh;             /* the ssh process; pid -1 when none */
+    int in_fd;                   /* the write end of its stdin; -1 closed */
+    char buf[16384];             /* reply bytes read and not yet used */
+    size_t used;
+    char log[4200];     /* ssh's stderr (capped) */
+    long server_pid;    /* the server's pid on the host; 0 none */
+    char ended[1024];   /* why the session ended; "" while it runs */
+    json_t *stopped;    /* the agent's reply to "stop" (status, rss_peak_kib, cpu_s), or NULL */
+    pthread_mutex_t mu; /* one request at a time: the window thread samples at the marks */
+};
+
+/* Starts ssh with `DRIVER agent` on h, its stderr into log. Returns 0, or -1 with err. */
+int remote_open(struct remote *rm, const struct server_host *h, const char *log, char *err,
+                size_t errlen);
+
+/* Sends req (stolen) and waits (safe from two threads: one request at a time) up to timeout_s for
+ * the reply. Returns it (new reference) when "ok" is true; NULL with err holding the agent's error,
+ * or why the session ended (also kept in rm->ended), or that no reply came in time. */
+json_t *remote_call(struct remote *rm, json_t *req, double timeout_s, char *err, size_t errlen);
+
+/* The server tree's figures now (a window_watch hook: arg is the remote). Returns 0, or -1
+ * when the server or the session has ended. */
+int remote_sample(void *arg, struct tree_sample *out);
+
+/* Whether the server runs; when it does not, why says how it ended (its status and log tail,
+ * or the session's end). */
+int remote_running(struct remote *rm, char *why, size_t whylen);
+
+/* Stops the server (SIGTERM, SIGKILL after grace_s), keeps the agent's reply in rm->stopped,
+ * and ends the session: stdin closed, ssh waited for briefly, then stopped. Safe to call twice
+ * and on a session that never opened. */
+void remote_close(struct remote *rm, double grace_s);
+
+/* The check before any run: the remote driver's version is this build's, the machine it is on,
+ * and the idle round trip. Fills *meta with {"url", "address", "port", "driver", "version",
+ * "machine", "rtt_before"} (new reference). work_dir holds ssh's log meanwhile. Returns 0, or
+ * -1 with err naming the URL and what failed. */
+int remote_preflight(const struct server_host *h, const char *work_dir, json_t **meta, char *err,
+                     size_t errlen);
+
+#endif

@@ -1,0 +1,97 @@
+/* runner_host: the runner's part of a server host (docs/remote.md): what is checked before
+ * the runs, the round trip at each run's end and after the runs (see runner.h). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "run/remote.h"
+#include "run/runner.h"
+
+int runner_check_host(struct runner *r, char *err, size_t errlen)
+{
+    const char *tmp = getenv("TMPDIR");
+    size_t v;
+
+    if (r->pin_server || r->n_tree_dirs) {
+        snprintf(err, errlen,
+                 "%s: $.server_host: %s is not supported with a server host yet (the servers "
+                 "run on '%s')",
+                 r->sp->path, r->pin_server ? "--pin-server" : "compare commits' worktrees",
+                 r->host->host);
+        return -1;
+    }
+    for (v = 0; v < r->sp->n_versions; v++) {
+        const struct spec_version *ver = &r->sp->versions[v];
+        if (!ver->server || ver->config_text) {
+            snprintf(err, errlen,
+                     "%s: $.versions[%zu]: %s (expected a \"server\" command for every "
+                     "version when \"server_host\" is set, and no \"config\" template)",
+                     r->sp->path, v, ver->server ? "has a \"config\" template" : "has no server");
+            return -1;
+        }
+    }
+    return remote_preflight(r->host, tmp && *tmp ? tmp : "/tmp", &r->host_meta, err, errlen);
+}
+
+int runner_check_host_channels(const struct runner *r, int instructions, int syscalls, char *err,
+                               size_t errlen)
+{
+    if (r->host && (instructions || syscalls)) {
+        snprintf(err, errlen,
+                 "%s: $.server_host: %s with a server host is not supported yet (the counted "
+                 "runs trace the server on the machine that runs it; run them without "
+                 "\"server_host\")",
+                 r->sp->path,
+                 instructions ? "--instructions (or \"instructions\")"
+                              : "--syscalls (or \"syscalls\")");
+        return -1;
+    }
+    return 0;
+}
+
+void runner_host_finish(struct runner *r, json_t *meta)
+{
+    char why[512], w[700];
+    json_t *after;
+    double before_us, after_us;
+
+    if (!r->host || !r->host_meta)
+        return;
+    after = sshhost_rtt(r->host, 21, why, sizeof(why));
+    before_us = json_number_value(
+        json_object_get(json_object_get(r->host_meta, "rtt_before"), "median_us"));
+    after_us = json_number_value(json_object_get(after, "median_us"));
+    json_object_set_new(r->host_meta, "rtt_after", after ? after : json_string(why));
+    if (after && before_us > 0) {
+        int moved = after_us > before_us * (1 + r->host->rtt_limit) ||
+                    after_us < before_us / (1 + r->host->rtt_limit);
+        json_object_set_new(r->host_meta, "rtt_moved", json_boolean(moved));
+        snprintf(w, sizeof(w),
+                 "the round trip to the server host moved from %.0f µs to %.0f µs over the "
+                 "runs, past the stated share %.2f: the network was disturbed",
+                 before_us, after_us, r->host->rtt_limit);
+        if (moved && json_is_array(json_object_get(meta, "warnings")))
+            json_array_append_new(json_object_get(meta, "warnings"), json_string(w));
+    }
+    json_object_set(meta, "server_host", r->host_meta);
+}
+
+void runner_host_rtt(const struct runner *r, json_t *interf)
+{
+    char why[512];
+    json_t *rtt;
+    double before, now, lim = r->host->rtt_limit;
+
+    if (!json_is_object(interf) || !r->host_meta)
+        return;
+    before = json_number_value(
+        json_object_get(json_object_get(r->host_meta, "rtt_before"), "median_us"));
+    if (!(rtt = sshhost_rtt(r->host, 5, why, sizeof(why))))
+        return;
+    now = json_number_value(json_object_get(rtt, "median_us"));
+    json_object_set_new(interf, "rtt_us", json_real(now));
+    if (before > 0 && (now > before * (1 + lim) || now < before / (1 + lim))) {
+        json_object_set_new(interf, "disturbed", json_true());
+        json_object_set_new(interf, "rtt_moved", json_true());
+    }
+    json_decref(rtt);
+}

@@ -1,0 +1,382 @@
+/* agent: `driver agent`, a run's server on a server host (see agent.h). */
+#include "agent.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <netdb.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "ptree.h"
+
+#define AGENT_LINE_MAX (1024 * 1024)
+
+struct agent {
+    pid_t pid; /* the server, also its process group; 0 = none */
+    int reaped, status;
+    struct rusage ru;
+    char dir[4096];
+};
+
+static volatile sig_atomic_t agent_stop;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    agent_stop = 1;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !agent_stop)
+        ;
+}
+
+/* "exit 1", "signal 9 (Killed)". */
+static void describe(int status, char *out, size_t outlen)
+{
+    if (WIFEXITED(status))
+        snprintf(out, outlen, "exit %d", WEXITSTATUS(status));
+    else if (WIFSIGNALED(status))
+        snprintf(out, outlen, "signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else
+        snprintf(out, outlen, "status %d", status);
+}
+
+/* Reaps the server when it has ended. Returns whether it still runs. */
+static int server_running(struct agent *a)
+{
+    pid_t got;
+
+    if (a->pid <= 0 || a->reaped)
+        return 0;
+    do
+        got = wait4(a->pid, &a->status, WNOHANG, &a->ru);
+    while (got < 0 && errno == EINTR);
+    if (got == a->pid || (got < 0 && errno == ECHILD))
+        a->reaped = 1;
+    return !a->reaped;
+}
+
+/* SIGTERM to the server's group, SIGKILL after grace_s, reaped; then the rest of the group. */
+static void server_stop(struct agent *a, double grace_s)
+{
+    int waited_ms = 0;
+
+    if (a->pid <= 0)
+        return;
+    if (server_running(a)) {
+        (void)kill(-a->pid, SIGTERM);
+        while (server_running(a) && waited_ms < (int)(grace_s * 1000)) {
+            sleep_ms(10);
+            waited_ms += 10;
+        }
+        if (server_running(a)) {
+            (void)kill(-a->pid, SIGKILL);
+            while (!a->reaped && wait4(a->pid, &a->status, 0, &a->ru) < 0 && errno == EINTR)
+                ;
+            a->reaped = 1;
+        }
+    }
+    (void)kill(-a->pid, SIGKILL); /* whatever the server left in its group */
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    (void)remove(path);
+    return 0;
+}
+
+static void reply(json_t *o)
+{
+    char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+
+    if (s) {
+        printf("%s\n", s);
+        fflush(stdout);
+    }
+    free(s);
+    json_decref(o);
+}
+
+/* The reply to a request that failed: the text says what and why. */
+static json_t *fail(const char *text)
+{
+    return json_pack("{s:b,s:s}", "ok", 0, "error", text);
+}
+
+/* fail() with the text "WHAT: A: B" (B may be ""). */
+static json_t *fail3(const char *what, const char *a, const char *b)
+{
+    char text[1024];
+
+    snprintf(text, sizeof(text), "%s: %s%s%s", what, a, b[0] ? ": " : "", b);
+    return fail(text);
+}
+
+static json_t *op_hello(void)
+{
+    struct utsname u;
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    char version[128];
+    json_t *m;
+
+    snprintf(version, sizeof(version), "pairbench %s (%s)", PAIRBENCH_RELEASE, PAIRBENCH_VERSION);
+    if (uname(&u) < 0)
+        memset(&u, 0, sizeof(u));
+    m = json_pack("{s:s,s:s,s:s,s:I,s:I}", "hostname", u.nodename, "kernel", u.release, "arch",
+                  u.machine, "cpus", (json_int_t)sysconf(_SC_NPROCESSORS_ONLN), "memory_kib",
+                  (json_int_t)(pages > 0 && psize > 0 ? pages / 1024 * psize : 0));
+    return json_pack("{s:b,s:s,s:o}", "ok", 1, "version", version, "machine", m);
+}
+
+/* A free port on host (bind to port 0, as compare does on loopback), and the server's
+ * directory made once. */
+static json_t *op_place(struct agent *a, const json_t *req)
+{
+    const char *host = json_string_value(json_object_get(req, "host"));
+    struct addrinfo hints = {.ai_family = AF_UNSPEC,
+                             .ai_socktype = SOCK_STREAM,
+                             .ai_flags = AI_NUMERICSERV | AI_PASSIVE};
+    struct addrinfo *ai = NULL;
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof(ss);
+    const char *tmp = getenv("TMPDIR");
+    unsigned port = 0;
+    int fd = -1, rc;
+
+    if (!host)
+        return fail("place: no \"host\"");
+    if ((rc = getaddrinfo(host, "0", &hints, &ai)) != 0)
+        return fail3("place: address", host, gai_strerror(rc));
+    fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0 && bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
+        getsockname(fd, (struct sockaddr *)&ss, &sl) == 0)
+        port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                                              : ((struct sockaddr_in *)&ss)->sin_port);
+    rc = errno;
+    if (fd >= 0)
+        close(fd);
+    freeaddrinfo(ai);
+    if (!port)
+        return fail3("place: no free port on", host, strerror(rc));
+    if (!a->dir[0]) {
+        snprintf(a->dir, sizeof(a->dir), "%s/pairbench-agent-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(a->dir)) {
+            rc = errno;
+            a->dir[0] = '\0';
+            return fail3("place: cannot make a directory under", tmp && *tmp ? tmp : "/tmp",
+                         strerror(rc));
+        }
+    }
+    return json_pack("{s:b,s:I,s:s}", "ok", 1, "port", (json_int_t)port, "dir", a->dir);
+}
+
+/* The child's side of op_start: its own group, dies with the agent, output to the log. */
+static void start_child(struct agent *a, char **argv, const json_t *env, pid_t parent, int errw)
+{
+    char log[4200];
+    const char *k;
+    json_t *v;
+    int fd, e;
+
+    (void)setpgid(0, 0);
+    (void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(127);
+    snprintf(log, sizeof(log), "%s/server.log", a->dir);
+    fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        (void)dup2(fd, 1);
+        (void)dup2(fd, 2);
+    }
+    fd = open("/dev/null", O_RDONLY);
+    if (fd >= 0)
+        (void)dup2(fd, 0);
+    json_object_foreach((json_t *)env, k, v)
+    {
+        if (json_is_string(v))
+            (void)setenv(k, json_string_value(v), 1);
+    }
+    signal(SIGPIPE, SIG_DFL);
+    execvp(argv[0], argv);
+    e = errno;
+    (void)!write(errw, &e, sizeof(e));
+    _exit(127);
+}
+
+static json_t *op_start(struct agent *a, const json_t *req)
+{
+    const json_t *jargv = json_object_get(req, "argv"), *env = json_object_get(req, "env");
+    size_t n = json_array_size(jargv), i;
+    char **argv = NULL;
+    int pfd[2] = {-1, -1}, e = 0;
+    ssize_t got;
+    pid_t pid, self = getpid();
+    json_t *out;
+
+    if ((a->pid > 0 && server_running(a)) || !a->dir[0] || n == 0)
+        return fail(a->dir[0] && n ? "start: a server already runs" : "start: no place or argv");
+    server_stop(a, 0); /* a server that ended (a port taken meanwhile): its group too */
+    memset(&a->ru, 0, sizeof(a->ru));
+    a->pid = 0;
+    a->reaped = 0;
+    if (!(argv = calloc(n + 1, sizeof(*argv))) || pipe2(pfd, O_CLOEXEC) < 0) {
+        free(argv);
+        return fail3("start", strerror(errno), "");
+    }
+    for (i = 0; i < n; i++)
+        argv[i] = (char *)json_string_value(json_array_get(jargv, i));
+    pid = fork();
+    if (pid == 0)
+        start_child(a, argv, json_is_object(env) ? env : NULL, self, pfd[1]);
+    close(pfd[1]);
+    if (pid < 0) {
+        out = fail3("start: fork", strerror(errno), "");
+    } else {
+        do
+            got = read(pfd[0], &e, sizeof(e));
+        while (got < 0 && errno == EINTR);
+        a->pid = pid;
+        if (got == (ssize_t)sizeof(e)) {
+            server_running(a);
+            out = fail3("cannot execute", argv[0], strerror(e));
+        } else {
+            out = json_pack("{s:b,s:I}", "ok", 1, "pid", (json_int_t)pid);
+        }
+    }
+    close(pfd[0]);
+    free(argv);
+    return out;
+}
+
+/* The last max bytes of the server's log as one line. */
+static void log_tail(const struct agent *a, char *out, size_t outlen)
+{
+    char path[4200], buf[4096];
+    size_t i;
+    ssize_t n;
+
+    snprintf(path, sizeof(path), "%s/server.log", a->dir);
+    n = ptree_read_small(path, buf, sizeof(buf));
+    out[0] = '\0';
+    if (n <= 0)
+        return;
+    for (i = 0; i < (size_t)n; i++)
+        if (buf[i] == '\n' || buf[i] == '\r')
+            buf[i] = ' ';
+    snprintf(out, outlen, "%.400s", buf + (n > 400 ? n - 400 : 0));
+}
+
+static json_t *op_sample(struct agent *a)
+{
+    struct tree_sample s;
+    char st[128], tail[512];
+
+    if (a->pid <= 0)
+        return fail("sample: no server");
+    if (!server_running(a) || ptree_sample("/proc", a->pid, sysconf(_SC_CLK_TCK), &s) < 0) {
+        server_running(a);
+        describe(a->status, st, sizeof(st));
+        log_tail(a, tail, sizeof(tail));
+        return json_pack("{s:b,s:b,s:s,s:s}", "ok", 1, "running", 0, "status",
+                         a->reaped ? st : "gone", "log", tail);
+    }
+    return json_pack("{s:b,s:b,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I}", "ok", 1, "running", 1, "cpu_s",
+                     s.cpu_s, "sched_s", s.sched_s, "n_sched", (json_int_t)s.n_sched, "n_procs",
+                     (json_int_t)s.n_procs, "syscr", (json_int_t)s.syscr, "syscw",
+                     (json_int_t)s.syscw, "vcsw", (json_int_t)s.vcsw, "nivcsw",
+                     (json_int_t)s.nivcsw);
+}
+
+static json_t *op_stop(struct agent *a, const json_t *req)
+{
+    double grace = json_number_value(json_object_get(req, "grace_s"));
+    char st[128];
+
+    if (a->pid <= 0)
+        return fail("stop: no server");
+    server_stop(a, grace > 0 ? grace : 2.0);
+    describe(a->status, st, sizeof(st));
+    return json_pack("{s:b,s:s,s:I,s:f}", "ok", 1, "status", st, "rss_peak_kib",
+                     (json_int_t)a->ru.ru_maxrss, "cpu_s",
+                     (double)a->ru.ru_utime.tv_sec + a->ru.ru_utime.tv_usec / 1e6 +
+                         (double)a->ru.ru_stime.tv_sec + a->ru.ru_stime.tv_usec / 1e6);
+}
+
+static json_t *dispatch(struct agent *a, const char *line)
+{
+    json_error_t je;
+    json_t *req = json_loads(line, 0, &je), *out;
+    const char *op = json_string_value(json_object_get(req, "op"));
+
+    if (!op)
+        out = fail3("bad request", req ? "no \"op\"" : je.text, "");
+    else if (strcmp(op, "hello") == 0)
+        out = op_hello();
+    else if (strcmp(op, "place") == 0)
+        out = op_place(a, req);
+    else if (strcmp(op, "start") == 0)
+        out = op_start(a, req);
+    else if (strcmp(op, "sample") == 0)
+        out = op_sample(a);
+    else if (strcmp(op, "stop") == 0)
+        out = op_stop(a, req);
+    else
+        out = fail3("unknown op", op, "expected hello, place, start, sample or stop");
+    json_decref(req);
+    return out;
+}
+
+int agent_main(int argc, char **argv)
+{
+    struct agent a = {0};
+    struct sigaction sa = {0};
+    char *line = NULL;
+    size_t cap = 0;
+
+    (void)argv;
+    if (argc > 0) {
+        fprintf(stderr, "driver: agent: takes no arguments (requests come on stdin)\n");
+        return 2;
+    }
+    sa.sa_handler = on_signal; /* no SA_RESTART: a read in progress returns EINTR */
+    sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    while (!agent_stop) {
+        ssize_t n = getline(&line, &cap, stdin);
+        if (n < 0) {
+            if (errno == EINTR && !agent_stop) {
+                clearerr(stdin);
+                continue;
+            }
+            break; /* stdin ended: the session is gone */
+        }
+        if (n > AGENT_LINE_MAX)
+            break;
+        reply(dispatch(&a, line));
+        if (ferror(stdout))
+            break; /* nobody reads the replies any more */
+    }
+    free(line);
+    server_stop(&a, 2.0);
+    if (a.dir[0])
+        (void)nftw(a.dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return 0;
+}
