@@ -70,8 +70,8 @@ CFLAGS += -DPAIRBENCH_CFLAGS='"$(PAIRBENCH_OPT_FLAGS)"'
 VERSION_STAMP := $(BUILD)/version.stamp
 $(shell mkdir -p $(BUILD) && echo '$(RELEASE) $(VERSION) $(PAIRBENCH_OPT_FLAGS)' | cmp -s - $(VERSION_STAMP) \
     || echo '$(RELEASE) $(VERSION) $(PAIRBENCH_OPT_FLAGS)' > $(VERSION_STAMP))
-$(addprefix $(BUILD)/,driver/main.o driver/result.o compare/run/envinfo.o compare/main.o \
-    compare/run/runmeta.o): $(VERSION_STAMP)
+$(addprefix $(BUILD)/,driver/main.o driver/result.o driver/agent.o compare/run/envinfo.o \
+    compare/main.o compare/run/runmeta.o compare/run/remote.o): $(VERSION_STAMP)
 
 COMMON_SRC := $(wildcard common/*.c)
 DRIVER_SRC := $(filter-out driver/main.c,$(wildcard $(addsuffix /*.c,$(DRIVER_DIRS))))

@@ -9,6 +9,7 @@
 
 #include "cmd/cmds.h"
 #include "num.h"
+#include "run/sshhost.h"
 #include "run/proc.h"
 #include "report/render.h"
 #include "run/run.h"
@@ -37,14 +38,23 @@ const size_t run_flags_count = sizeof(run_flags) / sizeof(run_flags[0]);
 
 /* The one-line form (run/inline.c), for run and gate. */
 const struct flag_def inline_flags[RUN_INLINE_FLAGS] = {
-    {"--baseline", 1, RUN_FLAG_BASELINE}, {"--candidate", 1, RUN_FLAG_CANDIDATE},
-    {"--redis", 1, RUN_FLAG_REDIS},       {"--tcp", 0, RUN_FLAG_TCP},
-    {"--http", 1, RUN_FLAG_HTTP},         {"--ws", 0, RUN_FLAG_WS},
-    {"--pipeline", 1, RUN_FLAG_PIPELINE}, {"--connections", 1, RUN_FLAG_CONNECTIONS},
-    {"--payload", 1, RUN_FLAG_PAYLOAD},   {"--save-spec", 1, RUN_FLAG_SAVE_SPEC},
-    {"--workers", 1, RUN_FLAG_WORKERS},   {"--window", 1, RUN_FLAG_WINDOW},
-    {"--rate", 1, RUN_FLAG_RATE},         {"--keyspace", 1, RUN_FLAG_KEYSPACE},
-    {"--command", 1, RUN_FLAG_COMMAND},   {"--setup", 1, RUN_FLAG_SETUP},
+    {"--baseline", 1, RUN_FLAG_BASELINE},
+    {"--candidate", 1, RUN_FLAG_CANDIDATE},
+    {"--redis", 1, RUN_FLAG_REDIS},
+    {"--tcp", 0, RUN_FLAG_TCP},
+    {"--http", 1, RUN_FLAG_HTTP},
+    {"--ws", 0, RUN_FLAG_WS},
+    {"--pipeline", 1, RUN_FLAG_PIPELINE},
+    {"--connections", 1, RUN_FLAG_CONNECTIONS},
+    {"--payload", 1, RUN_FLAG_PAYLOAD},
+    {"--save-spec", 1, RUN_FLAG_SAVE_SPEC},
+    {"--workers", 1, RUN_FLAG_WORKERS},
+    {"--window", 1, RUN_FLAG_WINDOW},
+    {"--rate", 1, RUN_FLAG_RATE},
+    {"--keyspace", 1, RUN_FLAG_KEYSPACE},
+    {"--command", 1, RUN_FLAG_COMMAND},
+    {"--setup", 1, RUN_FLAG_SETUP},
+    {"--server-host", 1, RUN_FLAG_SERVER_HOST},
 };
 const size_t inline_flags_count = sizeof(inline_flags) / sizeof(inline_flags[0]);
 
@@ -71,6 +81,7 @@ static int run_flag_inline(struct run_request *rq, struct flags *f, int id)
         [RUN_FLAG_KEYSPACE - RUN_FLAG_BASELINE] = &in->keyspace,
         [RUN_FLAG_COMMAND - RUN_FLAG_BASELINE] = &in->command,
         [RUN_FLAG_SETUP - RUN_FLAG_BASELINE] = &in->setup,
+        [RUN_FLAG_SERVER_HOST - RUN_FLAG_BASELINE] = &in->server_host,
     };
 
     if (id >= RUN_FLAG_REDIS && id <= RUN_FLAG_WS) {
@@ -89,6 +100,12 @@ static int run_flag_inline(struct run_request *rq, struct flags *f, int id)
     }
     if (!f->value[0])
         return flags_bad_value(f, id == RUN_FLAG_SAVE_SPEC ? "a file name" : "a value");
+    if (id == RUN_FLAG_SERVER_HOST) { /* checked now: the spec it goes into is printed */
+        struct server_host h;
+        char why[512];
+        if (sshhost_parse(f->value, &h, why, sizeof(why)) < 0)
+            return flags_fail(f, "%s: %s", f->flag, why);
+    }
     if (id == RUN_FLAG_COMMAND) { /* a command template is a Redis load */
         if (in->protocol && strcmp(in->protocol, "redis") != 0)
             return flags_fail(f, "%s: a Redis command template, but --%s was given", f->flag,
@@ -151,6 +168,7 @@ int run_flag_apply(struct run_request *rq, struct flags *f, int id)
     case RUN_FLAG_KEYSPACE:
     case RUN_FLAG_COMMAND:
     case RUN_FLAG_SETUP:
+    case RUN_FLAG_SERVER_HOST:
         return run_flag_inline(rq, f, id);
     case RUN_FLAG_SYSCALLS:
         rq->syscalls = 1;
@@ -215,7 +233,9 @@ static const char run_usage[] =
     "       compare run --baseline CMD --candidate CMD (--redis CMDS | --command TEMPLATE |\n"
     "                   --tcp | --http PATH | --ws) [--pipeline N,..] [--connections N,..]\n"
     "                   [--workers N,..] [--window N,..] [--payload N,..] [--rate R,..]\n"
-    "                   [--keyspace N,..] [--setup CMDS] [--save-spec FILE] [run flags]\n"
+    "                   [--keyspace N,..] [--setup CMDS] [--save-spec FILE]\n"
+    "                   [--server-host ssh://[USER@]HOST[:PORT][?keyfile=F&known_hosts=F]]\n"
+    "                   [run flags]\n"
     "Runs every configuration of the grids for every version of the spec, in fresh\n"
     "processes, rounds in alternating order; writes DIR/runs.jsonl, meta.json,\n"
     "summary.json, report.md and report.html, and prints DIR on stdout.\n"
@@ -229,6 +249,8 @@ static const char run_usage[] =
     "loop unless told (--rate R: R operations/s, or \"N%\" of the saturation rate);\n"
     "a list makes an axis. It prints the spec it builds (kept in DIR/input/); --save-spec FILE\n"
     "writes it and its grid (FILE.grid.json) for `compare run --spec FILE`.\n"
+    "--server-host URL: both servers run on that host over ssh, started by the driver\n"
+    "there (`driver agent`); the spec's \"server_host\" (docs/remote.md).\n"
     "--syscalls: also count the server's system calls per operation, by name, with\n"
     "ptrace, in 3 counted rounds of their own (the spec's \"syscalls\").\n"
     "--cache-sim: count the instructions with callgrind's cache simulation too, for\n"

@@ -41,10 +41,11 @@ enum {
     RUN_FLAG_KEYSPACE,
     RUN_FLAG_COMMAND,
     RUN_FLAG_SETUP,
+    RUN_FLAG_SERVER_HOST, /* the one-line form's "server_host" (run/sshhost.h) */
 };
 extern const struct flag_def run_flags[];
 extern const size_t run_flags_count;
-#define RUN_INLINE_FLAGS 16 /* entries of inline_flags */
+#define RUN_INLINE_FLAGS 17 /* entries of inline_flags */
 extern const struct flag_def inline_flags[RUN_INLINE_FLAGS];
 extern const size_t inline_flags_count;
 

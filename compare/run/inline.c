@@ -282,6 +282,8 @@ static json_t *inline_spec(const struct run_inline *in, const char *grid_path)
                      "the one-line form: the baseline's and the candidate's server commands",
                      "versions", "name", a, "server", in->protocol, in->baseline, "name", b,
                      "server", in->protocol, in->candidate, "grids", grid_path);
+    if (spec && in->server_host) /* checked as a spec's, by spec_load */
+        json_object_set_new(spec, "server_host", json_string(in->server_host));
     return spec;
 }
 

@@ -29,6 +29,7 @@ struct run_inline {
     const char *keyspace;                         /* --keyspace list (redis) */
     const char *command, *setup;                  /* --command TEMPLATE, --setup (redis) */
     const char *save_spec;                        /* --save-spec FILE */
+    const char *server_host;                      /* --server-host URL (run/sshhost.h) */
     char spec_file[PATH_MAX + 32];                /* the spec written for the run */
     char dir[PATH_MAX];                           /* the run directory chosen for it */
 };

@@ -11,7 +11,9 @@
 #    A/A never regressed or improved; the report says client and server were apart.
 # 2. the ssh connection killed in the middle of a run: that run fails with the session's end
 #    as its cause, its server is gone from the server host, and --resume completes the run.
-# 3. a password in the URL, and --instructions with a server host, are refused (exit 2).
+# 3. a password in the URL (spec or --server-host, never echoed), and --instructions with a
+#    server host, are refused (exit 2).
+# 4. the one-line form's --server-host puts both servers on the host.
 # Nothing is left: namespaces, sshd, keys, agent directories (trap).
 # Cost: 20 runs of 0.4 s and one of 3 s, ssh set-ups: about 25-40 s on 2 loaded cores.
 . "$(dirname "$0")/../lib.sh"
@@ -167,6 +169,15 @@ grep -q 'server_host: a password in the URL is refused' bad.err || fail "passwor
 grep -q secret bad.err && fail "the password was echoed"
 assert_exit 2 inc "$COMPARE" run --spec remote0.json --out c --instructions 2> c.err
 grep -q 'instructions.*server host is not supported yet' c.err || fail "instructions: $(cat c.err)"
+assert_exit 2 "$COMPARE" run --baseline "$RS" --candidate "$RS" --redis SET --server-host "ssh://root:secret@$SRV" --out bad2 > bad2.out 2> bad2.err
+grep -q -- '--server-host: a password in the URL is refused' bad2.err || fail "--server-host password: $(cat bad2.err)"
+grep -q secret bad2.out bad2.err && fail "the --server-host password was echoed"
+
+# 4. the one-line form's --server-host
+inc "$COMPARE" run --baseline "$RS" --candidate "$RS" --redis SET --connections 1 --runs 1 \
+    --warmup 0.1 --duration 0.2 --server-host "$URL" --out o > o.out 2> o.err || fail "one-line form: $(tail -3 o.err)"
+assert_eq "$(json_get o/meta.json 'this.server_host.address')" "$SRV" "one-line form's server host"
+[ "$(grep -c '"host":"10.213.0.1"' o/runs.jsonl)" = 2 ] || fail "one-line form's runs: $(cat o/runs.jsonl)"
 ls -d /tmp/pairbench-agent-* 2> /dev/null && fail "an agent directory is left"
 pgrep -f "$T/driver agent" > /dev/null && fail "an agent is left"
 echo ok
