@@ -29,24 +29,21 @@ ssize_t ptree_read_small(const char *path, char *buf, size_t len)
     return got;
 }
 
-/* ppid, utime + stime (ticks) from a /proc/PID/stat line. Returns 0, or -1. */
-static int parse_pid_stat(const char *buf, long *ppid, unsigned long long *ticks)
+/* ppid, utime + stime (ticks) and minflt + majflt from a /proc/PID/stat line. Returns 0, or
+ * -1. */
+static int parse_pid_stat(const char *buf, long *ppid, unsigned long long *ticks,
+                          unsigned long long *faults)
 {
     const char *s = strrchr(buf, ')'); /* the command name may hold spaces and ')' */
-    unsigned long long ut, st;
-    int field;
+    unsigned long long ut, st, minflt, majflt;
 
-    if (!s)
-        return -1;
-    s++;
-    if (sscanf(s, " %*c %ld", ppid) != 1)
-        return -1;
-    /* after ')': field 3 (state) ... field 14 utime, 15 stime */
-    for (field = 2; field < 13 && s; field++)
-        s = strchr(s + 1, ' ');
-    if (!s || sscanf(s, " %llu %llu", &ut, &st) != 2)
+    /* after ')': state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt
+     * utime stime */
+    if (!s || sscanf(s + 1, " %*c %ld %*d %*d %*d %*d %*u %llu %*u %llu %*u %llu %llu", ppid,
+                     &minflt, &majflt, &ut, &st) != 5)
         return -1;
     *ticks = ut + st;
+    *faults = minflt + majflt;
     return 0;
 }
 
@@ -67,14 +64,16 @@ static unsigned long long keyed(const char *text, const char *key)
 }
 
 /* Adds one process's figures (its stat ticks already known) to out. */
-static void add_process(const char *proc_root, long pid, unsigned long long ticks, long hz,
+static void add_process(const char *proc_root, const struct pinfo *pi, long hz,
                         struct tree_sample *out)
 {
-    char path[4200], buf[4096];
+    char path[4200], buf[4096], *m;
     DIR *d;
     struct dirent *e;
+    long pid = pi->pid;
 
-    out->cpu_s += (double)ticks / (double)hz;
+    out->cpu_s += (double)pi->ticks / (double)hz;
+    out->faults += pi->faults;
     out->n_procs++;
     snprintf(path, sizeof(path), "%s/%ld/io", proc_root, pid);
     if (ptree_read_small(path, buf, sizeof(buf)) > 0) {
@@ -97,6 +96,12 @@ static void add_process(const char *proc_root, long pid, unsigned long long tick
         if (ptree_read_small(path, buf, sizeof(buf)) > 0) {
             out->sched_s += strtod(buf, NULL) / 1e9;
             out->n_sched++;
+        }
+        snprintf(path, sizeof(path), "%s/%ld/task/%s/sched", proc_root, pid, e->d_name);
+        if (ptree_read_small(path, buf, sizeof(buf)) > 0 && (m = strstr(buf, "se.nr_migrations")) &&
+            (m = strchr(m, ':'))) { /* CONFIG_SCHED_DEBUG kernels only */
+            out->migrations += strtoull(m + 1, NULL, 10);
+            out->n_migr++;
         }
     }
     closedir(d);
@@ -124,7 +129,7 @@ struct pinfo *ptree_list(const char *proc_root, size_t *n)
             continue;
         snprintf(path, sizeof(path), "%s/%ld/stat", proc_root, pid);
         if (ptree_read_small(path, buf, sizeof(buf)) <= 0 ||
-            parse_pid_stat(buf, &v[*n].ppid, &v[*n].ticks) < 0)
+            parse_pid_stat(buf, &v[*n].ppid, &v[*n].ticks, &v[*n].faults) < 0)
             continue;
         v[*n].pid = pid;
         (*n)++;
@@ -166,7 +171,7 @@ int ptree_sample_in(const char *proc_root, const struct pinfo *v, size_t n, pid_
     if (!(idx = malloc((n + 1) * sizeof(*idx))) || !(m = tree_order(v, n, (long)pid, idx)))
         goto out;
     for (i = 0; i < m; i++)
-        add_process(proc_root, v[idx[i]].pid, v[idx[i]].ticks, hz, out);
+        add_process(proc_root, &v[idx[i]], hz, out);
     rc = 0;
 out:
     free(idx);

@@ -24,12 +24,18 @@ struct tree_sample {
      * nanosecond resolution when two samples read the same threads (ticks are 10 ms) */
     double sched_s;
     unsigned n_sched;
+    /* page faults (minor + major) of every process of the tree, its ended threads' too
+     * (PID/stat); CPU migrations of its live threads (task/TID/sched se.nr_migrations, read
+     * from n_migr threads: 0 on kernels without CONFIG_SCHED_DEBUG) */
+    unsigned long long faults, migrations;
+    unsigned n_migr;
 };
 
 /* One process of a listing: its pid, its parent and its CPU ticks (utime + stime). */
 struct pinfo {
     long pid, ppid;
     unsigned long long ticks;
+    unsigned long long faults; /* minflt + majflt */
 };
 
 /* Reads a small file into buf (NUL-terminated). Returns the length, or -1. */

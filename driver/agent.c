@@ -297,11 +297,12 @@ static json_t *op_sample(struct agent *a)
         return json_pack("{s:b,s:b,s:s,s:s}", "ok", 1, "running", 0, "status",
                          a->reaped ? st : "gone", "log", tail);
     }
-    return json_pack("{s:b,s:b,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I}", "ok", 1, "running", 1, "cpu_s",
-                     s.cpu_s, "sched_s", s.sched_s, "n_sched", (json_int_t)s.n_sched, "n_procs",
-                     (json_int_t)s.n_procs, "syscr", (json_int_t)s.syscr, "syscw",
+    return json_pack("{s:b,s:b,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "ok", 1, "running", 1,
+                     "cpu_s", s.cpu_s, "sched_s", s.sched_s, "n_sched", (json_int_t)s.n_sched,
+                     "n_procs", (json_int_t)s.n_procs, "syscr", (json_int_t)s.syscr, "syscw",
                      (json_int_t)s.syscw, "vcsw", (json_int_t)s.vcsw, "nivcsw",
-                     (json_int_t)s.nivcsw);
+                     (json_int_t)s.nivcsw, "faults", (json_int_t)s.faults, "migrations",
+                     (json_int_t)s.migrations, "n_migr", (json_int_t)s.n_migr);
 }
 
 static json_t *op_stop(struct agent *a, const json_t *req)

@@ -12,7 +12,8 @@
  *   {"op":"start","argv":[...],"env":{...}}            {"ok":true,"pid":P}
  *   {"op":"sample"}                   {"ok":true,"running":true,"cpu_s":..,"sched_s":..,
  *                                      "n_sched":..,"n_procs":..,"syscr":..,"syscw":..,
- *                                      "vcsw":..,"nivcsw":..}
+ *                                      "vcsw":..,"nivcsw":..,"faults":..,"migrations":..,
+ *                                      "n_migr":..}
  *                                     or {"ok":true,"running":false,"status":"exit 1","log":".."}
  *   {"op":"stop","grace_s":S}         {"ok":true,"status":"signal 15 (Terminated)",
  *                                      "rss_peak_kib":N,"cpu_s":S}

@@ -186,6 +186,10 @@ int remote_sample(void *arg, struct tree_sample *out)
         out->syscw = (unsigned long long)json_integer_value(json_object_get(rep, "syscw"));
         out->vcsw = (unsigned long long)json_integer_value(json_object_get(rep, "vcsw"));
         out->nivcsw = (unsigned long long)json_integer_value(json_object_get(rep, "nivcsw"));
+        out->faults = (unsigned long long)json_integer_value(json_object_get(rep, "faults"));
+        out->migrations =
+            (unsigned long long)json_integer_value(json_object_get(rep, "migrations"));
+        out->n_migr = (unsigned)json_integer_value(json_object_get(rep, "n_migr"));
         rc = 0;
     }
     json_decref(rep);

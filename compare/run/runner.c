@@ -526,8 +526,12 @@ static void run_record_remote(struct run_ctx *c)
                   json_is_integer(json_object_get(st, "rss_peak_kib"))
                       ? json_integer(json_integer_value(json_object_get(st, "rss_peak_kib")))
                       : json_null());
-    if (c->swin && json_is_object(c->server_obj))
+    if (c->swin && json_is_object(c->server_obj)) {
+        json_t *perf = runner_host_perf(&c->win);
+        if (perf)
+            json_object_set_new(c->swin, "perf", perf);
         json_object_set(c->server_obj, "window", c->swin);
+    }
 }
 
 /* The window's accounting, and the server's part of the line (a server that ended during the

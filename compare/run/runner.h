@@ -82,6 +82,15 @@ int runner_check_host(struct runner *r, char *err, size_t errlen);
  * runs is disturbed ("disturbed", "rtt_moved"). */
 void runner_host_rtt(const struct runner *r, json_t *interf);
 
+struct window_watch;
+
+/* With a server host, the software counts of the server's tree over w's marked window from the
+ * agent's samples, in server.window.perf's form: {"context_switches", "page_faults",
+ * "cpu_migrations" (when the host's kernel shows them), "threads", "source": "proc"} (the
+ * server's ended threads' switches and migrations are not in them, which perf_event_open's
+ * inherited counters here would keep); NULL without both marks. New reference. */
+json_t *runner_host_perf(const struct window_watch *w);
+
 /* With a server host, refuses what is counted by tracing the server here (--instructions,
  * --syscalls, --cache-sim: their counted runs cannot run over ssh yet). Returns 0, or -1 with
  * err saying so. */

@@ -5,6 +5,7 @@
 
 #include "run/remote.h"
 #include "run/runner.h"
+#include "run/window.h"
 
 int runner_check_host(struct runner *r, char *err, size_t errlen)
 {
@@ -94,4 +95,25 @@ void runner_host_rtt(const struct runner *r, json_t *interf)
         json_object_set_new(interf, "rtt_moved", json_true());
     }
     json_decref(rtt);
+}
+
+/* b - a, or null when it went backwards (a thread ended inside the window). */
+static json_t *delta(unsigned long long a, unsigned long long b)
+{
+    return b >= a ? json_integer((json_int_t)(b - a)) : json_null();
+}
+
+json_t *runner_host_perf(const struct window_watch *w)
+{
+    const struct tree_sample *a = &w->mark[0].server, *b = &w->mark[1].server;
+    json_t *p;
+
+    if (w->marks != 2 || !w->mark[0].have_server || !w->mark[1].have_server)
+        return NULL;
+    p = json_pack("{s:o,s:o,s:I,s:s}", "context_switches",
+                  delta(a->vcsw + a->nivcsw, b->vcsw + b->nivcsw), "page_faults",
+                  delta(a->faults, b->faults), "threads", (json_int_t)b->n_sched, "source", "proc");
+    if (p && a->n_migr && b->n_migr)
+        json_object_set_new(p, "cpu_migrations", delta(a->migrations, b->migrations));
+    return p;
 }

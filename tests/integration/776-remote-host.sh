@@ -5,8 +5,8 @@
 # them, 100 µs of netem delay on both ends, OpenSSH's sshd in the server namespace on its own
 # config, port, host key and authorized key (all made here), compare in the client namespace.
 # 1. redis-server against itself across the namespaces: every run ok, every figure present,
-#    server CPU and context switches from the agent on the server side (server.host), peak
-#    RSS there, meta.json with both machines and the round trip before and after; P50 batch
+#    server CPU, context switches and page faults from the agent on the server side
+#    (server.host), peak RSS there, meta.json with both machines and the round trip before and after; P50 batch
 #    latency above the same grid's on loopback by at least the added 200 µs less a margin;
 #    A/A never regressed or improved; the report says client and server were apart.
 # 2. the ssh connection killed in the middle of a run: that run fails with the session's end
@@ -110,6 +110,8 @@ for (const x of r) {
   if (s.host !== "10.213.0.1") throw new Error("server.host " + s.host);
   if (!(s.cpu_s > 0) || !(s.rss_peak_kib > 1000)) throw new Error("server cpu/rss " + JSON.stringify(s));
   if (!w || w.source !== "marks" || !(w.cpu_s > 0) || !(w.ctxsw > 0) || !(w.syscr > 0)) throw new Error("server.window " + JSON.stringify(w));
+  const p = w.perf;
+  if (!p || p.source !== "proc" || !(p.context_switches > 0) || typeof p.page_faults !== "number" || !(p.threads >= 1)) throw new Error("server.window.perf " + JSON.stringify(p));
   if (typeof x.interference.rtt_us !== "number") throw new Error("interference.rtt_us " + JSON.stringify(x.interference));
 }
 const med = a => { a = a.slice().sort((p, q) => p - q); return a[a.length >> 1]; };
@@ -126,7 +128,7 @@ for (const row of sum.rows) for (const [k, mm] of Object.entries(row.metrics)) {
   const v = mm.vs_baseline && mm.vs_baseline.b;
   if (v && (v.verdict === "regressed" || v.verdict === "improved")) throw new Error("A/A flagged: " + k + " " + v.verdict);
 }
-for (const k of ["throughput", "p50_us", "p99_us", "rss_mib"])
+for (const k of ["throughput", "p50_us", "p99_us", "rss_mib", "context_switches", "page_faults"])
   if (!sum.rows[0].metrics[k] || sum.rows[0].metrics[k].values.a.n !== 4) throw new Error("metric " + k);
 ' "$delay" || fail "figures across the namespaces"
 grep -q "client and server apart: the driver ran here, every server on 10.213.0.1 (" r/report.md || fail "report.md does not say client and server were apart"

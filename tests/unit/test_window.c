@@ -72,6 +72,7 @@ static void test_tree(void)
     CHECK(s.syscr == 111 && s.syscw == 22);
     CHECK(s.vcsw == 15 && s.nivcsw == 7);
     CHECK(ptree_sample(root, 200, 100, &s) == 0 && NEAR(s.cpu_s, 2.0) && s.n_procs == 2);
+    CHECK(s.faults == 200); /* minflt 100 of each process's stat */
     CHECK(ptree_sample(root, 555, 100, &s) == -1 && s.n_procs == 0);
     /* the threads' schedstat (on-CPU ns first): summed over every thread read */
     CHECK(ptree_sample(root, 100, 100, &s) == 0 && s.n_sched == 0);
