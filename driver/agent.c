@@ -254,8 +254,12 @@ static json_t *op_start(struct agent *a, const json_t *req)
         while (got < 0 && errno == EINTR);
         a->pid = pid;
         if (got == (ssize_t)sizeof(e)) {
-            server_running(a);
-            out = fail3("cannot execute", argv[0], strerror(e));
+            char text[1200];
+            while (wait4(pid, &a->status, 0, &a->ru) < 0 && errno == EINTR)
+                ;
+            a->reaped = 1;
+            snprintf(text, sizeof(text), "cannot execute '%.1000s': %s", argv[0], strerror(e));
+            out = fail(text);
         } else {
             out = json_pack("{s:b,s:I}", "ok", 1, "pid", (json_int_t)pid);
         }

@@ -13,6 +13,13 @@
 #    as its cause, its server is gone from the server host, and --resume completes the run.
 # 3. a password in the URL (spec or --server-host, never echoed), and --instructions with a
 #    server host, are refused (exit 2).
+# a server program the host does not have: the run fails saying so, as a local one would
+write_spec none.json redis grid.json '"runs": 1, "warmup": 0.1, "duration": 0.2'", \"server_host\": \"$URL\"" a "pb-no-such-server --port {port}"
+assert_exit 3 inc "$COMPARE" run --spec none.json --out none > none.out 2> none.err
+grep -q "server not ready: the agent on ssh://root@$SRV:2222.*: cannot execute 'pb-no-such-server': No such file or directory" none/runs.jsonl ||
+    fail "missing server program: $(cat none/runs.jsonl)"
+
+#    A server program missing on the host fails its run naming it.
 # 4. the one-line form's --server-host puts both servers on the host.
 # Nothing is left: namespaces, sshd, keys, agent directories (trap).
 # Cost: 20 runs of 0.4 s and one of 3 s, ssh set-ups: about 25-40 s on 2 loaded cores.
@@ -174,6 +181,12 @@ grep -q 'instructions.*server host is not supported yet' c.err || fail "instruct
 assert_exit 2 "$COMPARE" run --baseline "$RS" --candidate "$RS" --redis SET --server-host "ssh://root:secret@$SRV" --out bad2 > bad2.out 2> bad2.err
 grep -q -- '--server-host: a password in the URL is refused' bad2.err || fail "--server-host password: $(cat bad2.err)"
 grep -q secret bad2.out bad2.err && fail "the --server-host password was echoed"
+
+# a server program the host does not have: the run fails saying so, as a local one would
+write_spec none.json redis grid.json '"runs": 1, "warmup": 0.1, "duration": 0.2'", \"server_host\": \"$URL\"" a "pb-no-such-server --port {port}"
+assert_exit 3 inc "$COMPARE" run --spec none.json --out none > none.out 2> none.err
+grep -q "server not ready: the agent on ssh://root@$SRV:2222.*: cannot execute 'pb-no-such-server': No such file or directory" none/runs.jsonl ||
+    fail "missing server program: $(cat none/runs.jsonl)"
 
 # 4. the one-line form's --server-host
 inc "$COMPARE" run --baseline "$RS" --candidate "$RS" --redis SET --connections 1 --runs 1 \
