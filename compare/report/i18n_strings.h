@@ -357,6 +357,12 @@ X(M_ENV_SCOPE_V,
   "the {0} configurations above on this one machine over loopback; other payloads, "
   "concurrency levels, networks, machines and workloads are not covered",
   "仅限上述 {0} 个配置、这一台机器、经回环地址；其他负载大小、并发度、网络、机器和工作负载均未覆盖")
+X(M_ENV_SCOPE_APART_V,
+  "the {0} configurations above, the driver on this machine and the servers on the server host, "
+  "over that one path; other payloads, concurrency levels, networks, machines and workloads are "
+  "not covered",
+  "仅限上述 {0} 个配置、驱动在本机而服务器在服务器主机上、经这一条网络路径；"
+  "其他负载大小、并发度、网络、机器和工作负载均未覆盖")
 X(M_UNDECIDED,
   "Undecided: {0} of {1} configurations could not be decided — too few runs for their noise, "
   "noise larger than the threshold, or disturbed runs; the tables say which and how many runs "

@@ -226,7 +226,8 @@ static void env_run(const struct md *m)
     md_put(m, " |\n");
     row_begin(m, M_ENV_SCOPE);
     snprintf(n, sizeof(n), "%zu", m->nrows);
-    md_tmpl(m, md_t(m, M_ENV_SCOPE_V), n, MD_END);
+    md_tmpl(m, md_t(m, mget(m->meta, "server_host") ? M_ENV_SCOPE_APART_V : M_ENV_SCOPE_V), n,
+            MD_END);
     md_put(m, " |\n\n");
 }
 

@@ -140,6 +140,7 @@ for (const k of ["throughput", "p50_us", "p99_us", "rss_mib", "context_switches"
 ' "$delay" || fail "figures across the namespaces"
 grep -q "client and server apart: the driver ran here, every server on 10.213.0.1 (" r/report.md || fail "report.md does not say client and server were apart"
 grep -q "client and server apart" r/report.html || fail "report.html does not say client and server were apart"
+grep -q "the driver on this machine and the servers on the server host" r/report.md || fail "report.md's scope"
 pgrep -f "redis-server .*--bind $SRV" > /dev/null && fail "a server is left on the server host"
 
 # 2. the ssh connection killed mid-run: the run fails with its cause, no server is left
