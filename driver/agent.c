@@ -154,8 +154,12 @@ static json_t *op_place(struct agent *a, const json_t *req)
                              .ai_socktype = SOCK_STREAM,
                              .ai_flags = AI_NUMERICSERV | AI_PASSIVE};
     struct addrinfo *ai = NULL;
-    struct sockaddr_storage ss;
-    socklen_t sl = sizeof(ss);
+    union {
+        struct sockaddr sa;
+        struct sockaddr_in in4;
+        struct sockaddr_in6 in6;
+    } u;
+    socklen_t sl = sizeof(u);
     const char *tmp = getenv("TMPDIR");
     unsigned port = 0;
     int fd = -1, rc;
@@ -164,11 +168,10 @@ static json_t *op_place(struct agent *a, const json_t *req)
         return fail("place: no \"host\"");
     if ((rc = getaddrinfo(host, "0", &hints, &ai)) != 0)
         return fail3("place: address", host, gai_strerror(rc));
+    memset(&u, 0, sizeof(u));
     fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd >= 0 && bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
-        getsockname(fd, (struct sockaddr *)&ss, &sl) == 0)
-        port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-                                              : ((struct sockaddr_in *)&ss)->sin_port);
+    if (fd >= 0 && bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && getsockname(fd, &u.sa, &sl) == 0)
+        port = ntohs(u.sa.sa_family == AF_INET6 ? u.in6.sin6_port : u.in4.sin_port);
     rc = errno;
     if (fd >= 0)
         close(fd);

@@ -207,7 +207,8 @@ static int launch_argv(struct runner *r, const struct launch *l, char ***argv, c
 }
 
 /* Probes the started server p until it answers, ends, or l->probe_timeout_s passes. Returns 0
- * ready, 1 failed (reason set), 2 interrupted by *r->stop. */
+ * ready, 1 failed (reason set), 2 interrupted by *r->stop. With rm (a server on the server
+ * host) the agent says whether the server still runs, and p is not looked at. */
 static int launch_wait_ready(struct runner *r, const struct launch *l, struct proc *p,
                              struct remote *rm, const struct probe_target *pt, const char *shown,
                              char *reason, size_t reasonlen)
@@ -378,7 +379,7 @@ static int remote_start_once(struct runner *r, struct launch *l, json_t *eff, st
     rm->server_pid = (long)json_integer_value(json_object_get(rep, "pid"));
     json_decref(rep);
     probe_target_fill(&pt, l->params, lr.host, lr.port, r->sp->versions[l->version].env);
-    rc = launch_wait_ready(r, &lr, NULL, rm, &pt, shown, reason, reasonlen);
+    rc = launch_wait_ready(r, &lr, &rm->ssh, rm, &pt, shown, reason, reasonlen);
     if (rc == 0)
         note_server_version(r, l->version, ju_str(l->params, "protocol", NULL), &pt, NULL);
 out:
