@@ -30,11 +30,12 @@ done
 runtime_pkgs="build-essential pkg-config git ca-certificates dpkg-dev libssl-dev libjansson-dev
  libcurl4-openssl-dev redis-server"
 # linux-perf: perf, which test 660 uses for its hardware-counter run where counters exist;
-# openssh-server: the sshd test 776 runs on its own port and keys inside a network namespace
+# openssh-server, iproute2: the sshd test 776 runs on its own port and keys inside a network
+# namespace (ip netns, tc)
 # (never as the system service: stopped and disabled below)
 test_pkgs="clang llvm libclang-rt-14-dev clang-format clang-tidy cppcheck valgrind strace
  python3 python3-yaml openssl curl redis-tools nginx-light socat wrk nghttp2-client nodejs
- chromium fonts-wqy-microhei man-db groff-base linux-perf openssh-server openssh-client"
+ chromium fonts-wqy-microhei man-db groff-base linux-perf openssh-server openssh-client iproute2"
 backport_pkgs="valkey-server"          # Debian 12 has valkey only in bookworm-backports
 [ "$test_too" = 1 ] && backport_pkgs="$backport_pkgs valkey-tools"
 want="$runtime_pkgs"
