@@ -19,7 +19,7 @@ static int direction(enum metric m, double rel, double threshold_pct)
 static void judge_newest(struct drift_series *s, const double *prev, size_t n, double th)
 {
     struct verdict_out vo;
-    struct mod_evidence ev = {0, 0, 0, 1, 0};
+    struct mod_evidence ev = {.scale = 1};
     double m = 0, ss = 0;
     size_t i;
 

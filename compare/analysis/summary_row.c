@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/disturb.h"
+#include "analysis/order.h"
 #include "analysis/outcome.h"
 #include "analysis/stats.h"
 #include "analysis/summary.h"
@@ -273,7 +274,7 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
     json_t *o = json_object(), *vals = json_object(), *vs = json_object();
     static double a[SUMMARY_MAX_ROUNDS], b[SUMMARY_MAX_ROUNDS], ratios[SUMMARY_MAX_ROUNDS],
         logs[SUMMARY_MAX_ROUNDS];
-    static unsigned char both[SUMMARY_MAX_ROUNDS];
+    static unsigned char both[SUMMARY_MAX_ROUNDS], after[SUMMARY_MAX_ROUNDS];
     struct stats_range base, cand;
     size_t na, nb, i, vi;
 
@@ -300,19 +301,25 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
         struct stats_range pr;
         double lo, hi;
         json_t *c = json_object(), *pj = json_object();
-        size_t np;
+        size_t np, k;
 
         nb = collect(sides[vi], m, nr, b);
         stats_range(b, nb, &cand);
         for (i = 0; i < nr; i++)
             both[i] = sides[0]->have[m][i] && sides[vi]->have[m][i];
         np = stats_paired_ratios(sides[0]->v[m], sides[vi]->v[m], both, nr, ratios);
+        /* the rounds of the ratios, in the order stats_paired_ratios keeps them */
+        for (i = 0, k = 0; i < nr && k < np; i++)
+            if (both[i] && sides[0]->v[m][i] != 0)
+                after[k++] = (unsigned char)sched_runs_after(json_array_size(versions),
+                                                             (unsigned)i + 1, 0, vi);
         memset(&in, 0, sizeof(in));
         in.metric = m < METRIC_ALL ? (enum metric)m : METRIC_CPU_PERCENT; /* ungated */
         in.failed = row_failed || na == 0 || nb == 0;
         in.base = base;
         in.cand = cand;
         in.ratios = ratios;
+        in.after = after;
         in.n_ratios = np;
         in.planned = lp->planned;
         in.looks = lp->looks;
