@@ -75,6 +75,15 @@ X(M_INSTR_NO_SYMBOLS,
   "没有符号的函数按其所在文件计为 `unknown (文件)`。函数名需要调试符号：Debian 软件包请安装其 "
   "`-dbgsym` 包（`dpkg -S` 可查出文件所属的包；这些包在 debian-debug 源中）；自行编译的程序请加 "
   "`-g` 编译且不要 strip。")
+X(M_INSTR_UNNAMED_PKG,
+  "`{0}` ({1}) has no symbols, so its own code is left out of the list above: install "
+  "`{2}-dbgsym` (Debian's debug symbols, found by the binary's build id) to see its functions.",
+  "`{0}`（{1}）没有符号，因此其自身代码未列入上表：安装 `{2}-dbgsym`（Debian "
+  "的调试符号，按二进制的 build id 查找）即可看到其函数。")
+X(M_INSTR_UNNAMED_SRC,
+  "`{0}` ({1}) has no symbols, so its own code is left out of the list above: build it with "
+  "`-g` and do not strip it to see its functions.",
+  "`{0}`（{1}）没有符号，因此其自身代码未列入上表：用 `-g` 编译且不要 strip，即可看到其函数。")
 X(M_MN_SERVER_CPU, "server CPU per operation", "服务器每次操作 CPU")
 X(M_MN_INSTRUCTIONS, "instructions per operation", "每次操作指令数")
 X(M_MN_CTXSW, "context switches per operation", "每次操作上下文切换次数")

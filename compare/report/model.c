@@ -308,6 +308,45 @@ static void environment(struct model_env *e, const json_t *meta)
         e->lib[i] = build_or_env(e->build, model_lib_keys[i], e->libs, model_lib_keys[i]);
 }
 
+/* The counted binaries without symbols, once each (by file), from every row's instructions. */
+static void unnamed_binaries(struct report_model *m)
+{
+    const json_t *row, *b;
+    const char *ver;
+    size_t i, k;
+
+    json_array_foreach(m->rows, i, row)
+    {
+        json_object_foreach(json_object_get(summary_metric(row, "instructions"), "binaries"), ver,
+                            b)
+        {
+            const char *path = ju_str(b, "path", NULL);
+
+            if (!path || !json_is_false(json_object_get(b, "symbols")))
+                continue;
+            for (k = 0; k < m->n_unnamed && strcmp(m->unnamed[k].path, path) != 0; k++)
+                ;
+            if (k < m->n_unnamed || m->n_unnamed == MODEL_MAX_UNNAMED)
+                continue;
+            m->unnamed[m->n_unnamed++] =
+                (struct model_unnamed){ju_str(b, "name", path), path, ju_str(b, "package", NULL)};
+        }
+    }
+}
+
+int model_fn_unnamed(const struct report_model *m, const char *fn)
+{
+    size_t k, n;
+
+    for (k = 0; k < m->n_unnamed; k++) {
+        n = strlen(m->unnamed[k].name);
+        if (strncmp(fn, "unknown (", 9) == 0 && strncmp(fn + 9, m->unnamed[k].name, n) == 0 &&
+            strcmp(fn + 9 + n, ")") == 0)
+            return 1;
+    }
+    return 0;
+}
+
 int report_model_build(struct report_model *m, const json_t *summary, const json_t *meta)
 {
     const json_t *vers = json_object_get(summary, "versions");
@@ -346,6 +385,7 @@ int report_model_build(struct report_model *m, const json_t *summary, const json
     evidence(m);
     one_version(m);
     environment(&m->env, meta);
+    unnamed_binaries(m);
     return 0;
 oom:
     report_model_release(m);

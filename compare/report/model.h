@@ -56,6 +56,14 @@ struct model_env {
     const json_t *lib[MODEL_N_LIBS];             /* driver_build's, else environment.libraries' */
 };
 
+/* A counted server binary that cannot name its functions (summary instructions.binaries,
+ * run/symbols.h): the name the version's command gave it, its file, and the Debian package
+ * whose -dbgsym would name them (NULL: a build of the user's own). */
+struct model_unnamed {
+    const char *name, *path, *package;
+};
+#define MODEL_MAX_UNNAMED 8
+
 struct report_model {
     const json_t *summary, *meta, *rows;
     size_t nrows, nv;
@@ -89,6 +97,10 @@ struct report_model {
     double best_throughput, lowest_p99;
 
     struct model_env env;
+
+    /* the distinct counted binaries without symbols: said once, in place of their unknowns */
+    struct model_unnamed unnamed[MODEL_MAX_UNNAMED];
+    size_t n_unnamed;
 };
 
 /* The names of the error counters, in errors[] order. */
@@ -104,6 +116,9 @@ void report_model_release(struct report_model *m);
 
 /* The verdict of row's metric for version (NULL when absent). */
 const char *model_verdict(const json_t *row, const char *metric, const char *version);
+/* Whether a "functions" item named fn is the code of one of m's binaries without symbols
+ * ("unknown (NAME)"): the reports name the binary once instead of listing it. */
+int model_fn_unnamed(const struct report_model *m, const char *fn);
 /* A row's label (its config id when it has none). */
 const char *model_row_label(const json_t *row);
 

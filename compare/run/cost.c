@@ -23,6 +23,7 @@
 #include "run/dataset.h"
 #include "run/launch.h"
 #include "run/proc.h"
+#include "run/symbols.h"
 #include "util/jobs_util.h"
 #include "util/words.h"
 #include "util/redact.h"
@@ -406,6 +407,9 @@ json_t *cost_line(struct runner *r, const struct sched_run *sr, const char *star
     char ended[40];
 
     runner_utc_now(ended, sizeof(ended));
+    /* which binary ran, and whether it can name its functions (run/symbols.h) */
+    symbols_note(inst, json_string_value(json_object_get(r->sp->versions[sr->version].server,
+                                                         ju_str(cfg->params, "protocol", ""))));
     return json_pack(
         "{s:s,s:s,s:s,s:s,s:I,s:I,s:o,s:s,s:s,s:s,s:o,s:o,s:o}", "version",
         r->sp->versions[sr->version].name, "config", cfg->id, "label", cfg->label, "kind",
@@ -425,25 +429,6 @@ static void cost_allocs_lift(json_t *line)
         return;
     json_object_set(line, "allocations", al);
     json_object_del(fns, "(allocations)");
-}
-
-void cost_rm_dir_files(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char path[4400];
-
-    if (!d)
-        return;
-    while ((e = readdir(d)))
-        if (e->d_name[0] != '.') {
-            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-            if (unlink(path) < 0 && errno == EISDIR) {
-                cost_rm_dir_files(path);
-                (void)rmdir(path);
-            }
-        }
-    closedir(d);
 }
 
 /* Counted runs under valgrind take minutes: a driver timeout of at least this. */
