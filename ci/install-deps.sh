@@ -7,9 +7,9 @@
 # As another user it checks (like --check) and names the command to run as root. Idempotent: a
 # second run adds nothing. It stops only the services of packages it has just installed (they
 # start on default ports); services that were already there are left alone, except munge,
-# slurmctld and slurmd, which are stopped and disabled whenever they are enabled (keep them
-# with PAIRBENCH_KEEP_SLURM_SERVICES=1). Every apt source it adds reuses the mirror URI
-# already configured here, so no registry host name is written.
+# slurmctld and slurmd, which are stopped and disabled whenever they run or are enabled
+# (keep them with PAIRBENCH_KEEP_SLURM_SERVICES=1). Every apt source it adds reuses the
+# mirror URI already configured here, so no registry host name is written.
 # Exit: 0 everything present (or installed), 1 something missing (check mode), 2 bad usage,
 # 3 an install step failed.
 set -eu
@@ -145,26 +145,32 @@ for s in $fresh_services; do
     log "stopping $s (just installed; the tests and the demo start their own servers)"
     if command -v service >/dev/null 2>&1; then service "$s" stop >/dev/null 2>&1 || true; fi
 done
-# The Slurm daemons and munged are also disabled at boot (the test starts its own cluster on
-# free ports and its own munge socket); done on every run while they are enabled, so a run
-# interrupted between install and here is finished by the next one. A machine that runs a
-# Slurm cluster of its own sets PAIRBENCH_KEEP_SLURM_SERVICES=1 to keep them as they are.
+# The Slurm daemons and munged are also stopped and disabled at boot (the test starts its own
+# cluster on free ports and its own munge socket); done on every run while one is enabled or
+# running as a service (its Debian pid file names a live process), so a run interrupted
+# between install and here is finished by the next one. A machine that runs a Slurm cluster
+# of its own sets PAIRBENCH_KEEP_SLURM_SERVICES=1 to keep them as they are.
 svc_enabled() { # a systemd unit symlink or a SysV start link
     for f in /etc/systemd/system/*.wants/"$1".service /etc/rc[2-5].d/S[0-9][0-9]"$1"; do
         [ -e "$f" ] && return 0
     done
     return 1
 }
+svc_running() { # the pid file of Debian's unit or init script names a live process
+    case $1 in munge) f=/run/munge/munged.pid ;; *) f=/run/$1.pid ;; esac
+    [ -s "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null
+}
 if [ "${PAIRBENCH_KEEP_SLURM_SERVICES:-0}" != 1 ]; then
     for s in munge slurmctld slurmd; do
-        installed "$s" && svc_enabled "$s" || continue
-        log "disabling the system service $s (the Slurm test runs its own daemons)"
+        installed "$s" || continue
+        svc_enabled "$s" || svc_running "$s" || continue
+        log "stopping and disabling the system service $s (the Slurm test runs its own daemons)"
         if command -v service >/dev/null 2>&1; then service "$s" stop >/dev/null 2>&1 || true; fi
         if command -v systemctl >/dev/null 2>&1; then systemctl disable "$s" >/dev/null 2>&1 || true; fi
         if [ -x "/etc/init.d/$s" ] && command -v update-rc.d >/dev/null 2>&1; then
             update-rc.d "$s" disable >/dev/null 2>&1 || true
         fi
-        svc_enabled "$s" && { log "could not disable $s"; exit 3; }
+        if svc_enabled "$s" || svc_running "$s"; then log "could not stop and disable $s"; exit 3; fi
     done
 fi
 
