@@ -32,10 +32,12 @@ done
 runtime_pkgs="build-essential pkg-config git ca-certificates dpkg-dev libssl-dev libjansson-dev
  libcurl4-openssl-dev redis-server"
 # linux-perf: perf, which test 660 uses for its hardware-counter run where counters exist;
-# slurmctld slurmd slurm-client munge: the one-node cluster test 945 runs ci/slurm/shards.sh on
+# slurmctld slurmd slurm-client munge: the one-node cluster test 945 runs ci/slurm/shards.sh on;
+# haproxy: specs/haproxy-close.json (a proxy in front of the reference server), test 457
 test_pkgs="clang llvm libclang-rt-14-dev clang-format clang-tidy cppcheck valgrind strace
  python3 python3-yaml openssl curl redis-tools nginx-light socat wrk nghttp2-client nodejs
- chromium fonts-wqy-microhei man-db groff-base linux-perf slurmctld slurmd slurm-client munge"
+ chromium fonts-wqy-microhei man-db groff-base linux-perf slurmctld slurmd slurm-client munge
+ haproxy"
 backport_pkgs="valkey-server"          # Debian 12 has valkey only in bookworm-backports
 [ "$test_too" = 1 ] && backport_pkgs="$backport_pkgs valkey-tools"
 want="$runtime_pkgs"
@@ -130,7 +132,7 @@ fi
 # Services whose packages this run installs: only those are stopped afterwards.
 fresh_services=""
 for pair in redis-server:redis-server valkey-server:valkey-server nginx-light:nginx \
-    munge:munge slurmctld:slurmctld slurmd:slurmd; do
+    munge:munge slurmctld:slurmctld slurmd:slurmd haproxy:haproxy; do
     case " $missing $missing_bp " in *" ${pair%%:*} "*) fresh_services="$fresh_services ${pair#*:}" ;; esac
 done
 if [ -n "$missing" ]; then

@@ -136,6 +136,9 @@ X(M_WEAK_NONE,
   "Nothing known weakens this measurement (no failed or unstable rows, TLS "
   "verification on where used, no machine warning recorded).",
   "未发现削弱本次测量的因素（没有失败或不稳定的行，使用 TLS 时证书校验开启，没有记录机器警告）。")
+X(M_WEAK_NOT_COUNTABLE,
+  "Not countable here, so judged on their timed metrics alone: {0} (first cause: {1}).",
+  "在此无法计数，因此仅按计时指标判定：{0}（首个原因：{1}）。")
 X(M_WEAK_INSECURE, "TLS certificate verification was off (`--insecure`) in: {0}.",
   "以下配置关闭了 TLS 证书校验（`--insecure`）：{0}。")
 X(M_WEAK_UNSTABLE,

@@ -160,6 +160,9 @@ static void count_rows(struct report_model *m)
         }
         m->n_undecided += m->undecided[r];
         m->insecure[r] = json_is_true(json_object_get(row, "tls_insecure"));
+        m->not_countable[r] = json_is_string(json_object_get(row, "not_countable"));
+        if (m->not_countable[r] && !m->n_not_countable++)
+            m->not_countable_why = ju_str(row, "not_countable", "");
         m->unjudged[r] = !ok || m->unstable[r];
         m->n_unstable += m->unstable[r];
         m->n_insecure += m->insecure[r];
@@ -215,7 +218,7 @@ static void machine_weaknesses(struct report_model *m)
 static int weaknesses(struct report_model *m)
 {
     const json_t *ds = json_object_get(m->summary, "dataset");
-    size_t cap = 7 + ENV_MAX_WARNINGS + json_array_size(json_object_get(m->summary, "warnings")) +
+    size_t cap = 8 + ENV_MAX_WARNINGS + json_array_size(json_object_get(m->summary, "warnings")) +
                  json_array_size(json_object_get(m->meta, "warnings"));
     struct verdict_rules def;
 
@@ -241,6 +244,8 @@ static int weaknesses(struct report_model *m)
             json_object_get(m->summary, "thresholds_pct"), "noise_limit_pct", def.noise_limit_pct);
     if (m->n_insecure > 0)
         weak_add(m, WEAK_INSECURE);
+    if (m->n_not_countable > 0)
+        weak_add(m, WEAK_NOT_COUNTABLE)->text = m->not_countable_why;
     return 0;
 }
 
@@ -372,7 +377,8 @@ int report_model_build(struct report_model *m, const json_t *summary, const json
     m->insecure = calloc(m->nrows + 1, 1);
     m->unjudged = calloc(m->nrows + 1, 1);
     m->undecided = calloc(m->nrows + 1, 1);
-    if (!m->unstable || !m->insecure || !m->unjudged || !m->undecided)
+    m->not_countable = calloc(m->nrows + 1, 1);
+    if (!m->unstable || !m->insecure || !m->unjudged || !m->undecided || !m->not_countable)
         goto oom;
     for (v = 1; v < m->nv; v++) {
         m->cand[v].version = m->versions[v];
@@ -405,6 +411,7 @@ void report_model_release(struct report_model *m)
     free(m->insecure);
     free(m->unjudged);
     free(m->undecided);
+    free(m->not_countable);
     free(m->weak);
     memset(m, 0, sizeof(*m));
 }

@@ -26,14 +26,15 @@ struct model_candidate {
 };
 
 enum weak_kind {
-    WEAK_STOPPED,  /* the run stopped before its plan was done (text: meta.json's "stopped") */
-    WEAK_NO_META,  /* meta.json is missing */
-    WEAK_HASH,     /* runs.jsonl changed since it was recorded (sha_recorded, sha_now) */
-    WEAK_MACHINE,  /* a fact about the machine (machine) */
-    WEAK_TEXT,     /* a harness warning with no structure (text, English as recorded) */
-    WEAK_FAILED,   /* count runs failed */
-    WEAK_UNSTABLE, /* the rows in unstable[]; noise_limit_pct */
-    WEAK_INSECURE, /* the rows in insecure[] used TLS without verification */
+    WEAK_STOPPED,       /* the run stopped before its plan was done (text: meta.json's "stopped") */
+    WEAK_NO_META,       /* meta.json is missing */
+    WEAK_HASH,          /* runs.jsonl changed since it was recorded (sha_recorded, sha_now) */
+    WEAK_MACHINE,       /* a fact about the machine (machine) */
+    WEAK_TEXT,          /* a harness warning with no structure (text, English as recorded) */
+    WEAK_FAILED,        /* count runs failed */
+    WEAK_UNSTABLE,      /* the rows in unstable[]; noise_limit_pct */
+    WEAK_INSECURE,      /* the rows in insecure[] used TLS without verification */
+    WEAK_NOT_COUNTABLE, /* the rows in not_countable[]: no count stands (text: the first why) */
 };
 
 struct weakness {
@@ -79,6 +80,11 @@ struct report_model {
     double reopened_max[MODEL_MAX_VERSIONS];
     unsigned char *unstable, *insecure, *unjudged; /* per row */
     size_t n_unstable, n_insecure, n_unjudged;
+    /* per row: its server was not countable here (summary "not_countable"): judged on its
+     * timed metrics alone; the first row's reason */
+    unsigned char *not_countable;
+    size_t n_not_countable;
+    const char *not_countable_why;
     /* per row: a candidate's gated metrics could not be decided (outcome.h "inconclusive":
      * too few runs to reach the evidence level), so the outcome is inconclusive */
     unsigned char *undecided;

@@ -100,6 +100,11 @@ char *sent_weakness(const struct report_model *m, const struct weakness *w, cons
                 : i18n_fill(i18n(lang, M_WEAK_INSECURE), rows ? rows : "", END);
         free(rows);
         return s;
+    case WEAK_NOT_COUNTABLE:
+        rows = sent_rows_mask(m, m->not_countable, lang);
+        s = i18n_fill(i18n(lang, M_WEAK_NOT_COUNTABLE), rows ? rows : "", w->text, END);
+        free(rows);
+        return s;
     }
     return NULL;
 }

@@ -309,23 +309,6 @@ static json_t *figures(const struct cgprof *idle, const struct cgprof *win, doub
     return o;
 }
 
-/* Whether the window's idle correction is not smaller than its own count: then no count is
- * left to report (the figure would be zero or below). Threads that poll for work (valkey's
- * --io-threads) can do it: their idle rate follows timing. 1 with the reason set. */
-static int correction_exceeds(const json_t *inst, char *reason, size_t reasonlen)
-{
-    double corr = ju_num(inst, "idle_correction", 0);
-    long long win = ju_int(inst, "window_instructions", 0);
-
-    if (corr < (double)win)
-        return 0;
-    snprintf(reason, reasonlen,
-             "the idle correction (%.0f instructions) is not smaller than the window's count "
-             "(%lld): the server's threads poll for work, so its idle cost follows timing",
-             corr, win);
-    return 1;
-}
-
 /* The counted part of a run, the server already started. 0 ok (*inst set), 1 failed, 2
  * interrupted, -1 internal error. */
 static int count_run(struct runner *r, const struct sched_run *sr, const struct cost_settings *cs,
@@ -385,7 +368,7 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
     }
     if (rc == 0)
         *inst = figures(idle, win, idle_s, win_s, result, vg);
-    if (rc == 0 && *inst && correction_exceeds(*inst, reason, reasonlen)) {
+    if (rc == 0 && *inst && cost_correction_exceeds(*inst, reason, reasonlen)) {
         json_decref(*inst);
         *inst = NULL;
         rc = 1;
@@ -624,6 +607,7 @@ int cost_schedule(struct runner *r, const struct cost_settings *cs, const unsign
     struct sched_run *plan = NULL;
     size_t n, total, i;
     int failed = 0;
+    unsigned char *skip;
 
     if (!cs->enabled || cs->use_counters)
         return 0; /* counters: the timed runs counted */
@@ -633,33 +617,37 @@ int cost_schedule(struct runner *r, const struct cost_settings *cs, const unsign
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    skip = calloc(r->sp->n_configs + 1, 1);
     for (i = 0; i < n && !*r->stop; i++) {
         const struct sched_run *sr = &plan[i];
-        json_t *line = cost_run(r, sr, cs, err, errlen);
+        json_t *line;
         const char *st;
+        int whole = 0;
 
-        if (!line) {
+        if (skip && skip[sr->config])
+            continue; /* its server was not countable here: the row stands on its timed runs */
+        if (!(line = cost_run(r, sr, cs, err, errlen))) {
             if (*r->stop)
                 break;
             failed = -1;
             break;
         }
         st = ju_str(line, "status", NULL);
-        if (strcmp(st ? st : "", "ok") != 0 &&
-            strstr(ju_str(line, "reason", ""), "server not ready") != NULL) {
+        if (strcmp(st ? st : "", "ok") != 0 && cost_not_countable(line, &whole)) {
             char shown[2100];
 
-            /* a server that never answers under the counting setup (replies held on timers,
-             * which the virtual clock serves at most once per grace period: preload/clock.c)
-             * will not answer in the next run either: the rest is left out, and the rows are
-             * judged on their timed metrics (summary_row.c reads "countable": false) */
+            /* the rows are judged on their timed metrics (summary_row.c reads "countable":
+             * false) */
             json_object_set_new(line, "countable", json_false());
             fprintf(stderr,
                     "compare: not countable here: %s · %s: %s; the counted runs are left out and "
                     "the rows judged on their timed metrics\n",
                     r->sp->configs[sr->config].label, r->sp->versions[sr->version].name,
                     redact_show(ju_str(line, "reason", NULL), shown, sizeof(shown)));
-            n = i + 1;
+            if (whole || !skip)
+                n = i + 1;
+            else
+                skip[sr->config] = 1;
         } else if (strcmp(st ? st : "", "ok") != 0) {
             char shown[2100];
 
@@ -681,5 +669,6 @@ int cost_schedule(struct runner *r, const struct cost_settings *cs, const unsign
         json_decref(line);
     }
     free(plan);
+    free(skip);
     return failed;
 }

@@ -341,7 +341,7 @@ int cost_exact_prepare(struct cost_exact *ex, const struct runner *r, size_t ver
                        const char *cmd, const char *dir, unsigned long long seed, unsigned wave,
                        char *err, size_t errlen)
 {
-    struct words_vars vars = {"1", "127.0.0.1", "x", "x", "x", dir, NULL, "x"};
+    struct words_vars vars = {"1", "127.0.0.1", "x", "x", "x", dir, NULL, "x", "2"};
     char **argv = NULL, why[512];
     size_t argc, v, size, most = 0;
 

@@ -22,7 +22,7 @@ if grep -nE '(https?|ftp)://' "$S" "$TOP/ci/build-hiredis.sh"; then fail "a URL 
 # The test toolchain holds what the tests call (man, the YAML parser, h2load for driver wrap,
 # perf for the hardware-counter run of 660).
 for p in man-db groff-base python3-yaml nghttp2-client valgrind chromium linux-perf \
-    slurmctld slurmd slurm-client munge; do
+    slurmctld slurmd slurm-client munge haproxy; do
     grep -q "$p" "$S" || fail "install-deps.sh --test does not install $p"
 done
 # Slurm's and munge's daemons are installed, not enabled as system services (945 runs its own)

@@ -257,7 +257,7 @@ int main(void)
         "{\"versions\":[{\"name\":\"a\",\"server\":{\"redis\":\"redis-server "
         "--port {prot}\"}}]}",
         "spec.json: $.versions[0].server.redis: unknown placeholder '{prot}' "
-        "(expected one of {port} {host} {cert} {key} {cacert} {dir} {tree} {conf}), in "
+        "(expected one of {port} {host} {cert} {key} {cacert} {dir} {tree} {conf} {port2}), in "
         "\"redis-server --port {prot}\"");
     expect_spec_error("{\"versions\":[{\"name\":\"a\",\"server\":{\"smtp\":\"x\"}}]}",
                       "spec.json: $.versions[0].server.smtp: unknown protocol 'smtp' (expected "
