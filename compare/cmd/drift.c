@@ -24,6 +24,7 @@
 #include "num.h"
 #include "report/render.h"
 #include "run/history.h"
+#include "util/fmt.h"
 
 #define DRIFT_SEED 20240601u
 
@@ -464,7 +465,7 @@ static int judge(struct drift_cmd *d)
                                      strcmp(d->series[i]->newest_verdict, VERDICT_REGRESSED) != 0))
             continue;
         rc = EXIT_REGRESSION;
-        snprintf(ch, sizeof(ch), "%+.2f%%", d->series[i]->change * 100);
+        fmt_change(d->series[i]->change, ch, sizeof(ch));
         if (used + 16 < sizeof(d->reason))
             snprintf(d->reason + used, sizeof(d->reason) - used, "%s'%s' %s %s", used ? ", " : "",
                      d->series[i]->label, metric_name(d->series[i]->metric), ch);
