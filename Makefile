@@ -156,6 +156,7 @@ check:
 	sh tests/code-shape.sh
 	sh tests/include-rooms.sh
 	sh tests/inline-sentences.sh
+	sh tests/percent-format.sh
 	sh tests/test-lint.sh
 	CC='$(CC)' sh tests/unused-includes.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \

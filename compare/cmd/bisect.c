@@ -31,6 +31,7 @@
 #include "run/run.h"
 #include "cmd/run_cli.h"
 #include "run/trees.h"
+#include "util/fmt.h"
 
 static const char usage[] =
     "usage: compare bisect --repo DIR --good REV --bad REV --build CMD --spec FILE\n"
@@ -534,9 +535,10 @@ static void print_answer(const struct bisect *b, int rc)
 {
     if (rc == EXIT_OK && b->r.found) {
         const struct bisect_commit *c = &b->r.c[b->r.culprit];
+        char ch[32];
 
-        printf("%s %s (%s): %s %+.2f%% against its parent %.12s\n", c->sha, c->subject, c->date,
-               b->r.metric, b->r.culprit_change * 100.0, b->r.parent_sha);
+        printf("%s %s (%s): %s %s against its parent %.12s\n", c->sha, c->subject, c->date,
+               b->r.metric, fmt_change(b->r.culprit_change, ch, sizeof(ch)), b->r.parent_sha);
     } else if (rc == EXIT_INCONCLUSIVE) {
         fprintf(stderr, "compare: bisect: exit 4: %s\n", b->r.reason);
     }

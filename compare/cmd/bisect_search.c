@@ -9,6 +9,7 @@
 #include "cmd/bisect_int.h"
 #include "cmd/cmds.h"
 #include "util/jobs_util.h"
+#include "util/fmt.h"
 
 int bisect_save(struct bisect *b)
 {
@@ -37,13 +38,16 @@ static unsigned steps_left(size_t lo1, size_t hi)
 
 static void progress(const struct bisect *b, const struct bisect_commit *c, unsigned left)
 {
+    char ch[32];
+
     if (c->verdict == BV_SKIPPED)
         return;
     fprintf(stderr,
-            "compare: bisect: step %d: %.12s %s: %s %.6g (%+.2f%% against good): %s; about %u "
+            "compare: bisect: step %d: %.12s %s: %s %.6g (%s against good): %s; about %u "
             "step%s left\n",
-            c->measured, c->sha, c->subject, b->r.metric, c->value, c->change * 100.0,
-            bisect_verdict_name(c->verdict), left, left == 1 ? "" : "s");
+            c->measured, c->sha, c->subject, b->r.metric, c->value,
+            fmt_change(c->change, ch, sizeof(ch)), bisect_verdict_name(c->verdict), left,
+            left == 1 ? "" : "s");
 }
 
 /* The next commit to measure in (lo1 - 1, hi): the middle, else its nearest unskipped
@@ -156,6 +160,7 @@ int bisect_load_prior(struct bisect *b)
 int bisect_check_ends(struct bisect *b)
 {
     struct bisect_commit *c = &b->r.c[b->r.n - 1];
+    char ch[32];
     int rc;
 
     if (trees_commit_info(b->cli.repo, b->tmpdir, c->sha, c->subject, sizeof(c->subject), c->date,
@@ -175,9 +180,9 @@ int bisect_check_ends(struct bisect *b)
                  b->r.metric);
     else if (c->verdict == BV_GOOD)
         snprintf(b->r.reason, sizeof(b->r.reason),
-                 "good and bad do not differ past the threshold on %s: %+.2f%% (threshold %.2f%% "
+                 "good and bad do not differ past the threshold on %s: %s (threshold %.2f%% "
                  "in the bad direction); nothing to bisect",
-                 b->r.metric, c->change * 100.0, b->r.threshold_pct);
+                 b->r.metric, fmt_change(c->change, ch, sizeof(ch)), b->r.threshold_pct);
     else
         return -1;
     return EXIT_INCONCLUSIVE;
