@@ -445,9 +445,14 @@ uint64_t cconn_check_timers(struct worker *w, uint64_t now)
         case C_HANDSHAKE:
         case C_HELLO:
             if (now >= cc->deadline) {
+                /* the hello bytes carry the --setup commands: name them, a blocking one
+                 * (BLPOP) waits out any timeout */
                 snprintf(err, sizeof(err), "connect '%s:%d': timed out after %gs%s",
                          w->run->o->host, w->run->o->port, w->run->o->timeout_s,
-                         cc->state == C_HELLO       ? " (handshake not answered)"
+                         cc->state == C_HELLO && w->run->o->setup[0]
+                             ? " (handshake and --setup not answered: a setup command may "
+                               "block, e.g. BLPOP, or its data take longer than --timeout)"
+                         : cc->state == C_HELLO     ? " (handshake not answered)"
                          : cc->state == C_HANDSHAKE ? " (tls handshake)"
                                                     : "");
                 cconn_connect_failed(cc, err, now);
