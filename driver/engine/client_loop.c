@@ -260,8 +260,10 @@ static int account(struct cconn *cc, uint64_t now)
     cc->verify_seen = cc->tally.verify;
     cc->protocol_seen = cc->tally.protocol;
     (void)nok;
-    if (nrep > 0)
+    if (nrep > 0) {
         cc->resent_unanswered = 0;
+        series_reply(&w->series, now);
+    }
     while (nrep > 0) {
         if (cc->count == 0)
             return -1; /* a reply nobody asked for */
@@ -276,6 +278,7 @@ static int account(struct cconn *cc, uint64_t now)
         if (cc->head_done == f->n) {
             if (f->measured) {
                 hist_record(w->hist, now - f->sent_ns);
+                series_done(&w->series, now, now - f->sent_ns);
                 w->batches++;
                 w->last_done_ns = now;
             }
@@ -297,6 +300,8 @@ static int account(struct cconn *cc, uint64_t now)
     w->e_verify += ver_m;
     w->e_protocol += prot_m;
     w->ops += m - ver_m - prot_m;
+    if (m > ver_m + prot_m)
+        series_ops(&w->series, now, m - ver_m - prot_m);
     return 0;
 }
 
@@ -617,6 +622,7 @@ void *client_worker_main(void *arg)
 
     w->running = 1;
     w->sending = 1;
+    series_start(&w->series, run->t0);
     now = clock_now_ns();
     w->last_progress_ns = now;
     if (run->rated)
