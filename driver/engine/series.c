@@ -218,7 +218,7 @@ static json_t *bins_json(struct series *const *w, unsigned n, uint64_t iv, uint6
         for (i = 0; i < n; i++)
             if (w[i] && w[i]->bins && b < w[i]->used)
                 bin_add(sum, &w[i]->bins[b]);
-        len = (uint64_t)b * iv + iv <= elapsed_ns ? iv : elapsed_ns - (uint64_t)b * iv;
+        len = b + 1 == nb ? elapsed_ns - (uint64_t)b * iv : iv; /* the last: to the end */
         json_array_append_new(ops, json_integer((json_int_t)sum->ops));
         json_array_append_new(tput, real1(len ? (double)sum->ops * 1e9 / (double)len : 0));
         json_array_append_new(bat, json_integer((json_int_t)sum->batches));
@@ -266,6 +266,16 @@ json_t *series_merge(struct series *const *w, unsigned n, uint64_t elapsed_ns, u
             coarsen(w[i]);
     nb = (unsigned)((elapsed_ns + iv - 1) / iv);
     longest_gap(w, n, t0 + elapsed_ns, stall_ns, &at);
+    /* a last piece shorter than half an interval (the drain past the window's end) joins the
+     * interval before it: its throughput over a few microseconds would be noise */
+    if (nb >= 2 && elapsed_ns - (uint64_t)(nb - 1) * iv < iv / 2)
+        for (i = 0; i < n; i++)
+            if (w[i] && w[i]->bins && w[i]->used == nb) {
+                bin_add(&w[i]->bins[nb - 2], &w[i]->bins[nb - 1]);
+                w[i]->used = nb - 1;
+            }
+    if (nb >= 2 && elapsed_ns - (uint64_t)(nb - 1) * iv < iv / 2)
+        nb--;
     *stall_at_ns = *stall_ns ? at - t0 : 0;
     return bins_json(w, n, iv, elapsed_ns, nb);
 }

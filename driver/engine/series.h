@@ -97,7 +97,8 @@ static inline void series_reply(struct series *s, uint64_t now)
  * elapsed_ns): the longest gap in which no worker received a reply (*stall_ns, *stall_at_ns
  * from t0; replies stopping before the window's end count up to it) and, as a new JSON
  * object, the intervals: interval_ms, n, and per interval ops, throughput (per second of
- * the interval's part inside the window), batches, p50_us, p99_us. NULL when the
+ * the interval's part inside the window; the last runs to the window's end, a piece shorter
+ * than half an interval joining it), batches, p50_us, p99_us. NULL when the
  * series is off or out of memory (*stall_ns is then 0). */
 json_t *series_merge(struct series *const *w, unsigned n, uint64_t elapsed_ns, uint64_t *stall_ns,
                      uint64_t *stall_at_ns);

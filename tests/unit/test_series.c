@@ -1,5 +1,6 @@
 /* series: known answers for the time series of a window (driver/engine/series.h): the
  * intervals add up across workers, percentiles per interval within the coarse scale's 6.3%,
+ * a last piece shorter than half an interval joins the one before it,
  * a run longer than the cap coarsens by pairs and keeps every operation, the longest reply
  * gap is the time no worker received one (a gap of one worker alone is not a stall), one
  * still open at the window's end counts up to it, and the series off records nothing. */
@@ -60,6 +61,11 @@ static void test_bins(void)
     CHECK_MSG(fabs(arr_real(j, "p50_us", 0) - 1000) <= 63, "%g", arr_real(j, "p50_us", 0));
     CHECK_MSG(fabs(arr_real(j, "p99_us", 1) - 50) <= 3.2, "%g", arr_real(j, "p99_us", 1));
     CHECK(stall == 0); /* no gap past the 1 ms recording threshold */
+    json_decref(j);
+    /* a window of 340 ms: the last 40 ms join the third interval, which then runs 140 ms */
+    j = series_merge(w, 2, 340 * MS, &stall, &at);
+    CHECK(json_integer_value(json_object_get(j, "n")) == 3);
+    CHECK(arr_int(j, "ops", 2) == 0 && arr_int(j, "ops", 0) == 1000);
     json_decref(j);
     series_release(&a);
     series_release(&b);
