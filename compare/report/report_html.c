@@ -632,6 +632,7 @@ static int write_page(const struct html_ctx *c, char *err, size_t errlen)
         return -1;
     }
     html_load(c);
+    html_series(c);
     html_tables(c);
     html_instructions(c);
     html_flame(c);
