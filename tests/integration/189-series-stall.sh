@@ -1,12 +1,12 @@
 #!/bin/sh
 # pairbench-test: timed
 # The time series sees a stall the run's median hides. The reference server stops every
-# worker for 400 ms once, when it has served its 20000th request (driver serve tcp
-# --stall-after 20000 --stall-ms 400); a 2 s run without warm-up (so every request the
+# worker for 400 ms once, when it has served its 5000th request (driver serve tcp
+# --stall-after 5000 --stall-ms 400); a 2 s run without warm-up (so every request the
 # server served is in the window) on 2 connections and 2 workers: the result's stall_ms is at
 # least 90% of the stall (and not past it by more than the host's noise), the series has an
 # interval inside the stall with no operation, the intervals before the stall began hold
-# fewer than 20000 operations and those through it at least 20000 - 4 (the requests in
+# fewer than 5000 operations and those through it at least 5000 - 4 (the requests in
 # flight), operations resume after it, and the series adds up to the run's ops. The same run
 # against the plain server has no gap near that long. With --interval-ms 0 the result has no
 # series. Cost: about 5 s.
@@ -15,7 +15,7 @@ need node
 
 stall=$(free_port)
 plain=$(free_port)
-start_bg stall "$DRIVER" serve tcp --port "$stall" --payload 64 --stall-after 20000 --stall-ms 400
+start_bg stall "$DRIVER" serve tcp --port "$stall" --payload 64 --stall-after 5000 --stall-ms 400
 start_bg plain "$DRIVER" serve tcp --port "$plain" --payload 64
 wait_port "$stall"
 wait_port "$plain"
@@ -41,8 +41,8 @@ const after = Math.floor((r.stall_at_s + r.stall_ms / 1000) / iv) + 1;
 if (s.ops[inside] !== 0) bad.push("interval " + inside + " inside the stall has " + s.ops[inside] + " ops");
 const before = s.ops.slice(0, first).reduce((a, b) => a + b, 0);
 const through = s.ops.slice(0, first + 1).reduce((a, b) => a + b, 0);
-if (!(before < 20000 && through >= 20000 - 4))
-    bad.push("the stall began at " + r.stall_at_s + " s, with " + before + ".." + through + " ops served, not at the 20000th request");
+if (!(before < 5000 && through >= 5000 - 4))
+    bad.push("the stall began at " + r.stall_at_s + " s, with " + before + ".." + through + " ops served, not at the 5000th request");
 if (!(after < s.n && s.ops[after] > 0)) bad.push("no operation after the stall (interval " + after + ")");
 if (bad.length) { console.error(bad.join("\n")); process.exit(1); }' "$T/stalled.json" || fail "stalled run"
 assert_eq "$(json_get "$T/calm.json" 'this.stall_ms < 360')" true "plain server's longest reply gap"
