@@ -148,17 +148,12 @@ double hist_percentile(const struct hist *h, double p)
     return v;
 }
 
-/* Midpoint of coarse bucket i (hist.h): exact below 16, else 8 buckets per power of two. */
+/* Midpoint of coarse bucket i (hist.h): 8 buckets per power of two from 8 up. */
 static double coarse_mid(unsigned i)
 {
-    unsigned e;
-    uint64_t low, width;
+    unsigned e = i / 8 + 3;
+    uint64_t low = (uint64_t)(i % 8 + 8) << (e - 3), width = UINT64_C(1) << (e - 3);
 
-    if (i < 16)
-        return (double)i;
-    e = (i - 16) / 8 + 4;
-    low = (uint64_t)((i - 16) % 8 + 8) << (e - 3);
-    width = UINT64_C(1) << (e - 3);
     return (double)low + (double)(width - 1) / 2.0;
 }
 

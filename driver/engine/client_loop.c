@@ -252,6 +252,7 @@ static int account(struct cconn *cc, uint64_t now)
     uint64_t nok = cc->tally.ok - cc->ok_seen, nver = cc->tally.verify - cc->verify_seen;
     uint64_t nprot = cc->tally.protocol - cc->protocol_seen;
     uint64_t m = 0, ver_m, prot_m;
+    struct series_bin *sb = NULL; /* this read's interval (series.h) */
     struct flight *f;
     unsigned take;
 
@@ -262,7 +263,7 @@ static int account(struct cconn *cc, uint64_t now)
     (void)nok;
     if (nrep > 0) {
         cc->resent_unanswered = 0;
-        series_reply(&w->series, now);
+        sb = series_reply(&w->series, now);
     }
     while (nrep > 0) {
         if (cc->count == 0)
@@ -278,7 +279,7 @@ static int account(struct cconn *cc, uint64_t now)
         if (cc->head_done == f->n) {
             if (f->measured) {
                 hist_record(w->hist, now - f->sent_ns);
-                series_done(&w->series, now, now - f->sent_ns);
+                series_done(sb, now - f->sent_ns);
                 w->batches++;
                 w->last_done_ns = now;
             }
@@ -300,8 +301,7 @@ static int account(struct cconn *cc, uint64_t now)
     w->e_verify += ver_m;
     w->e_protocol += prot_m;
     w->ops += m - ver_m - prot_m;
-    if (m > ver_m + prot_m)
-        series_ops(&w->series, now, m - ver_m - prot_m);
+    series_ops(sb, m - ver_m - prot_m);
     return 0;
 }
 

@@ -27,6 +27,7 @@ void series_start(struct series *s, uint64_t t0)
     s->last_reply = t0;
     s->cur = 0;
     s->used = s->interval_ns ? 1 : 0; /* the first interval fills without series_advance */
+    s->bin = s->bins;
     s->bin_end = s->interval_ns ? t0 + s->interval_ns : 0;
 }
 
@@ -45,10 +46,19 @@ static void bin_add(struct series_bin *dst, const struct series_bin *src)
     unsigned i;
 
     dst->ops += src->ops;
-    dst->batches += src->batches;
-    if (src->batches)
-        for (i = 0; i < HIST_COARSE_BUCKETS; i++)
-            dst->lat[i] += src->lat[i];
+    for (i = 0; i < HIST_COARSE_BUCKETS; i++)
+        dst->lat[i] += src->lat[i];
+}
+
+/* The batches of an interval: its round trips. */
+static uint64_t bin_batches(const struct series_bin *b)
+{
+    uint64_t n = 0;
+    unsigned i;
+
+    for (i = 0; i < HIST_COARSE_BUCKETS; i++)
+        n += b->lat[i];
+    return n;
 }
 
 /* Merges neighbouring pairs of intervals: the interval doubles, half as many are used. */
@@ -66,6 +76,7 @@ static void coarsen(struct series *s)
         memset(&s->bins[half], 0, (s->used - half) * sizeof(*s->bins));
     s->used = half;
     s->cur /= 2;
+    s->bin = &s->bins[s->cur];
     s->interval_ns *= 2;
 }
 
@@ -81,7 +92,8 @@ struct series_bin *series_advance(struct series *s, uint64_t now)
     if (s->cur + 1 > s->used)
         s->used = s->cur + 1;
     s->bin_end = s->t0 + (idx + 1) * s->interval_ns;
-    return &s->bins[s->cur];
+    s->bin = &s->bins[s->cur];
+    return s->bin;
 }
 
 /* Keeps the gaps longer than the doubled threshold, in order. */
@@ -206,7 +218,7 @@ static json_t *bins_json(struct series *const *w, unsigned n, uint64_t iv, uint6
     json_t *p50 = json_array(), *p99 = json_array();
     struct series_bin *sum = malloc(sizeof(*sum));
     unsigned b, i;
-    uint64_t len;
+    uint64_t len, nbat;
 
     if (!o || !ops || !tput || !bat || !p50 || !p99 || !sum) {
         json_decref(o);
@@ -221,9 +233,10 @@ static json_t *bins_json(struct series *const *w, unsigned n, uint64_t iv, uint6
         len = b + 1 == nb ? elapsed_ns - (uint64_t)b * iv : iv; /* the last: to the end */
         json_array_append_new(ops, json_integer((json_int_t)sum->ops));
         json_array_append_new(tput, real1(len ? (double)sum->ops * 1e9 / (double)len : 0));
-        json_array_append_new(bat, json_integer((json_int_t)sum->batches));
-        json_array_append_new(p50, real1(hist_coarse_percentile(sum->lat, sum->batches, 50) / 1e3));
-        json_array_append_new(p99, real1(hist_coarse_percentile(sum->lat, sum->batches, 99) / 1e3));
+        nbat = bin_batches(sum);
+        json_array_append_new(bat, json_integer((json_int_t)nbat));
+        json_array_append_new(p50, real1(hist_coarse_percentile(sum->lat, nbat, 50) / 1e3));
+        json_array_append_new(p99, real1(hist_coarse_percentile(sum->lat, nbat, 99) / 1e3));
     }
     json_object_set_new(o, "interval_ms", json_real((double)iv / 1e6));
     json_object_set_new(o, "n", json_integer(nb));

@@ -24,7 +24,7 @@
 #define SERIES_GAP_MIN_NS 1000000ull
 
 struct series_bin {
-    uint64_t ops, batches;
+    uint64_t ops;
     uint32_t lat[HIST_COARSE_BUCKETS]; /* batch round trips completed in the interval */
 };
 
@@ -33,11 +33,12 @@ struct series_gap {
 };
 
 struct series {
-    uint64_t interval_ns; /* 0: off (every call returns at once) */
-    uint64_t t0;          /* the window's start */
-    uint64_t bin_end;     /* the end of bins[cur] (a completion at or past it moves on) */
-    unsigned cur;         /* the interval being filled */
-    unsigned used;        /* intervals touched so far (cur + 1 once anything came) */
+    uint64_t interval_ns;   /* 0: off (every call returns at once) */
+    uint64_t t0;            /* the window's start */
+    uint64_t bin_end;       /* the end of bins[cur] (a completion at or past it moves on) */
+    struct series_bin *bin; /* bins[cur] */
+    unsigned cur;           /* the interval being filled */
+    unsigned used;          /* intervals touched so far (cur + 1 once anything came) */
     struct series_bin *bins;
     uint64_t last_reply; /* the last reply's clock reading (0: none yet) */
     uint64_t gap_min_ns; /* gaps longer than this are in gaps[] */
@@ -51,46 +52,36 @@ int series_init(struct series *s, unsigned interval_ms);
 void series_start(struct series *s, uint64_t t0);
 void series_release(struct series *s);
 
-/* Moves s->cur to the interval holding now (slow path of series_bin_at). */
+/* Moves s->cur to the interval holding now (slow path of series_reply). */
 struct series_bin *series_advance(struct series *s, uint64_t now);
-
-/* The interval holding now (now >= t0), or NULL when the series is off. */
-static inline struct series_bin *series_bin_at(struct series *s, uint64_t now)
-{
-    if (now < s->bin_end)
-        return &s->bins[s->cur];
-    return s->interval_ns ? series_advance(s, now) : NULL;
-}
-
-/* A measured batch completed at now after rt_ns, bringing ok successful operations. */
-static inline void series_done(struct series *s, uint64_t now, uint64_t rt_ns)
-{
-    struct series_bin *b = series_bin_at(s, now);
-
-    if (b) {
-        b->batches++;
-        b->lat[hist_coarse_bucket(rt_ns)]++;
-    }
-}
-
-/* Successful operations counted at now. */
-static inline void series_ops(struct series *s, uint64_t now, uint64_t ok)
-{
-    struct series_bin *b = series_bin_at(s, now);
-
-    if (b)
-        b->ops += ok;
-}
-
 /* Records a gap ending at now (slow path of series_reply). */
 void series_gap_end(struct series *s, uint64_t now);
 
-/* Replies arrived at now (any batch, warm-up or measured). */
-static inline void series_reply(struct series *s, uint64_t now)
+/* Replies arrived at now (any batch, warm-up or measured): a gap ends if there was one.
+ * Returns the interval holding now for the measured batches these replies complete
+ * (series_done, series_ops), or NULL when the series is off. */
+static inline struct series_bin *series_reply(struct series *s, uint64_t now)
 {
     if (now > s->last_reply + s->gap_min_ns)
         series_gap_end(s, now);
     s->last_reply = now;
+    if (now < s->bin_end)
+        return s->bin;
+    return s->interval_ns ? series_advance(s, now) : NULL;
+}
+
+/* A measured batch completed in interval b (series_reply's; NULL: off) after rt_ns. */
+static inline void series_done(struct series_bin *b, uint64_t rt_ns)
+{
+    if (b)
+        b->lat[hist_coarse_bucket(rt_ns)]++;
+}
+
+/* ok successful operations counted in interval b (NULL: off). */
+static inline void series_ops(struct series_bin *b, uint64_t ok)
+{
+    if (b)
+        b->ops += ok;
 }
 
 /* The merged series of n workers' (NULL entries skipped) over the window [t0, t0 +

@@ -26,30 +26,31 @@ static double arr_real(const json_t *o, const char *k, size_t i)
 /* Two workers, 100 ms intervals: ops and round trips land in their intervals and add up. */
 static void test_bins(void)
 {
-    struct series a, b;
-    struct series *w[2] = {&a, &b};
+    struct series a, bw;
+    struct series *w[2] = {&a, &bw};
+    struct series_bin *b;
     uint64_t stall, at, t;
     json_t *j;
     int i;
 
     CHECK(series_init(&a, 100) == 0);
-    CHECK(series_init(&b, 100) == 0);
+    CHECK(series_init(&bw, 100) == 0);
     series_start(&a, T0);
-    series_start(&b, T0);
-    for (i = 0; i < 100; i++) {
-        t = T0 + (uint64_t)i * MS; /* first interval: 100 batches of 1 ms, 10 ops each */
-        series_reply(&a, t);
-        series_done(&a, t, 1 * MS);
-        series_ops(&a, t, 10);
-        t = T0 + 150 * MS + (uint64_t)i * 100000; /* second: 100 batches of 50 us on b */
-        series_reply(&b, t);
-        series_done(&b, t, 50000);
-        series_ops(&b, t, 1);
+    series_start(&bw, T0);
+    for (i = 0; i < 100; i++) { /* first interval: 100 batches of 1 ms on a, 10 ops each */
+        t = T0 + (uint64_t)i * MS;
+        b = series_reply(&a, t);
+        series_done(b, 1 * MS);
+        series_ops(b, 10);
     }
-    /* both keep answering to the end of the 300 ms window, a reply every 0.5 ms */
-    for (t = T0; t < T0 + 300 * MS; t += MS / 2) {
+    for (t = T0 + 100 * MS; t < T0 + 300 * MS; t += MS / 2) /* a keeps answering */
         series_reply(&a, t);
-        series_reply(&b, t + MS / 4);
+    for (t = T0 + MS / 4; t < T0 + 300 * MS; t += MS / 2) { /* b answers every 0.5 ms, */
+        b = series_reply(&bw, t);
+        if (t >= T0 + 150 * MS && t < T0 + 200 * MS) { /* and completes 100 batches of 50 us */
+            series_done(b, 50000);
+            series_ops(b, 1);
+        }
     }
     j = series_merge(w, 2, 300 * MS, &stall, &at);
     CHECK(j != NULL);
@@ -68,7 +69,7 @@ static void test_bins(void)
     CHECK(arr_int(j, "ops", 2) == 0 && arr_int(j, "ops", 0) == 1000);
     json_decref(j);
     series_release(&a);
-    series_release(&b);
+    series_release(&bw);
 }
 
 /* A run past SERIES_CAP intervals: pairs merge, no operation is lost, the interval doubles. */
@@ -83,8 +84,7 @@ static void test_coarsen(void)
     CHECK(series_init(&a, 10) == 0);
     series_start(&a, T0);
     for (i = 0; i < 3 * SERIES_CAP; i++) { /* one op every 10 ms, over 3 × cap intervals */
-        series_reply(&a, T0 + (uint64_t)i * 10 * MS + 1);
-        series_ops(&a, T0 + (uint64_t)i * 10 * MS + 1, 1);
+        series_ops(series_reply(&a, T0 + (uint64_t)i * 10 * MS + 1), 1);
     }
     j = series_merge(w, 1, (uint64_t)3 * SERIES_CAP * 10 * MS, &stall, &at);
     CHECK(j != NULL);
@@ -170,9 +170,7 @@ static void test_off(void)
 
     CHECK(series_init(&a, 0) == 0);
     series_start(&a, T0);
-    series_reply(&a, T0 + 500 * MS);
-    series_done(&a, T0 + 500 * MS, MS);
-    series_ops(&a, T0 + 500 * MS, 1);
+    CHECK(series_reply(&a, T0 + 500 * MS) == NULL);
     CHECK(series_merge(w, 1, 1000 * MS, &stall, &at) == NULL);
     CHECK(stall == 0 && at == 0);
     series_release(&a);
