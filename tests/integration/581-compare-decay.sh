@@ -7,13 +7,13 @@
 # carries a series; the row's `decay` (last fifth of the window against the first) is
 # regressed for the candidate, its median far below the baseline's; `stall` is in the row
 # too, and the row has a series that report.html draws in "Over time" and report.md
-# mentions. Cost: about 20 s, up to 6 confirmation rounds more on a loaded host (52 s at
+# mentions; the grid's interval_ms (50) is the series'. Cost: about 20 s, up to 6 confirmation rounds more on a loaded host (52 s at
 # load 12 on 2 cores; at load 16 the plain server's decay spread over 0.26-1.94 and the
 # row stayed undecided).
 . "$(dirname "$0")/../lib.sh"
 need node
 cat > "$T/grid.json" <<JSON
-{"name": "life", "defaults": {"protocol": "tcp", "connections": 2, "payload": 64}}
+{"name": "life", "defaults": {"protocol": "tcp", "connections": 2, "payload": 64, "interval_ms": 50}}
 JSON
 cat > "$T/spec.json" <<JSON
 {"versions": [
@@ -33,6 +33,9 @@ assert_eq "$(json_get "$T/out/summary.json" 'const v = this.rows[0].metrics.deca
     true "decay medians"
 assert_eq "$(json_get "$T/out/summary.json" 'typeof this.rows[0].metrics.stall.values.plain.median')" number "stall in the row"
 assert_eq "$(json_get "$T/out/summary.json" 'this.rows[0].series.versions.growing.length >= 3')" true "the growing server's runs in the row's series"
+# the grid's interval_ms reaches the driver: 50 ms intervals, 50 of them in 2.5 s
+assert_eq "$(json_get "$T/out/summary.json" '(r => [r.interval_ms, r.throughput.length].join(" "))(this.rows[0].series.versions.plain[0])')" \
+    "50 50" "the series' interval and points"
 grep -q '<section id="series">' "$T/out/report.html" || fail "report.html has no Over time section"
 grep -q 'data-metric="series"' "$T/out/report.html" || fail "report.html draws no series chart"
 grep -q "Over time: the throughput series of 1 of 1 configurations" "$T/out/report.md" ||
