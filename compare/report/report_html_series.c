@@ -73,15 +73,16 @@ static void sr_axes(const struct html_ctx *c, const json_t *row, double tmax, do
 {
     double ys = sr_step(ymax), ts = sr_step(tmax), v, y, x;
     char buf[32];
+    int i;
 
-    for (v = 0; v <= ymax * 1.0001; v += ys) {
+    for (i = 0; (v = ys * i) <= ymax * 1.0001; i++) {
         y = SR_BOTTOM - (SR_BOTTOM - SR_TOP) * v / ymax;
         fprintf(c->f,
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"gr\"/>"
                 "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" class=\"tk\">%s</text>\n",
                 SR_LEFT, y, SR_RIGHT, y, SR_LEFT - 4, y + 4, svg_format_value(v, buf, sizeof(buf)));
     }
-    for (v = 0; v <= tmax * 1.0001; v += ts) {
+    for (i = 0; (v = ts * i) <= tmax * 1.0001; i++) {
         x = SR_LEFT + (SR_RIGHT - SR_LEFT) * v / tmax;
         fprintf(c->f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"tk\">%g</text>\n",
                 x, SR_BOTTOM + 14, v);

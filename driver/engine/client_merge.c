@@ -57,7 +57,7 @@ static void collect(const struct run *run, unsigned nw, struct drv_result *r, ui
 /* The workers' series merged over the window (series.h): r->series, the longest reply gap. */
 static void series_collect(const struct run *run, unsigned nw, struct drv_result *r)
 {
-    struct series **ws = calloc(nw ? nw : 1, sizeof(*ws));
+    struct series **ws = calloc(nw ? nw : 1, sizeof(struct series *));
     unsigned i;
 
     if (!ws)
