@@ -35,6 +35,8 @@ void result_release(struct drv_result *r)
     r->hist = NULL;
     json_decref(r->extra);
     r->extra = NULL;
+    json_decref(r->series);
+    r->series = NULL;
 }
 
 static double tv_s(const struct timeval *tv)
@@ -283,6 +285,11 @@ json_t *result_to_json(const struct drv_opts *o, const struct drv_result *r)
         json_t *t = json_object();
         json_object_set_new(t, "insecure", json_boolean(o->insecure));
         json_object_set_new(j, "tls", t);
+    }
+    if (r->series) {
+        json_object_set_new(j, "stall_ms", real1((double)r->stall_ns / 1e6));
+        json_object_set_new(j, "stall_at_s", real4((double)r->stall_at_ns / 1e9));
+        json_object_set(j, "series", r->series);
     }
     if (r->extra)
         json_object_update(j, r->extra);

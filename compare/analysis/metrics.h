@@ -41,6 +41,15 @@ enum metric {
      * per 1000 operations (the driver's result.connections.reopened; stock nginx: 1), lower
      * is better; only in rows where a run reopened one. Gateable, not gated by default. */
     METRIC_REOPENED,
+    /* Over time (the driver's result.series and stall_ms; only in rows whose runs have a
+     * series; docs/statistics.md, "Over time"):
+     * "stall": the longest gap in which no reply arrived, in typical reply intervals of the
+     * row (the median over its runs of elapsed / batches), lower is better; reported, not
+     * gated by default. */
+    METRIC_STALL,
+    /* "decay": the throughput of the window's last fifth over its first fifth (1 = steady),
+     * higher is better; gated by default. */
+    METRIC_DECAY,
     METRIC_ALL /* every metric a verdict rule knows */
 };
 

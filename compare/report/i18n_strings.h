@@ -93,6 +93,24 @@ X(M_MN_SYSCALLS, "system calls per operation", "每次操作系统调用次数")
 X(M_MN_ALLOCATIONS, "allocations per operation", "每次操作内存分配次数")
 X(M_MN_CYCLES, "estimated cycles per operation", "每次操作估计周期数")
 X(M_MN_REOPENED, "connections reopened per 1000 operations", "每 1000 次操作重新打开的连接")
+X(M_MN_STALL, "longest reply gap", "最长无回复间隔")
+X(M_MN_DECAY, "decay over the window", "窗口内的衰减")
+X(M_SERIES_H, "Over time", "随时间变化")
+X(M_SERIES_INTRO,
+  "Throughput per interval of every successful run, the versions overlaid, for the "
+  "configurations whose decay (the last fifth of the window against the first) or longest "
+  "reply gap was decided or stands out.",
+  "每次成功运行按时间间隔的吞吐量（各版本叠加），仅针对衰减（窗口最后五分之一对比最初五分之一）"
+  "或最长无回复间隔已判定或较突出的配置。")
+X(M_SERIES_AXIS, "seconds into the measured window", "测量窗口内的秒数")
+X(M_SERIES_WHY_DECAY, "decay", "衰减")
+X(M_SERIES_WHY_STALL, "longest reply gap", "最长无回复间隔")
+X(M_SERIES_WHY_BOTH, "decay and longest reply gap", "衰减与最长无回复间隔")
+X(M_SERIES_LINE,
+  "Over time: the throughput series of {0} of {1} configurations, whose decay or longest "
+  "reply gap was decided or stands out, are drawn in report.html.",
+  "随时间变化：{1} 个配置中有 {0} 个的衰减或最长无回复间隔已判定或较突出，其吞吐量序列绘于 "
+  "report.html。")
 X(M_COMPLETE_ROWS, "{0} of {1} configurations complete; {2} of {3} runs ok, {4} failed.",
   "{1} 个配置中 {0} 个完整；{3} 次运行中 {2} 次成功，{4} 次失败。")
 X(M_REOPENED,

@@ -149,6 +149,7 @@ static void count_rows(struct report_model *m)
         m->runs_replaced += (long long)ju_num(runs, "replaced", 0);
         m->complete_rows += (size_t)ok;
         count_reopened(m, row);
+        m->n_series_rows += json_object_get(row, "series") != NULL;
         for (j = 0; j < MODEL_N_ERRORS; j++)
             m->errors[j] +=
                 (long long)ju_num(json_object_get(row, "errors"), model_error_keys[j], 0);

@@ -78,6 +78,8 @@ struct report_model {
      * purpose), and per version the largest of those rows' medians */
     size_t n_reopened_rows;
     double reopened_max[MODEL_MAX_VERSIONS];
+    /* rows with a series to draw (analysis/overtime.h: decay or stall decided or notable) */
+    size_t n_series_rows;
     unsigned char *unstable, *insecure, *unjudged; /* per row */
     size_t n_unstable, n_insecure, n_unjudged;
     /* per row: its server was not countable here (summary "not_countable"): judged on its

@@ -277,6 +277,13 @@ static void completeness(const struct md *m)
         md_put(m, "\n");
     }
     free(s);
+    s = sent_series(rm, m->lang);
+    if (s) {
+        md_put(m, "- ");
+        md_put(m, s);
+        md_put(m, "\n");
+    }
+    free(s);
     failures(m);
     md_put(m, "\n");
     md_put(m, md_t(m, M_WEAKNESSES));

@@ -156,6 +156,17 @@ char *sent_reopened(const struct report_model *m, const char *lang)
     return i18n_fill(i18n(lang, M_REOPENED), k, n, list, END);
 }
 
+char *sent_series(const struct report_model *m, const char *lang)
+{
+    char k[32], n[32];
+
+    if (m->n_series_rows == 0)
+        return NULL;
+    snprintf(k, sizeof(k), "%zu", m->n_series_rows);
+    snprintf(n, sizeof(n), "%zu", m->nrows);
+    return i18n_fill(i18n(lang, M_SERIES_LINE), k, n, END);
+}
+
 char *sent_evidence(const struct report_model *m, double alpha, const char *lang)
 {
     char r[32], comb[32], p[32], a[32];

@@ -540,6 +540,7 @@ static void *sworker_main(void *arg)
         if (n < 0)
             break;
         srv_stall_hold(s->stall_ns, s->stall_period_ns);
+        srv_extra_hold(&s->extra);
         for (i = 0; i < n; i++) {
             if (ev[i].data.ptr == NULL)
                 continue;
@@ -648,8 +649,7 @@ struct server *server_start(const struct drv_opts *o, unsigned workers, int *bou
     s->delay_ns = (uint64_t)o->delay_us * 1000u;
     s->work = o->work;
     srv_stall_parse(o, &s->stall_ns, &s->stall_period_ns);
-    if (srv_extra_start(&s->extra, o->extra_syscalls, o->extra_allocs, o->extra_wakeups, err,
-                        errlen) < 0)
+    if (srv_extra_start(&s->extra, o, err, errlen) < 0)
         goto fail;
     maxreq = s->proto->max_request ? s->proto->max_request(o) : IN_MIN;
     s->in_cap = maxreq + 1 > IN_MIN ? maxreq + 1 : IN_MIN;

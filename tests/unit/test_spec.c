@@ -170,7 +170,7 @@ int main(void)
                       "key_pattern, setup, keyspace, auth, "
                       "resp, http_version, path, serve, serve_workers, warmup, duration, "
                       "requests, method, cacert, cert, key, sni, insecure, timeout, delay_us, "
-                      "busy_poll_us, rate, arrival, headers, paths, body, body_file)");
+                      "busy_poll_us, rate, arrival, headers, paths, body, body_file, interval_ms)");
     expect_grid_error("{\"defaults\":{\"protocol\":\"redis\",\"connections\":0}}",
                       "grids/x.json: $.defaults.connections: expected an integer from 1 to 10000 "
                       "(connections), got 0");
@@ -214,7 +214,7 @@ int main(void)
                       "auth, resp, http_version, "
                       "path, serve, serve_workers, warmup, duration, requests, method, cacert, "
                       "cert, key, sni, insecure, timeout, delay_us, busy_poll_us, rate, arrival, "
-                      "headers, paths, body, body_file)");
+                      "headers, paths, body, body_file, interval_ms)");
     expect_grid_error("{\"defaults\":{\"protocol\":\"tcp\"},\"exclude\":[{\"payload\":\"x\"}]}",
                       "grids/x.json: $.exclude[0].payload: expected a positive integer (bytes), "
                       "got \"x\"");
