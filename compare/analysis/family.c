@@ -11,7 +11,7 @@
 
 int family_member(int m)
 {
-    return m >= 0 && m < METRIC_INSTRUCTIONS && m != METRIC_CPU_PERCENT;
+    return metric_timed(m);
 }
 
 void family_holm(const double *p, size_t m, double level, unsigned char *keep)

@@ -352,6 +352,12 @@ int metric_gateable(enum metric m)
     return (unsigned)m < METRIC_ALL && defs[m].gateable;
 }
 
+int metric_timed(int m)
+{
+    return (m >= 0 && m < METRIC_INSTRUCTIONS && m != METRIC_CPU_PERCENT) || m == METRIC_STALL ||
+           m == METRIC_DECAY;
+}
+
 int metric_counted(enum metric m)
 {
     return m == METRIC_INSTRUCTIONS || m == METRIC_SYSCALLS || m == METRIC_ALLOCATIONS ||

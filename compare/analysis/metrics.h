@@ -89,6 +89,12 @@ int metric_lookup(const char *name);
 int metric_higher_is_better(enum metric m);
 /* 1 when the metric's verdict may be gated (every metric but cpu_percent). */
 int metric_gateable(enum metric m);
+/* Whether m is a time the runs measured (throughput, CPU efficiency, latencies, RSS, server CPU,
+ * stall, decay): judged by the moderated test, a member of a row's Holm family when gated,
+ * and held when disturbed rounds could have made it. Counts (instructions, system calls,
+ * allocations, software events, reopenings) and the client's CPU percent are not. */
+int metric_timed(int m);
+
 /* 1 when the metric comes from counted runs of their own (instructions, syscalls,
  * allocations, estimated cycles): a count per request that repeats run to run, unlike the
  * timed runs' figures and the software events read in them. */

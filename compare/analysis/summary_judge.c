@@ -265,8 +265,8 @@ static void hold_disturbed(json_t *row, json_t *metrics, size_t planned)
 
         /* counts, not times: the counted ones, and the software events (a server that sleeps
          * between requests is seldom preempted, so its context switches count its wake-ups
-         * even on a loaded machine) */
-        if (m >= METRIC_INSTRUCTIONS)
+         * even on a loaded machine); the client's CPU percent is not judged */
+        if (!metric_timed(m))
             continue;
         d = json_object_get(json_object_get(metrics, metric_name((enum metric)m)), "vs_baseline");
         json_object_foreach((json_t *)d, cand, cmp)
