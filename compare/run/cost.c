@@ -19,6 +19,7 @@
 #include "run/cost_exact.h"
 #include "run/cost_help.h"
 #include "run/cost_int.h"
+#include "run/cost_verify.h"
 #include "run/counters.h"
 #include "run/dataset.h"
 #include "run/launch.h"
@@ -40,37 +41,6 @@ int cost_perf_probe(char *why, size_t whylen)
                                 PERF_COUNT_HW_INSTRUCTIONS, 0};
 
     return counters_probe(&ev, why, whylen);
-}
-
-int cost_parse_dumps(const char *dir, json_t *seen, struct cgprof *p, char *why, size_t whylen)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int rc = 0;
-
-    if (!d) {
-        snprintf(why, whylen, "cannot read '%.300s': %s", dir, strerror(errno));
-        return -1;
-    }
-    while (rc == 0 && (e = readdir(d))) {
-        char path[4400], rerr[600], *text;
-        size_t len = 0;
-
-        if (strncmp(e->d_name, "cg.", 3) != 0 || json_object_get(seen, e->d_name) ||
-            !strchr(e->d_name + 3, '.'))
-            continue; /* cg.PID alone is the exit dump, written at shut-down */
-        json_object_set_new(seen, e->d_name, json_true());
-        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-        if (!(text = ju_read_file(path, (size_t)-1, &len, rerr, sizeof(rerr)))) {
-            snprintf(why, whylen, "cannot read %s", rerr);
-            rc = -1;
-        } else if (cgprof_parse(p, text, len, path, why, whylen) < 0) {
-            rc = -1;
-        }
-        free(text);
-    }
-    closedir(d);
-    return rc;
 }
 
 /* ---- one counted run ---- */
@@ -168,7 +138,7 @@ char **cost_valgrind_wrap(const struct cost_settings *cs, const char *dir, const
                           char ***owned)
 {
     size_t n = 0, i;
-    char **w = calloc(COST_MAX_EXCLUDE + 12, sizeof(*w)),
+    char **w = calloc(COST_MAX_EXCLUDE + 16, sizeof(*w)),
          **o = calloc(COST_MAX_EXCLUDE + 4, sizeof(char *));
 
     if (!w || !o) {
@@ -427,25 +397,6 @@ static void cost_allocs_lift(json_t *line)
     json_object_del(fns, "(allocations)");
 }
 
-void cost_rm_dir_files(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char path[4400];
-
-    if (!d)
-        return;
-    while ((e = readdir(d)))
-        if (e->d_name[0] != '.') {
-            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-            if (unlink(path) < 0 && errno == EISDIR) {
-                cost_rm_dir_files(path);
-                (void)rmdir(path);
-            }
-        }
-    closedir(d);
-}
-
 /* Counted runs under valgrind take minutes: a driver timeout of at least this. */
 #define COUNTED_TIMEOUT_S 120.0
 
@@ -504,8 +455,8 @@ static int exact_begin(struct runner *r, const struct sched_run *sr, const struc
     return 0;
 }
 
-json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost_settings *cs,
-                 char *err, size_t errlen)
+static json_t *count_once(struct runner *r, const struct sched_run *sr,
+                          const struct cost_settings *cs, char *err, size_t errlen)
 {
     const struct spec_version *ver = &r->sp->versions[sr->version];
     const json_t *params = r->sp->configs[sr->config].params;
@@ -513,7 +464,7 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
                *cmd = ver->server ? ju_str(ver->server, proto, NULL) : NULL;
     const char *host = ju_str(params, "host", "127.0.0.1");
     char dir[4200], srv_dir[4300], srv_log[4300], started[40], reason[2048] = "", why[1024];
-    char vg[64], **wrap = NULL, **owned = NULL;
+    char vg[64], **wrap = NULL, **owned = NULL, vglog[4300];
     struct proc server = {.pid = -1, .out_fd = -1};
     struct cost_exact ex = {0};
     json_t *eff = NULL, *inst = NULL, *line = NULL;
@@ -556,6 +507,8 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
     launch_take_over(eff); /* launch_place pointed host and port at the free one */
     if (exact_begin(r, sr, cs, eff, cmd, dir, &ex, err, errlen) < 0)
         goto out;
+    if (ex.applied && wrap)
+        cost_verify_wrap(wrap, dir, vglog, sizeof(vglog));
     /* the driver counted (cost_driver.c): its server runs as in the timed runs */
     rc = launch_start(r,
                       &(struct launch){sr->version, eff, cmd, host, port, srv_dir, srv_log, wrap,
@@ -599,6 +552,24 @@ out:
     cost_exact_release(&ex);
     cost_rm_dir_files(dir);
     (void)rmdir(dir);
+    return line;
+}
+
+json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost_settings *cs,
+                 char *err, size_t errlen)
+{
+    json_t *line = count_once(r, sr, cs, err, errlen), *rep;
+    const json_t *fixed = json_object_get(json_object_get(line, "instructions"), "fixed");
+
+    /* one repeat per version and configuration: round 1's seed, counted again */
+    if (!line || sr->round != 1 || !json_is_true(json_object_get(fixed, "exact")))
+        return line;
+    if (!(rep = count_once(r, sr, cs, err, errlen))) {
+        json_decref(line);
+        return NULL;
+    }
+    cost_verify_repeat(line, rep);
+    json_decref(rep);
     return line;
 }
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "run/cost_verify.h"
 #include "run/proc.h"
 #include "util/words.h"
 
@@ -526,10 +527,23 @@ static json_t *clock_record(json_t *clocks, json_t *pids)
     return out;
 }
 
+/* The evidence of cost_verify.h: ex->unverified set when it fails; unserved gets the routes. */
+static void verify(struct cost_exact *ex, const char *dir, json_t *unserved)
+{
+    json_t *window = cost_verify_window(dir);
+
+    if (!window)
+        snprintf(ex->unverified, sizeof(ex->unverified), "out of memory");
+    else if (cost_verify_run(dir, ex->log, window, unserved, ex->unverified,
+                             sizeof(ex->unverified)) == 0)
+        ex->unverified[0] = '\0';
+    json_decref(window);
+}
+
 json_t *cost_exact_record(struct cost_exact *ex, const char *dir)
 {
     json_t *served = json_object(), *loaded = json_object(), *pids = json_object(), *v;
-    json_t *clocks = json_object(), *clock, *rec;
+    json_t *clocks = json_object(), *clock, *rec, *unserved = json_object();
     const char *k;
     size_t missing = 0, processes;
 
@@ -549,6 +563,8 @@ json_t *cost_exact_record(struct cost_exact *ex, const char *dir)
             ex->applied = 0;
         } else if (seccomp_check(pids, ex->reason, sizeof(ex->reason))) {
             ex->applied = 0;
+        } else {
+            verify(ex, dir, unserved);
         }
     }
     processes = json_object_size(pids);
@@ -556,13 +572,14 @@ json_t *cost_exact_record(struct cost_exact *ex, const char *dir)
     json_decref(loaded);
     json_decref(pids);
     json_decref(clocks);
-    rec = json_pack("{s:I,s:b,s:o,s:s,s:o,s:I}", "seed", (json_int_t)ex->seed, "exact",
-                    ex->applied && !ex->order[0], "reason",
-                    !ex->applied   ? json_string(ex->reason)
-                    : ex->order[0] ? json_string(ex->order)
-                                   : json_null(),
-                    "layout", ex->applied ? "fixed" : "random", "served", served, "processes",
-                    (json_int_t)processes);
+    rec = json_pack("{s:I,s:b,s:o,s:s,s:o,s:o,s:I}", "seed", (json_int_t)ex->seed, "exact",
+                    ex->applied && !ex->order[0] && !ex->unverified[0], "reason",
+                    !ex->applied        ? json_string(ex->reason)
+                    : ex->unverified[0] ? json_string(ex->unverified)
+                    : ex->order[0]      ? json_string(ex->order)
+                                        : json_null(),
+                    "layout", ex->applied ? "fixed" : "random", "served", served, "unserved",
+                    unserved, "processes", (json_int_t)processes);
     if (rec)
         json_object_set_new(rec, "clock", clock);
     else
