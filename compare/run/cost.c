@@ -555,10 +555,36 @@ out:
     return line;
 }
 
+/* A setuid or setgid server, which valgrind will not execute: a line saying so, "countable":
+ * false (judged on the timed metrics: summary_row.c), or NULL when the server is none. */
+static json_t *setid_line(struct runner *r, const struct sched_run *sr,
+                          const struct cost_settings *cs)
+{
+    const struct spec_version *ver = &r->sp->versions[sr->version];
+    const char *proto = ju_str(r->sp->configs[sr->config].params, "protocol", NULL);
+    const char *cmd = ver->server ? ju_str(ver->server, proto, NULL) : NULL;
+    char dir[4200], why[1024], reason[1400], started[40];
+    json_t *line;
+
+    snprintf(dir, sizeof(dir), "%s/cost-%06u", r->work_dir, r->seq + 1);
+    if (cs->count_driver || !cmd || !cost_exact_setid(r, sr->version, cmd, dir, why, sizeof(why)))
+        return NULL;
+    runner_utc_now(started, sizeof(started));
+    snprintf(reason, sizeof(reason), "instructions: version '%s' not countable: %s", ver->name,
+             why);
+    if ((line = cost_line(r, sr, started, -1, NULL, reason)))
+        json_object_set_new(line, "countable", json_false());
+    return line;
+}
+
 json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost_settings *cs,
                  char *err, size_t errlen)
 {
-    json_t *line = count_once(r, sr, cs, err, errlen), *rep;
+    json_t *line = setid_line(r, sr, cs), *rep;
+
+    if (line)
+        return line;
+    line = count_once(r, sr, cs, err, errlen);
     const json_t *fixed = json_object_get(json_object_get(line, "instructions"), "fixed");
 
     /* one repeat per version and configuration: round 1's seed, counted again */
@@ -632,8 +658,10 @@ int cost_schedule(struct runner *r, const struct cost_settings *cs, const unsign
         }
         st = ju_str(line, "status", NULL);
         if (strcmp(st ? st : "", "ok") != 0 &&
-            strstr(ju_str(line, "reason", ""), "server not ready") != NULL) {
+            (strstr(ju_str(line, "reason", ""), "server not ready") != NULL ||
+             json_is_false(json_object_get(line, "countable")))) {
             char shown[2100];
+            int setid = json_is_false(json_object_get(line, "countable"));
 
             /* a server that never answers under the counting setup (replies held on timers,
              * which the virtual clock serves at most once per grace period: preload/clock.c)
@@ -645,7 +673,8 @@ int cost_schedule(struct runner *r, const struct cost_settings *cs, const unsign
                     "the rows judged on their timed metrics\n",
                     r->sp->configs[sr->config].label, r->sp->versions[sr->version].name,
                     redact_show(ju_str(line, "reason", NULL), shown, sizeof(shown)));
-            n = i + 1;
+            if (!setid) /* a setuid version's other rows are left out by the same check */
+                n = i + 1;
         } else if (strcmp(st ? st : "", "ok") != 0) {
             char shown[2100];
 

@@ -233,6 +233,33 @@ void cost_exact_check_program(const char *prog, char *why, size_t whylen)
     fclose(f);
 }
 
+int cost_exact_setid(const struct runner *r, size_t version, const char *cmd, const char *dir,
+                     char *why, size_t whylen)
+{
+    struct words_vars vars = {"1", "127.0.0.1", "x", "x", "x", dir, NULL, "x"};
+    char **argv = NULL, path[4200], err[512];
+    size_t argc;
+    struct stat st;
+    int setid = 0;
+
+    vars.tree = r->tree_dirs && version < r->n_tree_dirs ? r->tree_dirs[version] : NULL;
+    if (!vars.tree)
+        vars.tree = ".";
+    if (words_split(cmd, &vars, &argv, &argc, err, sizeof(err)) < 0)
+        return 0; /* the start reports it */
+    if (cost_exact_resolve(argv[0], path, sizeof(path)) == 0 && stat(path, &st) == 0 &&
+        (st.st_mode & (S_ISUID | S_ISGID))) {
+        snprintf(why, whylen,
+                 "'%.300s' is set%cid, and valgrind does not execute setuid or setgid programs "
+                 "(\"Can't execute setuid/setgid/setcap executable\"): the row is judged on "
+                 "its timed metrics (count a copy without the bit, chmod u-s,g-s, to count it)",
+                 path, (st.st_mode & S_ISUID) ? 'u' : 'g');
+        setid = 1;
+    }
+    words_free(argv);
+    return setid;
+}
+
 static int cmp_env(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);

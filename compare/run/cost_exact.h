@@ -65,6 +65,11 @@ int cost_exact_find_lib(char *path, size_t pathlen, char *why, size_t whylen);
  * interposer, else why not ("statically linked (no PT_INTERP)", "setuid", ...). */
 void cost_exact_check_program(const char *prog, char *why, size_t whylen);
 
+/* 1 (why set) when the program of the server command cmd is setuid or setgid: valgrind will
+ * not execute it, so the version cannot be counted; else 0. */
+int cost_exact_setid(const struct runner *r, size_t version, const char *cmd, const char *dir,
+                     char *why, size_t whylen);
+
 /* Settles ex for the version's counted run: seed, the check of the server command cmd, the
  * environment (the inherited one less PROC_SECRET_VARS, the version's, the interposer's, a
  * pad making every version's the same size, sorted), the log at dir/seed.log. ex->applied 0
