@@ -581,12 +581,12 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
                  char *err, size_t errlen)
 {
     json_t *line = setid_line(r, sr, cs), *rep;
+    const json_t *fixed;
 
     if (line)
         return line;
     line = count_once(r, sr, cs, err, errlen);
-    const json_t *fixed = json_object_get(json_object_get(line, "instructions"), "fixed");
-
+    fixed = json_object_get(json_object_get(line, "instructions"), "fixed");
     /* one repeat per version and configuration: round 1's seed, counted again */
     if (!line || sr->round != 1 || !json_is_true(json_object_get(fixed, "exact")))
         return line;
