@@ -10,6 +10,7 @@
 #include <sys/sysmacros.h>
 
 #include "analysis/cgprof.h"
+#include "run/cost_exact.h"
 #include "run/cost_int.h"
 #include "util/jobs_util.h"
 
@@ -130,6 +131,37 @@ static int lib_mapped(const json_t *maps)
     return 0;
 }
 
+/* 1 when exe is the image mapped: itself, or for a script ("#!" line) its interpreter
+ * (through env: the program env finds in PATH), by real path. */
+static int image_mapped(const json_t *maps, const char *exe)
+{
+    char line[512], interp[4200], real[4200], *p, *word;
+    FILE *f;
+
+    if (json_object_get(maps, exe))
+        return 1;
+    if (!(f = fopen(exe, "re")))
+        return 0;
+    p = fgets(line, sizeof(line), f);
+    fclose(f);
+    if (!p || strncmp(line, "#!", 2) != 0)
+        return 0;
+    p = line + 2 + strspn(line + 2, " \t");
+    word = p;
+    p += strcspn(p, " \t\r\n");
+    if (*p)
+        *p++ = '\0';
+    if (strcmp(word + (strrchr(word, '/') ? strrchr(word, '/') - word + 1 : 0), "env") == 0) {
+        word = p + strspn(p, " \t");
+        word[strcspn(word, " \t\r\n")] = '\0';
+        if (cost_exact_resolve(word, interp, sizeof(interp)) < 0)
+            return 0;
+    } else {
+        snprintf(interp, sizeof(interp), "%s", word);
+    }
+    return realpath(interp, real) && json_object_get(maps, real) != NULL;
+}
+
 /* (1) for process pid: 0, or 1 with why. */
 static int check_image(const char *pid, const json_t *images, char *why, size_t whylen)
 {
@@ -150,7 +182,7 @@ static int check_image(const char *pid, const json_t *images, char *why, size_t 
                  "or PAIRBENCH_SEED)",
                  pid);
         rc = 1;
-    } else if (!json_object_get(maps, exe) || !lib_mapped(maps)) {
+    } else if (!image_mapped(maps, exe) || !lib_mapped(maps)) {
         snprintf(why, whylen,
                  "process %s started the interposer in an earlier image (%.300s), not in the "
                  "program it then executed and that was counted: the environment was cleared "
