@@ -86,6 +86,11 @@ static void read_seed_log(const char *path, json_t *images, json_t *opens)
 
         line[strcspn(line, "\n")] = '\0';
         if (sscanf(line, "L %ld %15s %n", &pid, how, &at) == 2 && at > 0) {
+            const char *base = strrchr(line + at, '/');
+            /* valgrind's launcher, run natively between a traced exec and the next image
+             * (valgrind.bin): no image of the server */
+            if (base && strncmp(base + 1, "valgrind", 8) == 0)
+                continue;
             snprintf(key, sizeof(key), "%ld", pid);
             json_object_set_new(images, key, json_string(line + at));
         } else if (sscanf(line, "O %ld", &pid) == 1) {

@@ -99,7 +99,7 @@ grep -q "^env-u|ok||false||process [0-9]* started the interposer in an earlier i
     fail "env -u LD_PRELOAD: expected not exact, naming env; got: $(cat "$T/lines")"
 grep -q "^unset|ok||false||process [0-9]* started the interposer in an earlier image ($T/unset.sh)" "$T/lines" ||
     fail "wrapper that unsets LD_PRELOAD: expected not exact, naming it; got: $(cat "$T/lines")"
-grep -q "^static|ok||false||process [0-9]* started the interposer in an earlier image" "$T/lines" ||
+grep -q "^static|ok||false||process [0-9]* started the interposer in an earlier image ($T/static.sh)" "$T/lines" ||
     fail "static server behind a wrapper: expected not exact; got: $(cat "$T/lines")"
 grep -q "^setuid|failed|false|instructions: version 'setuid' not countable: '$T/srv-setuid' is setuid, and valgrind does not execute setuid or setgid programs" "$T/lines" ||
     fail "setuid server: expected not countable, with valgrind's refusal; got: $(cat "$T/lines")"
