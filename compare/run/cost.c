@@ -19,6 +19,7 @@
 #include "run/cost_exact.h"
 #include "run/cost_help.h"
 #include "run/cost_int.h"
+#include "run/cost_verify.h"
 #include "run/counters.h"
 #include "run/dataset.h"
 #include "run/launch.h"
@@ -41,37 +42,6 @@ int cost_perf_probe(char *why, size_t whylen)
                                 PERF_COUNT_HW_INSTRUCTIONS, 0};
 
     return counters_probe(&ev, why, whylen);
-}
-
-int cost_parse_dumps(const char *dir, json_t *seen, struct cgprof *p, char *why, size_t whylen)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int rc = 0;
-
-    if (!d) {
-        snprintf(why, whylen, "cannot read '%.300s': %s", dir, strerror(errno));
-        return -1;
-    }
-    while (rc == 0 && (e = readdir(d))) {
-        char path[4400], rerr[600], *text;
-        size_t len = 0;
-
-        if (strncmp(e->d_name, "cg.", 3) != 0 || json_object_get(seen, e->d_name) ||
-            !strchr(e->d_name + 3, '.'))
-            continue; /* cg.PID alone is the exit dump, written at shut-down */
-        json_object_set_new(seen, e->d_name, json_true());
-        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-        if (!(text = ju_read_file(path, (size_t)-1, &len, rerr, sizeof(rerr)))) {
-            snprintf(why, whylen, "cannot read %s", rerr);
-            rc = -1;
-        } else if (cgprof_parse(p, text, len, path, why, whylen) < 0) {
-            rc = -1;
-        }
-        free(text);
-    }
-    closedir(d);
-    return rc;
 }
 
 /* ---- one counted run ---- */
@@ -169,7 +139,7 @@ char **cost_valgrind_wrap(const struct cost_settings *cs, const char *dir, const
                           char ***owned)
 {
     size_t n = 0, i;
-    char **w = calloc(COST_MAX_EXCLUDE + 12, sizeof(*w)),
+    char **w = calloc(COST_MAX_EXCLUDE + 16, sizeof(*w)),
          **o = calloc(COST_MAX_EXCLUDE + 4, sizeof(char *));
 
     if (!w || !o) {
@@ -472,8 +442,8 @@ static int exact_begin(struct runner *r, const struct sched_run *sr, const struc
     return 0;
 }
 
-json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost_settings *cs,
-                 char *err, size_t errlen)
+static json_t *count_once(struct runner *r, const struct sched_run *sr,
+                          const struct cost_settings *cs, char *err, size_t errlen)
 {
     const struct spec_version *ver = &r->sp->versions[sr->version];
     const json_t *params = r->sp->configs[sr->config].params;
@@ -481,7 +451,7 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
                *cmd = ver->server ? ju_str(ver->server, proto, NULL) : NULL;
     const char *host = ju_str(params, "host", "127.0.0.1");
     char dir[4200], srv_dir[4300], srv_log[4300], started[40], reason[2048] = "", why[1024];
-    char vg[64], **wrap = NULL, **owned = NULL;
+    char vg[64], **wrap = NULL, **owned = NULL, vglog[4300];
     struct proc server = {.pid = -1, .out_fd = -1};
     struct cost_exact ex = {0};
     json_t *eff = NULL, *inst = NULL, *line = NULL;
@@ -524,6 +494,8 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
     launch_take_over(eff); /* launch_place pointed host and port at the free one */
     if (exact_begin(r, sr, cs, eff, cmd, dir, &ex, err, errlen) < 0)
         goto out;
+    if (ex.applied && wrap)
+        cost_verify_wrap(wrap, dir, vglog, sizeof(vglog));
     /* the driver counted (cost_driver.c): its server runs as in the timed runs */
     rc = launch_start(r,
                       &(struct launch){sr->version, eff, cmd, host, port, srv_dir, srv_log, wrap,
@@ -567,6 +539,50 @@ out:
     cost_exact_release(&ex);
     cost_rm_dir_files(dir);
     (void)rmdir(dir);
+    return line;
+}
+
+/* A setuid or setgid server, which valgrind will not execute: a line saying so, "countable":
+ * false (judged on the timed metrics: summary_row.c), or NULL when the server is none. */
+static json_t *setid_line(struct runner *r, const struct sched_run *sr,
+                          const struct cost_settings *cs)
+{
+    const struct spec_version *ver = &r->sp->versions[sr->version];
+    const char *proto = ju_str(r->sp->configs[sr->config].params, "protocol", NULL);
+    const char *cmd = ver->server ? ju_str(ver->server, proto, NULL) : NULL;
+    char dir[4200], why[1024], reason[1400], started[40];
+    json_t *line;
+
+    snprintf(dir, sizeof(dir), "%s/cost-%06u", r->work_dir, r->seq + 1);
+    if (cs->count_driver || !cmd || !cost_exact_setid(r, sr->version, cmd, dir, why, sizeof(why)))
+        return NULL;
+    runner_utc_now(started, sizeof(started));
+    snprintf(reason, sizeof(reason), "instructions: version '%s' not countable: %s", ver->name,
+             why);
+    if ((line = cost_line(r, sr, started, -1, NULL, reason)))
+        json_object_set_new(line, "countable", json_false());
+    return line;
+}
+
+json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost_settings *cs,
+                 char *err, size_t errlen)
+{
+    json_t *line = setid_line(r, sr, cs), *rep;
+    const json_t *fixed;
+
+    if (line)
+        return line;
+    line = count_once(r, sr, cs, err, errlen);
+    fixed = json_object_get(json_object_get(line, "instructions"), "fixed");
+    /* one repeat per version and configuration: round 1's seed, counted again */
+    if (!line || sr->round != 1 || !json_is_true(json_object_get(fixed, "exact")))
+        return line;
+    if (!(rep = count_once(r, sr, cs, err, errlen))) {
+        json_decref(line);
+        return NULL;
+    }
+    cost_verify_repeat(line, rep);
+    json_decref(rep);
     return line;
 }
 
@@ -633,7 +649,11 @@ int cost_schedule(struct runner *r, const struct cost_settings *cs, const unsign
             break;
         }
         st = ju_str(line, "status", NULL);
-        if (strcmp(st ? st : "", "ok") != 0 && cost_not_countable(line, &whole)) {
+        /* not countable here: a server that never answers when counted (the whole plan), a
+         * row whose threads poll for work, or a line cost_run marked (a setuid server) */
+        if (strcmp(st ? st : "", "ok") != 0 &&
+            (cost_not_countable(line, &whole) ||
+             json_is_false(json_object_get(line, "countable")))) {
             char shown[2100];
 
             /* the rows are judged on their timed metrics (summary_row.c reads "countable":
@@ -646,7 +666,7 @@ int cost_schedule(struct runner *r, const struct cost_settings *cs, const unsign
                     redact_show(ju_str(line, "reason", NULL), shown, sizeof(shown)));
             if (whole || !skip)
                 n = i + 1;
-            else
+            else /* the row keeps no count: its other counted runs are left out */
                 skip[sr->config] = 1;
         } else if (strcmp(st ? st : "", "ok") != 0) {
             char shown[2100];

@@ -2,8 +2,6 @@
  * by its --help (see cost_help.h), and valgrind's version (cost.h). */
 #include "run/cost_help.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +10,6 @@
 
 #include "run/cost.h"
 #include "run/cost_exact.h"
-#include "run/cost_int.h"
 #include "run/proc.h"
 #include "util/jobs_util.h"
 #include "util/words.h"
@@ -168,26 +165,6 @@ void cost_valgrind_version(char *out, size_t outlen)
         proc_result_release(&res);
     }
     proc_stop(&p, 0.5);
-}
-
-/* Removes the files under dir, and its subdirectories (cost_int.h). */
-void cost_rm_dir_files(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char path[4400];
-
-    if (!d)
-        return;
-    while ((e = readdir(d)))
-        if (e->d_name[0] != '.') {
-            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-            if (unlink(path) < 0 && errno == EISDIR) {
-                cost_rm_dir_files(path);
-                (void)rmdir(path);
-            }
-        }
-    closedir(d);
 }
 
 /* Whether the window's idle correction is not smaller than its own count: then no count is

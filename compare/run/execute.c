@@ -99,7 +99,6 @@ static json_t *latest_status(const json_t *runs, unsigned *n_failed)
     json_t *latest = json_object(), *line, *v;
     size_t i;
     const char *k;
-
     json_array_foreach(runs, i, line)
     {
         char key[256];
@@ -454,8 +453,7 @@ static void exec_confirm_ctx(struct exec *e, struct confirm_ctx *cx, struct verd
     }
 }
 
-/* A gate whose timed runs already decided a regression needs no counted runs
- * (confirm_counted_needless). 1 when that is so, else 0. */
+/* 1 when a gate's timed runs already decided a regression: no counted runs needed. */
 static int exec_skip_counted(struct exec *e)
 {
     struct confirm_ctx cx;
@@ -664,8 +662,9 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
         out->interrupted = 1;
         fprintf(stderr,
                 "compare: interrupted: the current run was stopped and not recorded; writing a "
-                "partial report (continue with --resume --out %s)\n",
-                e->dir);
+                "partial report (%s%s)\n",
+                e->rq->resume_hint ? e->rq->resume_hint : "continue with --resume --out ",
+                e->rq->resume_hint ? "" : e->dir);
     }
     close(e->fd);
     e->fd = -1;
