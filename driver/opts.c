@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "engine/arrival.h"
 #include "num.h"
 #include "wl/http_req.h"
 
@@ -652,21 +653,10 @@ int opts_validate(const struct drv_opts *o, char *err, size_t errlen)
                      o->lockstep ? "without" : "only with");
             return -1;
         }
-        if (o->rate > 0 && !o->requests &&
-            o->rate * o->duration_s < (strcmp(o->arrival, "poisson") == 0 ? 5 : 1)) {
-            /* a schedule that leaves the window empty cannot measure anything: the run would
-             * fail later as "no successful operation" (poisson: at least 5 due, so that an
-             * empty window has a chance below 1%) */
-            snprintf(err, errlen,
-                     "--rate '%g': %g requests due in the %g s window; expected at least %g "
-                     "ops/s (%s)",
-                     o->rate, o->rate * o->duration_s, o->duration_s,
-                     (strcmp(o->arrival, "poisson") == 0 ? 5 : 1) / o->duration_s,
-                     strcmp(o->arrival, "poisson") == 0
-                         ? "5 due per window with --arrival poisson, so that it is seldom empty"
-                         : "1 due per window");
+        if (!o->requests &&
+            arrival_window_check(o->rate, o->duration_s, strcmp(o->arrival, "poisson") == 0, err,
+                                 errlen) < 0)
             return -1;
-        }
         if (!o->serve && o->stall[0]) {
             snprintf(err, errlen,
                      "--stall '%s': expected only with --serve (it stalls the reference server)",

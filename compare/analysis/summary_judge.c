@@ -219,8 +219,7 @@ static void judge_metric(json_t *rows, int m, const struct mod_prior pr[2], cons
     }
 }
 
-/* The most other CPU (in cores) any disturbed run of the row saw beside it. */
-static double disturbance_cores(const json_t *interf)
+double summary_disturbance_cores(const json_t *interf)
 {
     const json_t *x;
     double most = 0;
@@ -258,7 +257,7 @@ static void hold_disturbed(json_t *row, json_t *metrics, size_t planned)
         kept = 1;
     if (!kept)
         return;
-    bound = log1p(disturbance_cores(interf));
+    bound = log1p(summary_disturbance_cores(interf));
     for (m = 0; m < METRIC_ALL; m++) {
         const char *cand;
         json_t *cmp;

@@ -20,6 +20,7 @@
 #include "analysis/gate.h"
 #include "analysis/outcome.h"
 #include "analysis/summary.h"
+#include "analysis/summary_judge.h"
 #include "util/jobs_util.h"
 #include "num.h"
 #include "report/render.h"
@@ -416,6 +417,7 @@ static int add_series(struct drift_cmd *d, const json_t *params, const char *con
         v = nr ? baseline_figure(d->summaries[i], nr, s->metric, "median") : NAN;
         if (!(v == v))
             continue;
+        s->newest_disturb_cores = summary_disturbance_cores(json_object_get(nr, "interference"));
         s->newest_min = baseline_figure(d->summaries[i], nr, s->metric, "min");
         s->newest_max = baseline_figure(d->summaries[i], nr, s->metric, "max");
         s->values[s->n] = v;
