@@ -30,7 +30,7 @@ done
 [ "$(id -u)" -eq 0 ] || check=1
 
 runtime_pkgs="build-essential pkg-config git ca-certificates dpkg-dev libssl-dev libjansson-dev
- libcurl4-openssl-dev redis-server"
+ libcurl4-openssl-dev libnghttp2-dev redis-server"
 # linux-perf: perf, which test 660 uses for its hardware-counter run where counters exist;
 # slurmctld slurmd slurm-client munge: the one-node cluster test 945 runs ci/slurm/shards.sh on;
 # haproxy: specs/haproxy-close.json (a proxy in front of the reference server), test 457

@@ -153,10 +153,7 @@ static int run_client(struct drv_opts *o)
         }
         o->port = port;
     }
-    if (o->protocol == PROTO_HTTP && strcmp(o->http_version, "2") == 0)
-        rc = h2_run(o, &r, err, sizeof(err));
-    else
-        rc = client_run(o, &r, err, sizeof(err));
+    rc = client_run(o, &r, err, sizeof(err));
     if (s) {
         server_stop(s);
         s = NULL;
@@ -169,10 +166,6 @@ static int run_client(struct drv_opts *o)
     if (rc != CLIENT_OK) {
         fprintf(stderr, "driver: %s\n", err[0] ? err : "the run failed");
         goto out;
-    }
-    if (o->protocol == PROTO_HTTP && strcmp(o->http_version, "2") == 0 && !r.conns_configured) {
-        /* libcurl keeps its connections to itself: what was asked is what is reported */
-        r.conns_configured = r.conns_held = o->connections;
     }
     if (result_judge(&r, o->error_limit))
         fprintf(stderr, "driver: the run failed: %s%s%s\n", r.reason,

@@ -6,10 +6,10 @@
 #include <sys/time.h>
 
 #include <hiredis/hiredis.h>
+#include <nghttp2/nghttp2.h>
 #include <openssl/crypto.h>
 
 #include "engine/arrival.h"
-#include "engine/curl_dl.h"
 
 #define STR2(x) #x
 #define STR(x) STR2(x)
@@ -174,7 +174,7 @@ json_t *result_build_json(void)
         b, "hiredis",
         json_string(STR(HIREDIS_MAJOR) "." STR(HIREDIS_MINOR) "." STR(HIREDIS_PATCH)));
     json_object_set_new(b, "openssl", json_string(OpenSSL_version(OPENSSL_VERSION_STRING)));
-    json_object_set_new(b, "libcurl", json_string(curl_api_version()));
+    json_object_set_new(b, "nghttp2", json_string(nghttp2_version(0)->version_str));
     json_object_set_new(b, "jansson", json_string(JANSSON_VERSION));
 #if defined(__clang__)
     json_object_set_new(b, "cc", json_string("clang " __clang_version__));

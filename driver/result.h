@@ -1,6 +1,5 @@
 /* One measurement's outcome and its JSON rendering (docs/architecture.md#driver-result, schema
- * pairbench.result/1). The epoll engine (client.c) fills it, and so does any other runner that does
- * not fit the workload table (h2.c, HTTP/2 via libcurl); main.c prints it. */
+ * pairbench.result/1). The epoll engine (client.c) fills it; main.c prints it. */
 #ifndef PAIRBENCH_RESULT_H
 #define PAIRBENCH_RESULT_H
 
@@ -93,7 +92,7 @@ json_t *result_to_json(const struct drv_opts *o, const struct drv_result *r);
 /* Prints result_to_json() as one line on f. 0 or -1. */
 int result_print(FILE *f, const struct drv_opts *o, const struct drv_result *r);
 
-/* The build section alone (driver, hiredis, openssl, libcurl, jansson, cc, cflags). */
+/* The build section alone (driver, hiredis, openssl, nghttp2, jansson, cc, cflags). */
 json_t *result_build_json(void);
 
 #endif

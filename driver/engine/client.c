@@ -148,7 +148,7 @@ int client_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t
     run.o = o;
     run.timeout_ns = (uint64_t)(o->timeout_s * 1e9);
     run.rated = o->rate > 0;
-    run.wl = workload_for(o->protocol);
+    run.wl = workload_for(o);
     if (!run.wl) {
         snprintf(err, errlen, "protocol '%s' is not built into this driver",
                  opts_proto_name(o->protocol));

@@ -394,7 +394,8 @@ int cconn_setup(struct cconn *cc, struct worker *w, unsigned index)
     w->notready++;
     cc->cap = o->rate > 0 ? rate_ring_cap(o) : o->window;
     cc->ring = calloc(cc->cap, sizeof(*cc->ring));
-    if (!cc->ring || buf_init(&cc->in, in_cap) < 0 || buf_init(&cc->ctl, CTL_CAP) < 0)
+    if (!cc->ring || buf_init(&cc->in, in_cap) < 0 ||
+        buf_init(&cc->ctl, w->run->wl->ctl_cap ? w->run->wl->ctl_cap : CTL_CAP) < 0)
         return -1;
     if ((o->window > 1 || o->rate > 0) && buf_init(&cc->out, gather_cap(o)) < 0)
         return -1;

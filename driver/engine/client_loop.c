@@ -118,7 +118,7 @@ static int start_batch(struct cconn *cc)
             return 0;
         }
     }
-    if (run->wl->batch(cc->st, take, &cc->wdata, &cc->wlen) < 0 || cc->wlen == 0) {
+    if (run->wl->batch(cc->st, take, &cc->wdata, &cc->wlen) < 0) {
         cc->wdata = NULL;
         snprintf(err, sizeof(err), "%s: batch of %u ops could not be built", run->wl->name, take);
         w->e_protocol += measured ? take : 0;
@@ -396,7 +396,10 @@ static void on_readable(struct cconn *cc, uint64_t block_now, uint64_t block_unt
         }
         if (n == 0 || n < 0) {
             if (n == 0)
-                snprintf(err, sizeof(err), "connection %u: closed by the server", cc->index);
+                snprintf(err, sizeof(err), "connection %u: closed by the server%s", cc->index,
+                         cc->state == C_READY && wl->at_rest && !wl->at_rest(cc->st)
+                             ? " in the middle of a reply"
+                             : "");
             else
                 snprintf(err, sizeof(err), "connection %u: %s", cc->index, cc->c.err);
             if (cc->state == C_READY)

@@ -2,9 +2,11 @@
 #include "srv/srv_extra.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -159,4 +161,44 @@ void srv_extra_stop(struct srv_extra *x)
     pthread_mutex_destroy(&x->mu);
     pthread_mutex_destroy(&x->gate);
     x->started = 0;
+}
+
+#define DRAIN_MAX (8u << 20)
+
+int srv_drain_read(int fd, size_t *drained)
+{
+    char buf[16384];
+    ssize_t n;
+
+    for (;;) {
+        n = read(fd, buf, sizeof(buf));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN)
+            return 0;
+        if (n <= 0)
+            return -1;
+        *drained += (size_t)n;
+        if (*drained > DRAIN_MAX)
+            return -1;
+    }
+}
+
+int srv_shed_one(int lfd, int *spare_fd)
+{
+    int fd, e;
+
+    if (*spare_fd < 0)
+        *spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (*spare_fd < 0)
+        return -1;
+    close(*spare_fd);
+    fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+    e = errno;
+    if (fd >= 0)
+        close(fd);
+    *spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0)
+        return 1;
+    return e == EAGAIN || e == EWOULDBLOCK ? 0 : -1;
 }

@@ -48,4 +48,17 @@ void srv_extra_request(struct srv_extra *x);
 void srv_extra_hold(struct srv_extra *x);
 void srv_extra_stop(struct srv_extra *x);
 
+/* A closing connection's input, read and discarded (serve.c drains it so the client reads
+ * our last reply rather than a reset): 0 when the socket has no more for now, -1 once the
+ * client closed, failed, or sent more than 8 MiB (*drained counts it). */
+int srv_drain_read(int fd, size_t *drained);
+
+/* Out of descriptors (EMFILE/ENFILE): the listener stays readable, so epoll would report it
+ * again at once and the worker would spin. Frees *spare_fd to accept the oldest pending
+ * connection on lfd and close it at once (that client sees the connection closed instead of
+ * waiting in the backlog), then takes the spare back. 1 = one shed, try the next; 0 =
+ * nothing pending; -1 = no spare (another thread took the number): leave the listener out
+ * of this loop for a while. */
+int srv_shed_one(int lfd, int *spare_fd);
+
 #endif
