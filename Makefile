@@ -22,7 +22,7 @@ space := $(empty) $(empty)
 ENV_PKG_CONFIG_PATH := $(subst $(space),:,$(filter-out $(DEPS)/lib/pkgconfig,$(subst :, ,$(PKG_CONFIG_PATH))))
 export PKG_CONFIG_PATH := $(DEPS)/lib/pkgconfig:$(PKG_CONFIG_PATH)
 
-PKGS := openssl libcurl jansson
+PKGS := openssl libcurl jansson libnghttp2
 # hiredis >= 1.0 (RESP3): the system's when pkg-config finds one (the caller's own
 # PKG_CONFIG_PATH, not .deps), else a static copy built into .deps by ci/build-hiredis.sh.
 SYSTEM_HIREDIS := $(shell PKG_CONFIG_PATH='$(ENV_PKG_CONFIG_PATH)' \
@@ -49,8 +49,9 @@ INCLUDES := -Icommon -Idriver -Icompare
 CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -pthread $(INCLUDES) \
           $(HIREDIS_CFLAGS) $(shell pkg-config --cflags $(PKGS))
 LDLIBS += $(HIREDIS_LIBS) $(shell pkg-config --libs $(PKGS)) -lm -pthread
-# The driver loads libcurl at run time, for HTTP/2 only (driver/engine/curl_dl.h).
-DRIVER_LDLIBS := $(HIREDIS_LIBS) $(shell pkg-config --libs $(filter-out libcurl,$(PKGS))) -lm -pthread -ldl
+# libcurl is compare's alone (posting reports), nghttp2 the driver's alone (HTTP/2 framing).
+DRIVER_LDLIBS := $(HIREDIS_LIBS) $(shell pkg-config --libs $(filter-out libcurl,$(PKGS))) -lm -pthread
+COMPARE_LDLIBS := $(HIREDIS_LIBS) $(shell pkg-config --libs $(filter-out libnghttp2,$(PKGS))) -lm -pthread
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 # The release (VERSION, semantic) and the commit: --version prints "pairbench 0.9.0 (abc1234)".
 RELEASE := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
@@ -125,7 +126,7 @@ $(BIN_DRIVER): $(BUILD)/driver/main.o $(DRIVER_OBJ) $(COMMON_OBJ)
 
 $(BIN_COMPARE): $(BUILD)/compare/main.o $(COMPARE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
-	$(QUIET_LD)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(QUIET_LD)$(CC) $(LDFLAGS) -o $@ $^ $(COMPARE_LDLIBS)
 
 # Each unit test links the library objects of both programs (everything but the mains).
 $(BUILD)/tests/%: tests/unit/%.c $(DRIVER_OBJ) $(COMPARE_OBJ) $(COMMON_OBJ)
@@ -156,6 +157,7 @@ check:
 	sh tests/code-shape.sh
 	sh tests/include-rooms.sh
 	sh tests/inline-sentences.sh
+	sh tests/percent-format.sh
 	sh tests/test-lint.sh
 	CC='$(CC)' sh tests/unused-includes.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \

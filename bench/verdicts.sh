@@ -37,14 +37,17 @@ trap cleanup EXIT INT TERM
 
 redis="redis-server --port {port} --bind 127.0.0.1 --save '' --appendonly no --dir {dir}"
 
-# grid SERVER ROWS: ROWS configurations of one protocol, payloads 64..64+ROWS-1
+# grid SERVER ROWS: ROWS configurations of one protocol, payloads 64..64+ROWS-1 (HTTP: the
+# reference server's one 4 KiB body, on paths /r0../rN-1, which it does not read)
 grid() {
     node -e '
 const [proto, rows] = [process.argv[1], +process.argv[2]];
 const d = proto === "redis" ? {protocol: "redis", command: "SET", connections: 4, workers: 4}
   : {protocol: proto, connections: 4, workers: 2};
-console.log(JSON.stringify({name: "verdicts-" + proto, defaults: d,
-  axes: {payload: Array.from({length: rows}, (_, i) => 64 + i)}}));' "$1" "$2"
+const axes = proto === "http"
+  ? (d.payload = 4096, {path: Array.from({length: rows}, (_, i) => "/r" + i)})
+  : {payload: Array.from({length: rows}, (_, i) => 64 + i)};
+console.log(JSON.stringify({name: "verdicts-" + proto, defaults: d, axes}));' "$1" "$2"
 }
 
 # throughput SERVER FLAGS DRIVER_FLAGS: one driver run against a fresh reference server with
@@ -79,7 +82,6 @@ console.log("--work " + Math.max(1, Math.round((1 / (t0 * (1 - c / 100)) - 1 / t
 
 # spec SERVER CHANGE: baseline and candidate of one server, the candidate slowed by CHANGE%
 spec() {
-    flags=$(knob "$1" "$2")
     if [ "$1" = redis ]; then
         cand=$redis
         [ "$2" -ge 80 ] && cand="valgrind --tool=none -q $redis"
@@ -89,6 +91,7 @@ spec() {
             "$DRIVER" "$redis" "$DRIVER" "$cand" > "$OUT/spec.json"
         return 0
     fi
+    flags=$(knob "$1" "$2")
     extra=
     [ "$1" = http ] && extra=" --payload 4096"
     printf '{"versions": [{"name": "baseline", "driver": "%s", "server": {"%s": "%s serve %s --port {port}%s"}},

@@ -6,8 +6,10 @@
 # As root it installs what is missing and prints every package, apt source and file it adds.
 # As another user it checks (like --check) and names the command to run as root. Idempotent: a
 # second run adds nothing. It stops only the services of packages it has just installed (they
-# start on default ports); services that were already there are left alone. Every apt source
-# it adds reuses the mirror URI already configured here, so no registry host name is written.
+# start on default ports); services that were already there are left alone, except munge,
+# slurmctld and slurmd, which are stopped and disabled whenever they run or are enabled
+# (keep them with PAIRBENCH_KEEP_SLURM_SERVICES=1). Every apt source it adds reuses the
+# mirror URI already configured here, so no registry host name is written.
 # Exit: 0 everything present (or installed), 1 something missing (check mode), 2 bad usage,
 # 3 an install step failed.
 set -eu
@@ -21,21 +23,23 @@ for a in "$@"; do
     case "$a" in
     --test) test_too=1 ;;
     --check) check=1 ;;
-    -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) log "unknown argument '$a' (expected --test, --check or --help)"; exit 2 ;;
     esac
 done
 [ "$(id -u)" -eq 0 ] || check=1
 
 runtime_pkgs="build-essential pkg-config git ca-certificates dpkg-dev libssl-dev libjansson-dev
- libcurl4-openssl-dev redis-server"
+ libcurl4-openssl-dev libnghttp2-dev redis-server"
 # linux-perf: perf, which test 660 uses for its hardware-counter run where counters exist;
+# slurmctld slurmd slurm-client munge: the one-node cluster test 945 runs ci/slurm/shards.sh on;
+# haproxy: specs/haproxy-close.json (a proxy in front of the reference server), test 457;
 # openssh-server, iproute2: the sshd test 776 runs on its own port and keys inside a network
-# namespace (ip netns, tc)
-# (never as the system service: stopped and disabled below)
+# namespace (ip netns, tc), never as the system service (stopped and disabled below)
 test_pkgs="clang llvm libclang-rt-14-dev clang-format clang-tidy cppcheck valgrind strace
  python3 python3-yaml openssl curl redis-tools nginx-light socat wrk nghttp2-client nodejs
- chromium fonts-wqy-microhei man-db groff-base linux-perf openssh-server openssh-client iproute2"
+ chromium fonts-wqy-microhei man-db groff-base linux-perf slurmctld slurmd slurm-client munge
+ haproxy openssh-server openssh-client iproute2"
 backport_pkgs="valkey-server"          # Debian 12 has valkey only in bookworm-backports
 [ "$test_too" = 1 ] && backport_pkgs="$backport_pkgs valkey-tools"
 want="$runtime_pkgs"
@@ -129,7 +133,8 @@ fi
 
 # Services whose packages this run installs: only those are stopped afterwards.
 fresh_services=""
-for pair in redis-server:redis-server valkey-server:valkey-server nginx-light:nginx openssh-server:ssh; do
+for pair in redis-server:redis-server valkey-server:valkey-server nginx-light:nginx \
+    munge:munge slurmctld:slurmctld slurmd:slurmd haproxy:haproxy openssh-server:ssh; do
     case " $missing $missing_bp " in *" ${pair%%:*} "*) fresh_services="$fresh_services ${pair#*:}" ;; esac
 done
 if [ -n "$missing" ]; then
@@ -144,6 +149,34 @@ for s in $fresh_services; do
     log "stopping $s (just installed; the tests and the demo start their own servers)"
     if command -v service >/dev/null 2>&1; then service "$s" stop >/dev/null 2>&1 || true; fi
 done
+# The Slurm daemons and munged are also stopped and disabled at boot (the test starts its own
+# cluster on free ports and its own munge socket); done on every run while one is enabled or
+# running as a service (its Debian pid file names a live process), so a run interrupted
+# between install and here is finished by the next one. A machine that runs a Slurm cluster
+# of its own sets PAIRBENCH_KEEP_SLURM_SERVICES=1 to keep them as they are.
+svc_enabled() { # a systemd unit symlink or a SysV start link
+    for f in /etc/systemd/system/*.wants/"$1".service /etc/rc[2-5].d/S[0-9][0-9]"$1"; do
+        [ -e "$f" ] && return 0
+    done
+    return 1
+}
+svc_running() { # the pid file of Debian's unit or init script names a live process
+    case $1 in munge) f=/run/munge/munged.pid ;; *) f=/run/$1.pid ;; esac
+    [ -s "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null
+}
+if [ "${PAIRBENCH_KEEP_SLURM_SERVICES:-0}" != 1 ]; then
+    for s in munge slurmctld slurmd; do
+        installed "$s" || continue
+        svc_enabled "$s" || svc_running "$s" || continue
+        log "stopping and disabling the system service $s (the Slurm test runs its own daemons)"
+        if command -v service >/dev/null 2>&1; then service "$s" stop >/dev/null 2>&1 || true; fi
+        if command -v systemctl >/dev/null 2>&1; then systemctl disable "$s" >/dev/null 2>&1 || true; fi
+        if [ -x "/etc/init.d/$s" ] && command -v update-rc.d >/dev/null 2>&1; then
+            update-rc.d "$s" disable >/dev/null 2>&1 || true
+        fi
+        if svc_enabled "$s" || svc_running "$s"; then log "could not stop and disable $s"; exit 3; fi
+    done
+fi
 
 # sshd is a test peer only: the system service stays off and does not start at boot, on every
 # run (a machine may have had the package before this script)

@@ -147,3 +147,36 @@ double hist_percentile(const struct hist *h, double p)
         v = (double)h->max;
     return v;
 }
+
+/* Midpoint of coarse bucket i (hist.h): 8 buckets per power of two from 8 up. */
+static double coarse_mid(unsigned i)
+{
+    unsigned e = i / 8 + 3;
+    uint64_t low = (uint64_t)(i % 8 + 8) << (e - 3), width = UINT64_C(1) << (e - 3);
+
+    return (double)low + (double)(width - 1) / 2.0;
+}
+
+double hist_coarse_percentile(const uint32_t *counts, uint64_t total, double p)
+{
+    uint64_t rank, seen = 0;
+    unsigned i;
+    double x;
+
+    if (total == 0)
+        return 0.0;
+    if (p > 100.0)
+        p = 100.0;
+    x = (p / 100.0) * (double)total;
+    rank = (uint64_t)x;
+    if (x - (double)rank > 1e-9 * x)
+        rank++;
+    if (rank < 1)
+        rank = 1;
+    for (i = 0; i < HIST_COARSE_BUCKETS; i++) {
+        seen += counts[i];
+        if (seen >= rank)
+            break;
+    }
+    return coarse_mid(i < HIST_COARSE_BUCKETS ? i : HIST_COARSE_BUCKETS - 1);
+}

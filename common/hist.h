@@ -26,4 +26,19 @@ double hist_mean(const struct hist *h);  /* exact (from the running sum) */
  * 0 when empty. */
 double hist_percentile(const struct hist *h, double p);
 
+/* The coarse scale, for the many small histograms of a time series (one per interval): a
+ * plain array of HIST_COARSE_BUCKETS counts the caller owns, 8 buckets per power of two from
+ * 8 ns up (a bucket's midpoint within 6.3% of any value in it; values below 16 ns share the
+ * first 8 buckets). No branch and no clamp: on the hot path. */
+#define HIST_COARSE_BUCKETS 488u
+static inline unsigned hist_coarse_bucket(uint64_t value_ns)
+{
+    unsigned e = 63u - (unsigned)__builtin_clzll(value_ns | 8); /* 3 .. 63 */
+
+    return (e - 3u) * 8u + (unsigned)((value_ns >> (e - 3u)) & 7u);
+}
+/* The value at percentile p (0 < p <= 100) of counts (total of them), as the bucket's
+ * midpoint; 0 when total is 0. */
+double hist_coarse_percentile(const uint32_t *counts, uint64_t total, double p);
+
 #endif

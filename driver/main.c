@@ -42,6 +42,7 @@ static void usage(FILE *f)
             "           request due on a schedule, latency from its due time)\n"
             "  --arrival uniform|poisson [uniform] (the schedule's gaps, with --rate)\n"
             "  --seed N [0] (the connections' random streams: keys, mixes; 0 = unseeded)\n"
+            "  --interval-ms N [100] (the result's time series and longest reply gap; 0 = off)\n"
             "  --lockstep (waves: one batch on every connection, the next wave when all are\n"
             "           back; compare's counted runs at more than one connection)\n"
             "  redis:   --command ECHO|PING|SET|GET|INCR|LPUSH|RPUSH|LPOP|RPOP|SADD|HSET|SPOP|\n"
@@ -65,6 +66,8 @@ static void usage(FILE *f)
             "  for request counting and --delay-us; 0 = each chunk)  --delay-us N (hold each\n"
             "  reply)  --work N (N rounds of CPU work per request, a few ns each)\n"
             "  --stall MS/PERIOD_MS (answer nothing for MS ms in every PERIOD_MS ms)\n"
+            "  --grow-ns N (a request costs N ns more for every 1000 served)\n"
+            "  --stall-after N --stall-ms M (once: answer nothing for M ms after N requests)\n"
             "  --extra-syscalls N (N getppid calls per reply)  --extra-allocs N (N malloc/free\n"
             "  per request)  --extra-wakeups N (N hand-offs to a sleeping thread per request)\n"
             "  --transport tls --cert F --key F [--cacert F]\n"
@@ -153,10 +156,7 @@ static int run_client(struct drv_opts *o)
         }
         o->port = port;
     }
-    if (o->protocol == PROTO_HTTP && strcmp(o->http_version, "2") == 0)
-        rc = h2_run(o, &r, err, sizeof(err));
-    else
-        rc = client_run(o, &r, err, sizeof(err));
+    rc = client_run(o, &r, err, sizeof(err));
     if (s) {
         server_stop(s);
         s = NULL;
@@ -169,10 +169,6 @@ static int run_client(struct drv_opts *o)
     if (rc != CLIENT_OK) {
         fprintf(stderr, "driver: %s\n", err[0] ? err : "the run failed");
         goto out;
-    }
-    if (o->protocol == PROTO_HTTP && strcmp(o->http_version, "2") == 0 && !r.conns_configured) {
-        /* libcurl keeps its connections to itself: what was asked is what is reported */
-        r.conns_configured = r.conns_held = o->connections;
     }
     if (result_judge(&r, o->error_limit))
         fprintf(stderr, "driver: the run failed: %s%s%s\n", r.reason,

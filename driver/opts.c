@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "engine/arrival.h"
 #include "num.h"
 #include "wl/http_req.h"
 
@@ -113,6 +114,11 @@ static const struct key keys[] = {
     {"arrival", T_CHOICE, M_CLIENT, F(arrival), 0, 0, arrivals, "uniform or poisson"},
     {"stall", T_STR, M_ALL, F(stall), 0, 0, NULL,
      "MS/PERIOD_MS in milliseconds with 0 < MS < PERIOD_MS <= 3600000 (e.g. 50/1000)"},
+    {"interval_ms", T_UNS, M_CLIENT, F(interval_ms), 0, 60000, NULL,
+     "milliseconds in 0..60000 (0 = no time series)"},
+    {"grow_ns", T_UNS, M_ALL, F(grow_ns), 0, 1000000, NULL, "nanoseconds in 0..1000000"},
+    {"stall_after", T_U64, M_ALL, F(stall_after), 0, 1e15, NULL, "a request count in 0..10^15"},
+    {"stall_ms", T_UNS, M_ALL, F(stall_ms), 0, 3600000, NULL, "milliseconds in 0..3600000"},
 };
 
 /* Keys that apply to some protocols only (client mode): one bit per enum drv_proto. Any
@@ -179,6 +185,7 @@ void opts_defaults(struct drv_opts *o, enum drv_mode mode, enum drv_proto proto)
     o->serve_workers = 1;
     o->timeout_s = 5;
     o->error_limit = OPTS_ERROR_LIMIT_DEFAULT;
+    o->interval_ms = 100;
 }
 
 static const struct key *key_find(const char *name)
@@ -611,6 +618,8 @@ int opts_parse(struct drv_opts *o, int argc, char **argv, char *err, size_t errl
 
 int opts_validate(const struct drv_opts *o, char *err, size_t errlen)
 {
+    if (opts_buildup_check(o, err, errlen) < 0)
+        return -1;
     if (o->mode == MODE_CLIENT) {
         if (o->port < 1) {
             snprintf(err, errlen, "--port '%d': expected a port number 1..65535", o->port);
@@ -644,6 +653,10 @@ int opts_validate(const struct drv_opts *o, char *err, size_t errlen)
                      o->lockstep ? "without" : "only with");
             return -1;
         }
+        if (!o->requests &&
+            arrival_window_check(o->rate, o->duration_s, strcmp(o->arrival, "poisson") == 0, err,
+                                 errlen) < 0)
+            return -1;
         if (!o->serve && o->stall[0]) {
             snprintf(err, errlen,
                      "--stall '%s': expected only with --serve (it stalls the reference server)",

@@ -85,6 +85,14 @@ struct drv_opts {
     char arrival[16]; /* "uniform" (default) or "poisson": the schedule's gaps */
     /* reference server: "MS/PERIOD_MS", stop answering MS ms in every PERIOD_MS ms ("" off) */
     char stall[32];
+    /* client: the time series' interval (driver/engine/series.h); 0 = no series and no
+     * reply-gap tracking; default 100 */
+    unsigned interval_ms;
+    /* reference server (srv_extra.h): a cost that builds up, N ns more per request for every
+     * 1000 requests served; and one stall of stall_ms after stall_after requests */
+    unsigned grow_ns;
+    uint64_t stall_after;
+    unsigned stall_ms;
 };
 
 /* Sets every field to its default for the protocol. */
@@ -109,6 +117,11 @@ json_t *opts_to_json(const struct drv_opts *o);
 /* Parses a --stall value "MS/PERIOD_MS" (integers, 0 < MS < PERIOD_MS <= 3600000). 0, or -1.
  * In srv/srv_stall.c, beside the stall itself. */
 int opts_stall_parse(const char *s, unsigned *stall_ms, unsigned *period_ms);
+
+/* The build-up knobs (--grow-ns, --stall-after with --stall-ms): --stall-after and
+ * --stall-ms together or not at all, and in client mode only with --serve. 0, or -1 with err.
+ * In srv/srv_extra.c, beside what they do. */
+int opts_buildup_check(const struct drv_opts *o, char *err, size_t errlen);
 
 const char *opts_proto_name(enum drv_proto p);
 int opts_proto_parse(const char *s, enum drv_proto *p);

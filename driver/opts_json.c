@@ -23,6 +23,12 @@ static void opts_extra_json(json_t *j, const struct drv_opts *o)
         set_int(j, "extra_allocs", o->extra_allocs);
     if (o->extra_wakeups)
         set_int(j, "extra_wakeups", o->extra_wakeups);
+    if (o->grow_ns)
+        set_int(j, "grow_ns", o->grow_ns);
+    if (o->stall_after) {
+        set_int(j, "stall_after", (long long)o->stall_after);
+        set_int(j, "stall_ms", o->stall_ms);
+    }
 }
 
 /* The reference server's knobs, for `driver serve` and for a client that serves too. */
@@ -89,6 +95,7 @@ json_t *opts_to_json(const struct drv_opts *o)
         if (o->lockstep)
             json_object_set_new(j, "lockstep", json_true());
         json_object_set_new(j, "error_limit", json_real(o->error_limit));
+        set_int(j, "interval_ms", o->interval_ms);
         if (o->rate > 0) {
             json_object_set_new(j, "rate", json_real(o->rate));
             set_str(j, "arrival", o->arrival);

@@ -6,10 +6,10 @@
 #include <sys/time.h>
 
 #include <hiredis/hiredis.h>
+#include <nghttp2/nghttp2.h>
 #include <openssl/crypto.h>
 
 #include "engine/arrival.h"
-#include "engine/curl_dl.h"
 
 #define STR2(x) #x
 #define STR(x) STR2(x)
@@ -35,6 +35,8 @@ void result_release(struct drv_result *r)
     r->hist = NULL;
     json_decref(r->extra);
     r->extra = NULL;
+    json_decref(r->series);
+    r->series = NULL;
 }
 
 static double tv_s(const struct timeval *tv)
@@ -172,7 +174,7 @@ json_t *result_build_json(void)
         b, "hiredis",
         json_string(STR(HIREDIS_MAJOR) "." STR(HIREDIS_MINOR) "." STR(HIREDIS_PATCH)));
     json_object_set_new(b, "openssl", json_string(OpenSSL_version(OPENSSL_VERSION_STRING)));
-    json_object_set_new(b, "libcurl", json_string(curl_api_version()));
+    json_object_set_new(b, "nghttp2", json_string(nghttp2_version(0)->version_str));
     json_object_set_new(b, "jansson", json_string(JANSSON_VERSION));
 #if defined(__clang__)
     json_object_set_new(b, "cc", json_string("clang " __clang_version__));
@@ -283,6 +285,11 @@ json_t *result_to_json(const struct drv_opts *o, const struct drv_result *r)
         json_t *t = json_object();
         json_object_set_new(t, "insecure", json_boolean(o->insecure));
         json_object_set_new(j, "tls", t);
+    }
+    if (r->series) {
+        json_object_set_new(j, "stall_ms", real1((double)r->stall_ns / 1e6));
+        json_object_set_new(j, "stall_at_s", real4((double)r->stall_at_ns / 1e9));
+        json_object_set(j, "series", r->series);
     }
     if (r->extra)
         json_object_update(j, r->extra);

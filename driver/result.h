@@ -1,6 +1,5 @@
 /* One measurement's outcome and its JSON rendering (docs/architecture.md#driver-result, schema
- * pairbench.result/1). The epoll engine (client.c) fills it, and so does any other runner that does
- * not fit the workload table (h2.c, HTTP/2 via libcurl); main.c prints it. */
+ * pairbench.result/1). The epoll engine (client.c) fills it; main.c prints it. */
 #ifndef PAIRBENCH_RESULT_H
 #define PAIRBENCH_RESULT_H
 
@@ -48,6 +47,10 @@ struct drv_result {
     int failed;
     char reason[RESULT_REASON_MAX];
     json_t *extra; /* the workload's keys added to the result ("setup"), or NULL; owned */
+    /* the window interval by interval (engine/series.h), NULL when off; owned. With it, the
+     * longest gap in which no reply arrived and when it began (from the window's start) */
+    json_t *series;
+    uint64_t stall_ns, stall_at_ns;
 };
 
 /* Zeroes r and allocates its histogram. 0, or -1 on out of memory. */
@@ -82,13 +85,14 @@ int result_rate_kept(const struct drv_result *r);
 
 /* The result object (new reference): schema, protocol, transport, config (opts_to_json),
  * status, reason, ops, batches, window_s (duration runs), elapsed_s, throughput, unit,
- * latency_us, errors, connections, first_error, cpu, rss_peak_kib, build and, for TLS,
- * tls.insecure. NULL on out of memory. */
+ * latency_us, errors, connections, first_error, cpu, rss_peak_kib, build, stall_ms,
+ * stall_at_s and series when the series was on and, for TLS, tls.insecure. NULL on out of
+ * memory. */
 json_t *result_to_json(const struct drv_opts *o, const struct drv_result *r);
 /* Prints result_to_json() as one line on f. 0 or -1. */
 int result_print(FILE *f, const struct drv_opts *o, const struct drv_result *r);
 
-/* The build section alone (driver, hiredis, openssl, libcurl, jansson, cc, cflags). */
+/* The build section alone (driver, hiredis, openssl, nghttp2, jansson, cc, cflags). */
 json_t *result_build_json(void);
 
 #endif

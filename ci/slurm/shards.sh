@@ -8,13 +8,13 @@
 #
 # RESULTS_DIR must be on a filesystem every node sees. Run it from the pairbench checkout
 # (the same path on every node). PAIRBENCH_COMPARE overrides bin/compare in the shards and in
-# the merge (it is passed on to both jobs). See docs/ci.md.
+# the merge (it is passed on to both jobs). Every job's log goes to RESULTS_DIR
+# (pairbench-shard-JOB_K.log, merge-JOB.log), never into the checkout. See docs/ci.md.
 #SBATCH --job-name=pairbench-shard
 #SBATCH --exclusive
 #SBATCH --nodes=1
 #SBATCH --ntasks=1
 #SBATCH --time=02:00:00
-#SBATCH --output=pairbench-shard-%A_%a.log
 set -eu
 compare=${PAIRBENCH_COMPARE:-bin/compare}
 
@@ -35,6 +35,7 @@ if [ -z "${SLURM_ARRAY_TASK_ID:-}" ]; then
     top=$(cd "$(dirname "$0")/../.." && pwd)
     mkdir -p "$results"
     array=$(sbatch --parsable --array="1-$shards" --chdir="$top" \
+        --output="$results/pairbench-shard-%A_%a.log" \
         --export="ALL,PAIRBENCH_SPEC=$spec,PAIRBENCH_RESULTS=$results,PAIRBENCH_COMPARE=$compare" "$0")
     # afterany: merge also when a shard failed; merge then names the missing shard
     merge=$(sbatch --parsable --dependency="afterany:$array" --chdir="$top" \

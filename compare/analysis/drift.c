@@ -19,7 +19,7 @@ static int direction(enum metric m, double rel, double threshold_pct)
 static void judge_newest(struct drift_series *s, const double *prev, size_t n, double th)
 {
     struct verdict_out vo;
-    struct mod_evidence ev = {0, 0, 0, 1, 0};
+    struct mod_evidence ev = {.scale = 1};
     double m = 0, ss = 0;
     size_t i;
 
@@ -43,6 +43,16 @@ static void judge_newest(struct drift_series *s, const double *prev, size_t n, d
                       STATS_EVIDENCE_LEVEL, &vo);
     s->newest_verdict = vo.verdict;
     s->newest_reason = vo.reason;
+    /* a night whose runs were disturbed (other work took CPU beside them): a timed verdict
+     * stands only past what that work could do, ln(1 + cores) plus three standard errors,
+     * as a run's disturbed rounds are held (summary_judge.c) */
+    if (strcmp(vo.verdict, VERDICT_SAME) != 0 && strcmp(vo.verdict, VERDICT_UNDECIDED) != 0 &&
+        metric_timed(s->metric) && s->newest_disturb_cores > 0 &&
+        fabs(ev.est) <= log1p(s->newest_disturb_cores) + 3 * vo.res.se) {
+        s->newest_verdict = VERDICT_UNDECIDED;
+        s->newest_reason = STATS_REASON_DISTURBED;
+        return;
+    }
     /* one noisy night: its own runs reach back within the threshold of the nights before */
     if (strcmp(vo.verdict, VERDICT_SAME) != 0 && strcmp(vo.verdict, VERDICT_UNDECIDED) != 0 &&
         isfinite(s->newest_min) && isfinite(s->newest_max) &&

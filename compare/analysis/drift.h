@@ -38,6 +38,9 @@ struct drift_series {
     double values[DRIFT_MAX_NIGHTS]; /* baseline median per night, oldest first */
     size_t night[DRIFT_MAX_NIGHTS];  /* index of each point's night in the history */
     double newest_min, newest_max;   /* the newest night's own runs, min and max (NAN: unknown) */
+    /* the most other CPU (cores) a disturbed run of the newest night's row saw beside it; 0:
+     * none was disturbed */
+    double newest_disturb_cores;
     /* filled by drift_analyse: */
     double newest, prev_median, change; /* change = newest / prev_median - 1 (NAN: no prev) */
     int newest_dir;                     /* -1 worse beyond threshold, +1 better, 0 neither */

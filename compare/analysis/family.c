@@ -11,7 +11,9 @@
 
 int family_member(int m)
 {
-    return m >= 0 && m < METRIC_INSTRUCTIONS && m != METRIC_CPU_PERCENT;
+    /* stall is reported, not gated: its verdict stands alone (docs/statistics.md "Over
+     * time"), so it does not take a share of the gated metrics' level */
+    return metric_timed(m) && m != METRIC_STALL;
 }
 
 void family_holm(const double *p, size_t m, double level, unsigned char *keep)

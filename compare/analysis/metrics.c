@@ -243,6 +243,40 @@ static const struct metric_def defs[METRIC_ALL] = {
          "reopened/1000 ops",
          "重新打开/1000 次操作",
          0.1},
+    /* a gap is scheduling noise until it is long against the row's pace: a change of less
+     * than 100 typical reply intervals is `~` whatever its percent */
+    [METRIC_STALL] = {"stall",
+                      {"stall_ms", NULL},
+                      "stall",
+                      0,
+                      1,
+                      0,
+                      50,
+                      "× reply interval",
+                      "longest reply gap",
+                      "stall",
+                      "Longest reply gap, in typical reply intervals",
+                      "最长无回复间隔（以典型回复间隔计）",
+                      "typical reply intervals",
+                      "典型回复间隔",
+                      100},
+    /* fifths of a short window move with the host's load: a change of the ratio under 0.05
+     * (5 points of throughput) is `~` */
+    [METRIC_DECAY] = {"decay",
+                      {NULL},
+                      "decay",
+                      1,
+                      1,
+                      1,
+                      10,
+                      "last/first fifth",
+                      "decay (last fifth against the first)",
+                      "decay",
+                      "Throughput of the last fifth of the window over the first",
+                      "窗口最后五分之一与最初五分之一的吞吐量之比",
+                      "last fifth / first fifth",
+                      "最后五分之一 / 最初五分之一",
+                      0.05},
 };
 
 /* Reported beside the table's metrics, without verdicts of their own. */
@@ -316,6 +350,12 @@ int metric_higher_is_better(enum metric m)
 int metric_gateable(enum metric m)
 {
     return (unsigned)m < METRIC_ALL && defs[m].gateable;
+}
+
+int metric_timed(int m)
+{
+    return (m >= 0 && m < METRIC_INSTRUCTIONS && m != METRIC_CPU_PERCENT) || m == METRIC_STALL ||
+           m == METRIC_DECAY;
 }
 
 int metric_counted(enum metric m)

@@ -41,6 +41,15 @@ enum metric {
      * per 1000 operations (the driver's result.connections.reopened; stock nginx: 1), lower
      * is better; only in rows where a run reopened one. Gateable, not gated by default. */
     METRIC_REOPENED,
+    /* Over time (the driver's result.series and stall_ms; only in rows whose runs have a
+     * series; docs/statistics.md, "Over time"):
+     * "stall": the longest gap in which no reply arrived, in typical reply intervals of the
+     * row (the median over its runs of elapsed / batches), lower is better; reported, not
+     * gated by default. */
+    METRIC_STALL,
+    /* "decay": the throughput of the window's last fifth over its first fifth (1 = steady),
+     * higher is better; gated by default. */
+    METRIC_DECAY,
     METRIC_ALL /* every metric a verdict rule knows */
 };
 
@@ -80,6 +89,12 @@ int metric_lookup(const char *name);
 int metric_higher_is_better(enum metric m);
 /* 1 when the metric's verdict may be gated (every metric but cpu_percent). */
 int metric_gateable(enum metric m);
+/* Whether m is a time the runs measured (throughput, CPU efficiency, latencies, RSS, server CPU,
+ * stall, decay): judged by the moderated test, a member of a row's Holm family when gated,
+ * and held when disturbed rounds could have made it. Counts (instructions, system calls,
+ * allocations, software events, reopenings) and the client's CPU percent are not. */
+int metric_timed(int m);
+
 /* 1 when the metric comes from counted runs of their own (instructions, syscalls,
  * allocations, estimated cycles): a count per request that repeats run to run, unlike the
  * timed runs' figures and the software events read in them. */

@@ -3,6 +3,7 @@
  * Lentz method); digamma and trigamma from their recurrences and asymptotic series. */
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "analysis/moderate.h"
 
@@ -178,14 +179,34 @@ static double log_mean(const double *v, size_t n, double *ss)
     return m;
 }
 
+/* The order groups of paired evidence e from its n ratios: k_after, k_before, position. */
+static void order_groups(const double *ratios, const unsigned char *after, size_t n,
+                         struct mod_evidence *e)
+{
+    double m[2] = {0, 0};
+    size_t i;
+
+    if (!after)
+        return;
+    for (i = 0; i < n; i++)
+        m[after[i] != 0] += safe_log(ratios[i]);
+    for (i = 0; i < n; i++) {
+        if (after[i])
+            e->k_after++;
+        else
+            e->k_before++;
+    }
+    if (e->k_after > 0 && e->k_before > 0)
+        e->position = (m[1] / e->k_after - m[0] / e->k_before) / 2;
+}
+
 int mod_evidence_from(const double *a, size_t na, const double *b, size_t nb, const double *ratios,
-                      size_t n_pairs, struct mod_evidence *e)
+                      const unsigned char *after, size_t n_pairs, struct mod_evidence *e)
 {
     double ssa, ssb, ma, mb;
 
-    e->est = e->s2 = e->df = 0;
+    memset(e, 0, sizeof(*e));
     e->scale = 1;
-    e->paired = 0;
     if (na == 0 || nb == 0)
         return -1;
     if (ratios && n_pairs >= 2 && n_pairs == na && n_pairs == nb) {
@@ -194,6 +215,7 @@ int mod_evidence_from(const double *a, size_t na, const double *b, size_t nb, co
         e->df = (double)n_pairs - 1;
         e->s2 = ssa / e->df;
         e->scale = 1 / sqrt((double)n_pairs);
+        order_groups(ratios, after, n_pairs, e);
         return 0;
     }
     ma = log_mean(a, na, &ssa);
@@ -203,6 +225,49 @@ int mod_evidence_from(const double *a, size_t na, const double *b, size_t nb, co
     e->s2 = e->df > 0 ? (ssa + ssb) / e->df : 0;
     e->scale = sqrt(1 / (double)na + 1 / (double)nb);
     return 0;
+}
+
+int mod_position_fit(const struct mod_evidence *ev, size_t n, double *host, double *rel_var)
+{
+    double sw = 0, swp = 0;
+    size_t i, k = 0;
+
+    *host = *rel_var = 0;
+    for (i = 0; i < n; i++) {
+        double pairs = ev[i].k_after + ev[i].k_before, w;
+
+        if (!ev[i].paired || !(ev[i].k_after > 0) || !(ev[i].k_before > 0))
+            continue;
+        w = 4 * ev[i].k_after * ev[i].k_before / pairs;
+        sw += w;
+        swp += w * ev[i].position;
+        k++;
+    }
+    if (k < MOD_PRIOR_MIN_ROWS)
+        return -1;
+    *host = swp / sw;
+    *rel_var = 1 / sw;
+    return 0;
+}
+
+void mod_net(const struct mod_evidence *e, struct mod_evidence *net)
+{
+    double pairs = e->k_after + e->k_before, lean, ss, w;
+
+    *net = *e;
+    if (!e->paired || !(pairs > 0) || (e->host == 0 && e->host_rel_var == 0))
+        return;
+    /* l = est + host·s + noise with s = +1 (ran second) or −1: the rounds' mean of s is lean,
+     * and the sum of squares of s about it is 4·k_after·k_before / pairs */
+    lean = (e->k_after - e->k_before) / pairs;
+    w = 4 * e->k_after * e->k_before / pairs;
+    net->est = e->est - e->host * lean;
+    ss = e->s2 * e->df - w * (2 * e->host * e->position - e->host * e->host);
+    /* the fit took its share w·rel_var of this row's own degrees of freedom */
+    net->df = e->df - w * e->host_rel_var;
+    net->s2 = net->df > 0 ? fmax(ss, 0) / net->df : 0;
+    net->scale = sqrt(1 / pairs + lean * lean * e->host_rel_var);
+    net->host = net->host_rel_var = 0;
 }
 
 /* The moderated variance and its degrees of freedom; df 0 when nothing gives one. */
@@ -220,9 +285,13 @@ static double moderated_s2(const struct mod_evidence *e, const struct mod_prior 
     return (d0 * s0 + e->df * e->s2) / *df;
 }
 
-int mod_test(const struct mod_evidence *e, const struct mod_prior *pr, struct mod_result *r)
+int mod_test(const struct mod_evidence *raw, const struct mod_prior *pr, struct mod_result *r)
 {
-    double s2 = moderated_s2(e, pr, &r->df), q;
+    struct mod_evidence net, *e = &net;
+    double s2, q;
+
+    mod_net(raw, &net);
+    s2 = moderated_s2(e, pr, &r->df);
 
     r->p = 1;
     r->lo = -INFINITY;
@@ -287,12 +356,16 @@ static int decides_at(const struct mod_evidence *e, double s2, double d0, size_t
            e->est - mod_t_quantile_upper(0.05, df) * se > down;
 }
 
-size_t mod_runs_needed(const struct mod_evidence *e, const struct mod_prior *pr, double threshold,
+size_t mod_runs_needed(const struct mod_evidence *raw, const struct mod_prior *pr, double threshold,
                        double alpha)
 {
-    double df0, s2 = moderated_s2(e, pr, &df0), d0 = df0 - e->df, up = log1p(threshold),
-                down = log1p(-fmin(threshold, 0.999));
+    struct mod_evidence net, *e = &net;
+    double df0, s2, d0, up = log1p(threshold), down = log1p(-fmin(threshold, 0.999));
     size_t lo = 2, hi = MOD_RUNS_CAP;
+
+    mod_net(raw, &net);
+    s2 = moderated_s2(e, pr, &df0);
+    d0 = df0 - e->df;
 
     if (!(s2 > 0) || !(df0 > 0) || !decides_at(e, s2, d0, hi, up, down, alpha))
         return 0;

@@ -16,10 +16,21 @@
  * (every run in a complete round): the per-round log ratios, est their mean, s2 their
  * variance, df = pairs − 1, scale = 1/√pairs. Unpaired: est = mean log cand − mean log base,
  * s2 the pooled within-version variance, df = na + nb − 2, scale = √(1/na + 1/nb). The
- * standard error of est is √s2 · scale. df 0: no variance of its own (one run a side). */
+ * standard error of est is √s2 · scale. df 0: no variance of its own (one run a side).
+ *
+ * Paired rounds alternate who runs first, so an odd number of rounds puts the candidate second
+ * once more than first (3 rounds: 2 and 1), and an effect of running second (a warmer page
+ * cache, a cooler CPU, the previous server's sockets) leaks into est. k_after and k_before
+ * count the rounds where the candidate ran after and before the baseline; position is half the
+ * difference of their mean log ratios (the row's own view of running second; 0 unless both
+ * orders are there). host is the run's estimate of that effect from every row
+ * (mod_position_fit) and host_rel_var its variance in units of the noise: mod_test takes est,
+ * s2 and the standard error net of it (mod_net); both 0 until it is fitted. */
 struct mod_evidence {
     double est, s2, df, scale;
     int paired;
+    double k_after, k_before, position;
+    double host, host_rel_var;
 };
 
 /* The prior of one metric: s0² and its degrees of freedom d0 (0: none). */
@@ -36,11 +47,25 @@ struct mod_result {
 };
 
 /* Fills e from the values a[0..na) and b[0..nb) (base and candidate, any positive unit) and
- * the n_pairs per-round ratios cand/base. Paired when every run is in a pair (n_pairs ==
+ * the n_pairs per-round ratios cand/base; after[i] (NULL: unknown) says whether the candidate
+ * ran after the baseline in pair i's round. Paired when every run is in a pair (n_pairs ==
  * na == nb ≥ 2), else unpaired. Values ≤ 0 are taken as 1e-12 of the unit. Returns 0, or -1
  * when a side has no value. */
 int mod_evidence_from(const double *a, size_t na, const double *b, size_t nb, const double *ratios,
-                      size_t n_pairs, struct mod_evidence *e);
+                      const unsigned char *after, size_t n_pairs, struct mod_evidence *e);
+
+/* The run's effect of running second, from the n rows' paired evidence ev[0..n) that saw both
+ * orders: the mean of their positions weighted by the rounds behind each (4·k_after·k_before
+ * / pairs, the inverse of a position's variance in units of the noise), into *host, and the
+ * variance of that mean in the same units into *rel_var. Returns 0, or -1 (both 0) when fewer
+ * than MOD_PRIOR_MIN_ROWS rows saw both orders. */
+int mod_position_fit(const struct mod_evidence *ev, size_t n, double *host, double *rel_var);
+
+/* e net of the run's effect of running second (e->host): est less host times the share of
+ * rounds the candidate ran second beyond first, s2 from the log ratios less host where the
+ * candidate ran second and plus it where first, the scale widened by host's own variance. A
+ * copy of e when it is not paired or nothing was fitted. */
+void mod_net(const struct mod_evidence *e, struct mod_evidence *net);
 
 /* The test of e under prior pr (NULL: none). Returns 0, or -1 when neither the row nor the
  * prior gives a variance (r->p = 1, interval infinite). */

@@ -10,4 +10,8 @@
  * n_versions; 0 when n_versions is 0. */
 size_t sched_version_at(size_t n_versions, unsigned round, unsigned position);
 
+/* Whether version b runs after version a (0-based indices below n_versions) in 1-based round:
+ * an effect of running second falls on b in exactly these rounds. */
+int sched_runs_after(size_t n_versions, unsigned round, size_t a, size_t b);
+
 #endif

@@ -448,8 +448,8 @@ void stats_judge(const struct verdict_input *in, const struct verdict_rules *r,
     confirmed = in->planned && (in->base.n > in->planned || in->cand.n > in->planned);
     change = confirmed ? stats_paired_change(in->ratios, in->n_ratios)
                        : stats_change(&in->base, &in->cand);
-    if (mod_evidence_from(in->base_v, in->base.n, in->cand_v, in->cand.n, in->ratios, in->n_ratios,
-                          &ev) < 0) {
+    if (mod_evidence_from(in->base_v, in->base.n, in->cand_v, in->cand.n, in->ratios, in->after,
+                          in->n_ratios, &ev) < 0) {
         set_word(out, VERDICT_UNDECIDED, STATS_REASON_TOO_FEW);
         return;
     }

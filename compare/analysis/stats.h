@@ -102,6 +102,8 @@ struct verdict_input {
     int failed; /* any run of the row failed, or a side has no values */
     struct stats_range base, cand;
     const double *ratios; /* paired per-round ratios (may be NULL when n_ratios 0) */
+    const unsigned char
+        *after; /* per ratio: the candidate ran after the baseline (NULL: unknown) */
     size_t n_ratios;
     /* Adaptive confirmation (confirm.c). planned: the rounds the run planned (0: unknown).
      * When a side has more runs than planned the row was confirmed: its change is the paired

@@ -58,6 +58,12 @@ static int by_abs_delta(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
+/* Whether item names code without a symbol ("unknown (FILE)", analysis/cgprof.h). */
+static int unnamed(const json_t *item)
+{
+    return strncmp(ju_str(item, "name", ""), "unknown", 7) == 0;
+}
+
 /* The union of function names listed by both sides, "(other)" left out. */
 static json_t *names_of(const struct where *w, const json_t *const *a, size_t na,
                         const json_t *const *b, size_t nb)
@@ -98,12 +104,14 @@ static json_t *functions_diff(const struct where *w, const json_t *const *a, siz
                                "delta", cand - base);
     }
     qsort(items, n, sizeof(json_t *), by_abs_delta);
-    for (i = 0; i < n; i++) {
-        if (i < SUMMARY_COST_TOP && items[i])
-            json_array_append_new(out, items[i]);
-        else
-            json_decref(items[i]);
-    }
+    /* the largest changes; of those, the named functions lead and code without a symbol
+     * follows (pass 0: named, pass 1: unnamed) */
+    for (int pass = 0; pass < 2; pass++)
+        for (i = 0; i < n && i < SUMMARY_COST_TOP; i++)
+            if (items[i] && unnamed(items[i]) == pass)
+                json_array_append(out, items[i]);
+    for (i = 0; i < n; i++)
+        json_decref(items[i]);
     free(items);
     json_decref(names);
     return out;
@@ -230,6 +238,14 @@ void summary_cost_annotate(json_t *metric, const char *cfg, const json_t *latest
                 json_object_set(metric, "counted", json_object_get(inst, "counted"));
             if (json_is_string(json_object_get(inst, "event")))
                 json_object_set(metric, "event", json_object_get(inst, "event"));
+        }
+        if (nc &&
+            json_is_object(json_object_get(json_object_get(cand[0], "instructions"), "binary"))) {
+            /* the server binary each version's counted runs ran (run/symbols.h) */
+            if (!json_object_get(metric, "binaries"))
+                json_object_set_new(metric, "binaries", json_object());
+            json_object_set(json_object_get(metric, "binaries"), ver,
+                            json_object_get(json_object_get(cand[0], "instructions"), "binary"));
         }
         if (vi > 0 && vs && nb && nc)
             json_object_set_new(vs, "functions", functions_diff(&instr_where, base, nb, cand, nc));

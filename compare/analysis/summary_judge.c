@@ -35,6 +35,13 @@ void summary_put_judgement(json_t *c, const struct verdict_out *vo, const struct
     json_object_set_new(e, "df", jnum(vo->ev.df));
     json_object_set_new(e, "scale", jnum(vo->ev.scale));
     json_object_set_new(e, "paired", json_boolean(vo->ev.paired));
+    if (vo->ev.paired) {
+        json_object_set_new(e, "k_after", jnum(vo->ev.k_after));
+        json_object_set_new(e, "k_before", jnum(vo->ev.k_before));
+        json_object_set_new(e, "position", jnum(vo->ev.position));
+        json_object_set_new(e, "host_position", jnum(vo->ev.host));
+        json_object_set_new(e, "host_position_rel_var", jnum(vo->ev.host_rel_var));
+    }
     json_object_set_new(e, "se", jnum(vo->res.se));
     json_object_set_new(e, "df_total", jnum(vo->res.df));
     json_object_set_new(e, "p", jnum(vo->res.p));
@@ -57,6 +64,11 @@ int summary_get_evidence(const json_t *c, struct mod_evidence *ev, double *alpha
     ev->df = ju_num(e, "df", 0);
     ev->scale = ju_num(e, "scale", 1);
     ev->paired = json_is_true(json_object_get(e, "paired"));
+    ev->k_after = ju_num(e, "k_after", 0);
+    ev->k_before = ju_num(e, "k_before", 0);
+    ev->position = ju_num(e, "position", 0);
+    ev->host = ju_num(e, "host_position", 0);
+    ev->host_rel_var = ju_num(e, "host_position_rel_var", 0);
     if (alpha)
         *alpha = ju_num(e, "alpha", STATS_EVIDENCE_LEVEL);
     return 0;
@@ -90,10 +102,11 @@ static int fit_prior(const json_t *rows, int m, int paired, const struct mod_pri
                                 summary_metric(row, metric_name((enum metric)m)), "vs_baseline"),
                             ver, cmp)
         {
-            struct mod_evidence ev;
+            struct mod_evidence raw, ev;
 
-            if (summary_get_evidence(cmp, &ev, NULL) < 0 || ev.paired != paired)
+            if (summary_get_evidence(cmp, &raw, NULL) < 0 || raw.paired != paired)
                 continue;
+            mod_net(&raw, &ev);
             if (n == cap) {
                 double *a = realloc(s2, 2 * cap * sizeof(double)),
                        *b = a ? realloc(df, 2 * cap * sizeof(double)) : NULL;
@@ -121,6 +134,58 @@ out:
     free(s2);
     free(df);
     return rc;
+}
+
+/* The run's effect of running second on metric m (mod_position_fit), from every row's paired
+ * comparisons, set into each of their evidence objects for fit_prior and judge_metric to take
+ * net. Returns it as {"est", "se_rel", "rows"}, or NULL when too few rows saw both orders. */
+static json_t *fit_position(json_t *rows, int m)
+{
+    size_t cap = 0, n = 0, i;
+    struct mod_evidence *ev = NULL;
+    const json_t *row;
+    double host, rel_var;
+    json_t *out = NULL;
+
+    for (int pass = 0; pass < 2; pass++) {
+        json_array_foreach(rows, i, row)
+        {
+            json_t *cmp;
+            const char *ver;
+
+            json_object_foreach(
+                json_object_get(summary_metric(row, metric_name((enum metric)m)), "vs_baseline"),
+                ver, cmp)
+            {
+                struct mod_evidence e;
+                json_t *ej = json_object_get(cmp, "evidence");
+
+                if (summary_get_evidence(cmp, &e, NULL) < 0 || !e.paired)
+                    continue;
+                if (pass == 0) {
+                    if (n == cap) {
+                        struct mod_evidence *g = realloc(ev, (cap ? 2 * cap : 64) * sizeof(*ev));
+
+                        if (!g)
+                            goto out;
+                        ev = g;
+                        cap = cap ? 2 * cap : 64;
+                    }
+                    ev[n++] = e;
+                } else {
+                    json_object_set_new(ej, "host_position", jnum(host));
+                    json_object_set_new(ej, "host_position_rel_var", jnum(rel_var));
+                }
+            }
+        }
+        if (pass == 0 && mod_position_fit(ev, n, &host, &rel_var) < 0)
+            goto out;
+    }
+    out = json_pack("{s:o, s:o, s:I}", "est", jnum(host), "se_rel", jnum(sqrt(rel_var)), "rows",
+                    (json_int_t)n);
+out:
+    free(ev);
+    return out;
 }
 
 /* Judges every comparison of metric m in rows again under the priors (by kind). */
@@ -154,8 +219,7 @@ static void judge_metric(json_t *rows, int m, const struct mod_prior pr[2], cons
     }
 }
 
-/* The most other CPU (in cores) any disturbed run of the row saw beside it. */
-static double disturbance_cores(const json_t *interf)
+double summary_disturbance_cores(const json_t *interf)
 {
     const json_t *x;
     double most = 0;
@@ -193,15 +257,15 @@ static void hold_disturbed(json_t *row, json_t *metrics, size_t planned)
         kept = 1;
     if (!kept)
         return;
-    bound = log1p(disturbance_cores(interf));
+    bound = log1p(summary_disturbance_cores(interf));
     for (m = 0; m < METRIC_ALL; m++) {
         const char *cand;
         json_t *cmp;
 
         /* counts, not times: the counted ones, and the software events (a server that sleeps
          * between requests is seldom preempted, so its context switches count its wake-ups
-         * even on a loaded machine) */
-        if (m >= METRIC_INSTRUCTIONS)
+         * even on a loaded machine); the client's CPU percent is not judged */
+        if (!metric_timed(m))
             continue;
         d = json_object_get(json_object_get(metrics, metric_name((enum metric)m)), "vs_baseline");
         json_object_foreach((json_t *)d, cand, cmp)
@@ -233,8 +297,12 @@ json_t *summary_judge_rows(json_t *rows, const json_t *versions, const struct ve
         int have[2];
         json_t *mj;
 
+        json_t *pos;
+
         if (!judged_timed(m) || !(mj = json_object()))
             continue;
+        if ((pos = fit_position(rows, m)))
+            json_object_set_new(mj, "position", pos);
         for (k = 0; k < 2; k++) {
             have[k] = fit_prior(rows, m, k, rules ? &rules->outside[m] : NULL, &pr[k]) == 0;
             if (have[k])

@@ -32,4 +32,8 @@ int summary_get_evidence(const json_t *c, struct mod_evidence *ev, double *alpha
 json_t *summary_judge_rows(json_t *rows, const json_t *versions, const struct verdict_rules *rules,
                            size_t planned);
 
+/* The most other CPU (in cores) any disturbed run of a row saw beside it, from the row's
+ * "interference" object (0: none disturbed). */
+double summary_disturbance_cores(const json_t *interf);
+
 #endif

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "analysis/disturb.h"
+#include "analysis/order.h"
 #include "analysis/outcome.h"
+#include "analysis/overtime.h"
 #include "analysis/stats.h"
 #include "analysis/summary.h"
 #include "analysis/summary_cost.h"
@@ -27,7 +29,8 @@ static const char *const err_kinds[N_ERR_KINDS] = {"connect", "io", "protocol", 
 #define M_SERVER_CPU METRIC_ALL            /* server CPU %, over the driver's life */
 #define M_SERVER_SYSCALLS (METRIC_ALL + 1) /* server read+write system calls per operation */
 #define M_SERVER_CTXSW (METRIC_ALL + 2)    /* server context switches per operation */
-#define N_SLOTS (METRIC_ALL + 3)
+#define M_REPLY_INTERVAL (METRIC_ALL + 3)  /* mean ms between batch completions (stall's unit) */
+#define N_SLOTS (METRIC_ALL + 4)
 
 struct side {                              /* one version's runs in one row */
     double v[N_SLOTS][SUMMARY_MAX_ROUNDS]; /* metrics, then the server's extras; by round − 1 */
@@ -107,6 +110,10 @@ static void side_add_run(struct side *s, size_t r, const json_t *run, double war
     /* reopenings per 1000 operations (absent from drivers that do not count them) */
     put_per_op(s, METRIC_REOPENED, r, json_object_get(res, "connections"), "reopened",
                ju_num(res, "ops", 0) / 1000);
+    /* over time: the stall in ms until the row's typical reply interval is known */
+    if (overtime_stall(res, &s->v[METRIC_STALL][r], &s->v[M_REPLY_INTERVAL][r]) == 0)
+        s->have[METRIC_STALL][r] = s->have[M_REPLY_INTERVAL][r] = 1;
+    s->have[METRIC_DECAY][r] = overtime_decay(res, &s->v[METRIC_DECAY][r]) == 0;
     server = json_object_get(run, "server");
     side_add_window(s, r, run);
     /* the harness reads the server's CPU over the driver's whole life, warm-up included */
@@ -260,6 +267,8 @@ static const char *const metric_units[N_SLOTS] = {
     [METRIC_ALLOCATIONS] = "per op",
     [METRIC_ESTIMATED_CYCLES] = "cycles/op",
     [METRIC_REOPENED] = "per 1000 ops",
+    [METRIC_STALL] = "reply intervals",
+    [METRIC_DECAY] = "ratio",
     [M_SERVER_CPU] = "percent",
     [M_SERVER_SYSCALLS] = "per op",
     [M_SERVER_CTXSW] = "per op",
@@ -273,7 +282,7 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
     json_t *o = json_object(), *vals = json_object(), *vs = json_object();
     static double a[SUMMARY_MAX_ROUNDS], b[SUMMARY_MAX_ROUNDS], ratios[SUMMARY_MAX_ROUNDS],
         logs[SUMMARY_MAX_ROUNDS];
-    static unsigned char both[SUMMARY_MAX_ROUNDS];
+    static unsigned char both[SUMMARY_MAX_ROUNDS], after[SUMMARY_MAX_ROUNDS];
     struct stats_range base, cand;
     size_t na, nb, i, vi;
 
@@ -300,19 +309,25 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
         struct stats_range pr;
         double lo, hi;
         json_t *c = json_object(), *pj = json_object();
-        size_t np;
+        size_t np, k;
 
         nb = collect(sides[vi], m, nr, b);
         stats_range(b, nb, &cand);
         for (i = 0; i < nr; i++)
             both[i] = sides[0]->have[m][i] && sides[vi]->have[m][i];
         np = stats_paired_ratios(sides[0]->v[m], sides[vi]->v[m], both, nr, ratios);
+        /* the rounds of the ratios, in the order stats_paired_ratios keeps them */
+        for (i = 0, k = 0; i < nr && k < np; i++)
+            if (both[i] && sides[0]->v[m][i] != 0)
+                after[k++] = (unsigned char)sched_runs_after(json_array_size(versions),
+                                                             (unsigned)i + 1, 0, vi);
         memset(&in, 0, sizeof(in));
         in.metric = m < METRIC_ALL ? (enum metric)m : METRIC_CPU_PERCENT; /* ungated */
         in.failed = row_failed || na == 0 || nb == 0;
         in.base = base;
         in.cand = cand;
         in.ratios = ratios;
+        in.after = after;
         in.n_ratios = np;
         in.planned = lp->planned;
         in.looks = lp->looks;
@@ -411,6 +426,29 @@ static int any_reopened(struct side *const *sides, size_t nv, size_t nr)
     return 0;
 }
 
+/* The stall of every run in the row's typical reply interval (the median of its runs' mean
+ * intervals, every version's): one unit for the row, so the versions compare as measured. */
+static void stall_in_intervals(struct side *const *sides, size_t nv, size_t nr)
+{
+    double *vals = malloc((nv * nr + 1) * sizeof(*vals));
+    struct stats_range all;
+    size_t v, r, n = 0;
+
+    if (!vals)
+        return;
+    for (v = 0; v < nv; v++)
+        for (r = 0; r < nr; r++)
+            if (sides[v]->have[M_REPLY_INTERVAL][r])
+                vals[n++] = sides[v]->v[M_REPLY_INTERVAL][r];
+    n = stats_range(vals, n, &all) == 0 && all.median > 0;
+    free(vals);
+    if (!n)
+        return;
+    for (v = 0; v < nv; v++)
+        for (r = 0; r < nr; r++)
+            sides[v]->v[METRIC_STALL][r] /= all.median;
+}
+
 static void row_metrics(json_t *metrics, struct side **sides, const char *cfg, const json_t *latest,
                         const json_t *versions, size_t nr, unsigned failed,
                         const unsigned *cnt_failed, int any_server,
@@ -471,6 +509,12 @@ static void row_metrics(json_t *metrics, struct side **sides, const char *cfg, c
         json_object_set_new(
             metrics, metric_name(METRIC_REOPENED),
             metric_json(METRIC_REOPENED, sides, (json_t *)versions, nr, failed > 0, rules, lp));
+    stall_in_intervals(sides, nv, nr);
+    for (m = METRIC_STALL; m <= METRIC_DECAY; m++)
+        if (any_slot(sides, nv, nr, m))
+            json_object_set_new(
+                metrics, metric_name(m),
+                metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules, lp));
     for (m = METRIC_SERVER_CPU_US; m < N_SLOTS; m++)
         if (names[m] && any_slot(sides, nv, nr, m))
             json_object_set_new(
@@ -636,6 +680,7 @@ json_t *summary_row_build(const char *cfg, const json_t *mcfg, const json_t *lat
                 &rate_rules, lp);
     json_object_set_new(row, "metrics", metrics);
     summary_row_workload(row, cfg, latest, versions, nr);
+    overtime_row_series(row, cfg, latest, versions, nr);
     sides_free(sides, nv);
     return row;
 }

@@ -31,17 +31,22 @@
 #include "run/run.h"
 #include "cmd/run_cli.h"
 #include "run/trees.h"
+#include "util/fmt.h"
 
 static const char usage[] =
     "usage: compare bisect --repo DIR --good REV --bad REV --build CMD --spec FILE\n"
     "                      [--row ID|LABEL] [--metric NAME] [--threshold PCT] [--budget D]\n"
-    "                      [--all-parents] [--cache DIR] [--out DIR] [--resume] [run flags]\n"
+    "                      [--all-parents] [--cache DIR] [--build-timeout S] [--out DIR]\n"
+    "                      [--resume] [run flags]\n"
     "  finds the first commit of good..bad (first-parent; --all-parents enters merges) at\n"
     "  which --metric (default instructions, counted) of --row (default: the row that moved\n"
     "  most from good to bad) moves past --threshold percent (default: the spec's gate\n"
     "  threshold for a timed metric, else the metric's) in the bad direction against good;\n"
     "  every commit built as by `compare commits` (same cache)\n"
     "  --budget D  a timed metric's time per step; --resume: go on from --out's bisect.json\n"
+    "  --build-timeout S  a build still running after S seconds (default 3600) fails, its\n"
+    "  commit skipped; SIGINT/SIGTERM stop the build's process group, bisect.json keeps the\n"
+    "  steps so far (written from the start) and the message says how to resume (exit 3)\n"
     "exit: 0 found, 2 bad input, 3 a build or the runs failed, 4 not decidable (good and bad\n"
     "      do not differ, an inconclusive step, only skipped commits left)\n";
 
@@ -55,7 +60,8 @@ enum {
     BF_METRIC,
     BF_THRESHOLD,
     BF_BUDGET,
-    BF_ALL_PARENTS
+    BF_ALL_PARENTS,
+    BF_BUILD_TIMEOUT
 };
 
 static int bisect_flag(void *ctx, struct flags *f, int id)
@@ -83,6 +89,11 @@ static int bisect_flag(void *ctx, struct flags *f, int id)
                               f->value);
         return 0;
     }
+    if (id == BF_BUILD_TIMEOUT)
+        return trees_timeout_parse(f->value, &cli->build_timeout_s) < 0
+                   ? flags_fail(f, "%s '%s': expected seconds above 0, at most 604800 (a week)",
+                                f->flag, f->value)
+                   : 0;
     if (id == BF_BUDGET) {
         if (gate_parse_duration(f->value, &cli->budget_s) < 0 || cli->budget_s <= 0)
             return flags_fail(f, "%s '%s': expected a duration (90s, 5m, 1h)", f->flag, f->value);
@@ -94,14 +105,27 @@ static int bisect_flag(void *ctx, struct flags *f, int id)
 }
 
 static const struct flag_def bisect_flags[] = {
-    {"--repo", 1, BF_REPO},     {"--good", 1, BF_GOOD},
-    {"--bad", 1, BF_BAD},       {"--build", 1, BF_BUILD},
-    {"--cache", 1, BF_CACHE},   {"--row", 1, BF_ROW},
-    {"--metric", 1, BF_METRIC}, {"--threshold", 1, BF_THRESHOLD},
-    {"--budget", 1, BF_BUDGET}, {"--all-parents", 0, BF_ALL_PARENTS},
+    {"--repo", 1, BF_REPO},
+    {"--good", 1, BF_GOOD},
+    {"--bad", 1, BF_BAD},
+    {"--build", 1, BF_BUILD},
+    {"--cache", 1, BF_CACHE},
+    {"--row", 1, BF_ROW},
+    {"--metric", 1, BF_METRIC},
+    {"--threshold", 1, BF_THRESHOLD},
+    {"--budget", 1, BF_BUDGET},
+    {"--all-parents", 0, BF_ALL_PARENTS},
+    {"--build-timeout", 1, BF_BUILD_TIMEOUT},
 };
 static const struct flags_cmd bisect_cmd = {
     "compare bisect", usage, {FLAGS_TABLE(bisect_flags)}, 0, bisect_flag};
+
+int bisect_interrupted(struct bisect *b, const char *what)
+{
+    if (b->r.n)
+        (void)bisect_save(b); /* the steps so far (bisect.json is written from the start) */
+    return bisect_fail(EXIT_HARNESS, "exit 3: %s; %s", what, b->resume_hint);
+}
 
 int bisect_fail(int code, const char *fmt, ...)
 {
@@ -156,7 +180,10 @@ static void timed_rules(struct bisect *b)
 static int parse_args(struct bisect *b, int argc, char **argv)
 {
     struct bisect_cli *cli = &b->cli;
-    int rc = run_cli_parse(&cli->rq, &bisect_cmd, cli, argc, argv);
+    int rc;
+
+    cli->build_timeout_s = TREES_BUILD_TIMEOUT_S;
+    rc = run_cli_parse(&cli->rq, &bisect_cmd, cli, argc, argv);
 
     if (rc >= 0)
         return rc;
@@ -225,7 +252,11 @@ static int load_range(struct bisect *b)
         return bisect_fail(rc == -2 ? EXIT_USAGE : EXIT_HARNESS, "%s", err);
     snprintf(b->r.good_sha, sizeof(b->r.good_sha), "%s", b->good.sha);
     snprintf(errp, sizeof(errp), "%.900s/build-good.log", b->out);
-    if (trees_build(&b->good, b->cli.build, errp, "bisect", err, sizeof(err)) != 0)
+    rc = trees_build(&b->good, b->cli.build, errp, "bisect", b->cli.build_timeout_s, err,
+                     sizeof(err));
+    if (rc == 2)
+        return bisect_interrupted(b, err);
+    if (rc != 0)
         return bisect_fail(EXIT_HARNESS, "good does not build: %s", err);
     snprintf(range, sizeof(range), "%s^{commit}", b->cli.bad);
     if (trees_git(b->cli.repo, b->tmpdir, bad_sha, sizeof(bad_sha), err, sizeof(err), "rev-parse",
@@ -452,6 +483,8 @@ int bisect_measure(struct bisect *b, struct bisect_commit *c)
     struct stat st;
     int rc;
 
+    if (trees_stop())
+        return bisect_interrupted(b, "interrupted between steps");
     if (b->prior && resume_step(b, c)) {
         if (c->verdict != BV_SKIPPED)
             c->measured = (int)++b->r.n_steps;
@@ -468,13 +501,15 @@ int bisect_measure(struct bisect *b, struct bisect_commit *c)
     if (trees_prepare(&t, b->cli.repo, b->cache, b->tmpdir, err, sizeof(err)) < 0)
         return bisect_fail(EXIT_HARNESS, "%s", err);
     snprintf(log, sizeof(log), "%s/build.log", c->dir);
-    rc = trees_build(&t, b->cli.build, log, "bisect", err, sizeof(err));
+    rc = trees_build(&t, b->cli.build, log, "bisect", b->cli.build_timeout_s, err, sizeof(err));
+    if (rc == 2)
+        return bisect_interrupted(b, err);
     if (rc < 0)
         return bisect_fail(EXIT_HARNESS, "%s", err);
     if (rc > 0) {
         c->verdict = BV_SKIPPED;
-        fprintf(stderr, "compare: bisect: %.12s %s: does not build, skipped (log '%s')\n", c->sha,
-                c->subject, log);
+        fprintf(stderr, "compare: bisect: %.12s %s: does not build, skipped: %s\n", c->sha,
+                c->subject, err);
         return 0;
     }
     if (step_spec(b, c, c->dir, spec2, sizeof(spec2), err, sizeof(err)) < 0)
@@ -483,6 +518,7 @@ int bisect_measure(struct bisect *b, struct bisect_commit *c)
     rq.resume = b->cli.rq.resume && stat(runs, &st) == 0;
     rq.out_dir = c->dir;
     rq.spec_path = spec2;
+    rq.resume_hint = b->resume_hint;
     rq.tree_dirs[0] = b->good.dir;
     rq.tree_dirs[1] = t.dir;
     rq.n_tree_dirs = 2;
@@ -490,6 +526,10 @@ int bisect_measure(struct bisect *b, struct bisect_commit *c)
         rq.deadline_ns = clock_now_ns() + (uint64_t)(b->cli.budget_s * 1e9);
     memset(&o, 0, sizeof(o));
     rc = run_execute(&rq, &o, err, sizeof(err));
+    if (o.interrupted) {
+        run_outcome_release(&o);
+        return bisect_interrupted(b, "interrupted during a measured step");
+    }
     if (rc == EXIT_OK && o.summary)
         rc = judge_step(b, c, o.summary);
     else if (rc == EXIT_OK || rc == EXIT_HARNESS)
@@ -525,6 +565,8 @@ static int setup(struct bisect *b)
         snprintf(b->out, sizeof(b->out), "reports/%s-bisect", ts);
     if (ju_mkdir_p(b->out, err, sizeof(err)) < 0)
         return bisect_fail(EXIT_HARNESS, "%s", err);
+    snprintf(b->resume_hint, sizeof(b->resume_hint),
+             "go on with the same command and --resume --out %.1000s", b->out);
     if (b->cli.rq.resume)
         return bisect_load_prior(b);
     return -1;
@@ -534,9 +576,10 @@ static void print_answer(const struct bisect *b, int rc)
 {
     if (rc == EXIT_OK && b->r.found) {
         const struct bisect_commit *c = &b->r.c[b->r.culprit];
+        char ch[32];
 
-        printf("%s %s (%s): %s %+.2f%% against its parent %.12s\n", c->sha, c->subject, c->date,
-               b->r.metric, b->r.culprit_change * 100.0, b->r.parent_sha);
+        printf("%s %s (%s): %s %s against its parent %.12s\n", c->sha, c->subject, c->date,
+               b->r.metric, fmt_change(b->r.culprit_change, ch, sizeof(ch)), b->r.parent_sha);
     } else if (rc == EXIT_INCONCLUSIVE) {
         fprintf(stderr, "compare: bisect: exit 4: %s\n", b->r.reason);
     }
@@ -552,10 +595,13 @@ int cmd_bisect(int argc, char **argv)
     if (!b)
         return EXIT_HARNESS;
     rc = parse_args(b, argc, argv);
+    trees_signals(1); /* a build interrupted stops cleanly (trees.h) */
     if (rc < 0)
         rc = setup(b);
     if (rc < 0)
         rc = load_range(b);
+    if (rc < 0 && !b->prior) /* bisect.json from the start: the range, nothing measured */
+        rc = bisect_save(b) ? EXIT_HARNESS : -1;
     if (rc < 0)
         rc = bisect_check_ends(b);
     if (rc < 0)
@@ -581,5 +627,6 @@ int cmd_bisect(int argc, char **argv)
     if (b->gc_init)
         gate_config_release(&b->cli.gc);
     free(b);
+    trees_signals(0);
     return rc;
 }

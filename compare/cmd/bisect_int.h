@@ -14,7 +14,7 @@
 struct bisect_cli {
     struct run_request rq;
     const char *repo, *build, *cache, *good, *bad, *row, *metric;
-    double threshold, budget_s;
+    double threshold, budget_s, build_timeout_s;
     int all_parents, runs_given;
     struct gate_config gc;
 };
@@ -28,10 +28,14 @@ struct bisect {
     char cache[1024], tmpdir[64], out[1024];
     char name0[128], name1[128]; /* the spec's version names */
     json_t *prior;               /* --resume: the earlier bisect.json */
+    char resume_hint[1200];      /* how to go on after an interruption */
+    char parent[64];             /* the culprit's parent when outside the range */
     int gc_init;                 /* cli.gc to release */
 };
 
 int bisect_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* SIGINT/SIGTERM (what: where): bisect.json saved, the resume hint printed; exit 3. */
+int bisect_interrupted(struct bisect *b, const char *what);
 /* Measures commit c against good (bisect.c). Returns 0, else the exit code. */
 int bisect_measure(struct bisect *b, struct bisect_commit *c);
 /* bisect_search.c */

@@ -9,6 +9,7 @@
 #include "cmd/bisect_int.h"
 #include "cmd/cmds.h"
 #include "util/jobs_util.h"
+#include "util/fmt.h"
 
 int bisect_save(struct bisect *b)
 {
@@ -37,13 +38,16 @@ static unsigned steps_left(size_t lo1, size_t hi)
 
 static void progress(const struct bisect *b, const struct bisect_commit *c, unsigned left)
 {
+    char ch[32];
+
     if (c->verdict == BV_SKIPPED)
         return;
     fprintf(stderr,
-            "compare: bisect: step %d: %.12s %s: %s %.6g (%+.2f%% against good): %s; about %u "
+            "compare: bisect: step %d: %.12s %s: %s %.6g (%s against good): %s; about %u "
             "step%s left\n",
-            c->measured, c->sha, c->subject, b->r.metric, c->value, c->change * 100.0,
-            bisect_verdict_name(c->verdict), left, left == 1 ? "" : "s");
+            c->measured, c->sha, c->subject, b->r.metric, c->value,
+            fmt_change(c->change, ch, sizeof(ch)), bisect_verdict_name(c->verdict), left,
+            left == 1 ? "" : "s");
 }
 
 /* The next commit to measure in (lo1 - 1, hi): the middle, else its nearest unskipped
@@ -62,6 +66,8 @@ static long next_probe(const struct bisect *b, size_t lo1, size_t hi)
     }
     return -1;
 }
+
+static int culprit_parent(struct bisect *b, size_t hi);
 
 /* The search proper, once bad is known bad. Returns the exit code. */
 int bisect_search(struct bisect *b)
@@ -100,20 +106,77 @@ int bisect_search(struct bisect *b)
                  hi - lo1 + 1, b->r.c[lo1].sha, b->r.c[hi].sha);
         return EXIT_INCONCLUSIVE;
     }
-    b->r.found = 1;
-    b->r.culprit = hi;
-    if (hi == 0) {
-        b->r.parent_sha = b->good.sha;
-        b->r.parent_value = b->r.c[0].good_value;
-        b->r.culprit_change = b->r.c[0].change;
-    } else {
-        const struct bisect_commit *p = &b->r.c[hi - 1], *c = &b->r.c[hi];
+    return culprit_parent(b, hi);
+}
 
-        b->r.parent_sha = p->sha;
-        b->r.parent_value = p->value;
-        b->r.culprit_change = (1.0 + c->change) / (1.0 + p->change) - 1.0;
+/* The index of sha in the range, or -1. */
+static long range_index(const struct bisect *b, const char *sha)
+{
+    size_t i;
+
+    for (i = 0; i < b->r.n; i++)
+        if (strcmp(b->r.c[i].sha, sha) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* The culprit c[hi] against its parent on the path searched: one of its own parents (git
+ * rev-parse SHA^@, the first parent first) that is good, or was measured good, not the
+ * commit before it in the range (with --all-parents that may be on another branch). A parent
+ * in the range not measured yet is measured now: bad, and it is the culprit in turn. A parent
+ * outside the range is an ancestor of good: the change is then against good. Returns
+ * EXIT_OK (found), or an exit code. */
+static int culprit_parent(struct bisect *b, size_t hi)
+{
+    char line[1024], *tok, *save = NULL;
+    long k;
+    int rc;
+
+    for (;;) {
+        const struct bisect_commit *c = &b->r.c[hi];
+        long unmeasured = -1;
+
+        if (trees_parents(b->cli.repo, b->tmpdir, c->sha, line, sizeof(line), b->r.reason,
+                          sizeof(b->r.reason)) < 0)
+            return bisect_fail(EXIT_HARNESS, "%s", b->r.reason);
+        b->r.found = 1;
+        b->r.culprit = hi;
+        for (tok = strtok_r(line, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
+            k = range_index(b, tok);
+            if (strcmp(tok, b->good.sha) == 0 || k < 0) {
+                snprintf(b->parent, sizeof(b->parent), "%s", tok);
+                b->r.parent_sha = b->parent;
+                b->r.parent_value = c->good_value;
+                b->r.culprit_change = c->change;
+                return EXIT_OK;
+            }
+            if (b->r.c[k].verdict == BV_GOOD) {
+                b->r.parent_sha = b->r.c[k].sha;
+                b->r.parent_value = b->r.c[k].value;
+                b->r.culprit_change = (1.0 + c->change) / (1.0 + b->r.c[k].change) - 1.0;
+                return EXIT_OK;
+            }
+            if (unmeasured < 0 && b->r.c[k].verdict == BV_NONE)
+                unmeasured = k;
+        }
+        b->r.found = 0;
+        if (unmeasured < 0) {
+            snprintf(b->r.reason, sizeof(b->r.reason),
+                     "%.12s is bad but none of its parents was measured good (they did not "
+                     "build or were inconclusive)",
+                     c->sha);
+            return EXIT_INCONCLUSIVE;
+        }
+        if (trees_commit_info(b->cli.repo, b->tmpdir, b->r.c[unmeasured].sha,
+                              b->r.c[unmeasured].subject, sizeof(b->r.c[0].subject),
+                              b->r.c[unmeasured].date, sizeof(b->r.c[0].date), b->r.reason,
+                              sizeof(b->r.reason)) < 0)
+            return bisect_fail(EXIT_HARNESS, "%s", b->r.reason);
+        if ((rc = bisect_measure(b, &b->r.c[unmeasured])) != 0 || (rc = bisect_save(b)) != 0)
+            return rc;
+        if (b->r.c[unmeasured].verdict == BV_BAD)
+            hi = (size_t)unmeasured; /* the parent is bad too: the first bad is further back */
     }
-    return EXIT_OK;
 }
 
 /* --resume: the earlier bisect.json, which must be the same question. Returns -1 to go on,
@@ -156,6 +219,7 @@ int bisect_load_prior(struct bisect *b)
 int bisect_check_ends(struct bisect *b)
 {
     struct bisect_commit *c = &b->r.c[b->r.n - 1];
+    char ch[32];
     int rc;
 
     if (trees_commit_info(b->cli.repo, b->tmpdir, c->sha, c->subject, sizeof(c->subject), c->date,
@@ -175,9 +239,9 @@ int bisect_check_ends(struct bisect *b)
                  b->r.metric);
     else if (c->verdict == BV_GOOD)
         snprintf(b->r.reason, sizeof(b->r.reason),
-                 "good and bad do not differ past the threshold on %s: %+.2f%% (threshold %.2f%% "
+                 "good and bad do not differ past the threshold on %s: %s (threshold %.2f%% "
                  "in the bad direction); nothing to bisect",
-                 b->r.metric, c->change * 100.0, b->r.threshold_pct);
+                 b->r.metric, fmt_change(c->change, ch, sizeof(ch)), b->r.threshold_pct);
     else
         return -1;
     return EXIT_INCONCLUSIVE;

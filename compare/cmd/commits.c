@@ -28,12 +28,15 @@
 
 static const char usage[] =
     "usage: compare commits --repo DIR --baseline REF --candidate REF|WORKTREE\n"
-    "                       --build CMD --spec FILE [--cache DIR] [--gate] [run flags]\n"
+    "                       --build CMD --spec FILE [--cache DIR] [--build-timeout S]\n"
+    "                       [--gate] [run flags]\n"
     "  builds both commits in git worktrees under the cache (default\n"
     "  $XDG_CACHE_HOME/pairbench/trees or ~/.cache/pairbench/trees), reused when already\n"
     "  built with the same command; CMD runs with `sh -c` inside each tree; {tree} in the\n"
     "  spec's version commands is that tree (versions[0] baseline, versions[1] candidate)\n"
     "  --candidate WORKTREE  the repository's working tree as it is (uncommitted changes)\n"
+    "  --build-timeout S  a build still running after S seconds (default 3600) fails, its\n"
+    "  process group stopped; SIGINT/SIGTERM during a build stop it the same way (exit 3)\n"
     "  --gate  also exit 4 when a gated row is undecided, as `compare gate` does\n"
     "exit: 0 no regression, 1 a row regressed (default thresholds), 2 bad input,\n"
     "      3 build or runs failed, 4 undecided (--gate)\n";
@@ -96,9 +99,10 @@ struct commits_cli {
     const char *repo, *build, *cache;
     struct tree t[2];
     int gate;
+    double build_timeout_s;
 };
 
-enum { CF_REPO, CF_BASELINE, CF_CANDIDATE, CF_BUILD, CF_CACHE, CF_GATE };
+enum { CF_REPO, CF_BASELINE, CF_CANDIDATE, CF_BUILD, CF_CACHE, CF_GATE, CF_BUILD_TIMEOUT };
 
 static int commits_flag(void *ctx, struct flags *f, int id)
 {
@@ -109,6 +113,11 @@ static int commits_flag(void *ctx, struct flags *f, int id)
         cli->gate = 1;
         return 0;
     }
+    if (id == CF_BUILD_TIMEOUT)
+        return trees_timeout_parse(f->value, &cli->build_timeout_s) < 0
+                   ? flags_fail(f, "%s '%s': expected seconds above 0, at most 604800 (a week)",
+                                f->flag, f->value)
+                   : 0;
     if (id >= CF_REPO && id <= CF_CACHE) {
         if (!*f->value)
             return flags_fail(f, "%s: missing value", f->flag);
@@ -119,8 +128,13 @@ static int commits_flag(void *ctx, struct flags *f, int id)
 }
 
 static const struct flag_def commits_flags[] = {
-    {"--repo", 1, CF_REPO},   {"--baseline", 1, CF_BASELINE}, {"--candidate", 1, CF_CANDIDATE},
-    {"--build", 1, CF_BUILD}, {"--cache", 1, CF_CACHE},       {"--gate", 0, CF_GATE},
+    {"--repo", 1, CF_REPO},
+    {"--baseline", 1, CF_BASELINE},
+    {"--candidate", 1, CF_CANDIDATE},
+    {"--build", 1, CF_BUILD},
+    {"--cache", 1, CF_CACHE},
+    {"--gate", 0, CF_GATE},
+    {"--build-timeout", 1, CF_BUILD_TIMEOUT},
 };
 static const struct flags_cmd commits_cmd = {
     "compare commits", usage, {FLAGS_TABLE(commits_flags)}, 0, commits_flag};
@@ -131,6 +145,7 @@ static int parse_args(struct commits_cli *cli, int argc, char **argv)
     int rc;
 
     memset(cli, 0, sizeof(*cli));
+    cli->build_timeout_s = TREES_BUILD_TIMEOUT_S;
     rc = run_cli_parse(&cli->rq, &commits_cmd, cli, argc, argv);
     if (rc >= 0)
         return rc;
@@ -196,7 +211,17 @@ static int build_both(struct commits_cli *cli, char *dir, size_t dirlen, char *s
     }
     for (k = 0; k < 2; k++) {
         snprintf(log, sizeof(log), "%s/build-%s.log", dir, cli->t[k].name);
-        if (trees_build(&cli->t[k], cli->build, log, "commits", err, sizeof(err)) != 0) {
+        int r = trees_build(&cli->t[k], cli->build, log, "commits", cli->build_timeout_s, err,
+                            sizeof(err));
+
+        if (r == 2) {
+            fprintf(stderr,
+                    "compare: commits: exit 3: %s; the same command again goes on (the trees "
+                    "built are reused)\n",
+                    err);
+            return EXIT_HARNESS;
+        }
+        if (r != 0) {
             fprintf(stderr, "compare: commits: exit 3: %s\n", err);
             return EXIT_HARNESS;
         }
@@ -293,9 +318,14 @@ int cmd_commits(int argc, char **argv)
         fprintf(stderr, "compare: commits: mkdtemp: %s\n", strerror(errno));
         return EXIT_HARNESS;
     }
+    trees_signals(1); /* a build interrupted stops cleanly (trees.h) */
     rc = prepare_trees(&cli, tmpdir);
     if (rc < 0)
         rc = build_both(&cli, dir, sizeof(dir), spec2, sizeof(spec2));
+    if (rc < 0 && trees_stop()) {
+        fprintf(stderr, "compare: commits: exit 3: interrupted before the run\n");
+        rc = EXIT_HARNESS;
+    }
     if (rc < 0)
         rc = run_and_judge(&cli, spec2, dir);
     {
@@ -305,5 +335,6 @@ int cmd_commits(int argc, char **argv)
         unlink(p);
         rmdir(tmpdir);
     }
+    trees_signals(0);
     return rc;
 }

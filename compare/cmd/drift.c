@@ -20,10 +20,12 @@
 #include "analysis/gate.h"
 #include "analysis/outcome.h"
 #include "analysis/summary.h"
+#include "analysis/summary_judge.h"
 #include "util/jobs_util.h"
 #include "num.h"
 #include "report/render.h"
 #include "run/history.h"
+#include "util/fmt.h"
 
 #define DRIFT_SEED 20240601u
 
@@ -415,6 +417,7 @@ static int add_series(struct drift_cmd *d, const json_t *params, const char *con
         v = nr ? baseline_figure(d->summaries[i], nr, s->metric, "median") : NAN;
         if (!(v == v))
             continue;
+        s->newest_disturb_cores = summary_disturbance_cores(json_object_get(nr, "interference"));
         s->newest_min = baseline_figure(d->summaries[i], nr, s->metric, "min");
         s->newest_max = baseline_figure(d->summaries[i], nr, s->metric, "max");
         s->values[s->n] = v;
@@ -464,7 +467,7 @@ static int judge(struct drift_cmd *d)
                                      strcmp(d->series[i]->newest_verdict, VERDICT_REGRESSED) != 0))
             continue;
         rc = EXIT_REGRESSION;
-        snprintf(ch, sizeof(ch), "%+.2f%%", d->series[i]->change * 100);
+        fmt_change(d->series[i]->change, ch, sizeof(ch));
         if (used + 16 < sizeof(d->reason))
             snprintf(d->reason + used, sizeof(d->reason) - used, "%s'%s' %s %s", used ? ", " : "",
                      d->series[i]->label, metric_name(d->series[i]->metric), ch);

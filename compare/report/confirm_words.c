@@ -1,7 +1,8 @@
 /* confirm_words: confirmation in words (see confirm_words.h). */
 #include "report/confirm_words.h"
-
 #include <stdio.h>
+
+#include "util/fmt.h"
 
 const char *const confirm_rule = CONFIRM_RULE_EN;
 
@@ -13,15 +14,17 @@ void confirm_paired_text(const json_t *vs, char *buf, size_t len)
     const json_t *pm = json_object_get(pr, "median");
     const json_t *lo = json_object_get(pr, "lo"), *hi = json_object_get(pr, "hi");
 
+    char m[32], l[32], h[32];
+
     if (!json_is_number(pp) || !json_is_number(pm)) {
-        snprintf(buf, len, "—");
+        snprintf(buf, len, "%s", FMT_MISSING);
         return;
     }
+    fmt_change(json_number_value(pm) - 1, m, sizeof(m));
     if (json_is_number(lo) && json_is_number(hi)) /* p: budgets go down to ~1e-5 */
-        snprintf(buf, len, "%+.1f%% [%+.1f%%, %+.1f%%], p %.2g", (json_number_value(pm) - 1) * 100,
-                 (json_number_value(lo) - 1) * 100, (json_number_value(hi) - 1) * 100,
-                 json_number_value(pp));
+        snprintf(buf, len, "%s [%s, %s], p %.2g", m,
+                 fmt_change(json_number_value(lo) - 1, l, sizeof(l)),
+                 fmt_change(json_number_value(hi) - 1, h, sizeof(h)), json_number_value(pp));
     else
-        snprintf(buf, len, "%+.1f%%, p %.2g", (json_number_value(pm) - 1) * 100,
-                 json_number_value(pp));
+        snprintf(buf, len, "%s, p %.2g", m, json_number_value(pp));
 }

@@ -30,7 +30,9 @@ static const char *const titles[] = {"throughput",
                                      "system calls per operation",
                                      "allocations per operation",
                                      "estimated cycles per operation",
-                                     "connections reopened per 1000 operations"};
+                                     "connections reopened per 1000 operations",
+                                     "longest reply gap",
+                                     "decay over the window"};
 _Static_assert(sizeof(titles) / sizeof(titles[0]) == METRIC_ALL, "a title per metric");
 
 double gate_row_chance(const json_t *row, const char *cand)

@@ -110,6 +110,8 @@ enum i18n_msg i18n_metric_msg(int m)
         [METRIC_ALLOCATIONS] = M_MN_ALLOCATIONS,
         [METRIC_ESTIMATED_CYCLES] = M_MN_CYCLES,
         [METRIC_REOPENED] = M_MN_REOPENED,
+        [METRIC_STALL] = M_MN_STALL,
+        [METRIC_DECAY] = M_MN_DECAY,
     };
     _Static_assert(sizeof(names) / sizeof(names[0]) == METRIC_ALL, "a name per metric");
 

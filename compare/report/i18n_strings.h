@@ -75,6 +75,15 @@ X(M_INSTR_NO_SYMBOLS,
   "没有符号的函数按其所在文件计为 `unknown (文件)`。函数名需要调试符号：Debian 软件包请安装其 "
   "`-dbgsym` 包（`dpkg -S` 可查出文件所属的包；这些包在 debian-debug 源中）；自行编译的程序请加 "
   "`-g` 编译且不要 strip。")
+X(M_INSTR_UNNAMED_PKG,
+  "`{0}` ({1}) has no symbols, so its own code is left out of the list above: install "
+  "`{2}-dbgsym` (Debian's debug symbols, found by the binary's build id) to see its functions.",
+  "`{0}`（{1}）没有符号，因此其自身代码未列入上表：安装 `{2}-dbgsym`（Debian "
+  "的调试符号，按二进制的 build id 查找）即可看到其函数。")
+X(M_INSTR_UNNAMED_SRC,
+  "`{0}` ({1}) has no symbols, so its own code is left out of the list above: build it with "
+  "`-g` and do not strip it to see its functions.",
+  "`{0}`（{1}）没有符号，因此其自身代码未列入上表：用 `-g` 编译且不要 strip，即可看到其函数。")
 X(M_MN_SERVER_CPU, "server CPU per operation", "服务器每次操作 CPU")
 X(M_MN_INSTRUCTIONS, "instructions per operation", "每次操作指令数")
 X(M_MN_CTXSW, "context switches per operation", "每次操作上下文切换次数")
@@ -84,6 +93,24 @@ X(M_MN_SYSCALLS, "system calls per operation", "每次操作系统调用次数")
 X(M_MN_ALLOCATIONS, "allocations per operation", "每次操作内存分配次数")
 X(M_MN_CYCLES, "estimated cycles per operation", "每次操作估计周期数")
 X(M_MN_REOPENED, "connections reopened per 1000 operations", "每 1000 次操作重新打开的连接")
+X(M_MN_STALL, "longest reply gap", "最长无回复间隔")
+X(M_MN_DECAY, "decay over the window", "窗口内的衰减")
+X(M_SERIES_H, "Over time", "随时间变化")
+X(M_SERIES_INTRO,
+  "Throughput per interval of every successful run, the versions overlaid, for the "
+  "configurations whose decay (the last fifth of the window against the first) or longest "
+  "reply gap was decided or stands out.",
+  "每次成功运行按时间间隔的吞吐量（各版本叠加），仅针对衰减（窗口最后五分之一对比最初五分之一）"
+  "或最长无回复间隔已判定或较突出的配置。")
+X(M_SERIES_AXIS, "seconds into the measured window", "测量窗口内的秒数")
+X(M_SERIES_WHY_DECAY, "decay", "衰减")
+X(M_SERIES_WHY_STALL, "longest reply gap", "最长无回复间隔")
+X(M_SERIES_WHY_BOTH, "decay and longest reply gap", "衰减与最长无回复间隔")
+X(M_SERIES_LINE,
+  "Over time: the throughput series of {0} of {1} configurations, whose decay or longest "
+  "reply gap was decided or stands out, are drawn in report.html.",
+  "随时间变化：{1} 个配置中有 {0} 个的衰减或最长无回复间隔已判定或较突出，其吞吐量序列绘于 "
+  "report.html。")
 X(M_COMPLETE_ROWS, "{0} of {1} configurations complete; {2} of {3} runs ok, {4} failed.",
   "{1} 个配置中 {0} 个完整；{3} 次运行中 {2} 次成功，{4} 次失败。")
 X(M_REOPENED,
@@ -127,6 +154,9 @@ X(M_WEAK_NONE,
   "Nothing known weakens this measurement (no failed or unstable rows, TLS "
   "verification on where used, no machine warning recorded).",
   "未发现削弱本次测量的因素（没有失败或不稳定的行，使用 TLS 时证书校验开启，没有记录机器警告）。")
+X(M_WEAK_NOT_COUNTABLE,
+  "Not countable here, so judged on their timed metrics alone: {0} (first cause: {1}).",
+  "在此无法计数，因此仅按计时指标判定：{0}（首个原因：{1}）。")
 X(M_WEAK_INSECURE, "TLS certificate verification was off (`--insecure`) in: {0}.",
   "以下配置关闭了 TLS 证书校验（`--insecure`）：{0}。")
 X(M_WEAK_UNSTABLE,

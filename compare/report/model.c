@@ -149,6 +149,7 @@ static void count_rows(struct report_model *m)
         m->runs_replaced += (long long)ju_num(runs, "replaced", 0);
         m->complete_rows += (size_t)ok;
         count_reopened(m, row);
+        m->n_series_rows += json_object_get(row, "series") != NULL;
         for (j = 0; j < MODEL_N_ERRORS; j++)
             m->errors[j] +=
                 (long long)ju_num(json_object_get(row, "errors"), model_error_keys[j], 0);
@@ -160,6 +161,9 @@ static void count_rows(struct report_model *m)
         }
         m->n_undecided += m->undecided[r];
         m->insecure[r] = json_is_true(json_object_get(row, "tls_insecure"));
+        m->not_countable[r] = json_is_string(json_object_get(row, "not_countable"));
+        if (m->not_countable[r] && !m->n_not_countable++)
+            m->not_countable_why = ju_str(row, "not_countable", "");
         m->unjudged[r] = !ok || m->unstable[r];
         m->n_unstable += m->unstable[r];
         m->n_insecure += m->insecure[r];
@@ -215,7 +219,7 @@ static void machine_weaknesses(struct report_model *m)
 static int weaknesses(struct report_model *m)
 {
     const json_t *ds = json_object_get(m->summary, "dataset");
-    size_t cap = 7 + ENV_MAX_WARNINGS + json_array_size(json_object_get(m->summary, "warnings")) +
+    size_t cap = 8 + ENV_MAX_WARNINGS + json_array_size(json_object_get(m->summary, "warnings")) +
                  json_array_size(json_object_get(m->meta, "warnings"));
     struct verdict_rules def;
 
@@ -241,6 +245,8 @@ static int weaknesses(struct report_model *m)
             json_object_get(m->summary, "thresholds_pct"), "noise_limit_pct", def.noise_limit_pct);
     if (m->n_insecure > 0)
         weak_add(m, WEAK_INSECURE);
+    if (m->n_not_countable > 0)
+        weak_add(m, WEAK_NOT_COUNTABLE)->text = m->not_countable_why;
     return 0;
 }
 
@@ -308,6 +314,45 @@ static void environment(struct model_env *e, const json_t *meta)
         e->lib[i] = build_or_env(e->build, model_lib_keys[i], e->libs, model_lib_keys[i]);
 }
 
+/* The counted binaries without symbols, once each (by file), from every row's instructions. */
+static void unnamed_binaries(struct report_model *m)
+{
+    const json_t *row, *b;
+    const char *ver;
+    size_t i, k;
+
+    json_array_foreach(m->rows, i, row)
+    {
+        json_object_foreach(json_object_get(summary_metric(row, "instructions"), "binaries"), ver,
+                            b)
+        {
+            const char *path = ju_str(b, "path", NULL);
+
+            if (!path || !json_is_false(json_object_get(b, "symbols")))
+                continue;
+            for (k = 0; k < m->n_unnamed && strcmp(m->unnamed[k].path, path) != 0; k++)
+                ;
+            if (k < m->n_unnamed || m->n_unnamed == MODEL_MAX_UNNAMED)
+                continue;
+            m->unnamed[m->n_unnamed++] =
+                (struct model_unnamed){ju_str(b, "name", path), path, ju_str(b, "package", NULL)};
+        }
+    }
+}
+
+int model_fn_unnamed(const struct report_model *m, const char *fn)
+{
+    size_t k, n;
+
+    for (k = 0; k < m->n_unnamed; k++) {
+        n = strlen(m->unnamed[k].name);
+        if (strncmp(fn, "unknown (", 9) == 0 && strncmp(fn + 9, m->unnamed[k].name, n) == 0 &&
+            strcmp(fn + 9 + n, ")") == 0)
+            return 1;
+    }
+    return 0;
+}
+
 int report_model_build(struct report_model *m, const json_t *summary, const json_t *meta)
 {
     const json_t *vers = json_object_get(summary, "versions");
@@ -333,7 +378,8 @@ int report_model_build(struct report_model *m, const json_t *summary, const json
     m->insecure = calloc(m->nrows + 1, 1);
     m->unjudged = calloc(m->nrows + 1, 1);
     m->undecided = calloc(m->nrows + 1, 1);
-    if (!m->unstable || !m->insecure || !m->unjudged || !m->undecided)
+    m->not_countable = calloc(m->nrows + 1, 1);
+    if (!m->unstable || !m->insecure || !m->unjudged || !m->undecided || !m->not_countable)
         goto oom;
     for (v = 1; v < m->nv; v++) {
         m->cand[v].version = m->versions[v];
@@ -346,6 +392,7 @@ int report_model_build(struct report_model *m, const json_t *summary, const json
     evidence(m);
     one_version(m);
     environment(&m->env, meta);
+    unnamed_binaries(m);
     return 0;
 oom:
     report_model_release(m);
@@ -365,6 +412,7 @@ void report_model_release(struct report_model *m)
     free(m->insecure);
     free(m->unjudged);
     free(m->undecided);
+    free(m->not_countable);
     free(m->weak);
     memset(m, 0, sizeof(*m));
 }

@@ -26,14 +26,15 @@ struct model_candidate {
 };
 
 enum weak_kind {
-    WEAK_STOPPED,  /* the run stopped before its plan was done (text: meta.json's "stopped") */
-    WEAK_NO_META,  /* meta.json is missing */
-    WEAK_HASH,     /* runs.jsonl changed since it was recorded (sha_recorded, sha_now) */
-    WEAK_MACHINE,  /* a fact about the machine (machine) */
-    WEAK_TEXT,     /* a harness warning with no structure (text, English as recorded) */
-    WEAK_FAILED,   /* count runs failed */
-    WEAK_UNSTABLE, /* the rows in unstable[]; noise_limit_pct */
-    WEAK_INSECURE, /* the rows in insecure[] used TLS without verification */
+    WEAK_STOPPED,       /* the run stopped before its plan was done (text: meta.json's "stopped") */
+    WEAK_NO_META,       /* meta.json is missing */
+    WEAK_HASH,          /* runs.jsonl changed since it was recorded (sha_recorded, sha_now) */
+    WEAK_MACHINE,       /* a fact about the machine (machine) */
+    WEAK_TEXT,          /* a harness warning with no structure (text, English as recorded) */
+    WEAK_FAILED,        /* count runs failed */
+    WEAK_UNSTABLE,      /* the rows in unstable[]; noise_limit_pct */
+    WEAK_INSECURE,      /* the rows in insecure[] used TLS without verification */
+    WEAK_NOT_COUNTABLE, /* the rows in not_countable[]: no count stands (text: the first why) */
 };
 
 struct weakness {
@@ -56,6 +57,14 @@ struct model_env {
     const json_t *lib[MODEL_N_LIBS];             /* driver_build's, else environment.libraries' */
 };
 
+/* A counted server binary that cannot name its functions (summary instructions.binaries,
+ * run/symbols.h): the name the version's command gave it, its file, and the Debian package
+ * whose -dbgsym would name them (NULL: a build of the user's own). */
+struct model_unnamed {
+    const char *name, *path, *package;
+};
+#define MODEL_MAX_UNNAMED 8
+
 struct report_model {
     const json_t *summary, *meta, *rows;
     size_t nrows, nv;
@@ -69,8 +78,15 @@ struct report_model {
      * purpose), and per version the largest of those rows' medians */
     size_t n_reopened_rows;
     double reopened_max[MODEL_MAX_VERSIONS];
+    /* rows with a series to draw (analysis/overtime.h: decay or stall decided or notable) */
+    size_t n_series_rows;
     unsigned char *unstable, *insecure, *unjudged; /* per row */
     size_t n_unstable, n_insecure, n_unjudged;
+    /* per row: its server was not countable here (summary "not_countable"): judged on its
+     * timed metrics alone; the first row's reason */
+    unsigned char *not_countable;
+    size_t n_not_countable;
+    const char *not_countable_why;
     /* per row: a candidate's gated metrics could not be decided (outcome.h "inconclusive":
      * too few runs to reach the evidence level), so the outcome is inconclusive */
     unsigned char *undecided;
@@ -89,6 +105,10 @@ struct report_model {
     double best_throughput, lowest_p99;
 
     struct model_env env;
+
+    /* the distinct counted binaries without symbols: said once, in place of their unknowns */
+    struct model_unnamed unnamed[MODEL_MAX_UNNAMED];
+    size_t n_unnamed;
 };
 
 /* The names of the error counters, in errors[] order. */
@@ -104,6 +124,9 @@ void report_model_release(struct report_model *m);
 
 /* The verdict of row's metric for version (NULL when absent). */
 const char *model_verdict(const json_t *row, const char *metric, const char *version);
+/* Whether a "functions" item named fn is the code of one of m's binaries without symbols
+ * ("unknown (NAME)"): the reports name the binary once instead of listing it. */
+int model_fn_unnamed(const struct report_model *m, const char *fn);
 /* A row's label (its config id when it has none). */
 const char *model_row_label(const json_t *row);
 

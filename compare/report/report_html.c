@@ -495,6 +495,8 @@ static void nav(const struct html_ctx *c)
                     L(c, d->title_en, d->title_zh));
         }
         fputs(HT(c, H_PAREN_CLOSE), c->f);
+        if (c->model->n_series_rows > 0) /* report_html_series.c */
+            fprintf(c->f, " \xc2\xb7 <a href=\"#series\">%s</a>", HT(c, M_SERIES_H));
     }
     fputs("</nav>\n", c->f);
 }
@@ -632,6 +634,7 @@ static int write_page(const struct html_ctx *c, char *err, size_t errlen)
         return -1;
     }
     html_load(c);
+    html_series(c);
     html_tables(c);
     html_instructions(c);
     html_flame(c);

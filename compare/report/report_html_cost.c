@@ -66,11 +66,16 @@ static void functions(const struct html_ctx *c, const json_t *row, size_t v)
     const json_t *vs = html_vs(row, "instructions", c->versions[v]);
     const json_t *fns = json_object_get(vs, "functions"), *fn;
     char ch[32];
-    size_t k;
+    size_t k, listed = 0;
     double change;
 
-    if (!json_array_size(fns))
+    json_array_foreach(fns, k, fn)
+    {
+        listed += !model_fn_unnamed(c->model, ju_str(fn, "name", "unknown"));
+    }
+    if (!listed)
         return;
+    listed = 0;
     fputs("<li>", c->f);
     html_esc(c, ju_str(row, "label", NULL));
     fputs(" &middot; <code>", c->f);
@@ -81,7 +86,10 @@ static void functions(const struct html_ctx *c, const json_t *row, size_t v)
     json_array_foreach(fns, k, fn)
     {
         double d = ju_num(fn, "delta", 0);
-        fputs(k ? ", <code>" : " <code>", c->f);
+
+        if (model_fn_unnamed(c->model, ju_str(fn, "name", "unknown")))
+            continue; /* said once below the list */
+        fputs(listed++ ? ", <code>" : " <code>", c->f);
         html_esc(c, ju_str(fn, "name", "unknown"));
         fprintf(c->f, "</code> %s%.0f", d >= 0 ? "+" : "&minus;", fabs(d));
     }
@@ -91,7 +99,7 @@ static void functions(const struct html_ctx *c, const json_t *row, size_t v)
 void html_instructions(const struct html_ctx *c)
 {
     const json_t *mj = first_metric(c);
-    size_t r, v;
+    size_t r, v, k;
     char buf[128];
 
     if (!mj)
@@ -139,5 +147,17 @@ void html_instructions(const struct html_ctx *c)
     for (r = 0; r < c->nrows; r++)
         for (v = 1; v < c->nv; v++)
             functions(c, json_array_get(c->rows, r), v);
-    fputs("</ul>\n</section>\n", c->f);
+    fputs("</ul>\n", c->f);
+    for (k = 0; k < c->model->n_unnamed; k++) {
+        const struct model_unnamed *u = &c->model->unnamed[k];
+        char *t = i18n_fill(
+            i18n(c->zh ? "zh" : "en", u->package ? M_INSTR_UNNAMED_PKG : M_INSTR_UNNAMED_SRC),
+            u->name, u->path, u->package ? u->package : "", (const char *)NULL);
+
+        fputs("<p>", c->f);
+        html_text(c, t ? t : "");
+        fputs("</p>\n", c->f);
+        free(t);
+    }
+    fputs("</section>\n", c->f);
 }

@@ -10,6 +10,7 @@
 #include "report/sentences.h"
 #include "util/jobs_util.h"
 #include "util/words.h"
+#include "util/fmt.h"
 
 /* "a, b, c" of a JSON array of numbers. */
 static void num_list(const struct html_ctx *c, const json_t *arr)
@@ -210,7 +211,7 @@ static void server_cell(const struct html_ctx *c, const json_t *srv)
 /* text, or an em dash when absent, escaped. */
 static void esc_or_dash(const struct html_ctx *c, const char *text)
 {
-    html_esc(c, text ? text : "\xe2\x80\x94");
+    html_esc(c, text ? text : FMT_MISSING);
 }
 
 static void versions_table(const struct html_ctx *c)

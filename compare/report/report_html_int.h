@@ -76,6 +76,9 @@ void html_flame(const struct html_ctx *c);
 /* The full cost of a request: wake-ups, faults, system calls, allocations (report_html_full.c);
  * nothing when no row has them. */
 void html_full_cost(const struct html_ctx *c);
+/* The throughput of the rows with a series, over time (report_html_series.c); nothing when
+ * no row has one. */
+void html_series(const struct html_ctx *c);
 
 /* The summary in words (two or more versions / one version), the completeness and the
  * weaknesses (report_html_summary.c). */

@@ -21,6 +21,7 @@
 #include "analysis/summary.h"
 
 #include "util/jobs_util.h"
+#include "util/fmt.h"
 
 static void md_window(const struct md *m);
 
@@ -276,6 +277,13 @@ static void completeness(const struct md *m)
         md_put(m, "\n");
     }
     free(s);
+    s = sent_series(rm, m->lang);
+    if (s) {
+        md_put(m, "- ");
+        md_put(m, s);
+        md_put(m, "\n");
+    }
+    free(s);
     failures(m);
     md_put(m, "\n");
     md_put(m, md_t(m, M_WEAKNESSES));
@@ -428,7 +436,7 @@ static void param(const struct md *m, const json_t *row, const char *key)
     if (v)
         md_json(m, v);
     else
-        md_put(m, "—");
+        md_put(m, FMT_MISSING);
 }
 
 static void write_single(const struct md *m)

@@ -45,13 +45,19 @@ static void where(const struct md *m)
     size_t i, vi, k;
     const json_t *row, *fn;
     int any = 0, unsym = 0;
+    size_t listed;
 
     json_array_foreach(m->rows, i, row)
     {
         for (vi = 1; vi < m->nv; vi++) {
             const json_t *fns =
                 json_object_get(summary_vs(row, "instructions", md_version(m, vi)), "functions");
-            if (!json_array_size(fns))
+            listed = 0;
+            json_array_foreach(fns, k, fn)
+            {
+                listed += !model_fn_unnamed(m->model, ju_str(fn, "name", "unknown"));
+            }
+            if (!listed)
                 continue;
             if (!any) {
                 fprintf(m->f, "### %s\n\n%s\n\n", md_t(m, M_H_INSTR_WHERE), md_t(m, M_INSTR_WHERE));
@@ -63,12 +69,17 @@ static void where(const struct md *m)
                     num_pct(json_object_get(summary_vs(row, "instructions", md_version(m, vi)),
                                             "change"))
                         .s);
+            listed = 0;
             json_array_foreach(fns, k, fn)
             {
                 double d = ju_num(fn, "delta", 0);
-                fprintf(m->f, "%s`", k ? ", " : "");
-                md_cell(m, ju_str(fn, "name", "unknown"));
-                unsym |= strncmp(ju_str(fn, "name", "unknown"), "unknown", 7) == 0;
+                const char *name = ju_str(fn, "name", "unknown");
+
+                if (model_fn_unnamed(m->model, name))
+                    continue; /* said once below */
+                fprintf(m->f, "%s`", listed++ ? ", " : "");
+                md_cell(m, name);
+                unsym |= strncmp(name, "unknown", 7) == 0;
                 fprintf(m->f, "` %s%.0f", d >= 0 ? "+" : "−", fabs(d));
             }
             fprintf(m->f, " %s\n", md_t(m, M_COL_INSTR));
@@ -76,6 +87,13 @@ static void where(const struct md *m)
     }
     if (any)
         md_put(m, "\n");
+    for (k = 0; any && k < m->model->n_unnamed; k++) {
+        const struct model_unnamed *u = &m->model->unnamed[k];
+
+        i18n_write(m->f, md_t(m, u->package ? M_INSTR_UNNAMED_PKG : M_INSTR_UNNAMED_SRC), u->name,
+                   u->path, u->package ? u->package : "", (const char *)NULL);
+        md_put(m, "\n\n");
+    }
     if (unsym)
         fprintf(m->f, "%s\n\n", md_t(m, M_INSTR_NO_SYMBOLS));
 }

@@ -45,7 +45,7 @@ struct num num_fixed(double v, int decimals)
     double r = pow(10, decimals);
 
     if (!isfinite(v)) {
-        snprintf(n.s, sizeof(n.s), "—");
+        snprintf(n.s, sizeof(n.s), "%s", FMT_MISSING);
         return n;
     }
     if (round(fabs(v) * r) == 0)
@@ -71,7 +71,7 @@ struct num num_range(const json_t *values, double div, int decimals)
     struct num n;
 
     if (!json_is_object(values)) {
-        snprintf(n.s, sizeof(n.s), "—");
+        snprintf(n.s, sizeof(n.s), "%s", FMT_MISSING);
         return n;
     }
     snprintf(n.s, sizeof(n.s), "%.100s [%.100s–%.100s]",

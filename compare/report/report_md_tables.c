@@ -12,6 +12,7 @@
 #include "analysis/summary.h"
 
 #include "util/jobs_util.h"
+#include "util/fmt.h"
 
 typedef void (*row_fn)(const struct md *m, const json_t *row);
 
@@ -401,7 +402,7 @@ static void evid_row(const struct md *m, const json_t *row)
         pr = json_object_get(vs, "paired_ratio");
         ov = json_object_get(vs, "overlap");
         fprintf(m->f, " %s | %s | %s | %s |", num_p(vs).s, num_range(pr, 1, 4).s,
-                json_is_boolean(ov) ? md_t(m, json_is_true(ov) ? M_YES : M_NO) : "—",
+                json_is_boolean(ov) ? md_t(m, json_is_true(ov) ? M_YES : M_NO) : FMT_MISSING,
                 num_p(summary_vs(row, "p99_us", c)).s);
     }
     md_put(m, "\n");

@@ -100,6 +100,11 @@ char *sent_weakness(const struct report_model *m, const struct weakness *w, cons
                 : i18n_fill(i18n(lang, M_WEAK_INSECURE), rows ? rows : "", END);
         free(rows);
         return s;
+    case WEAK_NOT_COUNTABLE:
+        rows = sent_rows_mask(m, m->not_countable, lang);
+        s = i18n_fill(i18n(lang, M_WEAK_NOT_COUNTABLE), rows ? rows : "", w->text, END);
+        free(rows);
+        return s;
     }
     return NULL;
 }
@@ -149,6 +154,17 @@ char *sent_reopened(const struct report_model *m, const char *lang)
         len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s %.1f", v ? ", " : "",
                                 m->versions[v], m->reopened_max[v]);
     return i18n_fill(i18n(lang, M_REOPENED), k, n, list, END);
+}
+
+char *sent_series(const struct report_model *m, const char *lang)
+{
+    char k[32], n[32];
+
+    if (m->n_series_rows == 0)
+        return NULL;
+    snprintf(k, sizeof(k), "%zu", m->n_series_rows);
+    snprintf(n, sizeof(n), "%zu", m->nrows);
+    return i18n_fill(i18n(lang, M_SERIES_LINE), k, n, END);
 }
 
 char *sent_evidence(const struct report_model *m, double alpha, const char *lang)

@@ -30,6 +30,9 @@ char *sent_driver_errors(const struct report_model *m, const char *lang);
 /* Where connections the server closed on purpose were reopened (rows with reopened_per_1k)
  * and each version's largest median per 1000 operations; NULL when no row has any. */
 char *sent_reopened(const struct report_model *m, const char *lang);
+/* "Over time: the throughput series of N of M configurations ... are drawn in report.html";
+ * NULL when no row has a series. */
+char *sent_series(const struct report_model *m, const char *lang);
 /* "With N runs a side, disjoint ranges are ... p = 2/C ≈ P ..." (NULL too when the run count
  * is outside [2, 30]: then there is no such sentence). alpha: the summary's chance.alpha. */
 char *sent_evidence(const struct report_model *m, double alpha, const char *lang);

@@ -12,6 +12,7 @@
 #include "report/i18n.h"
 
 #include "util/jobs_util.h"
+#include "util/fmt.h"
 
 struct wt {
     const char *lang;
@@ -63,7 +64,7 @@ static void per_op(const struct wt *w, char *out, size_t len, const json_t *row,
         return;
     snprintf(x, sizeof(x), "%.*f", decimals, ju_num(b, "median", 0));
     snprintf(y, sizeof(y), "%.*f", decimals, ju_num(c, "median", 0));
-    snprintf(ch, sizeof(ch), "%+.1f%%", ju_num(vs, "change", 0) * 100);
+    fmt_change(ju_num(vs, "change", 0), ch, sizeof(ch));
     s = i18n_fill(i18n(w->lang, W_PER_OP), x, y, i18n(w->lang, unit), ch,
                   verdict_word(w, ju_str(vs, "verdict", "~")), (const char *)NULL);
     if (s)

@@ -19,10 +19,12 @@
 #include "run/cost_exact.h"
 #include "run/cost_help.h"
 #include "run/cost_int.h"
+#include "run/cost_verify.h"
 #include "run/counters.h"
 #include "run/dataset.h"
 #include "run/launch.h"
 #include "run/proc.h"
+#include "run/symbols.h"
 #include "util/jobs_util.h"
 #include "util/words.h"
 #include "util/redact.h"
@@ -40,37 +42,6 @@ int cost_perf_probe(char *why, size_t whylen)
                                 PERF_COUNT_HW_INSTRUCTIONS, 0};
 
     return counters_probe(&ev, why, whylen);
-}
-
-int cost_parse_dumps(const char *dir, json_t *seen, struct cgprof *p, char *why, size_t whylen)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int rc = 0;
-
-    if (!d) {
-        snprintf(why, whylen, "cannot read '%.300s': %s", dir, strerror(errno));
-        return -1;
-    }
-    while (rc == 0 && (e = readdir(d))) {
-        char path[4400], rerr[600], *text;
-        size_t len = 0;
-
-        if (strncmp(e->d_name, "cg.", 3) != 0 || json_object_get(seen, e->d_name) ||
-            !strchr(e->d_name + 3, '.'))
-            continue; /* cg.PID alone is the exit dump, written at shut-down */
-        json_object_set_new(seen, e->d_name, json_true());
-        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-        if (!(text = ju_read_file(path, (size_t)-1, &len, rerr, sizeof(rerr)))) {
-            snprintf(why, whylen, "cannot read %s", rerr);
-            rc = -1;
-        } else if (cgprof_parse(p, text, len, path, why, whylen) < 0) {
-            rc = -1;
-        }
-        free(text);
-    }
-    closedir(d);
-    return rc;
 }
 
 /* ---- one counted run ---- */
@@ -168,7 +139,7 @@ char **cost_valgrind_wrap(const struct cost_settings *cs, const char *dir, const
                           char ***owned)
 {
     size_t n = 0, i;
-    char **w = calloc(COST_MAX_EXCLUDE + 12, sizeof(*w)),
+    char **w = calloc(COST_MAX_EXCLUDE + 16, sizeof(*w)),
          **o = calloc(COST_MAX_EXCLUDE + 4, sizeof(char *));
 
     if (!w || !o) {
@@ -308,23 +279,6 @@ static json_t *figures(const struct cgprof *idle, const struct cgprof *win, doub
     return o;
 }
 
-/* Whether the window's idle correction is not smaller than its own count: then no count is
- * left to report (the figure would be zero or below). Threads that poll for work (valkey's
- * --io-threads) can do it: their idle rate follows timing. 1 with the reason set. */
-static int correction_exceeds(const json_t *inst, char *reason, size_t reasonlen)
-{
-    double corr = ju_num(inst, "idle_correction", 0);
-    long long win = ju_int(inst, "window_instructions", 0);
-
-    if (corr < (double)win)
-        return 0;
-    snprintf(reason, reasonlen,
-             "the idle correction (%.0f instructions) is not smaller than the window's count "
-             "(%lld): the server's threads poll for work, so its idle cost follows timing",
-             corr, win);
-    return 1;
-}
-
 /* The counted part of a run, the server already started. 0 ok (*inst set), 1 failed, 2
  * interrupted, -1 internal error. */
 static int count_run(struct runner *r, const struct sched_run *sr, const struct cost_settings *cs,
@@ -384,7 +338,7 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
     }
     if (rc == 0)
         *inst = figures(idle, win, idle_s, win_s, result, vg);
-    if (rc == 0 && *inst && correction_exceeds(*inst, reason, reasonlen)) {
+    if (rc == 0 && *inst && cost_correction_exceeds(*inst, reason, reasonlen)) {
         json_decref(*inst);
         *inst = NULL;
         rc = 1;
@@ -406,6 +360,9 @@ json_t *cost_line(struct runner *r, const struct sched_run *sr, const char *star
     char ended[40];
 
     runner_utc_now(ended, sizeof(ended));
+    /* which binary ran, and whether it can name its functions (run/symbols.h) */
+    symbols_note(inst, json_string_value(json_object_get(r->sp->versions[sr->version].server,
+                                                         ju_str(cfg->params, "protocol", ""))));
     return json_pack(
         "{s:s,s:s,s:s,s:s,s:I,s:I,s:o,s:s,s:s,s:s,s:o,s:o,s:o}", "version",
         r->sp->versions[sr->version].name, "config", cfg->id, "label", cfg->label, "kind",
@@ -425,25 +382,6 @@ static void cost_allocs_lift(json_t *line)
         return;
     json_object_set(line, "allocations", al);
     json_object_del(fns, "(allocations)");
-}
-
-void cost_rm_dir_files(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char path[4400];
-
-    if (!d)
-        return;
-    while ((e = readdir(d)))
-        if (e->d_name[0] != '.') {
-            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-            if (unlink(path) < 0 && errno == EISDIR) {
-                cost_rm_dir_files(path);
-                (void)rmdir(path);
-            }
-        }
-    closedir(d);
 }
 
 /* Counted runs under valgrind take minutes: a driver timeout of at least this. */
@@ -504,8 +442,8 @@ static int exact_begin(struct runner *r, const struct sched_run *sr, const struc
     return 0;
 }
 
-json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost_settings *cs,
-                 char *err, size_t errlen)
+static json_t *count_once(struct runner *r, const struct sched_run *sr,
+                          const struct cost_settings *cs, char *err, size_t errlen)
 {
     const struct spec_version *ver = &r->sp->versions[sr->version];
     const json_t *params = r->sp->configs[sr->config].params;
@@ -513,7 +451,7 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
                *cmd = ver->server ? ju_str(ver->server, proto, NULL) : NULL;
     const char *host = ju_str(params, "host", "127.0.0.1");
     char dir[4200], srv_dir[4300], srv_log[4300], started[40], reason[2048] = "", why[1024];
-    char vg[64], **wrap = NULL, **owned = NULL;
+    char vg[64], **wrap = NULL, **owned = NULL, vglog[4300];
     struct proc server = {.pid = -1, .out_fd = -1};
     struct cost_exact ex = {0};
     json_t *eff = NULL, *inst = NULL, *line = NULL;
@@ -556,6 +494,8 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
     launch_take_over(eff); /* launch_place pointed host and port at the free one */
     if (exact_begin(r, sr, cs, eff, cmd, dir, &ex, err, errlen) < 0)
         goto out;
+    if (ex.applied && wrap)
+        cost_verify_wrap(wrap, dir, vglog, sizeof(vglog));
     /* the driver counted (cost_driver.c): its server runs as in the timed runs */
     rc = launch_start(r,
                       &(struct launch){sr->version, eff, cmd, host, port, srv_dir, srv_log, wrap,
@@ -602,6 +542,50 @@ out:
     return line;
 }
 
+/* A setuid or setgid server, which valgrind will not execute: a line saying so, "countable":
+ * false (judged on the timed metrics: summary_row.c), or NULL when the server is none. */
+static json_t *setid_line(struct runner *r, const struct sched_run *sr,
+                          const struct cost_settings *cs)
+{
+    const struct spec_version *ver = &r->sp->versions[sr->version];
+    const char *proto = ju_str(r->sp->configs[sr->config].params, "protocol", NULL);
+    const char *cmd = ver->server ? ju_str(ver->server, proto, NULL) : NULL;
+    char dir[4200], why[1024], reason[1400], started[40];
+    json_t *line;
+
+    snprintf(dir, sizeof(dir), "%s/cost-%06u", r->work_dir, r->seq + 1);
+    if (cs->count_driver || !cmd || !cost_exact_setid(r, sr->version, cmd, dir, why, sizeof(why)))
+        return NULL;
+    runner_utc_now(started, sizeof(started));
+    snprintf(reason, sizeof(reason), "instructions: version '%s' not countable: %s", ver->name,
+             why);
+    if ((line = cost_line(r, sr, started, -1, NULL, reason)))
+        json_object_set_new(line, "countable", json_false());
+    return line;
+}
+
+json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost_settings *cs,
+                 char *err, size_t errlen)
+{
+    json_t *line = setid_line(r, sr, cs), *rep;
+    const json_t *fixed;
+
+    if (line)
+        return line;
+    line = count_once(r, sr, cs, err, errlen);
+    fixed = json_object_get(json_object_get(line, "instructions"), "fixed");
+    /* one repeat per version and configuration: round 1's seed, counted again */
+    if (!line || sr->round != 1 || !json_is_true(json_object_get(fixed, "exact")))
+        return line;
+    if (!(rep = count_once(r, sr, cs, err, errlen))) {
+        json_decref(line);
+        return NULL;
+    }
+    cost_verify_repeat(line, rep);
+    json_decref(rep);
+    return line;
+}
+
 /* ---- the counted rounds ---- */
 
 struct done_ctx {
@@ -639,6 +623,7 @@ int cost_schedule(struct runner *r, const struct cost_settings *cs, const unsign
     struct sched_run *plan = NULL;
     size_t n, total, i;
     int failed = 0;
+    unsigned char *skip;
 
     if (!cs->enabled || cs->use_counters)
         return 0; /* counters: the timed runs counted */
@@ -648,33 +633,41 @@ int cost_schedule(struct runner *r, const struct cost_settings *cs, const unsign
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    skip = calloc(r->sp->n_configs + 1, 1);
     for (i = 0; i < n && !*r->stop; i++) {
         const struct sched_run *sr = &plan[i];
-        json_t *line = cost_run(r, sr, cs, err, errlen);
+        json_t *line;
         const char *st;
+        int whole = 0;
 
-        if (!line) {
+        if (skip && skip[sr->config])
+            continue; /* its server was not countable here: the row stands on its timed runs */
+        if (!(line = cost_run(r, sr, cs, err, errlen))) {
             if (*r->stop)
                 break;
             failed = -1;
             break;
         }
         st = ju_str(line, "status", NULL);
+        /* not countable here: a server that never answers when counted (the whole plan), a
+         * row whose threads poll for work, or a line cost_run marked (a setuid server) */
         if (strcmp(st ? st : "", "ok") != 0 &&
-            strstr(ju_str(line, "reason", ""), "server not ready") != NULL) {
+            (cost_not_countable(line, &whole) ||
+             json_is_false(json_object_get(line, "countable")))) {
             char shown[2100];
 
-            /* a server that never answers under the counting setup (replies held on timers,
-             * which the virtual clock serves at most once per grace period: preload/clock.c)
-             * will not answer in the next run either: the rest is left out, and the rows are
-             * judged on their timed metrics (summary_row.c reads "countable": false) */
+            /* the rows are judged on their timed metrics (summary_row.c reads "countable":
+             * false) */
             json_object_set_new(line, "countable", json_false());
             fprintf(stderr,
                     "compare: not countable here: %s · %s: %s; the counted runs are left out and "
                     "the rows judged on their timed metrics\n",
                     r->sp->configs[sr->config].label, r->sp->versions[sr->version].name,
                     redact_show(ju_str(line, "reason", NULL), shown, sizeof(shown)));
-            n = i + 1;
+            if (whole || !skip)
+                n = i + 1;
+            else /* the row keeps no count: its other counted runs are left out */
+                skip[sr->config] = 1;
         } else if (strcmp(st ? st : "", "ok") != 0) {
             char shown[2100];
 
@@ -696,5 +689,6 @@ int cost_schedule(struct runner *r, const struct cost_settings *cs, const unsign
         json_decref(line);
     }
     free(plan);
+    free(skip);
     return failed;
 }

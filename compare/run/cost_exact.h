@@ -44,16 +44,17 @@ void cost_exact_idle(const struct cgprof *idle, const struct cgprof *win, double
 
 struct cost_exact {
     unsigned long long seed;
-    int applied;      /* 1: the interposer, the seed and the fixed layout are used */
-    char reason[600]; /* why not, when !applied */
-    char order[700];  /* when applied but still not exact (more than one connection), why */
-    long io_threads;  /* the server command's --io-threads N (redis, valkey), 0 when not given */
-    unsigned wave;    /* the driver sends in lockstep waves over this many connections; the
-                         interposer gathers each wave (PAIRBENCH_WAVE); 0: one connection or
-                         a driver without --lockstep */
-    char lib[4200];   /* the interposer's path */
-    char log[4300];   /* what it served (PAIRBENCH_SEED_LOG) */
-    char **envp;      /* the server's environment (NULL-ended, owned), when applied */
+    int applied;          /* 1: the interposer, the seed and the fixed layout are used */
+    char reason[600];     /* why not, when !applied */
+    char order[700];      /* when applied but still not exact (more than one connection), why */
+    char unverified[900]; /* when applied but the run's evidence fails (cost_verify.h), why */
+    long io_threads; /* the server command's --io-threads N (redis, valkey), 0 when not given */
+    unsigned wave;   /* the driver sends in lockstep waves over this many connections; the
+                        interposer gathers each wave (PAIRBENCH_WAVE); 0: one connection or
+                        a driver without --lockstep */
+    char lib[4200];  /* the interposer's path */
+    char log[4300];  /* what it served (PAIRBENCH_SEED_LOG) */
+    char **envp;     /* the server's environment (NULL-ended, owned), when applied */
 };
 
 /* The interposer beside this program (dir of /proc/self/exe, then ../lib/pairbench), or
@@ -63,6 +64,11 @@ int cost_exact_find_lib(char *path, size_t pathlen, char *why, size_t whylen);
 /* "" when prog (argv[0] of a server command, searched in PATH without '/') can run with the
  * interposer, else why not ("statically linked (no PT_INTERP)", "setuid", ...). */
 void cost_exact_check_program(const char *prog, char *why, size_t whylen);
+
+/* 1 (why set) when the program of the server command cmd is setuid or setgid: valgrind will
+ * not execute it, so the version cannot be counted; else 0. */
+int cost_exact_setid(const struct runner *r, size_t version, const char *cmd, const char *dir,
+                     char *why, size_t whylen);
 
 /* Settles ex for the version's counted run: seed, the check of the server command cmd, the
  * environment (the inherited one less PROC_SECRET_VARS, the version's, the interposer's, a
@@ -93,11 +99,12 @@ void cost_exact_connections(struct cost_exact *ex, const json_t *eff);
 int cost_exact_resolve(const char *prog, char *out, size_t outlen);
 
 /* The record of a counted run (new reference): {"seed", "exact", "reason", "layout",
- * "served": {source: {"calls", "bytes"}}, "processes", "clock": {"kind": "virtual",
+ * "served": {source: {"calls", "bytes"}}, "unserved": {route: calls} (what valgrind's trace
+ * saw that the interposer did not serve), "processes", "clock": {"kind": "virtual",
  * "quantum_ns", "read_step_ns", "grace_ms"} when every counted process had the virtual clock
  * (preload/clock.c), else {"kind": "real"}}. Checks that every process of the
  * window (dir's cg.PID.* profiles) started with the interposer; one that did not makes the
- * run not exact. */
+ * run not exact; then the evidence of cost_verify.h (read while the server still runs). */
 json_t *cost_exact_record(struct cost_exact *ex, const char *dir);
 
 void cost_exact_release(struct cost_exact *ex);

@@ -11,6 +11,7 @@
 #include "run/cost.h"
 #include "run/cost_exact.h"
 #include "run/proc.h"
+#include "util/jobs_util.h"
 #include "util/words.h"
 
 /* The --help texts of the drivers this process has asked, by their argv and the program's file
@@ -164,4 +165,33 @@ void cost_valgrind_version(char *out, size_t outlen)
         proc_result_release(&res);
     }
     proc_stop(&p, 0.5);
+}
+
+/* Whether the window's idle correction is not smaller than its own count: then no count is
+ * left to report (the figure would be zero or below). Threads that poll for work (valkey's
+ * --io-threads) can do it: their idle rate follows timing. 1 with the reason set. */
+int cost_correction_exceeds(const json_t *inst, char *reason, size_t reasonlen)
+{
+    double corr = ju_num(inst, "idle_correction", 0);
+    long long win = ju_int(inst, "window_instructions", 0);
+
+    if (corr < (double)win)
+        return 0;
+    snprintf(reason, reasonlen,
+             "the idle correction (%.0f instructions) is not smaller than the window's count "
+             "(%lld): " COST_POLLING_REASON,
+             corr, win);
+    return 1;
+}
+
+int cost_not_countable(const json_t *line, int *whole)
+{
+    const char *why = ju_str(line, "reason", "");
+
+    /* a server that never answers under the counting setup (replies held on timers, which
+     * the virtual clock serves at most once per grace period: preload/clock.c) will not
+     * answer in the next run either, whichever row it serves: the whole plan stops */
+    *whole = strstr(why, "server not ready") != NULL;
+    /* threads that poll for work: the next run of this row polls as long as timing says */
+    return *whole || strstr(why, COST_POLLING_REASON) != NULL;
 }

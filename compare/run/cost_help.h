@@ -23,4 +23,17 @@ int cost_help_drivers_lockstep(const struct runner *r, char *err, size_t errlen)
  * -1 out of memory (err). */
 int cost_help_driver_no_prefill(const struct runner *r, size_t version, char *err, size_t errlen);
 
+/* Why a counted window leaves no count: its threads poll for work (valkey's --io-threads), so
+ * the idle correction, which follows timing, is as large as the window's own count. */
+#define COST_POLLING_REASON "the server's threads poll for work, so its idle cost follows timing"
+
+/* Whether the window's idle correction is not smaller than its own count (inst: a counted
+ * run's figures): then no count is left to report. 1 with reason set (COST_POLLING_REASON). */
+int cost_correction_exceeds(const json_t *inst, char *reason, size_t reasonlen);
+
+/* Whether a failed counted line means its server is not countable here (its rows judged on
+ * their timed metrics): a server not ready under the counting setup (*whole: no counted run
+ * of any row can work), or threads that poll for work (only that row's runs are left out). */
+int cost_not_countable(const json_t *line, int *whole);
+
 #endif

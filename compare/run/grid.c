@@ -69,6 +69,8 @@ static const struct key_rule key_rules[] = {
      "a number of operations per second from 0 to 1000000000 (0 = closed loop), or a "
      "percentage of the measured saturation rate from \"1%\" to \"100%\" such as \"50%\""},
     {"arrival", K_ENUM, 0, 0, arrivals, "\"uniform\" or \"poisson\""},
+    {"interval_ms", K_INT, 0, 60000, NULL,
+     "an integer from 0 to 60000 (milliseconds; 0 = no time series)"},
 };
 #define N_KEY_RULES (sizeof(key_rules) / sizeof(key_rules[0]))
 
@@ -81,7 +83,7 @@ static const char key_list[] =
     "command, commands, key_pattern, setup, keyspace, auth, resp, http_version, path, serve, "
     "serve_workers, warmup, "
     "duration, requests, method, cacert, cert, key, sni, insecure, timeout, delay_us, "
-    "busy_poll_us, rate, arrival, headers, paths, body, body_file";
+    "busy_poll_us, rate, arrival, headers, paths, body, body_file, interval_ms";
 
 void grid_show_value(const json_t *v, char *out, size_t outlen)
 {

@@ -167,13 +167,27 @@ out:
 static int launch_argv(struct runner *r, const struct launch *l, char ***argv, char ***wrapped,
                        char *shown, size_t shownlen, char *reason, size_t reasonlen)
 {
-    char portstr[16], why[512], conf[4400];
+    char portstr[16], port2[16], why[512], conf[4400];
+    const struct spec_version *ver = &r->sp->versions[l->version];
     struct words_vars vars;
     size_t argc, i, o = 0, nwrap = 0;
 
     snprintf(portstr, sizeof(portstr), "%u", l->port);
     memset(&vars, 0, sizeof(vars));
     vars.port = portstr;
+    if (strstr(l->cmd, "{port2}") || (ver->config_text && strstr(ver->config_text, "{port2}"))) {
+        /* a second free port, picked anew for each start like {port} (ports_free never
+         * gives the same port twice in a row) */
+        unsigned p2 = ports_free(why, sizeof(why));
+
+        if (!p2 || p2 == l->port) {
+            snprintf(reason, reasonlen, "server not ready: no second free port for {port2}: %s",
+                     p2 ? "the same as {port}" : why);
+            return -1;
+        }
+        snprintf(port2, sizeof(port2), "%u", p2);
+        vars.port2 = port2;
+    }
     vars.host = l->host;
     vars.cert = ju_str(l->params, "cert", NULL);
     vars.key = ju_str(l->params, "key", NULL);

@@ -432,6 +432,16 @@ int probe_once(const struct probe_target *t, double timeout_s, char *err, size_t
                      ws ? "HTTP/1.1 101" : "an HTTP/1.x status line");
             goto out;
         }
+        /* a proxy in front of a backend that is not up yet answers 502, 503 or 504: not
+         * ready, asked again until the probe's time is out */
+        if (!ws && (strncmp(buf + 9, "502", 3) == 0 || strncmp(buf + 9, "503", 3) == 0 ||
+                    strncmp(buf + 9, "504", 3) == 0)) {
+            clip_line(buf, line, sizeof(line));
+            snprintf(err, errlen,
+                     "http GET on '%s:%u' answered '%s' (a gateway whose backend is not ready)",
+                     t->host, t->port, line);
+            goto out;
+        }
     }
     rc = 0;
 out:

@@ -68,6 +68,8 @@ struct run_request {
     int repeat_disturbed;    /* gate: run a disturbed round again (confirm_repeat_disturbed) */
     int stop_when_regressed; /* gate: no extra rounds once a row is decided regressed */
     struct run_inline inl;   /* the one-line form's flags (run and gate) */
+    const char *resume_hint; /* said on SIGINT/SIGTERM instead of "--resume --out DIR" (bisect:
+                                its own directory, not the step's); NULL: the run's */
 };
 
 struct run_outcome {

@@ -2,13 +2,17 @@
 #include "run/runmeta.h"
 
 #include <ctype.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "run/envinfo.h"
+#include "run/run.h"
 #include "util/jobs_util.h"
 #include "util/sha256.h"
 #include "report/verify.h"
@@ -248,4 +252,23 @@ int runmeta_finish(json_t *meta, const char *dir, const json_t *driver_build,
             json_object_set(v, "server_version", sv);
     }
     return 0;
+}
+
+/* A fresh reports/ directory name (run.h). */
+void run_default_out_dir(char *out, size_t outlen)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    char ts[32];
+    unsigned rnd = (unsigned)(clock_now_ns() ^ ((uint64_t)getpid() << 16));
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+
+    if (fd >= 0) {
+        if (read(fd, &rnd, sizeof(rnd)) != (ssize_t)sizeof(rnd))
+            rnd ^= (unsigned)now;
+        close(fd);
+    }
+    gmtime_r(&now, &tm);
+    strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
+    snprintf(out, outlen, "reports/%s-%06x", ts, rnd & 0xffffffu);
 }

@@ -139,7 +139,8 @@ int runner_check_programs(struct runner *r, char *err, size_t errlen)
                                   .cacert = "cacert",
                                   .dir = "dir",
                                   .tree = tree_of(r, v),
-                                  .conf = ver->config_text ? "conf" : NULL};
+                                  .conf = ver->config_text ? "conf" : NULL,
+                                  .port2 = "2"};
         char why[512];
 
         if (runner_driver_argv(r, v, &argv, &argc, err, errlen) < 0)

@@ -2,6 +2,7 @@
  * the runs, the round trip at each run's end and after the runs (see runner.h). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "run/remote.h"
 #include "run/runner.h"
@@ -22,6 +23,18 @@ int runner_check_host(struct runner *r, char *err, size_t errlen)
     }
     for (v = 0; v < r->sp->n_versions; v++) {
         const struct spec_version *ver = &r->sp->versions[v];
+        const char *proto;
+        json_t *cmd;
+        json_object_foreach(ver->server, proto, cmd)
+        {
+            if (strstr(json_string_value(cmd), "{port2}")) {
+                snprintf(err, errlen,
+                         "%s: $.versions[%zu].server.%s: {port2} is not supported with a server "
+                         "host yet (the second port would be this machine's)",
+                         r->sp->path, v, proto);
+                return -1;
+            }
+        }
         if (!ver->server || ver->config_text) {
             snprintf(err, errlen,
                      "%s: $.versions[%zu]: %s (expected a \"server\" command for every "

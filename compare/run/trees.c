@@ -1,4 +1,6 @@
 /* trees: git worktrees under a build cache (trees.h). */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +15,6 @@
 
 #define TREES_MARKER ".pairbench-built"
 #define GIT_TIMEOUT_S 120.0
-#define BUILD_TIMEOUT_S 3600.0
 
 /* Runs argv (no shell), stdout captured into *out (malloc'd, may be NULL), stderr to
  * err_path. Returns the exit status (0..255), or -1 with err when it could not run. */
@@ -104,6 +105,16 @@ int trees_rev_list(const char *repo, const char *tmpdir, const char *range, int 
     free(*out);
     *out = NULL;
     return -1;
+}
+
+int trees_parents(const char *repo, const char *tmpdir, const char *sha, char *out, size_t outlen,
+                  char *err, size_t errlen)
+{
+    char spec[128];
+
+    snprintf(spec, sizeof(spec), "%s^@", sha);
+    return trees_git(repo, tmpdir, out, outlen, err, errlen, "rev-parse", spec, NULL, NULL, NULL,
+                     NULL);
 }
 
 int trees_commit_info(const char *repo, const char *tmpdir, const char *sha, char *subject,
@@ -222,10 +233,75 @@ int trees_prepare(struct tree *t, const char *repo, const char *cache, const cha
     return 0;
 }
 
-/* Builds t with `sh -c build` inside the tree; the log goes to log_path. Returns 0, or -1
- * with err holding the log's tail. */
-int trees_build(struct tree *t, const char *build, const char *log_path, const char *who, char *err,
-                size_t errlen)
+static volatile sig_atomic_t stop_sig;
+static struct sigaction old_int, old_term;
+static int signals_on;
+
+static void on_stop(int sig)
+{
+    stop_sig = sig;
+}
+
+void trees_signals(int on)
+{
+    struct sigaction sa;
+
+    if (on && !signals_on) {
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_stop; /* no SA_RESTART: the build's wait returns early */
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &old_int);
+        sigaction(SIGTERM, &sa, &old_term);
+        signals_on = 1;
+    } else if (!on && signals_on) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+        signals_on = 0;
+    }
+}
+
+int trees_stop(void)
+{
+    return stop_sig;
+}
+
+int trees_timeout_parse(const char *v, double *out)
+{
+    char *end;
+
+    errno = 0;
+    *out = strtod(v, &end);
+    return errno || end == v || *end || !(*out > 0) || *out > 604800 ? -1 : 0;
+}
+
+/* Runs the build command argv, its log to log_path, for at most timeout_s. Returns the exit
+ * status (0..255, 128 + a signal), -2 timed out, -3 interrupted, -1 with err. */
+static int build_run(char *const *argv, const char *log_path, double timeout_s, char *err,
+                     size_t errlen)
+{
+    struct proc p;
+    struct proc_spec ps = {.argv = argv, .stderr_path = log_path};
+    struct proc_result res;
+    int rc;
+
+    memset(&res, 0, sizeof(res));
+    if (stop_sig)
+        return -3;
+    if (proc_start(&p, &ps, err, errlen) < 0)
+        return -1;
+    if (proc_wait(&p, timeout_s, 2.0, &stop_sig, &res, err, errlen) < 0)
+        return -1;
+    rc = res.interrupted         ? -3
+         : res.timed_out         ? -2
+         : WIFEXITED(res.status) ? WEXITSTATUS(res.status)
+                                 : 128 + WTERMSIG(res.status);
+    proc_result_release(&res);
+    return rc;
+}
+
+/* Builds t with `sh -c build` inside the tree (see trees.h). */
+int trees_build(struct tree *t, const char *build, const char *log_path, const char *who,
+                double timeout_s, char *err, size_t errlen)
 {
     char *argv[] = {"sh",          "-c", "cd \"$1\" || exit 125; eval \"$2\"", "sh", t->dir,
                     (char *)build, NULL};
@@ -247,13 +323,25 @@ int trees_build(struct tree *t, const char *build, const char *log_path, const c
         return 0;
     }
     fprintf(stderr, "compare: %s: building %s %.12s in '%s'\n", who, t->name, t->sha, t->dir);
-    rc = trees_run_capture(argv, log_path, BUILD_TIMEOUT_S, NULL, err, errlen);
+    rc = build_run(argv, log_path, timeout_s, err, errlen);
+    if (rc == -3) {
+        snprintf(err, errlen,
+                 "interrupted (%s) while building %s (%.12s): its process group was stopped; "
+                 "the tree is built again next time (log '%s')",
+                 stop_sig == SIGTERM ? "SIGTERM" : "SIGINT", t->name, t->sha, log_path);
+        return 2;
+    }
     if (rc != 0) {
         proc_file_tail(log_path, 1200, tail, sizeof(tail));
-        if (rc > 0)
+        if (rc == -2)
+            snprintf(err, errlen,
+                     "build of %s (%.12s) did not finish within %.0f s (--build-timeout): its "
+                     "process group was stopped; log '%s': %s",
+                     t->name, t->sha, timeout_s, log_path, *tail ? tail : "(empty)");
+        else if (rc > 0)
             snprintf(err, errlen, "build of %s (%.12s) failed with exit %d; log '%s': %s", t->name,
                      t->sha, rc, log_path, *tail ? tail : "(empty)");
-        return rc > 0 ? 1 : -1;
+        return rc == -1 ? -1 : 1;
     }
     if (!t->worktree) {
         snprintf(path, sizeof(path), "%s/%s", t->dir, TREES_MARKER);

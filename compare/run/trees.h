@@ -37,6 +37,11 @@ int trees_git(const char *repo, const char *tmpdir, char *out, size_t outlen, ch
 int trees_rev_list(const char *repo, const char *tmpdir, const char *range, int all_parents,
                    char **out, char *err, size_t errlen);
 
+/* The parents of sha, first parent first, space-separated, into out. Returns 0, or -1 with
+ * err. */
+int trees_parents(const char *repo, const char *tmpdir, const char *sha, char *out, size_t outlen,
+                  char *err, size_t errlen);
+
 /* sha's subject line and (date not NULL) author date, ISO 8601. Returns 0, or -1 with err. */
 int trees_commit_info(const char *repo, const char *tmpdir, const char *sha, char *subject,
                       size_t slen, char *date, size_t dlen, char *err, size_t errlen);
@@ -51,11 +56,28 @@ int trees_cache_root(const char *flag, char *out, size_t len, char *err, size_t 
 int trees_prepare(struct tree *t, const char *repo, const char *cache, const char *tmpdir,
                   char *err, size_t errlen);
 
-/* Builds t with `sh -c build` inside the tree unless its marker says it was built with build
- * (t->reused); the log goes to log_path. who prefixes the progress lines ("commits").
- * Returns 0, 1 when the build command failed (err holds the log's tail), -1 when it could not
- * be run or recorded. */
-int trees_build(struct tree *t, const char *build, const char *log_path, const char *who, char *err,
-                size_t errlen);
+/* The default of --build-timeout: a build still running after it fails its commit. */
+#define TREES_BUILD_TIMEOUT_S 3600.0
+
+/* Builds t with `sh -c build` inside the tree (in a process group of its own) unless its
+ * marker says it was built with build (t->reused); the log goes to log_path. who prefixes the
+ * progress lines ("commits"). A build still running after timeout_s seconds, or when
+ * trees_stop() is set (SIGINT/SIGTERM with trees_signals() on), has its whole process group
+ * stopped (SIGTERM, SIGKILL 2 s later) and leaves no marker, so the next run builds the tree
+ * again. Returns 0, 1 when the build failed or timed out (err says which, with the log's
+ * tail), 2 when interrupted (err says so), -1 when it could not be run or recorded. */
+int trees_build(struct tree *t, const char *build, const char *log_path, const char *who,
+                double timeout_s, char *err, size_t errlen);
+
+/* --build-timeout's value: seconds above 0, at most a week. Returns 0 (out set), or -1. */
+int trees_timeout_parse(const char *v, double *out);
+
+/* SIGINT and SIGTERM set trees_stop() while on (1) instead of ending compare, so a build (or
+ * the step around it) stops cleanly and the state so far is written; 0 restores what was
+ * there. The run engine installs its own while it runs. */
+void trees_signals(int on);
+
+/* The signal that stopped the command (SIGINT, SIGTERM), or 0. */
+int trees_stop(void);
 
 #endif

@@ -32,8 +32,8 @@ static int sb_putn(struct sbuf *b, const char *s, size_t n)
     return 0;
 }
 
-static const char *const placeholder_names[] = {"port",   "host", "cert", "key",
-                                                "cacert", "dir",  "tree", "conf"};
+static const char *const placeholder_names[] = {"port", "host", "cert", "key",  "cacert",
+                                                "dir",  "tree", "conf", "port2"};
 
 static const char *placeholder_value(const struct words_vars *v, size_t i)
 {
@@ -52,8 +52,10 @@ static const char *placeholder_value(const struct words_vars *v, size_t i)
         return v->dir;
     case 6:
         return v->tree;
-    default:
+    case 7:
         return v->conf;
+    default:
+        return v->port2;
     }
 }
 
@@ -81,7 +83,7 @@ static int expand_placeholder(const char *s, const struct words_vars *vars, stru
     if (i == sizeof(placeholder_names) / sizeof(placeholder_names[0])) {
         snprintf(err, errlen,
                  "unknown placeholder '%.*s' (expected one of {port} {host} {cert} {key} "
-                 "{cacert} {dir} {tree} {conf})",
+                 "{cacert} {dir} {tree} {conf} {port2})",
                  (int)(n + 1), s);
         return -1;
     }

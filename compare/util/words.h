@@ -14,6 +14,7 @@
  * conf: the path of the version's rendered configuration file (spec "config"). */
 struct words_vars {
     const char *port, *host, *cert, *key, *cacert, *dir, *tree, *conf;
+    const char *port2; /* a second free loopback port per run (a proxy's backend) */
 };
 
 /* Splits cmd into a NULL-terminated argv (*argv_out, *argc_out words; at least one). vars NULL

@@ -4,6 +4,7 @@
 #include "engine/arrival.h"
 
 #include <math.h>
+#include <stdio.h>
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -74,4 +75,18 @@ int arrival_kept(double target_per_s, double achieved_per_s, uint64_t sent, uint
     if (achieved_per_s < 0.99 * target_per_s)
         return 0;
     return (double)late <= 0.01 * (double)sent;
+}
+
+int arrival_window_check(double rate_per_s, double window_s, int poisson, char *err, size_t errlen)
+{
+    double least = poisson ? 5 : 1;
+
+    if (!(rate_per_s > 0) || rate_per_s * window_s >= least)
+        return 0;
+    snprintf(err, errlen,
+             "--rate '%g': %g requests due in the %g s window; expected at least %g ops/s (%s)",
+             rate_per_s, rate_per_s * window_s, window_s, least / window_s,
+             poisson ? "5 due per window with --arrival poisson, so that it is seldom empty"
+                     : "1 due per window");
+    return -1;
 }

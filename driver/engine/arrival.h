@@ -6,6 +6,7 @@
 #ifndef PAIRBENCH_ARRIVAL_H
 #define PAIRBENCH_ARRIVAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* A request sent more than this after its due time is late (the driver did not keep the
@@ -47,5 +48,11 @@ void arrival_lag_merge(struct arrival_lag *dst, const struct arrival_lag *src);
 /* Whether a run kept its schedule: achieved at least 99% of target and at most 1% of the
  * sent requests late. 1 kept, 0 not. */
 int arrival_kept(double target_per_s, double achieved_per_s, uint64_t sent, uint64_t late);
+
+/* Whether a schedule of rate_per_s (0: closed loop, always fine) can measure anything in a
+ * window of window_s seconds: at least 1 request due in it (poisson: 5, so that an empty
+ * window has a chance below 1%). 0, or -1 with err naming --rate, what is due and the rate
+ * that would do. */
+int arrival_window_check(double rate_per_s, double window_s, int poisson, char *err, size_t errlen);
 
 #endif

@@ -35,6 +35,7 @@ static void workers_free(struct run *run, unsigned n)
             cconn_teardown(&w->conns[j]);
         free(w->conns);
         hist_free(w->hist);
+        series_release(&w->series);
         if (w->loop.epfd >= 0)
             loop_release(&w->loop);
     }
@@ -66,7 +67,8 @@ static int workers_make(struct run *run, unsigned nw, unsigned *made, char *err,
         w->hist = hist_new();
         w->conns = calloc(count ? count : 1, sizeof(*w->conns));
         *made = i + 1;
-        if (!w->hist || !w->conns || loop_init(&w->loop, err, errlen) < 0) {
+        if (!w->hist || !w->conns || series_init(&w->series, o->interval_ms) < 0 ||
+            loop_init(&w->loop, err, errlen) < 0) {
             snprintf(err, errlen, "out of memory or descriptors for worker %u", i);
             return -1;
         }
@@ -146,7 +148,7 @@ int client_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t
     run.o = o;
     run.timeout_ns = (uint64_t)(o->timeout_s * 1e9);
     run.rated = o->rate > 0;
-    run.wl = workload_for(o->protocol);
+    run.wl = workload_for(o);
     if (!run.wl) {
         snprintf(err, errlen, "protocol '%s' is not built into this driver",
                  opts_proto_name(o->protocol));

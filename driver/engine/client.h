@@ -21,8 +21,4 @@ enum {
  * in-process server is up (o->port is then the server's port). */
 int client_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t errlen);
 
-/* HTTP/2 over libcurl (h2.c, provided by the http helper): the same contract as client_run
- * for protocol http with http_version "2". */
-int h2_run(const struct drv_opts *o, struct drv_result *r, char *err, size_t n);
-
 #endif

@@ -394,7 +394,8 @@ int cconn_setup(struct cconn *cc, struct worker *w, unsigned index)
     w->notready++;
     cc->cap = o->rate > 0 ? rate_ring_cap(o) : o->window;
     cc->ring = calloc(cc->cap, sizeof(*cc->ring));
-    if (!cc->ring || buf_init(&cc->in, in_cap) < 0 || buf_init(&cc->ctl, CTL_CAP) < 0)
+    if (!cc->ring || buf_init(&cc->in, in_cap) < 0 ||
+        buf_init(&cc->ctl, w->run->wl->ctl_cap ? w->run->wl->ctl_cap : CTL_CAP) < 0)
         return -1;
     if ((o->window > 1 || o->rate > 0) && buf_init(&cc->out, gather_cap(o)) < 0)
         return -1;
@@ -445,9 +446,14 @@ uint64_t cconn_check_timers(struct worker *w, uint64_t now)
         case C_HANDSHAKE:
         case C_HELLO:
             if (now >= cc->deadline) {
+                /* the hello bytes carry the --setup commands: name them, a blocking one
+                 * (BLPOP) waits out any timeout */
                 snprintf(err, sizeof(err), "connect '%s:%d': timed out after %gs%s",
                          w->run->o->host, w->run->o->port, w->run->o->timeout_s,
-                         cc->state == C_HELLO       ? " (handshake not answered)"
+                         cc->state == C_HELLO && w->run->o->setup[0]
+                             ? " (handshake and --setup not answered: a setup command may "
+                               "block, e.g. BLPOP, or its data take longer than --timeout)"
+                         : cc->state == C_HELLO     ? " (handshake not answered)"
                          : cc->state == C_HANDSHAKE ? " (tls handshake)"
                                                     : "");
                 cconn_connect_failed(cc, err, now);

@@ -20,6 +20,7 @@
 #include "engine/conn.h"
 #include "hist.h"
 #include "engine/loop.h"
+#include "engine/series.h"
 #include "opts.h"
 #include "result.h"
 #include "engine/tls.h"
@@ -127,6 +128,7 @@ struct worker {
     struct arrival_lag lag;
     uint64_t rate_ops;
     uint64_t pump_now;
+    struct series series; /* the window interval by interval, the reply gaps (series.h) */
 };
 
 struct run {

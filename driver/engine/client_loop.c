@@ -118,7 +118,7 @@ static int start_batch(struct cconn *cc)
             return 0;
         }
     }
-    if (run->wl->batch(cc->st, take, &cc->wdata, &cc->wlen) < 0 || cc->wlen == 0) {
+    if (run->wl->batch(cc->st, take, &cc->wdata, &cc->wlen) < 0) {
         cc->wdata = NULL;
         snprintf(err, sizeof(err), "%s: batch of %u ops could not be built", run->wl->name, take);
         w->e_protocol += measured ? take : 0;
@@ -252,6 +252,7 @@ static int account(struct cconn *cc, uint64_t now)
     uint64_t nok = cc->tally.ok - cc->ok_seen, nver = cc->tally.verify - cc->verify_seen;
     uint64_t nprot = cc->tally.protocol - cc->protocol_seen;
     uint64_t m = 0, ver_m, prot_m;
+    struct series_bin *sb = NULL; /* this read's interval (series.h) */
     struct flight *f;
     unsigned take;
 
@@ -260,8 +261,10 @@ static int account(struct cconn *cc, uint64_t now)
     cc->verify_seen = cc->tally.verify;
     cc->protocol_seen = cc->tally.protocol;
     (void)nok;
-    if (nrep > 0)
+    if (nrep > 0) {
         cc->resent_unanswered = 0;
+        sb = series_reply(&w->series, now);
+    }
     while (nrep > 0) {
         if (cc->count == 0)
             return -1; /* a reply nobody asked for */
@@ -276,6 +279,7 @@ static int account(struct cconn *cc, uint64_t now)
         if (cc->head_done == f->n) {
             if (f->measured) {
                 hist_record(w->hist, now - f->sent_ns);
+                series_done(sb, now - f->sent_ns);
                 w->batches++;
                 w->last_done_ns = now;
             }
@@ -297,6 +301,7 @@ static int account(struct cconn *cc, uint64_t now)
     w->e_verify += ver_m;
     w->e_protocol += prot_m;
     w->ops += m - ver_m - prot_m;
+    series_ops(sb, m - ver_m - prot_m);
     return 0;
 }
 
@@ -391,7 +396,10 @@ static void on_readable(struct cconn *cc, uint64_t block_now, uint64_t block_unt
         }
         if (n == 0 || n < 0) {
             if (n == 0)
-                snprintf(err, sizeof(err), "connection %u: closed by the server", cc->index);
+                snprintf(err, sizeof(err), "connection %u: closed by the server%s", cc->index,
+                         cc->state == C_READY && wl->at_rest && !wl->at_rest(cc->st)
+                             ? " in the middle of a reply"
+                             : "");
             else
                 snprintf(err, sizeof(err), "connection %u: %s", cc->index, cc->c.err);
             if (cc->state == C_READY)
@@ -617,6 +625,7 @@ void *client_worker_main(void *arg)
 
     w->running = 1;
     w->sending = 1;
+    series_start(&w->series, run->t0);
     now = clock_now_ns();
     w->last_progress_ns = now;
     if (run->rated)

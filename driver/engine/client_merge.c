@@ -1,5 +1,6 @@
 /* The workers' counts merged into the result after they joined (client_impl.h). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "engine/client_impl.h"
 
@@ -53,6 +54,20 @@ static void collect(const struct run *run, unsigned nw, struct drv_result *r, ui
     r->rate_max_lag_ns = lag.max_lag_ns;
 }
 
+/* The workers' series merged over the window (series.h): r->series, the longest reply gap. */
+static void series_collect(const struct run *run, unsigned nw, struct drv_result *r)
+{
+    struct series **ws = calloc(nw ? nw : 1, sizeof(struct series *));
+    unsigned i;
+
+    if (!ws)
+        return;
+    for (i = 0; i < nw; i++)
+        ws[i] = &run->workers[i].series;
+    r->series = series_merge(ws, nw, r->elapsed_ns, &r->stall_ns, &r->stall_at_ns);
+    free(ws);
+}
+
 void client_finish(const struct run *run, unsigned nw, struct drv_result *r)
 {
     const struct drv_opts *o = run->o;
@@ -68,6 +83,7 @@ void client_finish(const struct run *run, unsigned nw, struct drv_result *r)
     if (run->t_end && last < run->t_end)
         last = run->t_end;
     r->elapsed_ns = last > run->t0 ? last - run->t0 : 0;
+    series_collect(run, nw, r);
     r->window_s = o->requests ? 0 : o->duration_s;
     r->conns_configured = o->connections;
     if (drop[0])

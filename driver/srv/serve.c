@@ -67,7 +67,7 @@ struct sworker {
     int started;
     struct loop loop;
     struct sconn *all, *delayed;
-    int spare_fd;              /* held for running out of descriptors (shed_one) */
+    int spare_fd;              /* held for running out of descriptors (srv_shed_one) */
     uint64_t accept_resume_ns; /* listener left out of this loop until then (0 = in it) */
     _Atomic unsigned long long requests;
     _Atomic unsigned long long accepted;
@@ -98,7 +98,8 @@ struct server {
 };
 
 /* --work: n rounds of a dependent multiply-xorshift chain (a few cycles each), kept by a
- * volatile store; fixed instructions, so the same n costs the same CPU in every process. */
+ * volatile store; fixed instructions, so the same n costs the same CPU in every process.
+ * Static: inlined into feed_all, where test 644's flame graph expects the change. */
 static void spend_work(unsigned n)
 {
     static _Thread_local volatile uint64_t sink;
@@ -194,6 +195,16 @@ static void release_due(struct sconn *sc, uint64_t now)
         dlist_del(sc);
 }
 
+/* --delay-us: the output appended so far is released at release_ns. */
+static void mark_add(struct sconn *sc, uint64_t release_ns)
+{
+    unsigned slot = (sc->mhead + sc->mcount) % MARKS_MAX;
+    sc->marks[slot].release_ns = release_ns;
+    sc->marks[slot].end = sc->out_appended;
+    sc->mcount++;
+    dlist_add(sc);
+}
+
 /* Feeds buffered input to the protocol, one request at a time. -1: close the connection. */
 static int feed_all(struct sconn *sc, uint64_t read_ns)
 {
@@ -238,25 +249,16 @@ static int feed_all(struct sconn *sc, uint64_t read_ns)
         /* Held back: every reply, and also the echo of a partial message (a TCP peer that
          * sends fewer bytes than --payload, such as compare's readiness probe, gets them
          * back after the delay instead of never). */
-        if (replied || buf_used(&sc->out) > before) {
-            if (s->delay_ns) {
-                unsigned slot = (sc->mhead + sc->mcount) % MARKS_MAX;
-                sc->marks[slot].release_ns = read_ns + s->delay_ns;
-                sc->marks[slot].end = sc->out_appended;
-                sc->mcount++;
-                dlist_add(sc);
-            }
-        }
+        if ((replied || buf_used(&sc->out) > before) && s->delay_ns)
+            mark_add(sc, read_ns + s->delay_ns);
     }
     return 0;
 }
 
-#define DRAIN_MAX (8u << 20)
-
 /* Closing with unread input makes the kernel answer with a reset, which can reach the client
  * before it reads our last reply (a 413, a 431, a WebSocket Close 1009): the client then sees
  * a reset instead of the answer. So a plain connection that closes with input left is shut
- * for writing and drained (up to DRAIN_MAX) until the client closes. 0, or -1: close now. */
+ * for writing and drained (srv_drain_read) until the client closes. 0, or -1: close now. */
 static int drain_start(struct sconn *sc)
 {
     if (buf_used(&sc->in) == 0 || sc->c.ops != &conn_plain_ops || shutdown(sc->c.fd, SHUT_WR) < 0)
@@ -267,24 +269,23 @@ static int drain_start(struct sconn *sc)
     return 0;
 }
 
-/* Reads and discards. -1 once the client closed, failed, or sent DRAIN_MAX. */
-static int drain_read(struct sconn *sc)
+/* Once out is written: what the protocol held back for lack of room (srv_proto.more),
+ * released at once. 1 appended, 0 nothing, -1 close. */
+static int more_output(struct sconn *sc, uint64_t now)
 {
-    char buf[16384];
-    ssize_t n;
+    const struct server *s = sc->w->s;
+    size_t before = buf_used(&sc->out);
+    int rc;
 
-    for (;;) {
-        n = read(sc->c.fd, buf, sizeof(buf));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && errno == EAGAIN)
-            return 0;
-        if (n <= 0)
-            return -1;
-        sc->drained += (size_t)n;
-        if (sc->drained > DRAIN_MAX)
-            return -1;
-    }
+    if (!s->proto->more || sc->out_sent < sc->out_released || sc->draining ||
+        (s->delay_ns && sc->mcount == MARKS_MAX))
+        return 0;
+    if ((rc = s->proto->more(sc->st, &sc->out)) <= 0)
+        return rc;
+    sc->out_appended += buf_used(&sc->out) - before;
+    if (s->delay_ns)
+        mark_add(sc, now);
+    return 1;
 }
 
 /* Writes released output and, when input was held back for lack of room, feeds it again;
@@ -306,6 +307,11 @@ static int flush(struct sconn *sc, uint64_t now)
             buf_consume(&sc->out, (size_t)n);
             sc->out_sent += (uint64_t)n;
         }
+        if ((n = more_output(sc, now)) != 0) {
+            if (n < 0)
+                return -1;
+            continue;
+        }
         if (!sc->blocked || sc->out_sent < sc->out_released)
             break;
         appended = sc->out_appended;
@@ -326,7 +332,7 @@ static void on_readable(struct sconn *sc)
     ssize_t n;
 
     if (sc->draining) {
-        if (drain_read(sc) < 0)
+        if (srv_drain_read(sc->c.fd, &sc->drained) < 0)
             sconn_free(sc);
         return;
     }
@@ -381,31 +387,6 @@ static void on_event(struct sconn *sc, uint32_t ev)
     }
     if ((ev & EPOLLOUT) && flush(sc, clock_now_ns()) < 0)
         sconn_free(sc);
-}
-
-/* Out of descriptors (EMFILE/ENFILE): the listener stays readable, so epoll would report it
- * again at once and the worker would spin. Frees the spare descriptor to accept the oldest
- * pending connection and close it at once (that client sees the connection closed instead
- * of waiting in the backlog), then takes the spare back. 1 = one shed, try the next;
- * 0 = nothing pending; -1 = no spare (another thread took the number): leave the listener
- * out of this loop for ACCEPT_PAUSE_NS. */
-static int shed_one(struct sworker *w)
-{
-    int fd, e;
-
-    if (w->spare_fd < 0)
-        w->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (w->spare_fd < 0)
-        return -1;
-    close(w->spare_fd);
-    fd = accept4(w->s->lfd, NULL, NULL, SOCK_CLOEXEC);
-    e = errno;
-    if (fd >= 0)
-        close(fd);
-    w->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (fd >= 0)
-        return 1;
-    return e == EAGAIN || e == EWOULDBLOCK ? 0 : -1;
 }
 
 /* Takes the accepted connection fd into w's loop (on w's thread); closes it on failure. */
@@ -499,7 +480,7 @@ static void accept_some(struct sworker *w)
             if (errno == EINTR || errno == ECONNABORTED)
                 continue;
             if (errno == EMFILE || errno == ENFILE) {
-                rc = shed_one(w);
+                rc = srv_shed_one(w->s->lfd, &w->spare_fd);
                 if (rc > 0)
                     continue;
                 if (rc < 0 && loop_del(&w->loop, s->lfd) == 0)
@@ -540,6 +521,7 @@ static void *sworker_main(void *arg)
         if (n < 0)
             break;
         srv_stall_hold(s->stall_ns, s->stall_period_ns);
+        srv_extra_hold(&s->extra);
         for (i = 0; i < n; i++) {
             if (ev[i].data.ptr == NULL)
                 continue;
@@ -648,8 +630,7 @@ struct server *server_start(const struct drv_opts *o, unsigned workers, int *bou
     s->delay_ns = (uint64_t)o->delay_us * 1000u;
     s->work = o->work;
     srv_stall_parse(o, &s->stall_ns, &s->stall_period_ns);
-    if (srv_extra_start(&s->extra, o->extra_syscalls, o->extra_allocs, o->extra_wakeups, err,
-                        errlen) < 0)
+    if (srv_extra_start(&s->extra, o, err, errlen) < 0)
         goto fail;
     maxreq = s->proto->max_request ? s->proto->max_request(o) : IN_MIN;
     s->in_cap = maxreq + 1 > IN_MIN ? maxreq + 1 : IN_MIN;

@@ -1,10 +1,11 @@
-/* The reference HTTP/1.1 server's protocol logic: keep-alive and pipelined requests, one per
- * feed() call. GET (and HEAD) answer a body of `payload` bytes of the shared pattern, POST
- * and PUT echo the request body, other methods get 405; every answer has Content-Length and
- * "Server: pairbench" (which tells pairbench's client it may check the body's bytes).
- * "Expect: 100-continue" gets its interim response. A head over 16 KiB gets 431 and a body
- * over max(payload, 64 KiB) gets 413 (RFC 9110/6585), then the connection closes; garbage
- * and chunked requests close it at once. */
+/* The reference HTTP server's protocol logic: keep-alive and pipelined HTTP/1.1 requests, one
+ * per feed() call; a connection that opens with the HTTP/2 client preface (h2c with prior
+ * knowledge, or h2 after ALPN) is served by srv_h2.c with the same answers. GET (and HEAD) answer a
+ * body of `payload` bytes of the shared pattern, POST and PUT echo the request body, other methods
+ * get 405; every answer has Content-Length and "Server: pairbench" (which tells pairbench's client
+ * it may check the body's bytes). "Expect: 100-continue" gets its interim response. A head over 16
+ * KiB gets 431 and a body over max(payload, 64 KiB) gets 413 (RFC 9110/6585), then the connection
+ * closes; garbage and chunked requests close it at once. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <strings.h>
 
 #include "proto/http_parse.h"
+#include "srv/srv_h2.h"
 #include "srv/srvproto.h"
 
 #define SRV_HTTP_MAX_HEAD (16 * 1024)
@@ -71,6 +73,8 @@ struct srv_http_conn {
     size_t max_body;
     int awaiting_body;       /* "100 Continue" sent, head consumed, body to come */
     struct req_info pending; /* the request whose body is awaited */
+    int started;             /* the first bytes were seen: HTTP/2 or HTTP/1.1 decided */
+    struct srv_h2 *h2;       /* the connection opened with the HTTP/2 preface */
 };
 
 static size_t srv_http_max_body(const struct drv_opts *o)
@@ -94,7 +98,37 @@ static void *srv_http_conn_new(const struct drv_opts *o)
 
 static void srv_http_conn_free(void *st)
 {
-    free(st);
+    struct srv_http_conn *c = st;
+
+    if (c)
+        srv_h2_free(c->h2);
+    free(c);
+}
+
+/* The first bytes decide: the HTTP/2 client preface (h2c with prior knowledge, or h2 after
+ * ALPN) makes this an HTTP/2 connection. 0 decided, 1 need more bytes, -1 out of memory. */
+static int srv_http_start(struct srv_http_conn *c, const char *p, size_t n)
+{
+    size_t k = n < SRV_H2_PREFACE_LEN ? n : SRV_H2_PREFACE_LEN;
+
+    if (memcmp(p, SRV_H2_PREFACE, k) != 0) {
+        c->started = 1;
+        return 0;
+    }
+    if (k < SRV_H2_PREFACE_LEN)
+        return 1;
+    c->h2 = srv_h2_new(c->get->data + c->get->head_len, c->get->payload, c->max_body);
+    if (!c->h2)
+        return -1;
+    c->started = 1;
+    return 0;
+}
+
+static int srv_http_more(void *st, struct buf *out)
+{
+    struct srv_http_conn *c = st;
+
+    return c->h2 ? srv_h2_more(c->h2, out) : 0;
 }
 
 static int method_is(const struct http_request *r, const char *m)
@@ -182,6 +216,13 @@ static ssize_t srv_http_feed(void *st, const char *p, size_t n, struct buf *out,
     struct http_request r;
     struct req_info q;
     *replied = SRV_REPLY_NONE;
+    if (!c->started) {
+        int rc = srv_http_start(c, p, n);
+        if (rc != 0)
+            return rc > 0 ? 0 : SRV_CLOSE;
+    }
+    if (c->h2)
+        return srv_h2_feed(c->h2, p, n, out, replied, close_after);
     if (c->awaiting_body) {
         /* the head was consumed when "100 Continue" went out; now the body */
         if (n < c->pending.body)
@@ -243,5 +284,6 @@ const struct srv_proto srv_http = {
     .conn_new = srv_http_conn_new,
     .conn_free = srv_http_conn_free,
     .feed = srv_http_feed,
+    .more = srv_http_more,
     .max_request = srv_http_max_request,
 };

@@ -36,6 +36,10 @@ struct srv_proto {
      * frame). */
     ssize_t (*feed)(void *st, const char *p, size_t n, struct buf *out, int *replied,
                     int *close_after);
+    /* Appends output the protocol held back for lack of room in out (HTTP/2 DATA its session
+     * still has to send); serve.c calls it once out is written. 1 appended, 0 nothing, or
+     * SRV_CLOSE. NULL: none is ever held back. */
+    int (*more)(void *st, struct buf *out);
     /* Largest input one request may need buffered (the server sizes its buffers). */
     size_t (*max_request)(const struct drv_opts *o);
 };

@@ -1,13 +1,15 @@
 /* Protocol lookup: the workload and reference-server tables built into this driver. A
  * table without its byte-level functions is a placeholder for a protocol not built in. */
+#include <string.h>
+
 #include "srv/srvproto.h"
 #include "wl/workload.h"
 
-const struct workload *workload_for(enum drv_proto p)
+const struct workload *workload_for(const struct drv_opts *o)
 {
     const struct workload *w = NULL;
 
-    switch (p) {
+    switch (o->protocol) {
     case PROTO_REDIS:
         w = &wl_redis;
         break;
@@ -15,7 +17,7 @@ const struct workload *workload_for(enum drv_proto p)
         w = &wl_tcp;
         break;
     case PROTO_HTTP:
-        w = &wl_http;
+        w = strcmp(o->http_version, "2") == 0 ? &wl_h2 : &wl_http;
         break;
     case PROTO_WS:
         w = &wl_ws;

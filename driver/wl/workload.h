@@ -68,7 +68,8 @@ struct workload {
 
     /* The bytes of one batch of n ops. Sets *data and *len to memory owned by the workload,
      * valid until the next batch() call on this connection (pre-built when constant).
-     * 0 or -1 (n too large: a bug). */
+     * 0 or -1 (n too large: a bug). *len may be 0 when the protocol holds the requests back
+     * (HTTP/2 over the peer's stream limit): feed() queues their bytes on ctl later. */
     int (*batch)(void *st, unsigned n, const char **data, size_t *len);
 
     /* Consumes reply bytes p[0..n). Returns bytes consumed (a partial reply may be left
@@ -91,14 +92,19 @@ struct workload {
     /* After the run, before teardown: an object of keys added to the result ("setup",
      * "commands"), or NULL. elapsed_s: the measured window. May be NULL. */
     json_t *(*report)(void *shared, double elapsed_s);
+
+    /* Room for ctl bytes one feed() may queue; 0: a few WebSocket control frames' worth. */
+    size_t ctl_cap;
 };
 
 extern const struct workload wl_redis;
 extern const struct workload wl_tcp;
 extern const struct workload wl_http;
 extern const struct workload wl_ws;
+extern const struct workload wl_h2;
 
-/* The workload for a protocol, or NULL when it is not built in. */
-const struct workload *workload_for(enum drv_proto p);
+/* The workload for o's protocol (HTTP/2 for http with http_version "2"), or NULL when it is
+ * not built in. */
+const struct workload *workload_for(const struct drv_opts *o);
 
 #endif

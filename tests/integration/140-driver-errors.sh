@@ -41,6 +41,11 @@ check_usage "unknown flag '--bogus'" "$DRIVER" tcp --bogus
 check_usage "unknown protocol 'udp'" "$DRIVER" udp
 check_usage "unknown protocol 'redis'" "$DRIVER" serve redis
 check_usage "--workers '4'" "$DRIVER" tcp --connections 2 --workers 4
+# a schedule that leaves the window empty is refused before it runs, saying what would do
+check_usage "--rate '0.001': 0.0005 requests due in the 0.5 s window; expected at least 10 ops/s" \
+    "$DRIVER" tcp --rate 0.001 --arrival poisson --duration 0.5
+check_usage "--rate '1': 0.5 requests due in the 0.5 s window; expected at least 2 ops/s (1 due" \
+    "$DRIVER" tcp --rate 1 --duration 0.5
 echo '{"pipline": 4}' > "$T/bad.json"
 check_usage "'$T/bad.json': unknown key 'pipline'" "$DRIVER" tcp --config "$T/bad.json"
 echo '{"pipeline": "4"}' > "$T/bad.json"

@@ -6,7 +6,8 @@
 # refused up front naming the driver's 256 MiB cap on a connection's first bytes (it used to
 # fail later as "could not build the connection's hello bytes"); an inline setup file with a
 # NUL byte is refused naming its line and column (it used to end the file there: 1 of 3
-# commands sent), by the driver and by compare before any run. A setup file of 3 commands
+# commands sent), by the driver and by compare before any run. A setup command that blocks
+# (BLPOP) times out naming the setup, not a bare handshake. A setup file of 3 commands
 # within the limits reaches a real redis-server whole. Cost: well under a second.
 . "$(dirname "$0")/../lib.sh"
 need redis-cli
@@ -41,6 +42,15 @@ write_spec "$T/spec.json" redis "$T/grid.json" '"runs": 1, "warmup": 0, "duratio
     a "redis-server --port {port} --save '' --appendonly no"
 bad "compare, NUL byte" "line 2: byte 0x00 at column 8" "$COMPARE" run --spec "$T/spec.json" --out "$T/o"
 [ ! -e "$T/o/runs.jsonl" ] || fail "compare ran with a bad setup file"
+
+# a setup command that blocks (BLPOP on a key nobody pushes) is named as the setup's
+printf 'SET a 1\nBLPOP nokey 7\n' > "$T/block.txt"
+rc=0
+"$DRIVER" redis --port "$REDIS_PORT" --timeout 1 --duration 0.1 --warmup 0 --setup "\"$T/block.txt\"" \
+    > /dev/null 2> "$T/err" || rc=$?
+assert_eq "$rc" 3 "a blocking setup command: exit code"
+grep -qF "(handshake and --setup not answered: a setup command may block, e.g. BLPOP" "$T/err" ||
+    fail "the timeout does not name the setup: $(cat "$T/err")"
 
 # within the limits: every command of the file arrives (CRLF line ends and tabs are text)
 printf 'SET a 1\r\nSET\tb 2\nSET c 3\n' > "$T/good.txt"

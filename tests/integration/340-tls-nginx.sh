@@ -27,7 +27,7 @@ drv nginx http --port "$NGINX_PORT" $RUN --connections 2 --pipeline 2
 assert_clean_run nginx
 drv nginx-name http --port "$NGINX_PORT" $RUN --host localhost
 assert_clean_run nginx-name
-# HTTP/2 (libcurl) over the same TLS listener, verified the same way
+# HTTP/2 (ALPN h2) over the same TLS listener, verified the same way
 drv nginx-h2 http --port "$NGINX_PORT" $RUN --http-version 2 --connections 2 --window 4
 assert_clean_run nginx-h2
 

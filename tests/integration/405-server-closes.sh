@@ -86,7 +86,7 @@ nginx_run one 1 --port "$P1" --duration 1
 nginx_run sixteen 16 --port "$P1" --workers 2 --requests 64000
 nginx_run pipelined 4 --port "$P1" --window 8 --pipeline 4 --duration 1
 nginx_run tls 2 --port "$P2" --transport tls --cacert "$PKI/ca.pem" --duration 1.5
-# HTTP/2 (libcurl): nginx sends GOAWAY after keepalive_requests streams, libcurl reopens
+# HTTP/2: nginx sends GOAWAY after keepalive_requests streams; the driver reopens
 nginx_run h2 2 --port "$P2" --transport tls --cacert "$PKI/ca.pem" --http-version 2 --requests 6000
 grep -q '"GET /file.bin HTTP/2.0" 200 4096' "$T/ngx/access.log" || fail "access log: no h2 200 of 4096 bytes"
 

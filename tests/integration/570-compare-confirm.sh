@@ -85,14 +85,17 @@ rm -f "$T"/count-*
 got=$(json_get "$T/c256/summary.json" '(c => (n => [c.verdict, c.evidence.p <= c.evidence.alpha, n, Math.abs(c.evidence.alpha - (n < 23 ? 2 / 252 / 40 : 2 / 252 * 0.75)) < 1e-12].join(" "))(this.rows[0].metrics.throughput.values.candidate.n))(this.rows[0].metrics.throughput.vs_baseline.candidate)')
 assert_eq "$got" "regressed true 21 true" "confirmed row: verdict, p within the look's budget, runs, the look's budget"
 # the report gives what the verdict used: the median per-round change and the p
+# every change as the one formatter writes it (util/fmt.h): two decimals, U+2212 for minus
+fmtpct='(r => (r >= 0 ? "+" : "\u2212") + Math.abs(r * 100).toFixed(2) + "%")'
 pm=$(json_get "$T/c256/summary.json" '((this.rows[0].metrics.throughput.vs_baseline.candidate.paired_ratio.median - 1) * 100).toFixed(1)')
 awk -v c="$pm" 'BEGIN {exit !(c <= -10 && c >= -14)}' || fail "confirmed row's paired change $pm%, expected about -12%"
+pm=$(json_get "$T/c256/summary.json" "$fmtpct(this.rows[0].metrics.throughput.vs_baseline.candidate.paired_ratio.median - 1)")
 # and the 90% interval of that change (paired_ratio lo..hi), which kept it going
-iv=$(json_get "$T/c256/summary.json" '(p => [p.lo, p.hi].map(r => ((r - 1) * 100 >= 0 ? "+" : "") + ((r - 1) * 100).toFixed(1) + "%").join(", "))(this.rows[0].metrics.throughput.vs_baseline.candidate.paired_ratio)')
+iv=$(json_get "$T/c256/summary.json" "(p => [p.lo, p.hi].map(r => $fmtpct(r - 1)).join(\", \"))(this.rows[0].metrics.throughput.vs_baseline.candidate.paired_ratio)")
 pe=$(json_get "$T/c256/summary.json" 'this.rows[0].metrics.throughput.vs_baseline.candidate.evidence.p')
 line=$(grep -o "got 18 extra rounds (throughput: the median per-round change \[its 90% interval\], and the p of the moderated paired test: [^)]*)" "$T/c256/report.md")
-case $line in *": $pm% [$iv], p "*) ;;
-    *) fail "report.md does not give the confirmed row's paired change ($pm% [$iv]): $line" ;; esac
+case $line in *": $pm [$iv], p "*) ;;
+    *) fail "report.md does not give the confirmed row's paired change ($pm [$iv]): $line" ;; esac
 # the p as printed (two significant digits) is the evidence's p
 awk -v a="${line##*, p }" -v b="$pe" 'BEGIN { a += 0; exit !(a > 0 && (a - b) / b < 0.06 && (b - a) / b < 0.06) }' ||
     fail "report.md's p (${line##*, p }) is not the evidence's ($pe)"

@@ -59,6 +59,21 @@ grep -q "cannot see waiting, system calls" "$T/tls/report.md" || fail "report.md
 grep -q "### Where the instructions went" "$T/tls/report.md" || fail "report.md functions"
 grep -q 'id="instructions"' "$T/tls/report.html" || fail "report.html section"
 grep -q 'data-metric="instructions"' "$T/tls/report.html" || fail "report.html chart"
+# Debian ships both servers as links to their -check-rdb binaries, without symbols: the
+# binaries are named as the commands named them, their unknown code is not listed, and one
+# line per binary names the package whose -dbgsym would name the functions
+assert_eq "$(json_get "$T/tls/summary.json" '
+const b = this.rows[0].metrics.instructions.binaries;
+["redis", "valkey"].map(v => [b[v].name, b[v].path, b[v].symbols, b[v].package].join(",")).join(" ")')" \
+    "redis-server,/usr/bin/redis-check-rdb,false,redis-tools valkey-server,/usr/bin/valkey-check-rdb,false,valkey-tools" \
+    "the counted binaries"
+! grep -q "check-rdb)" "$T/tls/runs.jsonl" || fail "runs.jsonl names a function by the link's target"
+! grep -q "unknown (valkey-server)\|unknown (redis-server)" "$T/tls/report.md" "$T/tls/report.html" ||
+    fail "a report lists the unknown code of a binary without symbols"
+grep -qF '`valkey-server` (/usr/bin/valkey-check-rdb) has no symbols, so its own code is left out of the list above: install `valkey-tools-dbgsym`' \
+    "$T/tls/report.md" || fail "report.md does not name valkey's debug symbols: $(sed -n '/Where the instructions went/,/^## /p' "$T/tls/report.md")"
+assert_eq "$(grep -c "has no symbols, so its own code" "$T/tls/report.md")" 2 "one line per binary"
+grep -q "<p>.*valkey-server.* has no symbols" "$T/tls/report.html" || fail "report.html does not name valkey's debug symbols"
 grep -q "instructions/op" "$T/tls/summary.csv" 2>/dev/null || grep -q "instructions" "$T/tls/summary.csv" ||
     fail "summary.csv lacks the metric"
 
@@ -99,6 +114,11 @@ rc=0
 "$COMPARE" run --spec "$T/s-spec.json" --out "$T/s-out" > /dev/null 2> "$T/s.err" || rc=$?
 [ $rc -eq 0 ] || { cat "$T/s.err" >&2; fail "compare run reference servers exited $rc"; }
 assert_eq "$(check_counted "$T/s-out" 3 1)" "3 ok" "counted reference servers"
+# the driver is built with -g: named, and no hint
+assert_eq "$(json_get "$T/s-out/summary.json" '
+const b = this.rows[0].metrics.instructions.binaries.ref; [b.name, b.symbols, b.package].join(",")')" \
+    "driver,true," "the reference server's binary"
+! grep -q "has no symbols" "$T/s-out/report.md" || fail "a hint for a binary with symbols"
 fi
 
 # 4. no valgrind: the counted run fails with what to install, the timed run completes

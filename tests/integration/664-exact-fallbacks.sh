@@ -98,7 +98,10 @@ rc=0
 PAIRBENCH_CLOCK=real "$COMPARE" run --spec "$T/spec.json" --out "$T/r" > /dev/null 2> "$T/r.err" || rc=$?
 [ $rc -eq 0 ] || { cat "$T/r.err" >&2; fail "compare run (redis, seccomp) exited $rc"; }
 counted "$T/r" > "$T/r.lines"
+# on the real clock a repeat of the seed may differ past its tolerance (redis' timers follow
+# real time: 500 SETs counted 6902.7 or 6914.0 per operation): then not exact, saying so
 grep -q '^ok|true||wakeups|8192$' "$T/r.lines" ||
-    fail "plain redis: expected exact, by wake-ups, 8192 bytes of /dev/urandom; got: $(cat "$T/r.lines")"
+    grep -q '^ok|false|a repeat of seed 1 counted [^|]* per operation against [^|]*|wakeups|8192$' "$T/r.lines" ||
+    fail "plain redis: expected exact (or a differing repeat), by wake-ups, 8192 bytes of /dev/urandom; got: $(cat "$T/r.lines")"
 grep -q '^ok|false|process [0-9]* runs under a seccomp filter.*|' "$T/r.lines" ||
     fail "filtered redis: expected not exact with the seccomp reason; got: $(cat "$T/r.lines")"

@@ -73,7 +73,7 @@ grep -q "compare: gate: exit 3: rows with failed runs: 'tcp · 64 B · window1 �
 
 # 3. bad input
 assert_exit 2 "$COMPARE" gate --spec slow.json --threshold latency=5 2> e.txt
-assert_eq "$(cat e.txt)" "compare: --threshold 'latency=5': unknown metric 'latency' (expected throughput, cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions, context_switches, page_faults, cpu_migrations, syscalls, allocations, estimated_cycles, reopened_per_1k)"
+assert_eq "$(cat e.txt)" "compare: --threshold 'latency=5': unknown metric 'latency' (expected throughput, cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions, context_switches, page_faults, cpu_migrations, syscalls, allocations, estimated_cycles, reopened_per_1k, stall, decay)"
 assert_exit 2 "$COMPARE" gate --spec slow.json --post http://127.0.0.1:9/x 2> e.txt
 grep -q -- "--post needs --post-token-env VAR" e.txt || fail "missing --post-token-env"
 assert_exit 2 env -u NO_SUCH_TOKEN "$COMPARE" gate --spec slow.json --post http://127.0.0.1:9/x --post-token-env NO_SUCH_TOKEN 2> e.txt

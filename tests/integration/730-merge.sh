@@ -64,10 +64,11 @@ assert_eq "$(json_get merged/summary.json 'this.rows.map(r => r.metrics.throughp
     "regressed regressed regressed" "merged verdicts"
 
 # a real run directory (the merged one) goes into a drift history: one night, no step; 3
-# configurations x 9 series (the 5 base metrics, server CPU per operation: compare started
-# the servers, and its context switches, page faults and CPU migrations per operation)
+# configurations x 10 series (the 5 base metrics, server CPU per operation: compare started
+# the servers, and its context switches, page faults and CPU migrations per operation, and
+# the longest reply gap, stall; no decay: a 0.25 s window has fewer than 5 intervals)
 assert_exit 0 "$COMPARE" drift --history hist --add merged > drift.out 2> drift.err
-grep -q "drift: 1 nights (0 in another environment, marked), 27 series" drift.out || fail "drift: $(cat drift.out drift.err)"
+grep -q "drift: 1 nights (0 in another environment, marked), 30 series" drift.out || fail "drift: $(cat drift.out drift.err)"
 [ -f hist/runs/*/summary.json ] && [ -s hist/drift.html ] || fail "history layout"
 
 # refusals

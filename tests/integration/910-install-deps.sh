@@ -4,7 +4,8 @@
 # --check finds every runtime and test package present (this test runs after
 # `sh ci/install-deps.sh --test`); as a non-root user the script checks instead of failing
 # and exits 0 when the packages are there, and `bin/compare demo` runs as that user (setpriv
-# to nobody, when the test runs as root); a bad argument exits 2 naming it; the script
+# to nobody, when the test runs as root); munge, slurmctld and slurmd are neither enabled nor
+# running as system services after `--test`; a bad argument exits 2 naming it; the script
 # writes no registry host name; the Makefile links a hiredis >= 1.0 that pkg-config finds
 # (-lhiredis) and the .deps copy only when pkg-config finds none. Cost: about 5 s (a 0.1 s demo).
 . "$(dirname "$0")/../lib.sh"
@@ -20,9 +21,23 @@ sh "$S" --help | grep -q -- '--test' || fail "--help does not describe --test"
 if grep -nE '(https?|ftp)://' "$S" "$TOP/ci/build-hiredis.sh"; then fail "a URL is written in the scripts"; fi
 # The test toolchain holds what the tests call (man, the YAML parser, h2load for driver wrap,
 # perf for the hardware-counter run of 660).
-for p in man-db groff-base python3-yaml nghttp2-client valgrind chromium linux-perf; do
+for p in man-db groff-base python3-yaml nghttp2-client valgrind chromium linux-perf \
+    slurmctld slurmd slurm-client munge haproxy; do
     grep -q "$p" "$S" || fail "install-deps.sh --test does not install $p"
 done
+# Slurm's and munge's daemons are installed, not enabled as system services (945 runs its own)
+if [ "${PAIRBENCH_KEEP_SLURM_SERVICES:-0}" != 1 ]; then
+    for d in munge slurmctld slurmd; do
+        for f in /etc/systemd/system/*.wants/"$d".service /etc/rc[2-5].d/S[0-9][0-9]"$d"; do
+            [ ! -e "$f" ] || fail "the system service $d is enabled ($f): sh ci/install-deps.sh --test disables it"
+        done
+    done
+    for f in /run/munge/munged.pid /run/slurmctld.pid /run/slurmd.pid; do
+        if [ -s "$f" ] && kill -0 "$(cat "$f")" 2> /dev/null; then
+            fail "a system service runs ($f): sh ci/install-deps.sh --test stops it"
+        fi
+    done
+fi
 
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
     setpriv --reuid=65534 --regid=65534 --clear-groups sh "$S" > "$T/nr.out" 2> "$T/nr.err" ||

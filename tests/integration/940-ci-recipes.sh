@@ -13,9 +13,12 @@
 #   merge Job waits for every shard by itself;
 # - every compare/driver command line in the recipes uses only flags the binaries accept
 #   (tests/cmdlines.py);
+# - the Kubernetes manifests pass tests/k8s_schema.py (an offline schema of the API's fields
+#   and Job rules: Debian 12 has no API server, and its kubectl 1.20 cannot validate without
+#   one) and three broken copies do not; the note line says what stays unchecked;
 # - the Slurm recipe's shard and merge modes run for real from a directory without
 #   bin/compare, so the merge honours PAIRBENCH_COMPARE (before, its merge job ran
-#   bin/compare). Cost: about 3 s.
+#   bin/compare); 945-slurm-real runs it under a real Slurm. Cost: about 3 s.
 . "$(dirname "$0")/../lib.sh"
 python3 -c 'import yaml' 2> /dev/null || fail "python3-yaml missing (sh ci/install-deps.sh --test)"
 C=$TOP/ci
@@ -106,6 +109,21 @@ PY
 python3 "$TOP/tests/cmdlines.py" "$COMPARE" "$DRIVER" "$C"/github/*.yml "$C"/k8s/*.yaml \
     "$C"/slurm/shards.sh > "$T/cmd.out" 2>&1 || { grep -v '^ok ' "$T/cmd.out" >&2; fail "a recipe command line uses an unknown flag"; }
 [ "$(grep -c '^ok .*compare ' "$T/cmd.out")" -ge 10 ] || fail "too few recipe command lines found: $(cat "$T/cmd.out")"
+
+# Kubernetes: the manifests against the offline schema of tests/k8s_schema.py (closed field
+# sets with types, required fields, enums, the Job rules, references between the files);
+# three broken copies show that it finds what it checks
+python3 "$TOP/tests/k8s_schema.py" "$C"/k8s/*.yaml > "$T/k8s.out" 2>&1 || fail "k8s manifests: $(cat "$T/k8s.out")"
+mkdir -p "$T/k8s"
+sed 's/^  completions: 4 /  completion: 4 /' "$C/k8s/indexed-job.yaml" > "$T/k8s/typo.yaml"
+sed 's/^\( *\)value: "4".*/\1value: 4/' "$C/k8s/indexed-job.yaml" > "$T/k8s/envint.yaml"
+sed 's/restartPolicy: Never/restartPolicy: Always/' "$C/k8s/indexed-job.yaml" > "$T/k8s/restart.yaml"
+for m in "typo:unknown field of JobSpec" "envint:value: expected a string, got 4" \
+    "restart:a Job pod needs restartPolicy Never or OnFailure"; do
+    assert_exit 1 python3 "$TOP/tests/k8s_schema.py" "$T/k8s/${m%%:*}.yaml" "$C/k8s/merge-job.yaml" > "$T/k8s.out"
+    grep -qF "${m#*:}" "$T/k8s.out" || fail "k8s schema missed the ${m%%:*} change: $(cat "$T/k8s.out")"
+done
+echo "note: not checked for Kubernetes: what only an API server checks (kubectl --dry-run=server, admission, defaults, the storage class); Debian 12 has no API server, and its kubectl 1.20.2 validates only against a server's schema and predates backoffLimitPerIndex (1.28)"
 
 # Slurm: shard mode and merge mode, run where there is no bin/compare
 mkdir -p "$T/elsewhere" && cd "$T/elsewhere"

@@ -112,9 +112,32 @@ static void test_details(void)
     free(s);
 }
 
+/* The newest night 20% down against 7 steady nights is regressed; the same night with runs
+ * disturbed by 0.5 cores of other work (ln 1.5 = 0.41 > ln 1/0.8 = 0.22) is held undecided;
+ * a 90% fall (ln 10 = 2.3) is more than that work explains and stays regressed. */
+static void test_disturbed_night(void)
+{
+    struct verdict_rules rules;
+    struct drift_series *s = series(METRIC_THROUGHPUT, 8, 7, -0.20, 0, 0);
+
+    verdict_rules_default(&rules);
+    s->newest_min = s->newest_max = NAN;
+    CHECK(drift_analyse(s, &rules, 7, 42) == 0);
+    CHECK_STR(s->newest_verdict, VERDICT_REGRESSED);
+    s->newest_disturb_cores = 0.5;
+    CHECK(drift_analyse(s, &rules, 7, 42) == 0);
+    CHECK_STR(s->newest_verdict, VERDICT_UNDECIDED);
+    CHECK_STR(s->newest_reason, STATS_REASON_DISTURBED);
+    s->values[7] = 10;
+    CHECK(drift_analyse(s, &rules, 7, 42) == 0);
+    CHECK_STR(s->newest_verdict, VERDICT_REGRESSED);
+    free(s);
+}
+
 int main(void)
 {
     test_cases();
     test_details();
+    test_disturbed_night();
     return T_DONE();
 }

@@ -30,12 +30,12 @@ static void test_threshold_flags(void)
          "--threshold 'latency=5': unknown metric 'latency' (expected throughput, "
          "cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions, context_switches, "
          "page_faults, cpu_migrations, syscalls, allocations, estimated_cycles, "
-         "reopened_per_1k)"},
+         "reopened_per_1k, stall, decay)"},
         {"cpu=5", 0,
          "--threshold 'cpu=5': unknown metric 'cpu' (expected throughput, cpu_efficiency, "
          "p50_us, p99_us, rss_mib, server_cpu_us, instructions, context_switches, page_faults, "
          "cpu_migrations, syscalls, allocations, estimated_cycles, "
-         "reopened_per_1k)"},
+         "reopened_per_1k, stall, decay)"},
         {"throughput", 0, "--threshold 'throughput': expected METRIC=PERCENT (e.g. throughput=5)"},
         {"=5", 0, "--threshold '=5': expected METRIC=PERCENT (e.g. throughput=5)"},
         {"throughput=abc", 0,
@@ -49,7 +49,7 @@ static void test_threshold_flags(void)
 
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         struct gate_config gc;
-        char err[256] = "";
+        char err[320] = "";
         int rc;
 
         gate_config_init(&gc);
@@ -93,7 +93,7 @@ static void test_spec_section(void)
          "spec.json: $.gate.thresholds.latency: unknown metric 'latency' (expected throughput, "
          "cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions, context_switches, "
          "page_faults, cpu_migrations, syscalls, allocations, estimated_cycles, "
-         "reopened_per_1k)"},
+         "reopened_per_1k, stall, decay)"},
         {"{\"thresholds\": {\"p99\": \"10\"}}", "spec.json: $.gate.thresholds.p99: expected a "
                                                 "percent in [0, 1000] (0 = not gated), got \"10\""},
         {"{\"treshold\": {}}",

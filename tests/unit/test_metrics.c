@@ -48,7 +48,7 @@ int main(void)
         metric_gateable_names(),
         "throughput, cpu_efficiency, p50_us, p99_us, rss_mib, server_cpu_us, instructions, "
         "context_switches, page_faults, cpu_migrations, syscalls, allocations, estimated_cycles, "
-        "reopened_per_1k");
+        "reopened_per_1k, stall, decay");
     /* the full cost of a request: per operation, lower is better; the timed software events
      * gateable but not gated by default, the counted ones gated when present; each with an
      * absolute floor below which a change is none */

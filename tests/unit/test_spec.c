@@ -170,7 +170,7 @@ int main(void)
                       "key_pattern, setup, keyspace, auth, "
                       "resp, http_version, path, serve, serve_workers, warmup, duration, "
                       "requests, method, cacert, cert, key, sni, insecure, timeout, delay_us, "
-                      "busy_poll_us, rate, arrival, headers, paths, body, body_file)");
+                      "busy_poll_us, rate, arrival, headers, paths, body, body_file, interval_ms)");
     expect_grid_error("{\"defaults\":{\"protocol\":\"redis\",\"connections\":0}}",
                       "grids/x.json: $.defaults.connections: expected an integer from 1 to 10000 "
                       "(connections), got 0");
@@ -214,7 +214,7 @@ int main(void)
                       "auth, resp, http_version, "
                       "path, serve, serve_workers, warmup, duration, requests, method, cacert, "
                       "cert, key, sni, insecure, timeout, delay_us, busy_poll_us, rate, arrival, "
-                      "headers, paths, body, body_file)");
+                      "headers, paths, body, body_file, interval_ms)");
     expect_grid_error("{\"defaults\":{\"protocol\":\"tcp\"},\"exclude\":[{\"payload\":\"x\"}]}",
                       "grids/x.json: $.exclude[0].payload: expected a positive integer (bytes), "
                       "got \"x\"");
@@ -257,7 +257,7 @@ int main(void)
         "{\"versions\":[{\"name\":\"a\",\"server\":{\"redis\":\"redis-server "
         "--port {prot}\"}}]}",
         "spec.json: $.versions[0].server.redis: unknown placeholder '{prot}' "
-        "(expected one of {port} {host} {cert} {key} {cacert} {dir} {tree} {conf}), in "
+        "(expected one of {port} {host} {cert} {key} {cacert} {dir} {tree} {conf} {port2}), in "
         "\"redis-server --port {prot}\"");
     expect_spec_error("{\"versions\":[{\"name\":\"a\",\"server\":{\"smtp\":\"x\"}}]}",
                       "spec.json: $.versions[0].server.smtp: unknown protocol 'smtp' (expected "

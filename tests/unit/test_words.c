@@ -89,7 +89,7 @@ int main(void)
     }
     expect_error("server --port {prot}", &v,
                  "unknown placeholder '{prot}' (expected one of {port} {host} {cert} {key} "
-                 "{cacert} {dir} {tree} {conf})");
+                 "{cacert} {dir} {tree} {conf} {port2})");
     expect_error("server --cert {cert}", &v, "placeholder '{cert}' has no value here");
     expect_error("server 'oops", &v, "unterminated single quote at offset 7");
     expect_error("server \"oops", &v, "unterminated double quote at offset 7");
