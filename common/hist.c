@@ -154,7 +154,7 @@ static double coarse_mid(unsigned i)
     unsigned e = i / 8 + 3;
     uint64_t low = (uint64_t)(i % 8 + 8) << (e - 3), width = UINT64_C(1) << (e - 3);
 
-    return (double)low + (double)(width - 1) / 2.0;
+    return (double)low + (double)(width - 1) * 0.5;
 }
 
 double hist_coarse_percentile(const uint32_t *counts, uint64_t total, double p)

@@ -36,7 +36,14 @@ grep -q "counting the servers' system calls with ptrace: 12 traced runs" "$T/err
 got=$(json_get "$T/o/summary.json" '
 const m = this.rows[0].metrics, keys = ["syscalls", "allocations", "context_switches", "page_faults", "cpu_migrations"];
 ["sys", "alloc", "wake"].map(c => c + ":" + keys.map(k => m[k] ? m[k].vs_baseline[c].verdict : "none").join(",")).join(" ")')
-assert_eq "$got" "sys:regressed,~,~,~,~ alloc:~,regressed,~,~,~ wake:regressed,~,regressed,~,~" "verdicts of the new metrics"
+# (a wake-up may move the waking thread to the other CPU: the wake-up candidate's migrations
+# are ~ or, where they rose past the floor on a loaded host, undecided; never a decided verdict)
+case $got in
+    "sys:regressed,~,~,~,~ alloc:~,regressed,~,~,~ wake:regressed,~,regressed,~,"[~u]*) ;;
+    *) assert_eq "$got" "sys:regressed,~,~,~,~ alloc:~,regressed,~,~,~ wake:regressed,~,regressed,~,~" "verdicts of the new metrics" ;;
+esac
+case $got in *"wake:regressed,~,regressed,~,~" | *"wake:regressed,~,regressed,~,undecided") ;;
+    *) fail "the wake-up candidate's migrations: $got" ;; esac
 # the figures: +1 getppid per reply exactly; +2 allocator calls (malloc and free); the
 # wake-up's system calls are futex alone; at least one more context switch per request
 got=$(json_get "$T/o/summary.json" '

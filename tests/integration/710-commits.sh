@@ -125,10 +125,16 @@ rc=0
 assert_eq "$rc" 1 "commits --runs 3, 200 us per reply: $(tail -3 r6.err)"
 grep -q "compare: commits: regression in 'tcp · 64 B · window1 · 1 client' throughput" r6.err ||
     fail "no regression line naming the row: $(tail -3 r6.err)"
-rc=0
-"$COMPARE" commits --repo repo --baseline "$head1" --candidate "$head1" --build "$build" \
-    --spec spec.json --cache "$T/cache" --runs 3 --out r7 > /dev/null 2> r7.err || rc=$?
-assert_eq "$rc" 0 "commits --runs 3 of one commit against itself: $(tail -3 r7.err)"
+# (a row of identical versions is flagged on one of its gated metrics with a chance of at
+# most 5%, by design: three tries in a row would flag with 0.0125%)
+for attempt in 1 2 3; do
+    rc=0
+    "$COMPARE" commits --repo repo --baseline "$head1" --candidate "$head1" --build "$build" \
+        --spec spec.json --cache "$T/cache" --runs 3 --out "r7-$attempt" > /dev/null 2> r7.err || rc=$?
+    [ "$rc" -eq 0 ] && break
+    echo "attempt $attempt of --runs 3 against itself exited $rc: $(tail -1 r7.err)"
+done
+assert_eq "$rc" 0 "commits --runs 3 of one commit against itself, 3 tries: $(tail -3 r7.err)"
 
 # 4. a failing build: exit 3 with the log's tail; a bad ref: exit 2
 assert_exit 3 "$COMPARE" commits --repo repo --baseline HEAD~1 --candidate HEAD --build 'echo compiler exploded; exit 7' \
