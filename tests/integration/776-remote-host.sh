@@ -129,7 +129,7 @@ for (const row of sum.rows) for (const [k, mm] of Object.entries(row.metrics)) {
   const v = mm.vs_baseline && mm.vs_baseline.b;
   if (v && (v.verdict === "regressed" || v.verdict === "improved")) throw new Error("A/A flagged: " + k + " " + v.verdict);
 }
-// (3 or 4 values: here the "server host" shares this machine's CPUs, so the local
+// (3 or 4 values: here the "server host" shares the CPUs of this machine, so the local
 // interference check may count its sshd, agent and server as other work, set a round aside
 // as disturbed when its redo was disturbed too)
 for (const k of ["throughput", "p50_us", "p99_us", "rss_mib", "context_switches", "page_faults"])
