@@ -12,50 +12,10 @@
 
 #include "run/symbols.h"
 
+#include "run/cost_exact.h"
+#include "util/words.h"
+
 extern char **environ;
-
-/* The first word of command that is not a VAR=value assignment, into w; 0, or -1. */
-static int first_word(const char *command, char *w, size_t n)
-{
-    const char *p = command;
-
-    for (;;) {
-        size_t len;
-
-        p += strspn(p, " \t");
-        len = strcspn(p, " \t");
-        if (len == 0 || len >= n)
-            return -1;
-        if (memchr(p, '=', len) && !memchr(p, '/', (size_t)((char *)memchr(p, '=', len) - p))) {
-            p += len;
-            continue;
-        }
-        if (memchr(p, '\'', len) || memchr(p, '"', len) || memchr(p, '\\', len))
-            return -1; /* quoted: not a plain file name */
-        memcpy(w, p, len);
-        w[len] = '\0';
-        return 0;
-    }
-}
-
-/* word looked up in PATH when it has no '/', into out (PATH_MAX); 0, or -1. */
-static int find_file(const char *word, char *out)
-{
-    const char *path = getenv("PATH"), *p;
-
-    if (strchr(word, '/'))
-        return realpath(word, out) ? 0 : -1;
-    for (p = path ? path : "/usr/bin:/bin"; *p;) {
-        size_t len = strcspn(p, ":");
-        char cand[PATH_MAX];
-
-        if ((size_t)snprintf(cand, sizeof(cand), "%.*s/%s", (int)len, p, word) < sizeof(cand) &&
-            access(cand, X_OK) == 0)
-            return realpath(cand, out) ? 0 : -1;
-        p += len + (p[len] == ':');
-    }
-    return -1;
-}
 
 /* Reads n bytes at off; 0, or -1. */
 static int read_at(int fd, void *buf, size_t n, off_t off)
@@ -163,19 +123,28 @@ static int package_of(const char *file, char *pkg, size_t n)
 
 json_t *symbols_probe(const char *command)
 {
-    char word[PATH_MAX], file[PATH_MAX], id[2 * 64 + 1], pkg[128];
+    char file[PATH_MAX], found[PATH_MAX], id[2 * 64 + 1], pkg[128], err[256];
+    char **argv = NULL;
+    size_t argc;
     const char *base;
+    json_t *out = NULL;
     int named;
 
-    if (!command || first_word(command, word, sizeof(word)) < 0 || find_file(word, file) < 0 ||
-        elf_symbols(file, &named, id, sizeof(id)) < 0)
+    /* the command's program as it will be exec'd (placeholders kept: a {tree} path is not
+     * resolved here) */
+    if (!command || words_split(command, NULL, &argv, &argc, err, sizeof(err)) < 0)
         return NULL;
-    base = strrchr(word, '/') ? strrchr(word, '/') + 1 : word;
-    if (!named && id[0])
-        named = debug_file_present(id);
-    return json_pack("{s:s, s:s, s:b, s:o, s:o}", "name", base, "path", file, "symbols", named,
-                     "build_id", id[0] ? json_string(id) : json_null(), "package",
-                     package_of(file, pkg, sizeof(pkg)) == 0 ? json_string(pkg) : json_null());
+    if (cost_exact_resolve(argv[0], found, sizeof(found)) == 0 && realpath(found, file) &&
+        elf_symbols(file, &named, id, sizeof(id)) == 0) {
+        base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+        if (!named && id[0])
+            named = debug_file_present(id);
+        out = json_pack("{s:s, s:s, s:b, s:o, s:o}", "name", base, "path", file, "symbols", named,
+                        "build_id", id[0] ? json_string(id) : json_null(), "package",
+                        package_of(file, pkg, sizeof(pkg)) == 0 ? json_string(pkg) : json_null());
+    }
+    words_free(argv);
+    return out;
 }
 
 void symbols_note(json_t *inst, const char *command)

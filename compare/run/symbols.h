@@ -10,8 +10,8 @@
 
 #include <jansson.h>
 
-/* The binary a server command runs: its first word that is not a VAR=value assignment, looked
- * up in PATH when it has no '/'. Then {"name": the word's base name, "path": the file it
+/* The binary a server command runs: its program (words_split), looked up in PATH when it has
+ * no '/' (cost_exact_resolve). Then {"name": the word's base name, "path": the file it
  * resolves to, "symbols": whether valgrind will find names (a symbol table or a debug file by
  * build id), "build_id": hex or null, "package": the Debian package that holds the file, or
  * null}. NULL when the command runs no ELF file this can read (a shell script, an `env`

@@ -38,7 +38,7 @@ static void test_parse_refused(void)
     static const struct {
         const char *url, *why;
     } bad[] = {
-        {"http://h", "expected ssh://"},
+        {"rsh://h", "expected ssh://"}, /* another scheme */
         {"h", "expected ssh://"},
         {"ssh://", "no host"},
         {"ssh://u:pw@h", "a password in the URL is refused"},
