@@ -2,6 +2,7 @@
  * previous K, change points with E-divisive means, each reported change classified as a step
  * or part of a slow drift, and the regression-step rule that decides `compare drift`'s exit. */
 #include "analysis/drift.h"
+#include "analysis/summary_judge.h"
 
 #include <math.h>
 #include <string.h>
@@ -48,7 +49,7 @@ static void judge_newest(struct drift_series *s, const double *prev, size_t n, d
      * as a run's disturbed rounds are held (summary_judge.c) */
     if (strcmp(vo.verdict, VERDICT_SAME) != 0 && strcmp(vo.verdict, VERDICT_UNDECIDED) != 0 &&
         metric_timed(s->metric) && s->newest_disturb_cores > 0 &&
-        fabs(ev.est) <= log1p(s->newest_disturb_cores) + 3 * vo.res.se) {
+        summary_disturbance_explains(ev.est, s->newest_disturb_cores, vo.res.se)) {
         s->newest_verdict = VERDICT_UNDECIDED;
         s->newest_reason = STATS_REASON_DISTURBED;
         return;

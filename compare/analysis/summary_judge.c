@@ -219,6 +219,11 @@ static void judge_metric(json_t *rows, int m, const struct mod_prior pr[2], cons
     }
 }
 
+int summary_disturbance_explains(double log_change, double cores, double se)
+{
+    return fabs(log_change) <= log1p(cores) + 3 * se;
+}
+
 double summary_disturbance_cores(const json_t *interf)
 {
     const json_t *x;
@@ -246,7 +251,7 @@ static void hold_disturbed(json_t *row, json_t *metrics, size_t planned)
     const json_t *d, *x, *interf = json_object_get(row, "interference");
     size_t k;
     int kept = 0, set_aside = 0, m;
-    double bound;
+    double cores;
 
     json_array_foreach(json_object_get(interf, "disturbed"), k, x)
     {
@@ -257,7 +262,7 @@ static void hold_disturbed(json_t *row, json_t *metrics, size_t planned)
         kept = 1;
     if (!kept)
         return;
-    bound = log1p(summary_disturbance_cores(interf));
+    cores = summary_disturbance_cores(interf);
     for (m = 0; m < METRIC_ALL; m++) {
         const char *cand;
         json_t *cmp;
@@ -276,8 +281,8 @@ static void hold_disturbed(json_t *row, json_t *metrics, size_t planned)
             if (strcmp(v, VERDICT_REGRESSED) != 0 && strcmp(v, VERDICT_IMPROVED) != 0)
                 continue;
             if (change > -1 &&
-                fabs(log1p(change)) >
-                    bound + 3 * ju_num(json_object_get(cmp, "evidence"), "se", INFINITY))
+                !summary_disturbance_explains(
+                    log1p(change), cores, ju_num(json_object_get(cmp, "evidence"), "se", INFINITY)))
                 continue;
             json_object_set_new(cmp, "verdict", json_string(VERDICT_UNDECIDED));
             json_object_set_new(cmp, "reason", json_string(STATS_REASON_DISTURBED));

@@ -36,4 +36,9 @@ json_t *summary_judge_rows(json_t *rows, const json_t *versions, const struct ve
  * "interference" object (0: none disturbed). */
 double summary_disturbance_cores(const json_t *interf);
 
+/* Whether work of `cores` cores beside the runs could explain a log change: it can slow one
+ * side by at most (1 + cores)x, so |log_change| <= ln(1 + cores) plus three standard errors
+ * of the measured noise (docs/statistics.md, "Interference"). */
+int summary_disturbance_explains(double log_change, double cores, double se);
+
 #endif
