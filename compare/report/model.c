@@ -353,6 +353,18 @@ int model_fn_unnamed(const struct report_model *m, const char *fn)
     return 0;
 }
 
+size_t model_fns_listed(const struct report_model *m, const json_t *fns)
+{
+    const json_t *fn;
+    size_t k, n = 0;
+
+    json_array_foreach(fns, k, fn)
+    {
+        n += !model_fn_unnamed(m, ju_str(fn, "name", "unknown"));
+    }
+    return n;
+}
+
 int report_model_build(struct report_model *m, const json_t *summary, const json_t *meta)
 {
     const json_t *vers = json_object_get(summary, "versions");

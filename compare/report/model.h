@@ -127,6 +127,8 @@ const char *model_verdict(const json_t *row, const char *metric, const char *ver
 /* Whether a "functions" item named fn is the code of one of m's binaries without symbols
  * ("unknown (NAME)"): the reports name the binary once instead of listing it. */
 int model_fn_unnamed(const struct report_model *m, const char *fn);
+/* How many items of a "functions" list the reports name (not model_fn_unnamed). */
+size_t model_fns_listed(const struct report_model *m, const json_t *fns);
 /* A row's label (its config id when it has none). */
 const char *model_row_label(const json_t *row);
 

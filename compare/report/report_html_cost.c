@@ -69,13 +69,8 @@ static void functions(const struct html_ctx *c, const json_t *row, size_t v)
     size_t k, listed = 0;
     double change;
 
-    json_array_foreach(fns, k, fn)
-    {
-        listed += !model_fn_unnamed(c->model, ju_str(fn, "name", "unknown"));
-    }
-    if (!listed)
+    if (!model_fns_listed(c->model, fns))
         return;
-    listed = 0;
     fputs("<li>", c->f);
     html_esc(c, ju_str(row, "label", NULL));
     fputs(" &middot; <code>", c->f);

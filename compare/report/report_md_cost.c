@@ -52,12 +52,7 @@ static void where(const struct md *m)
         for (vi = 1; vi < m->nv; vi++) {
             const json_t *fns =
                 json_object_get(summary_vs(row, "instructions", md_version(m, vi)), "functions");
-            listed = 0;
-            json_array_foreach(fns, k, fn)
-            {
-                listed += !model_fn_unnamed(m->model, ju_str(fn, "name", "unknown"));
-            }
-            if (!listed)
+            if (!model_fns_listed(m->model, fns))
                 continue;
             if (!any) {
                 fprintf(m->f, "### %s\n\n%s\n\n", md_t(m, M_H_INSTR_WHERE), md_t(m, M_INSTR_WHERE));
