@@ -2,6 +2,7 @@
  * previous K, change points with E-divisive means, each reported change classified as a step
  * or part of a slow drift, and the regression-step rule that decides `compare drift`'s exit. */
 #include "analysis/drift.h"
+#include "analysis/family.h"
 #include "analysis/summary_judge.h"
 
 #include <math.h>
@@ -26,6 +27,7 @@ static void judge_newest(struct drift_series *s, const double *prev, size_t n, d
 
     s->newest_verdict = VERDICT_UNDECIDED;
     s->newest_reason = STATS_REASON_TOO_FEW;
+    s->newest_p = 1;
     if (n < 2 || !(s->newest > 0) || !isfinite(s->change))
         return;
     for (i = 0; i < n; i++) {
@@ -44,6 +46,7 @@ static void judge_newest(struct drift_series *s, const double *prev, size_t n, d
                       STATS_EVIDENCE_LEVEL, &vo);
     s->newest_verdict = vo.verdict;
     s->newest_reason = vo.reason;
+    s->newest_p = vo.has_evidence ? vo.res.p : 1;
     /* a night whose runs were disturbed (other work took CPU beside them): a timed verdict
      * stands only past what that work could do, ln(1 + cores) plus three standard errors,
      * as a run's disturbed rounds are held (summary_judge.c) */
@@ -62,6 +65,17 @@ static void judge_newest(struct drift_series *s, const double *prev, size_t n, d
         s->newest_verdict = VERDICT_UNDECIDED;
         s->newest_reason = STATS_REASON_NOISE;
     }
+}
+
+/* flagged (drift.h): a change of the threshold's size, or a reported change point that is */
+static int worth_a_chart(const struct drift_series *s)
+{
+    size_t k;
+
+    for (k = 0; k < s->cp.n_changes; k++)
+        if (s->kind[k] != DRIFT_KIND_SMALL)
+            return 1;
+    return s->newest_dir || s->trend_dir || !strcmp(s->newest_verdict, VERDICT_REGRESSED);
 }
 
 int drift_analyse(struct drift_series *s, const struct verdict_rules *rules, size_t window,
@@ -83,6 +97,7 @@ int drift_analyse(struct drift_series *s, const struct verdict_rules *rules, siz
     s->trend_dir = 0;
     s->newest_verdict = VERDICT_UNDECIDED;
     s->newest_reason = STATS_REASON_TOO_FEW;
+    s->newest_p = 1;
     memset(&s->cp, 0, sizeof(s->cp));
     if (s->n == 0)
         return 0;
@@ -122,8 +137,6 @@ int drift_analyse(struct drift_series *s, const struct verdict_rules *rules, siz
             s->kind[k] = DRIFT_KIND_SMALL;
         else
             s->kind[k] = cp_is_step(s->values, a, c->index, b) ? DRIFT_KIND_STEP : DRIFT_KIND_DRIFT;
-        if (s->kind[k] != DRIFT_KIND_SMALL)
-            s->flagged = 1;
     }
     /* the last reported change point decides */
     for (k = s->cp.n_changes; k > 0; k--)
@@ -141,7 +154,35 @@ int drift_analyse(struct drift_series *s, const struct verdict_rules *rules, siz
                 s->regression_step = 1;
         }
     }
-    if (s->newest_dir || s->trend_dir || !strcmp(s->newest_verdict, VERDICT_REGRESSED))
-        s->flagged = 1;
+    s->flagged = worth_a_chart(s);
     return 0;
+}
+
+static int decided(const struct drift_series *s)
+{
+    return !strcmp(s->newest_verdict, VERDICT_REGRESSED) ||
+           !strcmp(s->newest_verdict, VERDICT_IMPROVED);
+}
+
+void drift_family(struct drift_series **series, size_t n)
+{
+    double p[METRIC_ALL] = {0};
+    unsigned char keep[METRIC_ALL] = {0};
+    size_t idx[METRIC_ALL] = {0}, m = 0, i;
+
+    for (i = 0; i < n && m < METRIC_ALL; i++)
+        if (series[i]->gated && family_member(series[i]->metric)) {
+            p[m] = decided(series[i]) ? series[i]->newest_p : 1;
+            idx[m++] = i;
+        }
+    family_holm(p, m, FAMILY_LEVEL, keep);
+    for (i = 0; i < m; i++) {
+        struct drift_series *s = series[idx[i]];
+
+        if (keep[i] || !decided(s))
+            continue;
+        s->newest_verdict = VERDICT_UNDECIDED;
+        s->newest_reason = STATS_REASON_TOO_FEW;
+        s->flagged = worth_a_chart(s);
+    }
 }

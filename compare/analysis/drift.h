@@ -50,6 +50,7 @@ struct drift_series {
      * threshold of the previous median is noisy, and stays undecided (unstable). VERDICT_*
      * word; its reason when undecided. */
     const char *newest_verdict, *newest_reason;
+    double newest_p;     /* two-sided p of the newest night's test (1: no test ran) */
     double trend_change; /* median of the last K nights / median of the K before - 1 (NAN) */
     int trend_dir;       /* like newest_dir: catches a slow drift no single night shows */
     struct cp_result cp;
@@ -67,6 +68,13 @@ struct drift_series {
  * least the threshold. Returns 0, or -1 (out of memory / too long). */
 int drift_analyse(struct drift_series *s, const struct verdict_rules *rules, size_t window,
                   uint64_t seed);
+
+/* The newest night's decided verdicts of one row's gated timed metrics, series[0..n) (all of
+ * one config), held as a family as a run's row is (family.h): Holm at FAMILY_LEVEL across
+ * them, and a verdict that fails it becomes undecided (too few runs). A night is one claim
+ * on the whole row: without it, a row of six gated metrics would flag an unchanged night far
+ * more often than one in twenty. */
+void drift_family(struct drift_series **series, size_t n);
 
 /* A night of the history as the reports need it. */
 struct drift_night {

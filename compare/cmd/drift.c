@@ -428,7 +428,8 @@ static int add_series(struct drift_cmd *d, const json_t *params, const char *con
 }
 
 /* A series per row of the newest night and per gateable metric: the base metrics always, an
- * optional one (server CPU, instructions) where the newest night's row measured it. */
+ * optional one (server CPU, instructions) where the newest night's row measured it; the
+ * newest night's verdicts of a row's gated timed metrics held as one family. */
 static int build_series(struct drift_cmd *d)
 {
     json_t *row;
@@ -438,6 +439,7 @@ static int build_series(struct drift_cmd *d)
     json_array_foreach(json_object_get(d->summaries[d->n - 1], "rows"), r, row)
     {
         const char *config = json_string_value(json_object_get(row, "config"));
+        size_t first = d->n_series;
 
         if (!config)
             continue;
@@ -448,6 +450,7 @@ static int build_series(struct drift_cmd *d)
                 add_series(d, json_object_get(row, "params"), config,
                            json_string_value(json_object_get(row, "label")), (enum metric)m) < 0)
                 return -1;
+        drift_family(d->series + first, d->n_series - first);
     }
     return 0;
 }

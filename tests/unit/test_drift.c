@@ -3,7 +3,9 @@
  * drift are not; metric direction (P99 up is worse); newest vs the previous K; the trend
  * (last K vs the K before) flags the slow drift. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/drift.h"
 #include "t.h"
@@ -134,10 +136,80 @@ static void test_disturbed_night(void)
     free(s);
 }
 
+/* Normal(0, 1) from a small deterministic generator (Box-Muller over an LCG). */
+static double gauss(unsigned long long *x)
+{
+    double u, v;
+
+    *x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+    u = ((double)(*x >> 11) + 0.5) / 9007199254740992.0;
+    *x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+    v = ((double)(*x >> 11) + 0.5) / 9007199254740992.0;
+    return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/* A row of six gated timed metrics over unchanged nights (3% noise, 2 to 4 nights before the
+ * newest): each metric alone may be flagged, and the row (a family) at
+ * most one in twenty (of 2000 here: alone 182, the family 30); a 50% fall of one
+ * metric against 4 steady nights stays regressed inside the family. */
+static void test_night_family(void)
+{
+    static const enum metric ms[] = {METRIC_THROUGHPUT, METRIC_CPU_EFFICIENCY,
+                                     METRIC_P50_US,     METRIC_P99_US,
+                                     METRIC_RSS_MIB,    METRIC_SERVER_CPU_US};
+    struct verdict_rules rules;
+    struct drift_series row[6], *ptr[6];
+    unsigned long long x = 7;
+    size_t trial, k, i, alone = 0, family = 0;
+
+    verdict_rules_default(&rules);
+    for (trial = 0; trial < 2000; trial++) {
+        size_t n = 3 + trial % 3;
+        int any_alone = 0, any_family = 0;
+
+        for (k = 0; k < 6; k++) {
+            memset(&row[k], 0, sizeof(row[k]));
+            row[k].metric = ms[k];
+            row[k].gated = 1;
+            row[k].n = n;
+            row[k].newest_min = row[k].newest_max = NAN;
+            for (i = 0; i < n; i++)
+                row[k].values[i] = 100 * exp(0.03 * gauss(&x));
+            CHECK(drift_analyse(&row[k], &rules, 7, 42) == 0);
+            any_alone |= strcmp(row[k].newest_verdict, VERDICT_UNDECIDED) != 0 &&
+                         strcmp(row[k].newest_verdict, VERDICT_SAME) != 0;
+            ptr[k] = &row[k];
+        }
+        drift_family(ptr, 6);
+        for (k = 0; k < 6; k++)
+            any_family |= strcmp(row[k].newest_verdict, VERDICT_UNDECIDED) != 0 &&
+                          strcmp(row[k].newest_verdict, VERDICT_SAME) != 0;
+        alone += any_alone != 0;
+        family += any_family != 0;
+    }
+    printf("# unchanged nights flagged: %zu alone, %zu as a family, of 2000\n", alone, family);
+    CHECK(alone > 120);
+    CHECK(family <= 100 && family * 3 < alone);
+    for (k = 0; k < 6; k++) {
+        memset(&row[k], 0, sizeof(row[k]));
+        row[k].metric = ms[k];
+        row[k].gated = 1;
+        row[k].n = 5;
+        row[k].newest_min = row[k].newest_max = NAN;
+        for (i = 0; i < 5; i++)
+            row[k].values[i] = 100 * exp(0.02 * gauss(&x)) * (k == 0 && i == 4 ? 0.5 : 1);
+        CHECK(drift_analyse(&row[k], &rules, 7, 42) == 0);
+        ptr[k] = &row[k];
+    }
+    drift_family(ptr, 6);
+    CHECK_STR(row[0].newest_verdict, VERDICT_REGRESSED);
+}
+
 int main(void)
 {
     test_cases();
     test_details();
     test_disturbed_night();
+    test_night_family();
     return T_DONE();
 }
