@@ -206,7 +206,14 @@ int trees_prepare(struct tree *t, const char *repo, const char *cache, const cha
     snprintf(spec, sizeof(spec), "%s^{commit}", t->ref);
     if (trees_git(repo, tmpdir, t->sha, sizeof(t->sha), err, errlen, "rev-parse", "--verify",
                   "--quiet", spec, NULL, NULL) < 0) {
-        snprintf(err, errlen, "--%s '%s': not a commit in '%s'", t->name, t->ref, repo);
+        if (trees_git(repo, tmpdir, head, sizeof(head), err, errlen, "rev-parse", "--git-dir", NULL,
+                      NULL, NULL, NULL) < 0)
+            snprintf(err, errlen,
+                     "--repo '%s': not a git repository (git rev-parse --git-dir "
+                     "fails there; expected a clone or a worktree)",
+                     repo);
+        else
+            snprintf(err, errlen, "--%s '%s': not a commit in '%s'", t->name, t->ref, repo);
         return -2;
     }
     if (snprintf(t->dir, sizeof(t->dir), "%s/%s", cache, t->sha) >= (int)sizeof(t->dir)) {

@@ -136,7 +136,7 @@ for attempt in 1 2 3; do
 done
 assert_eq "$rc" 0 "commits --runs 3 of one commit against itself, 3 tries: $(tail -3 r7.err)"
 
-# 4. a failing build: exit 3 with the log's tail; a bad ref: exit 2
+# 4. a failing build: exit 3 with the log's tail; a bad ref or --repo: exit 2
 assert_exit 3 "$COMPARE" commits --repo repo --baseline HEAD~1 --candidate HEAD --build 'echo compiler exploded; exit 7' \
     --spec spec.json --cache "$T/cache2" --out r4 > /dev/null 2> r4.err
 grep -q "build of baseline ($(echo "$head1" | cut -c1-12)) failed with exit 7; log 'r4/build-baseline.log': compiler exploded" r4.err \
@@ -144,4 +144,9 @@ grep -q "build of baseline ($(echo "$head1" | cut -c1-12)) failed with exit 7; l
 assert_exit 2 "$COMPARE" commits --repo repo --baseline nosuchref --candidate HEAD --build true \
     --spec spec.json --cache "$T/cache" 2> r5.err
 grep -q -- "--baseline 'nosuchref': not a commit in 'repo'" r5.err || fail "bad ref: $(cat r5.err)"
+# a directory that is not a repository is named as such, not as a bad ref
+mkdir -p notrepo
+assert_exit 2 "$COMPARE" commits --repo notrepo --baseline HEAD~1 --candidate HEAD --build true \
+    --spec spec.json --cache "$T/cache" 2> r6.err
+grep -q -- "--repo 'notrepo': not a git repository" r6.err || fail "not a repository: $(cat r6.err)"
 echo ok
