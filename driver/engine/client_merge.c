@@ -1,4 +1,5 @@
 /* The workers' counts merged into the result after they joined (client_impl.h). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -68,6 +69,32 @@ static void series_collect(const struct run *run, unsigned nw, struct drv_result
     free(ws);
 }
 
+/* Why no measured batch started (msent 0; "" when one did): under --rate, a schedule whose
+ * next due time never reached the window (the warm-up's requests fell behind so far that
+ * none due in the window was sent); otherwise no warm-up reply came in time. */
+static void no_measured_batch_reason(const struct run *run, unsigned nw, uint64_t msent, char *why,
+                                     size_t len)
+{
+    uint64_t next = UINT64_MAX;
+    unsigned i, j;
+
+    *why = '\0';
+    if (msent)
+        return;
+    for (i = 0; run->rated && i < nw; i++)
+        for (j = 0; j < run->workers[i].nconns; j++)
+            if (run->workers[i].conns[j].sched.next_ns < next)
+                next = run->workers[i].conns[j].sched.next_ns;
+    if (run->rated && next < run->t0)
+        snprintf(why, len,
+                 "; no measured batch was started: the --rate %g schedule fell behind in the "
+                 "warm-up, and its next request was still due %.3f s before the window opened "
+                 "(lower --rate)",
+                 run->o->rate, (double)(run->t0 - next) / 1e9);
+    else
+        snprintf(why, len, "; no measured batch was started (no warm-up reply in time)");
+}
+
 void client_finish(const struct run *run, unsigned nw, struct drv_result *r)
 {
     const struct drv_opts *o = run->o;
@@ -97,15 +124,16 @@ void client_finish(const struct run *run, unsigned nw, struct drv_result *r)
                 (unsigned long long)r->rate_sent, ARRIVAL_LATE_NS / 1000,
                 (double)r->rate_max_lag_ns / 1e3);
     if (r->ops == 0) {
+        char why[192];
+
+        no_measured_batch_reason(run, nw, msent, why, sizeof(why));
         /* the result is still printed (status failed): say why on stderr as well */
         fprintf(stderr,
                 "driver: no successful operation in the measured window (errors: connect %llu, io "
                 "%llu, protocol %llu, verify %llu, timeout %llu)%s%s%s",
                 (unsigned long long)r->err_connect, (unsigned long long)r->err_io,
                 (unsigned long long)r->err_protocol, (unsigned long long)r->err_verify,
-                (unsigned long long)r->err_timeout,
-                msent ? "" : "; no measured batch was started (no warm-up reply in time)",
-                drop[0] ? "; first: " : "", drop);
+                (unsigned long long)r->err_timeout, why, drop[0] ? "; first: " : "", drop);
         fputc('\n', stderr);
     }
 }
