@@ -240,13 +240,14 @@ static const char *resolve(struct file_state *fs, const char *v, const char **wh
     return resolve_in(&fs->ids, &fs->n_ids, v, why);
 }
 
-/* The slot of an unnamed function: "unknown (libc.so.6)", by the object it lies in. */
+/* The slot of an unnamed function: "unknown (libc.so.6)", by the object it lies in (plain
+ * "unknown" where callgrind does not know the object either: it writes "???"). */
 static size_t unknown_slot(struct cgprof *p, const struct file_state *fs)
 {
     char name[MAX_NAME + 16];
     const char *base;
 
-    if (!fs->ob[0])
+    if (!fs->ob[0] || strcmp(fs->ob, "???") == 0)
         return slot_of(p, CGPROF_UNKNOWN);
     base = strrchr(fs->ob, '/');
     snprintf(name, sizeof(name), "%s (%s)", CGPROF_UNKNOWN, base ? base + 1 : fs->ob);

@@ -896,6 +896,8 @@ X(F_LIM_ALLOCS,
   "次数，来自指令计数运行中 callgrind 的调用计数（一对 malloc/free 计 2；减去空闲速率）。"
   "它看不到名字未知的分配器（服务器自己的内存池，或被内联的 zmalloc），也看不到分配的字节数。")
 X(F_WHERE, "Where it changed", "变化在哪里")
+X(F_NONE, "{0}: 0.000 in every run of every configuration and version, so no table.",
+  "{0}：每个配置、每个版本的每次运行都是 0.000，因此不列表格。")
 X(F_COL_CONFIG, "Configuration", "配置")
 X(F_VS, "vs baseline", "对比基线")
 X(M_H_LOAD, "Latency against load", "延迟与负载")
@@ -1110,6 +1112,11 @@ X(W_DISTURBED_RUN,
   "{0} · {1} · round {2}: other processes {3} cores, steal {4}%, {5} involuntary context "
   "switches of the driver — {6}",
   "{0} · {1} · 第 {2} 轮：其他进程 {3} 核，steal {4}%，驱动程序 {5} 次非自愿上下文切换 — {6}")
+X(W_DISTURBED_RUNS,
+  "{0} · {1} · rounds {2}: other processes {3}–{4} cores, steal up to {5}%, {6}–{7} involuntary "
+  "context switches of the driver — {8}",
+  "{0} · {1} · 第 {2} 轮：其他进程 {3}–{4} 核，steal 最多 {5}%，驱动程序 {6}–{7} 次非自愿上下文"
+  "切换 — {8}")
 X(W_LEFT_OUT, "left out of the verdict", "不计入判定")
 X(W_KEPT_FEW, "kept (fewer than 3 clean rounds in the row)", "保留（该行干净的轮次少于 3 个）")
 X(W_OUTLIER,

@@ -27,6 +27,23 @@ int report_full_has(const json_t *rows, const char *key)
     return 0;
 }
 
+int report_full_nil(const json_t *rows, const char *key)
+{
+    const json_t *row, *v;
+    const char *ver;
+    size_t i;
+
+    json_array_foreach(rows, i, row)
+    {
+        json_object_foreach((json_t *)json_object_get(summary_metric(row, key), "values"), ver, v)
+        {
+            if (!(ju_num(v, "max", 1) < 0.0005))
+                return 0;
+        }
+    }
+    return 1;
+}
+
 int report_full_any(const json_t *rows)
 {
     int k;

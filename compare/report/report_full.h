@@ -27,6 +27,10 @@ extern const struct report_full_metric report_full_metrics[REPORT_FULL_N];
 
 /* Whether some row of rows has metric key. */
 int report_full_has(const json_t *rows, const char *key);
+/* Whether every run of every row and version that has metric key measured it below 0.0005
+ * per operation (it prints as 0.000): the section says so in one sentence (F_NONE) instead
+ * of a table of zeros. */
+int report_full_nil(const json_t *rows, const char *key);
 /* Whether some row has any of them. */
 int report_full_any(const json_t *rows);
 /* The slowdown of the traced runs (syscalls) against the timed ones: the baseline's median

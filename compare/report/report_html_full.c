@@ -56,6 +56,15 @@ static void html_full_metric(const struct html_ctx *c, const struct report_full_
     char *lim;
     size_t r, v;
 
+    if (report_full_nil(c->rows, fm->key)) {
+        lim = i18n_fill(i18n(c->zh ? "zh" : "en", F_NONE), L(c, d->title_en, d->title_zh),
+                        (const char *)NULL);
+        fprintf(c->f, "<p id=\"full-%s\">", fm->key);
+        html_esc(c, lim ? lim : "");
+        fputs("</p>\n", c->f);
+        free(lim);
+        return;
+    }
     snprintf(sd, sizeof(sd), slow > 0 ? "%.0f" : "?", slow);
     fprintf(c->f, "<h3 id=\"full-%s\">", fm->key);
     html_esc(c, L(c, d->title_en, d->title_zh));

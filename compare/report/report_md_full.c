@@ -55,6 +55,11 @@ static void md_metric(const struct md *m, const struct report_full_metric *fm, d
     char sd[32];
     size_t i, vi;
 
+    if (report_full_nil(m->rows, fm->key)) {
+        md_tmpl(m, md_t(m, F_NONE), strcmp(m->lang, "zh") == 0 ? d->title_zh : d->title_en, MD_END);
+        md_put(m, "\n\n");
+        return;
+    }
     fprintf(m->f, "### %s\n\n", strcmp(m->lang, "zh") == 0 ? d->title_zh : d->title_en);
     if (slow > 0)
         snprintf(sd, sizeof(sd), "%.0f", slow);

@@ -120,23 +120,72 @@ static void fmt(char *out, size_t len, int decimals, double v)
         snprintf(out, len, "%.*f", decimals, v);
 }
 
-/* The disturbed runs and outliers of one row, one list item each. */
+/* The disturbed runs of one version of a row that share a fate (excluded or kept): one list
+ * item, their rounds listed and their figures as ranges (a run where every round of both
+ * versions was disturbed would otherwise fill a screen with one line per run). */
+static void disturbed_group(const struct wt *w, const char *label, const json_t *list,
+                            const char *version, int excluded)
+{
+    double lo_oc = INFINITY, hi_oc = 0, hi_st = 0, lo_nv = INFINITY, hi_nv = 0;
+    char rounds[256] = "", oc[32], oc2[32], st[32], nv[32], nv2[32];
+    const json_t *d;
+    size_t k, n = 0, used = 0;
+
+    json_array_foreach(list, k, d)
+    {
+        double o = ju_num(d, "other_cpu_cores", 0), v = ju_num(d, "nivcsw", 0);
+
+        if (strcmp(ju_str(d, "version", "?"), version) != 0 ||
+            json_is_true(json_object_get(d, "excluded")) != excluded)
+            continue;
+        if (used + 24 < sizeof(rounds))
+            used += (size_t)snprintf(rounds + used, sizeof(rounds) - used, "%s%.0f", n ? ", " : "",
+                                     ju_num(d, "round", 0));
+        lo_oc = fmin(lo_oc, o);
+        hi_oc = fmax(hi_oc, o);
+        hi_st = fmax(hi_st, ju_num(d, "steal_pct", 0));
+        lo_nv = fmin(lo_nv, v);
+        hi_nv = fmax(hi_nv, v);
+        n++;
+    }
+    if (n == 0)
+        return;
+    fmt(oc, sizeof(oc), 2, lo_oc);
+    fmt(oc2, sizeof(oc2), 2, hi_oc);
+    fmt(st, sizeof(st), 1, hi_st);
+    fmt(nv, sizeof(nv), 0, lo_nv);
+    fmt(nv2, sizeof(nv2), 0, hi_nv);
+    if (n == 1)
+        say(w, 1, W_DISTURBED_RUN, label, version, rounds, oc, st, nv,
+            i18n(w->lang, excluded ? W_LEFT_OUT : W_KEPT_FEW), (const char *)NULL);
+    else
+        say(w, 1, W_DISTURBED_RUNS, label, version, rounds, oc, oc2, st, nv, nv2,
+            i18n(w->lang, excluded ? W_LEFT_OUT : W_KEPT_FEW), (const char *)NULL);
+}
+
+/* The disturbed runs (grouped per version and fate, in the order versions first appear) and
+ * the outliers of one row, one list item each. */
 static void row_interference(const struct wt *w, const json_t *row)
 {
     const json_t *in = json_object_get(row, "interference"), *d;
+    const json_t *list = json_object_get(in, "disturbed");
     const char *label = ju_str(row, "label", "?");
-    char r[16], oc[32], st[32], nv[32], t[32], med[32], fac[16];
-    size_t k;
+    char r[16], t[32], med[32], fac[16];
+    size_t k, j;
 
-    json_array_foreach(json_object_get(in, "disturbed"), k, d)
+    json_array_foreach(list, k, d)
     {
-        fmt(r, sizeof(r), 0, ju_num(d, "round", 0));
-        fmt(oc, sizeof(oc), 2, ju_num(d, "other_cpu_cores", 0));
-        fmt(st, sizeof(st), 1, ju_num(d, "steal_pct", 0));
-        fmt(nv, sizeof(nv), 0, ju_num(d, "nivcsw", 0));
-        say(w, 1, W_DISTURBED_RUN, label, ju_str(d, "version", "?"), r, oc, st, nv,
-            i18n(w->lang, json_is_true(json_object_get(d, "excluded")) ? W_LEFT_OUT : W_KEPT_FEW),
-            (const char *)NULL);
+        const char *v = ju_str(d, "version", "?");
+        int ex = json_is_true(json_object_get(d, "excluded")), seen = 0;
+
+        for (j = 0; j < k && !seen; j++) {
+            const json_t *e = json_array_get(list, j);
+
+            seen = strcmp(ju_str(e, "version", "?"), v) == 0 &&
+                   json_is_true(json_object_get(e, "excluded")) == ex;
+        }
+        if (!seen)
+            disturbed_group(w, label, list, v, ex);
     }
     json_array_foreach(json_object_get(in, "outliers"), k, d)
     {

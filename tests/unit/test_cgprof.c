@@ -142,6 +142,23 @@ static void test_cache_events(void)
     cgprof_free(p);
 }
 
+/* Code in an object callgrind cannot name either ("ob=???") is plain "unknown", not
+ * "unknown (???)". */
+static void test_unknown_object(void)
+{
+    static const char text[] = "events: Ir\nob=???\nfn=0x0000000000001234\n1 9\n";
+    struct cgprof *p = cgprof_new();
+    char err[256] = "";
+    json_t *f;
+
+    CHECK_MSG(cgprof_parse(p, text, sizeof(text) - 1, "u", err, sizeof(err)) == 0, "%s", err);
+    f = cgprof_functions_json(p, 0);
+    CHECK(fn_cost(f, CGPROF_UNKNOWN) == 9);
+    CHECK(json_object_size(f) == 1);
+    json_decref(f);
+    cgprof_free(p);
+}
+
 int main(void)
 {
     struct cgprof *p = cgprof_new();
@@ -184,5 +201,6 @@ int main(void)
     expect_error("events: Ir\n?? what\n", "line 2: expected a header");
     test_allocs();
     test_cache_events();
+    test_unknown_object();
     return T_DONE();
 }

@@ -171,6 +171,49 @@ static int render_files(char **argv)
     return rc;
 }
 
+/* Sections with nothing to say collapse: a full-cost metric that is 0.000 in every run is one
+ * sentence, not a table of zeros (a metric with a figure keeps its table), and a version's
+ * disturbed runs of one fate are one list item with their rounds and ranges. */
+static void test_collapsed(json_t *meta)
+{
+    static const char *const two[] = {"baseline", "candidate"};
+    json_t *s = make_summary(two, 2, 1), *row = json_array_get(json_object_get(s, "rows"), 0);
+    json_t *mets = json_object_get(row, "metrics"), *dist = json_array();
+    char *a;
+    int rc = -1, r;
+
+    json_object_set_new(mets, "page_faults",
+                        json_pack("{s:{s:{s:f, s:f, s:f}, s:{s:f, s:f, s:f}}}", "values",
+                                  "baseline", "median", 0.0, "min", 0.0, "max", 0.0, "candidate",
+                                  "median", 0.0, "min", 0.0, "max", 0.0001));
+    json_object_set_new(mets, "context_switches",
+                        json_pack("{s:{s:{s:f, s:f, s:f}, s:{s:f, s:f, s:f}}}", "values",
+                                  "baseline", "median", 0.4, "min", 0.3, "max", 0.5, "candidate",
+                                  "median", 0.4, "min", 0.3, "max", 0.6));
+    for (r = 1; r <= 3; r++)
+        json_array_append_new(dist, json_pack("{s:s, s:i, s:f, s:f, s:i, s:b}", "version",
+                                              "candidate", "round", r, "other_cpu_cores", 0.2 * r,
+                                              "steal_pct", 0.0, "nivcsw", 100 * r, "excluded", 1));
+    json_object_set_new(
+        row, "interference",
+        json_pack("{s:o, s:[], s:i}", "disturbed", dist, "outliers", "clean_rounds", 2));
+    a = render(s, meta, "en", &rc);
+    CHECK(rc == 0 && a);
+    if (a) {
+        CHECK(strstr(a, "Server page faults per operation: 0.000 in every run of every "
+                        "configuration and version, so no table.") != NULL);
+        CHECK(strstr(a, "<h3 id=\"full-page_faults\">") == NULL);
+        CHECK(strstr(a, "<h3 id=\"full-context_switches\">") != NULL);
+        CHECK_MSG(strstr(a, "candidate \xc2\xb7 rounds 1, 2, 3: other processes 0.20\xe2\x80\x93"
+                            "0.60 cores, steal up to 0.0%, 100\xe2\x80\x93"
+                            "300 involuntary") != NULL,
+                  "%s", strstr(a, "rounds") ? strstr(a, "rounds") : "no rounds");
+        CHECK(count(a, "involuntary context switches of the driver") == 1);
+    }
+    free(a);
+    json_decref(s);
+}
+
 int main(int argc, char **argv)
 {
     static const char *const two[] = {"baseline", "candidate"};
@@ -183,6 +226,7 @@ int main(int argc, char **argv)
     if (argc == 6 && strcmp(argv[1], "--render") == 0)
         return render_files(argv);
     meta = make_meta();
+    test_collapsed(meta);
 
     /* two versions, English */
     s = make_summary(two, 2, 4);
