@@ -399,10 +399,8 @@ X(M_UNDECIDED,
   "would decide — so nothing is claimed about them (not \"~\"): {2}.",
   "未判定：{1} 个配置中有 {0} 个无法判定——相对其噪声运行次数太少、噪声大于阈值，或运行受到干扰；"
   "表格说明了原因以及需要多少次运行才能判定——因此不对其下任何结论（并非“~”）：{2}。")
-X(M_UNJUDGED,
-  "{0} of {1} configurations cannot be fully judged (failed or missing runs, or noise too "
-  "large against the threshold): {2}.",
-  "{1} 个配置中有 {0} 个无法完全判断（运行失败或缺失，或噪声相对阈值太大）：{2}。")
+X(M_UNJUDGED, "{0} of {1} configurations cannot be fully judged (failed or missing runs): {2}.",
+  "{1} 个配置中有 {0} 个无法完全判断（运行失败或缺失）：{2}。")
 X(M_REPLACED, "Runs recorded again later for the same round (resume): {0}; the later run counts.",
   "有 {0} 次较早的尝试在同一轮中被重新记录（续跑）；以较晚的运行为准。")
 X(M_H_INSTRUCTIONS, "Instructions per operation (counted)", "每次操作的指令数（计数）")

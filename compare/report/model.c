@@ -164,7 +164,7 @@ static void count_rows(struct report_model *m)
         m->not_countable[r] = json_is_string(json_object_get(row, "not_countable"));
         if (m->not_countable[r] && !m->n_not_countable++)
             m->not_countable_why = ju_str(row, "not_countable", "");
-        m->unjudged[r] = !ok || m->unstable[r];
+        m->unjudged[r] = !ok; /* noisy rows are undecided, named by sent_undecided */
         m->n_unstable += m->unstable[r];
         m->n_insecure += m->insecure[r];
         m->n_unjudged += m->unjudged[r];

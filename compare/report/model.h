@@ -80,7 +80,8 @@ struct report_model {
     double reopened_max[MODEL_MAX_VERSIONS];
     /* rows with a series to draw (analysis/overtime.h: decay or stall decided or notable) */
     size_t n_series_rows;
-    unsigned char *unstable, *insecure, *unjudged; /* per row */
+    /* per row: noisy; TLS without verification; failed or missing runs (unjudged) */
+    unsigned char *unstable, *insecure, *unjudged;
     size_t n_unstable, n_insecure, n_unjudged;
     /* per row: its server was not countable here (summary "not_countable"): judged on its
      * timed metrics alone; the first row's reason */

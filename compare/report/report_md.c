@@ -133,8 +133,8 @@ static void summary_for(const struct md *m, size_t vi)
     md_put(m, "\n\n");
 }
 
-/* The rows whose verdicts cannot be trusted (failed or missing runs, a spread above the noise
- * limit), named in the summary so that a reader of the first paragraph knows. */
+/* The rows with failed or missing runs, and the rows left undecided (with why), named in the
+ * summary so that a reader of the first paragraph knows. */
 static void unjudged(const struct md *m)
 {
     char *s = sent_unjudged(m->model, m->lang);
