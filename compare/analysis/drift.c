@@ -28,7 +28,7 @@ static void judge_newest(struct drift_series *s, const double *prev, size_t n, d
     s->newest_verdict = VERDICT_UNDECIDED;
     s->newest_reason = STATS_REASON_TOO_FEW;
     s->newest_p = 1;
-    if (n < 2 || !(s->newest > 0) || !isfinite(s->change))
+    if (n < DRIFT_MIN_PREVIOUS || !(s->newest > 0) || !isfinite(s->change))
         return;
     for (i = 0; i < n; i++) {
         if (!(prev[i] > 0))

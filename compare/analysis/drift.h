@@ -19,6 +19,10 @@
 #define DRIFT_MAX_NIGHTS 400 /* newest nights analysed; older ones stay in the index */
 #define DRIFT_DEFAULT_WINDOW 7
 #define DRIFT_STEP_WINDOW 10 /* points each side given to cp_is_step */
+/* Fewest previous nights the newest is judged against: their spread is the test's noise, and
+ * two nights give it one degree of freedom, a variance that one lucky pair of nights makes
+ * tiny (an unchanged night was called regressed on the third night of a history) */
+#define DRIFT_MIN_PREVIOUS 3
 
 /* Why a change point is reported (or not) */
 enum drift_kind {
@@ -62,10 +66,10 @@ struct drift_series {
 
 /* Analyses s->values[0..n) with the metric's threshold from rules and window K (previous
  * nights compared with the newest): newest_verdict decides the newest night on the night it
- * happens (fewer than two previous nights: undecided, too few runs). A regression step: the last
- * reported change point is a step in the bad direction by at least the threshold, it happened
- * within the last K nights, and the newest night is still worse than the K nights before it by at
- * least the threshold. Returns 0, or -1 (out of memory / too long). */
+ * happens (fewer than DRIFT_MIN_PREVIOUS previous nights: undecided, too few runs). A regression
+ * step: the last reported change point is a step in the bad direction by at least the threshold, it
+ * happened within the last K nights, and the newest night is still worse than the K nights before
+ * it by at least the threshold. Returns 0, or -1 (out of memory / too long). */
 int drift_analyse(struct drift_series *s, const struct verdict_rules *rules, size_t window,
                   uint64_t seed);
 
