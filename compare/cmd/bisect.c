@@ -241,7 +241,7 @@ static int parse_args(struct bisect *b, int argc, char **argv)
 static int load_range(struct bisect *b)
 {
     char err[4096] = "", range[256], bad_sha[64];
-    char *o = NULL, errp[1024], *line, *save = NULL;
+    char *o = NULL, *line, *save = NULL;
     int rc;
     size_t cap = 0;
 
@@ -251,13 +251,6 @@ static int load_range(struct bisect *b)
     if (rc < 0)
         return bisect_fail(rc == -2 ? EXIT_USAGE : EXIT_HARNESS, "%s", err);
     snprintf(b->r.good_sha, sizeof(b->r.good_sha), "%s", b->good.sha);
-    snprintf(errp, sizeof(errp), "%.900s/build-good.log", b->out);
-    rc = trees_build(&b->good, b->cli.build, errp, "bisect", b->cli.build_timeout_s, err,
-                     sizeof(err));
-    if (rc == 2)
-        return bisect_interrupted(b, err);
-    if (rc != 0)
-        return bisect_fail(EXIT_HARNESS, "good does not build: %s", err);
     snprintf(range, sizeof(range), "%s^{commit}", b->cli.bad);
     if (trees_git(b->cli.repo, b->tmpdir, bad_sha, sizeof(bad_sha), err, sizeof(err), "rev-parse",
                   "--verify", "--quiet", range, NULL, NULL) < 0)
@@ -290,6 +283,24 @@ static int load_range(struct bisect *b)
         return bisect_fail(EXIT_USAGE,
                            "--bad '%s' is not a descendant of --good '%s' (nothing to bisect)",
                            b->cli.bad, b->cli.good);
+    return -1;
+}
+
+/* Builds good once bisect.json holds the range, so that an interruption here leaves it. */
+static int build_good(struct bisect *b)
+{
+    char err[4096] = "", log[1024];
+    int rc;
+
+    snprintf(log, sizeof(log), "%.900s/build-good.log", b->out);
+    rc = trees_build(&b->good, b->cli.build, log, "bisect", b->cli.build_timeout_s, err,
+                     sizeof(err));
+    if (rc == 2 && b->prior) /* the earlier bisect.json stays as it was */
+        return bisect_fail(EXIT_HARNESS, "exit 3: %s; %s", err, b->resume_hint);
+    if (rc == 2)
+        return bisect_interrupted(b, err);
+    if (rc != 0)
+        return bisect_fail(EXIT_HARNESS, "good does not build: %s", err);
     return -1;
 }
 
@@ -602,6 +613,8 @@ int cmd_bisect(int argc, char **argv)
         rc = load_range(b);
     if (rc < 0 && !b->prior) /* bisect.json from the start: the range, nothing measured */
         rc = bisect_save(b) ? EXIT_HARNESS : -1;
+    if (rc < 0)
+        rc = build_good(b);
     if (rc < 0)
         rc = bisect_check_ends(b);
     if (rc < 0)

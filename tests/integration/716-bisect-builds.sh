@@ -120,6 +120,29 @@ sleep 0.5
 ! pgrep -f "sleep 31.7" > /dev/null || fail "the interrupted build's sleep is still running"
 [ -f b/bisect.json ] || fail "no bisect.json after the interruption"
 
+# 2b. SIGTERM during the first build (good's): bisect.json already holds the range, and the
+# earlier bisect.json is left as it was when a --resume of it is interrupted there too
+gbuild="touch $T/started-g; sleep 31.3; cc -O1 -o srv srv.c"
+for pass in 1 2; do
+    rm -f "$T/started-g"
+    resume=""; [ $pass -eq 2 ] && resume=--resume
+    "$COMPARE" bisect --repo repo --good "$good" --bad "$bad" --build "$gbuild" $resume \
+        --spec spec.json --cache "$T/cache-g" --metric instructions --out bg > bg.out 2> bg.err &
+    pid=$!
+    i=0
+    while [ ! -f "$T/started-g" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+    kill -TERM "$pid"
+    rc=0
+    wait "$pid" || rc=$?
+    [ $rc -eq 3 ] || { cat bg.err >&2; fail "SIGTERM during good's build (pass $pass): exit $rc, expected 3"; }
+    grep -q "interrupted (SIGTERM) while building good" bg.err || fail "no interruption message: $(cat bg.err)"
+    [ -f bg/bisect.json ] || fail "no bisect.json after an interruption of the first build (pass $pass)"
+    [ "$(json_get bg/bisect.json 'this.commits')" = 3 ] ||
+        fail "bisect.json does not hold the range's 3 commits (pass $pass): $(head -c 300 bg/bisect.json)"
+done
+sleep 0.5
+! pgrep -f "sleep 31.3" > /dev/null || fail "the interrupted good build's sleep is still running"
+
 # 3. --resume finishes; the culprit's parent is its own (good), not main 2
 rm -f "$T/slow"
 rc=0
