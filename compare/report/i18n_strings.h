@@ -227,6 +227,12 @@ X(M_DEF_LATENCY,
   "。"
   "它不是单条命令的延迟。每批一条消息时（pipeline 1，TCP、HTTP 和 WebSocket 行即如此），"
   "它就是一次消息往返。")
+X(M_DEF_LATENCY_RATE,
+  "On a row at a fixed rate (open loop, `rate`) latency counts instead from each batch's due "
+  "time on the schedule to its last reply: time a batch waited because the server or the "
+  "driver fell behind is counted in full.",
+  "固定速率的行（开环，`rate`）中，延迟改为从批次在计划中的到期时间算到读到其最后一个回复："
+  "批次因服务器或驱动落后而等待的时间全部计入。")
 X(M_DEF_RSS, "Peak RSS is the driver process's lifetime peak resident memory.",
   "峰值 RSS 是驱动进程整个生命周期内的常驻内存峰值。")
 X(M_EVID_RULE,

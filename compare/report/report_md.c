@@ -313,6 +313,24 @@ static void method(const struct md *m, enum i18n_msg id)
     md_put(m, "\n\n");
 }
 
+/* The latency definition; rows at a fixed rate count from the due time (docs/driver.md). */
+static void latency_definition(const struct md *m)
+{
+    size_t i;
+
+    fprintf(m->f, "%s", md_t(m, M_DEF_LATENCY));
+    for (i = 0; i < m->nrows; i++) {
+        const json_t *rate =
+            json_object_get(json_object_get(json_array_get(m->rows, i), "params"), "rate");
+
+        if (rate && !json_is_null(rate)) {
+            fprintf(m->f, "%s%s", md_t(m, M_SENT_SEP), md_t(m, M_DEF_LATENCY_RATE));
+            break;
+        }
+    }
+    md_put(m, "\n\n");
+}
+
 static void definitions(const struct md *m, int latency)
 {
     fprintf(m->f, "%s%s%s%s%s", md_t(m, M_DEF_THROUGHPUT), md_t(m, M_SENT_SEP), md_t(m, M_DEF_CPU),
@@ -321,7 +339,7 @@ static void definitions(const struct md *m, int latency)
         fprintf(m->f, "%s%s", md_t(m, M_SENT_SEP), md_t(m, M_DEF_CHANGE));
     md_put(m, "\n\n");
     if (latency)
-        fprintf(m->f, "%s\n\n", md_t(m, M_DEF_LATENCY));
+        latency_definition(m);
 }
 
 /* "a, b and c" of the versions from index `from` on (each in backticks when code), in a new
@@ -387,7 +405,7 @@ static void write_compare(const struct md *m)
     definitions(m, 0);
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_LATENCY));
     md_table_latency(m);
-    fprintf(m->f, "%s\n\n", md_t(m, M_DEF_LATENCY));
+    latency_definition(m);
     md_section_load(m);
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_MEMORY));
     md_table_memory(m);

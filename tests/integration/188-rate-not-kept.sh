@@ -31,6 +31,9 @@ assert_eq "$(json_get "$T/fast/summary.json" \
 run_rate slow 200
 assert_eq "$rc" 0 "compare run at --rate 200: exit code ($(tail -n 2 "$T/slow.err"))"
 grep -q "$want" "$T/slow.err" && fail "a kept schedule was called not kept"
+# report.md's latency: on a row at a fixed rate it counts from the due time, not the write
+grep -q "latency counts instead from each batch's due time" "$T/slow/report.md" ||
+    fail "report.md describes a fixed-rate row's latency as closed-loop only"
 # a rate so far past what one connection can do that the warm-up's backlog never reaches the
 # window: the driver names the schedule, not a missing warm-up reply
 port=$(free_port)
