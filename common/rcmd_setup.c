@@ -178,23 +178,49 @@ void rcmd_resp_show(const char *p, size_t n, uint64_t k, char *out, size_t outle
     }
 }
 
+/* The length of the UTF-8 sequence at p (before end), or 0 when it is not one: a stray
+ * continuation byte, an overlong or cut sequence, a surrogate or past U+10FFFF. */
+static size_t utf8_len(const unsigned char *p, const unsigned char *end)
+{
+    size_t n = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : 2, k;
+    unsigned cp = *p & (0x3fu >> (n - 1));
+
+    if (*p < 0xc2 || *p > 0xf4 || (size_t)(end - p) < n)
+        return 0;
+    for (k = 1; k < n; k++) {
+        if ((p[k] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (p[k] & 0x3fu);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
 /* Whether the inline line s..end (before its '\n') holds a byte a text line cannot: a NUL,
- * which used to end the file there unseen, or another control byte but tab (and a CR that
- * ends it). 1 with err naming the file, line and column. */
+ * which used to end the file there unseen, another control byte but tab (and a CR that ends
+ * it), or a byte of no UTF-8 character (binary data). 1 with err naming the file, line and
+ * column. */
 static int text_line_bad(const char *s, const char *end, const char *path, int line, char *err,
                          size_t errlen)
 {
-    const char *p;
+    const unsigned char *p = (const unsigned char *)s, *e = (const unsigned char *)end;
 
-    for (p = s; p < end; p++) {
-        unsigned char ch = (unsigned char)*p;
+    while (p < e) {
+        unsigned char ch = *p;
+        size_t n = ch >= 0x80 ? utf8_len(p, e) : 1;
 
-        if ((ch >= 0x20 && ch != 0x7f) || ch == '\t' || (ch == '\r' && p + 1 == end))
+        if (n > 1 || (ch < 0x80 &&
+                      ((ch >= 0x20 && ch != 0x7f) || ch == '\t' || (ch == '\r' && p + 1 == e)))) {
+            p += n;
             continue;
+        }
         snprintf(err, errlen,
-                 "file '%s': line %d: byte 0x%02x at column %zu: an inline setup file is text "
+                 "file '%s': line %d: byte 0x%02x at column %zu: an inline setup file is text%s "
                  "(a RESP file starts with '*')",
-                 path, line, ch, (size_t)(p - s) + 1);
+                 path, line, ch, (size_t)(p - (const unsigned char *)s) + 1,
+                 ch >= 0x80 ? ", and this byte is no part of a UTF-8 character" : "");
         return 1;
     }
     return 0;

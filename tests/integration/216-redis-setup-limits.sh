@@ -6,9 +6,10 @@
 # refused up front naming the driver's 256 MiB cap on a connection's first bytes (it used to
 # fail later as "could not build the connection's hello bytes"); an inline setup file with a
 # NUL byte is refused naming its line and column (it used to end the file there: 1 of 3
-# commands sent), by the driver and by compare before any run. A setup command that blocks
-# (BLPOP) times out naming the setup, not a bare handshake. A setup file of 3 commands
-# within the limits reaches a real redis-server whole. Cost: well under a second.
+# commands sent), by the driver and by compare before any run; so is a byte of no UTF-8
+# character (0xff, a surrogate), which was sent as it was. A setup command that blocks
+# (BLPOP) times out naming the setup, not a bare handshake. A setup file of 4 commands
+# (one with UTF-8 text) within the limits reaches a real redis-server whole. Cost: well under a second.
 . "$(dirname "$0")/../lib.sh"
 need redis-cli
 start_redis r
@@ -37,6 +38,12 @@ bad "NUL byte" "file '$T/nul.txt': line 2: byte 0x00 at column 8" \
 printf 'SET a 1\nSET b \001\n' > "$T/ctl.txt"
 bad "control byte" "line 2: byte 0x01 at column 7" \
     "$DRIVER" redis --port "$REDIS_PORT" --duration 0.1 --setup "\"$T/ctl.txt\""
+printf 'SET a 1\nSET b \377\376\n' > "$T/bin.txt"
+bad "binary byte" "line 2: byte 0xff at column 7: an inline setup file is text, and this byte is no part of a UTF-8" \
+    "$DRIVER" redis --port "$REDIS_PORT" --duration 0.1 --setup "\"$T/bin.txt\""
+printf 'SET a 1\nSET s \355\240\200\n' > "$T/sur.txt"
+bad "UTF-8 surrogate" "line 2: byte 0xed at column 7" \
+    "$DRIVER" redis --port "$REDIS_PORT" --duration 0.1 --setup "\"$T/sur.txt\""
 write_grid "$T/grid.json" g "\"protocol\": \"redis\", \"connections\": 1, \"setup\": \"$T/nul.txt\""
 write_spec "$T/spec.json" redis "$T/grid.json" '"runs": 1, "warmup": 0, "duration": 0.1' \
     a "redis-server --port {port} --save '' --appendonly no"
@@ -53,9 +60,10 @@ grep -qF "(handshake and --setup not answered: a setup command may block, e.g. B
     fail "the timeout does not name the setup: $(cat "$T/err")"
 
 # within the limits: every command of the file arrives (CRLF line ends and tabs are text)
-printf 'SET a 1\r\nSET\tb 2\nSET c 3\n' > "$T/good.txt"
+printf 'SET a 1\r\nSET\tb 2\nSET c 3\nSET u \303\251\344\270\255\360\237\230\200\n' > "$T/good.txt"
 "$DRIVER" redis --port "$REDIS_PORT" --duration 0.1 --warmup 0 --setup "\"$T/good.txt\"" > "$T/r.json" 2> "$T/err" ||
     fail "a good setup file: $(cat "$T/err")"
-assert_eq "$(json_get "$T/r.json" 'this.setup.commands')" 3 "setup commands sent"
+assert_eq "$(json_get "$T/r.json" 'this.setup.commands')" 4 "setup commands sent"
 assert_eq "$(redis-cli -p "$REDIS_PORT" mget a b c | tr '\n' ' ')" "1 2 3 " "keys set by the setup"
+assert_eq "$(redis-cli -p "$REDIS_PORT" strlen u)" 9 "the UTF-8 value set by the setup (bytes)"
 echo ok
