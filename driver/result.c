@@ -128,6 +128,8 @@ int result_judge(struct drv_result *r, double error_limit_pct)
     r->reason[0] = '\0';
     if (ops == 0)
         reason_add(r, "no successful operation in the measured window");
+    if (ops == 0 && r->no_batch[0])
+        reason_add(r, r->no_batch);
     if (r->conns_held < r->conns_configured) {
         snprintf(one, sizeof(one), "held %u of %u connections", r->conns_held, r->conns_configured);
         reason_add(r, one);

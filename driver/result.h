@@ -46,6 +46,9 @@ struct drv_result {
     /* result_judge()'s verdict: failed runs still print their result, then exit 3 */
     int failed;
     char reason[RESULT_REASON_MAX];
+    /* why no measured batch was started, when none was (a --rate schedule that fell behind in
+     * the warm-up, no warm-up reply): added to reason ("" = a batch was, or ops > 0) */
+    char no_batch[192];
     json_t *extra; /* the workload's keys added to the result ("setup"), or NULL; owned */
     /* the window interval by interval (engine/series.h), NULL when off; owned. With it, the
      * longest gap in which no reply arrived and when it began (from the window's start) */

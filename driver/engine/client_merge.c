@@ -127,6 +127,8 @@ void client_finish(const struct run *run, unsigned nw, struct drv_result *r)
         char why[192];
 
         no_measured_batch_reason(run, nw, msent, why, sizeof(why));
+        if (why[0]) /* the run's reason says it too (result_judge), without the "; " */
+            snprintf(r->no_batch, sizeof(r->no_batch), "%s", why + 2);
         /* the result is still printed (status failed): say why on stderr as well */
         fprintf(stderr,
                 "driver: no successful operation in the measured window (errors: connect %llu, io "
