@@ -35,6 +35,11 @@ int grid_check_key(const char *file, const char *path, const char *key, const js
 /* The stable id: first 8 hex digits of SHA-256 over the canonical JSON (sorted keys, compact)
  * of params without "host" and "port". Returns 0, or -1. */
 int grid_config_id(const json_t *params, char id[9]);
+/* A configuration at a fixed rate (a number, not a percentage) whose window of duration_s
+ * holds fewer requests than the driver runs (1 due, 5 with "arrival": "poisson"): -1 with
+ * err naming label, the rate and what was expected (the driver refuses it, exit 2). */
+int grid_check_rate_window(const json_t *params, double duration_s, const char *label, char *err,
+                           size_t errlen);
 
 /* The label, e.g. "redis · tls · 4 KiB · pipeline16 · window1 · 4 clients". */
 void grid_config_label(const json_t *params, char *out, size_t outlen);

@@ -8,7 +8,8 @@
 # The driver alone at --rate 1e9, whose warm-up falls so far behind that no request due in the
 # window is ever sent, says so (it used to blame a missing warm-up reply), on stderr and in its
 # result's reason, which compare shows (it showed only "no successful operation"). report.md
-# says that a fixed-rate row's latency counts from the due time (it said closed-loop only).
+# says that a fixed-rate row's latency counts from the due time (it said closed-loop only). A
+# rate of 0.001/s (poisson) is refused by compare before any run (exit 2), not run to fail.
 # Cost: about 10 s (a run at 1e8/s overruns its 0.3 s window by seconds, as it did before).
 . "$(dirname "$0")/../lib.sh"
 need node
@@ -33,6 +34,16 @@ assert_eq "$(json_get "$T/fast/summary.json" \
 run_rate slow 200
 assert_eq "$rc" 0 "compare run at --rate 200: exit code ($(tail -n 2 "$T/slow.err"))"
 grep -q "$want" "$T/slow.err" && fail "a kept schedule was called not kept"
+# a rate whose window holds no request is refused before any run, naming the configuration
+write_grid "$T/few.grid.json" few '"protocol": "tcp", "connections": 1, "rate": 0.001, "arrival": "poisson"'
+write_spec "$T/few.spec.json" tcp "$T/few.grid.json" '"runs": 1, "warmup": 0.1, "duration": 0.3' \
+    a "$DRIVER serve tcp --port {port}"
+rc=0
+"$COMPARE" run --spec "$T/few.spec.json" --out "$T/few" > /dev/null 2> "$T/few.err" || rc=$?
+assert_eq "$rc" 2 "compare run at rate 0.001 poisson: exit code ($(cat "$T/few.err"))"
+grep -q "rate 0.001: 0.0003 requests due in its 0.3 s window; expected at least 16.6667 requests/s" "$T/few.err" ||
+    fail "the refusal does not say what was due and expected: $(cat "$T/few.err")"
+[ ! -e "$T/few/runs.jsonl" ] || fail "compare ran a rate whose window holds no request"
 # report.md's latency: on a row at a fixed rate it counts from the due time, not the write
 grep -q "latency counts instead from each batch's due time" "$T/slow/report.md" ||
     fail "report.md describes a fixed-rate row's latency as closed-loop only"
