@@ -315,14 +315,19 @@ static int spec_matches_from(const struct gate_cli *cli, const json_t *spec)
 }
 
 /* --from without --spec: the gate settings come from meta.json, which nothing checks; say so,
- * and what they are. */
-static void say_meta_settings(const struct gate_cli *cli, const json_t *meta)
+ * and what they are, on stderr and (summary's "gate_from_meta") in gate.md. */
+static void say_meta_settings(const struct gate_cli *cli, const json_t *meta, json_t *summary)
 {
     const json_t *gate = json_object_get(json_object_get(meta, "spec"), "gate");
-    char *shown;
+    char *shown, path[4200];
+    json_t *fm;
 
     if (!gate)
         return;
+    snprintf(path, sizeof(path), "%s/meta.json", cli->from);
+    fm = json_pack("{s:s, s:O}", "file", path, "gate", gate);
+    if (fm) /* gate.md says it too (gate_report.c) */
+        json_object_set_new(summary, "gate_from_meta", fm);
     shown = json_dumps(gate, JSON_COMPACT | JSON_PRESERVE_ORDER);
     fprintf(stderr,
             "compare: gate: the thresholds and noise settings are spec.gate of '%s/meta.json' "
@@ -560,7 +565,7 @@ int cmd_gate(int argc, char **argv)
     if (rc >= 0)
         goto out;
     if (cli.from && !cli.rq.spec_path)
-        say_meta_settings(&cli, spec);
+        say_meta_settings(&cli, spec, summary);
     if (apply_row_rules(o.dir, summary, &gc, err, sizeof(err)) < 0) {
         fprintf(stderr, "compare: gate: per-row thresholds: %s\n", err);
         rc = EXIT_HARNESS;

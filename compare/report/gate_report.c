@@ -249,6 +249,22 @@ static void lead_modified(FILE *f, const json_t *summary)
         fprintf(f, "**%s**\n", json_string_value(mod));
 }
 
+/* gate --from without --spec: the gate settings came from the run's meta.json, unchecked
+ * (summary "gate_from_meta": {"file", "gate"}); said in the first lines, as a modification. */
+static void lead_from_meta(FILE *f, const char *lang, const json_t *summary)
+{
+    const json_t *fm = json_object_get(summary, "gate_from_meta");
+    char *shown;
+
+    if (!json_is_string(json_object_get(fm, "file")))
+        return;
+    shown = json_dumps(json_object_get(fm, "gate"), JSON_COMPACT | JSON_PRESERVE_ORDER);
+    say(f, lang, G_FROM_META, json_string_value(json_object_get(fm, "file")), shown ? shown : "?",
+        (const char *)NULL);
+    fputc('\n', f);
+    free(shown);
+}
+
 /* The thresholds a fixed-rate row is judged by (outcome.h), said once when the summary has
  * such a row: the global list above holds the closed-loop rows' set. */
 static void rate_rules(FILE *f, const char *lang, const json_t *summary,
@@ -395,6 +411,7 @@ char *gate_markdown(const json_t *summary, const struct gate_config *gc,
     if (!f)
         return NULL;
     lead_modified(f, summary);
+    lead_from_meta(f, lang, summary);
     fprintf(f, "%s\n", GATE_MARKER);
     say(f, lang, G_HEAD, i18n(lang, outcome_words(gr->code)), (const char *)NULL);
     fputs("\n\n", f);

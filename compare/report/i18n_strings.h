@@ -1039,6 +1039,9 @@ X(G_GATED, "Gated metrics and thresholds: ", "受门禁的指标与阈值：")
 X(G_NONE_GLOBALLY, "none globally", "全局无")
 X(G_PER_ROW_ONE, " ({0} per-row rule in the spec)", "（规格中有 {0} 条按行规则）")
 X(G_PER_ROW_MANY, " ({0} per-row rules in the spec)", "（规格中有 {0} 条按行规则）")
+X(G_FROM_META,
+  "**The thresholds and noise settings are spec.gate of `{0}`, which nothing checks: {1}**",
+  "**阈值和噪声设置取自 `{0}` 的 spec.gate，未经任何校验：{1}**")
 X(G_RATE_RULES,
   " On rows at a fixed rate throughput is the rate asked for: it and CPU efficiency are not "
   "gated there, server CPU per request is gated at {0}% and P99 latency at {1}% (0: not gated).",

@@ -7,7 +7,8 @@
 # and gate.md, report.md, report.html and summary.json say so first. A dataset record of the
 # wrong shape is a modification (exit 2 naming "dataset"). `gate --from DIR --spec OTHER`
 # whose versions differ is refused (exit 2 naming both); with the run's own spec it is
-# accepted. The gate settings gate --from reads from meta.json are said on stderr.
+# accepted. The gate settings gate --from reads from meta.json are said on stderr and in
+# gate.md's first line (the PR comment), not when --spec gave them.
 # Cost: two sharded runs of 2 x 0.2 s, then re-renders only; about 3 s.
 . "$(dirname "$0")/../lib.sh"
 need node
@@ -84,4 +85,8 @@ rc=0; "$COMPARE" gate --from s1 > /dev/null 2> err || rc=$?
 [ "$rc" -le 4 ] || fail "gate --from s1: exit $rc: $(cat err)"
 grep -q "spec.gate of 's1/meta.json' (not checked against anything): .*\"noise_limit\":42" err ||
     fail "gate --from does not say where its settings come from: $(cat err)"
+head -1 s1/gate.md | grep -q "^\*\*The thresholds and noise settings are spec.gate of \`s1/meta.json\`, which nothing checks: .*\"noise_limit\":42" ||
+    fail "gate.md (the PR comment) does not say where its settings come from: $(head -1 s1/gate.md)"
+"$COMPARE" gate --from s1 --spec spec.json > /dev/null 2>&1 || [ $? -le 4 ] || fail "gate --from s1 --spec"
+grep -q "which nothing checks" s1/gate.md && fail "with --spec, gate.md says the settings are meta.json's"
 echo "unverified refused, judged when told; other specs refused; meta.json settings named"
