@@ -476,13 +476,16 @@ void proc_describe_status(int status, char *out, size_t outlen)
         snprintf(out, outlen, "status %d", status);
 }
 
-void proc_file_tail(const char *path, size_t max_bytes, char *out, size_t outlen)
+/* The last max_bytes of path, or with whole > max_bytes the line that holds them read
+ * whole as far back as whole bytes go, as one line (see proc_file_tail). */
+static void file_tail(const char *path, size_t max_bytes, size_t whole, char *out, size_t outlen)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
+    size_t span = whole > max_bytes ? whole : max_bytes;
     char *buf = NULL;
     off_t size;
     ssize_t n;
-    size_t i, o = 0;
+    size_t i, o = 0, from = 0;
     int space = 0;
 
     if (outlen)
@@ -490,18 +493,23 @@ void proc_file_tail(const char *path, size_t max_bytes, char *out, size_t outlen
     if (fd < 0)
         return;
     size = lseek(fd, 0, SEEK_END);
-    if (size <= 0 || !(buf = malloc(max_bytes + 1)))
+    if (size <= 0 || !(buf = malloc(span + 1)))
         goto out;
-    if ((size_t)size > max_bytes)
-        lseek(fd, size - (off_t)max_bytes, SEEK_SET);
+    if ((size_t)size > span)
+        lseek(fd, size - (off_t)span, SEEK_SET);
     else
         lseek(fd, 0, SEEK_SET);
-    n = read(fd, buf, max_bytes);
+    n = read(fd, buf, span);
     if (n <= 0)
         goto out;
     while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\r'))
         n--;
-    for (i = 0; i < (size_t)n && o + 4 < outlen; i++) {
+    if ((size_t)n > max_bytes) { /* from max_bytes before the end, or its line's start */
+        from = (size_t)n - max_bytes;
+        while (whole > max_bytes && from > 0 && buf[from - 1] != '\n')
+            from--;
+    }
+    for (i = from; i < (size_t)n && o + 4 < outlen; i++) {
         unsigned char c = (unsigned char)buf[i];
         if (c == '\n') {
             if (o > 0 && !space) {
@@ -518,6 +526,16 @@ void proc_file_tail(const char *path, size_t max_bytes, char *out, size_t outlen
 out:
     free(buf);
     close(fd);
+}
+
+void proc_file_tail(const char *path, size_t max_bytes, char *out, size_t outlen)
+{
+    file_tail(path, max_bytes, 0, out, outlen);
+}
+
+void proc_file_tail_line(const char *path, size_t max_bytes, size_t whole, char *out, size_t outlen)
+{
+    file_tail(path, max_bytes, whole, out, outlen);
 }
 
 void proc_ended_reason(const struct proc *p, const char *who, const char *log, char *reason,

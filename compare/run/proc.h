@@ -104,6 +104,10 @@ void proc_ended_reason(const struct proc *p, const char *who, const char *log, c
 /* The last max_bytes of a file as one line: newlines become " | ", trimmed; "" when empty or
  * unreadable. */
 void proc_file_tail(const char *path, size_t max_bytes, char *out, size_t outlen);
+/* proc_file_tail, but a line the last max_bytes start inside is kept whole when it starts
+ * within the last whole bytes (a driver's message names its flag at its start). */
+void proc_file_tail_line(const char *path, size_t max_bytes, size_t whole, char *out,
+                         size_t outlen);
 
 /* Parses a CPU list ("0", "0,2", "1-3,6") into set. Returns 0, or -1. */
 int proc_parse_cpus(const char *list, cpu_set_t *set);

@@ -480,7 +480,7 @@ static enum run_step run_driver_start(struct run_ctx *c)
  * driver's output judged. */
 static enum run_step run_driver_wait(struct run_ctx *c)
 {
-    char tail[600];
+    char tail[1000];
     double timeout;
 
     if (c->srv_started)
@@ -500,7 +500,7 @@ static enum run_step run_driver_wait(struct run_ctx *c)
         c->interrupted = 1;
         return STEP_OUT;
     }
-    proc_file_tail(c->drv_log, 300, tail, sizeof(tail));
+    proc_file_tail_line(c->drv_log, 300, 900, tail, sizeof(tail));
     c->result = validate_run(c->res.status, c->res.timed_out, timeout, c->res.out, tail, c->eff,
                              c->reason, sizeof(c->reason));
     return STEP_NEXT;

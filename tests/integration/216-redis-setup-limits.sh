@@ -8,7 +8,8 @@
 # NUL byte is refused naming its line and column (it used to end the file there: 1 of 3
 # commands sent), by the driver and by compare before any run; so is a byte of no UTF-8
 # character (0xff, a surrogate), which was sent as it was. A setup command that blocks
-# (BLPOP) times out naming the setup, not a bare handshake. A setup file of 4 commands
+# (BLPOP) times out naming the setup, not a bare handshake. compare quotes a driver's
+# refusal from its start. A setup file of 4 commands
 # (one with UTF-8 text) within the limits reaches a real redis-server whole. Cost: well under a second.
 . "$(dirname "$0")/../lib.sh"
 need redis-cli
@@ -49,6 +50,18 @@ write_spec "$T/spec.json" redis "$T/grid.json" '"runs": 1, "warmup": 0, "duratio
     a "redis-server --port {port} --save '' --appendonly no"
 bad "compare, NUL byte" "line 2: byte 0x00 at column 8" "$COMPARE" run --spec "$T/spec.json" --out "$T/o"
 [ ! -e "$T/o/runs.jsonl" ] || fail "compare ran with a bad setup file"
+
+# a driver that refuses a setup at the real --payload is quoted from the start of its message
+# (the flag and the count), not from its last 300 bytes
+write_grid "$T/big.json" g '"protocol": "redis", "connections": 1, "payload": 1048576,
+    "setup": [{"command": "SET k__i__ __data__", "count": 300}]'
+write_spec "$T/big.spec.json" redis "$T/big.json" '"runs": 1, "warmup": 0, "duration": 0.1' \
+    a "redis-server --port {port} --save '' --appendonly no"
+rc=0
+"$COMPARE" run --spec "$T/big.spec.json" --out "$T/b" > /dev/null 2> "$T/err" || rc=$?
+assert_eq "$rc" 3 "compare, 300 x 1 MiB: exit code ($(tail -n 3 "$T/err"))"
+grep -q "run failed: .*exit 2: driver: redis: --setup '.*': \[0\]: 300 commands of up to 1048611 bytes" "$T/err" ||
+    fail "the driver's refusal is not quoted from its start: $(grep 'run failed' "$T/err")"
 
 # a setup command that blocks (BLPOP on a key nobody pushes) is named as the setup's
 printf 'SET a 1\nBLPOP nokey 7\n' > "$T/block.txt"
