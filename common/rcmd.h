@@ -57,8 +57,9 @@ typedef size_t (*rcmd_fill_fn)(void *ctx, unsigned ph, const char **p);
 struct rcmd_out {
     char *p;
     size_t len, cap;
-    size_t max; /* 0: no limit; else rcmd_out_put refuses to grow past max bytes */
-    int toobig; /* set when it refused */
+    size_t max;  /* 0: no limit; else rcmd_out_put refuses to grow past max bytes */
+    int toobig;  /* set when it refused */
+    int measure; /* only len grows, nothing is stored (p stays NULL): a size check */
 };
 int rcmd_out_put(struct rcmd_out *o, const void *p, size_t n);
 void rcmd_out_free(struct rcmd_out *o);

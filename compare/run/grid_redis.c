@@ -61,7 +61,8 @@ int grid_check_redis(const char *file, const char *path, const char *key, const 
         if (rcmd_keypat_parse(json_string_value(v), &kp, why, sizeof(why)) < 0)
             return fail(file, path, v, why, err, errlen);
     } else {
-        struct rcmd_out out = {.max = (size_t)256 << 20}; /* the driver's cap at any payload */
+        /* the driver's cap at any payload; measured, not stored */
+        struct rcmd_out out = {.max = (size_t)256 << 20, .measure = 1};
         uint64_t n = 0;
 
         /* expanded as the driver will (a file is read), with a stand-in value */

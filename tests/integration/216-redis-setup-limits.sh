@@ -8,8 +8,8 @@
 # NUL byte is refused naming its line and column (it used to end the file there: 1 of 3
 # commands sent), by the driver and by compare before any run; so is a byte of no UTF-8
 # character (0xff, a surrogate), which was sent as it was. A setup command that blocks
-# (BLPOP) times out naming the setup, not a bare handshake. compare quotes a driver's
-# refusal from its start. A setup file of 4 commands
+# (BLPOP) times out naming the setup, not a bare handshake. compare sizes a setup without
+# building it, and quotes a driver's refusal from its start. A setup file of 4 commands
 # (one with UTF-8 text) within the limits reaches a real redis-server whole. Cost: well under a second.
 . "$(dirname "$0")/../lib.sh"
 need redis-cli
@@ -51,10 +51,24 @@ write_spec "$T/spec.json" redis "$T/grid.json" '"runs": 1, "warmup": 0, "duratio
 bad "compare, NUL byte" "line 2: byte 0x00 at column 8" "$COMPARE" run --spec "$T/spec.json" --out "$T/o"
 [ ! -e "$T/o/runs.jsonl" ] || fail "compare ran with a bad setup file"
 
-# a driver that refuses a setup at the real --payload is quoted from the start of its message
-# (the flag and the count), not from its last 300 bytes
+# compare sizes a setup within the cap without building it (5,000,000 commands: 170 MB
+# built, "out of memory" under a 120 MB address-space limit, before), then a driver that
+# refuses it at the real --payload is quoted from the start of its message (the flag and the
+# count), not from its last 300 bytes
+case ${PAIRBENCH_BUILD:-build} in *san*) CLIMIT=unlimited ;; *) CLIMIT=120000 ;; esac
 write_grid "$T/big.json" g '"protocol": "redis", "connections": 1, "payload": 1048576,
     "setup": [{"command": "SET k__i__ __data__", "count": 300}]'
+write_grid "$T/many.json" g '"protocol": "redis", "connections": 1,
+    "setup": [{"command": "SET k__i__ __data__", "count": 5000000}]'
+write_spec "$T/many.spec.json" redis "$T/many.json" '"runs": 1, "warmup": 0, "duration": 0.1' \
+    a "redis-server --port {port} --save '' --appendonly no"
+sed 's|"name": "a",|"name": "a", "driver": "/nonexistent/driver",|' "$T/many.spec.json" > "$T/many2.spec.json"
+rc=0
+sh -c 'ulimit -v "$1"; exec "$0" run --spec "$2" --out "$3"' "$COMPARE" "$CLIMIT" "$T/many2.spec.json" "$T/m" \
+    > /dev/null 2> "$T/err" || rc=$?
+assert_eq "$rc" 2 "compare, 5M setup commands under a 120 MB limit: exit code ($(cat "$T/err"))"
+grep -q "cannot find program '/nonexistent/driver'" "$T/err" ||
+    fail "compare did not get past the setup check to the driver check: $(cat "$T/err")"
 write_spec "$T/big.spec.json" redis "$T/big.json" '"runs": 1, "warmup": 0, "duration": 0.1' \
     a "redis-server --port {port} --save '' --appendonly no"
 rc=0
