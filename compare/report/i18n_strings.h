@@ -1087,6 +1087,8 @@ X(W_ACCT_ROW, "{0}: server CPU {1}; read/write system calls {2}; context switche
 X(W_PER_OP, "{0} → {1} {2} ({3}, {4})", "{0} → {1} {2}（{3}，{4}）")
 X(W_UNIT_US_OP, "µs/op", "微秒/操作")
 X(W_UNIT_PER_OP, "per op", "每操作")
+X(F_UNIT_SYSCALLS, "system calls/op", "系统调用/操作")
+X(F_UNIT_ALLOCS, "allocator calls/op", "分配器调用/操作")
 X(W_UNKNOWN, "unknown", "未知")
 X(W_SYSCALLS_NOTE,
   "System calls are the kernel's read/write counts (/proc/PID/io syscr + syscw): send/recv on "
