@@ -63,9 +63,11 @@ const char *html_verdict_class(const char *verdict);
 /* The verdict's colour in the forest plot ("#3a5f8f" for "~", NULL or an unknown word). */
 const char *html_verdict_color(const char *verdict);
 
-/* The tables of the page: multi-version (throughput and CPU, latency, evidence) or the
- * single-version detailed results. */
+/* The tables of the changes, right after the summary: multi-version (throughput and CPU,
+ * latency, efficiency) or the single-version detailed results. */
 void html_tables(const struct html_ctx *c);
+/* The evidence table and note, then interference and server accounting (window_text). */
+void html_evidence(const struct html_ctx *c);
 
 /* The counted-cost table, its limits and where the instructions went (report_html_cost.c);
  * nothing when the summary holds no counted runs. */
