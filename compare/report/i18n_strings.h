@@ -227,6 +227,10 @@ X(M_DEF_LATENCY,
   "。"
   "它不是单条命令的延迟。每批一条消息时（pipeline 1，TCP、HTTP 和 WebSocket 行即如此），"
   "它就是一次消息往返。")
+X(M_RSS_SAME,
+  "The driver's peak RSS was {0}–{1} MiB in every run of every version, and `~` in every "
+  "configuration, so no table.",
+  "驱动程序的峰值 RSS 在每个版本的每次运行中都是 {0}–{1} MiB，每个配置都是 `~`，因此不列表格。")
 X(M_DEF_RSS, "Peak RSS is the driver process's lifetime peak resident memory.",
   "峰值 RSS 是驱动进程整个生命周期内的常驻内存峰值。")
 X(M_EVID_RULE,

@@ -390,7 +390,13 @@ static void write_compare(const struct md *m)
     fprintf(m->f, "%s\n\n", md_t(m, M_DEF_LATENCY));
     md_section_load(m);
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_MEMORY));
-    md_table_memory(m);
+    if (m->model->rss_all_same) {
+        md_tmpl(m, md_t(m, M_RSS_SAME), num_fixed(m->model->rss_lo, 1).s,
+                num_fixed(m->model->rss_hi, 1).s, MD_END);
+        md_put(m, " ");
+    } else {
+        md_table_memory(m);
+    }
     fprintf(m->f, "%s\n\n", md_t(m, M_DEF_RSS));
     md_section_instructions(m);
     md_section_workloads(m);
