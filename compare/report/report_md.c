@@ -393,7 +393,7 @@ static void write_compare(const struct md *m)
     if (m->model->rss_all_same) {
         md_tmpl(m, md_t(m, M_RSS_SAME), num_fixed(m->model->rss_lo, 1).s,
                 num_fixed(m->model->rss_hi, 1).s, MD_END);
-        md_put(m, " ");
+        md_put(m, md_t(m, M_SENT_SEP));
     } else {
         md_table_memory(m);
     }
