@@ -685,9 +685,10 @@ X(D_METHOD,
   "newest night is still worse than the nights before it by the threshold. The newest night "
   "is also judged on the night it happens, by the verdict rule of the comparisons: the log of "
   "its value against the mean log of the previous {0} nights, whose spread is the noise (a "
-  "t-test of one new value); regressed when the change passes the threshold at p ≤ 0.05, "
-  "undecided when the nights' noise could make it. Thresholds: {1}. Only gated metrics decide "
-  "the exit code.",
+  "t-test of one new value, at least 3 nights before it); regressed when the change passes "
+  "the threshold at p ≤ 0.05, with Holm's procedure across a configuration's gated timed "
+  "metrics (one claim about the night), undecided when the nights' noise could make it. "
+  "Thresholds: {1}. Only gated metrics decide the exit code.",
   "方法：对每个配置和指标，序列是基线版本每晚的中位数。最新一晚与之前 {0} "
   "晚的中位数比较；趋势比较最近 {0} 晚的中位数与再之前 {0} "
   "晚的中位数（缓慢漂移会先在这里显现，早于任何单独一晚）。变化点由 E-divisive 均值法（Matteson & "
@@ -696,8 +697,9 @@ X(D_METHOD,
   "并通过对其附近各晚拟合一条直线加一个跳变来判断它是台阶还是缓慢漂移的一部分（跳变的 |t| 超过 4 "
   "时为台阶）。回归台阶：最后一个报告的变化是朝坏方向的台阶，发生在最近 {0} "
   "晚之内，且最新一晚仍比之前各晚差至少一个阈值。最新一晚也在当晚按比较的判定规则判断：其数值的对数"
-  "与之前 {0} 晚对数的均值比较，以各晚的离散为噪声（对一个新值的 t 检验）；变化越过阈值且 p ≤ 0.05 "
-  "时为退步，各晚的噪声足以造成该变化时为未判定。阈值：{1}。只有受检指标决定退出码。")
+  "与之前 {0} 晚对数的均值比较，以各晚的离散为噪声（对一个新值的 t 检验，之前至少 3 晚）；变化越过"
+  "阈值且 p ≤ 0.05 时为退步，一个配置的各受检计时指标之间用 Holm 方法（对这一晚的一个结论），各晚的"
+  "噪声足以造成该变化时为未判定。阈值：{1}。只有受检指标决定退出码。")
 X(D_THRESHOLD, "{0} {1}%{2}", "{0} {1}%{2}")
 X(D_RATE_RULES,
   "Rows at a fixed rate (open loop) are judged as the gate judges them: their throughput is "
