@@ -47,7 +47,7 @@ static void steps_row(const struct md *m, size_t step, const json_t *row)
 
 void md_section_steps(const struct md *m)
 {
-    struct steps st;
+    struct steps st = {0};
     char n[32];
     size_t i, vi;
 
