@@ -111,6 +111,32 @@ X(M_SERIES_LINE,
   "reply gap was decided or stands out, are drawn in report.html.",
   "随时间变化：{1} 个配置中有 {0} 个的衰减或最长无回复间隔已判定或较突出，其吞吐量序列绘于 "
   "report.html。")
+X(M_METHOD_SEQ,
+  "Method: a sequence; each version's server is started once per round and serves the {3} "
+  "configurations one after another as steps, in the order of \"Step by step\", then stops; "
+  "each step is measured in its own window ({1} s warm-up, {2} s measurement); {0} rounds, "
+  "and the order of the versions alternates between rounds. Tables show median [min–max] over "
+  "the runs: a range is {0} observations, not a confidence interval.",
+  "方法：序列运行；每一轮中每个版本的服务器只启动一次，按“逐步结果”中的顺序依次服务这 {3} "
+  "个配置（每个配置为一步），之后停止；每一步在自己的窗口内测量（预热 {1} 秒，测量 {2} 秒）；共 "
+  "{0} 轮，轮与轮之间交替版本顺序。表格给出各次运行的中位数 [最小值–最大值]：一个区间是 {0} "
+  "次观测，不是置信区间。")
+X(M_H_STEPS, "Step by step", "逐步结果")
+X(M_STEPS_INTRO,
+  "One server process per version and round served these {0} steps in this order. Each step "
+  "is compared like any configuration, but its server had already served the steps before it "
+  "(their keys, lists, memory and whatever else builds up); its server CPU covers the step's "
+  "own window only.",
+  "每个版本每一轮由一个服务器进程按此顺序服务这 {0} "
+  "步。每一步像其他配置一样比较，但其服务器已经服务过之前的各步（其键、列表、内存以及其他累积的状态"
+  "）；"
+  "其服务器 CPU 只计该步自己的窗口。")
+X(M_COL_STEP, "Step", "步骤")
+X(M_STEPS_FIRST,
+  "`{0}` against `{1}`: throughput is first regressed at step {2} of {3}, {4} ({5}).",
+  "`{0}` 对比 `{1}`：吞吐量在 {3} 步中的第 {2} 步首次退步，即 {4}（{5}）。")
+X(M_STEPS_NONE, "`{0}` against `{1}`: no step's throughput is regressed.",
+  "`{0}` 对比 `{1}`：没有任何一步的吞吐量退步。")
 X(M_COMPLETE_ROWS, "{0} of {1} configurations complete; {2} of {3} runs ok, {4} failed.",
   "{1} 个配置中 {0} 个完整；{3} 次运行中 {2} 次成功，{4} 次失败。")
 X(M_REOPENED,

@@ -635,6 +635,7 @@ static int write_page(const struct html_ctx *c, char *err, size_t errlen)
      * the measurement was, the pictures, and the details */
     html_tables(c);
     html_completeness(c);
+    html_steps(c);
     html_forest(c);
     if (charts(c) != 0) {
         snprintf(err, errlen, "report_html: out of memory or write error");

@@ -82,6 +82,9 @@ void html_full_cost(const struct html_ctx *c);
  * no row has one. */
 void html_series(const struct html_ctx *c);
 
+/* "Step by step" of a sequence run (report_html_steps.c); nothing for any other run. */
+void html_steps(const struct html_ctx *c);
+
 /* The summary in words (two or more versions / one version), the completeness and the
  * weaknesses (report_html_summary.c). */
 void html_summary_multi(const struct html_ctx *c);
