@@ -4,8 +4,8 @@
 #   make test       unit + integration tests (real servers on loopback)
 #   make unit       unit tests only
 #   make mutate     mutation testing: every mutant of tests/mutants.txt killed by its tests
-#   make check      clang-format check, code shape, include rooms and use, test lint, cppcheck,
-#                   clang-tidy
+#   make check      clang-format check, code shape, include rooms and use, test lint, no
+#                   citation of a dated results file, cppcheck, clang-tidy
 #   make demo       install what is missing, build, run a short real comparison
 #   make deps       run ci/install-deps.sh
 #   make install    bin/compare, bin/driver, their man pages and lib/pairbench/ into $(DESTDIR)$(PREFIX)
@@ -158,6 +158,7 @@ check:
 	sh tests/include-rooms.sh
 	sh tests/inline-sentences.sh
 	sh tests/percent-format.sh
+	sh tests/results-cites.sh
 	sh tests/test-lint.sh
 	CC='$(CC)' sh tests/unused-includes.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \

@@ -3,7 +3,7 @@
 # family, model and stepping too, worded as meta.json's cpu_id), the kernel, and how an idle vCPU waits (the idle driver
 # and the guest's halt-polling window). Two VMs of the project's kind, same kernel and boot
 # line, put ECHO at 4 connections and pipeline 1 at 0.85 and at 1.56 of redis-benchmark
-# (docs/results/2026-12-01-second-host.md).
+# (docs/performance.md, "What the figures depend on").
 host_line() {
     host_cpu=$(awk -F': *' '/^model name/ && !m {m = $2} /^cpu family/ && !f {f = $2}
         /^model\t/ && !n {n = $2} /^stepping/ && !s {s = $2}

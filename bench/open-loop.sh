@@ -1,7 +1,7 @@
 #!/bin/sh
 # Benchmark (not a test): how steady fixed-rate figures are next to saturated throughput on
 # this machine, and whether the gate on fixed-rate rows passes A/A and catches 10% more CPU
-# per request (issue 40; docs/results/2026-12-04-open-loop.md).
+# per request (issue 40; docs/results/open-loop.md).
 #   1. One `compare run` A/A (the same servers as baseline and candidate, ROUNDS rounds) over
 #      Redis SET at 1 and 4 connections and the reference TCP echo server at 4 connections,
 #      each row twice: closed loop (saturated) and at a fixed rate (RATE_REDIS, RATE_TCP).
@@ -13,7 +13,7 @@
 #      bench/sensitivity.sh's figure), which should exit 1. Each gate may spend BUDGET.
 #      The gate pins the driver and the server, and pinned the server's CPU per request
 #      and the cost of a round can differ from step 1's unpinned figures: on the 2-vCPU VM
-#      of docs/results/2026-12-05-open-loop-gate.md, 19 us and 1.03 ns (TCP_CPU_US=19
+#      of docs/results/open-loop.md, "The fixed-rate gate", 19 us and 1.03 ns (TCP_CPU_US=19
 #      NS_PER_ROUND=1.03 gave a candidate measured at +10.8%).
 # Every comparison is a timing run: each one runs under `flock /tmp/pairbench-timing.lock`.
 # Usage: sh bench/open-loop.sh [ROUNDS] [DURATION] [TRIES]   (defaults 6, 2 s, 3)

@@ -14,7 +14,7 @@
 #      work per request); KNOB=delay with `--delay-us N` (each reply held N µs), the knob
 #      issue 8 names — in a CPU-bound closed loop with 256 messages in flight a hold mostly
 #      changes how the server batches, so its cost is small, not monotonic and does not
-#      reproduce (docs/results/2026-11-30-sensitivity.md);
+#      reproduce (docs/results/verdicts.md, "The slowdown knob");
 #   2. run `compare run` A/A (baseline against itself) REPEAT times: every `regressed` (or
 #      `improved`) verdict is a false alarm;
 #   3. run it A/B with the 10% and with the 5% setting: `regressed` is a detection.
@@ -29,7 +29,7 @@
 # Defaults: CAP 100 extra rounds, DURATION 0.25 s, REPEAT 3, PAIRS 12. On the project's VM a
 # run's noise does not shrink with its length (0.25 s and 2 s runs vary alike from one
 # process to the next), so short runs and many rounds measure a change most precisely in a
-# given time (docs/results/2026-11-30-sensitivity.md, "Short runs, more rounds").
+# given time (docs/results/verdicts.md, "Short runs, more rounds").
 # Usage: sh bench/sensitivity.sh [CAP] [DURATION] [REPEAT]
 #   env: KNOB (work or delay), PIN (pinning for every comparison: "DRIVER_CPUS SERVER_CPUS",
 #   e.g. "0 1", passed as compare run's --pin-driver/--pin-server), RUNS (5), PAIRS (12),

@@ -5,7 +5,12 @@
 // browser serves every file (starting Chromium is the slow part), each file in its own tab.
 //
 //   node tests/html_check.js FILE.html... [--profile DIR] [--timeout-ms N] [--dom-dir DIR]
+//                            [--viewport WxH]
 //
+// --viewport WxH lays each page out in a window of W × H CSS pixels (default Chromium's own)
+// and adds "layout": {"width", "scroll_width" (wider than width: the page scrolls sideways),
+// "tops": {"<section id>": its top in page pixels, ...}, "first_table": the top of the first
+// table of changes (the first <table> in section "tables")}.
 // --dom-dir DIR writes each page's DOM as Chromium built it (document.documentElement's
 // outerHTML, like --dump-dom) to DIR/<file name>.dom.
 //
@@ -26,11 +31,16 @@ const os = require('os');
 
 const args = process.argv.slice(2);
 const files = [];
-let profile = null, timeoutMs = 60000, domDir = null;
+let profile = null, timeoutMs = 60000, domDir = null, viewport = null;
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--profile') profile = args[++i];
   else if (args[i] === '--timeout-ms') timeoutMs = parseInt(args[++i], 10);
   else if (args[i] === '--dom-dir') domDir = args[++i];
+  else if (args[i] === '--viewport') {
+    const m = /^([0-9]+)x([0-9]+)$/.exec(args[++i] || '');
+    if (!m) { process.stderr.write(`html_check.js: --viewport '${args[i]}': expected WxH, e.g. 1400x900\n`); process.exit(2); }
+    viewport = { width: +m[1], height: +m[2] };
+  }
   else files.push(args[i]);
 }
 if (!files.length) { process.stderr.write('usage: html_check.js FILE.html... [--profile DIR] [--timeout-ms N]\n'); process.exit(2); }
@@ -150,6 +160,9 @@ async function check(file) {
   const loaded = new Promise(r => { onLoad = r; });
   pages.set(sessionId, { result, url, onLoad });
   await Promise.all(['Runtime.enable', 'Log.enable', 'Page.enable', 'Network.enable'].map(m => send(m, {}, sessionId)));
+  if (viewport)
+    await send('Emulation.setDeviceMetricsOverride', { width: viewport.width, height: viewport.height,
+      deviceScaleFactor: 1, mobile: viewport.width < 600 }, sessionId);
   await send('Page.navigate', { url }, sessionId);
   await loaded;
   // let late errors (timers, deferred loads) arrive
@@ -176,6 +189,15 @@ async function check(file) {
       return { before_charts: !first || !!(s.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING),
                width: s.viewBox.baseVal.width, labels: boxes.length,
                label_min_x: Math.min(...boxes.map(b => b.x)), marks };
+    })(),
+    layout: (() => {
+      const top = e => Math.round(e.getBoundingClientRect().top + window.scrollY);
+      const tops = {};
+      for (const s of document.querySelectorAll('section[id]')) tops[s.id] = top(s);
+      const t = document.querySelector('section#tables table');
+      return { width: document.documentElement.clientWidth,
+               scroll_width: document.documentElement.scrollWidth, tops,
+               first_table: t ? top(t) : null };
     })() })`;
   const ev = await send('Runtime.evaluate', { expression: expr, returnByValue: true }, sessionId);
   Object.assign(result, JSON.parse(ev.result.value));

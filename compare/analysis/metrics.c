@@ -114,8 +114,8 @@ static const struct metric_def defs[METRIC_ALL] = {
                               "µs per operation",
                               "每次操作的微秒数",
                               0},
-    /* 1%: above the spread of three counted runs of one binary (docs/performance.md;
-     * docs/results/2026-12-02-instructions.md has the table behind it) */
+    /* 1%: above the spread of three counted runs of one binary (docs/results/counted-cost.md,
+     * "The 1% threshold") */
     [METRIC_INSTRUCTIONS] = {"instructions",
                              {"instr", NULL},
                              "instructions",
@@ -131,8 +131,9 @@ static const struct metric_def defs[METRIC_ALL] = {
                              "instructions/op",
                              "指令/操作",
                              0},
-    /* thresholds and floors above the A/A spreads (docs/results/2026-12-04-full-cost.md): the
-     * software events move with scheduling, the counted ones repeat */
+    /* thresholds and floors above the A/A spreads (docs/results/counted-cost.md, "System
+     * calls, allocations, wake-ups"): the software events move with scheduling, the counted
+     * ones repeat */
     [METRIC_CONTEXT_SWITCHES] = {"context_switches",
                                  {"ctxsw", "wakeups", NULL},
                                  "context_switches",
@@ -209,7 +210,7 @@ static const struct metric_def defs[METRIC_ALL] = {
                             "分配器调用/操作",
                             0.1},
     /* 5%: above the A/A spread of the cache-simulated count, which moves more than the
-     * instruction count (docs/performance.md, "Counted channels") */
+     * instruction count (docs/results/counted-cost.md, "Estimated cycles") */
     [METRIC_ESTIMATED_CYCLES] = {"estimated_cycles",
                                  {"cycles", NULL},
                                  "estimated_cycles",

@@ -14,12 +14,13 @@
 /* Exact counts (every counted line of both versions with instructions.fixed.exact) are
  * decided per seed pair at this share of the metric's threshold: 1% -> 0.15%. The share must
  * stay above the one-seed A/A spread of exact counts and below the smallest change the gate
- * must catch; the measurements behind it are in docs/results/2026-12-04-exact-counts.md. */
+ * must catch; the measurements behind it: docs/results/counted-cost.md, "The exact-pair
+ * shares". */
 #define SUMMARY_COST_EXACT_SHARE 0.15
 /* The same when every line of both versions also ran on the virtual clock
  * (instructions.fixed.clock.kind "virtual"): 1% -> 0.05%. Counts of one seed on the virtual
  * clock repeat to the instruction, so the share is only room for servers not measured
- * (docs/results/2026-12-04-exact-counts.md has the figures). */
+ * (docs/results/counted-cost.md, "Exact counts" and "The exact-pair shares"). */
 #define SUMMARY_COST_EXACT_SHARE_VIRTUAL 0.05
 
 /* Adds to metric (a row's "instructions" metric object) "source" (e.g. "valgrind-3.19.0"),

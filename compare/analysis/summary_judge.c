@@ -238,11 +238,11 @@ double summary_disturbance_cores(const json_t *interf)
 }
 
 /* A timed metric's regressed or improved verdict becomes undecided with
- * STATS_REASON_DISTURBED when it rests on disturbed runs (kept because too few clean rounds
- * remain: disturb.h), or when disturbed rounds were set aside and fewer clean rounds than
- * planned are left, unless the disturbance could not have made the change. Work that takes
- * k cores beside the measured processes can at worst slow one side by (1 + k)× (it shares
- * their cores) and leave the other alone, so a log change past ln(1 + k) of the most
+ * STATS_REASON_DISTURBED (as does one undecided for its noise) when it rests on disturbed runs
+ * (kept because too few clean rounds remain: disturb.h), or when disturbed rounds were set aside
+ * and fewer clean rounds than planned are left, unless the disturbance could not have made the
+ * change. Work that takes k cores beside the measured processes can at worst slow one side by (1 +
+ * k)× (it shares their cores) and leave the other alone, so a log change past ln(1 + k) of the most
  * disturbed run, plus three standard errors of the measured noise, is more than the
  * disturbance explains and stays decided (docs/statistics.md, "Interference"). Counts
  * (instructions, system calls, allocations, wake-ups, faults) are not timed and keep theirs. */
@@ -278,6 +278,13 @@ static void hold_disturbed(json_t *row, json_t *metrics, size_t planned)
             const char *v = ju_str(cmp, "verdict", "");
             double change = ju_num(cmp, "change", 0);
 
+            /* noise measured on disturbed runs is the disturbance's as much as the row's:
+             * named as such, so the remedy read is an idle runner */
+            if (strcmp(v, VERDICT_UNDECIDED) == 0 &&
+                strcmp(ju_str(cmp, "reason", ""), STATS_REASON_NOISE) == 0) {
+                json_object_set_new(cmp, "reason", json_string(STATS_REASON_DISTURBED));
+                continue;
+            }
             if (strcmp(v, VERDICT_REGRESSED) != 0 && strcmp(v, VERDICT_IMPROVED) != 0)
                 continue;
             if (change > -1 &&

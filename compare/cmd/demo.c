@@ -5,7 +5,8 @@
  * grid are written into the run directory (input/) so that the report's "reproduce" command
  * works as is. The counted-cost channel is on for one row, SET at pipeline 1 (3 counted rounds
  * of 2000 requests under valgrind; one row keeps the demo short, timed in
- * docs/results/2026-12-02-instructions.md): one decisive figure when the timed rows are noisy.
+ * docs/results/counted-cost.md, "The demo's counted row"): one decisive figure when the timed
+ * rows are noisy.
  * Prints where the report is and its "Throughput and CPU" table. */
 #include <errno.h>
 #include <limits.h>

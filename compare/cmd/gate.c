@@ -33,9 +33,10 @@
 #define GATE_MAX_THRESHOLD_FLAGS 32
 #define GATE_COMMENT_MAX 60000
 /* Without --budget or gate.budget a gate spends at most this much: the ceiling users accept
- * (issue 41). bench/gate-trust.sh's A/A case decided within it in 10 of 10 tries on the host
- * of docs/performance.md; a gate stops as soon as every row is decided, so a host that
- * resolves its thresholds early pays only for the rounds it needs. */
+ * (issue 41). bench/gate-trust.sh's A/A case decided within it in 10 of 10 tries on an idle
+ * host (docs/results/verdicts.md, "The gate's defaults"); a gate stops as soon as every row
+ * is decided, so a host that resolves its thresholds early pays only for the rounds it
+ * needs. */
 #define GATE_DEFAULT_BUDGET_S 300.0 /* GitHub refuses comment bodies over 65536 characters */
 
 static const char usage[] =

@@ -111,6 +111,32 @@ X(M_SERIES_LINE,
   "reply gap was decided or stands out, are drawn in report.html.",
   "随时间变化：{1} 个配置中有 {0} 个的衰减或最长无回复间隔已判定或较突出，其吞吐量序列绘于 "
   "report.html。")
+X(M_METHOD_SEQ,
+  "Method: a sequence; each version's server is started once per round and serves the {3} "
+  "configurations one after another as steps, in the order of \"Step by step\", then stops; "
+  "each step is measured in its own window ({1} s warm-up, {2} s measurement); {0} rounds, "
+  "and the order of the versions alternates between rounds. Tables show median [min–max] over "
+  "the runs: a range is {0} observations, not a confidence interval.",
+  "方法：序列运行；每一轮中每个版本的服务器只启动一次，按“逐步结果”中的顺序依次服务这 {3} "
+  "个配置（每个配置为一步），之后停止；每一步在自己的窗口内测量（预热 {1} 秒，测量 {2} 秒）；共 "
+  "{0} 轮，轮与轮之间交替版本顺序。表格给出各次运行的中位数 [最小值–最大值]：一个区间是 {0} "
+  "次观测，不是置信区间。")
+X(M_H_STEPS, "Step by step", "逐步结果")
+X(M_STEPS_INTRO,
+  "One server process per version and round served these {0} steps in this order. Each step "
+  "is compared like any configuration, but its server had already served the steps before it "
+  "(their keys, lists, memory and whatever else builds up); its server CPU covers the step's "
+  "own window only.",
+  "每个版本每一轮由一个服务器进程按此顺序服务这 {0} "
+  "步。每一步像其他配置一样比较，但其服务器已经服务过之前的各步（其键、列表、内存以及其他累积的状态"
+  "）；"
+  "其服务器 CPU 只计该步自己的窗口。")
+X(M_COL_STEP, "Step", "步骤")
+X(M_STEPS_FIRST,
+  "`{0}` against `{1}`: throughput is first regressed at step {2} of {3}, {4} ({5}).",
+  "`{0}` 对比 `{1}`：吞吐量在 {3} 步中的第 {2} 步首次退步，即 {4}（{5}）。")
+X(M_STEPS_NONE, "`{0}` against `{1}`: no step's throughput is regressed.",
+  "`{0}` 对比 `{1}`：没有任何一步的吞吐量退步。")
 X(M_COMPLETE_ROWS, "{0} of {1} configurations complete; {2} of {3} runs ok, {4} failed.",
   "{1} 个配置中 {0} 个完整；{3} 次运行中 {2} 次成功，{4} 次失败。")
 X(M_REOPENED,
@@ -233,6 +259,10 @@ X(M_DEF_LATENCY_RATE,
   "driver fell behind is counted in full.",
   "固定速率的行（开环，`rate`）中，延迟改为从批次在计划中的到期时间算到读到其最后一个回复："
   "批次因服务器或驱动落后而等待的时间全部计入。")
+X(M_RSS_SAME,
+  "The driver's peak RSS was {0}–{1} MiB in every run of every version, and `~` in every "
+  "configuration, so no table.",
+  "驱动程序的峰值 RSS 在每个版本的每次运行中都是 {0}–{1} MiB，每个配置都是 `~`，因此不列表格。")
 X(M_DEF_RSS, "Peak RSS is the driver process's lifetime peak resident memory.",
   "峰值 RSS 是驱动进程整个生命周期内的常驻内存峰值。")
 X(M_EVID_RULE,
@@ -687,9 +717,10 @@ X(D_METHOD,
   "newest night is still worse than the nights before it by the threshold. The newest night "
   "is also judged on the night it happens, by the verdict rule of the comparisons: the log of "
   "its value against the mean log of the previous {0} nights, whose spread is the noise (a "
-  "t-test of one new value); regressed when the change passes the threshold at p ≤ 0.05, "
-  "undecided when the nights' noise could make it. Thresholds: {1}. Only gated metrics decide "
-  "the exit code.",
+  "t-test of one new value, at least 3 nights before it); regressed when the change passes "
+  "the threshold at p ≤ 0.05, with Holm's procedure across a configuration's gated timed "
+  "metrics (one claim about the night), undecided when the nights' noise could make it. "
+  "Thresholds: {1}. Only gated metrics decide the exit code.",
   "方法：对每个配置和指标，序列是基线版本每晚的中位数。最新一晚与之前 {0} "
   "晚的中位数比较；趋势比较最近 {0} 晚的中位数与再之前 {0} "
   "晚的中位数（缓慢漂移会先在这里显现，早于任何单独一晚）。变化点由 E-divisive 均值法（Matteson & "
@@ -698,8 +729,9 @@ X(D_METHOD,
   "并通过对其附近各晚拟合一条直线加一个跳变来判断它是台阶还是缓慢漂移的一部分（跳变的 |t| 超过 4 "
   "时为台阶）。回归台阶：最后一个报告的变化是朝坏方向的台阶，发生在最近 {0} "
   "晚之内，且最新一晚仍比之前各晚差至少一个阈值。最新一晚也在当晚按比较的判定规则判断：其数值的对数"
-  "与之前 {0} 晚对数的均值比较，以各晚的离散为噪声（对一个新值的 t 检验）；变化越过阈值且 p ≤ 0.05 "
-  "时为退步，各晚的噪声足以造成该变化时为未判定。阈值：{1}。只有受检指标决定退出码。")
+  "与之前 {0} 晚对数的均值比较，以各晚的离散为噪声（对一个新值的 t 检验，之前至少 3 晚）；变化越过"
+  "阈值且 p ≤ 0.05 时为退步，一个配置的各受检计时指标之间用 Holm 方法（对这一晚的一个结论），各晚的"
+  "噪声足以造成该变化时为未判定。阈值：{1}。只有受检指标决定退出码。")
 X(D_THRESHOLD, "{0} {1}%{2}", "{0} {1}%{2}")
 X(D_RATE_RULES,
   "Rows at a fixed rate (open loop) are judged as the gate judges them: their throughput is "
@@ -1096,6 +1128,8 @@ X(W_ACCT_ROW, "{0}: server CPU {1}; read/write system calls {2}; context switche
 X(W_PER_OP, "{0} → {1} {2} ({3}, {4})", "{0} → {1} {2}（{3}，{4}）")
 X(W_UNIT_US_OP, "µs/op", "微秒/操作")
 X(W_UNIT_PER_OP, "per op", "每操作")
+X(F_UNIT_SYSCALLS, "system calls/op", "系统调用/操作")
+X(F_UNIT_ALLOCS, "allocator calls/op", "分配器调用/操作")
 X(W_UNKNOWN, "unknown", "未知")
 X(W_SYSCALLS_NOTE,
   "System calls are the kernel's read/write counts (/proc/PID/io syscr + syscw): send/recv on "

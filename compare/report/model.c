@@ -135,6 +135,33 @@ static void count_reopened(struct report_model *m, const json_t *row)
     }
 }
 
+/* rss_all_same and its range (model.h). */
+static void rss_same(struct report_model *m)
+{
+    size_t r, v;
+
+    m->rss_all_same = m->nv > 1 && m->nrows > 0;
+    m->rss_lo = INFINITY;
+    m->rss_hi = 0;
+    for (r = 0; r < m->nrows && m->rss_all_same; r++) {
+        const json_t *row = json_array_get(m->rows, r), *mo = summary_metric(row, "rss_mib");
+        const json_t *vals = json_object_get(mo, "values");
+
+        for (v = 0; v < m->nv && m->rss_all_same; v++) {
+            const json_t *x = json_object_get(vals, m->versions[v]);
+
+            m->rss_all_same =
+                json_is_object(x) &&
+                (v == 0 || strcmp(ju_str(summary_vs(row, "rss_mib", m->versions[v]), "verdict", ""),
+                                  VERDICT_SAME) == 0);
+            m->rss_lo = fmin(m->rss_lo, ju_num(x, "min", INFINITY));
+            m->rss_hi = fmax(m->rss_hi, ju_num(x, "max", 0));
+        }
+    }
+    if (!(m->rss_lo <= m->rss_hi))
+        m->rss_all_same = 0;
+}
+
 static void count_rows(struct report_model *m)
 {
     size_t r, v, j;
@@ -399,6 +426,7 @@ int report_model_build(struct report_model *m, const json_t *summary, const json
             goto oom;
     }
     count_rows(m);
+    rss_same(m);
     if (weaknesses(m) < 0)
         goto oom;
     evidence(m);

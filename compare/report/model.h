@@ -80,6 +80,10 @@ struct report_model {
     double reopened_max[MODEL_MAX_VERSIONS];
     /* rows with a series to draw (analysis/overtime.h: decay or stall decided or notable) */
     size_t n_series_rows;
+    /* the driver's peak RSS is `~` for every candidate in every row: the range of every
+     * run's value (rss_lo..rss_hi MiB), stated in one sentence instead of a table */
+    int rss_all_same;
+    double rss_lo, rss_hi;
     /* per row: noisy; TLS without verification; failed or missing runs (unjudged) */
     unsigned char *unstable, *insecure, *unjudged;
     size_t n_unstable, n_insecure, n_unjudged;

@@ -6,12 +6,12 @@
 #include "util/jobs_util.h"
 
 const struct report_full_metric report_full_metrics[REPORT_FULL_N] = {
-    {"syscalls", F_LIM_SYSCALLS, "by_name", "system calls/op", NULL},
-    {"allocations", F_LIM_ALLOCS, "functions", "allocator calls/op", NULL},
-    {"estimated_cycles", F_LIM_CYCLES, "by_part", "per op", "estimated_cycles"},
-    {"context_switches", F_LIM_CTXSW, NULL, NULL, NULL},
-    {"page_faults", F_LIM_FAULTS, NULL, NULL, NULL},
-    {"cpu_migrations", F_LIM_MIGR, NULL, NULL, NULL},
+    {"syscalls", F_LIM_SYSCALLS, "by_name", F_UNIT_SYSCALLS, NULL},
+    {"allocations", F_LIM_ALLOCS, "functions", F_UNIT_ALLOCS, NULL},
+    {"estimated_cycles", F_LIM_CYCLES, "by_part", W_UNIT_PER_OP, "estimated_cycles"},
+    {"context_switches", F_LIM_CTXSW, NULL, W_UNIT_PER_OP, NULL},
+    {"page_faults", F_LIM_FAULTS, NULL, W_UNIT_PER_OP, NULL},
+    {"cpu_migrations", F_LIM_MIGR, NULL, W_UNIT_PER_OP, NULL},
 };
 
 int report_full_has(const json_t *rows, const char *key)

@@ -15,12 +15,12 @@
 #define REPORT_FULL_N 6
 
 struct report_full_metric {
-    const char *key;     /* summary key */
-    enum i18n_msg lim;   /* the limits text */
-    const char *where;   /* vs_baseline list of the names that changed most, or NULL */
-    const char *unit_en; /* what one of the names' figures is */
-    const char *slow;    /* the metric whose counted runs' slowdown its limits state (NULL:
-                          * the traced runs', syscalls) */
+    const char *key;    /* summary key */
+    enum i18n_msg lim;  /* the limits text */
+    const char *where;  /* vs_baseline list of the names that changed most, or NULL */
+    enum i18n_msg unit; /* what one of the names' figures is (with where) */
+    const char *slow;   /* the metric whose counted runs' slowdown its limits state (NULL:
+                         * the traced runs', syscalls) */
 };
 
 extern const struct report_full_metric report_full_metrics[REPORT_FULL_N];

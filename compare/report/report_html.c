@@ -153,7 +153,11 @@ const char report_html_css[] =
     "footer{color:#777;font-size:.8em;margin-top:2em}\n"
     "nav.toc{font-size:.9em;margin:.4em 0}nav.toc a{color:#1f5fa8;text-decoration:none}\n"
     "details.full{margin:.3em 0 .8em 0}details.full>summary{cursor:pointer;color:#1f5fa8}\n"
-    "th .u{white-space:nowrap}\n";
+    "th .u{white-space:nowrap}\n"
+    /* a phone: a table wider than the screen scrolls inside itself, never the page */
+    "@media (max-width:760px){body{padding:8px 10px}table{display:block;overflow-x:auto;"
+    "max-width:100%}td:first-child{min-width:9em}code{overflow-wrap:anywhere}}\n"
+    "@media print{details{display:block}details>summary{display:none}}\n";
 
 /* The charts, in page order; titles and axes come from the metric table (metrics.h). */
 static const char *const chart_keys[] = {"throughput",         "p50_us",      "p99_us",
@@ -471,9 +475,9 @@ static void nav(const struct html_ctx *c)
     static const struct {
         const char *id;
         enum i18n_msg name;
-    } sections[] = {{"summary", M_H_SUMMARY},    {"completeness", M_H_COMPLETENESS},
-                    {"charts", H_CHARTS},        {"tables", H_NAV_TABLES},
-                    {"environment", H_NAV_ENV},  {"provenance", H_NAV_PROVENANCE},
+    } sections[] = {{"summary", M_H_SUMMARY},           {"tables", H_NAV_TABLES},
+                    {"completeness", M_H_COMPLETENESS}, {"charts", H_CHARTS},
+                    {"environment", H_NAV_ENV},         {"provenance", H_NAV_PROVENANCE},
                     {"reproduce", M_H_REPRODUCE}};
     size_t i, m;
 
@@ -627,7 +631,11 @@ static int write_page(const struct html_ctx *c, char *err, size_t errlen)
     else
         html_summary_single(c);
     fputs("</section>\n", f);
+    /* the answer first: what was decided, then the tables of changes; then how complete
+     * the measurement was, the pictures, and the details */
+    html_tables(c);
     html_completeness(c);
+    html_steps(c);
     html_forest(c);
     if (charts(c) != 0) {
         snprintf(err, errlen, "report_html: out of memory or write error");
@@ -635,7 +643,7 @@ static int write_page(const struct html_ctx *c, char *err, size_t errlen)
     }
     html_load(c);
     html_series(c);
-    html_tables(c);
+    html_evidence(c);
     html_instructions(c);
     html_flame(c);
     html_full_cost(c);

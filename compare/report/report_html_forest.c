@@ -1,7 +1,7 @@
-/* report_html_forest: the chart of the change itself, first in report.html. Per row (and per
- * candidate), for each gated metric that was measured (throughput, CPU efficiency, P50,
- * P99, RSS by default; instructions per operation when counted): the paired change — the median of
- * the per-round ratios to the baseline, minus 1 — as a dot, its 90% interval as a line (the ratios'
+/* report_html_forest: the chart of the change itself, the first chart in report.html. Per row (and
+ * per candidate), for each gated metric that was measured (throughput, CPU efficiency, P50, P99,
+ * RSS by default; instructions per operation when counted): the paired change — the median of the
+ * per-round ratios to the baseline, minus 1 — as a dot, its 90% interval as a line (the ratios'
  * range when the interval is not recorded), the row's threshold as a shaded band around zero, the
  * dot coloured by the metric's verdict. One inline SVG, one panel per metric sharing the row
  * labels; each panel has its own symmetric percent axis. Deterministic bytes. */
@@ -16,13 +16,18 @@
 #include "util/jobs_util.h"
 
 #define F_LABEL_W 330.0 /* labels end here (text-anchor end), minus a gap */
-#define F_PANEL_W 220.0
-#define F_GAP 40.0
+#define F_PANEL_W 200.0
+#define F_GAP 30.0
+/* Panels side by side: more wrap into another band below, the labels again on its left, so
+ * the plot fits the page's 1280 px (330 + 4 × 230 = 1250) and never scrolls sideways */
+#define F_PER_BAND 4
 #define F_ROW_H 16.0
 #define F_TOP 40.0
 #define F_LEGEND_H 30.0
 #define F_LABEL_CELLS 56
 #define F_MAX_PANELS METRIC_ALL
+/* the left edge of panel k in its band */
+#define PANEL_X(k) (F_LABEL_W + (double)((k) % F_PER_BAND) * (F_PANEL_W + F_GAP))
 
 struct f_point {
     int present, has_interval;
@@ -100,18 +105,19 @@ static double x_of(double x0, double range, double v)
     return x0 + F_PANEL_W / 2 + v / range * (F_PANEL_W / 2);
 }
 
-static void panel_frame(const struct html_ctx *c, const struct metric_def *d, double x0,
+/* A panel's title, zero band and axis; y0 the top of its band. */
+static void panel_frame(const struct html_ctx *c, const struct metric_def *d, double x0, double y0,
                         double range, double h)
 {
     FILE *f = c->f;
     int t;
 
-    fprintf(f, "<text class=\"fh\" x=\"%.1f\" y=\"14\" text-anchor=\"middle\">",
-            x0 + F_PANEL_W / 2);
+    fprintf(f, "<text class=\"fh\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+            x0 + F_PANEL_W / 2, y0 + 14);
     svg_escape(f, c->zh ? d->title_zh : d->title_en);
     fputs("</text>\n", f);
     fprintf(f, "<rect class=\"zb\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n", x0,
-            F_TOP - 4, F_PANEL_W, h + 8);
+            y0 + F_TOP - 4, F_PANEL_W, h + 8);
     for (t = -2; t <= 2; t++) {
         double v = range * t / 2, x = x_of(x0, range, v);
         char tick[32];
@@ -123,7 +129,8 @@ static void panel_frame(const struct html_ctx *c, const struct metric_def *d, do
         fprintf(f,
                 "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
                 "<text class=\"tk\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-                t == 0 ? "ax" : "gl", x, F_TOP - 4, x, F_TOP + h + 4, x, F_TOP - 10, tick);
+                t == 0 ? "ax" : "gl", x, y0 + F_TOP - 4, x, y0 + F_TOP + h + 4, x, y0 + F_TOP - 10,
+                tick);
     }
 }
 
@@ -199,8 +206,8 @@ static int forest_gated(const struct html_ctx *c, int m)
 void html_forest(const struct html_ctx *c)
 {
     const struct metric_def *panels[F_MAX_PANELS];
-    double range[F_MAX_PANELS], w, h, y;
-    size_t np = 0, i, v, k, lines = c->nrows * (c->nv > 1 ? c->nv - 1 : 0);
+    double range[F_MAX_PANELS], w, h, y, band_h;
+    size_t np = 0, i, v, k, b, bands, lines = c->nrows * (c->nv > 1 ? c->nv - 1 : 0);
     int m;
 
     if (c->nv < 2 || c->nrows == 0)
@@ -211,17 +218,19 @@ void html_forest(const struct html_ctx *c)
             range[np] = axis_range(c, panels[np]->key);
             np++;
         }
-    w = F_LABEL_W + np * (F_PANEL_W + F_GAP);
-    h = lines * F_ROW_H;
+    bands = (np + F_PER_BAND - 1) / F_PER_BAND;
+    w = F_LABEL_W + (double)(np < F_PER_BAND ? np : F_PER_BAND) * (F_PANEL_W + F_GAP);
+    h = (double)lines * F_ROW_H;
+    band_h = F_TOP + h + 8;
     fprintf(c->f, "<section id=\"forest\">\n<h2>%s</h2>\n<p class=\"note\">%s</p>\n",
             i18n(c->zh ? "zh" : "en", H_FOREST), i18n(c->zh ? "zh" : "en", H_FOREST_NOTE));
     fprintf(c->f,
-            "<svg class=\"forest\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-            "role=\"img\" aria-label=\"%s\">\n",
-            w, F_TOP + h + 8 + F_LEGEND_H, w, F_TOP + h + 8 + F_LEGEND_H,
+            "<div class=\"wrap\"><svg class=\"forest\" width=\"%.0f\" height=\"%.0f\" "
+            "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"%s\">\n",
+            w, (double)bands * band_h + F_LEGEND_H, w, (double)bands * band_h + F_LEGEND_H,
             i18n(c->zh ? "zh" : "en", H_FOREST));
     for (k = 0; k < np; k++)
-        panel_frame(c, panels[k], F_LABEL_W + k * (F_PANEL_W + F_GAP), range[k], h);
+        panel_frame(c, panels[k], PANEL_X(k), (double)(k / F_PER_BAND) * band_h, range[k], h);
     y = F_TOP + F_ROW_H / 2;
     for (i = 0; i < c->nrows; i++) {
         const json_t *row = json_array_get(c->rows, i);
@@ -235,18 +244,22 @@ void html_forest(const struct html_ctx *c)
             else
                 snprintf(full, sizeof(full), "%s", lbl);
             term_fit(full, F_LABEL_CELLS, 0, cut, sizeof(cut));
-            fprintf(c->f, "<text class=\"fl\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>",
-                    F_LABEL_W - 8, y + 3.5);
-            svg_escape(c->f, full);
-            fputs("</title>", c->f);
-            svg_escape(c->f, cut);
-            fputs("</text>\n", c->f);
+            for (b = 0; b < bands; b++) {
+                fprintf(c->f,
+                        "<text class=\"fl\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>",
+                        F_LABEL_W - 8, y + (double)b * band_h + 3.5);
+                svg_escape(c->f, full);
+                fputs("</title>", c->f);
+                svg_escape(c->f, cut);
+                fputs("</text>\n", c->f);
+            }
             for (k = 0; k < np; k++) {
                 struct f_point p = point_of(c, row, panels[k]->key, c->versions[v]);
-                mark(c, &p, panels[k]->key, F_LABEL_W + k * (F_PANEL_W + F_GAP), range[k], y, full);
+                mark(c, &p, panels[k]->key, PANEL_X(k), range[k],
+                     y + (double)(k / F_PER_BAND) * band_h, full);
             }
         }
     }
-    legend(c, F_TOP + h + 8 + F_LEGEND_H / 2);
-    fputs("</svg>\n</section>\n", c->f);
+    legend(c, (double)bands * band_h + F_LEGEND_H / 2);
+    fputs("</svg></div>\n</section>\n", c->f);
 }

@@ -42,7 +42,7 @@ static void where(const struct html_ctx *c, const struct report_full_metric *fm)
                 html_esc(c, ju_str(it, "name", "?"));
                 fprintf(c->f, "</code> %s%.2f", d >= 0 ? "+" : "&minus;", fabs(d));
             }
-            fprintf(c->f, " %s</li>\n", fm->unit_en);
+            fprintf(c->f, " %s</li>\n", i18n(c->zh ? "zh" : "en", fm->unit));
         }
     if (any)
         fputs("</ul>\n", c->f);

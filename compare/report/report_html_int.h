@@ -63,9 +63,11 @@ const char *html_verdict_class(const char *verdict);
 /* The verdict's colour in the forest plot ("#3a5f8f" for "~", NULL or an unknown word). */
 const char *html_verdict_color(const char *verdict);
 
-/* The tables of the page: multi-version (throughput and CPU, latency, evidence) or the
- * single-version detailed results. */
+/* The tables of the changes, right after the summary: multi-version (throughput and CPU,
+ * latency, efficiency) or the single-version detailed results. */
 void html_tables(const struct html_ctx *c);
+/* The evidence table and note, then interference and server accounting (window_text). */
+void html_evidence(const struct html_ctx *c);
 
 /* The counted-cost table, its limits and where the instructions went (report_html_cost.c);
  * nothing when the summary holds no counted runs. */
@@ -79,6 +81,9 @@ void html_full_cost(const struct html_ctx *c);
 /* The throughput of the rows with a series, over time (report_html_series.c); nothing when
  * no row has one. */
 void html_series(const struct html_ctx *c);
+
+/* "Step by step" of a sequence run (report_html_steps.c); nothing for any other run. */
+void html_steps(const struct html_ctx *c);
 
 /* The summary in words (two or more versions / one version), the completeness and the
  * weaknesses (report_html_summary.c). */

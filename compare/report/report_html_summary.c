@@ -16,6 +16,10 @@
 #include "report/sentences.h"
 #include "analysis/stats.h"
 
+/* Rows named in the summary per candidate: the rest are in the tables just below it, which
+ * must start on the first screen (a 96-row page named 12 and pushed them to 1127 px). */
+#define HTML_NOTABLE_MAX 6
+
 /* The metrics of row decided regressed or improved for version v (a counted metric such as
  * instructions included), first: "instructions regressed (+6.0%); ". */
 static void decided_metrics(const struct html_ctx *c, const json_t *row, size_t v)
@@ -34,8 +38,10 @@ static void decided_metrics(const struct html_ctx *c, const json_t *row, size_t 
             continue;
         snprintf(span, sizeof(span), "<span class=\"%s\">%s</span>", html_verdict_class(verdict),
                  verdict);
-        html_say(c, H_SUM_DECIDED, name, span,
-                 html_fmt_change(ju_get_num(vs, "change", &ch) == 0 ? ch : NAN, b, sizeof(b)),
+        /* the metric's words, as the tables title it ("P50", not the key "p50_us") */
+        html_say(c, H_SUM_DECIDED,
+                 L(c, metric_def((enum metric)k)->short_en, metric_def((enum metric)k)->title_zh),
+                 span, html_fmt_change(ju_get_num(vs, "change", &ch) == 0 ? ch : NAN, b, sizeof(b)),
                  (const char *)NULL);
     }
 }
@@ -92,7 +98,7 @@ static void notable_for(const struct html_ctx *c, size_t v)
         fputs("<p>", c->f);
         put_sentence(c, sent_notable_intro(c->model, v, c->zh ? "zh" : "en"));
         fputs("</p>\n<ul>\n", c->f);
-        for (k = 0; k < mc->n_notable && k < 12; k++)
+        for (k = 0; k < mc->n_notable && k < HTML_NOTABLE_MAX; k++)
             notable_sentence(c, json_array_get(c->rows, mc->notable[k]), v);
         if (mc->n_notable > k) {
             snprintf(b1, sizeof(b1), "%zu", mc->n_notable - k);

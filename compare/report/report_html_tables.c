@@ -557,10 +557,18 @@ void html_tables(const struct html_ctx *c)
         throughput_table(c);
         latency_table(c);
         efficiency_table(c);
-        evidence_table(c);
-        window_section(c);
     } else {
         detailed_table(c);
     }
     fputs("</section>\n", c->f);
+}
+
+void html_evidence(const struct html_ctx *c)
+{
+    if (c->nv < 2)
+        return;
+    fprintf(c->f, "<section id=\"evidence\">\n<h2>%s</h2>\n", HT(c, M_H_EVIDENCE));
+    evidence_table(c);
+    fputs("</section>\n", c->f);
+    window_section(c);
 }

@@ -27,7 +27,7 @@ static void md_window(const struct md *m);
 
 /* ---- words for the summary ---- */
 
-static const char *verdict_word(const struct md *m, const char *v)
+const char *md_verdict_word(const struct md *m, const char *v)
 {
     if (strcmp(v, VERDICT_REGRESSED) == 0)
         return md_t(m, M_V_REGRESSED);
@@ -68,7 +68,8 @@ static char *flag_text(const struct md *m, const json_t *row, const char *ver)
             struct md fm = *m;
 
             fm.f = f;
-            md_tmpl(&fm, md_t(m, M_FLAG), md_t(m, i18n_metric_msg(i)), verdict_word(m, v), MD_END);
+            md_tmpl(&fm, md_t(m, M_FLAG), md_t(m, i18n_metric_msg(i)), md_verdict_word(m, v),
+                    MD_END);
         }
     }
     fclose(f);
@@ -300,16 +301,19 @@ static void completeness(const struct md *m)
 static void method(const struct md *m, enum i18n_msg id)
 {
     const json_t *st = json_object_get(m->meta, "settings");
-    char runs[32];
+    char runs[32], steps[32];
 
     snprintf(runs, sizeof(runs), "%lld", (long long)ju_num(m->summary, "rounds", 0));
+    snprintf(steps, sizeof(steps), "%zu", m->nrows);
+    if (id == M_METHOD && json_is_true(json_object_get(st, "sequence")))
+        id = M_METHOD_SEQ; /* one server per version and round (report_md_steps.c) */
     md_tmpl(m, md_t(m, id), runs,
             json_is_number(json_object_get(st, "warmup")) ? num_fixed(ju_num(st, "warmup", 0), 2).s
                                                           : md_t(m, M_UNKNOWN),
             json_is_number(json_object_get(st, "duration"))
                 ? num_fixed(ju_num(st, "duration", 0), 2).s
                 : md_t(m, M_UNKNOWN),
-            MD_END);
+            steps, MD_END);
     md_put(m, "\n\n");
 }
 
@@ -395,6 +399,7 @@ static void write_compare(const struct md *m)
     md_put(m, md_t(m, M_CAUSE));
     md_put(m, "\n\n");
     completeness(m);
+    md_section_steps(m);
 
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_THROUGHPUT));
     if (nway) {
@@ -408,7 +413,13 @@ static void write_compare(const struct md *m)
     latency_definition(m);
     md_section_load(m);
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_MEMORY));
-    md_table_memory(m);
+    if (m->model->rss_all_same) {
+        md_tmpl(m, md_t(m, M_RSS_SAME), num_fixed(m->model->rss_lo, 1).s,
+                num_fixed(m->model->rss_hi, 1).s, MD_END);
+        md_put(m, md_t(m, M_SENT_SEP));
+    } else {
+        md_table_memory(m);
+    }
     fprintf(m->f, "%s\n\n", md_t(m, M_DEF_RSS));
     md_section_instructions(m);
     md_section_workloads(m);

@@ -41,7 +41,7 @@ static void md_where(const struct md *m, const struct report_full_metric *fm)
                 md_cell(m, ju_str(it, "name", "?"));
                 fprintf(m->f, "` %s%.2f", d >= 0 ? "+" : "−", fabs(d));
             }
-            fprintf(m->f, " %s\n", fm->unit_en);
+            fprintf(m->f, " %s\n", md_t(m, fm->unit));
         }
     }
     if (any)

@@ -81,6 +81,10 @@ void md_section_instructions(const struct md *m);
 void md_section_workloads(const struct md *m);
 /* report_md_load.c: where each version's P99 passes 1 ms in a rate sweep (nothing without). */
 void md_section_load(const struct md *m);
+/* report_md_steps.c: "Step by step" of a sequence run (nothing for any other run) */
+void md_section_steps(const struct md *m);
+/* A verdict in the report's words ("regressed" localized; "~" as it is). */
+const char *md_verdict_word(const struct md *m, const char *v);
 /* report_md_full.c: the full cost of a request (nothing when no row has it) */
 void md_section_full_cost(const struct md *m);
 

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "report/i18n.h"
+#include "analysis/summary.h"
+#include "util/fmt.h"
 
 #define END ((const char *)NULL)
 
@@ -288,4 +290,22 @@ char *sent_server_host(const json_t *meta, const char *lang)
     rtt_text(json_object_get(h, "rtt_after"), after, sizeof(after));
     return i18n_fill(i18n(lang, M_ENV_NETWORK_APART), addr ? addr : "?", name ? name : "?", cpus,
                      kernel ? kernel : "?", before, after, END);
+}
+
+char *sent_steps_first(const json_t *rows, const struct steps *st, const char *base,
+                       const char *cand, const char *lang)
+{
+    size_t k = steps_first_regressed(st, rows, "throughput", cand);
+    const json_t *row;
+    char ks[32], ns[32], change[64];
+
+    if (!k)
+        return i18n_fill(i18n(lang, M_STEPS_NONE), cand, base, END);
+    row = json_array_get(rows, st->row[k - 1]);
+    snprintf(ks, sizeof(ks), "%zu", k);
+    snprintf(ns, sizeof(ns), "%zu", st->n);
+    fmt_change(json_number_value(json_object_get(summary_vs(row, "throughput", cand), "change")),
+               change, sizeof(change));
+    return i18n_fill(i18n(lang, M_STEPS_FIRST), cand, base, ks, ns,
+                     json_string_value(json_object_get(row, "label")), change, END);
 }

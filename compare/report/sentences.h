@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "report/model.h"
+#include "report/steps.h"
 
 /* A sentence names at most SENT_LIST_MAX rows, then "and N more". */
 #define SENT_LIST_MAX 6
@@ -52,6 +53,11 @@ char *sent_undecided(const struct report_model *m, const char *lang);
 /* One version: "Highest throughput: row, X ops/s. Lowest batch P99: row, Y µs." (NULL when
  * no row has both). */
 char *sent_one_best(const struct report_model *m, const char *lang);
+
+/* A sequence run (steps.h): "`cand` against `base`: throughput is first regressed at step K
+ * of N, LABEL (CHANGE)." or "... no step's throughput is regressed." */
+char *sent_steps_first(const json_t *rows, const struct steps *st, const char *base,
+                       const char *cand, const char *lang);
 
 /* With the servers on a server host (meta.json "server_host"): "client and server apart: the
  * driver ran here, every server on ADDRESS (HOST, N CPUs, kernel K) over ssh; the idle round

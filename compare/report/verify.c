@@ -20,6 +20,7 @@ struct allowed {
     const char *recorded;                              /* dataset.sha256, or NULL */
     long timed_rounds, counted_rounds, syscall_rounds; /* the rounds of each kind of line */
     int repeats_disturbed; /* the gate ran disturbed rounds again (interference_limits) */
+    int sequence;          /* settings.sequence: a round cut short runs again whole */
 };
 
 static void flag_line(struct verify_result *vr, const char *name, unsigned line, const char *fmt,
@@ -70,6 +71,7 @@ static int allowed_init(struct allowed *a, const json_t *meta)
     a->timed_rounds = ju_int(json_object_get(meta, "settings"), "runs", 0) +
                       ju_int(json_object_get(meta, "confirmation"), "max_extra_rounds", 0);
     a->repeats_disturbed = json_object_get(meta, "interference_limits") != NULL;
+    a->sequence = json_is_true(json_object_get(json_object_get(meta, "settings"), "sequence"));
     inst = json_object_get(json_object_get(meta, "spec"), "instructions");
     a->counted_rounds = ju_int(inst, "runs", 3);
     a->syscall_rounds =
@@ -190,8 +192,10 @@ static int check_repeat(const struct allowed *a, json_t *seen, json_t *disturbed
     prev = json_object_get(seen, key);
     /* a counters line rides on its timed run: rerun with it when that round was disturbed */
     snprintf(tkey, sizeof(tkey), "%s\x1f\x1f%ld", cfg, round);
+    /* a sequence's round cut short runs again whole on --resume (run/sequence.h) */
     if (prev && json_is_true(json_array_get(prev, 1)) && !json_object_get(disturbed, rkey) &&
-        !(rides_on_timed(obj, kind) && json_object_get(disturbed, tkey)))
+        !(rides_on_timed(obj, kind) && json_object_get(disturbed, tkey)) &&
+        !(a->sequence && json_is_object(json_object_get(obj, "sequence"))))
         flag_line(vr, name, line,
                   "a second run of configuration '%s', version '%s', round %ld (line %lld "
                   "already holds it)",

@@ -308,7 +308,7 @@ static int count_run(struct runner *r, const struct sched_run *sr, const struct 
             goto out;
         /* let the server finish closing the warm-up's connections (slow under valgrind)
          * before the idle rate is measured: closes counted as idle work inflate the rate
-         * and so its correction (docs/results/2026-12-02-instructions.md) */
+         * and so its correction (docs/results/counted-cost.md, "The idle correction") */
         sleep_s(0.5);
     }
     if (cs->warmup_requests) {

@@ -12,6 +12,7 @@
 #include "analysis/cgprof.h"
 #include "run/cost_exact.h"
 #include "run/cost_int.h"
+#include "util/fmt.h"
 #include "util/jobs_util.h"
 
 #define SEED_LIB "libpairbench-seed.so"
@@ -418,7 +419,7 @@ void cost_verify_repeat(json_t *line, const json_t *rep)
     double tol =
         strcmp(kind, "virtual") == 0 ? COST_VERIFY_REPEAT_VIRTUAL : COST_VERIFY_REPEAT_REAL;
     double ch = a > 0 ? b / a - 1 : 0;
-    char why[1200];
+    char why[1200], chs[32];
 
     why[0] = '\0';
     if (!rinst || !json_is_object(rinst))
@@ -430,9 +431,10 @@ void cost_verify_repeat(json_t *line, const json_t *rep)
     else if (ch > tol || -ch > tol)
         snprintf(why, sizeof(why),
                  "a repeat of seed %lld counted %.2f instructions per operation against %.2f "
-                 "(%+.4f%%, more than the %.3f%% two counts of one seed may differ by): "
+                 "(%s, more than the %.3f%% two counts of one seed may differ by): "
                  "something the interposer does not fix still varies the count",
-                 (long long)ju_int(fixed, "seed", 0), b, a, ch * 100, tol * 100);
+                 (long long)ju_int(fixed, "seed", 0), b, a, fmt_change(ch, chs, sizeof(chs)),
+                 tol * 100);
     if (rinst)
         json_object_set_new(
             fixed, "repeat",

@@ -33,6 +33,7 @@
 #include "run/runner.h"
 #include "run/saturation.h"
 #include "run/schedule.h"
+#include "run/sequence.h"
 #include "run/spec.h"
 #include "analysis/stats.h"
 #include "util/redact.h"
@@ -193,6 +194,7 @@ struct exec {
     uint64_t timed_ns;            /* what the planned timed runs took (not the counted ones) */
     struct cost_settings cost;    /* the counted-cost channel */
     struct syscount_settings sys; /* counted runs of system calls */
+    struct seq_hold hold;         /* a sequence's server (sequence.h) */
 };
 
 /* The spec, the grids, the programs and the shard's configurations. */
@@ -243,8 +245,10 @@ static int exec_load(struct exec *e)
         cost_resolve(&e->cost, &e->sp, e->err, e->errlen) < 0 ||
         syscount_settings_parse(e->sp.syscalls, rq->syscalls, e->sp.path, &e->sys, e->err,
                                 e->errlen) < 0 ||
-        runner_check_host_channels(&e->r, e->cost.enabled, e->sys.enabled, e->err, e->errlen) < 0)
+        runner_check_host_channels(&e->r, e->cost.enabled, e->sys.enabled, e->err, e->errlen) < 0 ||
+        seq_check(&e->sp, rq, e->cost.enabled || e->sys.enabled, e->err, e->errlen) < 0)
         return EXIT_USAGE;
+    e->r.hold = e->sp.sequence ? &e->hold : NULL;
     e->r.count_event = e->cost.use_counters ? &e->cost.ev : NULL;
     e->selected = calloc(e->sp.n_configs + 1, 1);
     if (!e->selected || !e->r.server_versions) {
@@ -320,9 +324,14 @@ static int exec_plan(struct exec *e)
         e->done.sp = &e->sp;
         e->done.latest = latest_status(e->existing, &e->n_failed);
     }
-    e->n_plan =
-        sched_plan(e->sp.n_configs, e->sp.n_versions, e->runs, e->rq->shard_k, e->rq->shard_n,
-                   e->existing ? done_fn : NULL, &e->done, &e->plan, &e->n_total);
+    if (e->sp.sequence) /* round by round, every configuration a step (sequence.h) */
+        e->n_plan =
+            sched_plan_sequence(e->sp.n_configs, e->sp.n_versions, e->runs,
+                                e->existing ? done_fn : NULL, &e->done, &e->plan, &e->n_total);
+    else
+        e->n_plan =
+            sched_plan(e->sp.n_configs, e->sp.n_versions, e->runs, e->rq->shard_k, e->rq->shard_n,
+                       e->existing ? done_fn : NULL, &e->done, &e->plan, &e->n_total);
     if (e->n_plan == (size_t)-1) {
         snprintf(e->err, e->errlen, "out of memory");
         return EXIT_USAGE;
@@ -613,6 +622,7 @@ static void exec_release(struct exec *e)
 {
     if (e->fd >= 0)
         close(e->fd);
+    seq_hold_stop(&e->hold);
     if (e->work[0])
         runner_remove_tree(e->work);
     json_decref(e->done.latest);
@@ -646,6 +656,7 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     e->err = err;
     e->errlen = errlen;
     e->fd = -1;
+    seq_hold_init(&e->hold);
     stop_flag = 0;
     rc = exec_load(e);
     if (rc == EXIT_OK)
@@ -658,8 +669,8 @@ int run_execute(const struct run_request *rq, struct run_outcome *out, char *err
     rc = exec_saturation(e);
     if (rc == EXIT_OK && !stop_flag)
         rc = exec_schedule(e);
-    if (!stop_flag && rc == EXIT_OK && e->sp.n_versions >= 2)
-        rc = exec_confirm(e);
+    if (!stop_flag && rc == EXIT_OK && e->sp.n_versions >= 2 && !e->sp.sequence)
+        rc = exec_confirm(e); /* a sequence's extra round would be a whole sequence */
     if (stop_flag) {
         out->interrupted = 1;
         fprintf(stderr,

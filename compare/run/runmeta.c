@@ -196,6 +196,8 @@ json_t *runmeta_build(const struct run_request *rq, const struct runner *r,
         json_object_update(meta, rq->extra_meta);
         commits_known(meta);
     }
+    if (sp->sequence) /* one server per version and round through the configurations */
+        json_object_set_new(json_object_get(meta, "settings"), "sequence", json_true());
     if (r->host_meta) /* the server host: its machine, the path and its round trip */
         json_object_set(meta, "server_host", r->host_meta);
     return meta;

@@ -20,6 +20,7 @@
 #include "run/proc.h"
 #include "run/remote.h"
 #include "run/saturation.h"
+#include "run/sequence.h"
 #include "run/validate.h"
 #include "util/jobs_util.h"
 #include "util/words.h"
@@ -312,6 +313,7 @@ struct run_ctx {
     struct swcount *sw;   /* wake-ups and faults of the server's tree; NULL = none */
     double cpu0, cpu1;    /* the server's CPU seconds around the driver's life; -1 unknown */
     int have_res, interrupted, srv_started;
+    int held; /* the server is the sequence's (r->hold): neither stopped nor removed here */
     char *err;
     size_t errlen;
 };
@@ -385,6 +387,17 @@ static enum run_step run_server(struct run_ctx *c)
 
     if (c->ver->server)
         c->server_cmd = ju_str(c->ver->server, c->proto, NULL);
+    if (c->r->hold && c->sr->step) {
+        s = seq_hold_use(c->r->hold, c->sr, c->eff, &c->server, c->srv_dir, sizeof(c->srv_dir),
+                         c->srv_log, sizeof(c->srv_log), c->reason, sizeof(c->reason));
+        if (s < 0)
+            return STEP_RECORD;
+        if (s > 0) {
+            c->held = c->srv_started = 1;
+            c->r->server_conf = json_incref(c->r->hold->conf);
+            return STEP_NEXT;
+        }
+    }
     if (c->r->host && c->server_cmd)
         return run_server_remote(c);
     if (c->server_cmd || json_is_true(json_object_get(c->cfg->params, "serve"))) {
@@ -412,6 +425,11 @@ static enum run_step run_server(struct run_ctx *c)
         s = launch_start_placed(c->r, &l, c->eff, &c->server, c->reason, sizeof(c->reason));
     }
     c->srv_started = c->server.pid > 0;
+    if (c->r->hold && c->sr->step && s != 2) { /* the first step's server, for the rest */
+        seq_hold_take(c->r->hold, c->sr, s == 0 ? &c->server : NULL, c->eff, c->srv_dir, c->srv_log,
+                      c->started, c->r->server_conf, c->reason);
+        c->held = s == 0;
+    }
     if (s == 2) {
         c->interrupted = 1;
         return STEP_OUT;
@@ -567,7 +585,8 @@ static void run_record_server(struct run_ctx *c)
         json_object_set(c->server_obj, "window", c->swin);
     if (c->r->server_conf && json_is_object(c->server_obj))
         json_object_set(c->server_obj, "config", c->r->server_conf);
-    proc_stop(&c->server, KILL_AFTER_S);
+    if (!c->held)
+        proc_stop(&c->server, KILL_AFTER_S);
 }
 
 /* The runs.jsonl line: ok with the result, or failed with the reason. */
@@ -600,6 +619,8 @@ static void run_record_line(struct run_ctx *c)
     }
     if (c->have_res)
         json_object_set(c->line, "interference", c->interf);
+    if (c->r->hold && c->sr->step)
+        json_object_set_new(c->line, "sequence", seq_line(c->r->hold, c->sr));
     counted_record(c->r, c->sr, c->started, c->server_obj, &c->win, ok ? c->result : NULL,
                    c->ctr_why);
 }
@@ -607,6 +628,8 @@ static void run_record_line(struct run_ctx *c)
 /* Stops and reaps what still runs, removes the run's files, releases the rest. */
 static void run_release(struct run_ctx *c)
 {
+    if (c->held)
+        seq_hold_back(c->r->hold, c->sr, &c->server);
     if (c->driver.pid > 0)
         proc_stop(&c->driver, 0.1);
     if (c->server.pid > 0)
@@ -624,9 +647,11 @@ static void run_release(struct run_ctx *c)
     if (c->interrupted)
         c->err[0] = '\0';
     (void)unlink(c->cfg_path);
-    (void)unlink(c->srv_log);
     (void)unlink(c->drv_log);
-    runner_remove_tree(c->srv_dir);
+    if (!c->held) {
+        (void)unlink(c->srv_log);
+        runner_remove_tree(c->srv_dir);
+    }
     free(c->full);
     words_free(c->dargv);
     json_decref(c->result);

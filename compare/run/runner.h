@@ -56,6 +56,9 @@ struct runner {
      * launch_start_remote; NULL = here */
     const struct server_host *host;
     json_t *host_meta; /* meta.json's "server_host" (remote_preflight), or NULL */
+    /* a sequence's server (sequence.h): a run with sr->step > 0 runs against the server it
+     * holds for the step's version and round; NULL = a fresh server per run */
+    struct seq_hold *hold;
 };
 
 /* The configuration a run uses: the grid's, with warm-up and duration settled (command line,

@@ -74,3 +74,49 @@ size_t sched_plan(size_t n_configs, size_t n_versions, unsigned runs, unsigned s
     *out = plan;
     return n;
 }
+
+/* Whether every step of version v's round r is recorded. */
+static int sequence_done(size_t n_configs, size_t v, unsigned r, sched_done_fn done, void *ctx)
+{
+    size_t c;
+
+    if (!done)
+        return 0;
+    for (c = 0; c < n_configs; c++)
+        if (!done(ctx, c, v, r))
+            return 0;
+    return 1;
+}
+
+size_t sched_plan_sequence(size_t n_configs, size_t n_versions, unsigned runs, sched_done_fn done,
+                           void *ctx, struct sched_run **out, size_t *n_total)
+{
+    size_t c, n = 0, cap = (size_t)runs * n_versions * n_configs;
+    unsigned r, p;
+    struct sched_run *plan = malloc((cap ? cap : 1) * sizeof(*plan));
+
+    *out = NULL;
+    if (!plan)
+        return (size_t)-1;
+    for (r = 1; r <= runs; r++) {
+        for (p = 1; p <= n_versions; p++) {
+            size_t v = sched_version_at(n_versions, r, p);
+
+            if (sequence_done(n_configs, v, r, done, ctx))
+                continue;
+            for (c = 0; c < n_configs; c++) {
+                plan[n] = (struct sched_run){.config = c,
+                                             .version = v,
+                                             .round = r,
+                                             .position = p,
+                                             .step = (unsigned)c + 1,
+                                             .steps = (unsigned)n_configs};
+                n++;
+            }
+        }
+    }
+    if (n_total)
+        *n_total = cap;
+    *out = plan;
+    return n;
+}

@@ -15,6 +15,9 @@ struct sched_run {
     size_t version;    /* index into the spec's versions */
     unsigned round;    /* 1-based */
     unsigned position; /* 1-based position within the round */
+    /* a step of a sequence (spec "sequence": true, run/sequence.h): its 1-based index among
+     * the round's configurations and their count; 0 and 0 for a run with a fresh server */
+    unsigned step, steps;
 };
 
 /* Parses "K/N" (1 <= K <= N <= 10000). Returns 0, or -1. */
@@ -33,5 +36,13 @@ typedef int (*sched_done_fn)(void *ctx, size_t config, size_t version, unsigned 
 size_t sched_plan(size_t n_configs, size_t n_versions, unsigned runs, unsigned shard_k,
                   unsigned shard_n, sched_done_fn done, void *ctx, struct sched_run **out,
                   size_t *n_total);
+
+/* The runs of a sequence (spec "sequence": true): rounds 1..runs, in each round the versions
+ * in the round's rotated order, and for each version every configuration in index order as
+ * steps 1..n_configs against one server. A version's round already complete by done() is
+ * left out; one that is partly done runs again whole (its later steps depend on the server's
+ * earlier ones). No sharding. Returns and fills like sched_plan. */
+size_t sched_plan_sequence(size_t n_configs, size_t n_versions, unsigned runs, sched_done_fn done,
+                           void *ctx, struct sched_run **out, size_t *n_total);
 
 #endif

@@ -360,7 +360,7 @@ static int check_keys(const char *file, json_t *root, char *err, size_t errlen)
     static const char *const keys[] = {
         "versions",      "grids",    "runs",         "warmup",      "duration",    "grace",
         "probe_timeout", "gate",     "hash_sources", "description", "noise_limit", "confirm_rounds",
-        "instructions",  "syscalls", "cache_sim",    "server_host", NULL};
+        "instructions",  "syscalls", "cache_sim",    "server_host", "sequence",    NULL};
     const char *k = grid_unknown_key(root, keys);
 
     if (k) {
@@ -368,7 +368,7 @@ static int check_keys(const char *file, json_t *root, char *err, size_t errlen)
                  "%s: $.%s: unknown key '%s' (expected one of: versions, grids, "
                  "runs, warmup, duration, grace, probe_timeout, gate, hash_sources, "
                  "description, noise_limit, confirm_rounds, instructions, syscalls, cache_sim, "
-                 "server_host)",
+                 "server_host, sequence)",
                  file, k, k);
         return -1;
     }
@@ -423,6 +423,15 @@ static int load_settings(struct spec *sp, const char *file, json_t *root, char *
             return -1;
         }
         sp->has_server_host = 1;
+    }
+    /* one server per version and round through every configuration (run/sequence.h) */
+    if ((v = json_object_get(root, "sequence"))) {
+        if (!json_is_boolean(v))
+            return grid_fail_expected(file, "$.sequence",
+                                      "true (one server per version and round through every "
+                                      "configuration, in grid order) or false",
+                                      v, err, errlen);
+        sp->sequence = json_is_true(v);
     }
     if ((v = json_object_get(root, "confirm_rounds"))) {
         if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 100)

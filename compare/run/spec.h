@@ -54,6 +54,8 @@ struct spec {
     double probe_timeout;    /* default 10 */
     double noise_limit;      /* < 0 when the spec does not say */
     unsigned confirm_rounds; /* cap of extra rounds for borderline rows; 0 = none */
+    int sequence; /* "sequence": true: each version's server lives through every configuration
+                   * of a round, one step each (run/sequence.h); 0 = a fresh server per run */
     const char *description;
     json_t *gate;         /* borrowed, or NULL (validated by gate.c) */
     json_t *hash_sources; /* borrowed array of glob strings, or NULL */

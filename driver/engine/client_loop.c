@@ -326,9 +326,9 @@ static int in_make_room(struct buf *b)
 
 /* Part of the head batch's replies is in: the server is sending it, and the rest is waited
  * for asleep. A poll there would catch each piece as it comes, a few microseconds apart, and
- * spend the client's CPU waiting on a busy server (the figures:
- * docs/results/2026-12-04-driver-ci-narratives.md, "Polling only until a reply starts"); a
- * sleep wakes to several pieces at once. Polling is for the wait until a reply starts. */
+ * spend the client's CPU waiting on a busy server (the figures: docs/results/driver.md,
+ * "Polling only until a reply starts"); a sleep wakes to several pieces at once. Polling is
+ * for the wait until a reply starts. */
 static int cc_mid_batch(const struct cconn *cc)
 {
     return cc->state == C_READY && cc->count > 0 && cc->head_started;

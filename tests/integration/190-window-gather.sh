@@ -48,7 +48,7 @@ echo "ok: window batches gathered into one write, every reply verified"
 # reply is read, before the next ready connection is read, so the server works on it while
 # the client reads the rest (holding every request until all the turn's replies were read
 # made both sides sleep in turn: 11-48% of the rate at 4 connections on a VM whose idle vCPUs
-# halt; docs/results/2026-12-01-firecracker-vm.md, "Each request as soon as its reply"). In the worker thread's
+# halt; docs/results/driver.md, "The order of sends"). In the worker thread's
 # system calls: every turn of the loop (from one epoll wait to the next) that read several
 # replies sent a request between its first and its last read, except at the run's end (the
 # last replies free no request: at most one turn per connection).

@@ -4,7 +4,7 @@
 # the interposer (bin/libpairbench-seed.so), one seed per round for both versions, a fixed
 # address layout and environment. Proves, against real servers under valgrind: redis-server
 # A/A, each round's two counts (one seed) agree to 0.3% (measured 0.003-0.085% at one
-# connection; what is left follows the window's time, docs/results/2026-12-04-exact-counts.md)
+# connection; what is left follows the window's time, docs/statistics.md, "Exact counts")
 # while their record states the seed,
 # exact = true, the fixed layout and what was served (redis reads 8192 bytes of /dev/urandom
 # through fopen64 and getentropy through OpenSSL); rounds get seeds 1 and 2; nginx, master and

@@ -6,13 +6,13 @@
 # event loop at once, ordered by descriptor (PAIRBENCH_WAVE, preload/wake.c), leaving its own
 # polling out of the count. Proves, on redis-server A/A under valgrind: each round's two counts
 # are identical to 0.01% (without waves they were 0.08-0.3% apart at 50 connections,
-# docs/results/2026-12-04-exact-counts.md), the record says exact with no reason, and the
-# event loop ran one iteration per wave (window_waits: 100 waves of 8, plus the connect and
-# close); a driver the spec names without --lockstep keeps the old record: not exact, the
-# reason naming it. Cost: about 40 s on 2 shared cores. Timed lane: the waves keep the count
-# exact only while the driver sends each wave promptly; a sanitized driver beside two other
-# tests once stalled long enough that the server's timers ran in a different share of the
-# window (0.09% apart, the same 103 waits).
+# docs/results/counted-cost.md, "Waves at 50 connections"), the record says exact with no
+# reason, and the event loop ran one iteration per wave (window_waits: 100 waves of 8, plus
+# the connect and close); a driver the spec names without --lockstep keeps the old record:
+# not exact, the reason naming it. Cost: about 40 s on 2 shared cores. Timed lane: the waves
+# keep the count exact only while the driver sends each wave promptly; a sanitized driver
+# beside two other tests once stalled long enough that the server's timers ran in a
+# different share of the window (0.09% apart, the same 103 waits).
 . "$(dirname "$0")/../lib.sh"
 need redis-server
 need valgrind

@@ -8,12 +8,14 @@
 # night from another kernel or another CPU of the same model name is marked and left out,
 # one that recorded no CPU identity is not; re-adding a night is a no-op; --lang zh writes
 # both reports in Chinese; nights that counted instructions/op get that series and its step;
-# bad flags exit 2. Then one real night (a `compare run` of the reference TCP server) added to a history.
+# bad flags exit 2. Then one real night (a `compare run` of the reference TCP server) added to a
+# history: its decay and longest reply gap are series of their own.
 . "$(dirname "$0")/../lib.sh"
 need node
 
 # private copy: a rebuild of bin/ during the test cannot pull the binary away
 cp "$COMPARE" "$T/compare"; COMPARE=$T/compare
+cp "$DRIVER" "$T/driver"; DRIVER=$T/driver # the real night runs it beside compare
 
 # history NAME VALUES...: one run directory per night ("k:VALUE" = a night from another
 # kernel, "c:VALUE" one from another CPU of the same model name, "n:VALUE" one that recorded
@@ -187,6 +189,20 @@ RATE=5000 SCPU="20.1 19.9 20.2 20.0 19.8 20.1 20.0 19.9 20.2 20.0 22.5 22.4 22.6
 assert_exit 1 "$COMPARE" drift --history "$T/rate_cpu" > /dev/null 2> "$T/rc.err"
 grep -q "regression on the newest night in 'tcp · 64 B · window1 · 1 clients' server_cpu_us" \
     "$T/rc.err" || fail "fixed-rate server CPU step not the reason: $(cat "$T/rc.err")"
+
+# 4h. a real night: a `compare run` of the reference TCP server (1 s windows, so each run has a
+# series of ten intervals) added to a history; drift follows its over-time metrics night over
+# night as it does the others: the decay and the longest reply gap are series of their own
+write_grid "$T/real.grid.json" real '"protocol": "tcp", "connections": 1, "workers": 1'
+write_spec "$T/real.spec.json" tcp "$T/real.grid.json" '"runs": 2, "warmup": 0.1, "duration": 1' \
+    main "$DRIVER serve tcp --port {port}"
+"$COMPARE" run --spec "$T/real.spec.json" --out "$T/realrun" > /dev/null 2> "$T/real.err" ||
+    fail "the real night's run failed: $(tail -n 3 "$T/real.err")"
+assert_exit 0 "$COMPARE" drift --history "$T/real" --add "$T/realrun" > /dev/null 2> "$T/real.err"
+for m in "decay (last fifth against the first)" "longest reply gap" throughput; do
+    grep -q "| tcp · 64 B · window1 · 1 client | $m | " "$T/real/drift.md" ||
+        fail "the real night has no '$m' series: $(grep '^| tcp' "$T/real/drift.md")"
+done
 
 # 5. bad input
 assert_exit 2 "$COMPARE" drift --history "$T/empty" 2> "$T/e.err"

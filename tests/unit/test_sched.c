@@ -11,6 +11,38 @@ static int done_first_round(void *ctx, size_t config, size_t version, unsigned r
     return config == 0 && round == 1;
 }
 
+/* version 0 of round 1 complete; version 1 of round 1 only its first step */
+static int done_partly(void *ctx, size_t config, size_t version, unsigned round)
+{
+    (void)ctx;
+    return round == 1 && (version == 0 || config == 0);
+}
+
+/* A sequence: round by round, the round's versions in rotated order, every configuration of a
+ * version in index order as steps 1..n; a version's round done whole is skipped, one done in
+ * part runs again whole. */
+static void test_sequence(void)
+{
+    struct sched_run *plan;
+    size_t n, total, i;
+
+    n = sched_plan_sequence(3, 2, 2, NULL, NULL, &plan, &total);
+    CHECK(n == 12 && total == 12);
+    for (i = 0; i < n; i++) {
+        CHECK(plan[i].round == (unsigned)(i / 6) + 1);
+        CHECK(plan[i].position == (unsigned)(i / 3 % 2) + 1);
+        CHECK(plan[i].config == i % 3 && plan[i].step == i % 3 + 1 && plan[i].steps == 3);
+    }
+    CHECK(plan[0].version == 0 && plan[3].version == 1 && plan[6].version == 1 &&
+          plan[9].version == 0);
+    free(plan);
+    n = sched_plan_sequence(3, 2, 2, done_partly, NULL, &plan, &total);
+    CHECK(n == 9 && total == 12);
+    CHECK(plan[0].version == 1 && plan[0].round == 1 && plan[0].step == 1);
+    CHECK(plan[2].step == 3 && plan[3].round == 2);
+    free(plan);
+}
+
 static int done_some(void *ctx, size_t config, size_t version, unsigned round)
 {
     (void)ctx;
@@ -85,5 +117,6 @@ int main(void)
     CHECK(sched_parse_shard("1-2", &k, &nn) == -1);
     CHECK(sched_parse_shard("/2", &k, &nn) == -1);
     CHECK(sched_parse_shard("a/b", &k, &nn) == -1);
+    test_sequence();
     return T_DONE();
 }

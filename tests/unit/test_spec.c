@@ -271,7 +271,10 @@ int main(void)
                       "spec.json: $.version: unknown key 'version' (expected one of: versions, "
                       "grids, runs, warmup, duration, grace, probe_timeout, gate, hash_sources, "
                       "description, noise_limit, confirm_rounds, instructions, syscalls, "
-                      "cache_sim, server_host)");
+                      "cache_sim, server_host, sequence)");
+    expect_spec_error("{\"versions\":[{\"name\":\"a\"}],\"sequence\":\"grid\"}",
+                      "spec.json: $.sequence: expected true (one server per version and round "
+                      "through every configuration, in grid order) or false, got \"grid\"");
     expect_spec_error("{\"versions\":[]}",
                       "spec.json: $.versions: expected an array of 1 to 16 versions, got []");
     expect_spec_error("{\"grids\":[]}", "spec.json: $.versions: missing (expected an array of "

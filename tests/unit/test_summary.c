@@ -377,10 +377,11 @@ static void test_counted(void)
 }
 
 /* The throughput verdict of one row of three rounds, base 100 + r and cand 80 + r (about
- * -20% in every round), with the candidate's run in round disturbed_round (0: none) disturbed
- * by cores other CPU cores. */
-static const json_t *held_vs(int disturbed_round, const char *cores, json_t **sum_out)
+ * -20% in every round; noisy: 50, 150, 90), with the candidate's run in round
+ * disturbed_round (0: none) disturbed by cores other CPU cores. */
+static const json_t *held_vs_of(int disturbed_round, const char *cores, int noisy, json_t **sum_out)
 {
+    static const int wild[] = {50, 150, 90};
     char err[256], *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -396,7 +397,7 @@ static const json_t *held_vs(int disturbed_round, const char *cores, json_t **su
                     "\"client\":{\"cpu_s\":1,\"rss_peak_kib\":1024},\"server\":null,"
                     "\"interference\":{\"other_cpu_cores\":%s,\"steal_pct\":0,\"nivcsw\":1,"
                     "\"disturbed\":%s}}\n",
-                    c ? "cand" : "base", r, c + 1, c ? 80 + r : 100 + r,
+                    c ? "cand" : "base", r, c + 1, c ? (noisy ? wild[r - 1] : 80 + r) : 100 + r,
                     c && r == disturbed_round ? cores : "0.01",
                     c && r == disturbed_round ? "true" : "false");
     fclose(f);
@@ -407,6 +408,11 @@ static const json_t *held_vs(int disturbed_round, const char *cores, json_t **su
     json_decref(runs);
     json_decref(meta);
     return summary_vs(json_array_get(json_object_get(*sum_out, "rows"), 1), "throughput", "cand");
+}
+
+static const json_t *held_vs(int disturbed_round, const char *cores, json_t **sum_out)
+{
+    return held_vs_of(disturbed_round, cores, 0, sum_out);
 }
 
 /* A regressed verdict that rests on a disturbed run (too few clean rounds to set it aside) is
@@ -431,6 +437,15 @@ static void test_held(void)
     vs = held_vs(2, "0.05", &sum);
     CHECK_STR(ju_str(vs, "verdict", ""), "regressed");
     CHECK(json_object_get(vs, "reason") == NULL);
+    json_decref(sum);
+    /* a verdict undecided for its noise, measured on a disturbed run, names the disturbance */
+    vs = held_vs_of(0, "0.01", 1, &sum);
+    CHECK_STR(ju_str(vs, "verdict", ""), "undecided");
+    CHECK_STR(ju_str(vs, "reason", ""), STATS_REASON_NOISE);
+    json_decref(sum);
+    vs = held_vs_of(2, "0.4", 1, &sum);
+    CHECK_STR(ju_str(vs, "verdict", ""), "undecided");
+    CHECK_STR(ju_str(vs, "reason", ""), STATS_REASON_DISTURBED);
     json_decref(sum);
 }
 
