@@ -201,23 +201,33 @@ int grid_check_key(const char *file, const char *path, const char *key, const js
 
 /* ---- ids and labels ---- */
 
-int grid_check_rate_window(const json_t *params, double duration_s, const char *label, char *err,
-                           size_t errlen)
+int grid_check_rate_windows(const struct grid_config *cfgs, size_t n, double cli_s, double spec_s,
+                            char *err, size_t errlen)
 {
-    const json_t *rate = json_object_get(params, "rate");
-    const char *arrival = json_string_value(json_object_get(params, "arrival"));
-    int poisson = arrival && strcmp(arrival, "poisson") == 0;
-    double least = poisson ? 5 : 1, d = json_number_value(rate);
+    size_t i;
 
-    if (!json_is_number(rate) || !(d > 0) || d * duration_s >= least)
-        return 0;
-    snprintf(err, errlen,
-             "configuration '%s': rate %g: %g requests due in its %g s window; expected at least "
-             "%g requests/s (%s; the driver refuses it)",
-             label, d, d * duration_s, duration_s, least / duration_s,
-             poisson ? "5 due per window with arrival poisson, so that it is seldom empty"
-                     : "1 due per window");
-    return -1;
+    for (i = 0; i < n; i++) {
+        const json_t *p = cfgs[i].params, *rate = json_object_get(p, "rate");
+        const json_t *dur = json_object_get(p, "duration");
+        const char *arrival = json_string_value(json_object_get(p, "arrival"));
+        int poisson = arrival && strcmp(arrival, "poisson") == 0;
+        double least = poisson ? 5 : 1, d = json_number_value(rate), w = spec_s >= 0 ? spec_s : 5;
+
+        if (cli_s >= 0)
+            w = cli_s;
+        else if (json_is_number(dur))
+            w = json_number_value(dur);
+        if (!json_is_number(rate) || !(d > 0) || d * w >= least)
+            continue;
+        snprintf(err, errlen,
+                 "configuration '%s': rate %g: %g requests due in its %g s window; expected at "
+                 "least %g requests/s (%s; the driver refuses it)",
+                 cfgs[i].label, d, d * w, w, least / w,
+                 poisson ? "5 due per window with arrival poisson, so that it is seldom empty"
+                         : "1 due per window");
+        return -1;
+    }
+    return 0;
 }
 
 int grid_config_id(const json_t *params, char id[9])

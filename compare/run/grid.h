@@ -35,11 +35,12 @@ int grid_check_key(const char *file, const char *path, const char *key, const js
 /* The stable id: first 8 hex digits of SHA-256 over the canonical JSON (sorted keys, compact)
  * of params without "host" and "port". Returns 0, or -1. */
 int grid_config_id(const json_t *params, char id[9]);
-/* A configuration at a fixed rate (a number, not a percentage) whose window of duration_s
+/* A configuration of cfgs[0..n) at a fixed rate (a number, not a percentage) whose window
  * holds fewer requests than the driver runs (1 due, 5 with "arrival": "poisson"): -1 with
- * err naming label, the rate and what was expected (the driver refuses it, exit 2). */
-int grid_check_rate_window(const json_t *params, double duration_s, const char *label, char *err,
-                           size_t errlen);
+ * err naming it, the rate and what was expected (the driver refuses it, exit 2). The window
+ * is cli_s when >= 0, else the configuration's "duration", else spec_s when >= 0, else 5. */
+int grid_check_rate_windows(const struct grid_config *cfgs, size_t n, double cli_s, double spec_s,
+                            char *err, size_t errlen);
 
 /* The label, e.g. "redis · tls · 4 KiB · pipeline16 · window1 · 4 clients". */
 void grid_config_label(const json_t *params, char *out, size_t outlen);

@@ -129,12 +129,9 @@ int runner_check_programs(struct runner *r, char *err, size_t errlen)
     r->host = r->sp->has_server_host ? &r->sp->server_host : NULL;
     if (r->host && runner_check_host(r, err, errlen) < 0)
         return -1;
-    for (v = 0; v < r->sp->n_configs; v++) /* a rate the driver would refuse, before any run */
-        if (grid_check_rate_window(
-                r->sp->configs[v].params,
-                setting(r->duration_s, r->sp->configs[v].params, "duration", r->sp->duration, 5),
-                r->sp->configs[v].label, err, errlen) < 0)
-            return -1;
+    if (grid_check_rate_windows(r->sp->configs, r->sp->n_configs, r->duration_s, r->sp->duration,
+                                err, errlen) < 0) /* a rate the driver would refuse, before runs */
+        return -1;
     for (v = 0; v < r->sp->n_versions; v++) {
         const struct spec_version *ver = &r->sp->versions[v];
         const char *proto;
