@@ -43,7 +43,7 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat
 CFLAGS ?= -O2 -g
 # The rooms of each program (docs/architecture.md); headers keep unique names across them.
 DRIVER_DIRS := driver driver/engine driver/proto driver/wl driver/srv
-COMPARE_DIRS := compare compare/cmd compare/run compare/analysis compare/report compare/util
+COMPARE_DIRS := compare compare/cmd compare/run compare/analysis compare/report compare/data compare/util
 SRC_DIRS := common $(DRIVER_DIRS) $(COMPARE_DIRS)
 INCLUDES := -Icommon -Idriver -Icompare
 CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -pthread $(INCLUDES) \

@@ -5,7 +5,7 @@
 # as "room/name.h" ("run/confirm.h", "engine/conn.h"); the headers of common/ and the top of
 # driver/ and compare/ are included bare ("buf.h", "opts.h"), and tests/unit's own "t.h" too.
 # compare's rooms form one order, and an include may only go down it:
-#     cmd -> run -> report -> analysis -> util -> common
+#     cmd -> run -> report -> analysis -> data -> util -> common
 # (compare/main.c sits above cmd). common includes nothing of the programs, and neither
 # program includes the other's headers. driver's rooms (engine, proto, wl, srv) use each other
 # and are not ordered yet. tests/unit and tests/fuzz may include any room.
@@ -30,7 +30,8 @@ case "${1:-}" in
 esac
 
 # The order of compare's rooms, highest first (a file may include its own rank or lower).
-ranks='compare=6 compare/cmd=5 compare/run=4 compare/report=3 compare/analysis=2 compare/util=1'
+ranks='compare=7 compare/cmd=6 compare/run=5 compare/report=4 compare/analysis=3 compare/data=2
+       compare/util=1'
 
 headers=$(mktemp)
 trap 'rm -f "$headers"' EXIT
@@ -100,7 +101,7 @@ function check(inc,   d, p, rf, rh, pf, ph) {
                      " (tests/include-rooms.sh)")
         } else if (RANK[rh] > RANK[rf]) {
             complain("\"" inc "\" climbs from " rf "/ up into " rh "/ (order: cmd -> run ->" \
-                     " report -> analysis -> util -> common)")
+                     " report -> analysis -> data -> util -> common)")
         }
     }
 }

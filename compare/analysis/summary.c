@@ -67,49 +67,6 @@ const json_t *summary_vs(const json_t *row, const char *metric, const char *vers
     return json_object_get(json_object_get(summary_metric(row, metric), "vs_baseline"), version);
 }
 
-json_t *summary_parse_runs(const char *text, size_t len, const char *name, char *err, size_t errlen)
-{
-    json_t *arr = json_array();
-    size_t off = 0;
-    unsigned line = 0;
-
-    if (!arr) {
-        snprintf(err, errlen, "%s: out of memory", name);
-        return NULL;
-    }
-    while (off < len) {
-        const char *nl = memchr(text + off, '\n', len - off);
-        size_t end = nl ? (size_t)(nl - text) : len, i;
-        json_error_t je;
-        json_t *obj;
-        int blank = 1;
-
-        line++;
-        for (i = off; i < end; i++)
-            if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r')
-                blank = 0;
-        if (!blank) {
-            obj = json_loadb(text + off, end - off, 0, &je);
-            if (!obj && !nl) /* a run cut short while being written */
-                break;
-            if (!obj) {
-                snprintf(err, errlen, "%s: line %u, column %d: %s", name, line, je.column, je.text);
-                json_decref(arr);
-                return NULL;
-            }
-            if (!json_is_object(obj)) {
-                snprintf(err, errlen, "%s: line %u: expected a JSON object", name, line);
-                json_decref(obj);
-                json_decref(arr);
-                return NULL;
-            }
-            json_array_append_new(arr, obj);
-        }
-        off = nl ? end + 1 : len;
-    }
-    return arr;
-}
-
 /* Appends s to arr unless seen (a hash set of arr's strings) has it: linear in the number of
  * configurations, which may be 100,000. */
 static void add_unique(json_t *arr, json_t *seen, const char *s)

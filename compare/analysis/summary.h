@@ -34,13 +34,6 @@ struct verdict_rules; /* stats.h */
 #define SUMMARY_SERVER_SYSCALLS "server_syscalls_per_op"
 #define SUMMARY_SERVER_CTXSW "server_ctxsw_per_op"
 
-/* Parses runs.jsonl text (one JSON object per line; blank lines ignored; a last line
- * without its newline that does not parse is ignored as a run cut short). New reference:
- * the array of line objects. NULL on a bad line, with err naming `name`, the line and the
- * problem. */
-json_t *summary_parse_runs(const char *text, size_t len, const char *name, char *err,
-                           size_t errlen);
-
 /* Builds the summary. runs: the array of runs.jsonl objects; meta: meta.json (may be NULL;
  * missing keys tolerated); rules NULL = defaults. Versions are meta.versions in order (the
  * first is the baseline), then any other version seen in runs; rows are meta.configs in

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "analysis/disturb.h"
-#include "analysis/order.h"
+#include "data/order.h"
 #include "analysis/outcome.h"
 #include "analysis/overtime.h"
 #include "analysis/stats.h"

@@ -14,7 +14,7 @@
 #include "util/atomic.h"
 #include "clock.h"
 #include "cmd/cmds.h"
-#include "run/dataset.h"
+#include "data/dataset.h"
 #include "cmd/flags.h"
 
 #include "analysis/gate.h"

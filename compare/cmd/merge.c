@@ -19,7 +19,8 @@
 #include "num.h"
 #include "report/render.h"
 #include "util/sha256.h"
-#include "report/verify.h"
+#include "data/dataset.h"
+#include "data/verify.h"
 
 #define MERGE_MAX_SHARDS 256
 #define MERGE_MAX_DATASET (1u << 30)
@@ -322,22 +323,22 @@ static int load_shards(struct shard *sh, size_t n, const struct merge_cli *cli, 
     return 0;
 }
 
-/* The shards' runs.jsonl one after the other into all (room for total bytes), a torn last
- * line of a shard dropped. Returns the merged length. */
+/* The shards' runs.jsonl one after the other into all (room for total bytes), a cut last
+ * line of a shard reported and left out (data/dataset.h's rule). Returns the merged length. */
 static size_t concat_runs(const struct shard *sh, size_t n, char *all)
 {
-    size_t total = 0, i;
+    size_t total = 0, i, whole;
+    unsigned cut;
+    char path[4200];
 
     for (i = 0; i < n; i++) {
-        memcpy(all + total, sh[i].runs, sh[i].runs_len);
-        total += sh[i].runs_len;
-        if (sh[i].runs_len && sh[i].runs[sh[i].runs_len - 1] != '\n') {
-            /* a run cut short while being written: drop the torn line, as readers do */
-            char *nl = memrchr(sh[i].runs, '\n', sh[i].runs_len);
-
-            total -= sh[i].runs_len - (nl ? (size_t)(nl - sh[i].runs) + 1 : 0);
-            fprintf(stderr, "compare: merge: '%s/runs.jsonl': dropping a truncated last line\n",
-                    sh[i].dir);
+        whole = dataset_whole_len(sh[i].runs, sh[i].runs_len);
+        memcpy(all + total, sh[i].runs, whole);
+        total += whole;
+        cut = dataset_cut_line(sh[i].runs, sh[i].runs_len);
+        if (cut) {
+            snprintf(path, sizeof(path), "%s/runs.jsonl", sh[i].dir);
+            dataset_warn_cut(path, cut);
         }
     }
     return total;

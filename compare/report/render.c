@@ -15,7 +15,8 @@
 #include "report/report_html.h"
 #include "report/report_md.h"
 #include "analysis/summary.h"
-#include "report/verify.h"
+#include "data/dataset.h"
+#include "data/verify.h"
 
 #define JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(10))
 
@@ -207,12 +208,7 @@ int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_o
         rc = RENDER_MODIFIED;
         goto out;
     }
-    if (vr.torn_tail)
-        fprintf(stderr,
-                "compare: warning: '%s': dropping a truncated last line (the run ended while "
-                "writing it)\n",
-                path);
-    runs = summary_parse_runs(text, len, path, err, errlen);
+    runs = dataset_parse(text, len, path, NULL, err, errlen); /* reports a cut last line */
     if (!runs)
         goto out;
     snprintf(hex, sizeof(hex), "%s", vr.sha);

@@ -12,7 +12,7 @@
 #include "run/confirm.h"
 
 #include "clock.h"
-#include "run/dataset.h"
+#include "data/dataset.h"
 #include "run/runner.h"
 #include "run/schedule.h"
 #include "run/spec.h"

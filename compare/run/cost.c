@@ -21,7 +21,7 @@
 #include "run/cost_int.h"
 #include "run/cost_verify.h"
 #include "run/counters.h"
-#include "run/dataset.h"
+#include "data/dataset.h"
 #include "run/launch.h"
 #include "run/proc.h"
 #include "run/symbols.h"

@@ -25,7 +25,7 @@
 #include "util/exit_codes.h"
 #include "util/jobs_util.h"
 #include "run/confirm.h"
-#include "run/dataset.h"
+#include "data/dataset.h"
 #include "report/render.h"
 #include "run/resume.h"
 #include "run/run.h"
@@ -352,10 +352,10 @@ static int exec_plan(struct exec *e)
             json_decref(old);
         }
         resume_warn_stray(e->meta, e->existing, &e->sp, e->selected);
-        if (e->truncated)
-            json_array_append_new(json_object_get(e->meta, "warnings"),
-                                  json_string("runs.jsonl ended in a truncated line (a run cut "
-                                              "short while being written); it was dropped"));
+        if (e->truncated) { /* why: scratch here, as below */
+            dataset_cut_text(e->why, sizeof(e->why), "runs.jsonl", e->truncated);
+            json_array_append_new(json_object_get(e->meta, "warnings"), json_string(e->why));
+        }
     }
     json_array_foreach(json_object_get(e->meta, "warnings"), i, w)
         fprintf(stderr, "compare: warning: %s\n", json_string_value(w));

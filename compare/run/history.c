@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run/dataset.h"
-#include "report/verify.h"
+#include "data/dataset.h"
+#include "data/verify.h"
 #include "util/jobs_util.h"
 
 #define HISTORY_MAX_INDEX (64u << 20)

@@ -15,7 +15,7 @@
 #include "run/run.h"
 #include "util/jobs_util.h"
 #include "util/sha256.h"
-#include "report/verify.h"
+#include "data/verify.h"
 #include "util/redact.h"
 #include "util/words.h"
 

@@ -15,7 +15,7 @@
 #include "run/cost.h"
 #include "run/counters.h"
 #include "run/swcount.h"
-#include "run/dataset.h"
+#include "data/dataset.h"
 #include "run/launch.h"
 #include "run/proc.h"
 #include "run/remote.h"

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "analysis/order.h" /* sched_version_at: the rotation rule */
+#include "data/order.h" /* sched_version_at: the rotation rule */
 
 struct sched_run {
     size_t config;     /* index into the spec's configuration list (stable across shards) */

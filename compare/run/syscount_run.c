@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/dataset.h"
+#include "data/dataset.h"
 #include "run/schedule.h"
 #include "run/syscount.h"
 

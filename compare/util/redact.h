@@ -5,7 +5,7 @@
  * writes such a variable's value as REDACT_MARK; the values themselves are registered here
  * (from each version's env and from compare's own environment, which servers and drivers
  * inherit) and replaced by REDACT_MARK in the output captured from servers and drivers (their
- * logs, run/logcap.c), in runs.jsonl lines (run/dataset.c) and in the reasons printed.
+ * logs, run/logcap.c), in runs.jsonl lines (data/dataset.c) and in the reasons printed.
  * A value shorter than REDACT_MIN_LEN bytes, or "true"/"false", is not registered: replacing
  * every "1", "on" or "true" would make every message unreadable and hide nothing worth hiding.
  *

@@ -11,6 +11,7 @@
 
 #include "report/report_html.h"
 #include "analysis/summary.h"
+#include "data/dataset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -39,6 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *p = (const char *)data, *sep = NULL;
     json_t *meta = NULL, *runs, *sum, *direct;
     char err[512];
+    unsigned cut;
     size_t i;
 
     direct = json_loadb(p, size, 0, NULL);
@@ -58,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size -= (size_t)(sep + 5 - p);
         p = sep + 5;
     }
-    runs = summary_parse_runs(p, size, "runs.jsonl", err, sizeof(err));
+    runs = dataset_parse(p, size, "runs.jsonl", &cut, err, sizeof(err));
     if (!runs) {
         json_decref(meta);
         return 0;

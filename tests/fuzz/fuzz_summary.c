@@ -1,5 +1,5 @@
 /* libFuzzer target: runs.jsonl text (optionally "META JSON\n---\n" first) through
- * summary_parse_runs(), summary_build(), summary_write_csv() and report_md_write() in both
+ * dataset_parse(), summary_build(), summary_write_csv() and report_md_write() in both
  * languages. Whatever the dataset holds, the statistics and the report must not crash, leak
  * or overrun. */
 #include <stdint.h>
@@ -9,6 +9,7 @@
 
 #include "report/report_md.h"
 #include "analysis/summary.h"
+#include "data/dataset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -18,6 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     json_t *meta = NULL, *runs, *sum;
     char err[512], *out = NULL;
     size_t outlen = 0, i;
+    unsigned cut;
     FILE *f;
 
     for (i = 0; i + 5 <= size; i++)
@@ -30,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size -= (size_t)(sep + 5 - p);
         p = sep + 5;
     }
-    runs = summary_parse_runs(p, size, "runs.jsonl", err, sizeof(err));
+    runs = dataset_parse(p, size, "runs.jsonl", &cut, err, sizeof(err));
     if (!runs) {
         json_decref(meta);
         return 0;

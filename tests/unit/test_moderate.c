@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "analysis/moderate.h"
-#include "analysis/order.h"
+#include "data/order.h"
 #include "t.h"
 
 static void test_t(void)

@@ -12,6 +12,7 @@
 #include "report/report_md.h"
 #include "analysis/stats.h"
 #include "analysis/summary.h"
+#include "data/dataset.h"
 #include "util/jobs_util.h"
 #include "t.h"
 
@@ -73,23 +74,6 @@ static char *dataset_text(size_t *len)
     return s;
 }
 
-static void test_parse(void)
-{
-    char err[256];
-    json_t *a;
-    const char *ok = "{\"a\":1}\n\n{\"a\":2}\n{\"a\":";
-    const char *bad = "{\"a\":1}\n{\"a\":\n{\"a\":2}\n";
-
-    a = summary_parse_runs(ok, strlen(ok), "runs.jsonl", err, sizeof(err));
-    CHECK(a && json_array_size(a) == 2); /* the cut-short last line is ignored */
-    json_decref(a);
-    a = summary_parse_runs(bad, strlen(bad), "runs.jsonl", err, sizeof(err));
-    CHECK(a == NULL);
-    CHECK_MSG(strstr(err, "runs.jsonl: line 2") != NULL, "%s", err);
-    a = summary_parse_runs("[1]\n", 4, "x", err, sizeof(err));
-    CHECK(a == NULL && strstr(err, "expected a JSON object"));
-}
-
 static void test_build(void)
 {
     char err[256], *text, *csv = NULL, *md = NULL;
@@ -99,7 +83,7 @@ static void test_build(void)
     FILE *f;
 
     text = dataset_text(&len);
-    runs = summary_parse_runs(text, len, "runs.jsonl", err, sizeof(err));
+    runs = dataset_parse(text, len, "runs.jsonl", NULL, err, sizeof(err));
     meta = json_loads(meta_text, 0, NULL);
     CHECK(runs && meta);
     sum = summary_build(runs, meta, NULL, err, sizeof(err));
@@ -401,7 +385,7 @@ static const json_t *held_vs_of(int disturbed_round, const char *cores, int nois
                     c && r == disturbed_round ? cores : "0.01",
                     c && r == disturbed_round ? "true" : "false");
     fclose(f);
-    runs = summary_parse_runs(text, len, "runs.jsonl", err, sizeof(err));
+    runs = dataset_parse(text, len, "runs.jsonl", NULL, err, sizeof(err));
     meta = json_loads(meta_text, 0, NULL);
     *sum_out = summary_build(runs, meta, NULL, err, sizeof(err));
     free(text);
@@ -472,7 +456,6 @@ int main(void)
     test_judged_change();
     test_held();
     test_counted();
-    test_parse();
     test_build();
     test_render();
     return T_DONE();

@@ -1,5 +1,5 @@
 /* order: the alternating run order (order.h). */
-#include "analysis/order.h"
+#include "data/order.h"
 
 size_t sched_version_at(size_t n_versions, unsigned round, unsigned position)
 {

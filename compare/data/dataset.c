@@ -1,5 +1,5 @@
 /* dataset: runs.jsonl append and read (see dataset.h). */
-#include "run/dataset.h"
+#include "data/dataset.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/jobs_util.h"
 #include "util/redact.h"
 
 /* Cuts the file back to just after its last newline. */
@@ -103,69 +104,131 @@ out:
     return rc;
 }
 
-int dataset_read(const char *path, json_t **runs_out, unsigned *truncated, char *err, size_t errlen)
+int dataset_next_line(const char *text, size_t len, size_t *off, struct dataset_line *l)
 {
-    FILE *f = fopen(path, "re");
-    json_t *runs = json_array();
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    unsigned lineno = 0;
-    int rc = -1;
+    const char *nl;
+    size_t i;
 
-    *runs_out = NULL;
-    if (truncated)
-        *truncated = 0;
+    if (*off >= len)
+        return 0;
+    nl = memchr(text + *off, '\n', len - *off);
+    l->p = text + *off;
+    l->len = nl ? (size_t)(nl - l->p) : len - *off;
+    l->no++;
+    l->cut = !nl;
+    l->blank = 1;
+    for (i = 0; i < l->len && l->blank; i++)
+        l->blank = l->p[i] == ' ' || l->p[i] == '\t' || l->p[i] == '\r';
+    *off += l->len + (nl ? 1 : 0);
+    return 1;
+}
+
+size_t dataset_whole_len(const char *text, size_t len)
+{
+    const char *nl = len ? memrchr(text, '\n', len) : NULL;
+
+    return nl ? (size_t)(nl - text) + 1 : 0;
+}
+
+unsigned dataset_cut_line(const char *text, size_t len)
+{
+    size_t whole = dataset_whole_len(text, len), i;
+    unsigned n = 1;
+
+    if (whole == len)
+        return 0;
+    for (i = 0; i < whole; i++)
+        n += text[i] == '\n';
+    return n;
+}
+
+void dataset_cut_text(char *buf, size_t n, const char *name, unsigned line)
+{
+    snprintf(buf, n,
+             "'%s': line %u has no newline at its end (a run cut short while being written); "
+             "it was left out",
+             name, line);
+}
+
+void dataset_warn_cut(const char *name, unsigned line)
+{
+    char what[4400];
+
+    dataset_cut_text(what, sizeof(what), name, line);
+    fprintf(stderr, "compare: warning: %s\n", what);
+}
+
+json_t *dataset_parse(const char *text, size_t len, const char *name, unsigned *cut_line, char *err,
+                      size_t errlen)
+{
+    json_t *runs = json_array();
+    struct dataset_line l = {0};
+    size_t off = 0;
+
+    if (cut_line)
+        *cut_line = 0;
     if (!runs) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
+        snprintf(err, errlen, "%s: out of memory", name);
+        return NULL;
     }
-    if (!f) {
-        if (errno == ENOENT) {
-            *runs_out = runs;
-            return 0;
-        }
-        snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
-        goto out;
-    }
-    while ((n = getline(&line, &cap, f)) > 0) {
+    while (dataset_next_line(text, len, &off, &l)) {
         json_error_t je;
         json_t *obj;
-        int complete = line[n - 1] == '\n';
 
-        lineno++;
-        if (n == 1 && complete)
+        if (l.cut) {
+            if (cut_line)
+                *cut_line = l.no;
+            else
+                dataset_warn_cut(name, l.no);
+            break;
+        }
+        if (l.blank)
             continue;
-        obj = json_loadb(line, (size_t)n, 0, &je);
-        if (!obj || !json_is_object(obj)) {
-            json_decref(obj);
-            if (!complete) {
-                if (truncated)
-                    (*truncated)++;
-                break;
-            }
-            snprintf(err, errlen, "%s: line %u: not a JSON object (%s)", path, lineno,
+        obj = json_loadb(l.p, l.len, 0, &je);
+        if (!json_is_object(obj)) {
+            snprintf(err, errlen, "%s: line %u: not a JSON object (%s)", name, l.no,
                      obj ? "other JSON value" : je.text);
-            goto out;
+            json_decref(obj);
+            json_decref(runs);
+            return NULL;
         }
         if (json_array_append_new(runs, obj) < 0) {
-            snprintf(err, errlen, "out of memory");
-            goto out;
+            snprintf(err, errlen, "%s: out of memory", name);
+            json_decref(runs);
+            return NULL;
         }
     }
-    if (ferror(f)) {
-        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
-        goto out;
+    return runs;
+}
+
+int dataset_read(const char *path, json_t **runs_out, unsigned *cut_line, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "re");
+    char *text;
+    size_t len = 0;
+
+    *runs_out = NULL;
+    if (cut_line)
+        *cut_line = 0;
+    if (!f && errno == ENOENT) {
+        *runs_out = json_array();
+        if (!*runs_out)
+            snprintf(err, errlen, "out of memory");
+        return *runs_out ? 0 : -1;
     }
-    *runs_out = runs;
-    runs = NULL;
-    rc = 0;
-out:
-    if (f)
-        fclose(f);
-    free(line);
-    json_decref(runs);
-    return rc;
+    if (!f) {
+        snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    text = ju_read_stream(f, (size_t)-1, &len);
+    if (!text)
+        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+    fclose(f);
+    if (!text)
+        return -1;
+    *runs_out = dataset_parse(text, len, path, cut_line, err, errlen);
+    free(text);
+    return *runs_out ? 0 : -1;
 }
 
 static int str_is(const json_t *o, const char *k, const char *want)

@@ -1,13 +1,14 @@
 /* verify: runs.jsonl against meta.json (see verify.h). */
-#include "report/verify.h"
+#include "data/verify.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/dataset.h"
+#include "data/order.h"
 #include "util/jobs_util.h"
-#include "analysis/order.h"
 #include "util/sha256.h"
 
 #define VERIFY_MAX_DATASET (4ull << 30)
@@ -234,45 +235,43 @@ static int check_lines(struct allowed *a, const char *text, size_t len, const ch
                        struct verify_result *vr)
 {
     json_t *seen = json_object(), *disturbed = json_object();
+    struct dataset_line l = {0};
     size_t off = 0;
-    unsigned line = 0;
     int rc = -1;
 
     if (!seen || !disturbed)
         goto out;
-    while (off < len && !vr->modified) {
-        const char *nl = memchr(text + off, '\n', len - off);
-        size_t end = nl ? (size_t)(nl - text) : len;
+    while (!vr->modified && dataset_next_line(text, len, &off, &l)) {
         json_error_t je;
         json_t *obj;
 
-        line++;
-        if (!nl) {
+        if (l.cut) {
             if (!a->recorded && !a->line_sha) {
-                vr->torn_tail = 1; /* a run cut short while writing it: readers drop it */
+                vr->torn_tail = l.no; /* the readers report it and leave it out */
                 break;
             }
-            flag_line(vr, name, line,
+            flag_line(vr, name, l.no,
                       "truncated (no newline at its end): the file was cut "
                       "after the run");
             break;
         }
-        obj = json_loadb(text + off, end - off, 0, &je);
-        if (!json_is_object(obj))
-            flag_line(vr, name, line, "not a JSON object (%s)", obj ? "other JSON value" : je.text);
+        obj = l.blank ? NULL : json_loadb(l.p, l.len, 0, &je);
+        if (l.blank)
+            ; /* not a run; its hash below still holds it to the record */
+        else if (!json_is_object(obj))
+            flag_line(vr, name, l.no, "not a JSON object (%s)", obj ? "other JSON value" : je.text);
         else
-            check_place(a, obj, name, line, vr);
-        if (obj && !vr->modified && check_repeat(a, seen, disturbed, obj, name, line, vr) < 0) {
+            check_place(a, obj, name, l.no, vr);
+        if (obj && !vr->modified && check_repeat(a, seen, disturbed, obj, name, l.no, vr) < 0) {
             json_decref(obj);
             goto out;
         }
         json_decref(obj);
-        check_line_hash(a, text + off, end - off, name, line, vr);
-        off = end + 1;
+        check_line_hash(a, l.p, l.len, name, l.no, vr);
     }
-    if (!vr->modified && a->line_sha && line < json_array_size(a->line_sha) && !vr->torn_tail)
-        flag_line(vr, name, line + 1, "missing: the run recorded %zu lines, the file has %u",
-                  json_array_size(a->line_sha), line);
+    if (!vr->modified && a->line_sha && l.no < json_array_size(a->line_sha) && !vr->torn_tail)
+        flag_line(vr, name, l.no + 1, "missing: the run recorded %zu lines, the file has %u",
+                  json_array_size(a->line_sha), l.no);
     rc = 0;
 out:
     json_decref(seen);

@@ -8,7 +8,8 @@
  * nothing to check against: the data is unverified, and judged only when told (--unverified);
  * a record of the wrong shape is a modification. It protects against
  * accidents and stale artifacts; a writer that controls both files can make them agree.
- * Pure apart from hashing, no I/O. */
+ * Pure apart from hashing, no I/O but verify_dir(). Lines are split by data/dataset.h's
+ * rule. */
 #ifndef PAIRBENCH_VERIFY_H
 #define PAIRBENCH_VERIFY_H
 
@@ -23,7 +24,9 @@
 
 struct verify_result {
     int modified;      /* 1 when something does not match (problem says what) */
-    int torn_tail;     /* an unfinished run's cut last line (meta.json recorded no hash) */
+    int torn_tail;     /* the number of an unfinished run's cut last line, which the readers
+                        * (data/dataset.h) report and leave out; meta.json recorded no hash; 0
+                        * when the file ends whole */
     unsigned line;     /* the first offending line, 1-based; 0 for the whole file */
     char problem[512]; /* "runs.jsonl:7: version 'zzz' is not one of meta.json's versions" */
     char sha[65];      /* the SHA-256 of the text as it is */

@@ -1,5 +1,5 @@
 /* order: the alternating run order, as one pure rule shared by the planner (run/schedule.c)
- * and the dataset check (report/verify.c): in round r every version runs once, and the order
+ * and the dataset check (data/verify.c): in round r every version runs once, and the order
  * rotates between rounds (A B, B A, ... ; with more versions, A B C, B C A, ...). */
 #ifndef PAIRBENCH_ORDER_H
 #define PAIRBENCH_ORDER_H
