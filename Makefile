@@ -42,7 +42,7 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat
         -Wvla -Wundef -Werror
 CFLAGS ?= -O2 -g
 # The rooms of each program (docs/architecture.md); headers keep unique names across them.
-DRIVER_DIRS := driver driver/engine driver/proto driver/wl driver/srv
+DRIVER_DIRS := driver driver/engine driver/proto driver/wl driver/wrap driver/srv
 COMPARE_DIRS := compare compare/cmd compare/run compare/analysis compare/report compare/data compare/util
 SRC_DIRS := common $(DRIVER_DIRS) $(COMPARE_DIRS)
 INCLUDES := -Icommon -Idriver -Icompare

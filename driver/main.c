@@ -14,7 +14,7 @@
 #include "result.h"
 #include "srv/srvproto.h"
 #include "engine/winmark.h"
-#include "wl/wrap.h"
+#include "wrap/wrap.h"
 
 enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_FAIL = 3 };
 

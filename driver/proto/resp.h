@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "wl/workload.h"
+#include "proto/tally.h"
 
 /* What a reply must be. Error replies (-ERR ...) always count as protocol errors. */
 enum resp_check {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wl/wrap_args.h"
-#include "wl/wrap_parse.h"
+#include "wrap/wrap_args.h"
+#include "wrap/wrap_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "t.h"
-#include "wl/wrap_parse.h"
+#include "wrap/wrap_parse.h"
 
 static char *slurp(const char *name)
 {

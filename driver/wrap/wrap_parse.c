@@ -1,7 +1,7 @@
 /* Parsers for other load generators' reports (see wrap_parse.h). Each works line by line
  * ('\r' ends a line too: redis-benchmark redraws its progress with it) and takes only
  * the lines it recognises, so banners and progress output in between do not matter. */
-#include "wl/wrap_parse.h"
+#include "wrap/wrap_parse.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * child of this process: its stdout is collected for the parser, its stderr is passed on
  * (its first line kept as the first error), it dies with us (PR_SET_PDEATHSIG), SIGINT and
  * SIGTERM are passed on to it, and it is killed past --timeout. */
-#include "wl/wrap.h"
+#include "wrap/wrap.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +20,7 @@
 #include "clock.h"
 #include "result.h"
 #include "engine/winmark.h"
-#include "wl/wrap_args.h"
+#include "wrap/wrap_args.h"
 
 #define OUT_MAX (64u << 20)
 

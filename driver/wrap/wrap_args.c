@@ -1,5 +1,5 @@
 /* wrap's command line and placeholder expansion (see wrap_args.h). */
-#include "wl/wrap_args.h"
+#include "wrap/wrap_args.h"
 
 #include <stdio.h>
 #include <stdlib.h>

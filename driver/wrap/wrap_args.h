@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "wl/wrap_parse.h"
+#include "wrap/wrap_parse.h"
 
 struct wrap_args {
     enum wrap_tool tool;
