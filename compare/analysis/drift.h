@@ -3,7 +3,8 @@
  * the baseline version's median over the nights of the newest night's environment forms a
  * series; the newest night is compared with the median of the previous K nights, and
  * E-divisive change-point detection (changepoint.h) finds steps and slow drifts. This header
- * is the pure analysis (drift.c: the command and history; drift_report.c: drift.md/.html). */
+ * is the pure analysis (run/drift_run.c: the nights and series; run/history.c: the history;
+ * drift_report.c: drift.md/.html). */
 #ifndef PAIRBENCH_DRIFT_H
 #define PAIRBENCH_DRIFT_H
 

@@ -1,6 +1,6 @@
 /* bisect_report: what `compare bisect` found, as bisect.json and bisect.md (English or
  * Chinese, every sentence from the string table i18n_strings.h). The search itself is in
- * cmd/bisect.c; this file holds the record both share and the writers. */
+ * run/bisect_run.c; this file holds the record both share and the writers. */
 #ifndef PAIRBENCH_BISECT_REPORT_H
 #define PAIRBENCH_BISECT_REPORT_H
 

@@ -1,7 +1,7 @@
-/* Internal to compare bisect (cmd/bisect.c, cmd/bisect_search.c): the search's state and
- * the steps the two files share. */
-#ifndef PAIRBENCH_CMD_BISECT_INT_H
-#define PAIRBENCH_CMD_BISECT_INT_H
+/* bisect_run: the engine of compare bisect (run/bisect_run.c, run/bisect_search.c; argv in
+ * cmd/bisect.c): the search's state and the steps the files share. */
+#ifndef PAIRBENCH_BISECT_RUN_H
+#define PAIRBENCH_BISECT_RUN_H
 
 #include <jansson.h>
 
@@ -33,6 +33,12 @@ struct bisect {
     int gc_init;                 /* cli.gc to release */
 };
 
+/* After the command line (parse_args in cmd/bisect.c): the cache and --out, the range, the
+ * ends checked, the search; bisect.json saved and the answer printed. Returns the exit code. */
+int bisect_execute(struct bisect *b);
+/* Removes the temporary directory and frees b. */
+void bisect_release(struct bisect *b);
+/* "compare: bisect: " and the message on stderr; returns code. */
 int bisect_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* SIGINT/SIGTERM (what: where): bisect.json saved, the resume hint printed; exit 3. */
 int bisect_interrupted(struct bisect *b, const char *what);

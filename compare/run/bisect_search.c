@@ -1,4 +1,4 @@
-/* compare bisect's search (after cmd/bisect.c has loaded the range and checked the spec):
+/* compare bisect's search (after run/bisect_run.c has loaded the range and checked the spec):
  * saving the record after each step, halving the range around skipped commits, taking up
  * a --resume and checking that good is good and bad is bad. */
 
@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/bisect_int.h"
-#include "cmd/cmds.h"
+#include "run/bisect_run.h"
+#include "util/exit_codes.h"
 #include "util/jobs_util.h"
 #include "util/fmt.h"
 
