@@ -5,7 +5,8 @@
 # version, an unknown configuration id, a duplicated round and a truncated last line each make
 # them exit 2 naming the file and line; with --accept-modified the data is judged and gate.md,
 # report.md, report.html, summary.json's warnings and the terminal say so first. The
-# untouched shards merge and gate as before.
+# untouched shards merge and gate as before. An unfinished run's last line without its newline
+# is named and left out by report, gate and merge alike, even when it parses.
 . "$(dirname "$0")/../lib.sh"
 need node
 cd "$T"
@@ -74,6 +75,31 @@ tamper outside 'const o = JSON.parse(L[0]); o.round = 99; L.push(JSON.stringify(
 check outside 5 "round 99 is outside the schedule"
 tamper truncated 'L[3] = L[3].slice(0, 40); L.cut = 1;'
 check truncated 4 "truncated"
+
+# an unfinished run (meta.json holds no dataset record yet) whose last line lost only its
+# newline: every reader names that line and leaves it out, though it parses (one rule)
+# (shard 2 rewritten the same way, whole, for the merge)
+rm -rf unfinished unfinished2; cp -r s1 unfinished; cp -r s2 unfinished2
+node -e 'const fs = require("fs");
+for (const d of process.argv.slice(1)) {
+  const m = JSON.parse(fs.readFileSync(d + "/meta.json", "utf8")); delete m.dataset;
+  fs.writeFileSync(d + "/meta.json", JSON.stringify(m));
+}
+const t = fs.readFileSync("unfinished/runs.jsonl", "utf8");
+fs.writeFileSync("unfinished/runs.jsonl", t.slice(0, -1));' unfinished unfinished2
+for cmd in report gate merge; do
+    case $cmd in
+    report) set -- "$COMPARE" report --unverified unfinished ;;
+    gate) set -- "$COMPARE" gate --unverified --from unfinished ;;
+    merge) rm -rf m-unfinished; set -- "$COMPARE" merge --unverified --out m-unfinished unfinished unfinished2 ;;
+    esac
+    rc=0; "$@" > out 2> err || rc=$?
+    [ "$rc" -le 4 ] && [ "$rc" -ne 2 ] && [ "$rc" -ne 3 ] || fail "$cmd on an unfinished run: exit $rc: $(cat err)"
+    grep -q "unfinished/runs.jsonl': line 4 has no newline at its end (a run cut short while being written); it was left out" err ||
+        fail "$cmd does not name the cut line: $(cat err)"
+done
+assert_eq "$(json_get unfinished/summary.json 'this.rows.reduce((n, r) => n + r.runs.ok, 0)')" 3 "runs judged without the cut line"
+assert_eq "$(wc -l < m-unfinished/runs.jsonl | tr -d ' ')" 7 "merged lines without the cut one"
 
 # drift --add refuses it too
 rc=0; "$COMPARE" drift --history hist --add forged > /dev/null 2> drift.err || rc=$?
