@@ -20,6 +20,7 @@
 
 #include <jansson.h>
 
+#include "agent_count.h"
 #include "ptree.h"
 
 #define AGENT_LINE_MAX (1024 * 1024)
@@ -345,8 +346,18 @@ static json_t *dispatch(struct agent *a, const char *line)
         out = op_sample(a);
     else if (strcmp(op, "stop") == 0)
         out = op_stop(a, req);
+    else if (strcmp(op, "tools") == 0)
+        out = agent_count_tools();
+    else if (strcmp(op, "vgdb") == 0) /* its own server's group only */
+        out = agent_count_vgdb(a->pid > 0 && server_running(a) ? a->pid : 0, a->dir, req,
+                               &agent_stop);
+    else if (strcmp(op, "files") == 0)
+        out = agent_count_files(a->dir);
+    else if (strcmp(op, "fetch") == 0)
+        out = agent_count_fetch(a->dir, req);
     else
-        out = fail3("unknown op", op, "expected hello, place, start, sample or stop");
+        out = fail3("unknown op", op,
+                    "expected hello, place, start, sample, stop, tools, vgdb, files or fetch");
     json_decref(req);
     return out;
 }

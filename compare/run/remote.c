@@ -125,7 +125,7 @@ static int read_line(struct remote *rm, char *line, size_t linelen, double timeo
 
 json_t *remote_call(struct remote *rm, json_t *req, double timeout_s, char *err, size_t errlen)
 {
-    char *text = req ? json_dumps(req, JSON_COMPACT) : NULL, line[8192];
+    char *text = req ? json_dumps(req, JSON_COMPACT) : NULL, line[sizeof(rm->buf)];
     json_t *rep = NULL;
     json_error_t je;
     size_t len, off = 0;

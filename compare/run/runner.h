@@ -94,9 +94,9 @@ struct window_watch;
  * inherited counters here would keep); NULL without both marks. New reference. */
 json_t *runner_host_perf(const struct window_watch *w);
 
-/* With a server host, refuses what is counted by tracing the server here (--instructions,
- * --syscalls, --cache-sim: their counted runs cannot run over ssh yet). Returns 0, or -1 with
- * err saying so. */
+/* With a server host, refuses what is counted by tracing the server here and cannot run over
+ * ssh yet (--syscalls; --instructions is counted on the host under valgrind: cost_remote.h).
+ * Returns 0, or -1 with err saying so. */
 int runner_check_host_channels(const struct runner *r, int instructions, int syscalls, char *err,
                                size_t errlen);
 

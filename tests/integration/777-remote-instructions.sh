@@ -1,0 +1,138 @@
+#!/bin/sh
+# pairbench-test: untimed
+# --instructions with the server on its own host (docs/remote.md "Counted runs on the server
+# host"), for real without a second machine: two network namespaces joined by a veth pair
+# (10.213.1.1-2/30, only inside them), OpenSSH's sshd in the server namespace on its own config,
+# port, host key and authorized key (made here), compare in the client namespace. The reference
+# server (`driver serve tcp`) against itself and against itself with --work 2000 per request:
+# each counted server starts on the host under valgrind's callgrind, the agent zeroes and dumps
+# it through vgdb there and hands its profiles back, and compare parses them into the same
+# records as a local counted run (kind "instructions", the requested ops, a valgrind source,
+# functions, not claimed exact: the interposer is not used there). The A/A row's instructions
+# are `~`, the extra work's `regressed`. A server host with "source": "counters", and
+# --syscalls, are refused naming the flag (exit 2). Nothing is left: namespaces, sshd, servers
+# under valgrind, agents and their directories (trap and pgrep).
+# Cost: 9 counted runs under valgrind and 3 timed runs of 0.3 s: about 25-45 s on 2 loaded cores.
+. "$(dirname "$0")/../lib.sh"
+need ip
+need ssh
+need ssh-keygen
+need valgrind
+need node
+[ -x /usr/sbin/sshd ] || fail "required program /usr/sbin/sshd not found (run ci/install-deps.sh --test)"
+[ "$(id -u)" = 0 ] || fail "needs root (network namespaces)"
+# the counted servers run under valgrind, which cannot run a sanitized driver
+srv=$(valgrind_driver)
+[ -n "$srv" ] || skip "no unsanitized bin/driver for the servers valgrind counts"
+cd "$T"
+S=pis$$
+C=pic$$
+SRV=10.213.1.1
+CLI=10.213.1.2
+made_run_sshd=0
+host_cleanup() { # sshd is start_bg's: cleanup stops it; what else runs inside goes first
+    ip netns pids "$S" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
+    ip netns pids "$C" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
+    ip netns del "$S" 2>/dev/null || true
+    ip netns del "$C" 2>/dev/null || true
+    case $made_run_sshd in 1) rmdir /run/sshd 2>/dev/null || : ;; esac
+}
+trap 'host_cleanup; cleanup' EXIT
+
+ip netns add "$S"
+ip netns add "$C"
+ip link add "${S}v" type veth peer name "${C}v"
+ip link set "${S}v" netns "$S"
+ip link set "${C}v" netns "$C"
+ip -n "$S" addr add "$SRV/30" dev "${S}v"
+ip -n "$C" addr add "$CLI/30" dev "${C}v"
+for ns in "$S" "$C"; do ip -n "$ns" link set lo up; done
+ip -n "$S" link set "${S}v" up
+ip -n "$C" link set "${C}v" up
+
+ssh-keygen -q -t ed25519 -N '' -f "$T/hostkey"
+ssh-keygen -q -t ed25519 -N '' -f "$T/id"
+cp "$T/id.pub" "$T/authorized_keys"
+printf '[%s]:2222 %s\n' "$SRV" "$(cut -d' ' -f1,2 "$T/hostkey.pub")" > "$T/known_hosts"
+cat > "$T/sshd_config" <<CONF
+ListenAddress $SRV
+Port 2222
+HostKey $T/hostkey
+PidFile $T/sshd.pid
+AuthorizedKeysFile $T/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+PrintMotd no
+MaxStartups 50
+MaxSessions 50
+CONF
+if [ ! -d /run/sshd ]; then mkdir -m 0755 /run/sshd; made_run_sshd=1; fi
+start_bg sshd ip netns exec "$S" /usr/sbin/sshd -D -f "$T/sshd_config" -E "$T/sshd.log"
+i=0
+while [ ! -s "$T/sshd.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+[ -s "$T/sshd.pid" ] || fail "sshd wrote no pid file: $(cat "$T/sshd.log")"
+
+cp "$DRIVER" "$T/driver"
+URL="ssh://root@$SRV:2222?keyfile=$T/id&known_hosts=$T/known_hosts&driver=$T/driver"
+write_grid grid.json echo '"protocol": "tcp", "connections": 1, "payload": 64'
+SV="$srv serve tcp --host {host} --port {port} --payload 64"
+cat > spec.json <<JSON
+{"versions": [{"name": "a", "server": {"tcp": "$SV"}},
+              {"name": "b", "server": {"tcp": "$SV"}},
+              {"name": "c", "server": {"tcp": "$SV --work 2000"}}],
+ "grids": ["grid.json"], "runs": 1, "warmup": 0.1, "duration": 0.3, "probe_timeout": 10,
+ "server_host": "$URL",
+ "instructions": {"runs": 3, "requests": 300, "warmup_requests": 100, "idle_s": 0.2}}
+JSON
+inc() { ip netns exec "$C" "$@"; }
+
+# 1. counted on the host, parsed here
+rc=0
+inc "$COMPARE" run --spec spec.json --instructions --out r > r.out 2> r.err || rc=$?
+[ $rc -eq 0 ] || fail "compare run --instructions with a server host exited $rc: $(tail -5 r.err)"
+node -e '
+const fs = require("fs");
+const l = fs.readFileSync("r/runs.jsonl", "utf8").trim().split("\n").map(JSON.parse);
+const c = l.filter(x => x.kind === "instructions");
+if (c.length !== 9) throw new Error("counted runs: " + c.length);
+for (const x of c) {
+  const i = x.instructions;
+  if (x.status !== "ok") throw new Error("counted run: " + x.reason);
+  if (!(i.ops === 300 && i.per_op > 100 && i.per_op < 1e7 && /^valgrind-/.test(i.source) &&
+        i.counted === "server" && i.processes >= 1 && Object.keys(i.functions).length > 3 &&
+        i.window_instructions > 0 && typeof i.idle_method === "string"))
+    throw new Error("instructions " + JSON.stringify(i).slice(0, 600));
+  if (!(typeof x.pid === "number" && x.pid > 0)) throw new Error("pid " + x.pid);
+  if (!i.fixed || i.fixed.exact !== false || !/server host/.test(i.fixed.reason))
+    throw new Error("fixed " + JSON.stringify(i.fixed));
+}
+' || fail "the counted runs' records"
+# the counted figures, for the log
+node -e '
+const l = require("fs").readFileSync("r/runs.jsonl", "utf8").trim().split("\n").map(JSON.parse)
+  .filter(x => x.kind === "instructions");
+console.log("instructions/op counted on the host: " +
+  l.map(x => x.version + " " + x.instructions.per_op.toFixed(0)).join(", "));'
+assert_eq "$(json_get r/summary.json '
+const m = this.rows[0].metrics.instructions;
+[m.vs_baseline.b.verdict, m.vs_baseline.c.verdict, m.values.a.n, m.values.c.n].join(" ")')" \
+    "~ regressed 3 3" "instructions verdicts across the namespaces"
+ls r/flame/*.folded > /dev/null 2>&1 || fail "no call paths written from the host's profiles"
+grep -q "servers run on the server host: counting them there under valgrind" r.err || fail "the channel's choice: $(cat r.err)"
+
+# 2. refused before anything runs
+sed 's/"idle_s": 0.2}/"idle_s": 0.2, "source": "counters"}/' spec.json > counters.json
+assert_exit 2 inc "$COMPARE" run --spec counters.json --instructions --out x 2> x.err
+grep -q 'instructions.source: "counters" is not supported with a server host' x.err ||
+    fail "counters: $(cat x.err)"
+assert_exit 2 inc "$COMPARE" run --spec spec.json --syscalls --out y 2> y.err
+grep -q -- '--syscalls (or "syscalls") with a server host is not supported yet' y.err ||
+    fail "syscalls: $(cat y.err)"
+
+pgrep -f "valgrind.*serve tcp --host $SRV" > /dev/null && fail "a counted server is left on the host"
+pgrep -f "$T/driver agent" > /dev/null && fail "an agent is left"
+ls -d /tmp/pairbench-agent-* 2> /dev/null && fail "an agent directory is left"
+echo "ok: counted on the server host"
