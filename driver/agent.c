@@ -378,6 +378,9 @@ int agent_main(int argc, char **argv)
     sigaction(SIGHUP, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
+    /* a reply written after the session died (a long request, e.g. vgdb's) must not kill the
+     * agent before it stops the server and removes the directory: EPIPE ends the loop */
+    signal(SIGPIPE, SIG_IGN);
     while (!agent_stop) {
         ssize_t n = getline(&line, &cap, stdin);
         if (n < 0) {

@@ -407,10 +407,12 @@ static int start_and_count(struct runner *r, const struct sched_run *sr,
         if (rc == 0)
             json_object_set_new(*inst, "fixed", cost_exact_record(ex, dir));
     }
-    if (r->host)
+    if (r->host) {
         remote_close(&rm, 10.0);
-    else if (server.pid > 0)
+        json_decref(rm.stopped); /* the server's end there: a counted run keeps no figure of it */
+    } else if (server.pid > 0) {
         proc_stop(&server, 10.0); /* valgrind writes its exit dump first */
+    }
     return rc;
 }
 

@@ -127,6 +127,9 @@ int cost_remote_ended(struct remote *rm, char *why, size_t whylen)
     }
     if (remote_running(rm, tail, sizeof(tail)))
         return 0;
-    snprintf(why, whylen, "the counted server %s", tail);
+    if (rm->ended[0]) /* the session ended while it was asked */
+        snprintf(why, whylen, "the counted server on the server host: %s", rm->ended);
+    else
+        snprintf(why, whylen, "the counted server %s", tail);
     return 1;
 }

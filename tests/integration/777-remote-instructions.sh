@@ -10,7 +10,9 @@
 # records as a local counted run (kind "instructions", the requested ops, a valgrind source,
 # functions, not claimed exact: the interposer is not used there). The A/A row's instructions
 # are `~`, the extra work's `regressed`. A server host with "source": "counters", and
-# --syscalls, are refused naming the flag (exit 2). Nothing is left: namespaces, sshd, servers
+# --syscalls, are refused naming the flag (exit 2). The ssh connection killed while the agent
+# dumps a counted server fails that counted run with the session's end as its cause and leaves
+# no server there. Nothing is left: namespaces, sshd, servers
 # under valgrind, agents and their directories (trap and pgrep).
 # Cost: 9 counted runs under valgrind and 3 timed runs of 0.3 s: about 25-45 s on 2 loaded cores.
 . "$(dirname "$0")/../lib.sh"
@@ -68,7 +70,9 @@ StrictModes no
 PrintMotd no
 MaxStartups 50
 MaxSessions 50
+SetEnv TMPDIR=$T/hosttmp
 CONF
+mkdir "$T/hosttmp" # the agents' directories: this test's own, whatever else runs
 if [ ! -d /run/sshd ]; then mkdir -m 0755 /run/sshd; made_run_sshd=1; fi
 start_bg sshd ip netns exec "$S" /usr/sbin/sshd -D -f "$T/sshd_config" -E "$T/sshd.log"
 i=0
@@ -132,7 +136,28 @@ assert_exit 2 inc "$COMPARE" run --spec spec.json --syscalls --out y 2> y.err
 grep -q -- '--syscalls (or "syscalls") with a server host is not supported yet' y.err ||
     fail "syscalls: $(cat y.err)"
 
+# 3. the ssh connection killed while the agent dumps a counted server: that counted run fails
+#    with the session's end as its cause and its server under valgrind is gone from the host
+sed 's/"runs": 3, "requests": 300/"runs": 1, "requests": 300/; /"name": "c"/d; s/"b", "server": {"tcp": "\([^"]*\)"}},$/"b", "server": {"tcp": "\1"}}],/' spec.json > kill.json
+ip netns exec "$C" "$COMPARE" run --spec kill.json --instructions --out k > k.out 2> k.err &
+cpid=$!
+i=0
+until pgrep -f "vgdb --vgdb-prefix=$T/hosttmp/pairbench-agent-" > /dev/null; do
+    sleep 0.02; i=$((i + 1)); [ $i -lt 3000 ] || fail "no vgdb on the host"
+done
+sshpid=$(pgrep -P "$cpid" -x ssh) || fail "no ssh session under compare"
+kill -9 "$sshpid"
+rc=0; wait "$cpid" || rc=$?
+assert_eq "$rc" 3 "compare exit after a lost connection in a counted run"
+node -e '
+const r = require("fs").readFileSync("k/runs.jsonl", "utf8").trim().split("\n").map(JSON.parse)
+  .filter(x => x.kind === "instructions");
+const bad = r.filter(x => x.status === "failed");
+if (bad.length !== 1 || !/^instructions: version .a.: the counted server on the server host: the ssh session to ssh:\/\/root@10\.213\.1\.1:2222.* ended/.test(bad[0].reason))
+  throw new Error(JSON.stringify(r.map(x => [x.status, x.reason])));' || fail "the killed counted run's line"
+i=0
+while pgrep -f "valgrind.*serve tcp --host $SRV" > /dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 pgrep -f "valgrind.*serve tcp --host $SRV" > /dev/null && fail "a counted server is left on the host"
 pgrep -f "$T/driver agent" > /dev/null && fail "an agent is left"
-ls -d /tmp/pairbench-agent-* 2> /dev/null && fail "an agent directory is left"
+ls -d "$T"/hosttmp/pairbench-agent-* 2> /dev/null && fail "an agent directory is left"
 echo "ok: counted on the server host"
