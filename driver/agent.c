@@ -320,6 +320,7 @@ static json_t *op_stop(struct agent *a, const json_t *req)
 
     if (a->pid <= 0)
         return fail("stop: no server");
+    agent_count_trace_end(); /* its tracees detached (by the kernel) before the stop */
     server_stop(a, grace > 0 ? grace : 2.0);
     describe(a->status, st, sizeof(st));
     return json_pack("{s:b,s:s,s:I,s:f}", "ok", 1, "status", st, "rss_peak_kib",
@@ -355,9 +356,12 @@ static json_t *dispatch(struct agent *a, const char *line)
         out = agent_count_files(a->dir);
     else if (strcmp(op, "fetch") == 0)
         out = agent_count_fetch(a->dir, req);
+    else if (strcmp(op, "trace") == 0) /* its own server's tree only */
+        out = agent_count_trace(a->pid > 0 && server_running(a) ? a->pid : 0, req);
     else
-        out = fail3("unknown op", op,
-                    "expected hello, place, start, sample, stop, tools, vgdb, files or fetch");
+        out =
+            fail3("unknown op", op,
+                  "expected hello, place, start, sample, stop, tools, vgdb, files, fetch or trace");
     json_decref(req);
     return out;
 }
@@ -397,6 +401,7 @@ int agent_main(int argc, char **argv)
             break; /* nobody reads the replies any more */
     }
     free(line);
+    agent_count_trace_end();
     server_stop(&a, 2.0);
     if (a.dir[0])
         (void)nftw(a.dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);

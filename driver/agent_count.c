@@ -16,6 +16,8 @@
 
 #include <openssl/evp.h>
 
+#include "syscount.h"
+
 #define COUNT_MAX_PIDS 64
 #define VGDB_TRIES 3
 #define VGDB_TRY_MS 10000
@@ -303,4 +305,40 @@ json_t *agent_count_fetch(const char *dir, const json_t *req)
                     (off_t)off + n >= st.st_size || n == 0);
     free(b64);
     return out;
+}
+
+static struct syscount agent_sc = {.tracer = -1};
+
+json_t *agent_count_trace(pid_t pid, const json_t *req)
+{
+    const char *what = json_string_value(json_object_get(req, "do"));
+    char why[600];
+    json_t *counts;
+
+    if (!what)
+        return count_fail("trace: expected \"do\": \"start\", \"open\", \"close\" or \"counts\"");
+    if (strcmp(what, "start") == 0) {
+        if (pid <= 0)
+            return count_fail("trace: no server");
+        agent_count_trace_end();
+        if (syscount_start(&agent_sc, "/proc", pid, why, sizeof(why)) < 0)
+            return count_fail(why);
+        return json_pack("{s:b}", "ok", 1);
+    }
+    if (strcmp(what, "open") == 0 || strcmp(what, "close") == 0) {
+        syscount_on_mark(&agent_sc, strcmp(what, "open") == 0 ? 0 : 1);
+        return json_pack("{s:b}", "ok", 1);
+    }
+    if (strcmp(what, "counts") == 0) {
+        if (!(counts = syscount_json(&agent_sc, why, sizeof(why))))
+            return count_fail(why);
+        return json_pack("{s:b,s:o}", "ok", 1, "counts", counts);
+    }
+    return count_fail("trace: expected \"do\": \"start\", \"open\", \"close\" or \"counts\"");
+}
+
+void agent_count_trace_end(void)
+{
+    if (agent_sc.tracer > 0 || agent_sc.sh)
+        syscount_stop(&agent_sc);
 }

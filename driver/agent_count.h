@@ -12,7 +12,11 @@
  *   {"op":"files"}                 {"ok":true,"files":{"cg.P.1":BYTES,...}}: DIR's profiles
  *   {"op":"fetch","name":"cg.P.1","offset":N}
  *                                  {"ok":true,"data":BASE64,"eof":true|false}: at most
- *                                  AGENT_FETCH_MAX bytes of one profile from offset N */
+ *                                  AGENT_FETCH_MAX bytes of one profile from offset N
+ *   {"op":"trace","do":"start"}    {"ok":true}: a ptrace tracer (common/syscount.h) seizes
+ *                                  every thread of the server's tree
+ *   {"op":"trace","do":"open"} / "close"   the counted window's marks
+ *   {"op":"trace","do":"counts"}   {"ok":true,"counts":{"total":N,"by_name":{..},..}} */
 #ifndef PAIRBENCH_AGENT_COUNT_H
 #define PAIRBENCH_AGENT_COUNT_H
 
@@ -33,5 +37,11 @@ json_t *agent_count_vgdb(pid_t pgid, const char *dir, const json_t *req,
 json_t *agent_count_files(const char *dir);
 
 json_t *agent_count_fetch(const char *dir, const json_t *req);
+
+/* pid 0: no server. */
+json_t *agent_count_trace(pid_t pid, const json_t *req);
+
+/* Stops the tracer, if one runs (the server's stop, the agent's end). */
+void agent_count_trace_end(void);
 
 #endif

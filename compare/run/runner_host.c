@@ -46,21 +46,6 @@ int runner_check_host(struct runner *r, char *err, size_t errlen)
     return remote_preflight(r->host, tmp && *tmp ? tmp : "/tmp", &r->host_meta, err, errlen);
 }
 
-int runner_check_host_channels(const struct runner *r, int instructions, int syscalls, char *err,
-                               size_t errlen)
-{
-    (void)instructions; /* counted on the host under valgrind (cost_remote.h) */
-    if (r->host && syscalls) {
-        snprintf(err, errlen,
-                 "%s: $.server_host: --syscalls (or \"syscalls\") with a server host is not "
-                 "supported yet (its counted runs trace the server with ptrace on the machine "
-                 "that runs it; run them without \"server_host\")",
-                 r->sp->path);
-        return -1;
-    }
-    return 0;
-}
-
 void runner_host_finish(struct runner *r, json_t *meta)
 {
     char why[512], w[700];
