@@ -442,5 +442,7 @@ int launch_start_remote(struct runner *r, struct launch *l, json_t *eff, struct 
         reason[0] = '\0';
         s = remote_start_once(r, l, eff, rm, reason, reasonlen);
     }
+    if (s == 0 && r->trace_syscalls) /* --syscalls: the agent's tracer seizes the ready server */
+        remote_trace_begin(rm);
     return s;
 }

@@ -471,8 +471,6 @@ static enum run_step run_driver_start(struct run_ctx *c)
     if (c->srv_started && c->r->host) {
         c->win.sample_server = remote_sample;
         c->win.server_arg = &c->rm;
-        if (c->r->trace_syscalls) /* the agent's tracer, on the host */
-            remote_trace_begin(&c->rm);
     } else if (c->srv_started) /* after the pipe: a driver in sh writes to fds 0-9 only */
         c->sw = swcount_open_server(c->server.pid, c->r->trace_syscalls);
     c->win.on_mark[0] = c->r->host ? remote_on_mark : swcount_on_mark;
