@@ -20,6 +20,7 @@
 
 #include <jansson.h>
 
+#include "agent_count.h"
 #include "ptree.h"
 
 #define AGENT_LINE_MAX (1024 * 1024)
@@ -319,6 +320,7 @@ static json_t *op_stop(struct agent *a, const json_t *req)
 
     if (a->pid <= 0)
         return fail("stop: no server");
+    agent_count_trace_end(); /* its tracees detached (by the kernel) before the stop */
     server_stop(a, grace > 0 ? grace : 2.0);
     describe(a->status, st, sizeof(st));
     return json_pack("{s:b,s:s,s:I,s:f}", "ok", 1, "status", st, "rss_peak_kib",
@@ -345,8 +347,21 @@ static json_t *dispatch(struct agent *a, const char *line)
         out = op_sample(a);
     else if (strcmp(op, "stop") == 0)
         out = op_stop(a, req);
+    else if (strcmp(op, "tools") == 0)
+        out = agent_count_tools();
+    else if (strcmp(op, "vgdb") == 0) /* its own server's group only */
+        out = agent_count_vgdb(a->pid > 0 && server_running(a) ? a->pid : 0, a->dir, req,
+                               &agent_stop);
+    else if (strcmp(op, "files") == 0)
+        out = agent_count_files(a->dir);
+    else if (strcmp(op, "fetch") == 0)
+        out = agent_count_fetch(a->dir, req);
+    else if (strcmp(op, "trace") == 0) /* its own server's tree only */
+        out = agent_count_trace(a->pid > 0 && server_running(a) ? a->pid : 0, req);
     else
-        out = fail3("unknown op", op, "expected hello, place, start, sample or stop");
+        out =
+            fail3("unknown op", op,
+                  "expected hello, place, start, sample, stop, tools, vgdb, files, fetch or trace");
     json_decref(req);
     return out;
 }
@@ -367,6 +382,9 @@ int agent_main(int argc, char **argv)
     sigaction(SIGHUP, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
+    /* a reply written after the session died (a long request, e.g. vgdb's) must not kill the
+     * agent before it stops the server and removes the directory: EPIPE ends the loop */
+    signal(SIGPIPE, SIG_IGN);
     while (!agent_stop) {
         ssize_t n = getline(&line, &cap, stdin);
         if (n < 0) {
@@ -383,6 +401,7 @@ int agent_main(int argc, char **argv)
             break; /* nobody reads the replies any more */
     }
     free(line);
+    agent_count_trace_end();
     server_stop(&a, 2.0);
     if (a.dir[0])
         (void)nftw(a.dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);

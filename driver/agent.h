@@ -17,6 +17,7 @@
  *                                     or {"ok":true,"running":false,"status":"exit 1","log":".."}
  *   {"op":"stop","grace_s":S}         {"ok":true,"status":"signal 15 (Terminated)",
  *                                      "rss_peak_kib":N,"cpu_s":S}
+ * and, for a counted run (agent_count.h): "tools", "vgdb", "files" and "fetch".
  * "place" picks a free port on address H the way compare does on loopback (bind port 0); the
  * server's stdout and stderr go to DIR/server.log. */
 #ifndef PAIRBENCH_AGENT_H

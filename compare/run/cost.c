@@ -19,6 +19,7 @@
 #include "run/cost_exact.h"
 #include "run/cost_help.h"
 #include "run/cost_int.h"
+#include "run/cost_remote.h"
 #include "run/cost_verify.h"
 #include "run/counters.h"
 #include "data/dataset.h"
@@ -45,95 +46,6 @@ int cost_perf_probe(char *why, size_t whylen)
 }
 
 /* ---- one counted run ---- */
-
-int cost_drive(struct runner *r, size_t version, const json_t *eff, unsigned requests,
-               char *const *wrap, const char *cfg_path, const char *log, json_t **result,
-               char *reason, size_t reasonlen, char *err, size_t errlen)
-{
-    json_t *c = json_deep_copy(eff);
-    char **dargv = NULL, **full = NULL, why[512], tail[400];
-    size_t dargc = 0, i, nw = 0;
-    struct proc p = {.pid = -1, .out_fd = -1};
-    struct proc_spec ps = {0};
-    struct proc_result res;
-    int rc = -1;
-
-    while (wrap && wrap[nw])
-        nw++;
-    *result = NULL;
-    if (!c) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    json_object_set_new(c, "requests", json_integer(requests));
-    json_object_set_new(c, "warmup", json_real(0));
-    errno = 0;
-    if (json_dump_file(c, cfg_path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
-        snprintf(err, errlen, "cannot write '%s': %s", cfg_path,
-                 errno ? strerror(errno) : "write failed");
-        goto out;
-    }
-    if (runner_driver_argv(r, version, &dargv, &dargc, err, errlen) < 0)
-        goto out;
-    if (!(full = calloc(nw + dargc + 3, sizeof(*full)))) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
-    for (i = 0; i < nw; i++)
-        full[i] = wrap[i];
-    for (i = 0; i < dargc; i++)
-        full[nw + i] = dargv[i];
-    full[nw + dargc] = "--config";
-    full[nw + dargc + 1] = (char *)cfg_path;
-    ps.argv = full;
-    ps.env = r->sp->versions[version].env;
-    ps.cpus = r->pin_driver;
-    ps.stderr_path = log;
-    ps.capture_stdout = 1;
-    rc = 1;
-    if (proc_start(&p, &ps, why, sizeof(why)) < 0) {
-        snprintf(reason, reasonlen, "driver: %s", why);
-        goto out;
-    }
-    /* a count under valgrind: minutes, not the configuration's seconds; a server that ends
-     * meanwhile ends the wait (its end is the run's first cause) */
-    p.watch = r->counted_server;
-    if (proc_wait(&p, 600.0, 2.0, r->stop, &res, err, errlen) < 0) {
-        rc = -1;
-        goto out;
-    }
-    proc_file_tail(log, 300, tail, sizeof(tail));
-    if (res.interrupted) {
-        rc = 2;
-    } else if (res.watch_ended) {
-        snprintf(reason, reasonlen, "driver stopped: the server it counted against ended");
-    } else if (res.timed_out || !WIFEXITED(res.status) || WEXITSTATUS(res.status) != 0) {
-        proc_describe_status(res.status, why, sizeof(why));
-        snprintf(reason, reasonlen, "driver: %s%s%s", res.timed_out ? "timeout after 600 s" : why,
-                 tail[0] ? ": " : "", tail);
-    } else {
-        json_error_t je;
-        *result = json_loads(res.out, 0, &je);
-        if (!json_is_object(*result) ||
-            json_integer_value(json_object_get(*result, "ops")) != (json_int_t)requests) {
-            snprintf(reason, reasonlen,
-                     "driver: expected a result with \"ops\" = %u (the requested count)", requests);
-            json_decref(*result);
-            *result = NULL;
-        } else {
-            rc = 0;
-        }
-    }
-    proc_result_release(&res);
-out:
-    if (p.pid > 0)
-        proc_stop(&p, 0.5);
-    (void)unlink(cfg_path);
-    free(full);
-    words_free(dargv);
-    json_decref(c);
-    return rc;
-}
 
 char **cost_valgrind_wrap(const struct cost_settings *cs, const char *dir, const char *out_name,
                           char ***owned)
@@ -195,7 +107,15 @@ struct phase {
     const char *dir, *prefix;
     pid_t pgid;
     json_t *seen;
+    struct remote *rm; /* the server on the server host (its agent zeroes and dumps), or NULL */
 };
+
+/* vgdb cmd to every process of the counted server, here or on the server host. */
+static int phase_vgdb(struct phase *ph, const char *cmd, char *why, size_t whylen)
+{
+    return ph->rm ? cost_remote_vgdb(ph->rm, cmd, why, whylen)
+                  : cost_vgdb_all(ph->r, ph->prefix, ph->pgid, cmd, why, whylen);
+}
 
 static int count_phase(struct phase *ph, struct cgprof *p, double idle_s, size_t version,
                        const json_t *eff, unsigned requests, const char *cfg_path, const char *log,
@@ -205,7 +125,7 @@ static int count_phase(struct phase *ph, struct cgprof *p, double idle_s, size_t
     double a0 = now_s(), a1, b0, b1;
     int rc = 0;
 
-    if (cost_vgdb_all(ph->r, ph->prefix, ph->pgid, "zero", reason, reasonlen) < 0)
+    if (phase_vgdb(ph, "zero", reason, reasonlen) < 0)
         return 1;
     a1 = now_s();
     if (requests && result)
@@ -216,10 +136,12 @@ static int count_phase(struct phase *ph, struct cgprof *p, double idle_s, size_t
     if (rc != 0)
         return rc;
     b0 = now_s();
-    if (cost_vgdb_all(ph->r, ph->prefix, ph->pgid, "dump", reason, reasonlen) < 0)
+    if (phase_vgdb(ph, "dump", reason, reasonlen) < 0)
         return 1;
     b1 = now_s();
     *secs = (b0 + b1) / 2 - (a0 + a1) / 2;
+    if (ph->rm && cost_remote_pull(ph->rm, ph->dir, reason, reasonlen) < 0)
+        return 1;
     if (cost_parse_dumps(ph->dir, ph->seen, p, reason, reasonlen) < 0)
         return 1;
     return 0;
@@ -282,12 +204,14 @@ static json_t *figures(const struct cgprof *idle, const struct cgprof *win, doub
 /* The counted part of a run, the server already started. 0 ok (*inst set), 1 failed, 2
  * interrupted, -1 internal error. */
 static int count_run(struct runner *r, const struct sched_run *sr, const struct cost_settings *cs,
-                     const json_t *eff, const char *dir, pid_t pgid, const char *vg, json_t **inst,
-                     char *reason, size_t reasonlen, char *err, size_t errlen)
+                     const json_t *eff, const char *dir, pid_t pgid, struct remote *rm,
+                     const char *vg, json_t **inst, char *reason, size_t reasonlen, char *err,
+                     size_t errlen)
 {
     char cfg_path[4300], log[4300], prefix[4300];
     struct cgprof *idle = cgprof_new(), *win = cgprof_new();
-    struct phase ph = {.r = r, .dir = dir, .prefix = prefix, .pgid = pgid, .seen = json_object()};
+    struct phase ph = {
+        .r = r, .dir = dir, .prefix = prefix, .pgid = pgid, .seen = json_object(), .rm = rm};
     json_t *result = NULL, *weff = NULL, *before = NULL;
     double idle_s = 0, win_s = 0;
     int rc = -1;
@@ -410,13 +334,15 @@ static int exact_begin(struct runner *r, const struct sched_run *sr, const struc
         json_object_set_new(eff, "seed", json_integer((json_int_t)seed));
     if (!t || json_number_value(t) < COUNTED_TIMEOUT_S)
         json_object_set_new(eff, "timeout", json_real(COUNTED_TIMEOUT_S));
-    if (!cs->exact || cs->count_driver || !seeds) {
+    if (!cs->exact || cs->count_driver || !seeds || r->host) {
         memset(ex, 0, sizeof(*ex));
         ex->seed = seed;
         snprintf(ex->reason, sizeof(ex->reason), "%s",
                  cs->count_driver ? "the driver is counted: the interposer serves servers only"
                  : !cs->exact     ? "turned off (\"exact\": false)"
-                                  : why);
+                 : r->host ? "the server runs on the server host: the interposer is not used "
+                             "there yet (docs/remote.md)"
+                           : why);
         return 0;
     }
     if ((conns = json_integer_value(json_object_get(eff, "connections"))) > 1) {
@@ -442,6 +368,54 @@ static int exact_begin(struct runner *r, const struct sched_run *sr, const struc
     return 0;
 }
 
+/* Starts the counted server l (here, or on the server host) and counts it: count_run's codes,
+ * reason set on 1; *pid its pid (there, with a server host); vg the valgrind that counts. */
+static int start_and_count(struct runner *r, const struct sched_run *sr,
+                           const struct cost_settings *cs, json_t *eff, struct launch *l,
+                           const char *dir, char *vg, size_t vglen, struct cost_exact *ex,
+                           json_t **inst, long *pid, char *reason, size_t reasonlen, char *err,
+                           size_t errlen)
+{
+    const char *name = r->sp->versions[sr->version].name;
+    struct proc server = {.pid = -1, .out_fd = -1};
+    struct remote rm = {.ssh = {.pid = -1, .out_fd = -1}, .in_fd = -1};
+    char why[1024];
+    int rc = r->host ? cost_remote_start(r, l, eff, &rm, vg, vglen, why, sizeof(why))
+                     : launch_start(r, l, &server, why, sizeof(why));
+
+    r->server_envp = NULL;
+    r->server_no_aslr = 0;
+    *pid = r->host ? rm.server_pid : server.pid;
+    if (rc == 1)
+        snprintf(reason, reasonlen, "instructions: version '%s'%s: %s", name,
+                 l->wrap ? " under valgrind" : "", why);
+    if (rc == 0) {
+        /* a server that ends meanwhile ends the driver's wait: here its process, there the
+         * ssh session, which the agent's end (and so the server's) ends */
+        r->counted_server = r->host ? rm.ssh.pid : server.pid;
+        rc = cs->count_driver
+                 ? cost_count_driver(r, sr, cs, eff, dir, vg, inst, why, sizeof(why), err, errlen)
+                 : count_run(r, sr, cs, eff, dir, server.pid, r->host ? &rm : NULL, vg, inst, why,
+                             sizeof(why), err, errlen);
+        r->counted_server = 0;
+        if (rc == 1 && r->host) /* its end is the first cause */
+            (void)cost_remote_ended(&rm, why, sizeof(why));
+        else if (rc == 1 && !proc_running(&server))
+            proc_ended_reason(&server, "the counted server", l->log, why, sizeof(why));
+        if (rc == 1)
+            snprintf(reason, reasonlen, "instructions: version '%s': %s", name, why);
+        if (rc == 0)
+            json_object_set_new(*inst, "fixed", cost_exact_record(ex, dir));
+    }
+    if (r->host) {
+        remote_close(&rm, 10.0);
+        json_decref(rm.stopped); /* the server's end there: a counted run keeps no figure of it */
+    } else if (server.pid > 0) {
+        proc_stop(&server, 10.0); /* valgrind writes its exit dump first */
+    }
+    return rc;
+}
+
 static json_t *count_once(struct runner *r, const struct sched_run *sr,
                           const struct cost_settings *cs, char *err, size_t errlen)
 {
@@ -452,10 +426,10 @@ static json_t *count_once(struct runner *r, const struct sched_run *sr,
     const char *host = ju_str(params, "host", "127.0.0.1");
     char dir[4200], srv_dir[4300], srv_log[4300], started[40], reason[2048] = "", why[1024];
     char vg[64], **wrap = NULL, **owned = NULL, vglog[4300];
-    struct proc server = {.pid = -1, .out_fd = -1};
     struct cost_exact ex = {0};
     json_t *eff = NULL, *inst = NULL, *line = NULL;
     unsigned port;
+    long pid = -1;
     int rc = 1;
 
     r->seq++;
@@ -465,6 +439,8 @@ static json_t *count_once(struct runner *r, const struct sched_run *sr,
     snprintf(srv_dir, sizeof(srv_dir), "%s/srv", dir);
     snprintf(srv_log, sizeof(srv_log), "%s/server.log", dir);
     cost_valgrind_version(vg, sizeof(vg));
+    if (r->host) /* the host's valgrind counts: its version comes from the agent */
+        snprintf(vg, sizeof(vg), "%s", "valgrind");
     if (!cmd) {
         snprintf(reason, sizeof(reason),
                  "instructions: version '%s' has no server command for protocol '%s' (the "
@@ -482,7 +458,8 @@ static json_t *count_once(struct runner *r, const struct sched_run *sr,
     if (ju_mkdir_p(srv_dir, err, errlen) < 0)
         goto out;
     if (!(eff = runner_effective_config(r, sr->config)) ||
-        (!cs->count_driver && !(wrap = cost_valgrind_wrap(cs, dir, "cg.%p", &owned)))) {
+        (!cs->count_driver &&
+         !(wrap = cost_valgrind_wrap(cs, r->host ? "{dir}" : dir, "cg.%p", &owned)))) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
@@ -497,41 +474,21 @@ static json_t *count_once(struct runner *r, const struct sched_run *sr,
     if (ex.applied && wrap)
         cost_verify_wrap(wrap, dir, vglog, sizeof(vglog));
     /* the driver counted (cost_driver.c): its server runs as in the timed runs */
-    rc = launch_start(r,
-                      &(struct launch){sr->version, eff, cmd, host, port, srv_dir, srv_log, wrap,
-                                       r->sp->probe_timeout + (wrap ? 60 : 0), COST_HOLD_LIMIT_S},
-                      &server, why, sizeof(why));
-    r->server_envp = NULL;
-    r->server_no_aslr = 0;
-    if (rc == 1)
-        snprintf(reason, sizeof(reason), "instructions: version '%s'%s: %s", ver->name,
-                 wrap ? " under valgrind" : "", why);
-    if (rc == 0) {
-        r->counted_server = server.pid;
-        rc = cs->count_driver
-                 ? cost_count_driver(r, sr, cs, eff, dir, vg, &inst, why, sizeof(why), err, errlen)
-                 : count_run(r, sr, cs, eff, dir, server.pid, vg, &inst, why, sizeof(why), err,
-                             errlen);
-        r->counted_server = 0;
-        if (rc == 1 && !proc_running(&server)) /* its end is the first cause */
-            proc_ended_reason(&server, "the counted server", srv_log, why, sizeof(why));
-        if (rc == 1)
-            snprintf(reason, sizeof(reason), "instructions: version '%s': %s", ver->name, why);
-        if (rc == 0)
-            json_object_set_new(inst, "fixed", cost_exact_record(&ex, dir));
-    }
+    rc =
+        start_and_count(r, sr, cs, eff,
+                        &(struct launch){sr->version, eff, cmd, host, port, srv_dir, srv_log, wrap,
+                                         r->sp->probe_timeout + (wrap ? 60 : 0), COST_HOLD_LIMIT_S},
+                        dir, vg, sizeof(vg), &ex, &inst, &pid, reason, sizeof(reason), err, errlen);
     if (rc == 2 || rc < 0)
         goto out;
 record:
-    line = cost_line(r, sr, started, server.pid, inst, reason);
+    line = cost_line(r, sr, started, (pid_t)pid, inst, reason);
     inst = NULL;
     cost_allocs_lift(line);
     cost_cache_lift(line);
     if (!line)
         snprintf(err, errlen, "out of memory");
 out:
-    if (server.pid > 0)
-        proc_stop(&server, 10.0); /* valgrind writes its exit dump first */
     json_decref(inst);
     json_decref(eff);
     free(wrap);
@@ -554,7 +511,9 @@ static json_t *setid_line(struct runner *r, const struct sched_run *sr,
     json_t *line;
 
     snprintf(dir, sizeof(dir), "%s/cost-%06u", r->work_dir, r->seq + 1);
-    if (cs->count_driver || !cmd || !cost_exact_setid(r, sr->version, cmd, dir, why, sizeof(why)))
+    /* on a server host the program is the host's: a setuid one fails its start there */
+    if (cs->count_driver || !cmd || r->host ||
+        !cost_exact_setid(r, sr->version, cmd, dir, why, sizeof(why)))
         return NULL;
     runner_utc_now(started, sizeof(started));
     snprintf(reason, sizeof(reason), "instructions: version '%s' not countable: %s", ver->name,

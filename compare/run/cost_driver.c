@@ -47,6 +47,19 @@ int cost_resolve(struct cost_settings *cs, const struct spec *sp, char *err, siz
                         "counting the driver under valgrind\n");
         return 0;
     }
+    if (sp->has_server_host && cs->source == COST_SOURCE_COUNTERS) {
+        snprintf(err, errlen,
+                 "%s: $.instructions.source: \"counters\" is not supported with a server host "
+                 "(the counters would be this machine's, the server runs on '%s'; expected "
+                 "\"auto\" or \"valgrind\")",
+                 sp->path, sp->server_host.host);
+        return -1;
+    }
+    if (sp->has_server_host) {
+        fprintf(stderr, "compare: instructions: the servers run on the server host: counting "
+                        "them there under valgrind\n");
+        return 0;
+    }
     if (cs->source == COST_SOURCE_VALGRIND) {
         fprintf(stderr, "compare: instructions: \"source\": \"valgrind\": counting the server "
                         "under valgrind\n");

@@ -245,7 +245,6 @@ static int exec_load(struct exec *e)
         cost_resolve(&e->cost, &e->sp, e->err, e->errlen) < 0 ||
         syscount_settings_parse(e->sp.syscalls, rq->syscalls, e->sp.path, &e->sys, e->err,
                                 e->errlen) < 0 ||
-        runner_check_host_channels(&e->r, e->cost.enabled, e->sys.enabled, e->err, e->errlen) < 0 ||
         seq_check(&e->sp, rq, e->cost.enabled || e->sys.enabled, e->err, e->errlen) < 0)
         return EXIT_USAGE;
     e->r.hold = e->sp.sequence ? &e->hold : NULL;

@@ -351,6 +351,27 @@ static json_t *remote_env(const json_t *env)
     return e;
 }
 
+static size_t words_count(char *const *w)
+{
+    size_t n = 0;
+
+    while (w[n])
+        n++;
+    return n;
+}
+
+/* word with its first "{dir}" replaced by dir. New reference. */
+static json_t *remote_word(const char *word, const char *dir)
+{
+    const char *at = strstr(word, "{dir}");
+    char buf[8400];
+
+    if (!at)
+        return json_string(word);
+    snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - word), word, dir, at + 5);
+    return json_string(buf);
+}
+
 /* One start on the host: a port and directory placed there, the command expanded with them,
  * the server started and probed from here. Same codes as launch_start. */
 static int remote_start_once(struct runner *r, struct launch *l, json_t *eff, struct remote *rm,
@@ -380,8 +401,10 @@ static int remote_start_once(struct runner *r, struct launch *l, json_t *eff, st
     lr.srv_dir = dir;
     if (launch_argv(r, &lr, &argv, &wrapped, shown, sizeof(shown), reason, reasonlen) < 0)
         goto out;
-    for (i = 0; argv[i]; i++)
-        json_array_append_new(jargv, json_string(argv[i]));
+    for (i = 0; wrapped[i]; i++) /* a wrapper's "{dir}" is the host's run directory */
+        json_array_append_new(jargv, l->wrap && i < words_count(l->wrap)
+                                         ? remote_word(wrapped[i], dir)
+                                         : json_string(wrapped[i]));
     rep = remote_call(rm,
                       json_pack("{s:s,s:O,s:o}", "op", "start", "argv", jargv, "env",
                                 remote_env(r->sp->versions[l->version].env)),
@@ -419,5 +442,7 @@ int launch_start_remote(struct runner *r, struct launch *l, json_t *eff, struct 
         reason[0] = '\0';
         s = remote_start_once(r, l, eff, rm, reason, reasonlen);
     }
+    if (s == 0 && r->trace_syscalls) /* --syscalls: the agent's tracer seizes the ready server */
+        remote_trace_begin(rm);
     return s;
 }

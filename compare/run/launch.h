@@ -53,8 +53,8 @@ int launch_start_placed(struct runner *r, struct launch *l, json_t *eff, struct 
 /* launch_start_placed on the server host (r->host, docs/remote.md): an ssh session with the
  * agent opened into rm (close it with remote_close()), a free port and a directory placed there,
  * eff's "host" and "port" pointed at the host's address and that port, the server started
- * there and probed from here; a port taken meanwhile is placed again (twice at most). Same
- * codes. */
+ * there and probed from here; a port taken meanwhile is placed again (twice at most); with
+ * r->trace_syscalls the agent's tracer seizes it once ready (remote_trace_begin). Same codes. */
 int launch_start_remote(struct runner *r, struct launch *l, json_t *eff, struct remote *rm,
                         char *reason, size_t reasonlen);
 

@@ -125,7 +125,7 @@ static int read_line(struct remote *rm, char *line, size_t linelen, double timeo
 
 json_t *remote_call(struct remote *rm, json_t *req, double timeout_s, char *err, size_t errlen)
 {
-    char *text = req ? json_dumps(req, JSON_COMPACT) : NULL, line[8192];
+    char *text = req ? json_dumps(req, JSON_COMPACT) : NULL, line[sizeof(rm->buf)];
     json_t *rep = NULL;
     json_error_t je;
     size_t len, off = 0;
@@ -209,6 +209,52 @@ int remote_running(struct remote *rm, char *why, size_t whylen)
     }
     json_decref(rep);
     return running;
+}
+
+void remote_trace_begin(struct remote *rm)
+{
+    json_t *rep = remote_call(rm, json_pack("{s:s,s:s}", "op", "trace", "do", "start"), 30.0,
+                              rm->trace_why, sizeof(rm->trace_why));
+
+    rm->tracing = rep != NULL;
+    json_decref(rep);
+}
+
+void remote_on_mark(void *arg, int which)
+{
+    struct remote *rm = arg;
+    char why[512];
+
+    if (rm && rm->tracing)
+        json_decref(remote_call(
+            rm, json_pack("{s:s,s:s}", "op", "trace", "do", which == 0 ? "open" : "close"), 5.0,
+            why, sizeof(why)));
+}
+
+void remote_trace_attach(struct remote *rm, json_t *swin, int marks_seen)
+{
+    char why[600];
+    json_t *rep;
+
+    if (!json_is_object(swin) || (!rm->tracing && !rm->trace_why[0]))
+        return; /* not a counted run of system calls */
+    if (!rm->tracing) {
+        json_object_set_new(swin, "syscalls_error", json_string(rm->trace_why));
+        return;
+    }
+    if (!marks_seen) {
+        json_object_set_new(swin, "syscalls_error",
+                            json_string("the driver wrote no window marks (the system calls are "
+                                        "counted between them)"));
+        return;
+    }
+    rep = remote_call(rm, json_pack("{s:s,s:s}", "op", "trace", "do", "counts"), 10.0, why,
+                      sizeof(why));
+    if (rep)
+        json_object_set(swin, "syscalls", json_object_get(rep, "counts"));
+    else
+        json_object_set_new(swin, "syscalls_error", json_string(why));
+    json_decref(rep);
 }
 
 void remote_close(struct remote *rm, double grace_s)

@@ -27,11 +27,13 @@ struct remote {
     int in_fd;                   /* the write end of its stdin; -1 closed */
     char buf[16384];             /* reply bytes read and not yet used */
     size_t used;
-    char log[4200];     /* ssh's stderr (capped) */
-    long server_pid;    /* the server's pid on the host; 0 none */
-    char ended[1024];   /* why the session ended; "" while it runs */
-    json_t *stopped;    /* the agent's reply to "stop" (status, rss_peak_kib, cpu_s), or NULL */
-    pthread_mutex_t mu; /* one request at a time: the window thread samples at the marks */
+    char log[4200];      /* ssh's stderr (capped) */
+    long server_pid;     /* the server's pid on the host; 0 none */
+    char ended[1024];    /* why the session ended; "" while it runs */
+    json_t *stopped;     /* the agent's reply to "stop" (status, rss_peak_kib, cpu_s), or NULL */
+    pthread_mutex_t mu;  /* one request at a time: the window thread samples at the marks */
+    int tracing;         /* the agent's tracer counts the server's system calls (--syscalls) */
+    char trace_why[600]; /* why it does not, when asked to */
 };
 
 /* Starts ssh with `DRIVER agent` on h, its stderr into log. Returns 0, or -1 with err. */
@@ -50,6 +52,17 @@ int remote_sample(void *arg, struct tree_sample *out);
 /* Whether the server runs; when it does not, why says how it ended (its status and log tail,
  * or the session's end). */
 int remote_running(struct remote *rm, char *why, size_t whylen);
+
+/* --syscalls on the host: the agent's tracer seizes the server's tree (rm->tracing, else
+ * rm->trace_why says why). */
+void remote_trace_begin(struct remote *rm);
+
+/* A window_watch mark hook (arg: the remote): 0 opens the tracer's window, 1 closes it. */
+void remote_on_mark(void *arg, int which);
+
+/* The tracer's counts into swin "syscalls" (or "syscalls_error"), as swcount_attach does
+ * for a server here; nothing when no trace was asked for. */
+void remote_trace_attach(struct remote *rm, json_t *swin, int marks_seen);
 
 /* Stops the server (SIGTERM, SIGKILL after grace_s), keeps the agent's reply in rm->stopped,
  * and ends the session: stdin closed, ssh waited for briefly, then stopped. Safe to call twice

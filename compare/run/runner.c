@@ -473,8 +473,8 @@ static enum run_step run_driver_start(struct run_ctx *c)
         c->win.server_arg = &c->rm;
     } else if (c->srv_started) /* after the pipe: a driver in sh writes to fds 0-9 only */
         c->sw = swcount_open_server(c->server.pid, c->r->trace_syscalls);
-    c->win.on_mark[0] = swcount_on_mark;
-    c->win.mark_arg[0] = c->sw;
+    c->win.on_mark[0] = c->r->host ? remote_on_mark : swcount_on_mark;
+    c->win.mark_arg[0] = c->r->host ? (void *)&c->rm : (void *)c->sw;
     ps.argv = c->full;
     ps.env = c->denv;
     ps.cpus = c->r->pin_driver;
@@ -539,6 +539,7 @@ static void run_record_remote(struct run_ctx *c)
     }
     if (c->have_res)
         runner_host_rtt(c->r, c->interf);
+    remote_trace_attach(&c->rm, c->swin, c->win.marks == 2);
     remote_close(&c->rm, KILL_AFTER_S);
     st = c->rm.stopped;
     c->server_obj =

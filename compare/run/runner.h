@@ -94,12 +94,6 @@ struct window_watch;
  * inherited counters here would keep); NULL without both marks. New reference. */
 json_t *runner_host_perf(const struct window_watch *w);
 
-/* With a server host, refuses what is counted by tracing the server here (--instructions,
- * --syscalls, --cache-sim: their counted runs cannot run over ssh yet). Returns 0, or -1 with
- * err saying so. */
-int runner_check_host_channels(const struct runner *r, int instructions, int syscalls, char *err,
-                               size_t errlen);
-
 /* With a server host, the idle round trip after the runs into r->host_meta ("rtt_after") and
  * whether it moved past the stated share ("rtt_moved"; a warning in meta's "warnings" then).
  * meta: meta.json's object, whose "server_host" becomes r->host_meta. */

@@ -46,22 +46,6 @@ int runner_check_host(struct runner *r, char *err, size_t errlen)
     return remote_preflight(r->host, tmp && *tmp ? tmp : "/tmp", &r->host_meta, err, errlen);
 }
 
-int runner_check_host_channels(const struct runner *r, int instructions, int syscalls, char *err,
-                               size_t errlen)
-{
-    if (r->host && (instructions || syscalls)) {
-        snprintf(err, errlen,
-                 "%s: $.server_host: %s with a server host is not supported yet (the counted "
-                 "runs trace the server on the machine that runs it; run them without "
-                 "\"server_host\")",
-                 r->sp->path,
-                 instructions ? "--instructions (or \"instructions\")"
-                              : "--syscalls (or \"syscalls\")");
-        return -1;
-    }
-    return 0;
-}
-
 void runner_host_finish(struct runner *r, json_t *meta)
 {
     char why[512], w[700];

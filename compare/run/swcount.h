@@ -20,7 +20,7 @@
 #include <jansson.h>
 
 #include "run/counters.h"
-#include "run/syscount.h"
+#include "syscount.h"
 
 #define SWCOUNT_N 3
 

@@ -7,7 +7,7 @@
 
 #include "data/dataset.h"
 #include "run/schedule.h"
-#include "run/syscount.h"
+#include "syscount.h"
 
 #include "util/jobs_util.h"
 #include "util/redact.h"

@@ -11,8 +11,8 @@
 #    A/A never regressed or improved; the report says client and server were apart.
 # 2. the ssh connection killed in the middle of a run: that run fails with the session's end
 #    as its cause, its server is gone from the server host, and --resume completes the run.
-# 3. a password in the URL (spec or --server-host, never echoed), and --instructions with a
-#    server host, are refused (exit 2).
+# 3. a password in the URL (spec or --server-host, never echoed) is refused (exit 2)
+#    (--instructions and --syscalls on the host: 777-remote-instructions.sh).
 #    A server program missing on the host fails its run naming it.
 # 4. the one-line form's --server-host puts both servers on the host.
 # Nothing is left: namespaces, sshd, keys, agent directories (trap).
@@ -174,8 +174,6 @@ write_spec bad.json redis grid.json "$rest, \"server_host\": \"ssh://root:secret
 assert_exit 2 "$COMPARE" run --spec bad.json --out bad 2> bad.err
 grep -q 'server_host: a password in the URL is refused' bad.err || fail "password: $(cat bad.err)"
 grep -q secret bad.err && fail "the password was echoed"
-assert_exit 2 inc "$COMPARE" run --spec remote0.json --out c --instructions 2> c.err
-grep -q 'instructions.*server host is not supported yet' c.err || fail "instructions: $(cat c.err)"
 assert_exit 2 "$COMPARE" run --baseline "$RS" --candidate "$RS" --redis SET --server-host "ssh://root:secret@$SRV" --out bad2 > bad2.out 2> bad2.err
 grep -q -- '--server-host: a password in the URL is refused' bad2.err || fail "--server-host password: $(cat bad2.err)"
 grep -q secret bad2.out bad2.err && fail "the --server-host password was echoed"

@@ -1,5 +1,5 @@
 /* syscount: a server tree's system calls over the window, with ptrace (see syscount.h). */
-#include "run/syscount.h"
+#include "syscount.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run/syscall_names.h"
+#include "syscall_names.h"
 #include "ptree.h"
 
 #define MAX_TASKS 1024

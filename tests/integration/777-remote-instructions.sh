@@ -1,0 +1,186 @@
+#!/bin/sh
+# pairbench-test: untimed
+# --instructions with the server on its own host (docs/remote.md "Counted runs on the server
+# host"), for real without a second machine: two network namespaces joined by a veth pair
+# (10.213.1.1-2/30, only inside them), OpenSSH's sshd in the server namespace on its own config,
+# port, host key and authorized key (made here), compare in the client namespace. The reference
+# server (`driver serve tcp`) against itself and against itself with --work 2000 per request:
+# each counted server starts on the host under valgrind's callgrind, the agent zeroes and dumps
+# it through vgdb there and hands its profiles back, and compare parses them into the same
+# records as a local counted run (kind "instructions", the requested ops, a valgrind source,
+# functions, not claimed exact: the interposer is not used there). The A/A row's instructions
+# are `~`, the extra work's `regressed`. A server host with "source": "counters" is refused
+# naming the key (exit 2). --syscalls: the agent's tracer counts the server's system calls
+# there, one more per request with --extra-syscalls 1. The ssh connection killed while the agent
+# dumps a counted server fails that counted run with the session's end as its cause and leaves
+# no server there. Nothing is left: namespaces, sshd, servers
+# under valgrind, agents and their directories (trap and pgrep).
+# Cost: 10 counted runs under valgrind, 2 traced runs and 5 timed runs of 0.3 s, ssh set-ups:
+# about 40-60 s on 2 loaded cores.
+. "$(dirname "$0")/../lib.sh"
+need ip
+need ssh
+need ssh-keygen
+need valgrind
+need node
+[ -x /usr/sbin/sshd ] || fail "required program /usr/sbin/sshd not found (run ci/install-deps.sh --test)"
+[ "$(id -u)" = 0 ] || fail "needs root (network namespaces)"
+# the counted servers run under valgrind, which cannot run a sanitized driver
+srv=$(valgrind_driver)
+[ -n "$srv" ] || skip "no unsanitized bin/driver for the servers valgrind counts"
+cd "$T"
+S=pis$$
+C=pic$$
+SRV=10.213.1.1
+CLI=10.213.1.2
+made_run_sshd=0
+host_cleanup() { # sshd is start_bg's: cleanup stops it; what else runs inside goes first
+    ip netns pids "$S" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
+    ip netns pids "$C" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
+    ip netns del "$S" 2>/dev/null || true
+    ip netns del "$C" 2>/dev/null || true
+    case $made_run_sshd in 1) rmdir /run/sshd 2>/dev/null || : ;; esac
+}
+trap 'host_cleanup; cleanup' EXIT
+
+ip netns add "$S"
+ip netns add "$C"
+ip link add "${S}v" type veth peer name "${C}v"
+ip link set "${S}v" netns "$S"
+ip link set "${C}v" netns "$C"
+ip -n "$S" addr add "$SRV/30" dev "${S}v"
+ip -n "$C" addr add "$CLI/30" dev "${C}v"
+for ns in "$S" "$C"; do ip -n "$ns" link set lo up; done
+ip -n "$S" link set "${S}v" up
+ip -n "$C" link set "${C}v" up
+
+ssh-keygen -q -t ed25519 -N '' -f "$T/hostkey"
+ssh-keygen -q -t ed25519 -N '' -f "$T/id"
+cp "$T/id.pub" "$T/authorized_keys"
+printf '[%s]:2222 %s\n' "$SRV" "$(cut -d' ' -f1,2 "$T/hostkey.pub")" > "$T/known_hosts"
+cat > "$T/sshd_config" <<CONF
+ListenAddress $SRV
+Port 2222
+HostKey $T/hostkey
+PidFile $T/sshd.pid
+AuthorizedKeysFile $T/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+PrintMotd no
+MaxStartups 50
+MaxSessions 50
+SetEnv TMPDIR=$T/hosttmp
+CONF
+mkdir "$T/hosttmp" # the agents' directories: this test's own, whatever else runs
+if [ ! -d /run/sshd ]; then mkdir -m 0755 /run/sshd; made_run_sshd=1; fi
+start_bg sshd ip netns exec "$S" /usr/sbin/sshd -D -f "$T/sshd_config" -E "$T/sshd.log"
+i=0
+while [ ! -s "$T/sshd.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+[ -s "$T/sshd.pid" ] || fail "sshd wrote no pid file: $(cat "$T/sshd.log")"
+
+cp "$DRIVER" "$T/driver"
+URL="ssh://root@$SRV:2222?keyfile=$T/id&known_hosts=$T/known_hosts&driver=$T/driver"
+write_grid grid.json echo '"protocol": "tcp", "connections": 1, "payload": 64'
+SV="$srv serve tcp --host {host} --port {port} --payload 64"
+cat > spec.json <<JSON
+{"versions": [{"name": "a", "server": {"tcp": "$SV"}},
+              {"name": "b", "server": {"tcp": "$SV"}},
+              {"name": "c", "server": {"tcp": "$SV --work 2000"}}],
+ "grids": ["grid.json"], "runs": 1, "warmup": 0.1, "duration": 0.3, "probe_timeout": 10,
+ "server_host": "$URL",
+ "instructions": {"runs": 3, "requests": 300, "warmup_requests": 100, "idle_s": 0.2}}
+JSON
+inc() { ip netns exec "$C" "$@"; }
+
+# 1. counted on the host, parsed here
+rc=0
+inc "$COMPARE" run --spec spec.json --instructions --out r > r.out 2> r.err || rc=$?
+[ $rc -eq 0 ] || fail "compare run --instructions with a server host exited $rc: $(tail -5 r.err)"
+node -e '
+const fs = require("fs");
+const l = fs.readFileSync("r/runs.jsonl", "utf8").trim().split("\n").map(JSON.parse);
+const c = l.filter(x => x.kind === "instructions");
+if (c.length !== 9) throw new Error("counted runs: " + c.length);
+for (const x of c) {
+  const i = x.instructions;
+  if (x.status !== "ok") throw new Error("counted run: " + x.reason);
+  if (!(i.ops === 300 && i.per_op > 100 && i.per_op < 1e7 && /^valgrind-/.test(i.source) &&
+        i.counted === "server" && i.processes >= 1 && Object.keys(i.functions).length > 3 &&
+        i.window_instructions > 0 && typeof i.idle_method === "string"))
+    throw new Error("instructions " + JSON.stringify(i).slice(0, 600));
+  if (!(typeof x.pid === "number" && x.pid > 0)) throw new Error("pid " + x.pid);
+  if (!i.fixed || i.fixed.exact !== false || !/server host/.test(i.fixed.reason))
+    throw new Error("fixed " + JSON.stringify(i.fixed));
+}
+' || fail "the counted runs' records"
+# the counted figures, for the log
+node -e '
+const l = require("fs").readFileSync("r/runs.jsonl", "utf8").trim().split("\n").map(JSON.parse)
+  .filter(x => x.kind === "instructions");
+console.log("instructions/op counted on the host: " +
+  l.map(x => x.version + " " + x.instructions.per_op.toFixed(0)).join(", "));'
+assert_eq "$(json_get r/summary.json '
+const m = this.rows[0].metrics.instructions;
+[m.vs_baseline.b.verdict, m.vs_baseline.c.verdict, m.values.a.n, m.values.c.n].join(" ")')" \
+    "~ regressed 3 3" "instructions verdicts across the namespaces"
+ls r/flame/*.folded > /dev/null 2>&1 || fail "no call paths written from the host's profiles"
+grep -q "servers run on the server host: counting them there under valgrind" r.err || fail "the channel's choice: $(cat r.err)"
+
+# 2. refused before anything runs
+sed 's/"idle_s": 0.2}/"idle_s": 0.2, "source": "counters"}/' spec.json > counters.json
+assert_exit 2 inc "$COMPARE" run --spec counters.json --instructions --out x 2> x.err
+grep -q 'instructions.source: "counters" is not supported with a server host' x.err ||
+    fail "counters: $(cat x.err)"
+
+# 3. --syscalls on the host: the agent's tracer counts the server's system calls between the
+#    driver's marks; one more per request with --extra-syscalls 1 (a getppid per reply)
+cat > sys.json <<JSON
+{"versions": [{"name": "a", "server": {"tcp": "$SV"}},
+              {"name": "s", "server": {"tcp": "$SV --extra-syscalls 1"}}],
+ "grids": ["grid.json"], "runs": 1, "warmup": 0.1, "duration": 0.3, "probe_timeout": 10,
+ "server_host": "$URL", "syscalls": {"runs": 1}}
+JSON
+inc "$COMPARE" run --spec sys.json --out s > s.out 2> s.err || fail "--syscalls on the host: $(tail -5 s.err)"
+node -e '
+const l = require("fs").readFileSync("s/runs.jsonl", "utf8").trim().split("\n").map(JSON.parse)
+  .filter(x => x.kind === "syscalls");
+const by = v => l.find(x => x.version === v);
+if (l.length !== 2 || l.some(x => x.status !== "ok" || x.syscalls.source !== "ptrace" ||
+    !(x.syscalls.ops > 0) || !(x.syscalls.per_op >= 2) || !(x.pid > 0)))
+  throw new Error(JSON.stringify(l).slice(0, 800));
+const a = by("a").syscalls, s = by("s").syscalls, d = s.per_op - a.per_op;
+console.log("system calls/op traced on the host: a " + a.per_op.toFixed(3) + ", s " + s.per_op.toFixed(3));
+// (the marks reach the tracer an ssh round trip late: the counted interval is the window
+// shifted by it, so the figures are near, not exact, on a loaded machine)
+if (!(d > 0.8 && d < 1.2) || !(s.by_name.getppid > 0.8) || a.by_name.getppid > 0.01)
+  throw new Error("per_op a " + a.per_op + " s " + s.per_op + " " + JSON.stringify(s.by_name));
+' || fail "the system calls counted on the host"
+
+# 4. the ssh connection killed while the agent dumps a counted server: that counted run fails
+#    with the session's end as its cause and its server under valgrind is gone from the host
+sed 's/"runs": 3, "requests": 300/"runs": 1, "requests": 300/; /"name": "c"/d; s/"b", "server": {"tcp": "\([^"]*\)"}},$/"b", "server": {"tcp": "\1"}}],/' spec.json > kill.json
+ip netns exec "$C" "$COMPARE" run --spec kill.json --instructions --out k > k.out 2> k.err &
+cpid=$!
+i=0
+until pgrep -f "vgdb --vgdb-prefix=$T/hosttmp/pairbench-agent-" > /dev/null; do
+    sleep 0.02; i=$((i + 1)); [ $i -lt 3000 ] || fail "no vgdb on the host"
+done
+sshpid=$(pgrep -P "$cpid" -x ssh) || fail "no ssh session under compare"
+kill -9 "$sshpid"
+rc=0; wait "$cpid" || rc=$?
+assert_eq "$rc" 3 "compare exit after a lost connection in a counted run"
+node -e '
+const r = require("fs").readFileSync("k/runs.jsonl", "utf8").trim().split("\n").map(JSON.parse)
+  .filter(x => x.kind === "instructions");
+const bad = r.filter(x => x.status === "failed");
+if (bad.length !== 1 || !/^instructions: version .a.: the counted server on the server host: the ssh session to ssh:\/\/root@10\.213\.1\.1:2222.* ended/.test(bad[0].reason))
+  throw new Error(JSON.stringify(r.map(x => [x.status, x.reason])));' || fail "the killed counted run's line"
+i=0
+while pgrep -f "valgrind.*serve tcp --host $SRV" > /dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+pgrep -f "valgrind.*serve tcp --host $SRV" > /dev/null && fail "a counted server is left on the host"
+pgrep -f "$T/driver agent" > /dev/null && fail "an agent is left"
+ls -d "$T"/hosttmp/pairbench-agent-* 2> /dev/null && fail "an agent directory is left"
+echo "ok: counted on the server host"
