@@ -523,6 +523,33 @@ static json_t *setid_line(struct runner *r, const struct sched_run *sr,
     return line;
 }
 
+/* Round 1's repeat shows whether a version's counts of a configuration repeat: a later round's
+ * line says exact only when round 1's did (r->cost_fates, by configuration and version; a
+ * round 1 of an earlier invocation, on --resume, is not known here and leaves the line as it
+ * is). Returns line. */
+static json_t *round_fate(struct runner *r, const struct sched_run *sr, json_t *line)
+{
+    json_t *fixed = json_object_get(json_object_get(line, "instructions"), "fixed");
+    char key[64];
+
+    if (!json_is_object(fixed))
+        return line;
+    snprintf(key, sizeof(key), "%zu/%zu", (size_t)sr->config, (size_t)sr->version);
+    if (sr->round == 1) {
+        if (!r->cost_fates)
+            r->cost_fates = json_object();
+        json_object_set_new(r->cost_fates, key,
+                            json_boolean(json_is_true(json_object_get(fixed, "exact"))));
+    } else if (json_is_false(json_object_get(r->cost_fates, key)) &&
+               json_is_true(json_object_get(fixed, "exact"))) {
+        json_object_set_new(fixed, "exact", json_false());
+        json_object_set_new(fixed, "reason",
+                            json_string("round 1 of this version and configuration was not "
+                                        "exact, so no count of one seed was shown to repeat"));
+    }
+    return line;
+}
+
 json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost_settings *cs,
                  char *err, size_t errlen)
 {
@@ -535,14 +562,14 @@ json_t *cost_run(struct runner *r, const struct sched_run *sr, const struct cost
     fixed = json_object_get(json_object_get(line, "instructions"), "fixed");
     /* one repeat per version and configuration: round 1's seed, counted again */
     if (!line || sr->round != 1 || !json_is_true(json_object_get(fixed, "exact")))
-        return line;
+        return line ? round_fate(r, sr, line) : NULL;
     if (!(rep = count_once(r, sr, cs, err, errlen))) {
         json_decref(line);
         return NULL;
     }
     cost_verify_repeat(line, rep);
     json_decref(rep);
-    return line;
+    return round_fate(r, sr, line);
 }
 
 /* ---- the counted rounds ---- */

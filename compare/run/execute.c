@@ -630,6 +630,7 @@ static void exec_release(struct exec *e)
     json_decref(e->driver_build);
     json_decref(e->meta);
     json_decref(e->r.server_versions);
+    json_decref(e->r.cost_fates);
     json_decref(e->r.saturation);
     json_decref(e->r.server_conf);
     json_decref(e->r.host_meta);

@@ -59,6 +59,8 @@ struct runner {
     /* a sequence's server (sequence.h): a run with sr->step > 0 runs against the server it
      * holds for the step's version and round; NULL = a fresh server per run */
     struct seq_hold *hold;
+    /* cost.c: {"CONFIG/VERSION": whether round 1's count was exact and repeated}, or NULL */
+    json_t *cost_fates;
 };
 
 /* The configuration a run uses: the grid's, with warm-up and duration settled (command line,
