@@ -29,6 +29,52 @@ ssize_t ptree_read_small(const char *path, char *buf, size_t len)
     return got;
 }
 
+char ptree_state(pid_t pid, long *pgrp)
+{
+    char path[64], buf[512], *s, state = 0;
+    long pg = -1;
+
+    snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+    if (ptree_read_small(path, buf, sizeof(buf)) <= 0)
+        return 0;
+    s = strrchr(buf, ')'); /* the command name may hold spaces */
+    /* after ')': state, ppid, pgrp */
+    if (!s || sscanf(s + 1, " %c %*d %ld", &state, &pg) != 2)
+        return 0;
+    if (pgrp)
+        *pgrp = pg;
+    return state;
+}
+
+int ptree_ended(pid_t pid)
+{
+    char st = ptree_state(pid, NULL);
+
+    return st == 0 || st == 'Z' || st == 'X';
+}
+
+size_t ptree_group_live(pid_t pgid, pid_t *out, size_t max)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    size_t n = 0;
+
+    if (!d)
+        return 0;
+    while ((e = readdir(d)) && n < max) {
+        char *end, st;
+        long pid = strtol(e->d_name, &end, 10), pg = -1;
+
+        if (*end || pid <= 0)
+            continue;
+        st = ptree_state((pid_t)pid, &pg);
+        if (st && st != 'Z' && st != 'X' && pg == (long)pgid)
+            out[n++] = (pid_t)pid;
+    }
+    closedir(d);
+    return n;
+}
+
 /* ppid, utime + stime (ticks) and minflt + majflt from a /proc/PID/stat line. Returns 0, or
  * -1. */
 static int parse_pid_stat(const char *buf, long *ppid, unsigned long long *ticks,

@@ -38,6 +38,17 @@ struct pinfo {
     unsigned long long faults; /* minflt + majflt */
 };
 
+/* A process's state letter from /proc/PID/stat ('R', 'S', 'Z', ...) and, when pgrp is not
+ * NULL, its process group; 0 when there is no such process. */
+char ptree_state(pid_t pid, long *pgrp);
+
+/* Whether pid has ended: gone, or a zombie its parent has not reaped yet. */
+int ptree_ended(pid_t pid);
+
+/* The live processes (not zombies) of process group pgid, at most max into out. Returns how
+ * many (an ended one has no gdbserver, no tracee, nothing to ask). */
+size_t ptree_group_live(pid_t pgid, pid_t *out, size_t max);
+
 /* Reads a small file into buf (NUL-terminated). Returns the length, or -1. */
 ssize_t ptree_read_small(const char *path, char *buf, size_t len);
 

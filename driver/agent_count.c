@@ -16,6 +16,7 @@
 
 #include <openssl/evp.h>
 
+#include "ptree.h"
 #include "syscount.h"
 
 #define COUNT_MAX_PIDS 64
@@ -31,58 +32,6 @@ static void nap_ms(int ms)
 {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
     (void)nanosleep(&ts, NULL);
-}
-
-/* State and process group from /proc/PID/stat; 0 when it is gone. */
-static char pid_state(pid_t pid, long *pgrp)
-{
-    char path[64], buf[512], *s, st = 0;
-    ssize_t k;
-    int fd;
-
-    snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-        return 0;
-    k = read(fd, buf, sizeof(buf) - 1);
-    close(fd);
-    if (k <= 0)
-        return 0;
-    buf[k] = '\0';
-    s = strrchr(buf, ')'); /* the command name may hold spaces */
-    if (!s || sscanf(s + 1, " %c %*d %ld", &st, pgrp) != 2)
-        return 0;
-    return st;
-}
-
-static int pid_ended(pid_t pid)
-{
-    long pg;
-    char st = pid_state(pid, &pg);
-
-    return st == 0 || st == 'Z' || st == 'X';
-}
-
-/* The live processes of group pgid (an ended one has no gdbserver to answer). */
-static size_t group_pids(pid_t pgid, pid_t *out, size_t max)
-{
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    size_t n = 0;
-
-    if (!d)
-        return 0;
-    while ((e = readdir(d)) && n < max) {
-        char *end, st;
-        long pid = strtol(e->d_name, &end, 10), pg = -1;
-
-        if (*end || pid <= 0)
-            continue;
-        st = pid_state((pid_t)pid, &pg);
-        if (st && st != 'Z' && st != 'X' && pg == (long)pgid)
-            out[n++] = (pid_t)pid;
-    }
-    closedir(d);
-    return n;
 }
 
 /* Starts argv with stdout to out_fd (or errpath) and stderr to errpath. Returns the pid or -1. */
@@ -127,7 +76,7 @@ static int wait_child(pid_t child, int *status, int ms, pid_t watched, volatile 
             rc = -4;
             break;
         }
-        if (watched > 0 && pid_ended(watched)) {
+        if (watched > 0 && ptree_ended(watched)) {
             rc = -3;
             break;
         }
@@ -236,7 +185,7 @@ json_t *agent_count_vgdb(pid_t pgid, const char *dir, const json_t *req,
         return count_fail("vgdb: expected \"cmd\": \"zero\" or \"dump\"");
     if (pgid <= 0 || !dir[0])
         return count_fail("vgdb: no server");
-    if ((n = group_pids(pgid, pids, COUNT_MAX_PIDS)) == 0)
+    if ((n = ptree_group_live(pgid, pids, COUNT_MAX_PIDS)) == 0)
         return count_fail("vgdb: the server's processes are gone");
     for (i = 0; i < n; i++) {
         json_t *bad = vgdb_one(pids[i], dir, cmd, stop);

@@ -1,5 +1,4 @@
 /* cost_vgdb: reaching the counted server's valgrind through vgdb (see cost_int.h). */
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,6 +9,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "ptree.h"
 #include "run/cost_int.h"
 #include "run/proc.h"
 #include "run/runner.h"
@@ -18,34 +18,6 @@
 #define VGDB_TIMEOUT_S 30.0
 #define VGDB_TRIES 3
 #define MAX_PIDS 64
-
-/* The live pids whose process group is pgid (the server and what it forked). A process that
- * ended (a zombie) has no gdbserver to answer: asking it would only wait for the timeout. */
-static size_t group_pids(pid_t pgid, pid_t *out, size_t max)
-{
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    size_t n = 0;
-
-    if (!d)
-        return 0;
-    while ((e = readdir(d)) && n < max) {
-        char *end;
-        long pid, pg = -1;
-        char st;
-
-        if (e->d_name[0] < '1' || e->d_name[0] > '9')
-            continue;
-        pid = strtol(e->d_name, &end, 10);
-        if (*end)
-            continue;
-        st = proc_state((pid_t)pid, &pg);
-        if (st && st != 'Z' && st != 'X' && pg == (long)pgid)
-            out[n++] = (pid_t)pid;
-    }
-    closedir(d);
-    return n;
-}
 
 /* The last line of file path (at most len - 1 bytes of it) into out; "" when none. */
 static void last_line(const char *path, char *out, size_t len)
@@ -146,7 +118,7 @@ int cost_vgdb_all(struct runner *r, const char *prefix, pid_t pgid, const char *
                   size_t whylen)
 {
     pid_t pids[MAX_PIDS];
-    size_t n = group_pids(pgid, pids, MAX_PIDS), i;
+    size_t n = ptree_group_live(pgid, pids, MAX_PIDS), i;
 
     if (n == 0) {
         snprintf(why, whylen, "the server's processes are gone");

@@ -16,6 +16,7 @@
 
 #include "clock.h"
 #include "num.h"
+#include "ptree.h"
 #include "run/logcap.h"
 
 #define OUT_CAP (16u << 20)
@@ -257,31 +258,12 @@ fail:
 
 char proc_state(pid_t pid, long *pgrp)
 {
-    char path[64], buf[512], *s, state = 0;
-    long pg = -1;
-    size_t k;
-    FILE *f;
-
-    snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-    if (!(f = fopen(path, "re")))
-        return 0;
-    k = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
-    buf[k] = '\0';
-    s = strrchr(buf, ')'); /* the command name may hold spaces */
-    /* after ')': state, ppid, pgrp */
-    if (!s || sscanf(s + 1, " %c %*d %ld", &state, &pg) != 2)
-        return 0;
-    if (pgrp)
-        *pgrp = pg;
-    return state;
+    return ptree_state(pid, pgrp);
 }
 
 int proc_pid_ended(pid_t pid)
 {
-    char st = proc_state(pid, NULL);
-
-    return st == 0 || st == 'Z' || st == 'X';
+    return ptree_ended(pid);
 }
 
 int proc_wait(struct proc *p, double timeout_s, double kill_after_s, volatile sig_atomic_t *stop,

@@ -31,27 +31,10 @@ S=pbs$$
 C=pbc$$
 SRV=10.213.0.1
 CLI=10.213.0.2
-made_run_sshd=0
-host_cleanup() { # sshd is start_bg's: cleanup stops it; what else runs inside goes first
-    ip netns pids "$S" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
-    ip netns pids "$C" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
-    ip netns del "$S" 2>/dev/null || true
-    ip netns del "$C" 2>/dev/null || true
-    case $made_run_sshd in 1) rmdir /run/sshd 2>/dev/null || : ;; esac
-}
-trap 'host_cleanup; cleanup' EXIT
+. "$TOP/tests/netns_lib.sh"
 
 # the two namespaces, the link, the delay
-ip netns add "$S"
-ip netns add "$C"
-ip link add "${S}v" type veth peer name "${C}v"
-ip link set "${S}v" netns "$S"
-ip link set "${C}v" netns "$C"
-ip -n "$S" addr add "$SRV/30" dev "${S}v"
-ip -n "$C" addr add "$CLI/30" dev "${C}v"
-for ns in "$S" "$C"; do ip -n "$ns" link set lo up; done
-ip -n "$S" link set "${S}v" up
-ip -n "$C" link set "${C}v" up
+netns_up
 # a kernel without sch_netem (CONFIG_NET_SCH_NETEM unset, as on some virtual machines' kernels)
 # has no way to delay the link: the rest runs, the latency check is left out and said so
 delay=0
@@ -63,34 +46,7 @@ else
 fi
 
 # sshd on keys made now, its own config, in the server namespace only
-ssh-keygen -q -t ed25519 -N '' -f "$T/hostkey"
-ssh-keygen -q -t ed25519 -N '' -f "$T/id"
-cp "$T/id.pub" "$T/authorized_keys"
-printf '[%s]:2222 %s\n' "$SRV" "$(cut -d' ' -f1,2 "$T/hostkey.pub")" > "$T/known_hosts"
-cat > "$T/sshd_config" <<CONF
-ListenAddress $SRV
-Port 2222
-HostKey $T/hostkey
-PidFile $T/sshd.pid
-AuthorizedKeysFile $T/authorized_keys
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-PrintMotd no
-MaxStartups 50
-MaxSessions 50
-CONF
-if [ ! -d /run/sshd ]; then mkdir -m 0755 /run/sshd; made_run_sshd=1; fi
-# in the foreground (-D), a child of this test: stopped and reaped by its cleanup
-start_bg sshd ip netns exec "$S" /usr/sbin/sshd -D -f "$T/sshd_config" -E "$T/sshd.log"
-i=0
-while [ ! -s "$T/sshd.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s "$T/sshd.pid" ] || fail "sshd wrote no pid file: $(cat "$T/sshd.log")"
-
-cp "$DRIVER" "$T/driver"
-URL="ssh://root@$SRV:2222?keyfile=$T/id&known_hosts=$T/known_hosts&driver=$T/driver"
+netns_sshd
 write_grid grid.json kv '"protocol": "redis", "command": "SET", "connections": 2, "workers": 1'
 RS="redis-server --port {port} --bind {host} --protected-mode no --save '' --appendonly no --dir {dir}"
 rest='"runs": 4, "warmup": 0.2, "duration": 0.4, "probe_timeout": 10'
