@@ -38,10 +38,9 @@ static void decided_metrics(const struct html_ctx *c, const json_t *row, size_t 
             continue;
         snprintf(span, sizeof(span), "<span class=\"%s\">%s</span>", html_verdict_class(verdict),
                  verdict);
-        /* the metric's words, as the tables title it ("P50", not the key "p50_us") */
-        html_say(c, H_SUM_DECIDED,
-                 L(c, metric_def((enum metric)k)->short_en, metric_def((enum metric)k)->title_zh),
-                 span, html_fmt_change(ju_get_num(vs, "change", &ch) == 0 ? ch : NAN, b, sizeof(b)),
+        /* the metric's words, as report.md says them ("P50 latency", not the key "p50_us") */
+        html_say(c, H_SUM_DECIDED, HT(c, i18n_metric_msg(k)), span,
+                 html_fmt_change(ju_get_num(vs, "change", &ch) == 0 ? ch : NAN, b, sizeof(b)),
                  (const char *)NULL);
     }
 }

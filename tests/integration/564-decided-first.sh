@@ -38,7 +38,7 @@ node -e '
 const h = require("fs").readFileSync(process.argv[1], "utf8");
 const s = h.slice(h.indexOf("<section id=\"summary\">"));
 const li = s.slice(s.indexOf("<li>"), s.indexOf("</li>"));
-const at = li.indexOf("instructions <span class=\"v-regressed\">regressed</span>");
+const at = li.indexOf("instructions per operation <span class=\"v-regressed\">regressed</span>");
 if (at < 0 || at > li.indexOf("<span class=\"v-")) { console.log(li); process.exit(1); }' r/report.html ||
     fail "report.html: the first summary item does not lead with the counted verdict"
 # the change chart has a panel for every gated metric measured, instructions included: one
