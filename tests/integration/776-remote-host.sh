@@ -8,7 +8,8 @@
 #    server CPU, context switches and page faults from the agent on the server side
 #    (server.host), peak RSS there, meta.json with both machines and the round trip before and after; P50 batch
 #    latency above the same grid's on loopback by at least the added 200 µs less a margin;
-#    A/A never regressed or improved; the report says client and server were apart.
+#    A/A never regressed or improved (a flag by chance gets one more run: only two fail); the
+#    report says client and server were apart.
 # 2. the ssh connection killed in the middle of a run: that run fails with the session's end
 #    as its cause, its server is gone from the server host, and --resume completes the run.
 # 3. a password in the URL (spec or --server-host, never echoed) is refused (exit 2)
@@ -81,16 +82,27 @@ if (!m || m.address !== "10.213.0.1" || !m.machine || !(m.machine.cpus > 0)) thr
 if (!(m.rtt_before.median_us >= delay * 0.75) || !(m.rtt_after.median_us >= delay * 0.75) || !(m.rtt_before.median_us > 0)) throw new Error("rtt " + JSON.stringify(m));
 if (m.rtt_before.local_address !== "10.213.0.2") throw new Error("local address " + m.rtt_before.local_address);
 const sum = JSON.parse(fs.readFileSync("r/summary.json", "utf8"));
-for (const row of sum.rows) for (const [k, mm] of Object.entries(row.metrics)) {
-  const v = mm.vs_baseline && mm.vs_baseline.b;
-  if (v && (v.verdict === "regressed" || v.verdict === "improved")) throw new Error("A/A flagged: " + k + " " + v.verdict);
-}
 // (3 or 4 values: here the "server host" shares the CPUs of this machine, so the local
 // interference check may count its sshd, agent and server as other work, set a round aside
 // as disturbed when its redo was disturbed too)
 for (const k of ["throughput", "p50_us", "p99_us", "rss_mib", "context_switches", "page_faults"])
   if (!sum.rows[0].metrics[k] || !(sum.rows[0].metrics[k].values.a.n >= 3)) throw new Error("metric " + k);
 ' "$delay" || fail "figures across the namespaces"
+# A/A never regressed or improved: a row of identical versions may be flagged by chance (at most
+# one time in twenty on its gated metrics, docs/statistics.md), so a flag gets one more run of
+# the same comparison, and only a flag in both fails (about 1 in 400 by chance)
+aa_flags() { # DIR: the metrics of b flagged against a, "" when none
+    json_get "$1/summary.json" 'this.rows.flatMap(r => Object.entries(r.metrics).filter(([k, m]) =>
+        m.vs_baseline && ["regressed", "improved"].includes((m.vs_baseline.b || {}).verdict))
+        .map(([k, m]) => k + " " + m.vs_baseline.b.verdict)).join(", ")'
+}
+flags=$(aa_flags r)
+if [ -n "$flags" ]; then
+    echo "A/A flagged ($flags): the comparison once more"
+    inc "$COMPARE" run --spec remote0.json --out r2 > r2.out 2> r2.err || fail "remote run again: $(tail -5 r2.err)"
+    flags2=$(aa_flags r2)
+    [ -z "$flags2" ] || fail "A/A across the namespaces flagged twice: $flags; then $flags2"
+fi
 grep -q "client and server apart: the driver ran here, every server on 10.213.0.1 (" r/report.md || fail "report.md does not say client and server were apart"
 grep -q "client and server apart" r/report.html || fail "report.html does not say client and server were apart"
 grep -q "the driver on this machine and the servers on the server host" r/report.md || fail "report.md's scope"
