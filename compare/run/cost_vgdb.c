@@ -65,7 +65,7 @@ static int vgdb_try(struct runner *r, const char *prefix, pid_t pid, const char 
             snprintf(why, whylen, "interrupted while valgrind was asked to '%s'", cmd);
             goto out;
         }
-        if (proc_pid_ended(pid)) {
+        if (ptree_ended(pid)) {
             snprintf(why, whylen, "process %ld ended while its valgrind was asked to '%s'",
                      (long)pid, cmd);
             goto out;

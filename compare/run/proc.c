@@ -256,16 +256,6 @@ fail:
     return -1;
 }
 
-char proc_state(pid_t pid, long *pgrp)
-{
-    return ptree_state(pid, pgrp);
-}
-
-int proc_pid_ended(pid_t pid)
-{
-    return ptree_ended(pid);
-}
-
 int proc_wait(struct proc *p, double timeout_s, double kill_after_s, volatile sig_atomic_t *stop,
               struct proc_result *res, char *err, size_t errlen)
 {
@@ -285,7 +275,7 @@ int proc_wait(struct proc *p, double timeout_s, double kill_after_s, volatile si
         uint64_t now = clock_now_ns();
         int wait_ms = 50;
 
-        if (!termed && !exited && p->watch > 0 && proc_pid_ended(p->watch))
+        if (!termed && !exited && p->watch > 0 && ptree_ended(p->watch))
             res->watch_ended = 1;
         if (!termed && (now >= deadline || (stop && *stop) || res->watch_ended)) {
             if (stop && *stop)

@@ -85,13 +85,6 @@ void proc_stop(struct proc *p, double grace_s);
 /* User + system CPU seconds of a live process so far (/proc/<pid>/stat), or -1. */
 double proc_cpu_s(pid_t pid);
 
-/* A process's state letter from /proc/PID/stat ('R', 'S', 'Z', ...) and, when pgrp is not
- * NULL, its process group; 0 when there is no such process. */
-char proc_state(pid_t pid, long *pgrp);
-
-/* Whether pid has ended: gone, or a zombie its parent has not reaped yet. */
-int proc_pid_ended(pid_t pid);
-
 /* "exit 1", "signal 9 (Killed)" for a wait status. */
 void proc_describe_status(int status, char *out, size_t outlen);
 
