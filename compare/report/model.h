@@ -14,6 +14,9 @@
 #include "analysis/envinfo_warn.h"
 
 #define MODEL_MAX_VERSIONS 16
+/* Rows a sentence of any report names before "and N more": the rest are in the tables just
+ * below the summary, which must start on the first screen. */
+#define MODEL_LIST_MAX 6
 #define MODEL_N_ERRORS 5 /* connect, io, protocol, verify, timeout */
 
 /* One candidate against the baseline. Row lists hold row indexes into summary.rows. */

@@ -16,10 +16,6 @@
 #include "report/sentences.h"
 #include "analysis/stats.h"
 
-/* Rows named in the summary per candidate: the rest are in the tables just below it, which
- * must start on the first screen (a 96-row page named 12 and pushed them to 1127 px). */
-#define HTML_NOTABLE_MAX 6
-
 /* The metrics of row decided regressed or improved for version v (a counted metric such as
  * instructions included), first: "instructions regressed (+6.0%); ". */
 static void decided_metrics(const struct html_ctx *c, const json_t *row, size_t v)
@@ -97,7 +93,8 @@ static void notable_for(const struct html_ctx *c, size_t v)
         fputs("<p>", c->f);
         put_sentence(c, sent_notable_intro(c->model, v, c->zh ? "zh" : "en"));
         fputs("</p>\n<ul>\n", c->f);
-        for (k = 0; k < mc->n_notable && k < HTML_NOTABLE_MAX; k++)
+        /* as many as report.md names (a 96-row page that named 12 put its table at 1127 px) */
+        for (k = 0; k < mc->n_notable && k < MODEL_LIST_MAX; k++)
             notable_sentence(c, json_array_get(c->rows, mc->notable[k]), v);
         if (mc->n_notable > k) {
             snprintf(b1, sizeof(b1), "%zu", mc->n_notable - k);

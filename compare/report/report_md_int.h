@@ -51,7 +51,7 @@ void md_json(const struct md *m, const json_t *v);
 /* Rows that pass the thresholds are named in words; more than MD_MAX_ROWS rows collapse the
  * full tables into <details>; a sentence names at most MD_LIST_MAX rows, then "and N more". */
 #define MD_MAX_ROWS 12
-#define MD_LIST_MAX 6
+#define MD_LIST_MAX MODEL_LIST_MAX
 
 /* The template's text in a new string (free()), or NULL when out of memory. */
 #define md_tmpl_str i18n_fill
