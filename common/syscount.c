@@ -13,42 +13,93 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "syscall_names.h"
+#include "clock.h"
 #include "ptree.h"
+#include "syscall_names.h"
 
 #define MAX_TASKS 1024
 #define READY_WAIT_S 10.0
+#define MARK_WAIT_S 2.0 /* for the tracer to take both marks once the window has closed */
+#define RING_N 65536u   /* the newest entries, with their times: how far back a mark can reach */
 
 struct syscount_shared {
-    atomic_int counting;                      /* 1 between the marks */
-    atomic_int state;                         /* 0 starting, 1 ready, -1 failed */
-    atomic_uint traced;                       /* tasks traced so far (seized and auto-attached) */
-    atomic_ullong count[SYSCOUNT_MAX_NR + 1]; /* [SYSCOUNT_MAX_NR]: numbers past the table */
+    atomic_int state;    /* 0 starting, 1 ready, -1 failed */
+    atomic_uint traced;  /* tasks traced so far (seized and auto-attached) */
+    atomic_ullong at[2]; /* the marks' times (CLOCK_MONOTONIC ns here); 0 = not yet */
+    atomic_int taken[2]; /* 1: snap[i] holds the entries before at[i]; 2: from before the oldest
+                          * entry the ring kept, later than at[i] */
+    unsigned long long snap[2][SYSCOUNT_MAX_NR + 1]; /* [SYSCOUNT_MAX_NR]: past the table */
     char why[256];
 };
 
-/* A syscall-stop: count the entry while the window is open. */
+/* The tracer's own (the forked child's): every entry since the seize by number, and the newest
+ * RING_N with their times. */
+struct entry {
+    uint64_t t_ns;
+    unsigned nr;
+};
+static unsigned long long tr_count[SYSCOUNT_MAX_NR + 1];
+static struct entry *tr_ring;
+static uint64_t tr_n; /* entries so far */
+
+/* Takes every mark at or before now: its snapshot is the counts less the entries at or after
+ * its time, read back from the ring. A mark arrives after its time (an ssh round trip after
+ * it, for a server host), so the count is of the window the driver measured, not of the
+ * moment the mark arrived. */
+static void take_marks(struct syscount_shared *sh, uint64_t now)
+{
+    int w;
+
+    for (w = 0; w < 2; w++) {
+        uint64_t at = atomic_load(&sh->at[w]), i = tr_n;
+
+        if (!at || at > now || atomic_load(&sh->taken[w]))
+            continue;
+        memcpy(sh->snap[w], tr_count, sizeof(tr_count));
+        while (i > 0 && tr_n - i < RING_N && tr_ring[(i - 1) % RING_N].t_ns >= at) {
+            sh->snap[w][tr_ring[(i - 1) % RING_N].nr]--;
+            i--;
+        }
+        atomic_store(&sh->taken[w], i > 0 && tr_n - i == RING_N ? 2 : 1);
+    }
+}
+
+/* A syscall-stop: the entry is recorded with its time (after the marks it follows). */
 static void on_syscall_stop(struct syscount_shared *sh, pid_t tid)
 {
     struct __ptrace_syscall_info info;
+    uint64_t now;
+    unsigned nr;
     long n;
 
     memset(&info, 0, sizeof(info));
     n = ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(info), &info);
-    if (n <= 0 || info.op != PTRACE_SYSCALL_INFO_ENTRY || !atomic_load(&sh->counting))
+    if (n <= 0 || info.op != PTRACE_SYSCALL_INFO_ENTRY)
         return;
-    atomic_fetch_add(&sh->count[info.entry.nr < SYSCOUNT_MAX_NR ? info.entry.nr : SYSCOUNT_MAX_NR],
-                     1);
+    now = clock_now_ns();
+    take_marks(sh, now);
+    nr = info.entry.nr < SYSCOUNT_MAX_NR ? (unsigned)info.entry.nr : SYSCOUNT_MAX_NR;
+    tr_count[nr]++;
+    tr_ring[tr_n % RING_N] = (struct entry){now, nr};
+    tr_n++;
 }
 
-/* The tracer's loop: resumes every stop with PTRACE_SYSCALL until no tracee is left. Runs in
- * the forked child; no allocation. */
+static void on_wake(int sig)
+{
+    (void)sig; /* interrupts waitpid: the loop takes the marks */
+}
+
+/* The tracer's loop: resumes every stop with PTRACE_SYSCALL until no tracee is left, taking
+ * the marks as their times pass (syscount_mark_at wakes it with SIGUSR1 when the server is
+ * idle). Runs in the forked child; no allocation. */
 static void tracer_loop(struct syscount_shared *sh)
 {
     for (;;) {
         int st, sig, event;
-        pid_t tid = waitpid(-1, &st, __WALL);
+        pid_t tid;
 
+        take_marks(sh, clock_now_ns());
+        tid = waitpid(-1, &st, __WALL);
         if (tid < 0) {
             if (errno == EINTR)
                 continue;
@@ -79,10 +130,22 @@ static void tracer_main(struct syscount_shared *sh, const pid_t *tids, size_t n)
     size_t i, seized = 0;
     long opts =
         PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK;
+    struct sigaction sa = {0};
+    sigset_t wake;
 
     /* compare's descriptors are not the tracer's: a window pipe held open here would keep
      * its reader from seeing the driver's end */
     (void)close_range(3, ~0U, 0);
+    sa.sa_handler = on_wake; /* no SA_RESTART */
+    sigaction(SIGUSR1, &sa, NULL);
+    sigemptyset(&wake);
+    sigaddset(&wake, SIGUSR1);
+    sigprocmask(SIG_UNBLOCK, &wake, NULL);
+    if (!(tr_ring = malloc(RING_N * sizeof(*tr_ring)))) {
+        snprintf(sh->why, sizeof(sh->why), "out of memory for the tracer's ring");
+        atomic_store(&sh->state, -1);
+        _exit(1);
+    }
 
     for (i = 0; i < n; i++) {
         if (ptrace(PTRACE_SEIZE, tids[i], NULL, (void *)opts) < 0) {
@@ -156,12 +219,39 @@ out:
     return rc;
 }
 
+void syscount_mark_at(struct syscount *sc, int which, uint64_t at_ns)
+{
+    if (!sc || !sc->sh || which < 0 || which > 1 || !at_ns)
+        return;
+    atomic_store(&sc->sh->at[which], at_ns);
+    if (sc->tracer > 0)
+        (void)kill(sc->tracer, SIGUSR1);
+}
+
 void syscount_on_mark(void *arg, int which)
 {
-    struct syscount *sc = arg;
+    syscount_mark_at(arg, which, clock_now_ns());
+}
 
-    if (sc && sc->sh)
-        atomic_store(&sc->sh->counting, which == 0);
+/* Waits until the tracer has taken both marks (waking it while the server idles): 0, or -1
+ * with why. */
+static int marks_taken(const struct syscount *sc, char *why, size_t whylen)
+{
+    int waited;
+
+    if (!atomic_load(&sc->sh->at[0]) || !atomic_load(&sc->sh->at[1])) {
+        snprintf(why, whylen, "the window's marks did not reach the tracer");
+        return -1;
+    }
+    for (waited = 0; waited < MARK_WAIT_S * 1000; waited++) {
+        if (atomic_load(&sc->sh->taken[0]) && atomic_load(&sc->sh->taken[1]))
+            return 0;
+        if (sc->tracer > 0)
+            (void)kill(sc->tracer, SIGUSR1);
+        sleep_ms(1);
+    }
+    snprintf(why, whylen, "the tracer did not take the window's marks within %.0f s", MARK_WAIT_S);
+    return -1;
 }
 
 json_t *syscount_json(const struct syscount *sc, char *why, size_t whylen)
@@ -175,8 +265,13 @@ json_t *syscount_json(const struct syscount *sc, char *why, size_t whylen)
         json_decref(by);
         return NULL;
     }
+    if (marks_taken(sc, why, whylen) < 0) {
+        json_decref(by);
+        return NULL;
+    }
     for (i = 0; i <= SYSCOUNT_MAX_NR; i++) {
-        unsigned long long c = atomic_load(&sc->sh->count[i]);
+        unsigned long long a = sc->sh->snap[0][i], b = sc->sh->snap[1][i];
+        unsigned long long c = b > a ? b - a : 0;
         char name[32];
 
         if (!c)
@@ -193,6 +288,10 @@ json_t *syscount_json(const struct syscount *sc, char *why, size_t whylen)
     o = json_pack("{s:I,s:o,s:I,s:I,s:s}", "total", (json_int_t)total, "by_name", by, "threads",
                   (json_int_t)sc->threads, "traced", (json_int_t)atomic_load(&sc->sh->traced),
                   "source", "ptrace");
+    /* a mark so late that the ring no longer reached back to its time: the window counted
+     * starts or ends later than the driver's */
+    if (o && (atomic_load(&sc->sh->taken[0]) == 2 || atomic_load(&sc->sh->taken[1]) == 2))
+        json_object_set_new(o, "marks_late", json_true());
     return o;
 }
 

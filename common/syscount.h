@@ -6,10 +6,13 @@
  * tree (PTRACE_SEIZE with PTRACE_O_TRACESYSGOOD and TRACECLONE/TRACEFORK/TRACEVFORK, so
  * threads and children created later are traced from their first instruction), stops each
  * once (PTRACE_INTERRUPT) and from then on resumes it with PTRACE_SYSCALL; at every system
- * call entry (PTRACE_GET_SYSCALL_INFO) it adds one to that number's count while the window is
- * open. The window is the driver's marks: the runner's window thread opens it at "start" and
- * closes it at "end" through a flag in memory shared with the tracer. Counts live in that
- * shared memory too; the tracer is killed after the run (the kernel detaches its tracees).
+ * call entry (PTRACE_GET_SYSCALL_INFO) it adds one to that number's count and keeps the entry's
+ * time in a ring of the newest 65,536. The window is the driver's marks, given as times: the
+ * runner's window thread hands each mark's time to the tracer (memory shared with it), which
+ * takes the counts before that time, reading the ring back over entries made since. So a mark
+ * that arrives late (on a server host, an ssh round trip after the driver wrote it, with the
+ * mark's time put in that host's clock: remote.h) still bounds the window the driver measured.
+ * The tracer is killed after the run (the kernel detaches its tracees).
  * Why ptrace and not seccomp: a seccomp filter must be installed by the server itself (or by
  * a wrapper before exec), which would change how every version is started and cannot reach a
  * server already running; ptrace attaches to what the runner started, and sees every thread
@@ -22,6 +25,7 @@
 #define PAIRBENCH_SYSCOUNT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include <jansson.h>
@@ -41,11 +45,17 @@ struct syscount {
 int syscount_start(struct syscount *sc, const char *proc_root, pid_t root, char *why,
                    size_t whylen);
 
-/* A window_watch mark hook (arg: the syscount): 0 opens the window, 1 closes it. */
+/* The mark which (0 opens the window, 1 closes it) at at_ns (CLOCK_MONOTONIC ns, this
+ * machine's; may be past). */
+void syscount_mark_at(struct syscount *sc, int which, uint64_t at_ns);
+
+/* A window_watch mark hook (arg: the syscount): the mark which, now. */
 void syscount_on_mark(void *arg, int which);
 
 /* {"total": N, "by_name": {"read": N, ...}, "threads": T, "traced": T2, "source": "ptrace"}
- * of the window, NULL when the tracer failed (why set). New reference. */
+ * of the window (with "marks_late": true when a mark came after the ring's oldest entry: the
+ * window counted is shifted), once the tracer has taken both marks (it waits up to 2 s);
+ * NULL when the tracer failed or a mark is missing (why set). New reference. */
 json_t *syscount_json(const struct syscount *sc, char *why, size_t whylen);
 
 /* Kills the tracer (its tracees are detached by the kernel and run on) and frees the

@@ -21,6 +21,7 @@
 #include <jansson.h>
 
 #include "agent_count.h"
+#include "clock.h"
 #include "ptree.h"
 
 #define AGENT_LINE_MAX (1024 * 1024)
@@ -103,9 +104,17 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
     return 0;
 }
 
-static void reply(json_t *o)
+/* Writes o, stamped with when its request arrived and when it leaves (this host's
+ * CLOCK_MONOTONIC, ns): compare puts its marks' times in this clock from them (remote.h). */
+static void reply(json_t *o, uint64_t t_in)
 {
-    char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    char *s;
+
+    if (json_is_object(o)) {
+        json_object_set_new(o, "t_in_ns", json_integer((json_int_t)t_in));
+        json_object_set_new(o, "t_out_ns", json_integer((json_int_t)clock_now_ns()));
+    }
+    s = o ? json_dumps(o, JSON_COMPACT) : NULL;
 
     if (s) {
         printf("%s\n", s);
@@ -387,6 +396,8 @@ int agent_main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     while (!agent_stop) {
         ssize_t n = getline(&line, &cap, stdin);
+        uint64_t t_in = clock_now_ns();
+
         if (n < 0) {
             if (errno == EINTR && !agent_stop) {
                 clearerr(stdin);
@@ -396,7 +407,7 @@ int agent_main(int argc, char **argv)
         }
         if (n > AGENT_LINE_MAX)
             break;
-        reply(dispatch(&a, line));
+        reply(dispatch(&a, line), t_in);
         if (ferror(stdout))
             break; /* nobody reads the replies any more */
     }

@@ -16,6 +16,7 @@
 
 #include <openssl/evp.h>
 
+#include "clock.h"
 #include "ptree.h"
 #include "syscount.h"
 
@@ -275,7 +276,11 @@ json_t *agent_count_trace(pid_t pid, const json_t *req)
         return json_pack("{s:b}", "ok", 1);
     }
     if (strcmp(what, "open") == 0 || strcmp(what, "close") == 0) {
-        syscount_on_mark(&agent_sc, strcmp(what, "open") == 0 ? 0 : 1);
+        /* the mark's time in this host's clock when compare knows it (remote.h), else now */
+        json_int_t at = json_integer_value(json_object_get(req, "at_ns"));
+
+        syscount_mark_at(&agent_sc, strcmp(what, "open") == 0 ? 0 : 1,
+                         at > 0 ? (uint64_t)at : clock_now_ns());
         return json_pack("{s:b}", "ok", 1);
     }
     if (strcmp(what, "counts") == 0) {

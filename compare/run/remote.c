@@ -123,10 +123,34 @@ static int read_line(struct remote *rm, char *line, size_t linelen, double timeo
     }
 }
 
+/* The host's clock from a reply sent at t0 and read at t1 (this clock) that says when the
+ * agent read the request and wrote the reply (its clock): the offset is the mean of the two
+ * differences, as NTP takes it, kept when its round trip is the shortest yet. The stamps are
+ * taken out of the reply. */
+static void clock_learn(struct remote *rm, uint64_t t0, uint64_t t1, json_t *rep)
+{
+    json_int_t in = json_integer_value(json_object_get(rep, "t_in_ns"));
+    json_int_t out = json_integer_value(json_object_get(rep, "t_out_ns"));
+    int64_t trip;
+
+    (void)json_object_del(rep, "t_in_ns"); /* the session's, not the records' */
+    (void)json_object_del(rep, "t_out_ns");
+    if (in <= 0 || out < in)
+        return; /* an agent that does not say */
+    trip = (int64_t)(t1 - t0) - (int64_t)(out - in);
+    if (trip < 0)
+        trip = 0;
+    if (rm->clock_trip_ns && (uint64_t)trip >= rm->clock_trip_ns)
+        return;
+    rm->clock_offset_ns = ((int64_t)in - (int64_t)t0 + (int64_t)out - (int64_t)t1) / 2;
+    rm->clock_trip_ns = (uint64_t)trip + 1;
+}
+
 json_t *remote_call(struct remote *rm, json_t *req, double timeout_s, char *err, size_t errlen)
 {
     char *text = req ? json_dumps(req, JSON_COMPACT) : NULL, line[sizeof(rm->buf)];
     json_t *rep = NULL;
+    uint64_t t0;
     json_error_t je;
     size_t len, off = 0;
 
@@ -142,6 +166,7 @@ json_t *remote_call(struct remote *rm, json_t *req, double timeout_s, char *err,
     }
     len = strlen(text);
     text[len++] = '\n'; /* json_dumps' NUL becomes the line's end */
+    t0 = clock_now_ns();
     while (off < len) {
         ssize_t n = write(rm->in_fd, text + off, len - off);
         if (n < 0 && errno == EINTR)
@@ -155,7 +180,7 @@ json_t *remote_call(struct remote *rm, json_t *req, double timeout_s, char *err,
     }
     if (read_line(rm, line, sizeof(line), timeout_s, err, errlen) < 0)
         goto out;
-    rep = json_loads(line, 0, &je);
+    clock_learn(rm, t0, clock_now_ns(), rep = json_loads(line, 0, &je));
     if (!json_is_true(json_object_get(rep, "ok"))) {
         const char *e = json_string_value(json_object_get(rep, "error"));
         snprintf(err, errlen, "the agent on %s: %s", rm->h->url,
@@ -225,10 +250,16 @@ void remote_on_mark(void *arg, int which)
     struct remote *rm = arg;
     char why[512];
 
-    if (rm && rm->tracing)
-        json_decref(remote_call(
-            rm, json_pack("{s:s,s:s}", "op", "trace", "do", which == 0 ? "open" : "close"), 5.0,
-            why, sizeof(why)));
+    json_t *req;
+
+    if (!rm || !rm->tracing)
+        return;
+    req = json_pack("{s:s,s:s}", "op", "trace", "do", which == 0 ? "open" : "close");
+    if (req && rm->clock_trip_ns) /* the window thread calls at the mark */
+        json_object_set_new(
+            req, "at_ns",
+            json_integer((json_int_t)((int64_t)clock_now_ns() + rm->clock_offset_ns)));
+    json_decref(remote_call(rm, req, 5.0, why, sizeof(why)));
 }
 
 void remote_trace_attach(struct remote *rm, json_t *swin, int marks_seen)

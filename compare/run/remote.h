@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -27,13 +28,17 @@ struct remote {
     int in_fd;                   /* the write end of its stdin; -1 closed */
     char buf[16384];             /* reply bytes read and not yet used */
     size_t used;
-    char log[4200];      /* ssh's stderr (capped) */
-    long server_pid;     /* the server's pid on the host; 0 none */
-    char ended[1024];    /* why the session ended; "" while it runs */
-    json_t *stopped;     /* the agent's reply to "stop" (status, rss_peak_kib, cpu_s), or NULL */
-    pthread_mutex_t mu;  /* one request at a time: the window thread samples at the marks */
-    int tracing;         /* the agent's tracer counts the server's system calls (--syscalls) */
-    char trace_why[600]; /* why it does not, when asked to */
+    char log[4200];     /* ssh's stderr (capped) */
+    long server_pid;    /* the server's pid on the host; 0 none */
+    char ended[1024];   /* why the session ended; "" while it runs */
+    json_t *stopped;    /* the agent's reply to "stop" (status, rss_peak_kib, cpu_s), or NULL */
+    pthread_mutex_t mu; /* one request at a time: the window thread samples at the marks */
+    int tracing;        /* the agent's tracer counts the server's system calls (--syscalls) */
+    /* the host's CLOCK_MONOTONIC less this one's, from the reply with the shortest round trip
+     * (less the agent's own time): its error is at most half that trip */
+    int64_t clock_offset_ns;
+    uint64_t clock_trip_ns; /* that trip; 0 = no reply told the host's time yet */
+    char trace_why[600];    /* why it does not, when asked to */
 };
 
 /* Starts ssh with `DRIVER agent` on h, its stderr into log. Returns 0, or -1 with err. */
@@ -57,7 +62,9 @@ int remote_running(struct remote *rm, char *why, size_t whylen);
  * rm->trace_why says why). */
 void remote_trace_begin(struct remote *rm);
 
-/* A window_watch mark hook (arg: the remote): 0 opens the tracer's window, 1 closes it. */
+/* A window_watch mark hook (arg: the remote): 0 opens the tracer's window, 1 closes it, at
+ * this moment put in the host's clock (clock_offset_ns): the tracer counts from that time,
+ * not from when the request arrives an ssh hop later. */
 void remote_on_mark(void *arg, int which);
 
 /* The tracer's counts into swin "syscalls" (or "syscalls_error"), as swcount_attach does
