@@ -1,12 +1,15 @@
 /* summary_workload: a row's Redis workload facts from its runs (see summary_workload.h). */
 #include "analysis/summary_workload.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/summary_row.h"
 
 #include "util/jobs_util.h"
+
+#define STATE_ROUNDS_MAX 1024
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -122,6 +125,71 @@ static json_t *version_setup(const char *cfg, const char *ver, const json_t *lat
     return json_pack("{s:o, s:o}", "sha256", shas, "keys", keys);
 }
 
+/* A sequence step's server state after the step (its runs' sequence.state): the median of
+ * each figure over the version's rounds that recorded it. */
+static json_t *version_state(const char *cfg, const char *ver, const json_t *latest, size_t nr)
+{
+    static const char *const figs[] = {"keys", "used_memory", "rss_kib", "sockets"};
+    json_t *out = json_object();
+    size_t f, r;
+
+    for (f = 0; f < sizeof(figs) / sizeof(figs[0]); f++) {
+        double v[STATE_ROUNDS_MAX];
+        size_t n = 0;
+        json_t *med;
+
+        for (r = 0; r < nr && n < STATE_ROUNDS_MAX; r++) {
+            char key[512];
+            const json_t *x;
+
+            summary_run_key(key, sizeof(key), cfg, ver, (long)r + 1);
+            x = json_object_get(
+                json_object_get(json_object_get(json_object_get(latest, key), "sequence"), "state"),
+                figs[f]);
+            if (json_is_number(x))
+                v[n++] = json_number_value(x);
+        }
+        if ((med = median(v, n)))
+            json_object_set_new(out, figs[f], med);
+    }
+    if (!json_object_size(out)) {
+        json_decref(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* row.state_after: each version's server state after a sequence step, and "same_keys": whether
+ * every version's median key count is the same within 1% (and 1 key). */
+static void row_state(json_t *row, const char *cfg, const json_t *latest, const json_t *versions,
+                      size_t nr)
+{
+    json_t *all = json_object(), *st;
+    double lo = INFINITY, hi = -INFINITY;
+    size_t vi, with_keys = 0;
+
+    for (vi = 0; vi < json_array_size(versions); vi++) {
+        const char *ver = json_string_value(json_array_get(versions, vi));
+        const json_t *k;
+
+        if (!(st = version_state(cfg, ver, latest, nr)))
+            continue;
+        if ((k = json_object_get(st, "keys"))) {
+            lo = fmin(lo, json_number_value(k));
+            hi = fmax(hi, json_number_value(k));
+            with_keys++;
+        }
+        json_object_set_new(all, ver, st);
+    }
+    if (!json_object_size(all)) {
+        json_decref(all);
+        return;
+    }
+    if (with_keys == json_array_size(versions))
+        json_object_set_new(all, "same_keys", json_boolean(hi - lo <= fmax(1, 0.01 * hi)));
+    json_object_set_new(row, "state_after", all);
+}
+
 void summary_row_workload(json_t *row, const char *cfg, const json_t *latest,
                           const json_t *versions, size_t nr)
 {
@@ -157,4 +225,5 @@ void summary_row_workload(json_t *row, const char *cfg, const json_t *latest,
         json_decref(setup);
     }
     json_decref(first);
+    row_state(row, cfg, latest, versions, nr);
 }

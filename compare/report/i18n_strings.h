@@ -137,6 +137,17 @@ X(M_STEPS_FIRST,
   "`{0}` 对比 `{1}`：吞吐量在 {3} 步中的第 {2} 步首次退步，即 {4}（{5}）。")
 X(M_STEPS_NONE, "`{0}` against `{1}`: no step's throughput is regressed.",
   "`{0}` 对比 `{1}`：没有任何一步的吞吐量退步。")
+X(M_STEPS_STATE_SAME,
+  "`{0}` and `{1}` left the same number of keys after every step: each step began from the "
+  "same data.",
+  "`{0}` 与 `{1}` 每一步之后留下的键数相同：每一步都从相同的数据开始。")
+X(M_STEPS_STATE_DIFF,
+  "`{0}` and `{1}` did not leave the same data: after step {2}, {3}, the server held {4} keys "
+  "under `{0}` and {5} under `{1}`, so the steps after it began from different state (steps "
+  "of a fixed request count, or a keyspace the runs fill, begin alike).",
+  "`{0}` 与 `{1}` 留下的数据不同：第 {2} 步（{3}）之后，`{0}` 的服务器有 {4} 个键，`{1}` 的有 {5} "
+  "个，因此其后的步骤从不同的状态开始（固定请求数的步骤，或运行能填满的键空间，才会从相同状态开始）"
+  "。")
 X(M_COMPLETE_ROWS, "{0} of {1} configurations complete; {2} of {3} runs ok, {4} failed.",
   "{1} 个配置中 {0} 个完整；{3} 次运行中 {2} 次成功，{4} 次失败。")
 X(M_REOPENED,

@@ -82,13 +82,18 @@ void html_steps(const struct html_ctx *c)
         steps_row(c, i + 1, json_array_get(c->rows, st.row[i]));
     fputs("</table>\n", c->f);
     for (v = 1; v < c->nv; v++) {
-        char *s =
-            sent_steps_first(c->rows, &st, c->versions[0], c->versions[v], c->zh ? "zh" : "en");
-        if (s) {
-            fputs("<p>", c->f);
-            html_text(c, s);
-            fputs("</p>\n", c->f);
-            free(s);
+        const char *lang = c->zh ? "zh" : "en";
+        char *s[2] = {sent_steps_first(c->rows, &st, c->versions[0], c->versions[v], lang),
+                      sent_steps_state(c->rows, &st, c->versions[0], c->versions[v], lang)};
+        int k;
+
+        for (k = 0; k < 2; k++) {
+            if (s[k]) {
+                fputs("<p>", c->f);
+                html_text(c, s[k]);
+                fputs("</p>\n", c->f);
+            }
+            free(s[k]);
         }
     }
     fputs("</section>\n", c->f);

@@ -64,11 +64,14 @@ void md_section_steps(const struct md *m)
         steps_row(m, i + 1, json_array_get(m->rows, st.row[i]));
     md_put(m, "\n");
     for (vi = 1; vi < m->nv; vi++) {
-        char *s = sent_steps_first(m->rows, &st, m->base, md_version(m, vi), m->lang);
-        if (s) {
+        char *s = sent_steps_first(m->rows, &st, m->base, md_version(m, vi), m->lang),
+             *t = sent_steps_state(m->rows, &st, m->base, md_version(m, vi), m->lang);
+        if (s)
             fprintf(m->f, "%s\n\n", s);
-            free(s);
-        }
+        if (t)
+            fprintf(m->f, "%s\n\n", t);
+        free(s);
+        free(t);
     }
     steps_release(&st);
 }

@@ -292,6 +292,32 @@ char *sent_server_host(const json_t *meta, const char *lang)
                      kernel ? kernel : "?", before, after, END);
 }
 
+char *sent_steps_state(const json_t *rows, const struct steps *st, const char *base,
+                       const char *cand, const char *lang)
+{
+    size_t i;
+
+    for (i = 0; i < st->n; i++) {
+        const json_t *row = json_array_get(rows, st->row[i]),
+                     *sa = json_object_get(row, "state_after");
+        const json_t *kb = json_object_get(json_object_get(sa, base), "keys"),
+                     *kc = json_object_get(json_object_get(sa, cand), "keys");
+        double b = json_number_value(kb), c = json_number_value(kc);
+        char ks[32], bs[32], cs[32];
+
+        if (!json_is_number(kb) || !json_is_number(kc))
+            return NULL; /* not a server that counts keys */
+        if (fabs(b - c) <= fmax(1, 0.01 * fmax(b, c)))
+            continue;
+        snprintf(ks, sizeof(ks), "%zu", i + 1);
+        snprintf(bs, sizeof(bs), "%.0f", b);
+        snprintf(cs, sizeof(cs), "%.0f", c);
+        return i18n_fill(i18n(lang, M_STEPS_STATE_DIFF), base, cand, ks,
+                         json_string_value(json_object_get(row, "label")), bs, cs, END);
+    }
+    return st->n ? i18n_fill(i18n(lang, M_STEPS_STATE_SAME), base, cand, END) : NULL;
+}
+
 char *sent_steps_first(const json_t *rows, const struct steps *st, const char *base,
                        const char *cand, const char *lang)
 {

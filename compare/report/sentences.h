@@ -56,6 +56,12 @@ char *sent_one_best(const struct report_model *m, const char *lang);
 
 /* A sequence run (steps.h): "`cand` against `base`: throughput is first regressed at step K
  * of N, LABEL (CHANGE)." or "... no step's throughput is regressed." */
+/* Whether base and cand left the server the same keys after each step of a sequence
+ * (summary row "state_after"): the first step where they differ (by more than 1% and 1 key),
+ * or that none does; NULL when the steps record no keys (not a Redis server). malloc'd. */
+char *sent_steps_state(const json_t *rows, const struct steps *st, const char *base,
+                       const char *cand, const char *lang);
+
 char *sent_steps_first(const json_t *rows, const struct steps *st, const char *base,
                        const char *cand, const char *lang);
 

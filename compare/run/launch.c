@@ -92,10 +92,8 @@ static void note_server_version(struct runner *r, size_t version, const char *pr
  * one shorter). */
 #define PROBE_ATTEMPT_S 1.0
 
-/* What the readiness probe talks to: the configuration's protocol, TLS and AUTH settings;
- * credentials from the version's environment, else compare's own. */
-static void probe_target_fill(struct probe_target *pt, const json_t *params, const char *host,
-                              unsigned port, const json_t *env)
+void launch_probe_target(struct probe_target *pt, const json_t *params, const char *host,
+                         unsigned port, const json_t *env)
 {
     pt->protocol = ju_str(params, "protocol", NULL);
     pt->host = host;
@@ -310,7 +308,7 @@ int launch_start(struct runner *r, const struct launch *l, struct proc *p, char 
         snprintf(reason, reasonlen, "server not ready: %s", why);
         goto out;
     }
-    probe_target_fill(&pt, l->params, l->host, l->port, ps.env);
+    launch_probe_target(&pt, l->params, l->host, l->port, ps.env);
     rc = launch_wait_ready(r, l, p, NULL, &pt, shown, reason, reasonlen);
     if (rc == 0)
         note_server_version(r, l->version, ju_str(l->params, "protocol", NULL), &pt, argv);
@@ -415,7 +413,7 @@ static int remote_start_once(struct runner *r, struct launch *l, json_t *eff, st
     }
     rm->server_pid = (long)json_integer_value(json_object_get(rep, "pid"));
     json_decref(rep);
-    probe_target_fill(&pt, l->params, lr.host, lr.port, r->sp->versions[l->version].env);
+    launch_probe_target(&pt, l->params, lr.host, lr.port, r->sp->versions[l->version].env);
     rc = launch_wait_ready(r, &lr, &rm->ssh, rm, &pt, shown, reason, reasonlen);
     if (rc == 0)
         note_server_version(r, l->version, ju_str(l->params, "protocol", NULL), &pt, NULL);

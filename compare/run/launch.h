@@ -39,6 +39,14 @@ unsigned launch_place(json_t *eff, const char *host, char *why, size_t whylen);
  * "delay_us"): the version's own server takes its place. */
 void launch_take_over(json_t *eff);
 
+struct probe_target;
+
+/* What the readiness probe talks to at host:port: the configuration's protocol, TLS and AUTH
+ * settings; credentials from env (the version's environment), else compare's own. The strings
+ * stay params', env's and the environment's. */
+void launch_probe_target(struct probe_target *pt, const json_t *params, const char *host,
+                         unsigned port, const json_t *env);
+
 /* Starts the server l describes with r's environment hooks and waits until it answers a real
  * probe. Returns 0 ready, 1 failed (reason set), 2 interrupted by *r->stop; p is set once
  * started (stop it with proc_stop()). */

@@ -481,3 +481,33 @@ out:
     chan_close(&c);
     return rc;
 }
+
+/* The integer after key in an INFO reply, or -1. */
+static long long info_num(const char *buf, const char *key)
+{
+    const char *p = strstr(buf, key);
+
+    return p ? strtoll(p + strlen(key), NULL, 10) : -1;
+}
+
+int probe_redis_state(const struct probe_target *t, double timeout_s, long long *keys,
+                      long long *used_memory)
+{
+    struct chan c;
+    char buf[16384], err[256];
+    const char *dbsize[1] = {"DBSIZE"}, *info[2] = {"INFO", "memory"};
+    int rc = -1;
+
+    *keys = *used_memory = -1;
+    if (chan_open(&c, t, timeout_s, err, sizeof(err)) < 0 ||
+        redis_auth(&c, t, err, sizeof(err)) < 0 ||
+        redis_cmd(&c, t, dbsize, 1, buf, sizeof(buf), 0, err, sizeof(err)) < 0 || buf[0] != ':')
+        goto out;
+    *keys = strtoll(buf + 1, NULL, 10);
+    if (redis_cmd(&c, t, info, 2, buf, sizeof(buf), 1, err, sizeof(err)) == 0)
+        *used_memory = info_num(buf, "used_memory:");
+    rc = 0;
+out:
+    chan_close(&c);
+    return rc;
+}

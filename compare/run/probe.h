@@ -33,4 +33,9 @@ int probe_once(const struct probe_target *t, double timeout_s, char *err, size_t
  * or -1 with out left empty. */
 int probe_redis_version(const struct probe_target *t, double timeout_s, char *out, size_t outlen);
 
+/* Redis: what the server holds now: its keys (DBSIZE) and used_memory in bytes (INFO memory; -1
+ * when it does not say). Returns 0, or -1 (both -1) when it did not answer DBSIZE. */
+int probe_redis_state(const struct probe_target *t, double timeout_s, long long *keys,
+                      long long *used_memory);
+
 #endif

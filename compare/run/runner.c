@@ -618,7 +618,9 @@ static void run_record_line(struct run_ctx *c)
     if (c->have_res)
         json_object_set(c->line, "interference", c->interf);
     if (c->r->hold && c->sr->step)
-        json_object_set_new(c->line, "sequence", seq_line(c->r->hold, c->sr));
+        json_object_set_new(
+            c->line, "sequence",
+            seq_line(c->r->hold, c->sr, seq_state(c->r->hold, c->eff, c->ver->env)));
     counted_record(c->r, c->sr, c->started, c->server_obj, &c->win, ok ? c->result : NULL,
                    c->ctr_why);
 }

@@ -1,15 +1,21 @@
 /* sequence: one server per version and round through every configuration (see sequence.h). */
 #include "run/sequence.h"
 
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "ptree.h"
 #include "run/launch.h"
+#include "run/probe.h"
 #include "run/runner.h"
 #include "util/jobs_util.h"
 
 #define KILL_AFTER_S 2.0
+#define STATE_PROBE_S 2.0 /* for the server to answer what it holds after a step */
+#define STATE_PIDS_MAX 256
 
 void seq_hold_init(struct seq_hold *h)
 {
@@ -154,14 +160,70 @@ void seq_hold_back(struct seq_hold *h, const struct sched_run *sr, struct proc *
         seq_hold_stop(h);
 }
 
-json_t *seq_line(const struct seq_hold *h, const struct sched_run *sr)
+/* The resident memory (kB) and open sockets of the server's process tree, from /proc. */
+static void tree_state(pid_t root, long long *rss_kib, long long *sockets)
+{
+    pid_t pids[STATE_PIDS_MAX];
+    size_t n = ptree_pids("/proc", root, pids, STATE_PIDS_MAX), i;
+
+    *rss_kib = *sockets = 0;
+    for (i = 0; i < n; i++) {
+        char path[64], buf[4096], link[64];
+        const char *vm;
+        struct dirent *e;
+        DIR *d;
+
+        snprintf(path, sizeof(path), "/proc/%ld/status", (long)pids[i]);
+        if (ptree_read_small(path, buf, sizeof(buf)) > 0 && (vm = strstr(buf, "VmRSS:")))
+            *rss_kib += strtoll(vm + 6, NULL, 10);
+        snprintf(path, sizeof(path), "/proc/%ld/fd", (long)pids[i]);
+        if (!(d = opendir(path)))
+            continue;
+        while ((e = readdir(d)) != NULL) {
+            char fd[400];
+            ssize_t k;
+
+            snprintf(fd, sizeof(fd), "%s/%s", path, e->d_name);
+            k = readlink(fd, link, sizeof(link) - 1);
+            *sockets += k > 7 && strncmp(link, "socket:", 7) == 0;
+        }
+        closedir(d);
+    }
+}
+
+json_t *seq_state(const struct seq_hold *h, const json_t *eff, const json_t *env)
+{
+    struct probe_target pt = {0};
+    long long rss, sockets, keys, used;
+    json_t *o;
+
+    if (h->server.pid <= 0 || ptree_ended(h->server.pid)) /* not reaped here: seq_hold_back's */
+        return NULL;
+    tree_state(h->server.pid, &rss, &sockets);
+    o = json_pack("{s:I,s:I}", "rss_kib", (json_int_t)rss, "sockets", (json_int_t)sockets);
+    if (o && strcmp(ju_str(eff, "protocol", ""), "redis") == 0) {
+        launch_probe_target(&pt, eff, h->host, h->port, env);
+        if (probe_redis_state(&pt, STATE_PROBE_S, &keys, &used) == 0) {
+            json_object_set_new(o, "keys", json_integer((json_int_t)keys));
+            if (used >= 0)
+                json_object_set_new(o, "used_memory", json_integer((json_int_t)used));
+        }
+    }
+    return o;
+}
+
+json_t *seq_line(const struct seq_hold *h, const struct sched_run *sr, json_t *state)
 {
     int live = h->server.pid > 0 && h->version == sr->version && h->round == sr->round;
+    json_t *o =
+        json_pack("{s:I,s:I,s:o,s:o}", "step", (json_int_t)sr->step, "steps", (json_int_t)sr->steps,
+                  "server_pid", live ? json_integer(h->server.pid) : json_null(), "server_started",
+                  live ? json_string(h->started) : json_null());
 
-    return json_pack("{s:I,s:I,s:o,s:o}", "step", (json_int_t)sr->step, "steps",
-                     (json_int_t)sr->steps, "server_pid",
-                     live ? json_integer(h->server.pid) : json_null(), "server_started",
-                     live ? json_string(h->started) : json_null());
+    if (o && state)
+        json_object_set(o, "state", state);
+    json_decref(state);
+    return o;
 }
 
 void seq_hold_stop(struct seq_hold *h)

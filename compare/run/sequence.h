@@ -60,9 +60,16 @@ void seq_hold_take(struct seq_hold *h, const struct sched_run *sr, const struct 
  * After the round's last step the server is stopped. */
 void seq_hold_back(struct seq_hold *h, const struct sched_run *sr, struct proc *server);
 
-/* The run line's "sequence": {"step", "steps", "server_pid", "server_started"}. New
- * reference. */
-json_t *seq_line(const struct seq_hold *h, const struct sched_run *sr);
+/* What the held server holds now, after a step's driver has gone (the state the next step
+ * starts from, recorded so the versions' can be compared): {"rss_kib", "sockets"} of its
+ * process tree and, for redis (eff's protocol, host and port, AUTH with env's or compare's
+ * credentials), "keys" (DBSIZE) and "used_memory" (INFO memory). NULL when no server is held.
+ * New reference. */
+json_t *seq_state(const struct seq_hold *h, const json_t *eff, const json_t *env);
+
+/* The run line's "sequence": {"step", "steps", "server_pid", "server_started"} and "state"
+ * when state (stolen, may be NULL) is given. New reference. */
+json_t *seq_line(const struct seq_hold *h, const struct sched_run *sr, json_t *state);
 
 /* Stops and reaps the held server, removes its directory and log. */
 void seq_hold_stop(struct seq_hold *h);

@@ -97,6 +97,9 @@ lines.forEach((l, i) => {
   if (step > 1 && (s.server_pid !== lines[i - 1].sequence.server_pid || s.server_started !== lines[i - 1].sequence.server_started)) bad.push("line " + (i + 1) + ": another server than step " + (step - 1));
   if (typeof l.server.cpu_s !== "number") bad.push("line " + (i + 1) + ": no server CPU");
   pids.add(s.server_pid);
+  // the state after the step: memory and the listening socket of a TCP server, no keys
+  if (!(s.state && s.state.rss_kib > 0 && s.state.sockets >= 1 && s.state.keys === undefined))
+    bad.push("line " + (i + 1) + ": state " + JSON.stringify(s.state));
 });
 if (pids.size !== 8) bad.push(pids.size + " server processes, expected 8 (one per version and round)");
 if (bad.length) { console.error(bad.join("\n")); process.exit(1); }
@@ -109,6 +112,8 @@ grep -q "^| $first | $label | " "$T/seq/report.md" || fail "report.md's step $fi
 grep -q "^\`growing\` against \`plain\`: throughput is first regressed at step $first of 6, $label (" "$T/seq/report.md" ||
     fail "report.md does not name step $first as the first regressed: $(grep 'first regressed\|no step' "$T/seq/report.md")"
 grep -q '^Method: a sequence; ' "$T/seq/report.md" || fail "report.md's method does not say sequence"
+! grep -q "left the same number of keys\|did not leave the same data" "$T/seq/report.md" ||
+    fail "report.md speaks of keys for a TCP server"
 grep -q '<section id="steps"><h2>Step by step</h2>' "$T/seq/report.html" || fail "report.html has no Step by step section"
 grep -q "<p><code>growing</code> against <code>plain</code>: throughput is first regressed at step $first of 6, " "$T/seq/report.html" ||
     fail "report.html does not name step $first as the first regressed"

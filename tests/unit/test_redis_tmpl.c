@@ -10,6 +10,8 @@
 #include "rcmd.h"
 #include "analysis/summary_row.h"
 #include "analysis/summary_workload.h"
+#include "report/sentences.h"
+#include "report/steps.h"
 #include "t.h"
 #include "wl/workload.h"
 
@@ -277,9 +279,60 @@ static void test_summary_workload(void)
     json_decref(versions);
 }
 
+/* A sequence's state after each step: the medians per version, same_keys, and the Step by
+ * step sentence naming the first step after which the versions held different keys. */
+static void test_state_after(void)
+{
+    json_t *versions = json_pack("[s,s]", "a", "b"), *rows = json_array();
+    /* keys per step, version and round: step 2's b holds a third more */
+    static const double keys[2][2][3] = {{{0, 0, 0}, {0, 0, 0}},
+                                         {{900, 1000, 1010}, {1330, 1340, 1290}}};
+    size_t idx[2] = {0, 1};
+    struct steps st = {2, idx};
+    char *s;
+
+    for (int step = 0; step < 2; step++) {
+        json_t *latest = json_object(), *row = json_pack("{s:s}", "label", step ? "SET" : "PING");
+        char key[512];
+
+        for (int v = 0; v < 2; v++)
+            for (int r = 1; r <= 3; r++) {
+                summary_run_key(key, sizeof(key), "cfg", v ? "b" : "a", r);
+                json_object_set_new(latest, key,
+                                    json_pack("{s:s, s:{s:{s:f, s:f, s:f, s:f}}}", "status", "ok",
+                                              "sequence", "state", "keys", keys[step][v][r - 1],
+                                              "used_memory", 1e6 + r, "rss_kib", 9000.0 + v,
+                                              "sockets", 1.0));
+            }
+        summary_row_workload(row, "cfg", latest, versions, 3);
+        json_array_append_new(rows, row);
+        json_decref(latest);
+    }
+    CHECK(json_is_true(
+        json_object_get(json_object_get(json_array_get(rows, 0), "state_after"), "same_keys")));
+    CHECK(json_is_false(
+        json_object_get(json_object_get(json_array_get(rows, 1), "state_after"), "same_keys")));
+    CHECK(json_real_value(json_object_get(
+              json_object_get(json_object_get(json_array_get(rows, 1), "state_after"), "b"),
+              "keys")) == 1330.0);
+    s = sent_steps_state(rows, &st, "a", "b", "en");
+    CHECK_MSG(s && strstr(s, "after step 2, SET, the server held 1000 keys under `a` and 1330 "
+                             "under `b`"),
+              "%s", s ? s : "(null)");
+    free(s);
+    st.n = 1; /* only the first step: no difference */
+    s = sent_steps_state(rows, &st, "a", "b", "en");
+    CHECK_MSG(s && strstr(s, "left the same number of keys after every step"), "%s",
+              s ? s : "(null)");
+    free(s);
+    json_decref(rows);
+    json_decref(versions);
+}
+
 int main(void)
 {
     test_summary_workload();
+    test_state_after();
     test_same_bytes();
     test_refusals();
     test_split_and_encode();
