@@ -21,14 +21,26 @@ cat > spec.json <<JSON
 JSON
 timed() { node -e 'const l=require("fs").readFileSync(process.argv[1],"utf8").trim().split("\n").map(JSON.parse);console.log(l.filter(x=>x.kind===undefined||x.kind==="timed").length)' "$1"; }
 
-set +e; "$COMPARE" gate --spec spec.json --no-pin --out d > d.out 2> d.err; rc=$?; set -e
+# an A/A row may be flagged by chance (at most 5% of rows by design, docs/statistics.md): a flag
+# (exit 1) gets one more gate, and only a flag in both fails (about 1 in 400)
+for attempt in 1 2; do
+    rm -rf d
+    set +e; "$COMPARE" gate --spec spec.json --no-pin --out d > d.out 2> d.err; rc=$?; set -e
+    [ "$rc" = 1 ] && [ "$attempt" = 1 ] && { echo "A/A flagged by chance once: $(grep -i regressed d.out | head -2)"; continue; }
+    break
+done
 case $rc in 0 | 4) ;; *) fail "A/A gate with defaults: exit $rc: $(tail -3 d.err)" ;; esac
 grep -q "counting the servers' instructions per operation (--no-instructions" d.err ||
     fail "the gate did not count instructions by default: $(cat d.err)"
 assert_eq "$(json_get d/summary.json 'this.rows.filter(r=>r.metrics.instructions).length')" 1 \
     "the counted metric in the default gate's summary"
 
-set +e; "$COMPARE" gate --spec spec.json --no-pin --no-instructions --budget 0 --out z > z.out 2> z.err; rc=$?; set -e
+for attempt in 1 2; do
+    rm -rf z
+    set +e; "$COMPARE" gate --spec spec.json --no-pin --no-instructions --budget 0 --out z > z.out 2> z.err; rc=$?; set -e
+    [ "$rc" = 1 ] && [ "$attempt" = 1 ] && { echo "A/A flagged by chance once (--budget 0)"; continue; }
+    break
+done
 case $rc in 0 | 4) ;; *) fail "A/A gate --budget 0: exit $rc: $(tail -3 z.err)" ;; esac
 ! grep -q "counting the servers' instructions" z.err || fail "--no-instructions still counted"
 assert_eq "$(json_get z/summary.json 'this.rows.filter(r=>r.metrics.instructions).length')" 0 \
