@@ -467,7 +467,7 @@ static int obtain_summary(struct gate_cli *cli, struct gate_config *gc, struct r
     if (gc->budget_s > 0)
         cli->rq.deadline_ns = cli->t_start + (uint64_t)(gc->budget_s * 1e9);
     if (cli->from) {
-        struct render_opts ro = {NULL, &gc->rules, cli->accept_modified, cli->unverified};
+        struct render_opts ro = {NULL, &gc->rules, cli->accept_modified, cli->unverified, NULL};
 
         snprintf(o->dir, sizeof(o->dir), "%s", cli->from);
         if (render_dir(cli->from, &ro, summary, err, sizeof(err)) < 0) {

@@ -335,12 +335,13 @@ int cmd_run(int argc, char **argv)
 
 /* What `compare report` was asked for. */
 struct report_cli {
-    const char *dir, *lang;
+    const char *dir, *lang, *fresh;
     int accept_modified, unverified;
 };
 
 #define REPORT_FLAG_ACCEPT (-100)     /* --accept-modified (clear of the run flags' ids) */
 #define REPORT_FLAG_UNVERIFIED (-101) /* --unverified */
+#define REPORT_FLAG_FRESH (-102)      /* --fresh DIR */
 
 static int report_flag(void *ctx, struct flags *f, int id)
 {
@@ -355,6 +356,8 @@ static int report_flag(void *ctx, struct flags *f, int id)
         cli->accept_modified = 1;
     else if (id == REPORT_FLAG_UNVERIFIED)
         cli->unverified = 1;
+    else if (id == REPORT_FLAG_FRESH)
+        cli->fresh = f->value;
     else if (strcmp(f->value, "en") != 0 && strcmp(f->value, "zh") != 0)
         return flags_bad_value(f, "'en' or 'zh'");
     else
@@ -364,12 +367,17 @@ static int report_flag(void *ctx, struct flags *f, int id)
 
 static const struct flag_def report_flags[] = {{"--lang", 1, RUN_FLAG_LANG},
                                                {"--accept-modified", 0, REPORT_FLAG_ACCEPT},
-                                               {"--unverified", 0, REPORT_FLAG_UNVERIFIED}};
+                                               {"--unverified", 0, REPORT_FLAG_UNVERIFIED},
+                                               {"--fresh", 1, REPORT_FLAG_FRESH}};
 static const struct flags_cmd report_cmd = {
     .cmd = "compare report",
     .usage = "usage: compare report DIR [--lang en|zh] [--accept-modified] [--unverified]\n"
+             "                      [--fresh FRESH_DIR]\n"
              "Re-renders summary.json, summary.csv, report.md and report.html of a run\n"
              "directory from its runs.jsonl and meta.json (nothing is measured).\n"
+             "  --fresh FRESH_DIR  DIR is a sequence run: set FRESH_DIR, a run of the same\n"
+             "                     configurations with a fresh server per run, beside its\n"
+             "                     steps\n"
              "  --accept-modified  render a runs.jsonl that is not what meta.json recorded\n"
              "                     (every output then says so in its first line)\n"
              "  --unverified       render one whose meta.json holds no dataset record to\n"
@@ -381,7 +389,7 @@ static const struct flags_cmd report_cmd = {
 
 int cmd_report(int argc, char **argv)
 {
-    struct report_cli cli = {NULL, NULL, 0, 0};
+    struct report_cli cli = {NULL, NULL, NULL, 0, 0};
     const char *dir;
     char err[2048], path[PATH_MAX + 32];
     struct render_opts ro = {0};
@@ -404,6 +412,7 @@ int cmd_report(int argc, char **argv)
     ro.lang = cli.lang;
     ro.accept_modified = cli.accept_modified;
     ro.unverified = cli.unverified;
+    ro.fresh_dir = cli.fresh;
     rc = render_dir(dir, &ro, NULL, err, sizeof(err));
     if (rc < 0) {
         fprintf(stderr, "compare report: %s\n", err);

@@ -137,6 +137,20 @@ X(M_STEPS_FIRST,
   "`{0}` 对比 `{1}`：吞吐量在 {3} 步中的第 {2} 步首次退步，即 {4}（{5}）。")
 X(M_STEPS_NONE, "`{0}` against `{1}`: no step's throughput is regressed.",
   "`{0}` 对比 `{1}`：没有任何一步的吞吐量退步。")
+X(M_STEPS_FRESH_INTRO,
+  "Beside each step, the same configuration with a fresh server per run, from `{0}`.",
+  "每一步旁边是同一配置每次运行都用全新服务器的结果，来自 `{0}`。")
+X(M_STEPS_BUILDS,
+  "`{0}` against `{1}`: step {2}, {3}, is {4} through the sequence and {5} ({6}) with a fresh "
+  "server per run: the change builds up over the server's life.",
+  "`{0}` 对比 `{1}`：第 {2} 步（{3}）在序列中为 {4}，每次用全新服务器时为 "
+  "{5}（{6}）：这一变化随服务器"
+  "运行时间累积。")
+X(M_STEPS_FRESH_TOO,
+  "`{0}` against `{1}`: step {2}, {3}, is regressed with a fresh server per run too ({4}): the "
+  "change does not need a long-lived server.",
+  "`{0}` 对比 `{1}`：第 {2} "
+  "步（{3}）每次用全新服务器时同样退步（{4}）：这一变化不需要长期运行的服务器。")
 X(M_STEPS_STATE_SAME,
   "`{0}` and `{1}` left the same number of keys after every step: each step began from the "
   "same data.",
@@ -229,6 +243,7 @@ X(M_COL_BASE, "Baseline", "基线")
 X(M_COL_CAND, "Candidate", "候选")
 X(M_COL_KS, "{0} k/s", "{0} k/s")
 X(M_COL_VS, "{0} vs {1}", "{0} 对比 {1}")
+X(M_COL_FRESH, "{0} vs {1}, fresh servers", "{0} 对比 {1}（全新服务器）")
 X(M_COL_P_TPUT, "Throughput p", "吞吐量 p")
 X(M_COL_PAIRED, "Paired ratio median [min–max]", "配对比值 中位数 [最小–最大]")
 X(M_COL_OVERLAP, "Ranges overlap", "区间重叠")

@@ -14,6 +14,7 @@
 #include "report/render.h"
 #include "report/report_html.h"
 #include "report/report_md.h"
+#include "report/steps.h"
 #include "analysis/summary.h"
 #include "data/dataset.h"
 #include "data/verify.h"
@@ -170,21 +171,18 @@ static void add_dataset(json_t *summary, const json_t *meta, const char *hex, co
     json_object_set_new(summary, "warnings", warnings);
 }
 
-int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_out, char *err,
-               size_t errlen)
+/* A run directory's meta.json (or NULL when it has none) and its summary built from its
+ * verified runs.jsonl, with its dataset record: 0, RENDER_MODIFIED or -1 with err. */
+static int load_dir(const char *dir, const struct render_opts *ro, json_t **meta_out,
+                    json_t **summary_out, char *err, size_t errlen)
 {
-    char path[4096], hex[65], e[512];
+    char path[4096], hex[65], e[512], modified[700];
     char *text = NULL;
     size_t len = 0;
-    json_t *meta = NULL, *runs = NULL, *summary = NULL, *flame = NULL;
-    const char *lang = ro ? ro->lang : NULL;
-    char modified[700];
+    json_t *meta = NULL, *runs = NULL, *summary = NULL;
     struct verify_result vr;
     int rc = -1;
-    struct out_ctx c;
 
-    if (summary_out)
-        *summary_out = NULL;
     snprintf(path, sizeof(path), "%s/meta.json", dir);
     if (access(path, F_OK) != 0) {
         fprintf(stderr,
@@ -217,9 +215,56 @@ int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_o
         snprintf(err, errlen, "%s: %s", dir, e);
         goto out;
     }
-
     add_dataset(summary, meta, hex, modified);
+    *meta_out = meta;
+    *summary_out = summary;
+    meta = summary = NULL;
+    rc = 0;
+out:
+    free(text);
+    json_decref(meta);
+    json_decref(runs);
+    json_decref(summary);
+    return rc;
+}
 
+/* --fresh DIR: that run's summary, built and verified as this one's, set beside a sequence's
+ * steps (steps.h). */
+static int add_fresh(json_t *summary, const json_t *meta, const char *fresh,
+                     const struct render_opts *ro, char *err, size_t errlen)
+{
+    json_t *fmeta = NULL, *fsum = NULL;
+    char e[1024];
+    int rc = load_dir(fresh, ro, &fmeta, &fsum, e, sizeof(e));
+
+    if (rc == 0)
+        rc = steps_beside(summary, meta, fsum, fmeta, fresh, err, errlen) < 0 ? RENDER_MODIFIED : 0;
+    else
+        snprintf(err, errlen, "--fresh '%s': %s", fresh, e);
+    if (rc < 0)
+        rc = RENDER_MODIFIED; /* bad input, whatever made it so: exit 2 */
+    json_decref(fmeta);
+    json_decref(fsum);
+    return rc;
+}
+
+int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_out, char *err,
+               size_t errlen)
+{
+    json_t *meta = NULL, *summary = NULL, *flame = NULL;
+    const char *lang = ro ? ro->lang : NULL;
+    int rc;
+    struct out_ctx c;
+
+    if (summary_out)
+        *summary_out = NULL;
+    rc = load_dir(dir, ro, &meta, &summary, err, errlen);
+    if (rc < 0)
+        goto out;
+    rc = -1;
+    if (ro && ro->fresh_dir && (rc = add_fresh(summary, meta, ro->fresh_dir, ro, err, errlen)) < 0)
+        goto out;
+    rc = -1;
     if (!lang)
         lang = ju_str(meta, "lang", "en");
     if (strcmp(lang, "en") != 0 && strcmp(lang, "zh") != 0) {
@@ -241,9 +286,7 @@ int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_o
     }
     rc = 0;
 out:
-    free(text);
     json_decref(meta);
-    json_decref(runs);
     json_decref(summary);
     json_decref(flame);
     return rc;

@@ -16,11 +16,14 @@ struct render_opts {
     const struct verdict_rules *rules; /* NULL = verdict_rules_default() */
     int accept_modified;               /* judge a dataset that is not what the run recorded */
     int unverified; /* judge a dataset with no record to check it against (or a modified one) */
+    /* a run directory of the same configurations with a fresh server per run, set beside a
+     * sequence run's steps (steps.h's steps_beside); NULL = none */
+    const char *fresh_dir;
 };
 
 /* render_dir()'s return when the dataset is not what meta.json recorded (verify.h) and
- * accept_modified is not set, or meta.json holds no record and unverified is not: bad input,
- * exit 2. */
+ * accept_modified is not set, or meta.json holds no record and unverified is not, or fresh_dir
+ * cannot be set beside the run: bad input, exit 2. */
 #define RENDER_MODIFIED (-2)
 
 /* ro NULL = defaults. On success returns 0 and, when summary_out is non-NULL, stores a new

@@ -2,6 +2,7 @@
  * the sentences report.md's has (report_md_steps.c): the steps in order, each with the
  * versions' median throughput and every candidate's change and verdict, then the first step
  * whose throughput verdict is regressed. Nothing for a run with a fresh server per run. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -12,9 +13,19 @@
 #include "util/fmt.h"
 #include "util/jobs_util.h"
 
+/* The fresh-server figures of row for candidate v (steps_beside), or NULL. */
+static const json_t *fresh_vs(const json_t *row, const char *v)
+{
+    return json_object_get(
+        json_object_get(json_object_get(json_object_get(row, "fresh_server"), "throughput"),
+                        "vs_baseline"),
+        v);
+}
+
 static void steps_head(const struct html_ctx *c)
 {
     size_t v;
+    int fresh = json_object_get(c->summary, "fresh_server") != NULL;
 
     fprintf(c->f, "<table>\n<tr><th>%s</th><th>%s</th><th>", HT(c, M_COL_STEP),
             HT(c, M_COL_CONFIG));
@@ -26,6 +37,11 @@ static void steps_head(const struct html_ctx *c)
         fputs("</th><th>", c->f);
         html_say(c, M_COL_VS, c->versions[v], c->versions[0], (const char *)NULL);
         fprintf(c->f, "</th><th>%s</th>", HT(c, M_COL_VERDICT));
+        if (fresh) {
+            fputs("<th>", c->f);
+            html_say(c, M_COL_FRESH, c->versions[v], c->versions[0], (const char *)NULL);
+            fputs("</th>", c->f);
+        }
     }
     fputs("</tr>\n", c->f);
 }
@@ -57,8 +73,21 @@ static void steps_row(const struct html_ctx *c, size_t step, const json_t *row)
         html_fmt_change(json_number_value(json_object_get(vs, "change")), ch, sizeof(ch));
         fprintf(c->f, "<td class=\"n %s\">%s</td><td class=\"%s\">", html_verdict_class(verdict),
                 ch, html_verdict_class(verdict));
-        html_esc(c, verdict);
+        html_esc(c, sent_verdict_word(c->zh ? "zh" : "en", verdict));
         fputs("</td>", c->f);
+        if (json_object_get(c->summary, "fresh_server")) {
+            const json_t *f = fresh_vs(row, c->versions[v]);
+            const char *fv = ju_str(f, "verdict", "");
+
+            html_fmt_change(f ? json_number_value(json_object_get(f, "change")) : NAN, ch,
+                            sizeof(ch));
+            fprintf(c->f, "<td class=\"n %s\">%s", html_verdict_class(fv), ch);
+            if (f) {
+                fputs(" ", c->f);
+                html_esc(c, sent_verdict_word(c->zh ? "zh" : "en", fv));
+            }
+            fputs("</td>", c->f);
+        }
     }
     fputs("</tr>\n", c->f);
 }
@@ -76,6 +105,12 @@ void html_steps(const struct html_ctx *c)
     fprintf(c->f, "<section id=\"steps\"><h2>%s</h2>\n<p>", HT(c, M_H_STEPS));
     snprintf(n, sizeof(n), "%zu", st.n);
     html_say(c, M_STEPS_INTRO, n, (const char *)NULL);
+    if (json_object_get(c->summary, "fresh_server")) {
+        fputs(" ", c->f);
+        html_say(c, M_STEPS_FRESH_INTRO,
+                 ju_str(json_object_get(c->summary, "fresh_server"), "dir", ""),
+                 (const char *)NULL);
+    }
     fputs("</p>\n", c->f);
     steps_head(c);
     for (i = 0; i < st.n; i++)
@@ -83,11 +118,12 @@ void html_steps(const struct html_ctx *c)
     fputs("</table>\n", c->f);
     for (v = 1; v < c->nv; v++) {
         const char *lang = c->zh ? "zh" : "en";
-        char *s[2] = {sent_steps_first(c->rows, &st, c->versions[0], c->versions[v], lang),
+        char *s[3] = {sent_steps_first(c->rows, &st, c->versions[0], c->versions[v], lang),
+                      sent_steps_fresh(c->rows, &st, c->versions[0], c->versions[v], lang),
                       sent_steps_state(c->rows, &st, c->versions[0], c->versions[v], lang)};
         int k;
 
-        for (k = 0; k < 2; k++) {
+        for (k = 0; k < 3; k++) {
             if (s[k]) {
                 fputs("<p>", c->f);
                 html_text(c, s[k]);

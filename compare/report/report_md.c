@@ -29,15 +29,7 @@ static void md_window(const struct md *m);
 
 const char *md_verdict_word(const struct md *m, const char *v)
 {
-    if (strcmp(v, VERDICT_REGRESSED) == 0)
-        return md_t(m, M_V_REGRESSED);
-    if (strcmp(v, VERDICT_IMPROVED) == 0)
-        return md_t(m, M_V_IMPROVED);
-    if (strcmp(v, VERDICT_UNDECIDED) == 0)
-        return md_t(m, M_V_UNDECIDED);
-    if (strcmp(v, VERDICT_FAILED) == 0)
-        return md_t(m, M_V_FAILED);
-    return v;
+    return sent_verdict_word(m->lang, v);
 }
 
 /* Writes items (already formatted strings) as a sentence list: "a, b and c", at most

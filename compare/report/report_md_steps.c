@@ -8,10 +8,22 @@
 #include "report/sentences.h"
 #include "report/steps.h"
 #include "analysis/summary.h"
+#include "util/fmt.h"
+#include "util/jobs_util.h"
+
+/* The fresh-server figures of row for candidate v (steps_beside), or NULL. */
+static const json_t *fresh_vs(const json_t *row, const char *v)
+{
+    return json_object_get(
+        json_object_get(json_object_get(json_object_get(row, "fresh_server"), "throughput"),
+                        "vs_baseline"),
+        v);
+}
 
 static void steps_head(const struct md *m)
 {
     size_t vi;
+    int fresh = json_object_get(m->summary, "fresh_server") != NULL;
 
     fprintf(m->f, "| %s | %s | ", md_t(m, M_COL_STEP), md_t(m, M_COL_CONFIG));
     md_tmpl(m, md_t(m, M_COL_KS), m->base, MD_END);
@@ -21,10 +33,14 @@ static void steps_head(const struct md *m)
         md_put(m, " | ");
         md_tmpl(m, md_t(m, M_COL_VS), md_version(m, vi), m->base, MD_END);
         fprintf(m->f, " | %s", md_t(m, M_COL_VERDICT));
+        if (fresh) {
+            md_put(m, " | ");
+            md_tmpl(m, md_t(m, M_COL_FRESH), md_version(m, vi), m->base, MD_END);
+        }
     }
     md_put(m, " |\n|---:|---|---:");
     for (vi = 1; vi < m->nv; vi++)
-        md_put(m, "|---:|---:|---");
+        md_put(m, fresh ? "|---:|---:|---|---:" : "|---:|---:|---");
     md_put(m, "|\n");
 }
 
@@ -41,6 +57,14 @@ static void steps_row(const struct md *m, size_t step, const json_t *row)
                 num_median(summary_values(row, "throughput", v), 1000, 1).s,
                 num_pct(json_object_get(summary_vs(row, "throughput", v), "change")).s,
                 md_verdict_word(m, md_verdict(row, "throughput", v)));
+        if (json_object_get(m->summary, "fresh_server")) {
+            const json_t *f = fresh_vs(row, v);
+            if (f)
+                fprintf(m->f, " | %s %s", num_pct(json_object_get(f, "change")).s,
+                        md_verdict_word(m, ju_str(f, "verdict", "")));
+            else
+                md_put(m, " | " FMT_MISSING);
+        }
     }
     md_put(m, " |\n");
 }
@@ -58,20 +82,28 @@ void md_section_steps(const struct md *m)
     fprintf(m->f, "## %s\n\n", md_t(m, M_H_STEPS));
     snprintf(n, sizeof(n), "%zu", st.n);
     md_tmpl(m, md_t(m, M_STEPS_INTRO), n, MD_END);
+    if (json_object_get(m->summary, "fresh_server")) {
+        md_put(m, " ");
+        md_tmpl(m, md_t(m, M_STEPS_FRESH_INTRO),
+                ju_str(json_object_get(m->summary, "fresh_server"), "dir", ""), MD_END);
+    }
     md_put(m, "\n\n");
     steps_head(m);
     for (i = 0; i < st.n; i++)
         steps_row(m, i + 1, json_array_get(m->rows, st.row[i]));
     md_put(m, "\n");
     for (vi = 1; vi < m->nv; vi++) {
-        char *s = sent_steps_first(m->rows, &st, m->base, md_version(m, vi), m->lang),
-             *t = sent_steps_state(m->rows, &st, m->base, md_version(m, vi), m->lang);
-        if (s)
-            fprintf(m->f, "%s\n\n", s);
-        if (t)
-            fprintf(m->f, "%s\n\n", t);
-        free(s);
-        free(t);
+        const char *v = md_version(m, vi);
+        char *s[3] = {sent_steps_first(m->rows, &st, m->base, v, m->lang),
+                      sent_steps_fresh(m->rows, &st, m->base, v, m->lang),
+                      sent_steps_state(m->rows, &st, m->base, v, m->lang)};
+        int k;
+
+        for (k = 0; k < 3; k++) {
+            if (s[k])
+                fprintf(m->f, "%s\n\n", s[k]);
+            free(s[k]);
+        }
     }
     steps_release(&st);
 }

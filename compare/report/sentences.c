@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "report/i18n.h"
+#include "analysis/stats.h"
 #include "analysis/summary.h"
 #include "util/fmt.h"
+#include "util/jobs_util.h"
 
 #define END ((const char *)NULL)
 
@@ -316,6 +318,49 @@ char *sent_steps_state(const json_t *rows, const struct steps *st, const char *b
                          json_string_value(json_object_get(row, "label")), bs, cs, END);
     }
     return st->n ? i18n_fill(i18n(lang, M_STEPS_STATE_SAME), base, cand, END) : NULL;
+}
+
+const char *sent_verdict_word(const char *lang, const char *v)
+{
+    if (strcmp(v, VERDICT_REGRESSED) == 0)
+        return i18n(lang, M_V_REGRESSED);
+    if (strcmp(v, VERDICT_IMPROVED) == 0)
+        return i18n(lang, M_V_IMPROVED);
+    if (strcmp(v, VERDICT_UNDECIDED) == 0)
+        return i18n(lang, M_V_UNDECIDED);
+    if (strcmp(v, VERDICT_FAILED) == 0)
+        return i18n(lang, M_V_FAILED);
+    return v;
+}
+
+char *sent_steps_fresh(const json_t *rows, const struct steps *st, const char *base,
+                       const char *cand, const char *lang)
+{
+    size_t k = steps_first_regressed(st, rows, "throughput", cand);
+    const json_t *row, *fvs;
+    char ks[32], seq[64], fresh[64];
+    const char *fv;
+
+    if (!k)
+        return NULL;
+    row = json_array_get(rows, st->row[k - 1]);
+    fvs = json_object_get(
+        json_object_get(json_object_get(json_object_get(row, "fresh_server"), "throughput"),
+                        "vs_baseline"),
+        cand);
+    if (!fvs)
+        return NULL;
+    snprintf(ks, sizeof(ks), "%zu", k);
+    fmt_change(json_number_value(json_object_get(summary_vs(row, "throughput", cand), "change")),
+               seq, sizeof(seq));
+    fmt_change(json_number_value(json_object_get(fvs, "change")), fresh, sizeof(fresh));
+    fv = ju_str(fvs, "verdict", "");
+    if (strcmp(fv, VERDICT_REGRESSED) == 0)
+        return i18n_fill(i18n(lang, M_STEPS_FRESH_TOO), cand, base, ks,
+                         json_string_value(json_object_get(row, "label")), fresh, END);
+    return i18n_fill(i18n(lang, M_STEPS_BUILDS), cand, base, ks,
+                     json_string_value(json_object_get(row, "label")), seq, fresh,
+                     sent_verdict_word(lang, fv), END);
 }
 
 char *sent_steps_first(const json_t *rows, const struct steps *st, const char *base,

@@ -56,6 +56,17 @@ char *sent_one_best(const struct report_model *m, const char *lang);
 
 /* A sequence run (steps.h): "`cand` against `base`: throughput is first regressed at step K
  * of N, LABEL (CHANGE)." or "... no step's throughput is regressed." */
+/* A verdict in the report's words (regressed, improved, undecided, failed localized; "~" and
+ * anything else as it is). Static. */
+const char *sent_verdict_word(const char *lang, const char *v);
+
+/* With a fresh-server run beside the steps (summary rows' "fresh_server", steps.h's
+ * steps_beside): at cand's first regressed step, whether it is regressed with a fresh server per
+ * run too, or not (the change builds up over the server's life); NULL when no step is
+ * regressed or that step has no fresh figures. malloc'd. */
+char *sent_steps_fresh(const json_t *rows, const struct steps *st, const char *base,
+                       const char *cand, const char *lang);
+
 /* Whether base and cand left the server the same keys after each step of a sequence
  * (summary row "state_after"): the first step where they differ (by more than 1% and 1 key),
  * or that none does; NULL when the steps record no keys (not a Redis server). malloc'd. */

@@ -1,6 +1,7 @@
 /* steps: the rows of a sequence run (meta.json settings.sequence: each version's server lived
  * through every configuration of a round, run/sequence.h) in step order, and per candidate the
- * first step whose verdict on a metric is regressed. Pure: reads the summary and meta.json. */
+ * first step whose verdict on a metric is regressed, and a fresh-server run of the same
+ * configurations set beside the steps. Pure: reads the summaries and meta.json. */
 #ifndef PAIRBENCH_STEPS_H
 #define PAIRBENCH_STEPS_H
 
@@ -21,6 +22,16 @@ int steps_find(const json_t *summary, const json_t *meta, struct steps *st);
 /* The first step (1-based) whose `metric` verdict for candidate ver is regressed, or 0. */
 size_t steps_first_regressed(const struct steps *st, const json_t *rows, const char *metric,
                              const char *ver);
+
+/* Sets fresh (the summary and meta.json of a run of the same configurations with a fresh server
+ * per run, from dir) beside summary, a sequence run's: summary's "fresh_server" {"dir",
+ * "sha256"} and, in each row whose configuration fresh has a row of, "fresh_server":
+ * {"throughput": {"values": {version: median}, "vs_baseline": {candidate: {"change",
+ * "verdict"}}}}. Returns 0, or -1 with err naming dir and what was expected: summary is not a
+ * sequence run's, fresh is one, a version of summary's is not in fresh, or no configuration is
+ * in both. */
+int steps_beside(json_t *summary, const json_t *meta, const json_t *fresh, const json_t *fmeta,
+                 const char *dir, char *err, size_t errlen);
 
 void steps_release(struct steps *st);
 

@@ -263,7 +263,7 @@ static json_t *night_line(const json_t *meta, const char *id)
 int history_add(struct history *h, const char *rundir, const struct render_opts *accept, char *err,
                 size_t errlen)
 {
-    struct render_opts ro = {NULL, NULL, accept->accept_modified, accept->unverified};
+    struct render_opts ro = {NULL, NULL, accept->accept_modified, accept->unverified, NULL};
     struct verify_result vr;
     char path[4200], dest[4200], id[96], sha[65] = "00000000";
     json_t *meta, *line = NULL;

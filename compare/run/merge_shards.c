@@ -349,7 +349,7 @@ int merge_shards(struct merge_cli *cli, int argc, char **argv)
     if (atomic_write_json(path, meta, err, sizeof(err)) < 0)
         goto out;
     {
-        struct render_opts ro = {NULL, NULL, cli->accept_modified, cli->unverified};
+        struct render_opts ro = {NULL, NULL, cli->accept_modified, cli->unverified, NULL};
 
         if (render_dir(out_dir, &ro, &summary, err, sizeof(err)) < 0)
             goto out;

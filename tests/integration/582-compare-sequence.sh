@@ -19,7 +19,9 @@
 # failed attempt is run once more (below). The fresh comparison's true change is a few percent
 # at most (under the 5% threshold): a `regressed` there is a false alarm of the moderated test,
 # at most its 5% level (its windows of 1000 requests moved -31% to +4% at load 4-11 on 2 cores,
-# always undecided). Cost: about 30 s, twice that when the second attempt runs.
+# always undecided). The same grid run with a fresh server per run (2 rounds) is then set
+# beside the steps by `compare report --fresh`, and refused where it cannot be (exit 2).
+# Cost: about 45 s, 30 s more when the second attempt runs.
 . "$(dirname "$0")/../lib.sh"
 need node
 cat > "$T/steps.json" <<JSON
@@ -117,4 +119,38 @@ grep -q '^Method: a sequence; ' "$T/seq/report.md" || fail "report.md's method d
 grep -q '<section id="steps"><h2>Step by step</h2>' "$T/seq/report.html" || fail "report.html has no Step by step section"
 grep -q "<p><code>growing</code> against <code>plain</code>: throughput is first regressed at step $first of 6, " "$T/seq/report.html" ||
     fail "report.html does not name step $first as the first regressed"
+# the same grid with a fresh server per run, set beside the steps (compare report --fresh):
+# each step's fresh-server change is that run's own, and the first regressed step says whether
+# a fresh server showed it too
+"$COMPARE" run --spec "$T/fresh.json" --runs 2 --out "$T/fresh6" > /dev/null 2> "$T/fresh6.err" ||
+    fail "the fresh run of the steps' grid: $(tail -3 "$T/fresh6.err")"
+"$COMPARE" report "$T/seq" --fresh "$T/fresh6" > /dev/null 2> "$T/beside.err" ||
+    fail "compare report --fresh: $(cat "$T/beside.err")"
+node -e '
+const fs = require("fs"), s = JSON.parse(fs.readFileSync(process.argv[1] + "/summary.json", "utf8"));
+const f = JSON.parse(fs.readFileSync(process.argv[2] + "/summary.json", "utf8"));
+const md = fs.readFileSync(process.argv[1] + "/report.md", "utf8");
+if (s.fresh_server.dir !== process.argv[2]) throw new Error("fresh_server " + JSON.stringify(s.fresh_server));
+for (const r of s.rows) {
+  const fr = f.rows.find(x => x.config === r.config), got = r.fresh_server.throughput.vs_baseline.growing;
+  const want = fr.metrics.throughput.vs_baseline.growing;
+  if (Math.abs(got.change - want.change) > 1e-9 || got.verdict !== want.verdict)
+    throw new Error(r.config + ": " + JSON.stringify(got) + " beside " + JSON.stringify(want));
+}
+if (!md.includes("| growing vs plain, fresh servers |")) throw new Error("no fresh column in report.md");
+const k = s.rows.findIndex(r => r.metrics.throughput.vs_baseline.growing.verdict === "regressed");
+const fv = s.rows[k].fresh_server.throughput.vs_baseline.growing.verdict;
+const want = fv === "regressed" ? "is regressed with a fresh server per run too"
+                                : "with a fresh server per run: the change builds up over the server";
+if (!md.includes("`growing` against `plain`: step " + (k + 1) + ", ") || !md.includes(want))
+  throw new Error("report.md lacks: " + want);
+console.log("step " + (k + 1) + " with fresh servers: " + fv + " " + (100 * s.rows[k].fresh_server.throughput.vs_baseline.growing.change).toFixed(1) + "%");
+' "$T/seq" "$T/fresh6" || fail "the fresh-server figures beside the steps"
+grep -q "growing vs plain, fresh servers" "$T/seq/report.html" || fail "report.html has no fresh column"
+assert_exit 2 "$COMPARE" report "$T/fresh6" --fresh "$T/seq" 2> "$T/b1.err"
+grep -q "this run is not a sequence" "$T/b1.err" || fail "--fresh on a fresh run: $(cat "$T/b1.err")"
+assert_exit 2 "$COMPARE" report "$T/seq" --fresh "$T/seq" 2> "$T/b2.err"
+grep -q "a sequence run (its meta.json settings.sequence is true)" "$T/b2.err" || fail "--fresh with a sequence: $(cat "$T/b2.err")"
+assert_exit 2 "$COMPARE" report "$T/seq" --fresh "$T/nowhere" 2> "$T/b3.err"
+grep -q "^compare report: --fresh '$T/nowhere': .*runs.jsonl" "$T/b3.err" || fail "--fresh on no run: $(cat "$T/b3.err")"
 echo "582-compare-sequence: ok (first regressed step $first)"

@@ -325,6 +325,31 @@ static void test_state_after(void)
     CHECK_MSG(s && strstr(s, "left the same number of keys after every step"), "%s",
               s ? s : "(null)");
     free(s);
+    /* a fresh-server run beside the steps: step 2 regressed through the sequence only, then
+     * with fresh servers too */
+    st.n = 2;
+    json_object_set_new(json_array_get(rows, 1), "metrics",
+                        json_pack("{s:{s:{s:{s:f,s:s}}}}", "throughput", "vs_baseline", "b",
+                                  "change", -0.4, "verdict", "regressed"));
+    s = sent_steps_fresh(rows, &st, "a", "b", "en");
+    CHECK(s == NULL); /* no fresh figures */
+    free(s);
+    json_object_set_new(json_array_get(rows, 1), "fresh_server",
+                        json_pack("{s:{s:{s:{s:f,s:s}}}}", "throughput", "vs_baseline", "b",
+                                  "change", 0.003, "verdict", "~"));
+    s = sent_steps_fresh(rows, &st, "a", "b", "en");
+    CHECK_MSG(s && strstr(s, "step 2, SET, is \xe2\x88\x92"
+                             "40.00% through the sequence and +0.30% (~) "
+                             "with a fresh server per run: the change builds up"),
+              "%s", s ? s : "(null)");
+    free(s);
+    json_object_set_new(json_array_get(rows, 1), "fresh_server",
+                        json_pack("{s:{s:{s:{s:f,s:s}}}}", "throughput", "vs_baseline", "b",
+                                  "change", -0.38, "verdict", "regressed"));
+    s = sent_steps_fresh(rows, &st, "a", "b", "en");
+    CHECK_MSG(s && strstr(s, "is regressed with a fresh server per run too"), "%s",
+              s ? s : "(null)");
+    free(s);
     json_decref(rows);
     json_decref(versions);
 }

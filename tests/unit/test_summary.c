@@ -241,7 +241,7 @@ static void test_render(void)
     char *text, *md1 = NULL, *md2 = NULL, *metas = NULL;
     size_t len, n1 = 0, n2 = 0;
     json_t *meta, *sum = NULL, *dataset;
-    struct render_opts ro = {"en", NULL, 0, 0};
+    struct render_opts ro = {"en", NULL, 0, 0, NULL};
     static const char *const outs[] = {"summary.json", "summary.csv", "report.md", "report.html"};
     size_t i;
 
