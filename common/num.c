@@ -79,3 +79,39 @@ int num_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
     *out = v;
     return 0;
 }
+
+int num_parse_cpus(const char *list, cpu_set_t *set)
+{
+    char tok[32];
+    const char *s = list;
+    unsigned lo, hi, c;
+
+    if (!list || !*list)
+        return -1;
+    CPU_ZERO(set);
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        char *dash;
+        if (n == 0 || n >= sizeof(tok))
+            return -1;
+        memcpy(tok, s, n);
+        tok[n] = '\0';
+        s += n;
+        if (*s == ',' && !*++s)
+            return -1;
+        dash = strchr(tok, '-');
+        if (dash) {
+            *dash = '\0';
+            if (num_parse_uint(tok, 0, CPU_SETSIZE - 1, &lo) < 0 ||
+                num_parse_uint(dash + 1, 0, CPU_SETSIZE - 1, &hi) < 0 || hi < lo)
+                return -1;
+        } else {
+            if (num_parse_uint(tok, 0, CPU_SETSIZE - 1, &lo) < 0)
+                return -1;
+            hi = lo;
+        }
+        for (c = lo; c <= hi; c++)
+            CPU_SET(c, set);
+    }
+    return CPU_COUNT(set) > 0 ? 0 : -1;
+}

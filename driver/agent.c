@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <netdb.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 
 #include "agent_count.h"
 #include "clock.h"
+#include "num.h"
 #include "ptree.h"
 
 #define AGENT_LINE_MAX (1024 * 1024)
@@ -201,7 +203,8 @@ static json_t *op_place(struct agent *a, const json_t *req)
 }
 
 /* The child's side of op_start: its own group, dies with the agent, output to the log. */
-static void start_child(struct agent *a, char **argv, const json_t *env, pid_t parent, int errw)
+static void start_child(struct agent *a, char **argv, const json_t *env, const cpu_set_t *cpus,
+                        pid_t parent, int errw)
 {
     char log[4200];
     const char *k;
@@ -212,6 +215,11 @@ static void start_child(struct agent *a, char **argv, const json_t *env, pid_t p
     (void)prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
         _exit(127);
+    if (cpus && sched_setaffinity(0, sizeof(*cpus), cpus) < 0) {
+        e = -errno; /* negative: the pinning failed, not the exec */
+        (void)!write(errw, &e, sizeof(e));
+        _exit(127);
+    }
     snprintf(log, sizeof(log), "%s/server.log", a->dir);
     fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd >= 0) {
@@ -236,15 +244,27 @@ static void start_child(struct agent *a, char **argv, const json_t *env, pid_t p
 static json_t *op_start(struct agent *a, const json_t *req)
 {
     const json_t *jargv = json_object_get(req, "argv"), *env = json_object_get(req, "env");
+    const char *cpu_list = json_string_value(json_object_get(req, "cpus"));
     size_t n = json_array_size(jargv), i;
     char **argv = NULL;
     int pfd[2] = {-1, -1}, e = 0;
     ssize_t got;
     pid_t pid, self = getpid();
+    cpu_set_t cpus, have;
     json_t *out;
 
     if ((a->pid > 0 && server_running(a)) || !a->dir[0] || n == 0)
         return fail(a->dir[0] && n ? "start: a server already runs" : "start: no place or argv");
+    if (cpu_list) { /* --pin-server: this host's CPUs, among those the agent may use */
+        cpu_set_t both;
+
+        if (num_parse_cpus(cpu_list, &cpus) < 0 || sched_getaffinity(0, sizeof(have), &have) < 0)
+            return fail3("start: cpus", cpu_list, "expected a CPU list such as 0,2-3");
+        CPU_AND(&both, &cpus, &have);
+        if (!CPU_EQUAL(&both, &cpus))
+            return fail3("start: cpus", cpu_list,
+                         "names a CPU this host does not let the agent use");
+    }
     server_stop(a, 0); /* a server that ended (a port taken meanwhile): its group too */
     memset(&a->ru, 0, sizeof(a->ru));
     a->pid = 0;
@@ -257,7 +277,8 @@ static json_t *op_start(struct agent *a, const json_t *req)
         argv[i] = (char *)json_string_value(json_array_get(jargv, i));
     pid = fork();
     if (pid == 0)
-        start_child(a, argv, json_is_object(env) ? env : NULL, self, pfd[1]);
+        start_child(a, argv, json_is_object(env) ? env : NULL, cpu_list ? &cpus : NULL, self,
+                    pfd[1]);
     close(pfd[1]);
     if (pid < 0) {
         out = fail3("start: fork", strerror(errno), "");
@@ -271,7 +292,11 @@ static json_t *op_start(struct agent *a, const json_t *req)
             while (wait4(pid, &a->status, 0, &a->ru) < 0 && errno == EINTR)
                 ;
             a->reaped = 1;
-            snprintf(text, sizeof(text), "cannot execute '%.1000s': %s", argv[0], strerror(e));
+            if (e < 0)
+                snprintf(text, sizeof(text), "cannot pin the server to CPUs %.100s: %s", cpu_list,
+                         strerror(-e));
+            else
+                snprintf(text, sizeof(text), "cannot execute '%.1000s': %s", argv[0], strerror(e));
             out = fail(text);
         } else {
             out = json_pack("{s:b,s:I}", "ok", 1, "pid", (json_int_t)pid);

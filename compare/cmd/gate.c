@@ -439,8 +439,15 @@ static void gate_default_cost(struct gate_cli *cli, const json_t *spec)
 static void gate_default_pins(struct gate_cli *cli)
 {
     cpu_set_t have;
+    char e[512];
+    json_t *spec = cli->rq.spec_path ? ju_load_json(cli->rq.spec_path, e, sizeof(e)) : NULL;
+    int apart = json_object_get(spec, "server_host") != NULL;
 
-    if (cli->no_pin || cli->rq.pin_driver || cli->rq.pin_server ||
+    json_decref(spec);
+    if (apart && !cli->no_pin && !cli->rq.pin_driver && !cli->rq.pin_server)
+        fprintf(stderr, "compare: gate: the server runs on the server host, the driver here: "
+                        "nothing is pinned by default (--pin-server CPUS pins it there)\n");
+    if (apart || cli->no_pin || cli->rq.pin_driver || cli->rq.pin_server ||
         sched_getaffinity(0, sizeof(have), &have) < 0 ||
         proc_split_cpus(&have, cli->pin_drv, cli->pin_srv, sizeof(cli->pin_drv)) < 0)
         return;

@@ -403,10 +403,11 @@ static int remote_start_once(struct runner *r, struct launch *l, json_t *eff, st
         json_array_append_new(jargv, l->wrap && i < words_count(l->wrap)
                                          ? remote_word(wrapped[i], dir)
                                          : json_string(wrapped[i]));
-    rep = remote_call(rm,
-                      json_pack("{s:s,s:O,s:o}", "op", "start", "argv", jargv, "env",
-                                remote_env(r->sp->versions[l->version].env)),
-                      30.0, why, sizeof(why));
+    rep = json_pack("{s:s,s:O,s:o}", "op", "start", "argv", jargv, "env",
+                    remote_env(r->sp->versions[l->version].env));
+    if (rep && r->pin_server) /* --pin-server: the host's CPUs, set there before the exec */
+        json_object_set_new(rep, "cpus", json_string(r->pin_server));
+    rep = remote_call(rm, rep, 30.0, why, sizeof(why));
     if (!rep) {
         snprintf(reason, reasonlen, "server not ready: %s", why);
         goto out;

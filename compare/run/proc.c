@@ -21,42 +21,6 @@
 
 #define OUT_CAP (16u << 20)
 
-int proc_parse_cpus(const char *list, cpu_set_t *set)
-{
-    char tok[32];
-    const char *s = list;
-    unsigned lo, hi, c;
-
-    if (!list || !*list)
-        return -1;
-    CPU_ZERO(set);
-    while (*s) {
-        size_t n = strcspn(s, ",");
-        char *dash;
-        if (n == 0 || n >= sizeof(tok))
-            return -1;
-        memcpy(tok, s, n);
-        tok[n] = '\0';
-        s += n;
-        if (*s == ',' && !*++s)
-            return -1;
-        dash = strchr(tok, '-');
-        if (dash) {
-            *dash = '\0';
-            if (num_parse_uint(tok, 0, CPU_SETSIZE - 1, &lo) < 0 ||
-                num_parse_uint(dash + 1, 0, CPU_SETSIZE - 1, &hi) < 0 || hi < lo)
-                return -1;
-        } else {
-            if (num_parse_uint(tok, 0, CPU_SETSIZE - 1, &lo) < 0)
-                return -1;
-            hi = lo;
-        }
-        for (c = lo; c <= hi; c++)
-            CPU_SET(c, set);
-    }
-    return CPU_COUNT(set) > 0 ? 0 : -1;
-}
-
 /* In the child: report errno through the pipe and leave. Only async-signal-safe calls. */
 static void child_fail(int fd, int code)
 {
@@ -190,7 +154,7 @@ int proc_start(struct proc *p, const struct proc_spec *ps, char *err, size_t err
     memset(p, 0, sizeof(*p));
     p->pid = -1;
     p->out_fd = -1;
-    if (ps->cpus && proc_parse_cpus(ps->cpus, &cpus) < 0) {
+    if (ps->cpus && num_parse_cpus(ps->cpus, &cpus) < 0) {
         snprintf(err, errlen, "bad CPU list '%s' (expected e.g. 0,2-3)", ps->cpus);
         return -1;
     }

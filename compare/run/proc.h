@@ -102,9 +102,6 @@ void proc_file_tail(const char *path, size_t max_bytes, char *out, size_t outlen
 void proc_file_tail_line(const char *path, size_t max_bytes, size_t whole, char *out,
                          size_t outlen);
 
-/* Parses a CPU list ("0", "0,2", "1-3,6") into set. Returns 0, or -1. */
-int proc_parse_cpus(const char *list, cpu_set_t *set);
-
 /* Splits the CPUs of have into two disjoint halves as CPU lists ("0", "2-3"): the lower
  * n/2 into first, the rest into second (the larger half when n is odd). Returns 0, or -1
  * when have holds fewer than 2 CPUs. Pure. */

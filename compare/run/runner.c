@@ -127,7 +127,7 @@ int runner_check_programs(struct runner *r, char *err, size_t errlen)
     size_t argc;
 
     r->host = r->sp->has_server_host ? &r->sp->server_host : NULL;
-    if (r->host && runner_check_host(r, err, errlen) < 0)
+    if (runner_check_host(r, err, errlen) < 0)
         return -1;
     if (grid_check_rate_windows(r->sp->configs, r->sp->n_configs, r->duration_s, r->sp->duration,
                                 err, errlen) < 0) /* a rate the driver would refuse, before runs */

@@ -79,7 +79,9 @@ int runner_driver_argv(const struct runner *r, size_t version, char ***argv, siz
  * or -1 with err naming the spec path, the command and what is missing. */
 int runner_check_programs(struct runner *r, char *err, size_t errlen);
 
-/* runner_check_programs' part with a server host (runner_host.c). */
+/* runner_check_programs' part that depends on where the server runs (runner_host.c): with a
+ * server host, the host checked and --pin-server's CPUs there; without one, --pin-server's
+ * CPUs here. */
 int runner_check_host(struct runner *r, char *err, size_t errlen);
 
 /* With a server host, the idle round trip at a run's end into its interference ("rtt_us"): a

@@ -4,21 +4,61 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "num.h"
+#include "run/proc.h"
 #include "run/remote.h"
 #include "run/runner.h"
 #include "run/window.h"
+
+/* --pin-server with a server host names the host's CPUs: each below the count its agent
+ * said (hello's machine.cpus). 0, or -1 with err. */
+static int check_host_cpus(const struct runner *r, char *err, size_t errlen)
+{
+    json_int_t n =
+        json_integer_value(json_object_get(json_object_get(r->host_meta, "machine"), "cpus"));
+    cpu_set_t set;
+    int c;
+
+    if (!r->pin_server)
+        return 0;
+    if (num_parse_cpus(r->pin_server, &set) < 0) {
+        snprintf(err, errlen, "--pin-server '%s': expected a CPU list such as 0,2-3",
+                 r->pin_server);
+        return -1;
+    }
+    for (c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &set) && n > 0 && c >= n) {
+            snprintf(err, errlen,
+                     "--pin-server '%s': CPU %d is not on the server host '%s', which has %lld "
+                     "(expected CPUs 0-%lld there: the server runs there)",
+                     r->pin_server, c, r->host->host, (long long)n, (long long)n - 1);
+            return -1;
+        }
+    return 0;
+}
 
 int runner_check_host(struct runner *r, char *err, size_t errlen)
 {
     const char *tmp = getenv("TMPDIR");
     size_t v;
 
-    if (r->pin_server || r->n_tree_dirs) {
+    if (!r->host) { /* the server here: its CPUs are this machine's */
+        cpu_set_t set;
+        char why[320] = "expected a CPU list such as 0,2-3";
+
+        if (r->pin_server && (num_parse_cpus(r->pin_server, &set) < 0 ||
+                              proc_check_cpus(&set, why, sizeof(why)) < 0)) {
+            snprintf(err, errlen, "--pin-server '%s': %s", r->pin_server, why);
+            return -1;
+        }
+        return 0;
+    }
+
+    if (r->n_tree_dirs) {
         snprintf(err, errlen,
-                 "%s: $.server_host: %s is not supported with a server host yet (the servers "
-                 "run on '%s')",
-                 r->sp->path, r->pin_server ? "--pin-server" : "compare commits' worktrees",
-                 r->host->host);
+                 "%s: $.server_host: compare commits' worktrees are not supported with a server "
+                 "host yet (the servers run on '%s')",
+                 r->sp->path, r->host->host);
         return -1;
     }
     for (v = 0; v < r->sp->n_versions; v++) {
@@ -43,7 +83,9 @@ int runner_check_host(struct runner *r, char *err, size_t errlen)
             return -1;
         }
     }
-    return remote_preflight(r->host, tmp && *tmp ? tmp : "/tmp", &r->host_meta, err, errlen);
+    if (remote_preflight(r->host, tmp && *tmp ? tmp : "/tmp", &r->host_meta, err, errlen) < 0)
+        return -1;
+    return check_host_cpus(r, err, errlen);
 }
 
 void runner_host_finish(struct runner *r, json_t *meta)

@@ -13,7 +13,8 @@
 # naming the key (exit 2). --syscalls: the agent's tracer counts the server's system calls
 # there, one more per request with --extra-syscalls 1. The ssh connection killed while the agent
 # dumps a counted server fails that counted run with the session's end as its cause and leaves
-# no server there. Nothing is left: namespaces, sshd, servers
+# no server there. --pin-server pins the server on the host (a CPU it lacks is refused); the
+# gate pins nothing by default with a server host. Nothing is left: namespaces, sshd, servers
 # under valgrind, agents and their directories (trap and pgrep).
 # Cost: 10 counted runs under valgrind, 2 traced runs and 5 timed runs of 0.3 s, ssh set-ups:
 # about 40-60 s on 2 loaded cores.
@@ -139,4 +140,29 @@ while pgrep -f "valgrind.*serve tcp --host $SRV" > /dev/null && [ $i -lt 50 ]; d
 pgrep -f "valgrind.*serve tcp --host $SRV" > /dev/null && fail "a counted server is left on the host"
 pgrep -f "$T/driver agent" > /dev/null && fail "an agent is left"
 ls -d "$T"/hosttmp/pairbench-agent-* 2> /dev/null && fail "an agent directory is left"
+# 5. --pin-server names the host's CPUs: the agent pins the server there before the exec (a
+#    wrapper records the affinity it was started with); a CPU the host does not have is
+#    refused before anything runs; the gate pins nothing by default when the server is apart
+printf '#!/bin/sh\ngrep Cpus_allowed_list /proc/self/status >> %s/cpus.txt\nexec "$@"\n' "$T" > pinwrap.sh
+chmod +x pinwrap.sh
+cat > pin.json <<JSON
+{"versions": [{"name": "a", "server": {"tcp": "$T/pinwrap.sh $SV"}},
+              {"name": "b", "server": {"tcp": "$SV"}}],
+ "grids": ["grid.json"], "runs": 2, "warmup": 0.1, "duration": 0.2, "probe_timeout": 10,
+ "server_host": "$URL"}
+JSON
+inc "$COMPARE" run --spec pin.json --pin-server 1 --out p > p.out 2> p.err || fail "--pin-server on the host: $(tail -3 p.err)"
+assert_eq "$(sort -u cpus.txt | tr -s '\t ' ' ')" "Cpus_allowed_list: 1" "the pinned servers' CPUs on the host"
+assert_eq "$(json_get p/meta.json 'this.settings.pin_server')" 1 "meta.json's pin_server"
+assert_exit 2 inc "$COMPARE" run --spec pin.json --pin-server 7 --out p7 2> p7.err
+grep -q "^compare: .*--pin-server '7': CPU 7 is not on the server host '$SRV', which has" p7.err ||
+    fail "--pin-server 7: $(cat p7.err)"
+[ ! -e p7/runs.jsonl ] || fail "a refused --pin-server ran"
+rm -f cpus.txt
+rc=0
+inc "$COMPARE" gate --spec pin.json --budget 0 --no-instructions --out g > g.out 2> g.err || rc=$?
+case $rc in 0 | 1 | 4) ;; *) fail "gate on a server host without --no-pin: exit $rc: $(tail -3 g.err)" ;; esac
+grep -q "the server runs on the server host, the driver here: nothing is pinned by default" g.err ||
+    fail "the gate's pins: $(head -5 g.err)"
+sort -u cpus.txt | grep -q "Cpus_allowed_list:.*0-1" || fail "the gate pinned the server: $(cat cpus.txt)"
 echo "ok: counted on the server host"

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "num.h"
 #include "run/proc.h"
 #include "t.h"
 #include "run/validate.h"
@@ -164,11 +165,11 @@ static void test_split_cpus(void)
     cpu_set_t set;
     char a[64], b[64];
 
-    CHECK(proc_parse_cpus("0-1", &set) == 0 && proc_split_cpus(&set, a, b, sizeof(a)) == 0);
+    CHECK(num_parse_cpus("0-1", &set) == 0 && proc_split_cpus(&set, a, b, sizeof(a)) == 0);
     CHECK_MSG(strcmp(a, "0") == 0 && strcmp(b, "1") == 0, "%s %s", a, b);
-    CHECK(proc_parse_cpus("0-3,8", &set) == 0 && proc_split_cpus(&set, a, b, sizeof(a)) == 0);
+    CHECK(num_parse_cpus("0-3,8", &set) == 0 && proc_split_cpus(&set, a, b, sizeof(a)) == 0);
     CHECK_MSG(strcmp(a, "0-1") == 0 && strcmp(b, "2-3,8") == 0, "%s %s", a, b);
-    CHECK(proc_parse_cpus("5", &set) == 0 && proc_split_cpus(&set, a, b, sizeof(a)) == -1);
+    CHECK(num_parse_cpus("5", &set) == 0 && proc_split_cpus(&set, a, b, sizeof(a)) == -1);
 }
 
 int main(void)
