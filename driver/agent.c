@@ -328,7 +328,9 @@ static void log_tail(const struct agent *a, char *out, size_t outlen)
 static json_t *op_sample(struct agent *a)
 {
     struct tree_sample s;
-    char st[128], tail[512];
+    char st[128], tail[512], stat[512], *nl;
+    ssize_t n;
+    json_t *out;
 
     if (a->pid <= 0)
         return fail("sample: no server");
@@ -339,12 +341,23 @@ static json_t *op_sample(struct agent *a)
         return json_pack("{s:b,s:b,s:s,s:s}", "ok", 1, "running", 0, "status",
                          a->reaped ? st : "gone", "log", tail);
     }
-    return json_pack("{s:b,s:b,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "ok", 1, "running", 1,
-                     "cpu_s", s.cpu_s, "sched_s", s.sched_s, "n_sched", (json_int_t)s.n_sched,
-                     "n_procs", (json_int_t)s.n_procs, "syscr", (json_int_t)s.syscr, "syscw",
-                     (json_int_t)s.syscw, "vcsw", (json_int_t)s.vcsw, "nivcsw",
-                     (json_int_t)s.nivcsw, "faults", (json_int_t)s.faults, "migrations",
-                     (json_int_t)s.migrations, "n_migr", (json_int_t)s.n_migr);
+    out = json_pack("{s:b,s:b,s:f,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "ok", 1, "running",
+                    1, "cpu_s", s.cpu_s, "sched_s", s.sched_s, "n_sched", (json_int_t)s.n_sched,
+                    "n_procs", (json_int_t)s.n_procs, "syscr", (json_int_t)s.syscr, "syscw",
+                    (json_int_t)s.syscw, "vcsw", (json_int_t)s.vcsw, "nivcsw", (json_int_t)s.nivcsw,
+                    "faults", (json_int_t)s.faults, "migrations", (json_int_t)s.migrations,
+                    "n_migr", (json_int_t)s.n_migr, "hz", (json_int_t)sysconf(_SC_CLK_TCK));
+    /* the host's own CPU line, for compare's interference check of this host */
+    if (out && (n = ptree_read_small("/proc/stat", stat, sizeof(stat))) > 0 &&
+        (nl = memchr(stat, '\n', (size_t)n)) != NULL) {
+        *nl = '\0';
+        json_object_set_new(out, "stat", json_string(stat));
+    }
+    /* the kernel's boot: a host that is this machine's kernel (a network namespace) is told
+     * apart by it */
+    if (out && (n = ptree_read_small("/proc/sys/kernel/random/boot_id", stat, sizeof(stat))) > 0)
+        json_object_set_new(out, "boot_id", json_stringn(stat, strcspn(stat, "\n")));
+    return out;
 }
 
 static json_t *op_stop(struct agent *a, const json_t *req)

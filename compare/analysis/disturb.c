@@ -1,6 +1,7 @@
 /* disturb: rounds left out of a row's verdict (see disturb.h). */
 #include "analysis/disturb.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,16 +97,24 @@ void disturb_row(json_t *row, const json_t *const *cells, const json_t *versions
     for (vi = 0; vi < nv; vi++)
         for (r = 0; r < nr; r++) {
             const json_t *run = cells[vi * nr + r];
-            const json_t *in = json_object_get(run, "interference");
+            const json_t *in = json_object_get(run, "interference"), *host;
 
             if (!run || !json_is_true(json_object_get(in, "disturbed")))
                 continue;
+            /* the most of either machine when the server runs on its own host: either could
+             * have slowed the run */
+            host = json_object_get(in, "host");
             json_array_append_new(
                 dist,
-                json_pack("{s:O, s:I, s:f, s:f, s:I, s:b}", "version", json_array_get(versions, vi),
-                          "round", (json_int_t)r + 1, "other_cpu_cores",
-                          ju_num(in, "other_cpu_cores", 0), "steal_pct", ju_num(in, "steal_pct", 0),
-                          "nivcsw", (json_int_t)ju_num(in, "nivcsw", 0), "excluded", exclude[r]));
+                json_pack(
+                    "{s:O, s:I, s:f, s:f, s:I, s:b}", "version", json_array_get(versions, vi),
+                    "round", (json_int_t)r + 1, "other_cpu_cores",
+                    fmax(ju_num(in, "other_cpu_cores", 0), ju_num(host, "other_cpu_cores", 0)),
+                    "steal_pct", fmax(ju_num(in, "steal_pct", 0), ju_num(host, "steal_pct", 0)),
+                    "nivcsw", (json_int_t)ju_num(in, "nivcsw", 0), "excluded", exclude[r]));
+            if (json_is_string(json_object_get(in, "where")))
+                json_object_set(json_array_get(dist, json_array_size(dist) - 1), "where",
+                                json_object_get(in, "where"));
         }
     for (r = 0; r < nr; r++)
         if (exclude[r])

@@ -194,7 +194,18 @@ out:
     return rep;
 }
 
-int remote_sample(void *arg, struct tree_sample *out)
+/* Whether boot_id (the agent's) is this kernel's: the host is a network namespace of this
+ * machine, whose /proc/stat is this machine's, the driver's CPU in it. */
+static int same_kernel(const char *boot_id)
+{
+    char here[64];
+    ssize_t n = ptree_read_small("/proc/sys/kernel/random/boot_id", here, sizeof(here));
+
+    return boot_id && n > 0 && strncmp(here, boot_id, strcspn(here, "\n")) == 0 &&
+           strlen(boot_id) == strcspn(here, "\n");
+}
+
+int remote_sample(void *arg, struct tree_sample *out, struct sys_sample *host, long *host_hz)
 {
     struct remote *rm = arg;
     char err[512];
@@ -215,6 +226,13 @@ int remote_sample(void *arg, struct tree_sample *out)
         out->migrations =
             (unsigned long long)json_integer_value(json_object_get(rep, "migrations"));
         out->n_migr = (unsigned)json_integer_value(json_object_get(rep, "n_migr"));
+        if (host && host_hz) /* the host's own CPU, when it is another kernel's */
+            *host_hz = json_is_string(json_object_get(rep, "stat")) &&
+                               !same_kernel(json_string_value(json_object_get(rep, "boot_id"))) &&
+                               interference_parse_stat(
+                                   json_string_value(json_object_get(rep, "stat")), host) == 0
+                           ? (long)json_integer_value(json_object_get(rep, "hz"))
+                           : 0;
         rc = 0;
     }
     json_decref(rep);

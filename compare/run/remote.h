@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "ptree.h"
+#include "run/interference.h"
 #include "run/proc.h"
 #include "run/sshhost.h"
 
@@ -50,9 +51,12 @@ int remote_open(struct remote *rm, const struct server_host *h, const char *log,
  * or why the session ended (also kept in rm->ended), or that no reply came in time. */
 json_t *remote_call(struct remote *rm, json_t *req, double timeout_s, char *err, size_t errlen);
 
-/* The server tree's figures now (a window_watch hook: arg is the remote). Returns 0, or -1
- * when the server or the session has ended. */
-int remote_sample(void *arg, struct tree_sample *out);
+/* The server tree's figures now (a window_watch hook: arg is the remote) and, when host is not
+ * NULL, the host's /proc/stat CPU line and its clock ticks per second (*host_hz 0 when the
+ * agent did not say, or when the host runs this machine's kernel: a network namespace, whose
+ * CPU is this machine's, already checked here). Returns 0, or -1 when the server or the
+ * session has ended. */
+int remote_sample(void *arg, struct tree_sample *out, struct sys_sample *host, long *host_hz);
 
 /* Whether the server runs; when it does not, why says how it ended (its status and log tail,
  * or the session's end). */

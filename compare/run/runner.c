@@ -371,7 +371,7 @@ static double run_server_cpu(struct run_ctx *c)
 
     if (!c->r->host)
         return proc_running(&c->server) ? proc_cpu_s(c->server.pid) : -1;
-    return remote_sample(&c->rm, &t) == 0 ? t.cpu_s : -1;
+    return remote_sample(&c->rm, &t, NULL, NULL) == 0 ? t.cpu_s : -1;
 }
 
 /* A port for the version's server or the driver's reference server, and the version's server

@@ -60,7 +60,8 @@ static void sample_edge(const struct window_watch *w, struct window_edge *e, int
     memset(e, 0, sizeof(*e));
     e->t_s = now_s();
     if (w->sample_server)
-        e->have_server = w->sample_server(w->server_arg, &e->server) == 0;
+        e->have_server =
+            w->sample_server(w->server_arg, &e->server, &e->host_sys, &e->host_hz) == 0;
     snprintf(path, sizeof(path), "%s/stat", w->proc_root);
     if (ptree_read_small(path, buf, sizeof(buf)) > 0)
         interference_parse_stat(buf, &e->sys);
@@ -229,6 +230,32 @@ static json_t *counted_delta(long long d)
     return d >= 0 ? json_integer((json_int_t)d) : json_null();
 }
 
+/* A server on the server host: the same check over that host's /proc/stat, less the server's
+ * own CPU there (irq ticks not counted with its processes: this side cannot tell that host's
+ * kernel apart, and leaving them out can only read fewer other cores). interf gets "host":
+ * {other_cpu_cores, steal_pct, disturbed}, and a disturbed host makes the run disturbed ("where":
+ * "server host", or "both" with this machine). */
+static void host_interference(const struct window_edge *a, const struct window_edge *b,
+                              double srv_cpu, const struct interference_limits *lim, json_t *interf)
+{
+    struct interference h;
+
+    if (!interf || a->host_hz <= 0 || b->host_hz <= 0 || !(b->t_s > a->t_s))
+        return;
+    interference_compute(&a->host_sys, &b->host_sys, srv_cpu, b->t_s - a->t_s, a->host_hz, -1, 0,
+                         lim, &h);
+    json_object_set_new(interf, "host",
+                        json_pack("{s:f, s:f, s:b}", "other_cpu_cores", h.other_cpu_cores,
+                                  "steal_pct", h.steal_pct, "disturbed", h.disturbed));
+    if (h.disturbed) {
+        json_object_set_new(interf, "where",
+                            json_string(json_is_true(json_object_get(interf, "disturbed"))
+                                            ? "both"
+                                            : "server host"));
+        json_object_set_new(interf, "disturbed", json_true());
+    }
+}
+
 void window_json(const struct window_watch *w, double driver_cpu_s, long driver_nivcsw,
                  const struct interference_limits *lim, json_t **server_window, json_t **interf)
 {
@@ -271,4 +298,5 @@ void window_json(const struct window_watch *w, double driver_cpu_s, long driver_
     *interf = json_pack("{s:f, s:f, s:I, s:b, s:s, s:f}", "other_cpu_cores", in.other_cpu_cores,
                         "steal_pct", in.steal_pct, "nivcsw", (json_int_t)in.nivcsw, "disturbed",
                         in.disturbed, "source", source, "window_s", b->t_s - a->t_s);
+    host_interference(a, b, srv ? srv_cpu : 0, lim, *interf);
 }

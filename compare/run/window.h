@@ -30,8 +30,10 @@ struct window_edge {
     struct sys_sample sys;
     struct tree_sample server, driver;
     int have_server, have_driver;
-    struct pinfo *all; /* every process (pid, parent, ticks) sorted by pid; malloc'd, freed
-                        * by the next sample of this edge or window_close */
+    struct sys_sample host_sys; /* the server host's /proc/stat (sample_server's) */
+    long host_hz;               /* its ticks per second; 0 = no host sample */
+    struct pinfo *all;          /* every process (pid, parent, ticks) sorted by pid; malloc'd, freed
+                                 * by the next sample of this edge or window_close */
     size_t n_all;
 };
 
@@ -57,7 +59,8 @@ struct window_watch {
     /* the server's tree sampled elsewhere (a server on the server host: remote.h's
      * remote_sample), returning 0 or -1 when it is gone; NULL = server_pid's tree in /proc. Its
      * CPU is then another machine's, left out of this machine's interference */
-    int (*sample_server)(void *arg, struct tree_sample *out);
+    int (*sample_server)(void *arg, struct tree_sample *out, struct sys_sample *host,
+                         long *host_hz);
     void *server_arg;
 };
 

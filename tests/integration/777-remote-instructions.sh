@@ -154,6 +154,11 @@ JSON
 inc "$COMPARE" run --spec pin.json --pin-server 1 --out p > p.out 2> p.err || fail "--pin-server on the host: $(tail -3 p.err)"
 assert_eq "$(sort -u cpus.txt | tr -s '\t ' ' ')" "Cpus_allowed_list: 1" "the pinned servers' CPUs on the host"
 assert_eq "$(json_get p/meta.json 'this.settings.pin_server')" 1 "meta.json's pin_server"
+# the host is this machine's kernel (same boot id): its CPU is checked once, here, never
+# counted twice as "another machine" busy with this one's driver
+assert_eq "$(node -e 'const l=require("fs").readFileSync("p/runs.jsonl","utf8").trim().split("\n").map(JSON.parse);
+console.log(l.filter(x => x.interference && !("host" in x.interference)).length + "/" + l.length)')" 4/4 \
+    "interference of a server host that is this kernel"
 assert_exit 2 inc "$COMPARE" run --spec pin.json --pin-server 7 --out p7 2> p7.err
 grep -q "^compare: .*--pin-server '7': CPU 7 is not on the server host '$SRV', which has" p7.err ||
     fail "--pin-server 7: $(cat p7.err)"

@@ -239,10 +239,62 @@ static void test_disturb(void)
     json_decref(versions);
 }
 
+static int far_server(void *arg, struct tree_sample *out, struct sys_sample *host, long *hz)
+{
+    (void)arg, (void)out, (void)host, (void)hz;
+    return 0;
+}
+
+/* A server on its own host: the host's /proc/stat, less the server's CPU there, is checked as
+ * this machine's is; a busy host makes the run disturbed, "where" says which machine. */
+static void test_host_interference(void)
+{
+    struct window_watch w;
+    struct interference_limits lim;
+    json_t *swin = NULL, *in = NULL;
+
+    memset(&w, 0, sizeof(w));
+    interference_limits_default(&lim);
+    w.hz = 100;
+    w.marks = 2;
+    w.sample_server = far_server;
+    for (int i = 0; i < 2; i++) {
+        w.mark[i].t_s = 10 + i;
+        w.mark[i].have_server = w.mark[i].have_driver = 1;
+        w.mark[i].server.cpu_s = 0.1 + 0.5 * i; /* 0.5 s of the host's CPU */
+        w.mark[i].driver.cpu_s = 0.2 + 0.3 * i; /* 0.3 s of this one's */
+        CHECK(interference_parse_stat(i ? "cpu  1030 0 0 9170 0 0 0 0 0 0\n"
+                                        : "cpu  1000 0 0 9000 0 0 0 0 0 0\n",
+                                      &w.mark[i].sys) == 0);
+        /* the host: 1.5 s busy over the second, 0.5 of it the server's */
+        CHECK(interference_parse_stat(i ? "cpu  5150 0 0 7050 0 0 0 0 0 0\n"
+                                        : "cpu  5000 0 0 7000 0 0 0 0 0 0\n",
+                                      &w.mark[i].host_sys) == 0);
+        w.mark[i].host_hz = 100;
+    }
+    window_json(&w, 0.3, 0, &lim, &swin, &in);
+    CHECK(in && NEAR(json_real_value(json_object_get(in, "other_cpu_cores")), 0.0));
+    CHECK(NEAR(json_real_value(json_object_get(json_object_get(in, "host"), "other_cpu_cores")),
+               1.0));
+    CHECK(json_is_true(json_object_get(json_object_get(in, "host"), "disturbed")));
+    CHECK(json_is_true(json_object_get(in, "disturbed")));
+    CHECK(json_string_value(json_object_get(in, "where")) &&
+          strcmp(json_string_value(json_object_get(in, "where")), "server host") == 0);
+    json_decref(swin);
+    json_decref(in);
+    /* the host this machine's kernel (no host figures): only this machine is checked */
+    w.mark[0].host_hz = w.mark[1].host_hz = 0;
+    window_json(&w, 0.3, 0, &lim, &swin, &in);
+    CHECK(in && !json_object_get(in, "host") && json_is_false(json_object_get(in, "disturbed")));
+    json_decref(swin);
+    json_decref(in);
+}
+
 int main(void)
 {
     test_tree();
     test_interference();
+    test_host_interference();
     test_disturb();
     return T_DONE();
 }
