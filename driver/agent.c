@@ -24,6 +24,7 @@
 #include "agent_count.h"
 #include "clock.h"
 #include "num.h"
+#include "sysknobs.h"
 #include "ptree.h"
 
 #define AGENT_LINE_MAX (1024 * 1024)
@@ -151,9 +152,10 @@ static json_t *op_hello(void)
     snprintf(version, sizeof(version), "pairbench %s (%s)", PAIRBENCH_RELEASE, PAIRBENCH_VERSION);
     if (uname(&u) < 0)
         memset(&u, 0, sizeof(u));
-    m = json_pack("{s:s,s:s,s:s,s:I,s:I}", "hostname", u.nodename, "kernel", u.release, "arch",
+    m = json_pack("{s:s,s:s,s:s,s:I,s:I,s:o}", "hostname", u.nodename, "kernel", u.release, "arch",
                   u.machine, "cpus", (json_int_t)sysconf(_SC_NPROCESSORS_ONLN), "memory_kib",
-                  (json_int_t)(pages > 0 && psize > 0 ? pages / 1024 * psize : 0));
+                  (json_int_t)(pages > 0 && psize > 0 ? pages / 1024 * psize : 0), "knobs",
+                  sysknobs_json()); /* meta.json records both machines' */
     return json_pack("{s:b,s:s,s:o}", "ok", 1, "version", version, "machine", m);
 }
 
@@ -394,7 +396,12 @@ static json_t *dispatch(struct agent *a, const char *line)
         out = op_sample(a);
     else if (strcmp(op, "stop") == 0)
         out = op_stop(a, req);
-    else if (strcmp(op, "tools") == 0)
+    else if (strcmp(op, "knobs") == 0) { /* this host's knobs, read only (compare system show) */
+        struct sysknob k[SYSKNOBS_MAX];
+        size_t nk = sysknobs_read(k, SYSKNOBS_MAX);
+
+        out = json_pack("{s:b,s:o}", "ok", 1, "knobs", sysknobs_list_json(k, nk));
+    } else if (strcmp(op, "tools") == 0)
         out = agent_count_tools();
     else if (strcmp(op, "vgdb") == 0) /* its own server's group only */
         out = agent_count_vgdb(a->pid > 0 && server_running(a) ? a->pid : 0, a->dir, req,
@@ -406,9 +413,9 @@ static json_t *dispatch(struct agent *a, const char *line)
     else if (strcmp(op, "trace") == 0) /* its own server's tree only */
         out = agent_count_trace(a->pid > 0 && server_running(a) ? a->pid : 0, req);
     else
-        out =
-            fail3("unknown op", op,
-                  "expected hello, place, start, sample, stop, tools, vgdb, files, fetch or trace");
+        out = fail3("unknown op", op,
+                    "expected hello, place, start, sample, stop, knobs, tools, vgdb, files, fetch "
+                    "or trace");
     json_decref(req);
     return out;
 }

@@ -16,7 +16,9 @@
 #include <jansson.h>
 
 #include "cmd/cmds.h"
-#include "run/sysknobs.h"
+#include "sysknobs.h"
+#include "run/remote.h"
+#include "run/sshhost.h"
 #include "run/sysknobs_state.h"
 #include "util/atomic.h"
 #include "util/jobs_util.h"
@@ -24,18 +26,19 @@
 #define STATE_DEFAULT "/var/lib/pairbench/system-tune.json"
 
 static const char usage[] =
-    "usage: compare system show [--json] [--state FILE]\n"
+    "usage: compare system show [--json] [--state FILE] [--server-host URL]\n"
     "       compare system tune [--state FILE]     (root)\n"
     "       compare system reset [--state FILE]    (root)\n"
     "  show: the host knobs that move measurements (guest halt polling, the cpuidle and\n"
     "  cpufreq governors, boost, ASLR, net.core.busy_poll), their values and the quiet ones;\n"
+    "  with --server-host, those of the server host (read by its agent over ssh);\n"
     "  tune: sets the quiet values and writes what it changed to the state file\n"
     "  (--state, else $PAIRBENCH_SYSTEM_STATE, else " STATE_DEFAULT ");\n"
     "  reset: restores exactly what tune changed, then removes the state file\n"
     "exit: 0 done, 2 bad usage or not root, 3 a knob could not be written or read back\n";
 
 struct sys_cli {
-    const char *verb, *state;
+    const char *verb, *state, *server_host;
     int json;
 };
 
@@ -60,6 +63,12 @@ static int parse(struct sys_cli *c, int argc, char **argv)
                 return EXIT_USAGE;
             }
             c->state = argv[++i];
+        } else if (strcmp(argv[i], "--server-host") == 0) {
+            if (i + 1 >= argc || !*argv[i + 1]) {
+                fprintf(stderr, "compare system: --server-host: expected an ssh:// URL\n%s", usage);
+                return EXIT_USAGE;
+            }
+            c->server_host = argv[++i];
         } else if (!c->verb && (strcmp(argv[i], "show") == 0 || strcmp(argv[i], "tune") == 0 ||
                                 strcmp(argv[i], "reset") == 0)) {
             c->verb = argv[i];
@@ -73,6 +82,13 @@ static int parse(struct sys_cli *c, int argc, char **argv)
     }
     if (!c->verb) {
         fprintf(stderr, "compare system: expected show, tune or reset\n%s", usage);
+        return EXIT_USAGE;
+    }
+    if (c->server_host && strcmp(c->verb, "show") != 0) {
+        fprintf(stderr,
+                "compare system %s: --server-host: only show reads another host; %s writes "
+                "this machine's knobs (run `compare system %s` on the server host itself)\n",
+                c->verb, c->verb, c->verb);
         return EXIT_USAGE;
     }
     return -1;
@@ -98,39 +114,41 @@ static json_t *load_state(const char *path, const struct sysknob *k, size_t n, i
     return st;
 }
 
-static int cmd_show(const struct sys_cli *c)
+/* The knobs k[0..n) of this machine (host NULL: st is its tune state, or NULL) or of the
+ * server host URL host, as a table or --json. */
+static void print_knobs(const struct sys_cli *c, const struct sysknob *k, size_t n,
+                        const json_t *st, const char *host)
 {
-    struct sysknob k[SYSKNOBS_MAX];
-    size_t n = sysknobs_read(k, SYSKNOBS_MAX), i;
-    int rc;
-    json_t *st = load_state(c->state, k, n, &rc);
+    size_t i;
 
-    if (rc)
-        return rc;
-    if (c->json) {
-        json_t *list = json_array(), *out;
-
-        for (i = 0; i < n; i++)
-            json_array_append_new(
-                list, json_pack("{s:s, s:s, s:o, s:o, s:b}", "name", k[i].name, "path", k[i].path,
-                                "value", k[i].present ? json_string(k[i].value) : json_null(),
-                                "quiet", *k[i].quiet ? json_string(k[i].quiet) : json_null(),
-                                "is_quiet", k[i].present && strcmp(k[i].value, k[i].quiet) == 0));
-        out = json_pack("{s:o, s:s, s:b}", "knobs", list, "state", c->state, "tuned", st != NULL);
+    if (c->json && host) {
+        json_t *out =
+            json_pack("{s:o, s:s}", "knobs", sysknobs_list_json(k, n), "server_host", host);
+        json_dumpf(out, stdout, JSON_INDENT(2));
+        putchar('\n');
+        json_decref(out);
+    } else if (c->json) {
+        json_t *out = json_pack("{s:o, s:s, s:b}", "knobs", sysknobs_list_json(k, n), "state",
+                                c->state, "tuned", st != NULL);
         json_dumpf(out, stdout, JSON_INDENT(2));
         putchar('\n');
         json_decref(out);
     } else {
         printf("%-40s %-14s %-12s %s\n", "knob", "value", "quiet", "");
         for (i = 0; i < n; i++) {
-            const char *mark = !k[i].present  ? "absent on this host"
+            const char *mark = !k[i].present
+                                   ? (host ? "absent on that host" : "absent on this host")
                                : !*k[i].quiet ? "(no quiet value offered here)"
                                : strcmp(k[i].value, k[i].quiet) == 0 ? "quiet"
                                                                      : k[i].why;
             printf("%-40s %-14s %-12s %s\n", k[i].name, k[i].present ? k[i].value : "-",
                    *k[i].quiet ? k[i].quiet : "-", mark);
         }
-        if (st)
+        if (host)
+            printf("the server host %s, read by its agent: `compare system tune` and `reset` "
+                   "run on that host itself\n",
+                   host);
+        else if (st)
             printf("tuned by `compare system tune` (%zu knobs; state '%s'): "
                    "`compare system reset` restores them\n",
                    json_array_size(json_object_get(st, "knobs")), c->state);
@@ -139,6 +157,57 @@ static int cmd_show(const struct sys_cli *c)
                    "quiet values\n",
                    c->state);
     }
+}
+
+/* --server-host: the agent there reads its knobs (driver agent's "knobs"). */
+static int show_remote(const struct sys_cli *c)
+{
+    struct server_host h;
+    struct remote rm;
+    struct sysknob k[SYSKNOBS_MAX];
+    char why[1024], shown[1100], log[] = "/tmp/pairbench-system-ssh.XXXXXX";
+    json_t *rep;
+    int fd;
+
+    if (sshhost_parse(c->server_host, &h, why, sizeof(why)) < 0) {
+        fprintf(stderr, "compare system show: --server-host: %s\n", why);
+        return EXIT_USAGE;
+    }
+    sshhost_mask(c->server_host, shown, sizeof(shown));
+    if ((fd = mkstemp(log)) < 0) {
+        fprintf(stderr, "compare system show: %s: %s\n", log, strerror(errno));
+        return EXIT_HARNESS;
+    }
+    close(fd);
+    rep = remote_open(&rm, &h, log, why, sizeof(why)) == 0
+              ? remote_call(&rm, json_pack("{s:s}", "op", "knobs"), 30.0, why, sizeof(why))
+              : NULL;
+    remote_close(&rm, 2.0);
+    (void)unlink(log);
+    if (!rep) {
+        fprintf(stderr, "compare system show: --server-host %s: %s\n", shown, why);
+        return EXIT_USAGE;
+    }
+    print_knobs(c, k, sysknobs_from_json(json_object_get(rep, "knobs"), k, SYSKNOBS_MAX), NULL,
+                shown);
+    json_decref(rep);
+    return EXIT_OK;
+}
+
+static int cmd_show(const struct sys_cli *c)
+{
+    struct sysknob k[SYSKNOBS_MAX];
+    size_t n;
+    int rc;
+    json_t *st;
+
+    if (c->server_host)
+        return show_remote(c);
+    n = sysknobs_read(k, SYSKNOBS_MAX);
+    st = load_state(c->state, k, n, &rc);
+    if (rc)
+        return rc;
+    print_knobs(c, k, n, st, NULL);
     json_decref(st);
     return EXIT_OK;
 }

@@ -18,7 +18,7 @@
 #include <hiredis.h>
 #include <openssl/crypto.h>
 
-#include "run/sysknobs.h"
+#include "sysknobs.h"
 #include "util/sha256.h"
 
 /* Read the first line of a small file into buf, trailing whitespace removed. */

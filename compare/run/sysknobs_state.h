@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "run/sysknobs.h"
+#include "sysknobs.h"
 
 #define SYSKNOBS_STATE_SCHEMA "pairbench.system-tune/1"
 

@@ -164,6 +164,22 @@ grep -q "^compare: .*--pin-server '7': CPU 7 is not on the server host '$SRV', w
     fail "--pin-server 7: $(cat p7.err)"
 [ ! -e p7/runs.jsonl ] || fail "a refused --pin-server ran"
 rm -f cpus.txt
+# the host's knobs: in meta.json (both machines) and from `compare system show --server-host`,
+# read there by the agent; the same kernel's knobs as here, by name and value
+inc "$COMPARE" system show --server-host "$URL" --json > knobs.json 2> knobs.err || fail "system show --server-host: $(cat knobs.err)"
+"$COMPARE" system show --json > here.json
+node -e '
+const fs = require("fs"), there = JSON.parse(fs.readFileSync("knobs.json", "utf8"));
+const here = JSON.parse(fs.readFileSync("here.json", "utf8")), meta = JSON.parse(fs.readFileSync("p/meta.json", "utf8"));
+const kv = l => l.filter(k => !/^net\./.test(k.name)).map(k => k.name + "=" + k.value).sort().join(" ");
+if (!there.server_host || !there.knobs.length || kv(there.knobs) !== kv(here.knobs))
+  throw new Error("there " + kv(there.knobs) + " / here " + kv(here.knobs));
+const mk = meta.server_host.machine.knobs;
+if (!mk || Object.keys(mk).length !== there.knobs.length) throw new Error("meta.json server_host.machine.knobs " + JSON.stringify(mk));
+' || fail "the host's knobs"
+inc "$COMPARE" system show --server-host "$URL" | grep -q "^the server host ssh://" || fail "system show --server-host's table"
+assert_exit 2 "$COMPARE" system tune --server-host "$URL" 2> tune.err
+grep -q "only show reads another host" tune.err || fail "system tune --server-host: $(cat tune.err)"
 rc=0
 inc "$COMPARE" gate --spec pin.json --budget 0 --no-instructions --out g > g.out 2> g.err || rc=$?
 case $rc in 0 | 1 | 4) ;; *) fail "gate on a server host without --no-pin: exit $rc: $(tail -3 g.err)" ;; esac

@@ -50,4 +50,14 @@ int sysknobs_read_line(const char *path, char *buf, size_t len);
  * when out of memory. */
 json_t *sysknobs_json(void);
 
+/* New reference: k[0..n) as [{"name", "path", "value" (null when absent), "quiet" (null when
+ * none is offered), "is_quiet", "why"}]: `compare system show --json`'s list, and the agent's
+ * reply to "knobs" on a server host. */
+json_t *sysknobs_list_json(const struct sysknob *k, size_t n);
+
+/* The knobs of such a list (another host's) into k[0..max): its "why" points into list, which
+ * must outlive k; kind and limits are not carried (for showing, not writing). Returns the
+ * count. */
+size_t sysknobs_from_json(const json_t *list, struct sysknob *k, size_t max);
+
 #endif

@@ -1,5 +1,5 @@
 /* sysknobs: the host knobs that matter to a measurement, read and written (sysknobs.h). */
-#include "run/sysknobs.h"
+#include "sysknobs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -195,4 +195,48 @@ json_t *sysknobs_json(void)
     for (i = 0; o && i < n; i++)
         json_object_set_new(o, k[i].name, k[i].present ? json_string(k[i].value) : json_null());
     return o;
+}
+
+json_t *sysknobs_list_json(const struct sysknob *k, size_t n)
+{
+    json_t *list = json_array();
+    size_t i;
+
+    for (i = 0; list && i < n; i++)
+        json_array_append_new(
+            list, json_pack("{s:s, s:s, s:o, s:o, s:b, s:s}", "name", k[i].name, "path", k[i].path,
+                            "value", k[i].present ? json_string(k[i].value) : json_null(), "quiet",
+                            *k[i].quiet ? json_string(k[i].quiet) : json_null(), "is_quiet",
+                            k[i].present && strcmp(k[i].value, k[i].quiet) == 0, "why",
+                            k[i].why ? k[i].why : ""));
+    return list;
+}
+
+size_t sysknobs_from_json(const json_t *list, struct sysknob *k, size_t max)
+{
+    size_t i, n = 0;
+    const json_t *e;
+
+    json_array_foreach((json_t *)list, i, e)
+    {
+        const char *v = json_string_value(json_object_get(e, "value"));
+        const char *q = json_string_value(json_object_get(e, "quiet"));
+
+        if (n >= max || !json_is_string(json_object_get(e, "name")))
+            continue;
+        memset(&k[n], 0, sizeof(k[n]));
+        snprintf(k[n].name, sizeof(k[n].name), "%s", json_string_value(json_object_get(e, "name")));
+        snprintf(k[n].path, sizeof(k[n].path), "%s",
+                 json_is_string(json_object_get(e, "path"))
+                     ? json_string_value(json_object_get(e, "path"))
+                     : "");
+        snprintf(k[n].value, sizeof(k[n].value), "%s", v ? v : "");
+        snprintf(k[n].quiet, sizeof(k[n].quiet), "%s", q ? q : "");
+        k[n].present = v != NULL;
+        k[n].why = json_is_string(json_object_get(e, "why"))
+                       ? json_string_value(json_object_get(e, "why"))
+                       : "";
+        n++;
+    }
+    return n;
 }
