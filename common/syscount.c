@@ -141,7 +141,7 @@ static void tracer_main(struct syscount_shared *sh, const pid_t *tids, size_t n)
     sigemptyset(&wake);
     sigaddset(&wake, SIGUSR1);
     sigprocmask(SIG_UNBLOCK, &wake, NULL);
-    if (!(tr_ring = malloc(RING_N * sizeof(*tr_ring)))) {
+    if (!(tr_ring = calloc(RING_N, sizeof(*tr_ring)))) {
         snprintf(sh->why, sizeof(sh->why), "out of memory for the tracer's ring");
         atomic_store(&sh->state, -1);
         _exit(1);

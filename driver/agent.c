@@ -357,7 +357,7 @@ static json_t *op_sample(struct agent *a)
     }
     /* the kernel's boot: a host that is this machine's kernel (a network namespace) is told
      * apart by it */
-    if (out && (n = ptree_read_small("/proc/sys/kernel/random/boot_id", stat, sizeof(stat))) > 0)
+    if (out && ptree_read_small("/proc/sys/kernel/random/boot_id", stat, sizeof(stat)) > 0)
         json_object_set_new(out, "boot_id", json_stringn(stat, strcspn(stat, "\n")));
     return out;
 }

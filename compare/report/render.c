@@ -261,7 +261,6 @@ int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_o
     rc = load_dir(dir, ro, &meta, &summary, err, errlen);
     if (rc < 0)
         goto out;
-    rc = -1;
     if (ro && ro->fresh_dir && (rc = add_fresh(summary, meta, ro->fresh_dir, ro, err, errlen)) < 0)
         goto out;
     rc = -1;

@@ -276,7 +276,7 @@ void remote_on_mark(void *arg, int which)
     if (req && rm->clock_trip_ns) /* the window thread calls at the mark */
         json_object_set_new(
             req, "at_ns",
-            json_integer((json_int_t)((int64_t)clock_now_ns() + rm->clock_offset_ns)));
+            json_integer((json_int_t)clock_now_ns() + (json_int_t)rm->clock_offset_ns));
     json_decref(remote_call(rm, req, 5.0, why, sizeof(why)));
 }
 
