@@ -149,7 +149,7 @@ static json_t *version_state(const char *cfg, const char *ver, const json_t *lat
             if (json_is_number(x))
                 v[n++] = json_number_value(x);
         }
-        if ((med = median(v, n)))
+        if (n && (med = median(v, n))) /* median() of none is null: a figure no round has */
             json_object_set_new(out, figs[f], med);
     }
     if (!json_object_size(out)) {
