@@ -159,6 +159,11 @@ static json_t *version_state(const char *cfg, const char *ver, const json_t *lat
     return out;
 }
 
+int summary_same_keys(double a, double b)
+{
+    return fabs(a - b) <= fmax(1, 0.01 * fmax(a, b));
+}
+
 /* row.state_after: each version's server state after a sequence step, and "same_keys": whether
  * every version's median key count is the same within 1% (and 1 key). */
 static void row_state(json_t *row, const char *cfg, const json_t *latest, const json_t *versions,
@@ -186,7 +191,7 @@ static void row_state(json_t *row, const char *cfg, const json_t *latest, const 
         return;
     }
     if (with_keys == json_array_size(versions))
-        json_object_set_new(all, "same_keys", json_boolean(hi - lo <= fmax(1, 0.01 * hi)));
+        json_object_set_new(all, "same_keys", json_boolean(summary_same_keys(lo, hi)));
     json_object_set_new(row, "state_after", all);
 }
 

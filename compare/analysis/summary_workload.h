@@ -15,6 +15,9 @@
 
 #include <jansson.h>
 
+/* Whether two servers' key counts are the same state: within 1% of the larger, and 1 key. */
+int summary_same_keys(double a, double b);
+
 void summary_row_workload(json_t *row, const char *cfg, const json_t *latest,
                           const json_t *versions, size_t nr);
 

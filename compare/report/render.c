@@ -238,14 +238,12 @@ static int add_fresh(json_t *summary, const json_t *meta, const char *fresh,
     int rc = load_dir(fresh, ro, &fmeta, &fsum, e, sizeof(e));
 
     if (rc == 0)
-        rc = steps_beside(summary, meta, fsum, fmeta, fresh, err, errlen) < 0 ? RENDER_MODIFIED : 0;
+        rc = steps_beside(summary, meta, fsum, fmeta, fresh, err, errlen);
     else
         snprintf(err, errlen, "--fresh '%s': %s", fresh, e);
-    if (rc < 0)
-        rc = RENDER_MODIFIED; /* bad input, whatever made it so: exit 2 */
     json_decref(fmeta);
     json_decref(fsum);
-    return rc;
+    return rc < 0 ? RENDER_MODIFIED : 0; /* bad input, whatever made it so: exit 2 */
 }
 
 int render_dir(const char *dir, const struct render_opts *ro, json_t **summary_out, char *err,

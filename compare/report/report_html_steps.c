@@ -13,15 +13,6 @@
 #include "util/fmt.h"
 #include "util/jobs_util.h"
 
-/* The fresh-server figures of row for candidate v (steps_beside), or NULL. */
-static const json_t *fresh_vs(const json_t *row, const char *v)
-{
-    return json_object_get(
-        json_object_get(json_object_get(json_object_get(row, "fresh_server"), "throughput"),
-                        "vs_baseline"),
-        v);
-}
-
 static void steps_head(const struct html_ctx *c)
 {
     size_t v;
@@ -76,7 +67,7 @@ static void steps_row(const struct html_ctx *c, size_t step, const json_t *row)
         html_esc(c, sent_verdict_word(c->zh ? "zh" : "en", verdict));
         fputs("</td>", c->f);
         if (json_object_get(c->summary, "fresh_server")) {
-            const json_t *f = fresh_vs(row, c->versions[v]);
+            const json_t *f = steps_fresh_vs(row, c->versions[v]);
             const char *fv = ju_str(f, "verdict", "");
 
             html_fmt_change(f ? json_number_value(json_object_get(f, "change")) : NAN, ch,

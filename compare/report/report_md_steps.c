@@ -11,15 +11,6 @@
 #include "util/fmt.h"
 #include "util/jobs_util.h"
 
-/* The fresh-server figures of row for candidate v (steps_beside), or NULL. */
-static const json_t *fresh_vs(const json_t *row, const char *v)
-{
-    return json_object_get(
-        json_object_get(json_object_get(json_object_get(row, "fresh_server"), "throughput"),
-                        "vs_baseline"),
-        v);
-}
-
 static void steps_head(const struct md *m)
 {
     size_t vi;
@@ -58,7 +49,7 @@ static void steps_row(const struct md *m, size_t step, const json_t *row)
                 num_pct(json_object_get(summary_vs(row, "throughput", v), "change")).s,
                 md_verdict_word(m, md_verdict(row, "throughput", v)));
         if (json_object_get(m->summary, "fresh_server")) {
-            const json_t *f = fresh_vs(row, v);
+            const json_t *f = steps_fresh_vs(row, v);
             if (f)
                 fprintf(m->f, " | %s %s", num_pct(json_object_get(f, "change")).s,
                         md_verdict_word(m, ju_str(f, "verdict", "")));

@@ -2,7 +2,6 @@
 #include "report/sentences.h"
 
 #include <math.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include "report/i18n.h"
 #include "analysis/stats.h"
 #include "analysis/summary.h"
+#include "analysis/summary_workload.h"
 #include "util/fmt.h"
 #include "util/jobs_util.h"
 
@@ -309,7 +309,7 @@ char *sent_steps_state(const json_t *rows, const struct steps *st, const char *b
 
         if (!json_is_number(kb) || !json_is_number(kc))
             return NULL; /* not a server that counts keys */
-        if (fabs(b - c) <= fmax(1, 0.01 * fmax(b, c)))
+        if (summary_same_keys(b, c))
             continue;
         snprintf(ks, sizeof(ks), "%zu", i + 1);
         snprintf(bs, sizeof(bs), "%.0f", b);
@@ -344,11 +344,7 @@ char *sent_steps_fresh(const json_t *rows, const struct steps *st, const char *b
     if (!k)
         return NULL;
     row = json_array_get(rows, st->row[k - 1]);
-    fvs = json_object_get(
-        json_object_get(json_object_get(json_object_get(row, "fresh_server"), "throughput"),
-                        "vs_baseline"),
-        cand);
-    if (!fvs)
+    if (!(fvs = steps_fresh_vs(row, cand)))
         return NULL;
     snprintf(ks, sizeof(ks), "%zu", k);
     fmt_change(json_number_value(json_object_get(summary_vs(row, "throughput", cand), "change")),

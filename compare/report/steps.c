@@ -73,6 +73,14 @@ static json_t *fresh_figures(const json_t *frow, const json_t *versions)
     return json_pack("{s:{s:o,s:o}}", "throughput", "values", vals, "vs_baseline", vs);
 }
 
+const json_t *steps_fresh_vs(const json_t *row, const char *cand)
+{
+    return json_object_get(
+        json_object_get(json_object_get(json_object_get(row, "fresh_server"), "throughput"),
+                        "vs_baseline"),
+        cand);
+}
+
 int steps_beside(json_t *summary, const json_t *meta, const json_t *fresh, const json_t *fmeta,
                  const char *dir, char *err, size_t errlen)
 {

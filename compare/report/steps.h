@@ -33,6 +33,10 @@ size_t steps_first_regressed(const struct steps *st, const json_t *rows, const c
 int steps_beside(json_t *summary, const json_t *meta, const json_t *fresh, const json_t *fmeta,
                  const char *dir, char *err, size_t errlen);
 
+/* A candidate's fresh-server {"change", "verdict"} beside a step's row (steps_beside), or
+ * NULL. */
+const json_t *steps_fresh_vs(const json_t *row, const char *cand);
+
 void steps_release(struct steps *st);
 
 #endif

@@ -10,6 +10,7 @@
 #include "analysis/interference_rule.h"
 #include "analysis/summary.h"
 #include "report/i18n.h"
+#include "report/sentences.h"
 
 #include "util/jobs_util.h"
 #include "util/fmt.h"
@@ -34,23 +35,6 @@ static void say(const struct wt *w, int item, enum i18n_msg id, ...)
     free(s);
 }
 
-static const char *verdict_word(const struct wt *w, const char *v)
-{
-    static const struct {
-        const char *v;
-        enum i18n_msg id;
-    } words[] = {{"regressed", M_V_REGRESSED},
-                 {"improved", M_V_IMPROVED},
-                 {"undecided", M_V_UNDECIDED},
-                 {"failed", M_V_FAILED}};
-    size_t i;
-
-    for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-        if (strcmp(v, words[i].v) == 0)
-            return i18n(w->lang, words[i].id);
-    return v;
-}
-
 /* "15.2 → 15.9 µs/op (+4.6%, ~)" for metric of row, baseline → first candidate. */
 static void per_op(const struct wt *w, char *out, size_t len, const json_t *row, const char *metric,
                    enum i18n_msg unit, const char *base, const char *cand, int decimals)
@@ -66,7 +50,7 @@ static void per_op(const struct wt *w, char *out, size_t len, const json_t *row,
     snprintf(y, sizeof(y), "%.*f", decimals, ju_num(c, "median", 0));
     fmt_change(ju_num(vs, "change", 0), ch, sizeof(ch));
     s = i18n_fill(i18n(w->lang, W_PER_OP), x, y, i18n(w->lang, unit), ch,
-                  verdict_word(w, ju_str(vs, "verdict", "~")), (const char *)NULL);
+                  sent_verdict_word(w->lang, ju_str(vs, "verdict", "~")), (const char *)NULL);
     if (s)
         snprintf(out, len, "%s", s);
     free(s);
