@@ -228,11 +228,6 @@ void syscount_mark_at(struct syscount *sc, int which, uint64_t at_ns)
         (void)kill(sc->tracer, SIGUSR1);
 }
 
-void syscount_on_mark(void *arg, int which)
-{
-    syscount_mark_at(arg, which, clock_now_ns());
-}
-
 /* Waits until the tracer has taken both marks (waking it while the server idles): 0, or -1
  * with why. */
 static int marks_taken(const struct syscount *sc, char *why, size_t whylen)

@@ -49,9 +49,6 @@ int syscount_start(struct syscount *sc, const char *proc_root, pid_t root, char 
  * machine's; may be past). */
 void syscount_mark_at(struct syscount *sc, int which, uint64_t at_ns);
 
-/* A window_watch mark hook (arg: the syscount): the mark which, now. */
-void syscount_on_mark(void *arg, int which);
-
 /* {"total": N, "by_name": {"read": N, ...}, "threads": T, "traced": T2, "source": "ptrace"}
  * of the window (with "marks_late": true when a mark came after the ring's oldest entry: the
  * window counted is shifted), once the tracer has taken both marks (it waits up to 2 s);

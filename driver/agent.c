@@ -146,8 +146,8 @@ static json_t *op_hello(void)
 {
     struct utsname u;
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-    char version[128];
-    json_t *m;
+    char version[128], boot[64];
+    json_t *m, *o;
 
     snprintf(version, sizeof(version), "pairbench %s (%s)", PAIRBENCH_RELEASE, PAIRBENCH_VERSION);
     if (uname(&u) < 0)
@@ -156,7 +156,11 @@ static json_t *op_hello(void)
                   u.machine, "cpus", (json_int_t)sysconf(_SC_NPROCESSORS_ONLN), "memory_kib",
                   (json_int_t)(pages > 0 && psize > 0 ? pages / 1024 * psize : 0), "knobs",
                   sysknobs_json()); /* meta.json records both machines' */
-    return json_pack("{s:b,s:s,s:o}", "ok", 1, "version", version, "machine", m);
+    o = json_pack("{s:b,s:s,s:o}", "ok", 1, "version", version, "machine", m);
+    /* the kernel's boot: compare knows from it that this host's clock is its own */
+    if (o && ptree_read_small("/proc/sys/kernel/random/boot_id", boot, sizeof(boot)) > 0)
+        json_object_set_new(o, "boot_id", json_stringn(boot, strcspn(boot, "\n")));
+    return o;
 }
 
 /* A free port on host (bind to port 0, as compare does on loopback), and the server's

@@ -123,6 +123,17 @@ static int read_line(struct remote *rm, char *line, size_t linelen, double timeo
     }
 }
 
+/* Whether boot_id (the agent's) is this kernel's: the host is a network namespace of this
+ * machine, whose /proc/stat is this machine's, the driver's CPU in it. */
+static int same_kernel(const char *boot_id)
+{
+    char here[64];
+    ssize_t n = ptree_read_small("/proc/sys/kernel/random/boot_id", here, sizeof(here));
+
+    return boot_id && n > 0 && strncmp(here, boot_id, strcspn(here, "\n")) == 0 &&
+           strlen(boot_id) == strcspn(here, "\n");
+}
+
 /* The host's clock from a reply sent at t0 and read at t1 (this clock) that says when the
  * agent read the request and wrote the reply (its clock): the offset is the mean of the two
  * differences, as NTP takes it, kept when its round trip is the shortest yet. The stamps are
@@ -135,6 +146,13 @@ static void clock_learn(struct remote *rm, uint64_t t0, uint64_t t1, json_t *rep
 
     (void)json_object_del(rep, "t_in_ns"); /* the session's, not the records' */
     (void)json_object_del(rep, "t_out_ns");
+    if (rm->clock_trip_ns == 1 && rm->clock_offset_ns == 0)
+        return; /* one kernel, one clock */
+    if (same_kernel(json_string_value(json_object_get(rep, "boot_id")))) {
+        rm->clock_offset_ns = 0;
+        rm->clock_trip_ns = 1;
+        return;
+    }
     if (in <= 0 || out < in)
         return; /* an agent that does not say */
     trip = (int64_t)(t1 - t0) - (int64_t)(out - in);
@@ -192,17 +210,6 @@ out:
     pthread_mutex_unlock(&rm->mu);
     free(text);
     return rep;
-}
-
-/* Whether boot_id (the agent's) is this kernel's: the host is a network namespace of this
- * machine, whose /proc/stat is this machine's, the driver's CPU in it. */
-static int same_kernel(const char *boot_id)
-{
-    char here[64];
-    ssize_t n = ptree_read_small("/proc/sys/kernel/random/boot_id", here, sizeof(here));
-
-    return boot_id && n > 0 && strncmp(here, boot_id, strcspn(here, "\n")) == 0 &&
-           strlen(boot_id) == strcspn(here, "\n");
 }
 
 int remote_sample(void *arg, struct tree_sample *out, struct sys_sample *host, long *host_hz)
@@ -263,7 +270,7 @@ void remote_trace_begin(struct remote *rm)
     json_decref(rep);
 }
 
-void remote_on_mark(void *arg, int which)
+void remote_on_mark(void *arg, int which, uint64_t at_ns)
 {
     struct remote *rm = arg;
     char why[512];
@@ -274,9 +281,8 @@ void remote_on_mark(void *arg, int which)
         return;
     req = json_pack("{s:s,s:s}", "op", "trace", "do", which == 0 ? "open" : "close");
     if (req && rm->clock_trip_ns) /* the window thread calls at the mark */
-        json_object_set_new(
-            req, "at_ns",
-            json_integer((json_int_t)clock_now_ns() + (json_int_t)rm->clock_offset_ns));
+        json_object_set_new(req, "at_ns",
+                            json_integer((json_int_t)at_ns + (json_int_t)rm->clock_offset_ns));
     json_decref(remote_call(rm, req, 5.0, why, sizeof(why)));
 }
 

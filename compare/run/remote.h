@@ -36,7 +36,8 @@ struct remote {
     pthread_mutex_t mu; /* one request at a time: the window thread samples at the marks */
     int tracing;        /* the agent's tracer counts the server's system calls (--syscalls) */
     /* the host's CLOCK_MONOTONIC less this one's, from the reply with the shortest round trip
-     * (less the agent's own time): its error is at most half that trip */
+     * (less the agent's own time): its error is at most half that trip. 0 and exact when a
+     * reply's boot_id is this kernel's (the host is a network namespace here) */
     int64_t clock_offset_ns;
     uint64_t clock_trip_ns; /* that trip; 0 = no reply told the host's time yet */
     char trace_why[600];    /* why it does not, when asked to */
@@ -67,9 +68,9 @@ int remote_running(struct remote *rm, char *why, size_t whylen);
 void remote_trace_begin(struct remote *rm);
 
 /* A window_watch mark hook (arg: the remote): 0 opens the tracer's window, 1 closes it, at
- * this moment put in the host's clock (clock_offset_ns): the tracer counts from that time,
- * not from when the request arrives an ssh hop later. */
-void remote_on_mark(void *arg, int which);
+ * at_ns (this machine's clock) put in the host's (clock_offset_ns): the tracer counts from
+ * that time, not from when the request arrives an ssh hop later. */
+void remote_on_mark(void *arg, int which, uint64_t at_ns);
 
 /* The tracer's counts into swin "syscalls" (or "syscalls_error"), as swcount_attach does
  * for a server here; nothing when no trace was asked for. */

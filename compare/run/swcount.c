@@ -126,7 +126,7 @@ struct swcount *swcount_open_server(pid_t server_pid, int trace_syscalls)
     return sw;
 }
 
-void swcount_on_mark(void *arg, int which)
+void swcount_on_mark(void *arg, int which, uint64_t at_ns)
 {
     struct swcount *sw = arg;
 
@@ -134,7 +134,7 @@ void swcount_on_mark(void *arg, int which)
         return;
     swcount_mark(sw, which);
     if (sw->tracing)
-        syscount_on_mark(&sw->sc, which);
+        syscount_mark_at(&sw->sc, which, at_ns);
 }
 
 void swcount_attach(const struct swcount *sw, json_t *swin, int marks_seen)

@@ -15,6 +15,7 @@
 #define PAIRBENCH_SWCOUNT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include <jansson.h>
@@ -57,7 +58,7 @@ json_t *swcount_json(const struct swcount *sw);
 struct swcount *swcount_open_server(pid_t server_pid, int trace_syscalls);
 
 /* A window_watch mark hook (arg: the swcount, may be NULL). */
-void swcount_on_mark(void *arg, int which);
+void swcount_on_mark(void *arg, int which, uint64_t at_ns);
 
 /* Adds "perf" (swcount_json) to the server's window object swin when both marks were seen,
  * and when tracing "syscalls" (syscount_json) or "syscalls_error" (why there is no count). */

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "run/counters.h"
 
 static double now_s(void)
@@ -119,13 +120,32 @@ void window_before_exec(struct window_watch *w)
         (void)fcntl(w->wr, F_SETFD, 0); /* the driver inherits it */
 }
 
-static void window_hooks(struct window_watch *w, int which)
+static void window_hooks(struct window_watch *w, int which, uint64_t at_ns)
 {
     int i;
 
     for (i = 0; i < 2; i++)
         if (w->on_mark[i])
-            w->on_mark[i](w->mark_arg[i], which);
+            w->on_mark[i](w->mark_arg[i], which, at_ns);
+}
+
+/* A driver of another kind may write bare marks, or a clock of its own: then the mark is now. */
+int window_mark_line(const char *line, const char *what, uint64_t now_ns, uint64_t *at_ns)
+{
+    size_t n = strlen(what);
+    unsigned long long t;
+    char *end;
+
+    if (strncmp(line, what, n) != 0 || (line[n] != '\0' && line[n] != ' '))
+        return 0;
+    *at_ns = now_ns;
+    if (line[n] == ' ' && line[n + 1] >= '0' && line[n + 1] <= '9') {
+        errno = 0;
+        t = strtoull(line + n + 1, &end, 10);
+        if (errno == 0 && *end == '\0' && t <= now_ns && now_ns - t < 10000000000ull)
+            *at_ns = t;
+    }
+    return 1;
 }
 
 /* The thread: reads lines from the pipe until EOF or stop; samples at "start" and "end". */
@@ -150,17 +170,19 @@ static void *watch_main(void *arg)
         used += (size_t)n;
         line[used] = '\0';
         while ((nl = strchr(line, '\n')) != NULL) {
+            uint64_t at;
+
             *nl = '\0';
-            if (strcmp(line, "start") == 0 && w->marks == 0) {
+            if (w->marks == 0 && window_mark_line(line, "start", clock_now_ns(), &at)) {
                 if (w->ctr) /* first: the counters' edge as close to the mark as can be */
                     counters_mark(w->ctr, 0);
-                window_hooks(w, 0);
+                window_hooks(w, 0, at);
                 sample_edge(w, &w->mark[0], 1);
                 w->marks = 1;
-            } else if (strcmp(line, "end") == 0 && w->marks == 1) {
+            } else if (w->marks == 1 && window_mark_line(line, "end", clock_now_ns(), &at)) {
                 if (w->ctr)
                     counters_mark(w->ctr, 1);
-                window_hooks(w, 1);
+                window_hooks(w, 1, at);
                 sample_edge(w, &w->mark[1], 1);
                 w->marks = 2;
             }

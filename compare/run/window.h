@@ -14,6 +14,7 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include <jansson.h>
@@ -53,8 +54,9 @@ struct window_watch {
     struct window_edge mark[2]; /* at the marks (thread) */
     struct window_edge proc[2]; /* at the driver's start and after its exit (runner) */
     struct counters *ctr;       /* read at the marks too (counters.h); NULL = none */
-    /* called at each mark too, after ctr (0 start, 1 end); NULL = none */
-    void (*on_mark[2])(void *arg, int which);
+    /* called at each mark too, after ctr (0 start, 1 end; at_ns: the mark's time as the
+     * driver wrote it, this machine's CLOCK_MONOTONIC); NULL = none */
+    void (*on_mark[2])(void *arg, int which, uint64_t at_ns);
     void *mark_arg[2];
     /* the server's tree sampled elsewhere (a server on the server host: remote.h's
      * remote_sample), returning 0 or -1 when it is gone; NULL = server_pid's tree in /proc. Its
@@ -74,6 +76,11 @@ void window_before_exec(struct window_watch *w);
 json_t *window_env(const json_t *env, const struct window_watch *w);
 /* Closes the parent's write end, records the driver, samples proc[0], starts the thread. */
 void window_after_exec(struct window_watch *w, pid_t driver_pid);
+
+/* Whether line (no newline) is the mark what, "start" or "end": bare, or with the driver's
+ * CLOCK_MONOTONIC ns after a space. *at_ns gets that time, or now_ns when there is none or
+ * it is not a time of the last 10 s. */
+int window_mark_line(const char *line, const char *what, uint64_t now_ns, uint64_t *at_ns);
 /* Samples proc[1] (the driver has exited) and stops and joins the thread. */
 void window_finish(struct window_watch *w);
 void window_close(struct window_watch *w);

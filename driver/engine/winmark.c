@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "num.h"
 
 static int mark_fd = -1;
@@ -53,12 +54,22 @@ static void mark_write(const char *line, size_t len)
     }
 }
 
+/* "WHAT NS\n": the mark with this machine's CLOCK_MONOTONIC at it, so a reader that comes late
+ * (a loaded machine, a hook that waits on ssh) still knows when the window opened. */
+static void mark_now(const char *what)
+{
+    char line[48];
+    int n = snprintf(line, sizeof(line), "%s %llu\n", what, (unsigned long long)clock_now_ns());
+
+    mark_write(line, (size_t)n);
+}
+
 void winmark_start(void)
 {
     if (mark_fd < 0 || started)
         return;
     started = 1;
-    mark_write("start\n", 6);
+    mark_now("start");
 }
 
 void winmark_end(void)
@@ -66,5 +77,5 @@ void winmark_end(void)
     if (mark_fd < 0 || !started || ended)
         return;
     ended = 1;
-    mark_write("end\n", 4);
+    mark_now("end");
 }

@@ -1,9 +1,9 @@
 /* Window marks: when the environment names an inherited file descriptor in
- * PAIRBENCH_WINDOW_FD, the driver writes one line "start\n" when its measured window opens
- * and one line "end\n" when it closes, and nothing else, so whoever started it (compare)
- * can sample the server at those moments. winmark_init() takes the descriptor out of the
- * environment and marks it close-on-exec, so no child (a wrapped tool, a server) inherits
- * either. Without the variable every call is a no-op. */
+ * PAIRBENCH_WINDOW_FD, the driver writes one line "start NS\n" when its measured window
+ * opens and one line "end NS\n" when it closes (NS: CLOCK_MONOTONIC in ns at the mark), and
+ * nothing else, so whoever started it (compare) can sample the server at those moments.
+ * winmark_init() takes the descriptor out of the environment and marks it close-on-exec, so no
+ * child (a wrapped tool, a server) inherits either. Without the variable every call is a no-op. */
 #ifndef PAIRBENCH_WINMARK_H
 #define PAIRBENCH_WINMARK_H
 
@@ -13,9 +13,9 @@
  * it is not a decimal descriptor number that is open. Call once, before any thread. */
 int winmark_init(char *err, size_t errlen);
 
-/* Writes "start\n" (at most once per process). */
+/* Writes "start NS\n" (at most once per process). */
 void winmark_start(void);
-/* Writes "end\n" once, and only after winmark_start(). */
+/* Writes "end NS\n" once, and only after winmark_start(). */
 void winmark_end(void);
 
 #endif

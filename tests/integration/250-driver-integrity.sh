@@ -7,7 +7,8 @@
 #  - under 'ulimit -n 64', 200 configured connections cannot all be held: status "failed",
 #    the reason names held/configured, exit 3;
 #  - a healthy run of the same shape is "ok", exit 0, held = configured;
-#  - PAIRBENCH_WINDOW_FD gets exactly "start\n" then "end\n", in that order.
+#  - PAIRBENCH_WINDOW_FD gets exactly "start NS\n" then "end NS\n", in that order, the
+#    window's clock times at least the duration apart.
 # Cost: about 4 s.
 . "$(dirname "$0")/../lib.sh"
 need node
@@ -69,14 +70,17 @@ assert_eq "$rc" 0 "exit code of a healthy run ($(cat "$T/ok.err"))"
 expect_json "$T/ok.json" '
 this.status === "ok" && this.reason === null && this.first_error === null
 this.connections.held === 4 && this.connections.configured === 4'
-# the marks, once each, in order
-assert_eq "$(tr '\n' , < "$T/ok.marks")" "start,end," "marks of a timed run"
+# the marks, once each, in order, their times (ns) at least the 0.5 s window apart
+assert_eq "$(awk '{ printf "%s,", $1 }' "$T/ok.marks")" "start,end," "marks of a timed run"
+awk 'NR == 1 { t = $2 } NR == 2 { exit !($2 - t >= 0.5e9 && NF == 2) } END { exit NR != 2 }' \
+    "$T/ok.marks" || fail "the marks' times: $(cat "$T/ok.marks")"
 # colocated (--serve) with --requests: the marks go around the counted requests
 rc=0
 PAIRBENCH_WINDOW_FD=9 "$DRIVER" tcp --serve --requests 2000 --warmup 0.1 --connections 2 \
     > "$T/serve.json" 2> "$T/serve.err" 9> "$T/serve.marks" || rc=$?
 assert_eq "$rc" 0 "exit code of a --serve run ($(cat "$T/serve.err"))"
-assert_eq "$(tr '\n' ,  < "$T/serve.marks")" "start,end," "marks of a --serve --requests run"
+assert_eq "$(awk '{ printf "%s,", $1 }' "$T/serve.marks")" "start,end," \
+    "marks of a --serve --requests run"
 # the driver takes the variable out of its environment (children never see it) and refuses
 # a descriptor that is not open
 rc=0

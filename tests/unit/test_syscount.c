@@ -135,7 +135,7 @@ static void test_too_late(struct calls *c)
         pause_ms(1);
     syscount_mark_at(&sc, 0, t0);
     pause_ms(20);
-    syscount_on_mark(&sc, 1);
+    syscount_mark_at(&sc, 1, clock_now_ns());
     o = syscount_json(&sc, why, sizeof(why));
     end_child(c, pid);
     CHECK_MSG(o != NULL, "syscount_json: %s", why);
@@ -158,7 +158,7 @@ static void test_no_mark(struct calls *c)
         end_child(c, pid);
         return;
     }
-    syscount_on_mark(&sc, 0);
+    syscount_mark_at(&sc, 0, clock_now_ns());
     CHECK(syscount_json(&sc, why, sizeof(why)) == NULL);
     CHECK_STR(why, "the window's marks did not reach the tracer");
     end_child(c, pid);

@@ -290,8 +290,26 @@ static void test_host_interference(void)
     json_decref(in);
 }
 
+/* The driver's mark lines: bare (now), with its time, or with a time that is not of the last
+ * 10 s (now); anything else is not the mark. */
+static void test_mark_line(void)
+{
+    uint64_t at = 0, now = 50000000000ull;
+
+    CHECK(window_mark_line("start", "start", now, &at) == 1 && at == now);
+    CHECK(window_mark_line("start 49000000000", "start", now, &at) == 1 && at == 49000000000ull);
+    CHECK(window_mark_line("end 50000000000", "end", now, &at) == 1 && at == now);
+    CHECK(window_mark_line("end 50000000001", "end", now, &at) == 1 && at == now); /* future */
+    CHECK(window_mark_line("end 39000000000", "end", now, &at) == 1 && at == now); /* 11 s ago */
+    CHECK(window_mark_line("end 4900x", "end", now, &at) == 1 && at == now);
+    CHECK(window_mark_line("started", "start", now, &at) == 0);
+    CHECK(window_mark_line("end", "start", now, &at) == 0);
+    CHECK(window_mark_line("", "end", now, &at) == 0);
+}
+
 int main(void)
 {
+    test_mark_line();
     test_tree();
     test_interference();
     test_host_interference();

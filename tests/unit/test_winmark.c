@@ -1,17 +1,19 @@
-/* winmark: PAIRBENCH_WINDOW_FD gets exactly "start\n" then "end\n" (once each, end only
- * after start); the variable leaves the environment and the descriptor is close-on-exec;
- * a value that is not an open descriptor is refused. */
+/* winmark: PAIRBENCH_WINDOW_FD gets exactly "start NS\n" then "end NS\n" (once each, end
+ * only after start; NS the clock at the mark, in order); the variable leaves the environment and
+ * the descriptor is close-on-exec; a value that is not an open descriptor is refused. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "t.h"
+#include "clock.h"
 #include "engine/winmark.h"
 
 int main(void)
 {
-    char err[256], buf[64], num[16];
-    int p[2];
+    char err[256], buf[96], num[16];
+    unsigned long long t0, t1, before, after;
+    int p[2], used = 0;
     ssize_t n;
 
     CHECK(winmark_init(err, sizeof(err)) == 0); /* absent: nothing to do */
@@ -28,15 +30,19 @@ int main(void)
     CHECK(getenv("PAIRBENCH_WINDOW_FD") == NULL);
     CHECK((fcntl(p[1], F_GETFD) & FD_CLOEXEC) != 0);
     winmark_end(); /* not started yet: nothing */
+    before = clock_now_ns();
     winmark_start();
     winmark_start();
     winmark_end();
     winmark_end();
+    after = clock_now_ns();
     close(p[1]);
     n = read(p[0], buf, sizeof(buf) - 1);
-    CHECK(n == 10);
     buf[n > 0 ? n : 0] = '\0';
-    CHECK_STR(buf, "start\nend\n");
+    CHECK_MSG(sscanf(buf, "start %llu\nend %llu\n%n", &t0, &t1, &used) == 2 && used == n, "%s",
+              buf);
+    CHECK_MSG(before <= t0 && t0 <= t1 && t1 <= after, "%llu %llu %llu %llu", before, t0, t1,
+              after);
     close(p[0]);
     return T_DONE();
 }
