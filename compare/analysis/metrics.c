@@ -245,7 +245,8 @@ static const struct metric_def defs[METRIC_ALL] = {
          "重新打开/1000 次操作",
          0.1},
     /* a gap is scheduling noise until it is long against the row's pace: a change of less
-     * than 100 typical reply intervals is `~` whatever its percent */
+     * than 100 typical reply intervals is `~` whatever its percent (and of less than
+     * SUMMARY_STALL_FLOOR_MS, in the row: summary_row.c) */
     [METRIC_STALL] = {"stall",
                       {"stall_ms", NULL},
                       "stall",
@@ -368,6 +369,11 @@ int metric_counted(enum metric m)
 int metric_within_floor(enum metric m, double a, double b)
 {
     return (unsigned)m < METRIC_ALL && defs[m].floor_abs > 0 && fabs(a - b) < defs[m].floor_abs;
+}
+
+double metric_floor_abs(enum metric m)
+{
+    return (unsigned)m < METRIC_ALL ? defs[m].floor_abs : 0;
 }
 
 const char *metric_gateable_names(void)

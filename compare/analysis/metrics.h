@@ -102,6 +102,8 @@ int metric_counted(enum metric m);
 /* 1 when medians a and b differ by less than the metric's absolute floor (floor_abs > 0):
  * no change, whatever its percent (counts per operation near zero). */
 int metric_within_floor(enum metric m, double a, double b);
+/* That floor (0: none). */
+double metric_floor_abs(enum metric m);
 /* The gateable metrics' names (their arg) for a message: "throughput, cpu_efficiency,
  * p50_us, p99_us, rss_mib". */
 const char *metric_gateable_names(void);

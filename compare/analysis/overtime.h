@@ -23,6 +23,11 @@ int overtime_decay(const json_t *result, double *decay);
  * result has no stall_ms or no batches. */
 int overtime_stall(const json_t *result, double *stall_ms, double *interval_ms);
 
+/* A stall's change shorter than this is `~`, however many reply intervals long: one
+ * descheduling of the driver or the server on a shared host (docs/statistics.md, "Over
+ * time"). */
+#define OVERTIME_STALL_FLOOR_MS 50.0
+
 /* The series' throughput per interval: up to max values into out, *interval_ms set; returns
  * how many (0: no series). */
 size_t overtime_throughput(const json_t *result, double *out, size_t max, double *interval_ms);

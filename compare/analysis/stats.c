@@ -439,7 +439,8 @@ void stats_judge(const struct verdict_input *in, const struct verdict_rules *r,
     if (!(thr > 0))
         return;
     /* counts per operation near zero: a change below the metric's absolute floor is none */
-    if (metric_within_floor(in->metric, in->cand.median, in->base.median))
+    if (in->floor_abs > 0 ? fabs(in->cand.median - in->base.median) < in->floor_abs
+                          : metric_within_floor(in->metric, in->cand.median, in->base.median))
         return;
     if (metric_counted(in->metric)) {
         judge_counted(in, thr, out);

@@ -114,6 +114,7 @@ struct verdict_input {
     double p, p_paired;
     const double *base_v, *cand_v; /* base.n and cand.n raw values */
     const struct mod_prior *prior; /* the run's noise for this metric (NULL: none yet) */
+    double floor_abs; /* > 0: this row's absolute floor, instead of the metric's (stall) */
 };
 
 /* What a verdict rests on, beside its word. */

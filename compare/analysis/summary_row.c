@@ -275,9 +275,10 @@ static const char *const metric_units[N_SLOTS] = {
 };
 
 /* The metric object of one row: values per version, comparisons against the baseline. */
-static json_t *metric_json(int m, struct side *const *sides, json_t *versions, size_t nr,
-                           int row_failed, const struct verdict_rules *rules,
-                           const struct look_plan *lp)
+/* One metric of the row; floor_abs > 0: the row's own floor (verdict_input). */
+static json_t *metric_json_floor(int m, struct side *const *sides, json_t *versions, size_t nr,
+                                 int row_failed, const struct verdict_rules *rules,
+                                 const struct look_plan *lp, double floor_abs)
 {
     json_t *o = json_object(), *vals = json_object(), *vs = json_object();
     static double a[SUMMARY_MAX_ROUNDS], b[SUMMARY_MAX_ROUNDS], ratios[SUMMARY_MAX_ROUNDS],
@@ -335,6 +336,7 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
         in.p_paired = -1;
         in.base_v = a;
         in.cand_v = b;
+        in.floor_abs = floor_abs;
         for (i = 0; i < np; i++)
             logs[i] = log(ratios[i]);
         if (np)
@@ -370,6 +372,13 @@ static json_t *metric_json(int m, struct side *const *sides, json_t *versions, s
     json_object_set_new(o, "values", vals);
     json_object_set_new(o, "vs_baseline", vs);
     return o;
+}
+
+static json_t *metric_json(int m, struct side *const *sides, json_t *versions, size_t nr,
+                           int row_failed, const struct verdict_rules *rules,
+                           const struct look_plan *lp)
+{
+    return metric_json_floor(m, sides, versions, nr, row_failed, rules, lp, 0);
 }
 
 void summary_run_key(char *k, size_t n, const char *cfg, const char *ver, long round)
@@ -427,15 +436,16 @@ static int any_reopened(struct side *const *sides, size_t nv, size_t nr)
 }
 
 /* The stall of every run in the row's typical reply interval (the median of its runs' mean
- * intervals, every version's): one unit for the row, so the versions compare as measured. */
-static void stall_in_intervals(struct side *const *sides, size_t nv, size_t nr)
+ * intervals, every version's): one unit for the row, so the versions compare as measured.
+ * Returns OVERTIME_STALL_FLOOR_MS in that unit, or 0 where the metric's floor is longer. */
+static double stall_in_intervals(struct side *const *sides, size_t nv, size_t nr)
 {
     double *vals = malloc((nv * nr + 1) * sizeof(*vals));
     struct stats_range all;
     size_t v, r, n = 0;
 
     if (!vals)
-        return;
+        return 0;
     for (v = 0; v < nv; v++)
         for (r = 0; r < nr; r++)
             if (sides[v]->have[M_REPLY_INTERVAL][r])
@@ -443,10 +453,13 @@ static void stall_in_intervals(struct side *const *sides, size_t nv, size_t nr)
     n = stats_range(vals, n, &all) == 0 && all.median > 0;
     free(vals);
     if (!n)
-        return;
+        return 0;
     for (v = 0; v < nv; v++)
         for (r = 0; r < nr; r++)
             sides[v]->v[METRIC_STALL][r] /= all.median;
+    return OVERTIME_STALL_FLOOR_MS / all.median > metric_floor_abs(METRIC_STALL)
+               ? OVERTIME_STALL_FLOOR_MS / all.median
+               : 0;
 }
 
 static void row_metrics(json_t *metrics, struct side **sides, const char *cfg, const json_t *latest,
@@ -472,6 +485,7 @@ static void row_metrics(json_t *metrics, struct side **sides, const char *cfg, c
      * verdict follows the rules for planned rounds whatever their number */
     const struct look_plan no_plan = {0, 0};
     size_t nv = json_array_size(versions);
+    double stall_floor;
     int m;
 
     for (m = 0; m < METRIC_COUNT; m++)
@@ -509,12 +523,12 @@ static void row_metrics(json_t *metrics, struct side **sides, const char *cfg, c
         json_object_set_new(
             metrics, metric_name(METRIC_REOPENED),
             metric_json(METRIC_REOPENED, sides, (json_t *)versions, nr, failed > 0, rules, lp));
-    stall_in_intervals(sides, nv, nr);
+    stall_floor = stall_in_intervals(sides, nv, nr);
     for (m = METRIC_STALL; m <= METRIC_DECAY; m++)
         if (any_slot(sides, nv, nr, m))
-            json_object_set_new(
-                metrics, metric_name(m),
-                metric_json(m, sides, (json_t *)versions, nr, failed > 0, rules, lp));
+            json_object_set_new(metrics, metric_name(m),
+                                metric_json_floor(m, sides, (json_t *)versions, nr, failed > 0,
+                                                  rules, lp, m == METRIC_STALL ? stall_floor : 0));
     for (m = METRIC_SERVER_CPU_US; m < N_SLOTS; m++)
         if (names[m] && any_slot(sides, nv, nr, m))
             json_object_set_new(

@@ -451,8 +451,53 @@ static void test_judged_change(void)
     json_decref(vs);
 }
 
+/* The stall verdict of a row of five rounds at 10 µs a reply (100 000 batches in 1 s): base
+ * stalls of base_ms + r, cand of cand_ms + r/10. */
+static const char *stall_verdict(double base_ms, double cand_ms, json_t **sum_out)
+{
+    char err[256], *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    json_t *runs, *meta;
+    int r, c;
+
+    for (r = 1; r <= 5; r++)
+        for (c = 0; c < 2; c++)
+            fprintf(f,
+                    "{\"version\":\"%s\",\"config\":\"c1\",\"round\":%d,\"position\":%d,"
+                    "\"status\":\"ok\",\"result\":{\"throughput\":%d,\"elapsed_s\":1,"
+                    "\"batches\":100000,\"stall_ms\":%g,"
+                    "\"latency_us\":{\"p50\":9,\"p99\":18},\"cpu\":{\"percent\":100}},"
+                    "\"client\":{\"cpu_s\":1,\"rss_peak_kib\":1024},\"server\":null}\n",
+                    c ? "cand" : "base", r, c + 1, 100000 + r,
+                    c ? cand_ms + r / 10.0 : base_ms + r);
+    fclose(f);
+    runs = dataset_parse(text, len, "runs.jsonl", NULL, err, sizeof(err));
+    meta = json_loads(meta_text, 0, NULL);
+    *sum_out = summary_build(runs, meta, NULL, err, sizeof(err));
+    free(text);
+    json_decref(runs);
+    json_decref(meta);
+    return ju_str(summary_vs(json_array_get(json_object_get(*sum_out, "rows"), 1), "stall", "cand"),
+                  "verdict", "");
+}
+
+/* A stall changes the verdict only when it moves by 100 reply intervals and by 50 ms: at
+ * 10 µs a reply, gaps of 31–35 ms against 0.6–1 ms (an A/A Redis row's descheduling, −97%)
+ * are `~`; 310–350 ms against 31–35 ms are a regression. */
+static void test_stall_floor(void)
+{
+    json_t *sum = NULL;
+
+    CHECK_STR(stall_verdict(30, 0.5, &sum), "~");
+    json_decref(sum);
+    CHECK_STR(stall_verdict(30, 300, &sum), "regressed");
+    json_decref(sum);
+}
+
 int main(void)
 {
+    test_stall_floor();
     test_judged_change();
     test_held();
     test_counted();
