@@ -541,6 +541,18 @@ static void decide_code(struct gate_result *gr, size_t n_rows, const char *regs,
     }
 }
 
+int gate_bounded(const json_t *vs, enum metric m, double threshold_pct)
+{
+    const json_t *ev = json_object_get(vs, "evidence");
+    const json_t *end = json_object_get(ev, metric_higher_is_better(m) ? "lo" : "hi");
+    double t = threshold_pct / 100;
+
+    if (strcmp(ju_str(vs, "verdict", ""), VERDICT_UNDECIDED) != 0 || !(t > 0) ||
+        strcmp(ju_str(vs, "reason", ""), STATS_REASON_DISTURBED) == 0 || !json_is_number(end))
+        return 0;
+    return metric_higher_is_better(m) ? json_number_value(end) > -t : json_number_value(end) < t;
+}
+
 int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate_result *gr)
 {
     char regs[1024] = "", incs[1024] = "", fails[1024] = "";
@@ -608,7 +620,9 @@ int gate_decide(const json_t *summary, const struct gate_config *gc, struct gate
                     continue;
                 gate_fmt_change(ch, sizeof(ch), mj, cand, planned);
                 snprintf(what, sizeof(what), "%s %s (%s)", metric_title(m), ch, ver);
-                if (strcmp(v, VERDICT_UNDECIDED) == 0) {
+                if (gate_bounded(cand, (enum metric)m, rules.threshold_pct[m])) {
+                    gr->bounded++; /* no regression past the threshold: what a gate asks */
+                } else if (strcmp(v, VERDICT_UNDECIDED) == 0) {
                     const char *why = ju_str(cand, "reason", STATS_REASON_NOISE);
 
                     if (strcmp(why, STATS_REASON_TOO_FEW) == 0)

@@ -88,9 +88,17 @@ struct gate_result {
     unsigned failed;     /* gated rows with failed runs */
     unsigned incomplete; /* gated rows with missing runs (interrupted, resumed short) */
     unsigned too_few;    /* "undecided" findings with reason "too few runs" */
+    unsigned bounded;    /* "undecided" findings bounded on the bad side (gate_bounded): passed */
     unsigned rows;       /* rows looked at */
     char reason[2048];   /* one line for a non-zero exit (empty for 0) */
 };
+
+/* Whether vs (a candidate's comparison of metric m), undecided for too few runs or the noise,
+ * is bounded on its bad side: the 90% interval's bad end (lo where higher is better, hi
+ * otherwise) falls short of the threshold, a one-sided 5% test that the change is no
+ * regression past it (non-inferiority). A gate asks only that; `~` needs both ends inside.
+ * A verdict held for disturbed runs is never bounded: the disturbance could have made it. */
+int gate_bounded(const json_t *vs, enum metric m, double threshold_pct);
 
 /* Whether a failed row failed through its candidates alone, on what was measured: every
  * failure is a candidate's (none of base's) and either measured (the driver printed a result

@@ -132,7 +132,10 @@ static void sentence(FILE *f, const char *lang, const json_t *row, int m, const 
             say(f, lang, G_S_FAILED, label, name, (const char *)NULL);
         else
             return;
-    } else if (strcmp(reason, STATS_REASON_DISTURBED) == 0)
+    } else if (gate_bounded(vs, (enum metric)m, thr))
+        say(f, lang, G_S_BOUNDED, label, name, b[0], b[5], b[6], num(b[1], sizeof(b[1]), -1, thr),
+            (const char *)NULL);
+    else if (strcmp(reason, STATS_REASON_DISTURBED) == 0)
         say(f, lang, G_S_DISTURBED, label, name, b[0], more, (const char *)NULL);
     else if (strcmp(reason, STATS_REASON_NOISE) == 0)
         say(f, lang, G_S_UNSTABLE, label, name, b[0], b[5], b[6], num(b[1], sizeof(b[1]), -1, thr),

@@ -1073,6 +1073,12 @@ X(G_S_UNSTABLE,
   "resolve {5}% on this runner. Raise the threshold, or rerun on a quieter runner.",
   "- **{0}**：{1} 变化了 {2}%：未判定，这里测得的噪声（90% 区间为 {3}% 到 {4}%）足以造成这么大的"
   "变化，每边最多 50 次运行也无法在这台机器上分辨 {5}%。请提高阈值，或换一台更安静的机器。")
+X(G_S_BOUNDED,
+  "- **{0}**: {1} changed {2}%: undecided as a change (the 90% interval runs from {3}% to {4}%), "
+  "but its bad end is inside the {5}% threshold: no regression past it, which is what the gate "
+  "asks, so it passes.",
+  "- **{0}**：{1} 变化了 {2}%：作为变化未判定（90% 区间为 {3}% 到 {4}%），但其不利一端在 {5}% "
+  "阈值以内：没有超过阈值的退步，这正是门禁要求的，因此放行。")
 X(G_S_TOO_FEW_ONE,
   "- **{0}**: {1} changed {2}% on {3} run a side: undecided, too few runs to measure the noise. "
   "Rerun with --runs 3 or more.",

@@ -40,13 +40,14 @@ static void row_rules(const json_t *row, const struct verdict_rules *rules,
     out->threshold_pct[METRIC_CPU_EFFICIENCY] = 0;
 }
 
-int confirm_row_borderline(const json_t *row, const struct verdict_rules *given, size_t planned)
+/* confirm_row_borderline; one_sided (a gate): an undecided metric bounded on its bad side
+ * (gate_bounded) is final too */
+static int borderline(const json_t *row, const struct verdict_rules *given, int one_sided)
 {
     const json_t *metrics = json_object_get(row, "metrics");
     struct verdict_rules rr;
     int m;
 
-    (void)planned;
     if (strcmp(ju_str(row, "status", ""), "ok") != 0)
         return 0; /* failed or incomplete rows are not measured more */
     row_rules(row, given, &rr);
@@ -62,11 +63,23 @@ int confirm_row_borderline(const json_t *row, const struct verdict_rules *given,
          * improved and ~ are final */
         json_object_foreach((json_t *)vs, cand, cmp)
         {
-            if (strcmp(ju_str(cmp, "verdict", ""), VERDICT_UNDECIDED) == 0)
+            if (strcmp(ju_str(cmp, "verdict", ""), VERDICT_UNDECIDED) == 0 &&
+                !(one_sided && gate_bounded(cmp, (enum metric)m, rr.threshold_pct[m])))
                 return 1;
         }
     }
     return 0;
+}
+
+int confirm_row_borderline(const json_t *row, const struct verdict_rules *given, size_t planned)
+{
+    (void)planned;
+    return borderline(row, given, 0);
+}
+
+int confirm_row_open_for_gate(const json_t *row, const struct verdict_rules *given)
+{
+    return borderline(row, given, 1);
 }
 
 /* 1 when a gated metric of row (rules) is regressed for some candidate; counted only: the
@@ -402,7 +415,8 @@ int confirm_run(struct confirm_ctx *cx, char *err, size_t errlen)
             if (!row)
                 continue;
             judged_rules(cx, row, &rr);
-            if (!confirm_row_borderline(row, &rr, (size_t)ju_num(summary, "rounds", 0)))
+            if (!(cx->gc ? confirm_row_open_for_gate(row, &rr)
+                         : confirm_row_borderline(row, &rr, (size_t)ju_num(summary, "rounds", 0))))
                 continue;
             n_border++;
             if (cx->deadline_ns && clock_now_ns() + 2 * cx->round_ns > cx->deadline_ns) {

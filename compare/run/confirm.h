@@ -19,6 +19,10 @@ struct gate_config;
  * thresholds, throughput and CPU efficiency not gated). planned is unused. Pure. */
 int confirm_row_borderline(const json_t *row, const struct verdict_rules *rules, size_t planned);
 
+/* The same for a gate: an undecided metric bounded on its bad side (gate.h's gate_bounded)
+ * needs no more rounds, since the gate passes it. */
+int confirm_row_open_for_gate(const json_t *row, const struct verdict_rules *rules);
+
 struct confirm_ctx {
     struct runner *r;
     const unsigned char *selected; /* configurations of this shard */

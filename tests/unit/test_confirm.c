@@ -2,8 +2,9 @@
  * whose status is ok and some gated metric is "undecided" (whatever its reason: too few
  * runs, unstable, disturbed runs), by the rules the row is judged by (a fixed-rate row's
  * own); "regressed", "improved" and "~" are final, however close the change or weak the
- * ranges (the moderated evidence already weighed them, summary_judge.h). And which rows a
- * gate stops at as decided regressed (confirm_row_regressed). */
+ * ranges (the moderated evidence already weighed them, summary_judge.h); for a gate, not one
+ * bounded on its bad side (confirm_row_open_for_gate). And which rows a gate stops at as
+ * decided regressed (confirm_row_regressed). */
 #include <jansson.h>
 #include <string.h>
 

@@ -364,6 +364,55 @@ static void test_too_few_runs(void)
     json_decref(s);
 }
 
+/* A gate asks one side: an undecided metric whose 90% interval's bad end is inside the
+ * threshold passes (non-inferiority), whatever its good end; the noise's or too few runs'
+ * undecided alike, a disturbed one never. Throughput's bad end is lo, P99's is hi. */
+static void test_bounded(void)
+{
+    static const struct {
+        const char *metric, *reason;
+        double lo, hi;
+        int bounded;
+    } cases[] = {
+        {"throughput", "unstable", -0.04, 0.09, 1},
+        {"throughput", "too few runs", -0.049, 0.30, 1},
+        {"throughput", "unstable", -0.051, 0.01, 0},
+        {"throughput", "disturbed runs", -0.01, 0.01, 0},
+        {"p99_us", "unstable", -0.30, 0.09, 1},
+        {"p99_us", "unstable", -0.01, 0.11, 0},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct gate_config gc;
+        struct gate_result gr;
+        int tp = strcmp(cases[i].metric, "throughput") == 0;
+        json_t *r = row("tcp · 64 B", "ok", tp ? "undecided" : "~", 0.02, tp ? "~" : "undecided");
+        json_t *s = summary_of(json_pack("[o]", judged(r, cases[i].metric, cases[i].reason, 5, 0.4,
+                                                       cases[i].lo, cases[i].hi, 0)));
+        char *md;
+
+        gate_config_init(&gc);
+        CHECK_MSG(gate_decide(s, &gc, &gr) == (cases[i].bounded ? EXIT_OK : EXIT_INCONCLUSIVE) &&
+                      gr.bounded == (unsigned)cases[i].bounded,
+                  "case %zu: code %d, bounded %u", i, gr.code, gr.bounded);
+        md = gate_markdown(s, &gc, &gr, NULL, NULL, 65536, NULL);
+        CHECK_MSG(md && (strstr(md, "but its bad end is inside the") != NULL) == cases[i].bounded,
+                  "case %zu: %s", i, md ? md : "(null)");
+        if (i == 0)
+            CHECK_MSG(md && strstr(md, "**Pass.**") &&
+                          strstr(md, "- **tcp · 64 B**: throughput changed +2.00%: undecided as a "
+                                     "change (the 90% interval runs from \xe2\x88\x92"
+                                     "4.00% to +9.00%), but its bad end is inside the 5% "
+                                     "threshold: no regression past it, which is what the gate "
+                                     "asks, so it passes.\n"),
+                      "%s", md ? md : "(null)");
+        free(md);
+        gate_config_release(&gc);
+        json_decref(s);
+    }
+}
+
 /* A counted cost decided regressed (instructions: no p, stats_judge's counted rule) fails the
  * gate, and its sentence says what decided it, the cheapest runs, with no p of a test it did
  * not take. */
@@ -577,6 +626,7 @@ int main(void)
     test_candidate_fault();
     test_threshold_flags();
     test_too_few_runs();
+    test_bounded();
     test_counted_sentence();
     test_budget_limits();
     test_gated_set();
