@@ -1,6 +1,9 @@
 /* report_full: what the report writers share about the full cost (see report_full.h). */
 #include "report/report_full.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "analysis/summary.h"
 
 #include "util/jobs_util.h"
@@ -81,4 +84,19 @@ double report_full_slowdown_of(const json_t *rows, const char *base, const char 
             return t / k;
     }
     return 0;
+}
+
+size_t report_full_where(const json_t *l, const json_t **out, size_t max)
+{
+    const json_t *it;
+    size_t k, n = 0;
+
+    json_array_foreach(l, k, it)
+    {
+        if (n >= max || (k && fabs(ju_num(it, "delta", 0)) < 0.005))
+            break; /* the list is by |delta|: the rest did not change */
+        if (strncmp(ju_str(it, "name", ""), "unknown (", 9) != 0)
+            out[n++] = it;
+    }
+    return n;
 }

@@ -42,4 +42,10 @@ double report_full_slowdown_of(const json_t *rows, const char *base, const char 
 double report_full_slowdown_for(const json_t *rows, const char *base,
                                 const struct report_full_metric *fm, double traced);
 
+/* The names of a "where" list l (by |delta|, largest first) a report shows, into out[0..max):
+ * at most max, none from the second entry on whose delta is under 0.005 (the rest did not
+ * change), and none of code without a symbol ("unknown (...)": the instructions section says once
+ * which binary lacks them and what to install). Returns how many. */
+size_t report_full_where(const json_t *l, const json_t **out, size_t max);
+
 #endif

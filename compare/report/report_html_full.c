@@ -14,15 +14,16 @@
 
 static void where(const struct html_ctx *c, const struct report_full_metric *fm)
 {
-    size_t r, v, k, shown;
+    size_t r, v, k, n;
     int any = 0;
 
     for (r = 0; r < c->nrows; r++)
         for (v = 1; v < c->nv; v++) {
-            const json_t *row = json_array_get(c->rows, r), *it;
-            const json_t *l = json_object_get(html_vs(row, fm->key, c->versions[v]), fm->where);
+            const json_t *row = json_array_get(c->rows, r), *shown[5];
 
-            if (!json_array_size(l))
+            n = report_full_where(json_object_get(html_vs(row, fm->key, c->versions[v]), fm->where),
+                                  shown, 5);
+            if (!n)
                 continue;
             if (!any)
                 fprintf(c->f, "<p>%s:</p>\n<ul>\n", i18n(c->zh ? "zh" : "en", F_WHERE));
@@ -32,14 +33,11 @@ static void where(const struct html_ctx *c, const struct report_full_metric *fm)
             fputs(" &middot; <code>", c->f);
             html_esc(c, c->versions[v]);
             fputs("</code>:", c->f);
-            shown = 0;
-            json_array_foreach(l, k, it)
-            {
-                double d = ju_num(it, "delta", 0);
-                if (shown >= 5 || (shown && fabs(d) < 0.005))
-                    break; /* the list is by |delta|: the rest did not change */
-                fputs(shown++ ? ", <code>" : " <code>", c->f);
-                html_esc(c, ju_str(it, "name", "?"));
+            for (k = 0; k < n; k++) {
+                double d = ju_num(shown[k], "delta", 0);
+
+                fputs(k ? ", <code>" : " <code>", c->f);
+                html_esc(c, ju_str(shown[k], "name", "?"));
                 fprintf(c->f, "</code> %s%.2f", d >= 0 ? "+" : "&minus;", fabs(d));
             }
             fprintf(c->f, " %s</li>\n", i18n(c->zh ? "zh" : "en", fm->unit));

@@ -11,19 +11,19 @@
 
 #include "util/jobs_util.h"
 
-/* Per configuration and candidate, the names whose figure changed most (at most 5). */
+/* Per configuration and candidate, the names whose figure changed most (report_full_where). */
 static void md_where(const struct md *m, const struct report_full_metric *fm)
 {
-    const json_t *row, *it;
-    size_t i, vi, k, shown;
+    const json_t *row, *shown[5];
+    size_t i, vi, k, n;
     int any = 0;
 
     json_array_foreach(m->rows, i, row)
     {
         for (vi = 1; vi < m->nv; vi++) {
-            const json_t *l =
-                json_object_get(summary_vs(row, fm->key, md_version(m, vi)), fm->where);
-            if (!json_array_size(l))
+            n = report_full_where(
+                json_object_get(summary_vs(row, fm->key, md_version(m, vi)), fm->where), shown, 5);
+            if (!n)
                 continue;
             if (!any)
                 fprintf(m->f, "%s:\n\n", md_t(m, F_WHERE));
@@ -31,14 +31,11 @@ static void md_where(const struct md *m, const struct report_full_metric *fm)
             md_put(m, "- ");
             md_cell(m, md_row_label(row));
             fprintf(m->f, " · `%s`:", md_version(m, vi));
-            shown = 0;
-            json_array_foreach(l, k, it)
-            {
-                double d = ju_num(it, "delta", 0);
-                if (shown >= 5 || (shown && fabs(d) < 0.005))
-                    break; /* the list is by |delta|: the rest did not change */
-                fprintf(m->f, "%s `", shown++ ? "," : "");
-                md_cell(m, ju_str(it, "name", "?"));
+            for (k = 0; k < n; k++) {
+                double d = ju_num(shown[k], "delta", 0);
+
+                fprintf(m->f, "%s `", k ? "," : "");
+                md_cell(m, ju_str(shown[k], "name", "?"));
                 fprintf(m->f, "` %s%.2f", d >= 0 ? "+" : "−", fabs(d));
             }
             fprintf(m->f, " %s\n", md_t(m, fm->unit));

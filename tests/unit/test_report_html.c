@@ -8,6 +8,7 @@
 
 #include "run/confirm.h"
 #include "report/report_html.h"
+#include "report/report_full.h"
 #include "report/report_html_svg.h"
 #include "t.h"
 
@@ -214,6 +215,26 @@ static void test_collapsed(json_t *meta)
     json_decref(s);
 }
 
+/* The names a "where it changed" list shows: code without symbols ("unknown (...)") never,
+ * at most max, and none after the first that did not change. */
+static void test_where(void)
+{
+    json_t *l = json_pack("[{s:s,s:f},{s:s,s:f},{s:s,s:f},{s:s,s:f},{s:s,s:f}]", "name",
+                          "unknown (?\?\?)", "delta", -7.03, "name", "sdallocx", "delta", 2.1,
+                          "name", "unknown (redis-check-rdb)", "delta", 1.5, "name", "zfree",
+                          "delta", -0.9, "name", "free", "delta", 0.001);
+    const json_t *out[5];
+    size_t n = report_full_where(l, out, 5);
+
+    CHECK(n == 2 && strcmp(json_string_value(json_object_get(out[0], "name")), "sdallocx") == 0 &&
+          strcmp(json_string_value(json_object_get(out[1], "name")), "zfree") == 0);
+    CHECK(report_full_where(l, out, 1) == 1);
+    json_array_remove(l, 1);
+    json_array_remove(l, 2);
+    CHECK(report_full_where(l, out, 5) == 0); /* unknown names and no change left */
+    json_decref(l);
+}
+
 int main(int argc, char **argv)
 {
     static const char *const two[] = {"baseline", "candidate"};
@@ -226,6 +247,7 @@ int main(int argc, char **argv)
     if (argc == 6 && strcmp(argv[1], "--render") == 0)
         return render_files(argv);
     meta = make_meta();
+    test_where();
     test_collapsed(meta);
 
     /* two versions, English */
