@@ -400,7 +400,7 @@ static int start_and_count(struct runner *r, const struct sched_run *sr,
         r->counted_server = 0;
         if (rc == 1 && r->host) /* its end is the first cause */
             (void)cost_remote_ended(&rm, why, sizeof(why));
-        else if (rc == 1 && !proc_running(&server))
+        else if (rc == 1 && proc_ended_within(&server, 5.0))
             proc_ended_reason(&server, "the counted server", l->log, why, sizeof(why));
         if (rc == 1)
             snprintf(reason, reasonlen, "instructions: version '%s': %s", name, why);

@@ -343,6 +343,18 @@ int proc_running(struct proc *p)
     return 1;
 }
 
+int proc_ended_within(struct proc *p, double max_s)
+{
+    uint64_t until = clock_now_ns() + (uint64_t)(max_s * 1e9);
+
+    while (proc_running(p)) {
+        if (!ptree_ended(p->pid) || clock_now_ns() >= until)
+            return 0;
+        (void)usleep(10000);
+    }
+    return 1;
+}
+
 void proc_stop(struct proc *p, double grace_s)
 {
     uint64_t until;

@@ -79,6 +79,11 @@ void proc_result_release(struct proc_result *res);
 /* Whether p is still running (reaps it when it has exited; p->status then holds why). */
 int proc_running(struct proc *p);
 
+/* Whether p has ended (reaped; p->status holds why): now, or within max_s when it is dying —
+ * its main thread already dead while its other threads still exit (a SIGKILLed valgrind),
+ * which waitpid cannot reap yet. A live process answers at once. */
+int proc_ended_within(struct proc *p, double max_s);
+
 /* SIGTERM to p's process group, SIGKILL after grace_s, reap. Safe to call twice. */
 void proc_stop(struct proc *p, double grace_s);
 

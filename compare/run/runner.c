@@ -569,7 +569,7 @@ static void run_record_server(struct run_ctx *c)
         run_record_remote(c);
         return;
     }
-    if (c->cpu1 < 0 && !proc_running(&c->server)) {
+    if (c->cpu1 < 0 && proc_ended_within(&c->server, 5.0)) {
         /* the server's end is the first cause: what the driver saw follows from it */
         proc_ended_reason(&c->server, "the server", c->srv_log, c->reason, sizeof(c->reason));
         json_decref(c->result);
