@@ -57,14 +57,17 @@ echo "skipped: the counted valgrind-kill case: no plain build of the driver to r
 else
 cat > "$T/vgkill.json" <<JSON
 {"versions": [{"name": "a", "server": {"tcp": "$serve_driver serve tcp --port {port}"}},
-  {"name": "b", "server": {"tcp": "sh -c 'echo \$\$ > $T/vgpid; exec $serve_driver serve tcp --port \$0' {port}"}}],
+  {"name": "b", "server": {"tcp": "sh -c 'echo \$\$ > $T/vgpid; exec $serve_driver serve tcp --port \$0 --work 20000' {port}"}}],
  "grids": ["$T/g1.json"], "runs": 1, "warmup": 0.1, "duration": 0.2,
  "instructions": {"runs": 1, "requests": 20000}}
 JSON
 rm -rf "$T/out" "$T/vgpid"
 # the killer: the counted b server (valgrind running the driver) gets SIGKILL 3 s after it
 # starts, from outside its process group (the timed b run writes the file first: wait for
-# the counted one, the second)
+# the counted one, the second). b does about 120,000 instructions of work per request
+# (--work 20000; a delay would pass in the counted runs' virtual clock), so under valgrind
+# its 20000 counted requests last far longer than 3 s: the kill lands inside them however
+# fast the host (a sanitized CI pass once finished them first and exited 0)
 ( n=0; last=
   while [ $n -lt 600 ]; do
       p=$(cat "$T/vgpid" 2> /dev/null || true)
