@@ -54,7 +54,9 @@ netns_up
 mkdir "$T/hosttmp"
 netns_sshd "SetEnv TMPDIR=$T/hosttmp"
 
-rs="--port {port} --bind {host} --protected-mode no --save '' --appendonly no --dir {dir}"
+rsdir='{dir}'
+[ -z "${RS_DIR:-}" ] || rsdir=$RS_DIR
+rs="--port {port} --bind {host} --protected-mode no --save '' --appendonly no --dir $rsdir"
 echo '{"name": "set", "defaults": {"protocol": "redis", "command": "SET", "connections": 1}}' \
     > "$T/grid.json"
 cat > "$T/spec.json" <<JSON

@@ -209,12 +209,13 @@ static json_t *op_place(struct agent *a, const json_t *req)
 }
 
 /* The child's side of op_start: its own group, dies with the agent, output to the log. */
-static void start_child(struct agent *a, char **argv, const json_t *env, const cpu_set_t *cpus,
-                        pid_t parent, int errw)
+static void start_child(struct agent *a, char **argv, const json_t *env, const json_t *unset,
+                        const cpu_set_t *cpus, pid_t parent, int errw)
 {
     char log[4200];
     const char *k;
     json_t *v;
+    size_t i;
     int fd, e;
 
     (void)setpgid(0, 0);
@@ -239,6 +240,11 @@ static void start_child(struct agent *a, char **argv, const json_t *env, const c
     {
         if (json_is_string(v))
             (void)setenv(k, json_string_value(v), 1);
+    }
+    json_array_foreach((json_t *)unset, i, v)
+    {
+        if (json_is_string(v))
+            (void)unsetenv(json_string_value(v));
     }
     signal(SIGPIPE, SIG_DFL);
     execvp(argv[0], argv);
@@ -283,8 +289,8 @@ static json_t *op_start(struct agent *a, const json_t *req)
         argv[i] = (char *)json_string_value(json_array_get(jargv, i));
     pid = fork();
     if (pid == 0)
-        start_child(a, argv, json_is_object(env) ? env : NULL, cpu_list ? &cpus : NULL, self,
-                    pfd[1]);
+        start_child(a, argv, json_is_object(env) ? env : NULL, json_object_get(req, "unset"),
+                    cpu_list ? &cpus : NULL, self, pfd[1]);
     close(pfd[1]);
     if (pid < 0) {
         out = fail3("start: fork", strerror(errno), "");

@@ -10,6 +10,7 @@
  *   {"op":"hello"}                    {"ok":true,"version":"pairbench R (C)","machine":{...}}
  *   {"op":"place","host":"H"}         {"ok":true,"port":N,"dir":"/tmp/pairbench-agent-..."}
  *   {"op":"start","argv":[...],"env":{...}}            {"ok":true,"pid":P}
+ *     (optional "unset":[NAMES]: removed from the server's environment; "cpus": pinning)
  *   {"op":"sample"}                   {"ok":true,"running":true,"cpu_s":..,"sched_s":..,
  *                                      "n_sched":..,"n_procs":..,"syscr":..,"syscw":..,
  *                                      "vcsw":..,"nivcsw":..,"faults":..,"migrations":..,

@@ -54,6 +54,10 @@ static pid_t spawn(char *const *argv, int out_fd, const char *errpath)
             (void)dup2(fd, 2);
         }
         signal(SIGPIPE, SIG_DFL);
+        /* vgdb names valgrind's shared memory file by LOGNAME or USER: without them, as the
+         * server was started ("unset"), both say "???" (compare/run/proc.h) */
+        (void)unsetenv("LOGNAME");
+        (void)unsetenv("USER");
         execvp(argv[0], argv);
         _exit(127);
     }

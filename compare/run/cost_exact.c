@@ -270,7 +270,7 @@ static int replaced(const char *entry, const json_t *venv)
 {
     static const char *const own[] = {"LD_PRELOAD", "PAIRBENCH_SEED", "PAIRBENCH_SEED_LOG",
                                       "PAIRBENCH_WAVE", PAD_VAR};
-    static const char *const secrets[] = PROC_SECRET_VARS;
+    static const char *const secrets[] = PROC_SECRET_VARS, *const names[] = PROC_VALGRIND_NAME_VARS;
     size_t n = strcspn(entry, "="), i;
     char name[256];
 
@@ -280,6 +280,9 @@ static int replaced(const char *entry, const json_t *venv)
     name[n] = '\0';
     for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
         if (strcmp(name, own[i]) == 0)
+            return 1;
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) /* the server runs under valgrind */
+        if (strcmp(name, names[i]) == 0)
             return 1;
     for (i = 0; i < sizeof(secrets) / sizeof(secrets[0]); i++)
         if (strcmp(name, secrets[i]) == 0)

@@ -47,7 +47,8 @@ static int vgdb_try(struct runner *r, const char *prefix, pid_t pid, const char 
 {
     char pfx[4200], pidarg[32], err[256];
     char *argv[] = {"vgdb", pfx, pidarg, (char *)cmd, NULL};
-    struct proc_spec ps = {.argv = argv, .stderr_path = errpath};
+    /* without LOGNAME and USER, as the counted server was started (proc.h) */
+    struct proc_spec ps = {.argv = argv, .stderr_path = errpath, .valgrind = 1};
     uint64_t until = clock_now_ns() + (uint64_t)(timeout_s * 1e9);
     struct proc p;
     int rc = -1;

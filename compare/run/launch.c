@@ -302,6 +302,7 @@ int launch_start(struct runner *r, const struct launch *l, struct proc *p, char 
     ps.no_secrets = 1; /* credentials go to the driver and the probe only */
     ps.envp = r->server_envp;
     ps.no_aslr = r->server_no_aslr;
+    ps.valgrind = l->wrap != NULL;
     ps.stderr_path = l->log;
     ps.capture_stdout = 0;
     if (proc_start(p, &ps, why, sizeof(why)) < 0) {
@@ -405,6 +406,14 @@ static int remote_start_once(struct runner *r, struct launch *l, json_t *eff, st
                                          : json_string(wrapped[i]));
     rep = json_pack("{s:s,s:O,s:o}", "op", "start", "argv", jargv, "env",
                     remote_env(r->sp->versions[l->version].env));
+    if (rep && l->wrap) { /* the agent's environment (ssh's) names the user: proc.h */
+        static const char *const names[] = PROC_VALGRIND_NAME_VARS;
+        json_t *un = json_array();
+
+        for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+            json_array_append_new(un, json_string(names[i]));
+        json_object_set_new(rep, "unset", un);
+    }
     if (rep && r->pin_server) /* --pin-server: the host's CPUs, set there before the exec */
         json_object_set_new(rep, "cpus", json_string(r->pin_server));
     rep = remote_call(rm, rep, 30.0, why, sizeof(why));

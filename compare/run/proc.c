@@ -133,6 +133,13 @@ static void child_exec(const struct proc_spec *ps, const cpu_set_t *cpus, int ou
             if (unsetenv(secrets[i]) < 0)
                 child_fail(failfd, errno);
     }
+    if (ps->valgrind && !ps->envp) {
+        static const char *const names[] = PROC_VALGRIND_NAME_VARS;
+        size_t i;
+        for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+            if (unsetenv(names[i]) < 0)
+                child_fail(failfd, errno);
+    }
     if (ps->cpus && sched_setaffinity(0, sizeof(*cpus), cpus) < 0)
         child_fail(failfd, errno);
     if (ps->no_aslr && personality(ADDR_NO_RANDOMIZE) < 0)

@@ -35,8 +35,18 @@ struct proc_spec {
     char *const *envp; /* the whole environment, NULL-ended (env and no_secrets then unused),
                         * or NULL: the inherited one with env */
     int no_aslr;       /* 1: personality(ADDR_NO_RANDOMIZE) before exec (setarch -R) */
+    int valgrind;      /* 1: a server under valgrind: PROC_VALGRIND_NAME_VARS removed too */
     int stdin_fd;      /* > 0: the child's stdin (e.g. a pipe's read end); 0: /dev/null */
 };
+
+/* The variables valgrind names its vgdb FIFOs by ("…-by-USER-on-HOST"): it reads them again
+ * when vgdb connects, and a server that rewrites its environment for its process title
+ * (redis-server, valkey-server) has then lost them, so the name differs from the FIFO's and
+ * the server dies ("vgdb FIFO cannot be opened"). Without them both names say "???". */
+#define PROC_VALGRIND_NAME_VARS                                                                    \
+    {                                                                                              \
+        "LOGNAME", "USER"                                                                          \
+    }
 
 /* The environment variables no_secrets removes. */
 #define PROC_SECRET_VARS                                                                           \
