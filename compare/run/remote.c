@@ -128,9 +128,12 @@ static int read_line(struct remote *rm, char *line, size_t linelen, double timeo
 static int same_kernel(const char *boot_id)
 {
     char here[64];
-    ssize_t n = ptree_read_small("/proc/sys/kernel/random/boot_id", here, sizeof(here));
+    ssize_t n;
 
-    return boot_id && n > 0 && strncmp(here, boot_id, strcspn(here, "\n")) == 0 &&
+    if (!boot_id)
+        return 0; /* most replies carry none: no file read for them */
+    n = ptree_read_small("/proc/sys/kernel/random/boot_id", here, sizeof(here));
+    return n > 0 && strncmp(here, boot_id, strcspn(here, "\n")) == 0 &&
            strlen(boot_id) == strcspn(here, "\n");
 }
 
