@@ -95,6 +95,16 @@ int proc_check_cpus(const cpu_set_t *set, char *err, size_t errlen)
     return 0;
 }
 
+/* In the child: removes names[0..n) from the environment, or fails it (child_fail). */
+static void unset_all(const char *const *names, size_t n, int failfd)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (unsetenv(names[i]) < 0)
+            child_fail(failfd, errno);
+}
+
 /* In the child after fork: detach, reset signals, wire stdin/stdout/stderr, set the
  * environment, CPUs and ASLR, exec. Never returns: a failure goes to failfd (child_fail). */
 static void child_exec(const struct proc_spec *ps, const cpu_set_t *cpus, int outfd, int errfd,
@@ -128,17 +138,11 @@ static void child_exec(const struct proc_spec *ps, const cpu_set_t *cpus, int ou
     }
     if (ps->no_secrets && !ps->envp) {
         static const char *const secrets[] = PROC_SECRET_VARS;
-        size_t i;
-        for (i = 0; i < sizeof(secrets) / sizeof(secrets[0]); i++)
-            if (unsetenv(secrets[i]) < 0)
-                child_fail(failfd, errno);
+        unset_all(secrets, sizeof(secrets) / sizeof(secrets[0]), failfd);
     }
     if (ps->valgrind && !ps->envp) {
         static const char *const names[] = PROC_VALGRIND_NAME_VARS;
-        size_t i;
-        for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-            if (unsetenv(names[i]) < 0)
-                child_fail(failfd, errno);
+        unset_all(names, sizeof(names) / sizeof(names[0]), failfd);
     }
     if (ps->cpus && sched_setaffinity(0, sizeof(*cpus), cpus) < 0)
         child_fail(failfd, errno);
