@@ -56,20 +56,25 @@ static void mark_write(const char *line, size_t len)
 
 /* "WHAT NS\n": the mark with this machine's CLOCK_MONOTONIC at it, so a reader that comes late
  * (a loaded machine, a hook that waits on ssh) still knows when the window opened. */
-static void mark_now(const char *what)
+static void mark_at(const char *what, uint64_t at_ns)
 {
     char line[48];
-    int n = snprintf(line, sizeof(line), "%s %llu\n", what, (unsigned long long)clock_now_ns());
+    int n = snprintf(line, sizeof(line), "%s %llu\n", what, (unsigned long long)at_ns);
 
     mark_write(line, (size_t)n);
 }
 
-void winmark_start(void)
+void winmark_start_at(uint64_t at_ns)
 {
     if (mark_fd < 0 || started)
         return;
     started = 1;
-    mark_now("start");
+    mark_at("start", at_ns ? at_ns : clock_now_ns());
+}
+
+void winmark_start(void)
+{
+    winmark_start_at(0);
 }
 
 void winmark_end(void)
@@ -77,5 +82,5 @@ void winmark_end(void)
     if (mark_fd < 0 || !started || ended)
         return;
     ended = 1;
-    mark_now("end");
+    mark_at("end", clock_now_ns());
 }

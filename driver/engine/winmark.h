@@ -8,13 +8,17 @@
 #define PAIRBENCH_WINMARK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Reads and unsets PAIRBENCH_WINDOW_FD. 0 (also when it is absent), or -1 with err set when
  * it is not a decimal descriptor number that is open. Call once, before any thread. */
 int winmark_init(char *err, size_t errlen);
 
-/* Writes "start NS\n" (at most once per process). */
+/* Writes "start NS\n" (at most once per process) with NS = now. */
 void winmark_start(void);
+/* The same with NS = at_ns (0: now): the window's own start when the mark is written after it
+ * (a thread that wakes late on a loaded machine still marks where counting began). */
+void winmark_start_at(uint64_t at_ns);
 /* Writes "end NS\n" once, and only after winmark_start(). */
 void winmark_end(void);
 
