@@ -960,6 +960,9 @@ X(F_LIM_ALLOCS,
 X(F_WHERE, "Where it changed", "变化在哪里")
 X(F_NONE, "{0}: 0.000 in every run of every configuration and version, so no table.",
   "{0}：每个配置、每个版本的每次运行都是 0.000，因此不列表格。")
+X(F_SAME,
+  "{0}: {1}–{2} in every run of every version, and `~` in every configuration, so no table.",
+  "{0}：每个版本的每次运行都在 {1}–{2} 之间，每个配置都是 `~`，因此不列表格。")
 X(F_COL_CONFIG, "Configuration", "配置")
 X(F_VS, "vs baseline", "对比基线")
 X(M_H_LOAD, "Latency against load", "延迟与负载")

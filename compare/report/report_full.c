@@ -47,6 +47,35 @@ int report_full_nil(const json_t *rows, const char *key)
     return 1;
 }
 
+int report_full_same(const json_t *rows, const char *key, double *lo, double *hi)
+{
+    const json_t *row, *x;
+    const char *ver;
+    size_t i;
+    int compared = 0;
+
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    json_array_foreach(rows, i, row)
+    {
+        const json_t *metric = summary_metric(row, key);
+
+        json_object_foreach((json_t *)json_object_get(metric, "vs_baseline"), ver, x)
+        {
+            if (!json_is_string(json_object_get(x, "verdict")) ||
+                strcmp(json_string_value(json_object_get(x, "verdict")), "~") != 0)
+                return 0;
+            compared = 1;
+        }
+        json_object_foreach((json_t *)json_object_get(metric, "values"), ver, x)
+        {
+            *lo = fmin(*lo, ju_num(x, "min", INFINITY));
+            *hi = fmax(*hi, ju_num(x, "max", -INFINITY));
+        }
+    }
+    return compared && *lo <= *hi;
+}
+
 int report_full_any(const json_t *rows)
 {
     int k;

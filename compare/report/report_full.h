@@ -31,6 +31,10 @@ int report_full_has(const json_t *rows, const char *key);
  * per operation (it prints as 0.000): the section says so in one sentence (F_NONE) instead
  * of a table of zeros. */
 int report_full_nil(const json_t *rows, const char *key);
+/* Whether every candidate of every row that has metric key is `~` against the baseline (and
+ * some is compared): the section says so in one sentence (F_SAME) with the range of every
+ * run's value, lo..hi, instead of a table with nothing to report. */
+int report_full_same(const json_t *rows, const char *key, double *lo, double *hi);
 /* Whether some row has any of them. */
 int report_full_any(const json_t *rows);
 /* The slowdown of the traced runs (syscalls) against the timed ones: the baseline's median

@@ -67,15 +67,17 @@ const json_t *html_vs(const json_t *row, const char *metric, const char *version
 
 char *html_fmt_range(const json_t *values, double scale, int decimals, char *out, size_t len)
 {
-    double med, lo, hi;
+    char med[48], lo[48], hi[48];
 
-    if (ju_get_num(values, "median", &med) || ju_get_num(values, "min", &lo) ||
-        ju_get_num(values, "max", &hi)) {
-        snprintf(out, len, "n/a");
+    if (!json_is_object(values)) {
+        snprintf(out, len, "%s", FMT_MISSING);
         return out;
     }
-    snprintf(out, len, "%.*f [%.*f\xe2\x80\x93%.*f]", decimals, med / scale, decimals, lo / scale,
-             decimals, hi / scale);
+    /* the md writer's figures: the one formatter, the same missing mark */
+    snprintf(out, len, "%s [%s\xe2\x80\x93%s]",
+             fmt_fixed(ju_num(values, "median", NAN) / scale, decimals, med, sizeof(med)),
+             fmt_fixed(ju_num(values, "min", NAN) / scale, decimals, lo, sizeof(lo)),
+             fmt_fixed(ju_num(values, "max", NAN) / scale, decimals, hi, sizeof(hi)));
     return out;
 }
 

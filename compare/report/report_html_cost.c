@@ -67,7 +67,6 @@ static void functions(const struct html_ctx *c, const json_t *row, size_t v)
     const json_t *fns = json_object_get(vs, "functions"), *fn;
     char ch[32];
     size_t k, listed = 0;
-    double change;
 
     if (!model_fns_listed(c->model, fns))
         return;
@@ -75,9 +74,7 @@ static void functions(const struct html_ctx *c, const json_t *row, size_t v)
     html_esc(c, ju_str(row, "label", NULL));
     fputs(" &middot; <code>", c->f);
     html_esc(c, c->versions[v]);
-    fprintf(c->f, "</code> (%s):",
-            ju_get_num(vs, "change", &change) == 0 ? html_fmt_change(change, ch, sizeof(ch))
-                                                   : "n/a");
+    fprintf(c->f, "</code> (%s):", html_fmt_change(ju_num(vs, "change", NAN), ch, sizeof(ch)));
     json_array_foreach(fns, k, fn)
     {
         double d = ju_num(fn, "delta", 0);
@@ -128,10 +125,8 @@ void html_instructions(const struct html_ctx *c)
         for (v = 1; v < c->nv; v++) {
             const json_t *vs = html_vs(row, "instructions", c->versions[v]);
             const char *verdict = ju_str(vs, "verdict", "~");
-            double ch;
             fprintf(c->f, "<td class=\"num %s\">%s ", html_verdict_class(verdict),
-                    ju_get_num(vs, "change", &ch) == 0 ? html_fmt_change(ch, buf, sizeof(buf))
-                                                       : "n/a");
+                    html_fmt_change(ju_num(vs, "change", NAN), buf, sizeof(buf)));
             html_esc(c, verdict);
             fputs("</td>", c->f);
         }

@@ -10,6 +10,7 @@
 #include "report/report_html_int.h"
 #include "analysis/summary.h"
 
+#include "util/fmt.h"
 #include "util/jobs_util.h"
 
 static void where(const struct html_ctx *c, const struct report_full_metric *fm)
@@ -50,15 +51,21 @@ static void html_full_metric(const struct html_ctx *c, const struct report_full_
                              double slow)
 {
     const struct metric_def *d = metric_def_by_key(fm->key);
-    char buf[128], sd[32];
+    char buf[128], sd[32], lo_s[48], hi_s[48];
     char *lim;
     size_t r, v;
+    double lo, hi;
+    int same = 0;
 
-    if (report_full_nil(c->rows, fm->key)) {
-        lim = i18n_fill(i18n(c->zh ? "zh" : "en", F_NONE), L(c, d->title_en, d->title_zh),
-                        (const char *)NULL);
+    if (report_full_nil(c->rows, fm->key) ||
+        (same = report_full_same(c->rows, fm->key, &lo, &hi))) {
+        lim = same ? i18n_fill(i18n(c->zh ? "zh" : "en", F_SAME), L(c, d->title_en, d->title_zh),
+                               fmt_fixed(lo, 3, lo_s, sizeof(lo_s)),
+                               fmt_fixed(hi, 3, hi_s, sizeof(hi_s)), (const char *)NULL)
+                   : i18n_fill(i18n(c->zh ? "zh" : "en", F_NONE), L(c, d->title_en, d->title_zh),
+                               (const char *)NULL);
         fprintf(c->f, "<p id=\"full-%s\">", fm->key);
-        html_esc(c, lim ? lim : "");
+        html_text(c, lim ? lim : "");
         fputs("</p>\n", c->f);
         free(lim);
         return;
@@ -96,10 +103,8 @@ static void html_full_metric(const struct html_ctx *c, const struct report_full_
         for (v = 1; v < c->nv; v++) {
             const json_t *vs = html_vs(row, fm->key, c->versions[v]);
             const char *verdict = ju_str(vs, "verdict", "~");
-            double ch;
             fprintf(c->f, "<td class=\"num %s\">%s ", html_verdict_class(verdict),
-                    ju_get_num(vs, "change", &ch) == 0 ? html_fmt_change(ch, buf, sizeof(buf))
-                                                       : "n/a");
+                    html_fmt_change(ju_num(vs, "change", NAN), buf, sizeof(buf)));
             html_esc(c, verdict);
             fputs("</td>", c->f);
         }

@@ -12,6 +12,7 @@
 #include "report/sentences.h"
 #include "report/window_text.h"
 
+#include "util/fmt.h"
 #include "util/jobs_util.h"
 
 static void th(const struct html_ctx *c, const char *text, const char *version)
@@ -119,17 +120,16 @@ static void verdict_cell(const struct html_ctx *c, const json_t *row, const char
 
 static void cpu_cell(const struct html_ctx *c, const json_t *row)
 {
-    double x;
+    char x[48];
     size_t v;
 
     fputs("<td class=\"n\">", c->f);
     for (v = 0; v < c->nv; v++) {
         if (v)
             fputs(" \xe2\x86\x92 ", c->f);
-        if (ju_get_num(html_values(row, "cpu_percent", c->versions[v]), "median", &x) == 0)
-            fprintf(c->f, "%.2f", x);
-        else
-            fputs("n/a", c->f);
+        fputs(fmt_fixed(ju_num(html_values(row, "cpu_percent", c->versions[v]), "median", NAN), 2,
+                        x, sizeof(x)),
+              c->f);
     }
     fputs("</td>", c->f);
 }

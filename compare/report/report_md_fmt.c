@@ -42,18 +42,8 @@ void md_cell(const struct md *m, const char *s)
 struct num num_fixed(double v, int decimals)
 {
     struct num n;
-    double r = pow(10, decimals);
 
-    if (!isfinite(v)) {
-        snprintf(n.s, sizeof(n.s), "%s", FMT_MISSING);
-        return n;
-    }
-    if (round(fabs(v) * r) == 0)
-        v = 0; /* no "-0.00" */
-    if (v < 0)
-        snprintf(n.s, sizeof(n.s), "−%.*f", decimals, -v);
-    else
-        snprintf(n.s, sizeof(n.s), "%.*f", decimals, v);
+    fmt_fixed(v, decimals, n.s, sizeof(n.s));
     return n;
 }
 

@@ -18,3 +18,16 @@ char *fmt_change(double rel, char *out, size_t len)
         snprintf(out, len, "+%.2f%%", pct);
     return out;
 }
+
+char *fmt_fixed(double v, int decimals, char *out, size_t len)
+{
+    if (!isfinite(v))
+        snprintf(out, len, "%s", FMT_MISSING);
+    else if (round(fabs(v) * pow(10, decimals)) == 0)
+        snprintf(out, len, "%.*f", decimals, 0.0); /* no "-0.00" */
+    else if (v < 0)
+        snprintf(out, len, "\xe2\x88\x92%.*f", decimals, -v);
+    else
+        snprintf(out, len, "%.*f", decimals, v);
+    return out;
+}

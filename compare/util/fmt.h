@@ -1,4 +1,4 @@
-/* fmt: the one way every report writes a change and a missing value, so report.md,
+/* fmt: the one way every report writes a change, a figure and a missing value, so report.md,
  * report.html, gate.md, the drift and the bisect reports agree: a relative change 0.0123 is
  * "+1.23%", -0.0123 is "−1.23%" (U+2212 minus), anything under 0.005% either way is "0.00%"
  * (no sign, never "−0.00%"), and a missing value (NaN, infinite) is FMT_MISSING. */
@@ -13,5 +13,9 @@
 /* The relative change rel (a fraction) as a percent with two decimals into out; returns
  * out. */
 char *fmt_change(double rel, char *out, size_t len);
+
+/* v with this many decimals into out ("−" for a negative value, never "−0.00"; FMT_MISSING
+ * when v is not finite); returns out. */
+char *fmt_fixed(double v, int decimals, char *out, size_t len);
 
 #endif

@@ -173,8 +173,9 @@ static int render_files(char **argv)
 }
 
 /* Sections with nothing to say collapse: a full-cost metric that is 0.000 in every run is one
- * sentence, not a table of zeros (a metric with a figure keeps its table), and a version's
- * disturbed runs of one fate are one list item with their rounds and ranges. */
+ * sentence, not a table of zeros (a metric with a figure keeps its table), so is one `~` in
+ * every configuration (with the runs' range; "−0.001" prints "0.000", never "−0.000"), and a
+ * version's disturbed runs of one fate are one list item with their rounds and ranges. */
 static void test_collapsed(json_t *meta)
 {
     static const char *const two[] = {"baseline", "candidate"};
@@ -191,6 +192,18 @@ static void test_collapsed(json_t *meta)
                         json_pack("{s:{s:{s:f, s:f, s:f}, s:{s:f, s:f, s:f}}}", "values",
                                   "baseline", "median", 0.4, "min", 0.3, "max", 0.5, "candidate",
                                   "median", 0.4, "min", 0.3, "max", 0.6));
+    /* compared and `~` everywhere: one sentence with the runs' range; a regressed one keeps
+     * its table */
+    json_object_set_new(mets, "cpu_migrations",
+                        json_pack("{s:{s:{s:f, s:f, s:f}, s:{s:f, s:f, s:f}}, s:{s:{s:s, s:f}}}",
+                                  "values", "baseline", "median", 0.02, "min", -0.0004, "max", 0.03,
+                                  "candidate", "median", 0.02, "min", 0.01, "max", 0.04,
+                                  "vs_baseline", "candidate", "verdict", "~", "change", 0.01));
+    json_object_set_new(mets, "syscalls",
+                        json_pack("{s:{s:{s:f, s:f, s:f}, s:{s:f, s:f, s:f}}, s:{s:{s:s, s:f}}}",
+                                  "values", "baseline", "median", 2.0, "min", 2.0, "max", 2.1,
+                                  "candidate", "median", 3.0, "min", 3.0, "max", 3.1, "vs_baseline",
+                                  "candidate", "verdict", "regressed", "change", 0.5));
     for (r = 1; r <= 3; r++)
         json_array_append_new(dist, json_pack("{s:s, s:i, s:f, s:f, s:i, s:b}", "version",
                                               "candidate", "round", r, "other_cpu_cores", 0.2 * r,
@@ -205,6 +218,12 @@ static void test_collapsed(json_t *meta)
                         "configuration and version, so no table.") != NULL);
         CHECK(strstr(a, "<h3 id=\"full-page_faults\">") == NULL);
         CHECK(strstr(a, "<h3 id=\"full-context_switches\">") != NULL);
+        CHECK_MSG(strstr(a, "Server CPU migrations per operation: 0.000\xe2\x80\x93"
+                            "0.040 in every run of every version, and <code>~</code> in every "
+                            "configuration, so no table.") != NULL,
+                  "%s", strstr(a, "full-cpu_migrations") ? strstr(a, "full-cpu_migrations") : "-");
+        CHECK(strstr(a, "<h3 id=\"full-cpu_migrations\">") == NULL);
+        CHECK(strstr(a, "<h3 id=\"full-syscalls\">") != NULL);
         CHECK_MSG(strstr(a, "candidate \xc2\xb7 rounds 1, 2, 3: other processes 0.20\xe2\x80\x93"
                             "0.60 cores, steal up to 0.0%, 100\xe2\x80\x93"
                             "300 involuntary") != NULL,
