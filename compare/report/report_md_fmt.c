@@ -41,7 +41,7 @@ void md_cell(const struct md *m, const char *s)
 
 struct num num_fixed(double v, int decimals)
 {
-    struct num n;
+    struct num n = {.s = ""};
 
     fmt_fixed(v, decimals, n.s, sizeof(n.s));
     return n;
