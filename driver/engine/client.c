@@ -132,7 +132,7 @@ static void workers_measure(struct run *run, unsigned nw, struct drv_result *r)
     result_cpu_now(&cpu0);
     /* the workers count from t0, however late this thread woke: the mark says t0, so a tracer
      * or sampler reading back to it counts the window the ops were counted in */
-    winmark_start_at(run->t0);
+    winmark_start(run->t0);
     for (i = 0; i < nw; i++)
         pthread_join(run->workers[i].th, NULL);
     winmark_end();

@@ -64,17 +64,12 @@ static void mark_at(const char *what, uint64_t at_ns)
     mark_write(line, (size_t)n);
 }
 
-void winmark_start_at(uint64_t at_ns)
+void winmark_start(uint64_t at_ns)
 {
     if (mark_fd < 0 || started)
         return;
     started = 1;
-    mark_at("start", at_ns ? at_ns : clock_now_ns());
-}
-
-void winmark_start(void)
-{
-    winmark_start_at(0);
+    mark_at("start", at_ns);
 }
 
 void winmark_end(void)

@@ -14,12 +14,11 @@
  * it is not a decimal descriptor number that is open. Call once, before any thread. */
 int winmark_init(char *err, size_t errlen);
 
-/* Writes "start NS\n" (at most once per process) with NS = now. */
-void winmark_start(void);
-/* The same with NS = at_ns (0: now): the window's own start when the mark is written after it
- * (a thread that wakes late on a loaded machine still marks where counting began). */
-void winmark_start_at(uint64_t at_ns);
-/* Writes "end NS\n" once, and only after winmark_start(). */
+/* Writes "start NS\n" (at most once per process) with NS = at_ns, the window's own start
+ * (CLOCK_MONOTONIC, clock.h): a thread that writes it late on a loaded machine still marks
+ * where counting began. */
+void winmark_start(uint64_t at_ns);
+/* Writes "end NS\n" once, NS = now, and only after winmark_start(). */
 void winmark_end(void);
 
 #endif

@@ -151,7 +151,7 @@ static int child_run(char **argv, double timeout_s, struct child *c, char *err, 
         goto out;
     }
     t0 = clock_now_ns();
-    winmark_start();
+    winmark_start(t0);
     c->pid = fork();
     if (c->pid < 0) {
         snprintf(err, errlen, "wrap: fork: %s", strerror(errno));
