@@ -4,8 +4,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "analysis/metrics.h"
 #include "analysis/summary.h"
 
+#include "util/fmt.h"
 #include "util/jobs_util.h"
 
 const struct report_full_metric report_full_metrics[REPORT_FULL_N] = {
@@ -74,6 +76,22 @@ int report_full_same(const json_t *rows, const char *key, double *lo, double *hi
         }
     }
     return compared && *lo <= *hi;
+}
+
+char *report_full_collapsed(const json_t *rows, const struct report_full_metric *fm,
+                            const char *lang)
+{
+    const struct metric_def *d = metric_def_by_key(fm->key);
+    const char *title = strcmp(lang, "zh") == 0 ? d->title_zh : d->title_en;
+    char lo_s[48], hi_s[48];
+    double lo, hi;
+
+    if (report_full_nil(rows, fm->key))
+        return i18n_fill(i18n(lang, F_NONE), title, (const char *)NULL);
+    if (report_full_same(rows, fm->key, &lo, &hi))
+        return i18n_fill(i18n(lang, F_SAME), title, fmt_fixed(lo, 3, lo_s, sizeof(lo_s)),
+                         fmt_fixed(hi, 3, hi_s, sizeof(hi_s)), (const char *)NULL);
+    return NULL;
 }
 
 int report_full_any(const json_t *rows)

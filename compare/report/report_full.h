@@ -35,6 +35,11 @@ int report_full_nil(const json_t *rows, const char *key);
  * some is compared): the section says so in one sentence (F_SAME) with the range of every
  * run's value, lo..hi, instead of a table with nothing to report. */
 int report_full_same(const json_t *rows, const char *key, double *lo, double *hi);
+/* The one sentence (lang "en" or "zh", Markdown's `code` marks) that stands for fm's table
+ * when it has nothing to report (report_full_nil: F_NONE; report_full_same: F_SAME), in a new
+ * string (free()); NULL when the table is due (or out of memory). */
+char *report_full_collapsed(const json_t *rows, const struct report_full_metric *fm,
+                            const char *lang);
 /* Whether some row has any of them. */
 int report_full_any(const json_t *rows);
 /* The slowdown of the traced runs (syscalls) against the timed ones: the baseline's median

@@ -10,7 +10,6 @@
 #include "report/report_html_int.h"
 #include "analysis/summary.h"
 
-#include "util/fmt.h"
 #include "util/jobs_util.h"
 
 static void where(const struct html_ctx *c, const struct report_full_metric *fm)
@@ -51,21 +50,13 @@ static void html_full_metric(const struct html_ctx *c, const struct report_full_
                              double slow)
 {
     const struct metric_def *d = metric_def_by_key(fm->key);
-    char buf[128], sd[32], lo_s[48], hi_s[48];
-    char *lim;
+    char buf[128], sd[32];
+    char *lim = report_full_collapsed(c->rows, fm, c->zh ? "zh" : "en");
     size_t r, v;
-    double lo, hi;
-    int same = 0;
 
-    if (report_full_nil(c->rows, fm->key) ||
-        (same = report_full_same(c->rows, fm->key, &lo, &hi))) {
-        lim = same ? i18n_fill(i18n(c->zh ? "zh" : "en", F_SAME), L(c, d->title_en, d->title_zh),
-                               fmt_fixed(lo, 3, lo_s, sizeof(lo_s)),
-                               fmt_fixed(hi, 3, hi_s, sizeof(hi_s)), (const char *)NULL)
-                   : i18n_fill(i18n(c->zh ? "zh" : "en", F_NONE), L(c, d->title_en, d->title_zh),
-                               (const char *)NULL);
+    if (lim) {
         fprintf(c->f, "<p id=\"full-%s\">", fm->key);
-        html_text(c, lim ? lim : "");
+        html_text(c, lim);
         fputs("</p>\n", c->f);
         free(lim);
         return;

@@ -48,20 +48,14 @@ static void md_where(const struct md *m, const struct report_full_metric *fm)
 static void md_metric(const struct md *m, const struct report_full_metric *fm, double slow)
 {
     const struct metric_def *d = metric_def_by_key(fm->key);
-    const char *title = strcmp(m->lang, "zh") == 0 ? d->title_zh : d->title_en;
+    char *one = report_full_collapsed(m->rows, fm, m->lang);
     const json_t *row;
     char sd[32];
     size_t i, vi;
-    double lo, hi;
 
-    if (report_full_nil(m->rows, fm->key)) {
-        md_tmpl(m, md_t(m, F_NONE), title, MD_END);
-        md_put(m, "\n\n");
-        return;
-    }
-    if (report_full_same(m->rows, fm->key, &lo, &hi)) {
-        md_tmpl(m, md_t(m, F_SAME), title, num_fixed(lo, 3).s, num_fixed(hi, 3).s, MD_END);
-        md_put(m, "\n\n");
+    if (one) {
+        fprintf(m->f, "%s\n\n", one);
+        free(one);
         return;
     }
     fprintf(m->f, "### %s\n\n", strcmp(m->lang, "zh") == 0 ? d->title_zh : d->title_en);
