@@ -265,29 +265,35 @@ static int cmp_env(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Whether name is one of list[0..n). */
+static int listed(const char *name, const char *const *list, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (strcmp(name, list[i]) == 0)
+            return 1;
+    return 0;
+}
+
 /* 1 when the entry "NAME=..." names one of the variables the counted start sets itself. */
 static int replaced(const char *entry, const json_t *venv)
 {
     static const char *const own[] = {"LD_PRELOAD", "PAIRBENCH_SEED", "PAIRBENCH_SEED_LOG",
                                       "PAIRBENCH_WAVE", PAD_VAR};
     static const char *const secrets[] = PROC_SECRET_VARS, *const names[] = PROC_VALGRIND_NAME_VARS;
-    size_t n = strcspn(entry, "="), i;
+    size_t n = strcspn(entry, "=");
     char name[256];
 
     if (n >= sizeof(name))
         return 0;
     memcpy(name, entry, n);
     name[n] = '\0';
-    for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
-        if (strcmp(name, own[i]) == 0)
-            return 1;
-    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) /* the server runs under valgrind */
-        if (strcmp(name, names[i]) == 0)
-            return 1;
-    for (i = 0; i < sizeof(secrets) / sizeof(secrets[0]); i++)
-        if (strcmp(name, secrets[i]) == 0)
-            return 1;
-    return venv && json_object_get(venv, name) != NULL;
+    return listed(name, own, sizeof(own) / sizeof(own[0])) ||
+           /* the server runs under valgrind */
+           listed(name, names, sizeof(names) / sizeof(names[0])) ||
+           listed(name, secrets, sizeof(secrets) / sizeof(secrets[0])) ||
+           (venv && json_object_get(venv, name) != NULL);
 }
 
 static char *entry(const char *name, const char *value)
